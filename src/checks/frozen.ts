@@ -1,0 +1,186 @@
+/**
+ * Frozen paths: the files a candidate must not change (tests, check scripts, fixtures).
+ *
+ * Checks run in the candidate's own worktree, but before they run every frozen path is put back
+ * exactly as it is in `base` (modified, deleted, added, symlinked files alike) and whatever the
+ * candidate did to them is reported as tampering. After the checks the worktree returns to the
+ * candidate's commit. The cost is O(changed frozen files): a tree diff plus a checkout of only
+ * the paths that differ, never a second full checkout.
+ *
+ * Patterns are git pathspecs with `glob` magic, relative to the worktree root:
+ * - `test/**` — everything under test/ (and, see below, `test` itself);
+ * - `test/*.ts` — `*` does not cross `/`: only files directly in test/;
+ * - `**\/*.snap` — at any depth;
+ * - `scripts/check.sh` — that file; `test` or `test/` (no wildcard) — that path and everything
+ *   under it, like git's default pathspecs (it does not match `tests/` or `test.ts`);
+ * - a pattern that already starts with `:` is passed to git unchanged (your own pathspec magic).
+ * Leading `./` or `/` is ignored.
+ *
+ * Besides the patterns themselves, the folders leading to a frozen path are watched: if the
+ * candidate replaces `scripts/` by a symlink or a file, that is tampering too (`added`), since
+ * the checks would otherwise run through the link.
+ */
+import {
+  gitOut,
+  exactIgnorePattern,
+  literalPathspec,
+  splitNul,
+  withPathspecFile,
+  type GitCallOptions,
+} from '../git/exec.js';
+
+export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
+
+export interface TamperRecord {
+  /** Path relative to the worktree root. */
+  readonly path: string;
+  /** What the candidate's commit did to the path, compared with base. */
+  readonly change: TamperChange;
+}
+
+export interface FrozenOptions {
+  /** The spec author's revision: frozen paths must look exactly like this. */
+  base: string;
+  /** The candidate's committed work. */
+  commit: string;
+  /** Frozen patterns from the spec (see the module comment). */
+  frozen: readonly string[];
+  signal?: AbortSignal;
+}
+
+const STATUS: Record<string, TamperChange> = { M: 'modified', A: 'added', D: 'deleted', T: 'type_changed' };
+
+function normalizePattern(pattern: string): string {
+  const p = pattern.trim();
+  if (p.startsWith(':')) return p;
+  return p.replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+}
+
+/** The git pathspecs (`:(top,glob)...`) for the spec's frozen patterns; empty patterns are dropped. */
+export function frozenPathspecs(frozen: readonly string[]): string[] {
+  const specs: string[] = [];
+  for (const raw of frozen) {
+    const p = normalizePattern(raw);
+    if (p === '') continue;
+    specs.push(p.startsWith(':') ? p : `:(top,glob)${p === '.' ? '' : p}`);
+  }
+  return specs;
+}
+
+/** Folders leading to what a pattern freezes, up to its first wildcard: `a/b/*.ts` -> `a`, `a/b`. */
+function leadingDirs(frozen: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const raw of frozen) {
+    const p = normalizePattern(raw);
+    if (p === '' || p.startsWith(':')) continue;
+    const parts = p.split('/').filter((s) => s !== '');
+    for (let i = 0; i < parts.length - 1; i++) {
+      const part = parts[i] ?? '';
+      if (/[*?[\\]/.test(part)) break;
+      dirs.add(parts.slice(0, i + 1).join('/'));
+    }
+  }
+  return [...dirs];
+}
+
+function parseNameStatus(out: string): TamperRecord[] {
+  const parts = splitNul(out);
+  const records: TamperRecord[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = (parts[i] ?? '').charAt(0);
+    const path = parts[i + 1] ?? '';
+    const change = STATUS[status];
+    if (change === undefined) throw new Error(`unexpected git diff status ${JSON.stringify(parts[i])} for ${path}`);
+    records.push({ path, change });
+  }
+  return records;
+}
+
+async function nameStatus(worktree: string, base: string, commit: string, pathspecs: string[], opts: GitCallOptions): Promise<TamperRecord[]> {
+  // Tree-to-tree diff: cost grows with what changed, not with the size of the repository.
+  const out = await gitOut(worktree, ['diff', '--name-status', '--no-renames', '-z', '--no-ext-diff', base, commit, '--', ...pathspecs], opts);
+  return parseNameStatus(out);
+}
+
+/** What `commit` changed under the frozen paths compared with `base` (sorted by path). */
+export async function findTampering(worktree: string, opts: FrozenOptions): Promise<TamperRecord[]> {
+  const specs = frozenPathspecs(opts.frozen);
+  // Guard: an empty pathspec list would mean "every file".
+  if (specs.length === 0) return [];
+  const call = { signal: opts.signal };
+  const records = await nameStatus(worktree, opts.base, opts.commit, specs, call);
+  const dirs = leadingDirs(opts.frozen);
+  if (dirs.length > 0) {
+    // A frozen folder replaced by a file or symlink shows up as a change at the folder's own path.
+    const wanted = new Set(dirs);
+    const seen = new Set(records.map((r) => r.path));
+    const around = await nameStatus(worktree, opts.base, opts.commit, dirs.map(literalPathspec), call);
+    for (const r of around) if (wanted.has(r.path) && !seen.has(r.path)) records.push(r);
+  }
+  return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export interface RestoreOptions extends FrozenOptions {
+  /**
+   * Untracked files that must survive (e.g. copied in by `[setup] copy`): never removed, even
+   * under a frozen path. Literal paths relative to the worktree root.
+   */
+  keep?: readonly string[];
+}
+
+/**
+ * Makes every frozen path identical to `base` in the worktree and returns what the candidate had
+ * changed. Precondition: the worktree is clean at `commit` (HEAD = commit, nothing uncommitted).
+ * Also removes untracked and ignored files under frozen paths (a gitignored `test/x.test.ts`
+ * would otherwise still be picked up by a test runner). Undo with `putBackCandidateFiles`.
+ */
+export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions): Promise<TamperRecord[]> {
+  const specs = frozenPathspecs(opts.frozen);
+  if (specs.length === 0) return [];
+  const call = { signal: opts.signal };
+  const [head, commit] = await Promise.all([
+    gitOut(worktree, ['rev-parse', 'HEAD'], call),
+    gitOut(worktree, ['rev-parse', '--verify', `${opts.commit}^{commit}`], call),
+  ]);
+  if (head.trim() !== commit.trim()) {
+    throw new Error(`restoreFrozenPaths: ${worktree} is at ${head.trim()}, not at the candidate's commit ${commit.trim()}`);
+  }
+  const records = await findTampering(worktree, opts);
+  const added = records.filter((r) => r.change === 'added').map((r) => literalPathspec(r.path));
+  const fromBase = records.filter((r) => r.change !== 'added').map((r) => literalPathspec(r.path));
+  if (added.length > 0) {
+    // Files (or symlinks standing in for frozen folders) that base does not have: off disk and index.
+    // First, so that a folder restored below can take the place of a file of the same name.
+    await withPathspecFile(added, (from) => gitOut(worktree, ['rm', '--quiet', '-f', '--ignore-unmatch', ...from], call));
+  }
+  if (fromBase.length > 0) {
+    // Only the differing paths: a symlink in place of a file (or of a leading folder) is replaced, never written through.
+    await withPathspecFile(fromBase, (from) => gitOut(worktree, ['checkout', '--quiet', opts.base, ...from], call));
+  }
+  // Untracked and ignored leftovers under frozen paths; -ff also removes nested repositories there.
+  const keep = (opts.keep ?? []).flatMap((p) => ['-e', exactIgnorePattern(p)]);
+  await gitOut(worktree, ['clean', '-ffdxq', ...keep, '--', ...specs], call);
+  return records;
+}
+
+export interface PutBackOptions {
+  /** The candidate's commit to return to. */
+  commit: string;
+  /** Untracked files to leave alone (setup files such as `.env`), literal paths relative to the root. */
+  keep?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * After the checks: back to exactly the candidate's commit (`git reset --hard`), and removes the
+ * untracked files the checks created, except `keep`. Ignored files (node_modules, build output,
+ * coverage) are left alone.
+ */
+export async function putBackCandidateFiles(worktree: string, opts: PutBackOptions): Promise<void> {
+  const call = { signal: opts.signal };
+  await gitOut(worktree, ['reset', '--hard', '--quiet', opts.commit], call);
+  // `-e` (ignore rules) rather than exclude pathspecs: `git clean -d` with a pathspec exclusion still
+  // removes a whole untracked folder that contains a kept file; an ignored file keeps its folder.
+  const keep = (opts.keep ?? []).flatMap((p) => ['-e', exactIgnorePattern(p)]);
+  await gitOut(worktree, ['clean', '-fdq', ...keep, '--', ':/'], call);
+}

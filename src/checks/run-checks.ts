@@ -1,0 +1,64 @@
+/**
+ * Runs the spec author's checks in a candidate's worktree and turns them into points.
+ * Checks run one after another: they often share ports, build folders or a database, and
+ * a check's points must not depend on what another check did at the same moment.
+ */
+import { join } from 'node:path';
+import { runShell } from '../process/run-process.js';
+import type { CheckSpec } from '../spec/schema.js';
+import type { CheckOutcome } from '../engine/events.js';
+
+const OUTPUT_TAIL_LINES = 40;
+const OUTPUT_TAIL_CHARS = 4000;
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
+
+export function outputTail(text: string): string {
+  const clean = text.replace(ANSI, '').replace(/\r/g, '');
+  const lines = clean.trimEnd().split('\n');
+  const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
+  return tail.length > OUTPUT_TAIL_CHARS ? tail.slice(-OUTPUT_TAIL_CHARS) : tail;
+}
+
+export interface RunChecksOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal: AbortSignal;
+  /** Folder for one log file per check. */
+  readonly logDir: string;
+  readonly onCheck?: (outcome: CheckOutcome) => void;
+}
+
+export async function runChecks(checks: readonly CheckSpec[], options: RunChecksOptions): Promise<CheckOutcome[]> {
+  const outcomes: CheckOutcome[] = [];
+  for (const check of checks) {
+    if (options.signal.aborted) break;
+    // A shell on purpose: check commands are the spec author's own, written as shell lines.
+    const result = await runShell(check.command, {
+      cwd: options.cwd,
+      env: options.env,
+      timeoutMs: check.timeout,
+      signal: options.signal,
+      logFile: join(options.logDir, `${check.name.replace(/[^\w.-]+/g, '_')}.log`),
+    });
+    if (result.canceled) break;
+    const outcome: CheckOutcome = {
+      name: check.name,
+      passed: result.ok,
+      points: result.ok ? check.score : 0,
+      maxPoints: check.score,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      durationMs: Math.round(result.durationMs),
+      outputTail: outputTail(
+        [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : '']
+          .filter(Boolean)
+          .join('\n'),
+      ),
+    };
+    outcomes.push(outcome);
+    options.onCheck?.(outcome);
+  }
+  return outcomes;
+}

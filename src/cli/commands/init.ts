@@ -1,0 +1,25 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { parseCommandArgs } from '../args.js';
+import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
+import { starterSpec } from '../../spec/starter.js';
+import { openRepo } from '../../git/repo.js';
+
+/** `bestof init`: a commented starter spec at the root of the current repo. */
+export async function initCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseCommandArgs('init', args, { force: { type: 'boolean' } });
+  const repo = await openRepo(process.cwd());
+  if ('error' in repo) {
+    process.stderr.write(`bestof init: ${repo.error}\n`);
+    return 2;
+  }
+  const path = resolve(repo.root, DEFAULT_SPEC);
+  if (existsSync(path) && !values.force) {
+    process.stderr.write(`bestof init: ${path} already exists; nothing written (use --force to overwrite it)\n`);
+    return 2;
+  }
+  const name = basename(repo.root).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'task';
+  writeFileSync(path, starterSpec({ name }));
+  process.stdout.write(`wrote ${path}\nedit the task and the checks, then: bestof validate && bestof run\n`);
+  return 0;
+}

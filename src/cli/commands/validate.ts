@@ -1,0 +1,18 @@
+import { parseCommandArgs } from '../args.js';
+import { loadSpecOrExplain } from '../load-spec-or-explain.js';
+import { planRun } from '../../engine/plan.js';
+
+/** `bestof validate [spec]`: the spec's syntax and schema, then everything a run would check before it starts. */
+export async function validateCommand(args: readonly string[]): Promise<number> {
+  const { positionals } = parseCommandArgs('validate', args, {});
+  const loaded = await loadSpecOrExplain(positionals[0]);
+  if (!loaded) return 2;
+  const planned = await planRun(loaded);
+  if (!planned.ok) {
+    for (const problem of planned.problems) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
+    return 2;
+  }
+  for (const warning of planned.plan.warnings) process.stderr.write(`warning: ${warning}\n`);
+  process.stdout.write('ok\n');
+  return 0;
+}

@@ -1,0 +1,69 @@
+/**
+ * The command line: parses arguments, dispatches to one command module, and maps results to
+ * exit codes. The only place that calls process.exit.
+ *
+ *   0    a winner was chosen (and merged as the spec says)
+ *   1    no candidate passed
+ *   2    bad input: a wrong spec, a missing file or CLI, an unknown run
+ *   3    a winner was chosen but the merge was refused or failed (its branch is kept)
+ *   130  cancelled (Ctrl-C / SIGTERM)
+ */
+import { UsageError } from './usage-error.js';
+
+const HELP = `bestof — run one task through N AI agents, score them with frozen checks, keep the best.
+
+Usage:
+  bestof run [spec.toml] [--json] [--no-tui]   run a spec (default: bestof.toml)
+  bestof validate [spec.toml]                  check a spec; prints "ok" or the errors
+  bestof init [--force]                        write a commented starter bestof.toml here
+  bestof ls                                    list the runs of this repo
+  bestof show [run] [--json]                   print a run's report (default: the latest)
+  bestof clean [run] [--dry-run] [--all]       remove worktrees and branches of finished runs
+
+Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 130 cancelled.
+Docs: README.md`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'run':
+      return (await import('./commands/run.js')).runCommand(rest);
+    case 'validate':
+      return (await import('./commands/validate.js')).validateCommand(rest);
+    case 'init':
+      return (await import('./commands/init.js')).initCommand(rest);
+    case 'ls':
+    case 'list':
+      return (await import('./commands/ls.js')).lsCommand(rest);
+    case 'show':
+      return (await import('./commands/show.js')).showCommand(rest);
+    case 'clean':
+      return (await import('./commands/clean.js')).cleanCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${HELP}\n`);
+      return command === undefined ? 2 : 0;
+    case '--version':
+    case '-v':
+      process.stdout.write(`${(await import('./version.js')).version()}\n`);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"; run \`bestof --help\` for the list`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`bestof: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`bestof: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
+    process.exit(70);
+  },
+);

@@ -1,0 +1,27 @@
+import { openRepo } from '../git/repo.js';
+import { listRunFolders, readEvents, type RunListing } from '../report/run-folder.js';
+import { foldEvents, type RunState } from '../engine/run-state.js';
+import { UsageError } from './usage-error.js';
+
+export async function currentRepoRoot(): Promise<string> {
+  const repo = await openRepo(process.cwd());
+  if ('error' in repo) throw new UsageError(repo.error);
+  return repo.root;
+}
+
+/** A run by its id, a unique prefix of it, or "latest" / nothing for the newest. */
+export async function findRun(repoRoot: string, query: string | undefined): Promise<RunListing> {
+  const runs = await listRunFolders(repoRoot);
+  if (runs.length === 0) throw new UsageError(`no runs in ${repoRoot} yet (start one with \`bestof run\`)`);
+  if (query === undefined || query === 'latest') return runs[0] as RunListing;
+  const exact = runs.find((r) => r.runId === query);
+  if (exact) return exact;
+  const matches = runs.filter((r) => r.runId.startsWith(query) || r.runId.endsWith(query));
+  if (matches.length === 1) return matches[0] as RunListing;
+  if (matches.length > 1) throw new UsageError(`"${query}" matches ${matches.length} runs (${matches.slice(0, 3).map((r) => r.runId).join(', ')}…); give more of the id`);
+  throw new UsageError(`no run "${query}" in ${repoRoot} (see \`bestof ls\`)`);
+}
+
+export async function loadRunState(runDir: string): Promise<RunState> {
+  return foldEvents(await readEvents(runDir));
+}

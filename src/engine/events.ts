@@ -1,0 +1,163 @@
+/**
+ * RunEvent: the one stream that flows from the engine to every front end (the Ink UI,
+ * the plain reporter, the event log). Every step of a run emits exactly one event; the
+ * event log is the record of what happened, and state.json / report.json are folds of it
+ * (./run-state.ts). Adding a variant means handling it in every exhaustive switch, which
+ * the compiler enforces.
+ */
+import type { Outcome, TokenUsage } from '../providers/types.js';
+import type { MergeMode, ProviderKind } from '../spec/schema.js';
+
+export interface CandidateInfo {
+  readonly id: string;
+  /** 1-based; also BESTOF_INDEX and the PORT offset. */
+  readonly index: number;
+  readonly label: string;
+  readonly provider: ProviderKind;
+  readonly model: string | undefined;
+  readonly branch: string;
+  /** refs/bestof/<run>/<candidate>: keeps the candidate's last commit reachable whatever happens. */
+  readonly ref: string;
+  readonly worktree: string;
+}
+
+export type CandidateStatus = 'queued' | 'setup' | 'running' | 'checking' | 'reviewing' | 'done' | 'failed' | 'stopped' | 'cancelled';
+
+/** Why a candidate stopped: a closed set, shown in events, the UI and the report. */
+export const STOP_REASONS = [
+  'completed',
+  'threshold_reached',
+  'max_iterations',
+  'setup_failed',
+  'provider_failed',
+  'auth_error',
+  'cancelled',
+  'stopped_by_user',
+  'internal_error',
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
+export interface TamperedPath {
+  readonly path: string;
+  readonly change: TamperChange;
+}
+
+export interface CheckOutcome {
+  readonly name: string;
+  readonly passed: boolean;
+  /** Points earned: the check's score when it passed, else 0. */
+  readonly points: number;
+  readonly maxPoints: number;
+  readonly exitCode: number | undefined;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  /** The last lines of the check's output, ANSI-free, bounded. */
+  readonly outputTail: string;
+}
+
+export interface RankEntry {
+  readonly candidate: string;
+  readonly rank: number;
+  readonly score: number;
+  readonly maxScore: number;
+  readonly costUsd: number;
+  readonly diffSize: number;
+  readonly durationMs: number;
+  readonly iterations: number;
+  readonly eligible: boolean;
+  /** Why an ineligible candidate cannot win. */
+  readonly reason?: string;
+}
+
+export type RunStatus = 'winner' | 'no_winner' | 'cancelled' | 'failed';
+
+interface Stamped {
+  /** ISO time of the event. */
+  readonly t: string;
+}
+
+export type RunEvent = Stamped &
+  (
+    | {
+        readonly type: 'run.started';
+        readonly runId: string;
+        readonly name: string;
+        readonly repo: string;
+        readonly base: string;
+        readonly baseCommit: string;
+        readonly runDir: string;
+        readonly specPath: string;
+        readonly candidates: readonly CandidateInfo[];
+        readonly checks: readonly { readonly name: string; readonly score: number }[];
+        readonly maxScore: number;
+        readonly scoreThreshold: number;
+        readonly maxIterations: number;
+        readonly mergeMode: MergeMode;
+      }
+    | { readonly type: 'candidate.status'; readonly candidate: string; readonly status: 'setup' | 'running' | 'checking' | 'reviewing'; readonly iteration: number }
+    | { readonly type: 'candidate.setup'; readonly candidate: string; readonly ok: boolean; readonly message?: string; readonly copied: readonly string[] }
+    | { readonly type: 'candidate.activity'; readonly candidate: string; readonly iteration: number; readonly text: string }
+    | {
+        readonly type: 'provider.finished';
+        readonly candidate: string;
+        readonly iteration: number;
+        readonly outcome: Outcome;
+        readonly message?: string;
+        readonly costUsd: number;
+        readonly usage: TokenUsage;
+        readonly turns: number;
+        readonly durationMs: number;
+      }
+    | { readonly type: 'candidate.committed'; readonly candidate: string; readonly iteration: number; readonly commit: string; readonly changedFiles: number }
+    | { readonly type: 'check.finished'; readonly candidate: string; readonly iteration: number; readonly check: CheckOutcome }
+    | { readonly type: 'candidate.tampered'; readonly candidate: string; readonly iteration: number; readonly paths: readonly TamperedPath[] }
+    | {
+        readonly type: 'candidate.scored';
+        readonly candidate: string;
+        readonly iteration: number;
+        readonly score: number;
+        readonly maxScore: number;
+        readonly failedChecks: readonly string[];
+      }
+    | {
+        readonly type: 'candidate.finished';
+        readonly candidate: string;
+        readonly status: 'done' | 'failed' | 'stopped' | 'cancelled';
+        readonly reason: StopReason;
+        readonly message?: string;
+        readonly iterations: number;
+        readonly score: number;
+        readonly commit: string | undefined;
+        readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
+        readonly durationMs: number;
+        readonly costUsd: number;
+      }
+    | { readonly type: 'selection.finished'; readonly ranking: readonly RankEntry[]; readonly winner: string | undefined; readonly message: string }
+    | {
+        readonly type: 'merge.finished';
+        readonly candidate: string;
+        readonly mode: MergeMode;
+        readonly ok: boolean;
+        readonly commit?: string;
+        readonly branch: string;
+        readonly message: string;
+      }
+    | { readonly type: 'run.warning'; readonly message: string; readonly candidate?: string }
+    | {
+        readonly type: 'run.finished';
+        readonly status: RunStatus;
+        readonly exitCode: number;
+        readonly winner: string | undefined;
+        readonly durationMs: number;
+        readonly message: string;
+      }
+  );
+
+export type RunEventType = RunEvent['type'];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** Distributes Omit over the union so that `emit({ type: ..., ... })` type-checks per variant. */
+export type UnstampedEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 't'> : never) : never;
+
+export type RunEventListener = (event: RunEvent) => void;

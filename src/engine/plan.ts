@@ -1,0 +1,226 @@
+/**
+ * From a valid spec to a RunPlan: every question that can be answered before anything is
+ * created (is this a git repo, does `base` exist, can every agent be started, are the
+ * scripts valid) is answered here, so that bad input fails with exit 2 and no side effect:
+ * no worktree, no branch, no run folder.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { access, constants, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, delimiter, join } from 'node:path';
+import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
+import { loadScript, type Script } from '../providers/script-steps.js';
+import { resolveSpecPath } from '../spec/load.js';
+import type { ProviderKind, ProviderSettings, Spec } from '../spec/schema.js';
+import type { CandidateInfo } from './events.js';
+import { runDirOf } from '../report/run-folder.js';
+
+/** Provider kinds this version can run. The others are part of the spec language already. */
+const AVAILABLE_PROVIDERS: readonly ProviderKind[] = ['command', 'script'];
+
+export interface CandidatePlan extends CandidateInfo {
+  readonly settings: ProviderSettings;
+  readonly port: number;
+  /** kind = "script": the parsed steps. */
+  readonly script?: Script;
+  /** kind = "command": the resolved program. */
+  readonly command?: string;
+}
+
+export interface RunPlan {
+  readonly runId: string;
+  readonly spec: Spec;
+  readonly specPath: string;
+  readonly specDir: string;
+  readonly specSource: string;
+  readonly repoRoot: string;
+  readonly baseCommit: string;
+  /** The branch a winner is merged into (merge, squash, ff, pr). */
+  readonly into: string | undefined;
+  readonly prompt: string;
+  readonly runDir: string;
+  readonly candidates: readonly CandidatePlan[];
+  readonly maxScore: number;
+  readonly scoreThreshold: number;
+  /** Notes for the user that do not stop the run (e.g. a dirty checkout that will refuse the merge). */
+  readonly warnings: readonly string[];
+}
+
+export interface LoadedSpec {
+  readonly spec: Spec;
+  readonly specPath: string;
+  readonly specDir: string;
+  readonly source: string;
+}
+
+export type PlanResult = { ok: true; plan: RunPlan } | { ok: false; problems: string[] };
+
+export function newRunId(now = new Date()): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const date = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}`;
+  const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return `${date}-${time}-${randomBytes(2).toString('hex')}`;
+}
+
+/** Worktrees live outside the repo so that the main checkout's tools never crawl into them. */
+export function worktreesRoot(repoRoot: string): string {
+  const configured = process.env.BESTOF_WORKTREES_DIR;
+  if (configured) return configured;
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const id = createHash('sha256').update(repoRoot).digest('hex').slice(0, 8);
+  return join(cache, 'bestof', 'worktrees', `${basename(repoRoot)}-${id}`);
+}
+
+export async function findOnPath(program: string, pathVariable = process.env.PATH ?? ''): Promise<string | undefined> {
+  for (const dir of pathVariable.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+function defaultLabel(settings: ProviderSettings, index: number, sameKind: number): string {
+  if (settings.label) return settings.label;
+  if (settings.kind === 'script' && settings.script) return `script:${basename(settings.script).replace(/\.toml$/, '')}`;
+  if (settings.kind === 'command' && settings.command) return `${basename(settings.command)}${settings.model ? `:${settings.model}` : ''}`;
+  const base = settings.model ? `${settings.kind}:${settings.model}` : settings.kind;
+  return sameKind > 1 ? `${base}#${index}` : base;
+}
+
+export async function planRun(loaded: LoadedSpec, options: { runId?: string } = {}): Promise<PlanResult> {
+  const { spec, specDir } = loaded;
+  const problems: string[] = [];
+  const warnings: string[] = [];
+
+  const repo = await openRepo(spec.repo ? resolveSpecPath(specDir, spec.repo) : specDir);
+  if ('error' in repo) return { ok: false, problems: [`repo: ${repo.error}`] };
+  const repoRoot = repo.root;
+  const baseCommit = await resolveCommit(repoRoot, spec.base);
+  if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
+
+  let prompt = spec.prompt.text ?? '';
+  if (spec.prompt.file) {
+    try {
+      prompt = await readFile(resolveSpecPath(specDir, spec.prompt.file), 'utf8');
+    } catch {
+      problems.push(`prompt.file: cannot read ${resolveSpecPath(specDir, spec.prompt.file)}`);
+    }
+  }
+
+  const entries = spec.parallel.providers.length > 0 ? spec.parallel.providers : [{}];
+  const count = spec.parallel.candidates ?? (spec.parallel.providers.length > 0 ? spec.parallel.providers.length : 3);
+  const runId = options.runId ?? newRunId();
+  const root = worktreesRoot(repoRoot);
+  const scripts = new Map<string, Script>();
+  const candidates: CandidatePlan[] = [];
+  const kindCount = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const entry = entries[i % entries.length] ?? {};
+    const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
+    kindCount.set(settings.kind, (kindCount.get(settings.kind) ?? 0) + 1);
+  }
+  for (let i = 0; i < count; i++) {
+    const entryIndex = i % entries.length;
+    const entry = entries[entryIndex] ?? {};
+    const key = spec.parallel.providers.length > 0 ? `parallel.providers[${entryIndex}]` : 'provider';
+    const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
+    const index = i + 1;
+    const id = `c${index}`;
+    let script: Script | undefined;
+    let command: string | undefined;
+    if (!AVAILABLE_PROVIDERS.includes(settings.kind)) {
+      problems.push(`${key}.kind: the "${settings.kind}" provider is not available in this version of bestof; use kind = "command" (any CLI) or "script"`);
+    } else if (settings.kind === 'script' && settings.script) {
+      const path = resolveSpecPath(specDir, settings.script);
+      const cached = scripts.get(path);
+      if (cached) script = cached;
+      else {
+        const loadedScript = await loadScript(path);
+        if (loadedScript.ok) scripts.set(path, (script = loadedScript.script));
+        else if (!problems.some((p) => p.includes(loadedScript.message))) problems.push(`${key}.script: ${loadedScript.message}`);
+      }
+    } else if (settings.kind === 'command' && settings.command) {
+      if (settings.command.includes('/')) {
+        command = resolveSpecPath(specDir, settings.command);
+        try {
+          await access(command, constants.X_OK);
+        } catch {
+          problems.push(`${key}.command: ${command} does not exist or is not executable (paths are relative to the spec file; chmod +x it)`);
+        }
+      } else {
+        command = await findOnPath(settings.command, settings.env.PATH ?? process.env.PATH);
+        if (!command) problems.push(`${key}.command: "${settings.command}" was not found on PATH; install it or give its path`);
+      }
+    }
+    candidates.push({
+      id,
+      index,
+      label: defaultLabel(settings, index, kindCount.get(settings.kind) ?? 1),
+      provider: settings.kind,
+      model: settings.model,
+      branch: `${spec.git.branch_prefix}/${runId}/${id}`,
+      ref: `refs/bestof/${runId}/${id}`,
+      worktree: join(root, runId, id),
+      settings,
+      port: spec.setup.base_port + index,
+      ...(script ? { script } : {}),
+      ...(command ? { command } : {}),
+    });
+  }
+
+  let into = spec.select.into;
+  const merging = spec.select.merge === 'merge' || spec.select.merge === 'squash' || spec.select.merge === 'ff';
+  if (merging || spec.select.merge === 'pr') {
+    const checkedOut = await currentBranch(repoRoot);
+    into ??= checkedOut;
+    if (!into) {
+      problems.push(`select.into: the repo is on a detached HEAD, so there is no branch to merge into; set \`into = "main"\` or use merge = "branch"`);
+    } else if (merging && into === checkedOut) {
+      const dirty = await dirtyPaths(repoRoot);
+      if (dirty.length > 0) {
+        warnings.push(
+          `your checkout has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', …' : ''}): the merge at the end will be refused unless you commit or stash them; the candidates work from ${spec.base} either way`,
+        );
+      }
+    } else if (merging && into !== checkedOut) {
+      problems.push(
+        `select.into: "${into}" is not the checked-out branch (${checkedOut ?? 'detached HEAD'}); bestof merges in your checkout: \`git switch ${into}\` first, or use merge = "branch"`,
+      );
+    }
+  }
+  if (spec.checks.items.length === 0) {
+    warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0);
+  return {
+    ok: true,
+    plan: {
+      runId,
+      spec,
+      specPath: loaded.specPath,
+      specDir,
+      specSource: loaded.source,
+      repoRoot,
+      baseCommit: baseCommit as string,
+      into,
+      prompt,
+      runDir: runDirOf(repoRoot, runId),
+      candidates,
+      maxScore,
+      scoreThreshold: spec.loop.score_threshold ?? maxScore,
+      warnings,
+    },
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

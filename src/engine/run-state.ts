@@ -1,0 +1,238 @@
+/**
+ * The run's state as a pure fold of its events. state.json is this state, report.json is
+ * built from it, and `bestof show` replays events.jsonl through the same reducer, so
+ * every view of a run agrees with the record of what happened.
+ */
+import type { Outcome, TokenUsage } from '../providers/types.js';
+import type { MergeMode } from '../spec/schema.js';
+import type {
+  CandidateInfo,
+  CandidateStatus,
+  CheckOutcome,
+  RankEntry,
+  RunEvent,
+  RunStatus,
+  StopReason,
+  TamperedPath,
+} from './events.js';
+
+export interface IterationState {
+  readonly iteration: number;
+  readonly outcome?: Outcome;
+  readonly providerMessage?: string;
+  readonly commit?: string;
+  readonly score?: number;
+  readonly checks: readonly CheckOutcome[];
+  readonly tampered: readonly TamperedPath[];
+}
+
+export interface CandidateState extends CandidateInfo {
+  readonly status: CandidateStatus;
+  readonly reason?: StopReason;
+  readonly message?: string;
+  readonly iteration: number;
+  readonly score: number | undefined;
+  readonly maxScore: number;
+  readonly costUsd: number;
+  readonly usage: TokenUsage;
+  readonly commit: string | undefined;
+  readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
+  readonly durationMs: number;
+  readonly lastActivity: string;
+  readonly iterations: readonly IterationState[];
+  /** Every frozen path the candidate changed, over all iterations. */
+  readonly tampered: readonly TamperedPath[];
+}
+
+export interface RunState {
+  readonly runId: string;
+  readonly name: string;
+  readonly repo: string;
+  readonly base: string;
+  readonly baseCommit: string;
+  readonly runDir: string;
+  readonly specPath: string;
+  readonly startedAt: string;
+  readonly finishedAt?: string;
+  readonly status: 'running' | RunStatus;
+  readonly exitCode?: number;
+  readonly message?: string;
+  readonly checks: readonly { readonly name: string; readonly score: number }[];
+  readonly maxScore: number;
+  readonly scoreThreshold: number;
+  readonly maxIterations: number;
+  readonly mergeMode: MergeMode;
+  readonly order: readonly string[];
+  readonly candidates: Readonly<Record<string, CandidateState>>;
+  readonly ranking: readonly RankEntry[];
+  readonly winner?: string;
+  readonly selectionMessage?: string;
+  readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string };
+  readonly warnings: readonly string[];
+  readonly costUsd: number;
+  readonly durationMs: number;
+}
+
+export function initialRunState(): RunState {
+  return {
+    runId: '',
+    name: '',
+    repo: '',
+    base: '',
+    baseCommit: '',
+    runDir: '',
+    specPath: '',
+    startedAt: '',
+    status: 'running',
+    checks: [],
+    maxScore: 0,
+    scoreThreshold: 0,
+    maxIterations: 1,
+    mergeMode: 'branch',
+    order: [],
+    candidates: {},
+    ranking: [],
+    warnings: [],
+    costUsd: 0,
+    durationMs: 0,
+  };
+}
+
+function updateCandidate(state: RunState, id: string, update: (c: CandidateState) => Partial<CandidateState>): RunState {
+  const current = state.candidates[id];
+  if (!current) return state;
+  return { ...state, candidates: { ...state.candidates, [id]: { ...current, ...update(current) } } };
+}
+
+function updateIteration(c: CandidateState, iteration: number, update: (it: IterationState) => Partial<IterationState>): readonly IterationState[] {
+  const existing = c.iterations.find((it) => it.iteration === iteration);
+  const base: IterationState = existing ?? { iteration, checks: [], tampered: [] };
+  const next = { ...base, ...update(base) };
+  return existing ? c.iterations.map((it) => (it.iteration === iteration ? next : it)) : [...c.iterations, next];
+}
+
+export function reduceRunState(state: RunState, event: RunEvent): RunState {
+  switch (event.type) {
+    case 'run.started': {
+      const candidates: Record<string, CandidateState> = {};
+      for (const info of event.candidates) {
+        candidates[info.id] = {
+          ...info,
+          status: 'queued',
+          iteration: 0,
+          score: undefined,
+          maxScore: event.maxScore,
+          costUsd: 0,
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          commit: undefined,
+          diff: { files: 0, insertions: 0, deletions: 0 },
+          durationMs: 0,
+          lastActivity: '',
+          iterations: [],
+          tampered: [],
+        };
+      }
+      return {
+        ...state,
+        runId: event.runId,
+        name: event.name,
+        repo: event.repo,
+        base: event.base,
+        baseCommit: event.baseCommit,
+        runDir: event.runDir,
+        specPath: event.specPath,
+        startedAt: event.t,
+        checks: event.checks,
+        maxScore: event.maxScore,
+        scoreThreshold: event.scoreThreshold,
+        maxIterations: event.maxIterations,
+        mergeMode: event.mergeMode,
+        order: event.candidates.map((c) => c.id),
+        candidates,
+      };
+    }
+    case 'candidate.status':
+      return updateCandidate(state, event.candidate, () => ({ status: event.status, iteration: event.iteration }));
+    case 'candidate.setup':
+      return event.ok ? state : updateCandidate(state, event.candidate, () => ({ message: event.message }));
+    case 'candidate.activity':
+      return updateCandidate(state, event.candidate, () => ({ lastActivity: event.text }));
+    case 'provider.finished': {
+      const next = updateCandidate(state, event.candidate, (c) => ({
+        costUsd: c.costUsd + event.costUsd,
+        usage: {
+          input: c.usage.input + event.usage.input,
+          output: c.usage.output + event.usage.output,
+          cacheRead: c.usage.cacheRead + event.usage.cacheRead,
+          cacheWrite: c.usage.cacheWrite + event.usage.cacheWrite,
+        },
+        iterations: updateIteration(c, event.iteration, () => ({ outcome: event.outcome, providerMessage: event.message })),
+      }));
+      return { ...next, costUsd: next.costUsd + event.costUsd };
+    }
+    case 'candidate.committed':
+      return updateCandidate(state, event.candidate, (c) => ({
+        commit: event.commit,
+        iterations: updateIteration(c, event.iteration, () => ({ commit: event.commit })),
+      }));
+    case 'check.finished':
+      return updateCandidate(state, event.candidate, (c) => ({
+        iterations: updateIteration(c, event.iteration, (it) => ({ checks: [...it.checks.filter((k) => k.name !== event.check.name), event.check] })),
+      }));
+    case 'candidate.tampered':
+      return updateCandidate(state, event.candidate, (c) => ({
+        tampered: mergeTampered(c.tampered, event.paths),
+        iterations: updateIteration(c, event.iteration, () => ({ tampered: event.paths })),
+      }));
+    case 'candidate.scored':
+      return updateCandidate(state, event.candidate, (c) => ({
+        score: event.score,
+        maxScore: event.maxScore,
+        iterations: updateIteration(c, event.iteration, () => ({ score: event.score })),
+      }));
+    case 'candidate.finished':
+      return updateCandidate(state, event.candidate, () => ({
+        status: event.status,
+        reason: event.reason,
+        message: event.message,
+        iteration: event.iterations,
+        score: event.score,
+        commit: event.commit,
+        diff: event.diff,
+        durationMs: event.durationMs,
+      }));
+    case 'selection.finished':
+      return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message };
+    case 'merge.finished':
+      return {
+        ...state,
+        merge: { candidate: event.candidate, mode: event.mode, ok: event.ok, commit: event.commit, branch: event.branch, message: event.message },
+      };
+    case 'run.warning':
+      return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
+    case 'run.finished':
+      return {
+        ...state,
+        status: event.status,
+        exitCode: event.exitCode,
+        winner: event.winner ?? state.winner,
+        message: event.message,
+        finishedAt: event.t,
+        durationMs: event.durationMs,
+      };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+function mergeTampered(existing: readonly TamperedPath[], added: readonly TamperedPath[]): readonly TamperedPath[] {
+  const byPath = new Map(existing.map((p) => [p.path, p]));
+  for (const p of added) byPath.set(p.path, p);
+  return [...byPath.values()];
+}
+
+export function foldEvents(events: readonly RunEvent[]): RunState {
+  return events.reduce(reduceRunState, initialRunState());
+}

@@ -1,0 +1,130 @@
+/**
+ * A candidate's workspace: its git worktree on its own branch, the untracked files it
+ * needs copied in (`[setup] copy` and `.worktreeinclude`), and the setup commands run with
+ * the candidate's identity and port in the environment.
+ */
+import { cp, readdir, readFile, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { addWorktree } from '../git/worktree.js';
+import { untrackedFiles } from '../git/commit.js';
+import { runShell } from '../process/run-process.js';
+import { outputTail } from '../checks/run-checks.js';
+
+export interface WorkspaceOptions {
+  readonly repoRoot: string;
+  readonly worktree: string;
+  readonly branch: string;
+  readonly baseCommit: string;
+  readonly copy: readonly string[];
+  readonly commands: readonly string[];
+  readonly commandTimeoutMs: number;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logFile: string;
+  readonly signal: AbortSignal;
+}
+
+export type WorkspaceResult =
+  | { ok: true; copied: string[]; warnings: string[]; /** Untracked files after setup: never committed as the candidate's work. */ setupPaths: string[] }
+  | { ok: false; message: string; worktreeCreated: boolean };
+
+export async function prepareWorkspace(options: WorkspaceOptions): Promise<WorkspaceResult> {
+  const added = await addWorktree(options.repoRoot, {
+    path: options.worktree,
+    branch: options.branch,
+    base: options.baseCommit,
+    signal: options.signal,
+  });
+  if (!added.ok) return { ok: false, message: added.message, worktreeCreated: false };
+
+  const warnings: string[] = [];
+  const patterns = [...options.copy, ...(await readWorktreeInclude(options.repoRoot))];
+  const copied: string[] = [];
+  for (const pattern of patterns) {
+    const matches = await expandCopyPattern(options.repoRoot, pattern);
+    if ('error' in matches) return { ok: false, message: matches.error, worktreeCreated: true };
+    if (matches.paths.length === 0) warnings.push(`setup.copy: "${pattern}" matches nothing in ${options.repoRoot}; nothing copied`);
+    for (const path of matches.paths) {
+      await cp(join(options.repoRoot, path), join(options.worktree, path), { recursive: true, force: true });
+      copied.push(path);
+    }
+  }
+
+  for (const command of options.commands) {
+    if (options.signal.aborted) return { ok: false, message: 'cancelled during setup', worktreeCreated: true };
+    // A shell on purpose: setup commands are the spec author's own shell lines.
+    const result = await runShell(command, {
+      cwd: options.worktree,
+      env: options.env,
+      timeoutMs: options.commandTimeoutMs,
+      signal: options.signal,
+      logFile: options.logFile,
+    });
+    if (!result.ok) {
+      const how = result.timedOut
+        ? `timed out after ${Math.round(options.commandTimeoutMs / 1000)}s`
+        : result.canceled
+          ? 'was cancelled'
+          : result.spawnError ?? `exited with code ${result.exitCode ?? result.signal}`;
+      const tail = outputTail(`${result.stdout}\n${result.stderr}`).split('\n').slice(-3).join(' | ');
+      return { ok: false, message: `setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`, worktreeCreated: true };
+    }
+  }
+  return { ok: true, copied, warnings, setupPaths: await untrackedFiles(options.worktree) };
+}
+
+/** `.worktreeinclude` at the repo root: one path or pattern per line, `#` comments. */
+async function readWorktreeInclude(repoRoot: string): Promise<string[]> {
+  try {
+    const text = await readFile(join(repoRoot, '.worktreeinclude'), 'utf8');
+    return text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A copy entry is a path relative to the repo root (a file or a folder), or a pattern with
+ * `*` in its last segment (`config/*.local.json`). Anything that resolves outside the repo,
+ * through `..`, an absolute path or a symbolic link, is refused.
+ */
+export async function expandCopyPattern(repoRoot: string, pattern: string): Promise<{ paths: string[] } | { error: string }> {
+  const entry = pattern.replace(/^\/+/, '').replace(/\/+$/, '');
+  const leaves = (path: string): boolean => {
+    const rel = relative(repoRoot, resolve(repoRoot, path));
+    return rel.startsWith('..') || isAbsolute(rel);
+  };
+  if (isAbsolute(pattern) || leaves(entry)) return { error: `setup.copy: "${pattern}" leaves the repo; copy only paths inside ${repoRoot}` };
+  let candidates: string[];
+  if (basename(entry).includes('*')) {
+    const folder = dirname(entry);
+    const regex = new RegExp(`^${basename(entry).split('*').map(escapeRegExp).join('[^/]*')}$`);
+    try {
+      candidates = (await readdir(join(repoRoot, folder))).filter((name) => regex.test(name)).map((name) => (folder === '.' ? name : join(folder, name)));
+    } catch {
+      candidates = [];
+    }
+  } else {
+    candidates = [entry];
+  }
+  const paths: string[] = [];
+  const realRoot = await realpath(repoRoot);
+  for (const path of candidates) {
+    let real: string;
+    try {
+      real = await realpath(join(repoRoot, path));
+    } catch {
+      continue; // does not exist
+    }
+    const rel = relative(realRoot, real);
+    if (rel.startsWith('..') || isAbsolute(rel)) return { error: `setup.copy: "${path}" is a link that leaves the repo; refused` };
+    paths.push(path);
+  }
+  return { paths };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,168 @@
+/**
+ * Merging the winner into the user's branch, in the repository's main checkout.
+ * Every refusal or failure leaves that checkout exactly as it was and the winner's branch in place.
+ */
+import { existsSync } from 'node:fs';
+import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
+import { currentBranch, dirtyPaths, gitPath, resolveCommit } from './repo.js';
+
+export type MergeMode = 'merge' | 'squash' | 'ff';
+
+export interface MergeWinnerOptions {
+  mode: MergeMode;
+  /** The winner's branch. */
+  branch: string;
+  /** The branch to merge into; it must be the one checked out in `repo`. */
+  into: string;
+  /** Message of the merge or squash commit (unused by `ff`). */
+  message: string;
+  signal?: AbortSignal;
+}
+
+export type MergeFailureReason = 'dirty' | 'not_checked_out' | 'conflict' | 'not_fast_forward' | 'error';
+
+export type MergeWinnerResult =
+  | { ok: true; commit: string }
+  | { ok: false; reason: MergeFailureReason; message: string };
+
+const MAX_LISTED = 5;
+
+function listPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, MAX_LISTED).join(', ');
+  return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
+}
+
+async function isAncestor(repo: string, ancestor: string, descendant: string, opts: GitCallOptions): Promise<boolean> {
+  const run = await runGit(repo, ['merge-base', '--is-ancestor', ancestor, descendant], opts);
+  if (run.code === 0) return true;
+  if (run.code === 1) return false;
+  throw new Error(`git merge-base --is-ancestor ${ancestor} ${descendant} failed: ${gitMessage(run.stderr)}`);
+}
+
+/** A merge, rebase, cherry-pick or revert the user left unfinished in this checkout, if any. */
+export async function operationInProgress(repo: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  for (const [ref, what] of [
+    ['MERGE_HEAD', 'merge'],
+    ['CHERRY_PICK_HEAD', 'cherry-pick'],
+    ['REVERT_HEAD', 'revert'],
+  ] as const) {
+    const run = await runGit(repo, ['rev-parse', '--quiet', '--verify', ref], opts);
+    if (run.code === 0) return what;
+  }
+  for (const dir of ['rebase-merge', 'rebase-apply']) {
+    if (existsSync(await gitPath(repo, dir, opts))) return 'rebase';
+  }
+  return undefined;
+}
+
+async function unmergedPaths(repo: string): Promise<string[]> {
+  const out = await gitOut(repo, ['diff', '--name-only', '-z', '--diff-filter=U']);
+  return [...new Set(splitNul(out))];
+}
+
+/**
+ * Merges `branch` into `into` (which must be checked out in `repo`, with no uncommitted changes to
+ * tracked files) as a merge commit, a squash commit or a fast-forward. The user's own git hooks run
+ * as for any merge they would make themselves.
+ */
+export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
+  const { mode, branch, into, message, signal } = opts;
+  const call = { signal };
+  const kept = `the winner's branch ${branch} is left in place`;
+  const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => ({ ok: false, reason, message: text });
+
+  const branchSha = await resolveCommit(repo, branch, call);
+  if (branchSha === undefined) return fail('error', `cannot merge ${branch} into ${into}: there is no branch ${branch} in ${repo}`);
+
+  const current = await currentBranch(repo, call);
+  if (current !== into) {
+    const where = current === undefined ? 'a detached HEAD' : `branch ${current}`;
+    return fail(
+      'not_checked_out',
+      `cannot merge ${branch} into ${into}: the checkout at ${repo} is on ${where}, not ${into}. ` +
+        `Run \`git switch ${into}\` and then \`git merge ${branch}\`, or set merge = "branch" to keep the winner as a branch; ${kept}.`,
+    );
+  }
+
+  const pending = await operationInProgress(repo, call);
+  if (pending !== undefined) {
+    return fail('error', `cannot merge ${branch} into ${into}: a ${pending} is in progress in ${repo}; finish or abort it first; ${kept}.`);
+  }
+
+  const dirty = await dirtyPaths(repo, call);
+  if (dirty.length > 0) {
+    return fail(
+      'dirty',
+      `cannot merge ${branch} into ${into}: ${repo} has uncommitted changes in ${listPaths(dirty)}. ` +
+        `Commit or stash them, then run \`git merge ${branch}\`; ${kept}.`,
+    );
+  }
+
+  const headBefore = await resolveCommit(repo, 'HEAD', call);
+  if (headBefore === undefined) throw new Error(`no HEAD commit in ${repo}`);
+  if (await isAncestor(repo, branchSha, headBefore, call)) {
+    return fail('error', `nothing to merge: ${into} already contains every commit of ${branch}; ${kept}.`);
+  }
+
+  const identity = await identityArgs(repo, call);
+
+  // The checkout had no changes to tracked files (checked above) and git never overwrites untracked
+  // ones, so `git reset --merge` returns it exactly to HEAD: after a conflicted merge (like
+  // `git merge --abort`), after a squash (which leaves no MERGE_HEAD to abort), after a failed hook,
+  // and after git was killed half-way by the abort signal.
+  const undo = async (): Promise<void> => {
+    await gitOut(repo, ['reset', '--quiet', '--merge']); // no signal: the cleanup must run even after an abort
+  };
+  /** Runs a git step; if it is aborted, undoes what it did before rethrowing. */
+  const step = async (args: string[]): Promise<GitRun> => {
+    try {
+      return await runGit(repo, [...identity, ...args], call);
+    } catch (err) {
+      await undo();
+      throw err;
+    }
+  };
+  const failed = async (what: string, run: GitRun): Promise<MergeWinnerResult> => {
+    const conflicts = await unmergedPaths(repo);
+    await undo();
+    if (conflicts.length > 0) {
+      return fail(
+        'conflict',
+        `merging ${branch} into ${into} conflicts in ${listPaths(conflicts)}; the merge was undone and ${repo} is as before. ` +
+          `Resolve it by hand with \`git merge ${branch}\`; ${kept}.`,
+      );
+    }
+    return fail('error', `${what} failed: ${gitMessage(run.stderr || run.stdout)}; ${repo} is as before and ${kept}.`);
+  };
+  const headNow = async (): Promise<string> => (await gitOut(repo, ['rev-parse', 'HEAD'])).trim();
+
+  if (mode === 'merge') {
+    const run = await step(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
+    if (run.code !== 0) return failed(`git merge ${branch}`, run);
+    return { ok: true, commit: await headNow() };
+  }
+
+  if (mode === 'squash') {
+    const run = await step(['merge', '--squash', branch]);
+    if (run.code !== 0) return failed(`git merge --squash ${branch}`, run);
+    const staged = splitNul(await gitOut(repo, ['diff', '--cached', '--name-only', '-z']));
+    if (staged.length === 0) {
+      await undo();
+      return fail('error', `the squash of ${branch} into ${into} is empty: ${into} already has all its changes, so nothing was committed; ${kept}.`);
+    }
+    const commit = await step(['commit', '--quiet', '--no-edit', '-m', message]);
+    if (commit.code !== 0) return failed('the squash commit', commit);
+    return { ok: true, commit: await headNow() };
+  }
+
+  if (!(await isAncestor(repo, headBefore, branchSha, call))) {
+    return fail(
+      'not_fast_forward',
+      `cannot fast-forward ${into} to ${branch}: ${into} has commits that ${branch} does not have. ` +
+        `Use merge = "merge" or "squash", or rebase ${branch} onto ${into}; ${kept}.`,
+    );
+  }
+  const run = await step(['merge', '--ff-only', branch]);
+  if (run.code !== 0) return failed(`git merge --ff-only ${branch}`, run);
+  return { ok: true, commit: await headNow() };
+}

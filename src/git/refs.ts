@@ -1,0 +1,66 @@
+/** Refs and branches: checkpoint refs under refs/bestof/, candidate branches under refs/heads/. */
+import { gitMessage, gitOut, runGit, splitLines, type GitCallOptions, type GitOutcome } from './exec.js';
+
+export interface RefInfo {
+  /** Full ref name, e.g. `refs/bestof/run-1/a/3`. */
+  readonly ref: string;
+  readonly sha: string;
+}
+
+/** Points `ref` (full name, e.g. `refs/bestof/<run>/<candidate>`) at `sha`, creating it if needed. */
+export async function updateRef(repo: string, ref: string, sha: string, opts: GitCallOptions = {}): Promise<void> {
+  await gitOut(repo, ['update-ref', ref, sha], opts);
+}
+
+/** Deletes `ref`; a ref that does not exist is not an error. */
+export async function deleteRef(repo: string, ref: string, opts: GitCallOptions = {}): Promise<void> {
+  await gitOut(repo, ['update-ref', '-d', ref], opts);
+}
+
+/**
+ * Refs whose full name starts with `prefix` (a plain string prefix: `refs/bestof/run-1/` and
+ * `refs/bestof/run-1/cand-` both work), sorted by name.
+ */
+export async function listRefs(repo: string, prefix: string, opts: GitCallOptions = {}): Promise<RefInfo[]> {
+  // for-each-ref matches whole path components only, so ask for the enclosing hierarchy and filter here.
+  const slash = prefix.lastIndexOf('/');
+  const hierarchy = slash >= 0 ? prefix.slice(0, slash + 1) : '';
+  const args = ['for-each-ref', '--format=%(objectname) %(refname)'];
+  if (hierarchy !== '') args.push(hierarchy);
+  const out = await gitOut(repo, args, opts);
+  const refs: RefInfo[] = [];
+  for (const line of splitLines(out)) {
+    const space = line.indexOf(' ');
+    const sha = line.slice(0, space);
+    const ref = line.slice(space + 1);
+    if (ref.startsWith(prefix)) refs.push({ ref, sha });
+  }
+  return refs;
+}
+
+/** Local branch names (without `refs/heads/`) starting with `prefix`, e.g. `bestof/run-1/`. */
+export async function listBranches(repo: string, prefix: string, opts: GitCallOptions = {}): Promise<string[]> {
+  const refs = await listRefs(repo, `refs/heads/${prefix}`, opts);
+  return refs.map((r) => r.ref.slice('refs/heads/'.length));
+}
+
+/** `git branch -d` (or `-D` with `force`). */
+export async function deleteBranch(
+  repo: string,
+  name: string,
+  opts: { force?: boolean; signal?: AbortSignal } = {},
+): Promise<GitOutcome> {
+  const run = await runGit(repo, ['branch', opts.force ? '-D' : '-d', name], { signal: opts.signal });
+  if (run.code !== 0) {
+    return { ok: false, message: `cannot delete branch ${name}: ${gitMessage(run.stderr || run.stdout)}` };
+  }
+  return { ok: true };
+}
+
+/** True when some local branch contains `sha` (false also when the commit does not exist). */
+export async function isReachableFromAnyBranch(repo: string, sha: string, opts: GitCallOptions = {}): Promise<boolean> {
+  const exists = await runGit(repo, ['cat-file', '-e', `${sha}^{commit}`], opts);
+  if (exists.code !== 0) return false;
+  const out = await gitOut(repo, ['for-each-ref', '--count=1', '--format=%(refname)', '--contains', sha, 'refs/heads'], opts);
+  return out.trim() !== '';
+}

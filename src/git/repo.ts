@@ -1,0 +1,89 @@
+/**
+ * The repository as a whole: where it is, what is checked out, whether it is dirty.
+ * `repo` arguments everywhere in src/git are a path inside a working tree of the repository
+ * (normally `openRepo(...).root`).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { gitOut, runGit, splitNul, type GitCallOptions } from './exec.js';
+
+export interface RepoInfo {
+  /** Top level of the working tree (absolute). */
+  readonly root: string;
+  /** The git common dir (absolute): shared by all worktrees, holds refs, objects and info/exclude. */
+  readonly commonDir: string;
+}
+
+export async function openRepo(path: string, opts: GitCallOptions = {}): Promise<RepoInfo | { error: string }> {
+  const abs = resolve(path);
+  const notRepo = { error: `not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)` };
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) return notRepo;
+  const top = await runGit(abs, ['rev-parse', '--show-toplevel'], opts);
+  if (top.code !== 0 || top.stdout.trim() === '') return notRepo;
+  const root = top.stdout.trim();
+  const common = await gitOut(root, ['rev-parse', '--git-common-dir'], opts);
+  // Older git prints the common dir relative to the cwd; resolve() keeps absolute ones as they are.
+  const commonDir = resolve(root, common.trim());
+  const head = await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], opts);
+  if (head.code !== 0) {
+    return { error: `the git repository at ${root} has no commits yet: commit something first (bestof branches every candidate from a commit)` };
+  }
+  return { root, commonDir };
+}
+
+/** Full sha of `rev^{commit}`, or undefined when `rev` names no commit. */
+export async function resolveCommit(repo: string, rev: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  const run = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], opts);
+  const sha = run.stdout.trim();
+  return run.code === 0 && sha !== '' ? sha : undefined;
+}
+
+/** Name of the checked-out branch (`main`, not `refs/heads/main`); undefined when HEAD is detached. */
+export async function currentBranch(repo: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  const run = await runGit(repo, ['symbolic-ref', '--quiet', 'HEAD'], opts);
+  const ref = run.stdout.trim();
+  if (run.code !== 0 || !ref.startsWith('refs/heads/')) return undefined;
+  return ref.slice('refs/heads/'.length);
+}
+
+/** Tracked files that are modified or staged (untracked files are ignored), relative to the root. */
+export async function dirtyPaths(repo: string, opts: GitCallOptions = {}): Promise<string[]> {
+  const out = await gitOut(repo, ['status', '--porcelain=v1', '-z', '--untracked-files=no'], opts);
+  const parts = splitNul(out);
+  const paths: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const entry = parts[i] ?? '';
+    const xy = entry.slice(0, 2);
+    paths.push(entry.slice(3));
+    // Renames and copies carry the original path as a second NUL-separated field.
+    if (xy.includes('R') || xy.includes('C')) i++;
+  }
+  return paths;
+}
+
+/** Absolute path of a file inside the git dir of this working tree (`MERGE_HEAD`, `info/exclude`, ...). */
+export async function gitPath(repo: string, name: string, opts: GitCallOptions = {}): Promise<string> {
+  const out = (await gitOut(repo, ['rev-parse', '--git-path', name], opts)).trim();
+  // --git-path may answer relative to the cwd, which is `repo`.
+  return resolve(repo, out);
+}
+
+/**
+ * Adds `pattern` as a line of `<commonDir>/info/exclude` unless it is already there, so bestof's
+ * own folders (e.g. `/.bestof/`) never show up as untracked files or get committed.
+ */
+export async function ensureExcluded(repo: string, pattern: string, opts: GitCallOptions = {}): Promise<void> {
+  const common = (await gitOut(repo, ['rev-parse', '--git-common-dir'], opts)).trim();
+  const file = join(resolve(repo, common), 'info', 'exclude');
+  let text = '';
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (text.split(/\r?\n/).some((line) => line.trim() === pattern.trim())) return;
+  await mkdir(dirname(file), { recursive: true });
+  const sep = text === '' || text.endsWith('\n') ? '' : '\n';
+  await appendFile(file, `${sep}${pattern}\n`);
+}

@@ -1,0 +1,235 @@
+/**
+ * Runs child processes (agents, checks, setup commands) as values: runProcess never rejects
+ * for anything the child does. See ./types.ts for the contract.
+ *
+ * Every child leads its own process group (`detached: true`). Timeout and abort send SIGTERM
+ * to the group, then SIGKILL after a grace period; and once the child itself has exited,
+ * whatever is left of its group is SIGKILLed, so background grandchildren cannot outlive it.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import { killGroup } from './kill-tree.js';
+import { LineSplitter } from './line-splitter.js';
+import type { ProcessResult, RunProcessOptions } from './types.js';
+
+const DEFAULT_KILL_GRACE_MS = 1000;
+const DEFAULT_MAX_BUFFER_TAIL = 65_536;
+/**
+ * After the child exited and its group was killed, the pipes normally reach EOF at once.
+ * Only a grandchild that escaped the group (setsid) can still hold them open; we wait this
+ * long for it and then stop reading.
+ */
+const DRAIN_MS = 500;
+
+/**
+ * Runs `bash -c command`. Only for the spec author's own commands (checks and setup), which
+ * are shell snippets by design; never pass text that came from an agent or a model here.
+ */
+export async function runShell(command: string, options: RunProcessOptions): Promise<ProcessResult> {
+  return runProcess('bash', ['-c', command], options);
+}
+
+type Outcome =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'spawnError'; message: string };
+
+export async function runProcess(
+  file: string,
+  args: readonly string[],
+  options: RunProcessOptions,
+): Promise<ProcessResult> {
+  const start = performance.now();
+  const maxTail = options.maxBufferTail ?? DEFAULT_MAX_BUFFER_TAIL;
+  const notStarted = (extra: Partial<ProcessResult>): ProcessResult => ({
+    exitCode: undefined,
+    signal: undefined,
+    timedOut: false,
+    canceled: false,
+    spawnError: undefined,
+    durationMs: performance.now() - start,
+    stdout: '',
+    stderr: '',
+    ok: false,
+    ...extra,
+  });
+  if (options.signal?.aborted) return notStarted({ canceled: true });
+
+  let log: Writable | undefined;
+  if (options.logFile !== undefined) {
+    try {
+      await mkdir(dirname(options.logFile), { recursive: true });
+      log = (await open(options.logFile, 'a')).createWriteStream();
+    } catch (error) {
+      return notStarted({ spawnError: `cannot open log file ${options.logFile}: ${(error as Error).message}` });
+    }
+    // A failing disk must not crash the run; the tails in the result are still complete.
+    log.on('error', () => {});
+  }
+
+  // A throwing line callback is a bug in our code: kill the child and rethrow at the end.
+  let callbackError: unknown;
+  const guard = (fn: ((line: string) => void) | undefined) => (line: string) => {
+    if (fn === undefined || callbackError !== undefined) return;
+    try {
+      fn(line);
+    } catch (error) {
+      callbackError = error;
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+    }
+  };
+  const out = new OutputSink(maxTail, guard(options.onStdoutLine), log);
+  const err = new OutputSink(maxTail, guard(options.onStderrLine), log);
+
+  const child = execa(file, args, {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: false,
+    detached: true,
+    reject: false,
+    buffer: false, // we consume stdout/stderr ourselves, as they arrive
+    ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
+  });
+  child.stdout?.on('data', (chunk: Uint8Array) => out.push(chunk));
+  child.stderr?.on('data', (chunk: Uint8Array) => err.push(chunk));
+
+  const outcome = new Promise<Outcome>((resolve) => {
+    // Resolve on 'exit', not on execa's promise: that one also waits for the pipes to close,
+    // which a grandchild holding them open would delay forever.
+    child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
+    // With reject:false execa's promise resolves even when spawning failed (ENOENT, EACCES,
+    // bad cwd); in that case there is no 'exit' event. It is a no-op after an 'exit'.
+    void child.then(
+      (result) => resolve({ kind: 'spawnError', message: spawnErrorMessage(file, options.cwd, result) }),
+      (error: unknown) => resolve({ kind: 'spawnError', message: `cannot start ${file}: ${String(error)}` }),
+    );
+  });
+
+  let timedOut = false;
+  let canceled = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const terminate = (reason: 'timeout' | 'abort') => {
+    if (timedOut || canceled || child.pid === undefined) return;
+    if (reason === 'timeout') timedOut = true;
+    else canceled = true;
+    killGroup(child.pid, 'SIGTERM');
+    const pid = child.pid;
+    graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  };
+  const timeoutTimer =
+    options.timeoutMs !== undefined ? setTimeout(() => terminate('timeout'), options.timeoutMs) : undefined;
+  const onAbort = () => terminate('abort');
+  // The signal may have been aborted while we were opening the log file.
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const result = await outcome;
+  const durationMs = performance.now() - start;
+  clearTimeout(timeoutTimer);
+  clearTimeout(graceTimer);
+  options.signal?.removeEventListener('abort', onAbort);
+  // The child is gone; take whatever it left behind in its group with it.
+  if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+
+  await Promise.all([drain(child.stdout), drain(child.stderr)]);
+  out.end();
+  err.end();
+  if (log !== undefined) await closeWritable(log);
+  if (callbackError !== undefined) throw callbackError;
+
+  const exitCode = result.kind === 'exit' ? (result.code ?? undefined) : undefined;
+  const spawnError = result.kind === 'spawnError' ? result.message : undefined;
+  return {
+    exitCode,
+    signal: result.kind === 'exit' ? (result.signal ?? undefined) : undefined,
+    timedOut,
+    canceled,
+    spawnError,
+    durationMs,
+    stdout: out.tail(),
+    stderr: err.tail(),
+    ok: exitCode === 0 && !timedOut && !canceled && spawnError === undefined,
+  };
+}
+
+/** Line splitting, raw logging and a bounded tail for one output stream. */
+class OutputSink {
+  private readonly lines: LineSplitter;
+  private chunks: Uint8Array[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly maxTail: number,
+    onLine: (line: string) => void,
+    private readonly log: Writable | undefined,
+  ) {
+    this.lines = new LineSplitter(onLine, Math.max(maxTail, 1 << 16));
+  }
+
+  push(chunk: Uint8Array): void {
+    this.log?.write(chunk);
+    this.lines.push(chunk);
+    if (this.maxTail <= 0) return;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    // Drop whole chunks while the rest still covers the tail; the last cut happens in tail().
+    while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.maxTail) {
+      this.size -= this.chunks.shift()!.length;
+    }
+  }
+
+  end(): void {
+    this.lines.end();
+  }
+
+  tail(): string {
+    let bytes = Buffer.concat(this.chunks);
+    if (bytes.length > this.maxTail) {
+      bytes = bytes.subarray(bytes.length - this.maxTail);
+      // Don't start in the middle of a UTF-8 character (skip continuation bytes 10xxxxxx).
+      let skip = 0;
+      while (skip < 3 && skip < bytes.length && (bytes[skip]! & 0xc0) === 0x80) skip++;
+      bytes = bytes.subarray(skip);
+    }
+    return bytes.toString('utf8');
+  }
+}
+
+/** Waits until what is already in the pipe has been read (EOF), at most DRAIN_MS. */
+async function drain(stream: Readable | null): Promise<void> {
+  if (stream === null || stream.closed || stream.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      stream.destroy();
+      resolve();
+    }, DRAIN_MS);
+    stream.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+async function closeWritable(stream: Writable): Promise<void> {
+  if (stream.closed || stream.destroyed) return;
+  await new Promise<void>((resolve) => {
+    stream.once('close', () => resolve());
+    stream.end();
+  });
+}
+
+function spawnErrorMessage(
+  file: string,
+  cwd: string,
+  result: { code?: string | undefined; originalMessage?: string | undefined },
+): string {
+  if (result.code === 'ENOENT' && !existsSync(cwd)) {
+    return `cannot start ${file}: working directory ${cwd} not found (ENOENT)`;
+  }
+  const reasons: Record<string, string> = { ENOENT: 'not found', EACCES: 'permission denied' };
+  const reason = (result.code !== undefined ? reasons[result.code] : undefined) ?? result.originalMessage ?? 'unknown error';
+  return `cannot start ${file}: ${reason}${result.code !== undefined ? ` (${result.code})` : ''}`;
+}

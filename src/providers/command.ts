@@ -1,0 +1,74 @@
+/**
+ * `command`: any CLI as an agent. The argv is a template:
+ *   {prompt} {prompt_file} {cwd} {model} {iteration} {candidate}
+ * With no `args`, the prompt is passed as the only argument. stdin is closed, stdout and
+ * stderr are captured to the run folder, and a timeout kills the whole process group.
+ * A command agent reports no tokens or cost; its outcome is success on exit 0, else crashed.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runProcess } from '../process/run-process.js';
+import { ZERO_USAGE, type Provider, type ProviderRequest, type ProviderResult } from './types.js';
+
+export interface CommandProviderOptions {
+  /** Absolute path, or a program name looked up on PATH. */
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+export function createCommandProvider(options: CommandProviderOptions): Provider {
+  return { kind: 'command', run: (request) => runCommand(options, request) };
+}
+
+export function expandArgs(args: readonly string[], values: Readonly<Record<string, string>>): string[] {
+  const template = args.length > 0 ? args : ['{prompt}'];
+  return template.map((arg) => arg.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole));
+}
+
+async function runCommand(options: CommandProviderOptions, request: ProviderRequest): Promise<ProviderResult> {
+  const promptFile = join(request.artifactsDir, 'prompt.md');
+  await writeFile(promptFile, request.prompt);
+  const argv = expandArgs(options.args, {
+    prompt: request.prompt,
+    prompt_file: promptFile,
+    cwd: request.cwd,
+    model: request.model ?? '',
+    iteration: String(request.iteration),
+    candidate: request.candidateId,
+  });
+  let lastLine = '';
+  const result = await runProcess(options.command, argv, {
+    cwd: request.cwd,
+    env: request.env,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    logFile: join(request.artifactsDir, 'output.log'),
+    onStdoutLine: (line) => {
+      if (line.trim() === '') return;
+      lastLine = line;
+      request.onActivity(line);
+    },
+  });
+  const base = {
+    text: result.stdout.trim() || lastLine,
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    costEstimated: false,
+    sessionId: undefined,
+    turns: 1,
+    durationMs: result.durationMs,
+  };
+  if (result.canceled) return { ...base, outcome: 'cancelled', message: 'cancelled' };
+  if (result.timedOut) {
+    return { ...base, outcome: 'timeout', message: `${options.command} did not finish within ${Math.round(request.timeoutMs / 1000)}s and was killed with its process tree` };
+  }
+  if (result.spawnError) {
+    return { ...base, outcome: 'crashed', message: `${result.spawnError} — check \`command\` in the spec (a path relative to the spec file, or a program on PATH)` };
+  }
+  if (result.exitCode !== 0) {
+    const why = result.stderr.trim().split('\n').pop() ?? '';
+    const how = result.exitCode === undefined ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+    return { ...base, outcome: 'crashed', message: `${options.command} ${how}${why ? `: ${why.slice(0, 200)}` : ''}` };
+  }
+  return { ...base, outcome: 'success' };
+}

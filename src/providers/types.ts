@@ -1,0 +1,68 @@
+/**
+ * What every provider (claude, codex, gemini, shannon, command, script) promises the engine.
+ * A provider turns one request into one ProviderResult and never throws for anything the
+ * agent did: a crash, a timeout or a rate limit is an `outcome`, and every outcome has its
+ * own branch in the engine. "The process exited" is never taken to mean success.
+ */
+import type { ProviderKind } from '../spec/schema.js';
+
+export const OUTCOMES = [
+  'success',
+  'max_turns',
+  'max_tokens',
+  'refusal',
+  'context_overflow',
+  'rate_limited',
+  'usage_limit',
+  'auth_error',
+  'timeout',
+  'crashed',
+  'cancelled',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface TokenUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+}
+
+export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+export interface ProviderResult {
+  readonly outcome: Outcome;
+  /** The agent's final answer (or the tail of its output). */
+  readonly text: string;
+  readonly usage: TokenUsage;
+  readonly costUsd: number;
+  /** true when the cost was computed from tokens and a price table, not reported by the CLI. */
+  readonly costEstimated: boolean;
+  readonly sessionId: string | undefined;
+  readonly turns: number;
+  readonly durationMs: number;
+  /** For failures: what happened and what to do, in one line for the user. */
+  readonly message?: string;
+}
+
+export interface ProviderRequest {
+  readonly prompt: string;
+  /** The candidate's worktree: the agent works here and nowhere else. */
+  readonly cwd: string;
+  readonly model: string | undefined;
+  readonly iteration: number;
+  readonly candidateId: string;
+  /** The full environment of the agent process (inherited + spec env + BESTOF_* vars). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly timeoutMs: number;
+  /** A folder of the run folder for this candidate and iteration: prompt, raw output. */
+  readonly artifactsDir: string;
+  readonly signal: AbortSignal;
+  /** Live activity (a tool call, a line of assistant text) for the UI. */
+  readonly onActivity: (text: string) => void;
+}
+
+export interface Provider {
+  readonly kind: ProviderKind;
+  run(request: ProviderRequest): Promise<ProviderResult>;
+}

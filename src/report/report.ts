@@ -1,0 +1,109 @@
+/**
+ * report.json and report.md, both built from the folded run state (never from the
+ * engine's memory), so `bestof show` on a past run prints exactly what the run printed.
+ */
+import type { RunState } from '../engine/run-state.js';
+import { formatDuration } from '../spec/duration.js';
+
+export const REPORT_VERSION = 1;
+
+export function buildJsonReport(state: RunState): Record<string, unknown> {
+  return {
+    version: REPORT_VERSION,
+    runId: state.runId,
+    name: state.name,
+    status: state.status,
+    exitCode: state.exitCode,
+    message: state.message,
+    repo: state.repo,
+    base: state.base,
+    baseCommit: state.baseCommit,
+    specPath: state.specPath,
+    startedAt: state.startedAt,
+    finishedAt: state.finishedAt,
+    durationMs: state.durationMs,
+    costUsd: state.costUsd,
+    maxScore: state.maxScore,
+    scoreThreshold: state.scoreThreshold,
+    winner: state.winner ?? null,
+    selection: state.selectionMessage,
+    merge: state.merge ?? null,
+    ranking: state.ranking,
+    warnings: state.warnings,
+    candidates: state.order.map((id) => {
+      const c = state.candidates[id];
+      if (!c) return { id };
+      return {
+        id: c.id,
+        label: c.label,
+        provider: c.provider,
+        model: c.model ?? null,
+        status: c.status,
+        reason: c.reason ?? null,
+        message: c.message ?? null,
+        score: c.score ?? null,
+        maxScore: c.maxScore,
+        iterations: c.iteration,
+        costUsd: c.costUsd,
+        usage: c.usage,
+        durationMs: c.durationMs,
+        branch: c.branch,
+        ref: c.ref,
+        commit: c.commit ?? null,
+        diff: c.diff,
+        tampered: c.tampered.length > 0,
+        tamperedPaths: c.tampered,
+        history: c.iterations,
+      };
+    }),
+  };
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderMarkdownReport(state: RunState): string {
+  const lines: string[] = [];
+  lines.push(`# bestof run ${state.runId} — ${state.name}`, '');
+  lines.push(`- status: **${state.status}**${state.message ? ` — ${state.message}` : ''}`);
+  lines.push(`- base: \`${state.base}\` (${state.baseCommit.slice(0, 10)}) in ${state.repo}`);
+  lines.push(`- duration: ${formatDuration(state.durationMs)}, cost: $${state.costUsd.toFixed(4)}`);
+  if (state.winner) lines.push(`- winner: **${state.winner}** (${state.candidates[state.winner]?.label ?? ''})`);
+  if (state.merge) lines.push(`- merge (${state.merge.mode}): ${state.merge.ok ? 'done' : 'not done'} — ${state.merge.message}`);
+  lines.push('');
+  lines.push('## Ranking', '');
+  lines.push('| rank | candidate | score | cost | diff | time | status | note |', '|---|---|---|---|---|---|---|---|');
+  const ranked = state.ranking.length > 0 ? state.ranking.map((r) => r.candidate) : state.order;
+  ranked.forEach((id, i) => {
+    const c = state.candidates[id];
+    if (!c) return;
+    const rank = state.ranking.find((r) => r.candidate === id);
+    const note = [rank?.reason, c.tampered.length > 0 ? `tampered with ${c.tampered.map((t) => t.path).join(', ')}` : undefined, c.message]
+      .filter(Boolean)
+      .join('; ');
+    lines.push(
+      `| ${rank?.rank ?? i + 1} | ${id} ${cell(c.label)} | ${c.score ?? '-'}/${c.maxScore} | $${c.costUsd.toFixed(4)} | +${c.diff.insertions} -${c.diff.deletions} (${c.diff.files} files) | ${formatDuration(c.durationMs)} | ${c.status}${c.reason ? ` (${c.reason})` : ''} | ${cell(note)} |`,
+    );
+  });
+  if (state.checks.length > 0) {
+    lines.push('', '## Checks (last iteration)', '');
+    lines.push(`| candidate | ${state.checks.map((k) => cell(`${k.name} (${k.score})`)).join(' | ')} |`);
+    lines.push(`|---|${state.checks.map(() => '---').join('|')}|`);
+    for (const id of state.order) {
+      const c = state.candidates[id];
+      const last = c?.iterations.filter((it) => it.checks.length > 0).at(-1);
+      lines.push(`| ${id} | ${state.checks.map((k) => {
+        const result = last?.checks.find((r) => r.name === k.name);
+        return result ? (result.passed ? 'pass' : result.timedOut ? 'timeout' : 'FAIL') : '-';
+      }).join(' | ')} |`);
+    }
+  }
+  if (state.warnings.length > 0) {
+    lines.push('', '## Warnings', '', ...state.warnings.map((w) => `- ${w}`));
+  }
+  lines.push('', '## Branches', '');
+  for (const id of state.order) {
+    const c = state.candidates[id];
+    if (c) lines.push(`- ${id}: branch \`${c.branch}\`, kept at \`${c.ref}\`${c.commit ? ` (${c.commit.slice(0, 10)})` : ' (no commit)'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

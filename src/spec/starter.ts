@@ -1,0 +1,151 @@
+/**
+ * The commented spec that `bestof init` writes. It loads as written (a test proves it), so a
+ * user who only edits the task and the check commands has a runnable spec. Keys and defaults
+ * follow `schema.ts`; optional sections are shown commented out with their defaults.
+ */
+
+export interface StarterSpecOptions {
+  /** The run's name; characters a branch name cannot hold become "-" (e.g. "My App" -> "My-App"). */
+  readonly name: string;
+}
+
+export function starterSpec(options: StarterSpecOptions): string {
+  return `# bestof spec: one task, several AI agents, the same frozen checks, the best result wins.
+# Edit the task and the check commands, then:  bestof validate && bestof run
+# (both read ./bestof.toml unless you give them another spec file)
+# Paths in this file are relative to this file's folder. Durations: "90s", "15m", "2h".
+# Unknown keys are an error, so a typo never passes silently.
+
+name = ${JSON.stringify(runName(options.name))}   # used in run ids and branch names
+# repo = "."                     # the git repo to work on (default: the repo that holds this file)
+base = "HEAD"                    # the commit every candidate's worktree starts from
+
+# ------------------------------------------------------------------------------------------
+# The task: what every candidate is asked to do.
+[prompt]
+text = """
+Describe the task here, as you would to a colleague: what to change, where, and how you
+will judge it. For example: make \`npm test\` pass without changing the tests.
+"""
+# file = "prompt.md"             # or keep the task in a file (set either text or file)
+# retry_prompt_file = "retry.md" # iteration 2+: gets the failed checks' output appended
+# output_file = "artifacts/draft.md" # tells retries where the previous output is
+
+# ------------------------------------------------------------------------------------------
+# Each candidate works in a loop: prompt -> agent -> checks -> commit, until a stop rule.
+[loop]
+max_iterations = 3               # the most passes per candidate (hard limit 100)
+score_threshold = 100            # stop a candidate once its score reaches this
+allow_regression = true          # false: stop a candidate whose score drops
+checkpoint = true                # persist state so \`bestof resume <run>\` continues
+duration = "30m"                 # wall-clock limit per candidate
+# run_duration = "2h"            # wall-clock limit of the whole run
+
+[budget]
+max_total_cost_usd = 10.0        # all candidates together; no new work past it
+# max_candidate_cost_usd = 4.0
+# warn_at_usd = 6.0
+
+# [breaker]                      # stop a candidate that is going nowhere
+# same_failure_iterations = 3    # the same checks fail N times in a row
+# error_iterations = 3           # N agent errors in a row
+# no_diff_iterations = 3         # N passes that change nothing
+
+# ------------------------------------------------------------------------------------------
+# Agents. [provider] holds the defaults; each [[parallel.providers]] entry is one candidate
+# (entries are cycled when parallel.candidates is larger than their number).
+[provider]
+timeout = "15m"                  # limit of one agent invocation; the process tree is killed past it
+isolate_config = false           # true: a fresh CLI config folder per run (CI); false: your own login
+# args = []                      # extra arguments for the agent's CLI
+# env = {}                       # extra environment for the agent
+
+[parallel]
+candidates = 3                   # N
+max_concurrency = 3              # candidates that run at the same time
+
+[[parallel.providers]]
+kind = "claude"                  # Claude Code; kinds: claude | codex | gemini | shannon | command | script
+# model = "sonnet"               # default: the CLI's own default model
+
+[[parallel.providers]]
+kind = "codex"                   # OpenAI Codex CLI
+# model = "gpt-5-codex"
+
+[[parallel.providers]]
+kind = "gemini"                  # Google Gemini CLI
+# model = "gemini-2.5-pro"
+
+# Any other agent CLI:
+# [[parallel.providers]]
+# kind = "command"
+# command = "./agents/my-agent.sh"
+# args = ["--prompt-file", "{prompt_file}"]   # also {prompt} {cwd} {model} {iteration} {candidate}
+
+# [providers.claude]             # limits per agent kind, across all candidates
+# max_concurrency = 2
+
+# ------------------------------------------------------------------------------------------
+# Checks: your commands, run in each candidate's worktree; exit code 0 = pass.
+[checks]
+frozen = ["test/**"]             # restored from \`base\` before every check run: no candidate can edit its way to a pass
+
+[[checks.items]]
+name = "test"                    # shown in the dashboard and the report
+command = "npm test"             # a shell command, run in the candidate's worktree
+score = 70                       # points for passing
+timeout = "10m"                  # the check fails past this
+# from_iteration = 1             # curriculum: the check counts from this iteration on
+
+[[checks.items]]
+name = "lint"
+command = "npm run lint"         # replace with your own checks; drop the ones you do not have
+score = 30                       # the scores of all checks add up to the candidate's score
+
+# ------------------------------------------------------------------------------------------
+# Optional: an LLM judge whose verdict carries points.
+# [review]
+# kind = "claude"
+# model = "haiku"
+# prompt_file = "review.md"
+# score = 30
+
+# Optional: candidates review each other's anonymised work and vote.
+# [vote]
+# enabled = true
+# method = "borda"               # borda | approval | plurality
+# weight = 0.5                   # share of the final ranking that votes decide (0..1)
+
+# Optional: phases with their own prompt, iterations and model, run in order.
+# [[prompts]]
+# name = "implement"
+# file = "prompts/implement.md"
+# iterations = 2
+
+# ------------------------------------------------------------------------------------------
+[select]
+min_score = 0                    # a candidate below this never wins
+tie_break = ["score", "cost", "diff_size", "duration"]   # how equal candidates are ordered
+merge = "branch"                 # leave the winner on a branch to review; or merge | squash | ff | pr | none
+# into = "main"                  # branch to merge into (default: the one checked out)
+
+[setup]
+commands = []                    # run once in every new worktree, e.g. ["npm ci"]
+copy = []                        # untracked files copied into each worktree, e.g. [".env"]
+# base_port = 4100               # candidate i gets PORT = base_port + i
+
+[git]
+auto_commit = true               # one commit per iteration
+branch_prefix = "bestof"         # candidate branches are named <prefix>/...
+keep_worktrees = false           # true: keep every candidate's worktree after the run
+`;
+}
+
+/** Makes any text a valid run name, so the starter always loads (e.g. "My App" -> "My-App"). */
+function runName(name: string): string {
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 60);
+  return cleaned === '' ? 'bestof' : cleaned;
+}

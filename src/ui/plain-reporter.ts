@@ -1,0 +1,51 @@
+/**
+ * The plain reporter: one readable line per event, for CI logs, pipes and `--no-tui`.
+ * No colours, no cursor movement; every line starts with the time since the run started.
+ */
+import type { RunEvent } from '../engine/events.js';
+import { formatDuration } from '../spec/duration.js';
+
+const MAX_ACTIVITY = 160;
+
+export function formatEvent(event: RunEvent): string {
+  switch (event.type) {
+    case 'run.started':
+      return `run ${event.runId} (${event.name}): ${event.candidates.length} candidates on ${event.base} (${event.baseCommit.slice(0, 10)}), ${event.checks.length} checks worth ${event.maxScore} points; run folder ${event.runDir}`;
+    case 'candidate.status':
+      return `${event.candidate} ${event.status}${event.iteration > 0 ? ` (iteration ${event.iteration})` : ''}`;
+    case 'candidate.setup':
+      return event.ok ? `${event.candidate} ready${event.copied.length > 0 ? ` (copied ${event.copied.join(', ')})` : ''}` : `${event.candidate} setup failed: ${event.message ?? ''}`;
+    case 'candidate.activity': {
+      const text = event.text.replace(/\s+/g, ' ').trim();
+      return `${event.candidate} | ${text.length > MAX_ACTIVITY ? `${text.slice(0, MAX_ACTIVITY - 1)}…` : text}`;
+    }
+    case 'provider.finished':
+      return `${event.candidate} agent ${event.outcome} after ${formatDuration(event.durationMs)}${event.costUsd > 0 ? `, $${event.costUsd.toFixed(4)}` : ''}${event.message && event.outcome !== 'success' ? `: ${event.message}` : ''}`;
+    case 'candidate.committed':
+      return `${event.candidate} committed ${event.commit.slice(0, 10)} (${event.changedFiles} files)`;
+    case 'check.finished':
+      return `${event.candidate} check ${event.check.name}: ${event.check.passed ? 'pass' : event.check.timedOut ? 'TIMEOUT' : 'FAIL'} (${event.check.points}/${event.check.maxPoints}, ${formatDuration(event.check.durationMs)})`;
+    case 'candidate.tampered':
+      return `${event.candidate} TAMPERED with frozen paths (ignored for scoring): ${event.paths.map((p) => `${p.path} (${p.change})`).join(', ')}`;
+    case 'candidate.scored':
+      return `${event.candidate} score ${event.score}/${event.maxScore}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;
+    case 'candidate.finished':
+      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} files${event.message ? ` — ${event.message}` : ''}`;
+    case 'selection.finished':
+      return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.eligible ? '' : ` (${r.reason})`}`).join(', ')} — ${event.message}`;
+    case 'merge.finished':
+      return `${event.ok ? 'merge' : 'merge NOT done'} (${event.mode}): ${event.message}`;
+    case 'run.warning':
+      return `warning: ${event.candidate ? `${event.candidate}: ` : ''}${event.message}`;
+    case 'run.finished':
+      return `run ${event.status} in ${formatDuration(event.durationMs)} (exit ${event.exitCode}): ${event.message}`;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+export function createPlainReporter(write: (line: string) => void): (event: RunEvent) => void {
+  return (event) => write(`${formatEvent(event)}\n`);
+}

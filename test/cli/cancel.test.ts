@@ -1,0 +1,104 @@
+/**
+ * Ctrl-C in the middle of a run: every agent's process tree stops, what each candidate had
+ * written is committed and kept under refs/bestof, the run is marked cancelled (exit 130),
+ * and the repo is left consistent.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCli } from '../helpers/cli.js';
+import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project;
+afterEach(() => project?.cleanup());
+
+const SLOW_SCRIPT = `
+[[steps]]
+write = "work-in-progress.txt"
+content = "half of the answer\\n"
+[[steps]]
+sleep = "120s"
+`;
+
+function processIsGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
+  } catch {
+    return true;
+  }
+}
+
+async function waitUntil(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('cancel', () => {
+  it('SIGINT mid-run keeps every candidate\'s work, stops every process tree, and exits 130', async () => {
+    project = makeProject();
+    const pids = join(project.outside, 'pids');
+    project.writeOutside('pids/.keep', '');
+    const slow = project.writeOutside('slow.toml', SLOW_SCRIPT);
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]
+candidates = 3
+[[parallel.providers]]
+kind = "script"
+script = ${JSON.stringify(slow)}
+[[parallel.providers]]
+kind = "command"
+command = ${JSON.stringify(join(FIXTURE_BIN, 'hang-agent'))}
+[[parallel.providers]]
+kind = "script"
+script = ${JSON.stringify(slow)}
+${ADD_CHECKS}`,
+      ),
+    );
+    const headBefore = project.repo.git('rev-parse', 'HEAD');
+    const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_TEST_PIDS: pids } });
+    const runDir = (): string | undefined => {
+      const runs = join(project.repo.dir, '.bestof', 'runs');
+      return existsSync(runs) ? readdirSync(runs)[0] : undefined;
+    };
+    await waitUntil(() => runDir() !== undefined, 'the run folder');
+    const runId = runDir() as string;
+    const worktree = (id: string): string => join(project.worktreesDir, runId, id);
+    await waitUntil(
+      () =>
+        existsSync(join(worktree('c1'), 'work-in-progress.txt')) &&
+        existsSync(join(worktree('c2'), 'partial.txt')) &&
+        existsSync(join(pids, 'c2.pid')) &&
+        existsSync(join(worktree('c3'), 'work-in-progress.txt')),
+      'every candidate to have written something',
+    );
+    const grandchild = Number(readFileSync(join(pids, 'c2.pid'), 'utf8'));
+    child.kill('SIGINT');
+    const result = await done;
+
+    expect(result.stdout + result.stderr).toContain('run cancelled');
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain('run cancelled');
+    for (const [id, file] of [['c1', 'work-in-progress.txt'], ['c2', 'partial.txt'], ['c3', 'work-in-progress.txt']] as const) {
+      expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/${id}:${file}`)).toBe('blob');
+    }
+    await waitUntil(() => processIsGone(grandchild), `grandchild ${grandchild} to be gone`);
+    const state = JSON.parse(readFileSync(join(project.repo.dir, '.bestof', 'runs', runId, 'state.json'), 'utf8'));
+    expect(state.status).toBe('cancelled');
+    expect(Object.values(state.candidates).map((c) => (c as { status: string }).status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    // The repo is consistent: checkout untouched, no worktree left, nothing half-merged.
+    expect(project.repo.git('rev-parse', 'HEAD')).toBe(headBefore);
+    expect(project.repo.git('status', '--porcelain')).toBe('');
+    expect(project.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  });
+});

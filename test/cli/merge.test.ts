@@ -1,0 +1,108 @@
+/**
+ * What happens to the winner, per `[select] merge`, through the real binary and real git.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project;
+afterEach(() => project?.cleanup());
+
+async function runWithMerge(mode: string, extra = '', env: Record<string, string> = {}) {
+  const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+  const spec = project.writeOutside(
+    'spec.toml',
+    specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "${mode}"\n${extra}`),
+  );
+  return runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env });
+}
+
+function report(): { merge: { ok: boolean; message: string; commit?: string } | null; winner: string | null; candidates: { branch: string; commit: string }[] } {
+  const runsDir = join(project.repo.dir, '.bestof', 'runs');
+  return JSON.parse(readFileSync(join(runsDir, readdirSync(runsDir)[0] as string, 'report.json'), 'utf8'));
+}
+
+describe('[select] merge', () => {
+  it('merge: a merge commit on the checked-out branch', async () => {
+    project = makeProject();
+    const before = project.repo.git('rev-parse', 'HEAD');
+    const result = await runWithMerge('merge');
+    expect(result.code).toBe(0);
+    expect(project.repo.git('rev-list', '--parents', '-n', '1', 'HEAD').split(' ')).toHaveLength(3);
+    expect(project.repo.git('rev-parse', 'HEAD^1')).toBe(before);
+    expect(readFileSync(join(project.repo.dir, 'src/add.mjs'), 'utf8')).toContain('a + b');
+    expect(project.repo.git('status', '--porcelain')).toBe('');
+    expect(report().merge?.ok).toBe(true);
+  });
+
+  it('squash: one new commit with a single parent', async () => {
+    project = makeProject();
+    const before = project.repo.git('rev-parse', 'HEAD');
+    expect((await runWithMerge('squash')).code).toBe(0);
+    expect(project.repo.git('rev-parse', 'HEAD^')).toBe(before);
+    expect(project.repo.git('rev-list', '--parents', '-n', '1', 'HEAD').split(' ')).toHaveLength(2);
+    expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
+  });
+
+  it('ff: the branch moves to the winner\'s commit', async () => {
+    project = makeProject();
+    expect((await runWithMerge('ff')).code).toBe(0);
+    const winner = report().candidates[0];
+    expect(project.repo.git('rev-parse', 'HEAD')).toBe(winner?.commit);
+  });
+
+  it('branch and none: the checkout does not move, the winner\'s branch stays', async () => {
+    for (const mode of ['branch', 'none']) {
+      project = makeProject();
+      const before = project.repo.git('rev-parse', 'HEAD');
+      const result = await runWithMerge(mode);
+      expect(result.code).toBe(0);
+      expect(project.repo.git('rev-parse', 'HEAD')).toBe(before);
+      const winner = report().candidates[0];
+      expect(project.repo.git('rev-parse', winner?.branch as string)).toBe(winner?.commit);
+      project.cleanup();
+    }
+  });
+
+  it('refuses to merge into a dirty checkout, touches nothing, leaves the winner\'s branch and exits 3', async () => {
+    project = makeProject();
+    const before = project.repo.git('rev-parse', 'HEAD');
+    project.repo.write('README.md', '# my own unsaved edit\n');
+    const result = await runWithMerge('merge');
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/merge NOT done \(merge\): .*README\.md/);
+    expect(result.stdout).toContain('won, but the merge did not happen');
+    expect(project.repo.git('rev-parse', 'HEAD')).toBe(before);
+    expect(readFileSync(join(project.repo.dir, 'README.md'), 'utf8')).toBe('# my own unsaved edit\n');
+    const winner = report().candidates[0];
+    expect(project.repo.git('rev-parse', winner?.branch as string)).toBe(winner?.commit);
+    expect(report().merge?.ok).toBe(false);
+  });
+
+  it('pr without gh says that it needs gh and keeps the branch', async () => {
+    project = makeProject();
+    // A PATH with git and node but no gh.
+    const bin = project.writeOutside('bin/.keep', '');
+    const binDir = join(bin, '..');
+    symlinkSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), join(binDir, 'git'));
+    symlinkSync(process.execPath, join(binDir, 'node'));
+    symlinkSync('/bin/sh', join(binDir, 'sh'));
+    symlinkSync('/bin/bash', join(binDir, 'bash'));
+    const result = await runWithMerge('pr', '', { PATH: binDir });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('needs the GitHub CLI `gh`');
+    const winner = report().candidates[0];
+    expect(project.repo.git('rev-parse', winner?.branch as string)).toBe(winner?.commit);
+  });
+
+  it('refuses a spec whose `into` is not the checked-out branch before creating anything', async () => {
+    project = makeProject();
+    const result = await runWithMerge('merge', 'into = "release"\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('select.into: "release" is not the checked-out branch');
+    expect(project.repo.git('branch', '--list')).toBe('* main');
+  });
+});

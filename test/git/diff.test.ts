@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { diffStat, diffText } from '../../src/git/diff.js';
+import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+function repo(files: Record<string, string>): TempRepo {
+  const r = makeTempRepo(files);
+  cleanups.push(r.cleanup);
+  return r;
+}
+
+describe('diffStat / diffText', () => {
+  it('counts lines, files and paths; binary files count 0/0; a rename counts once', async () => {
+    const long = Array.from({ length: 20 }, (_, i) => `line ${i} of a file that will be renamed`).join('\n') + '\n';
+    const r = repo({ 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'x\ny\n', 'old/name.txt': long });
+    const base = r.git('rev-parse', 'HEAD');
+    r.write('a.txt', 'one\nTWO\nthree\nfour\n'); // +2 -1
+    r.git('rm', '--quiet', 'gone.txt'); // -2
+    r.write('new dir/tab\tname.txt', 'n\n'); // +1
+    r.write('bin.dat', '\0\x01\x02binary\0');
+    mkdirSync(join(r.dir, 'new'));
+    r.git('mv', 'old/name.txt', 'new/name.txt'); // rename, 0/0
+    const head = r.commitAll('change');
+
+    const stat = await diffStat(r.dir, base, head);
+    expect(stat.insertions).toBe(3);
+    expect(stat.deletions).toBe(3);
+    expect(stat.files).toBe(5);
+    expect([...stat.paths].sort()).toEqual(['a.txt', 'bin.dat', 'gone.txt', 'new dir/tab\tname.txt', 'new/name.txt']);
+
+    expect(await diffStat(r.dir, head, head)).toEqual({ files: 0, insertions: 0, deletions: 0, paths: [] });
+
+    const text = await diffText(r.dir, base, head);
+    expect(text).toContain('diff --git a/a.txt b/a.txt');
+    expect(text).toContain('+TWO');
+    expect(text).not.toContain('\x1b['); // no colour
+  });
+});

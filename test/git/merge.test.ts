@@ -1,0 +1,219 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mergeWinner, type MergeWinnerOptions } from '../../src/git/merge.js';
+import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+
+/** main with a.txt/b.txt, and a winner branch `bestof/r/a` that changes b.txt and adds c.txt. */
+function setup(): { r: TempRepo; base: string; tip: string } {
+  const r = makeTempRepo({ 'a.txt': 'a\n', 'b.txt': 'b1\nb2\nb3\n' });
+  cleanups.push(r.cleanup);
+  const base = r.git('rev-parse', 'HEAD');
+  r.git('checkout', '--quiet', '-b', 'bestof/r/a');
+  r.write('b.txt', 'b1\nWINNER\nb3\n');
+  r.commitAll('winner 1');
+  r.write('c.txt', 'c\n');
+  const tip = r.commitAll('winner 2');
+  r.git('checkout', '--quiet', 'main');
+  return { r, base, tip };
+}
+const opts = (mode: MergeWinnerOptions['mode']): MergeWinnerOptions => ({
+  mode,
+  branch: 'bestof/r/a',
+  into: 'main',
+  message: 'bestof: merge winner a',
+});
+const read = (r: TempRepo, p: string): string => readFileSync(join(r.dir, p), 'utf8');
+/** Everything observable about the checkout: HEAD, branch, status (with untracked), the winner branch. */
+const snapshot = (r: TempRepo) => ({
+  head: r.git('rev-parse', 'HEAD'),
+  branch: r.git('symbolic-ref', '--quiet', 'HEAD'),
+  status: r.git('status', '--porcelain', '--untracked-files=all'),
+  winner: r.git('rev-parse', 'bestof/r/a'),
+  mergeState: ['MERGE_HEAD', 'MERGE_MSG', 'SQUASH_MSG'].filter((f) => existsSync(join(r.dir, '.git', f))),
+});
+
+describe('mergeWinner', () => {
+  it('merge: creates a merge commit with the message', async () => {
+    const { r, base, tip } = setup();
+    const result = await mergeWinner(r.dir, opts('merge'));
+    expect(result).toEqual({ ok: true, commit: r.git('rev-parse', 'HEAD') });
+    expect(r.git('rev-parse', 'HEAD^1')).toBe(base);
+    expect(r.git('rev-parse', 'HEAD^2')).toBe(tip);
+    expect(r.git('log', '-1', '--format=%s')).toBe('bestof: merge winner a');
+    expect(read(r, 'b.txt')).toBe('b1\nWINNER\nb3\n');
+    expect(read(r, 'c.txt')).toBe('c\n');
+    expect(r.git('status', '--porcelain')).toBe('');
+  });
+
+  it('squash: one commit with one parent, the branch stays', async () => {
+    const { r, base, tip } = setup();
+    const result = await mergeWinner(r.dir, opts('squash'));
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.commit).toBe(r.git('rev-parse', 'HEAD'));
+    expect(r.git('rev-list', '--parents', '-n', '1', 'HEAD')).toBe(`${r.git('rev-parse', 'HEAD')} ${base}`);
+    expect(r.git('log', '-1', '--format=%B')).toBe('bestof: merge winner a');
+    expect(r.git('rev-parse', 'HEAD^{tree}')).toBe(r.git('rev-parse', `${tip}^{tree}`));
+    expect(r.git('rev-parse', 'bestof/r/a')).toBe(tip);
+    expect(r.git('status', '--porcelain')).toBe('');
+  });
+
+  it('ff: fast-forwards to the winner', async () => {
+    const { r, tip } = setup();
+    expect(await mergeWinner(r.dir, opts('ff'))).toEqual({ ok: true, commit: tip });
+    expect(r.git('rev-parse', 'main')).toBe(tip);
+    expect(r.git('status', '--porcelain')).toBe('');
+  });
+
+  it('ff: refuses when main has moved on', async () => {
+    const { r } = setup();
+    r.write('a.txt', 'moved\n');
+    r.commitAll('main moves');
+    const before = snapshot(r);
+    const result = await mergeWinner(r.dir, opts('ff'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toBe('not_fast_forward');
+    expect(!result.ok && result.message).toMatch(/merge = "merge" or "squash"/);
+    expect(snapshot(r)).toEqual(before);
+  });
+
+  it('refuses a dirty checkout and leaves it and the branch untouched', async () => {
+    const { r } = setup();
+    for (const f of ['a.txt', 'd1', 'd2', 'd3', 'd4', 'd5']) r.write(f, 'x\n');
+    r.git('add', 'd1', 'd2', 'd3', 'd4', 'd5');
+    r.write('untracked.txt', 'u\n');
+    const before = snapshot(r);
+    for (const mode of ['merge', 'squash', 'ff'] as const) {
+      const result = await mergeWinner(r.dir, opts(mode));
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.reason).toBe('dirty');
+      expect(result.message).toMatch(/uncommitted changes in a\.txt, d1, d2, d3, d4 and 1 more/);
+      expect(result.message).toMatch(/branch bestof\/r\/a is left in place/);
+    }
+    expect(snapshot(r)).toEqual(before);
+    expect(read(r, 'a.txt')).toBe('x\n');
+  });
+
+  it('refuses when `into` is not checked out', async () => {
+    const { r } = setup();
+    r.git('checkout', '--quiet', '-b', 'elsewhere');
+    const result = await mergeWinner(r.dir, opts('merge'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toBe('not_checked_out');
+    expect(!result.ok && result.message).toMatch(/on branch elsewhere.*git switch main.*merge = "branch"/);
+    r.git('checkout', '--quiet', '--detach');
+    const detached = await mergeWinner(r.dir, opts('squash'));
+    expect(!detached.ok && detached.message).toMatch(/detached HEAD/);
+  });
+
+  for (const mode of ['merge', 'squash'] as const) {
+    it(`${mode}: a conflict is undone and reported with the files`, async () => {
+      const { r } = setup();
+      r.write('b.txt', 'b1\nMAIN\nb3\n');
+      r.commitAll('main edits b');
+      r.write('untracked-before.txt', 'mine\n');
+      const before = snapshot(r);
+      const result = await mergeWinner(r.dir, opts(mode));
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.reason).toBe('conflict');
+      expect(!result.ok && result.message).toMatch(/conflicts in b\.txt/);
+      expect(snapshot(r)).toEqual(before);
+      expect(before.mergeState).toEqual([]);
+      expect(read(r, 'b.txt')).toBe('b1\nMAIN\nb3\n');
+      expect(r.git('status', '--porcelain')).toBe('?? untracked-before.txt');
+    });
+  }
+
+  it('reports an untracked file in the way without touching anything', async () => {
+    const { r } = setup();
+    r.write('c.txt', 'my own untracked c\n');
+    const before = snapshot(r);
+    const result = await mergeWinner(r.dir, opts('merge'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toBe('error');
+    expect(!result.ok && result.message).toMatch(/untracked/);
+    expect(snapshot(r)).toEqual(before);
+    expect(read(r, 'c.txt')).toBe('my own untracked c\n');
+  });
+
+  it('says when there is nothing to merge, or the squash is empty', async () => {
+    const { r } = setup();
+    r.git('merge', '--quiet', '--ff-only', 'bestof/r/a');
+    const nothing = await mergeWinner(r.dir, opts('merge'));
+    expect(!nothing.ok && nothing.message).toMatch(/nothing to merge/);
+
+    r.git('checkout', '--quiet', '-b', 'bestof/r/b');
+    r.write('z.txt', 'z\n');
+    r.commitAll('add z');
+    r.git('rm', '--quiet', 'z.txt');
+    r.git('commit', '--quiet', '-m', 'remove z');
+    r.git('checkout', '--quiet', 'main');
+    const head = r.git('rev-parse', 'HEAD');
+    const empty = await mergeWinner(r.dir, { ...opts('squash'), branch: 'bestof/r/b' });
+    expect(empty.ok).toBe(false);
+    expect(!empty.ok && empty.message).toMatch(/squash of bestof\/r\/b into main is empty/);
+    expect(r.git('rev-parse', 'HEAD')).toBe(head);
+    expect(r.git('status', '--porcelain')).toBe('');
+    expect(existsSync(join(r.dir, '.git', 'SQUASH_MSG'))).toBe(false);
+  });
+
+  it('refuses while the user has a merge in progress, without aborting it', async () => {
+    const { r } = setup();
+    r.git('checkout', '--quiet', '-b', 'other', 'main~0');
+    r.write('b.txt', 'b1\nOTHER\nb3\n');
+    r.commitAll('other');
+    r.git('checkout', '--quiet', 'main');
+    r.write('b.txt', 'b1\nMAIN\nb3\n');
+    r.commitAll('main');
+    expect(() => r.git('merge', 'other')).toThrow(); // conflict, left for the user
+    const result = await mergeWinner(r.dir, opts('merge'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toMatch(/merge is in progress/);
+    expect(r.git('rev-parse', '--verify', 'MERGE_HEAD')).toBe(r.git('rev-parse', 'other'));
+  });
+
+  it('undoes a merge that a failing hook of the user stopped', async () => {
+    const { r } = setup();
+    mkdirSync(join(r.dir, '.git/hooks'), { recursive: true });
+    writeFileSync(join(r.dir, '.git/hooks/pre-merge-commit'), '#!/bin/sh\necho "lint failed" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(r.dir, '.git/hooks/pre-commit'), '#!/bin/sh\necho "lint failed" >&2\nexit 1\n', { mode: 0o755 });
+    const before = snapshot(r);
+    for (const mode of ['merge', 'squash'] as const) {
+      const result = await mergeWinner(r.dir, opts(mode));
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.reason).toBe('error');
+      expect(!result.ok && result.message).toMatch(/lint failed.*is as before/);
+      expect(snapshot(r)).toEqual(before);
+    }
+  });
+
+  it('undoes a merge interrupted by the abort signal', async () => {
+    const { r } = setup();
+    mkdirSync(join(r.dir, '.git/hooks'), { recursive: true });
+    // A slow hook keeps git busy after the merged files are already in the checkout; it says when it starts.
+    const marker = join(r.dir, '.git', 'hook-started');
+    writeFileSync(join(r.dir, '.git/hooks/pre-merge-commit'), `#!/bin/sh\ntouch '${marker}'\nsleep 3\n`, { mode: 0o755 });
+    const before = snapshot(r);
+    const controller = new AbortController();
+    const timer = setInterval(() => {
+      if (existsSync(marker)) controller.abort();
+    }, 20);
+    cleanups.push(() => clearInterval(timer));
+    await expect(mergeWinner(r.dir, { ...opts('merge'), signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(existsSync(marker)).toBe(true);
+    expect(snapshot(r)).toEqual(before);
+  });
+
+  it('reports a missing branch', async () => {
+    const { r } = setup();
+    const result = await mergeWinner(r.dir, { ...opts('merge'), branch: 'bestof/nope' });
+    expect(!result.ok && result.reason).toBe('error');
+    expect(!result.ok && result.message).toMatch(/no branch bestof\/nope/);
+  });
+});

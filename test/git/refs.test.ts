@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  deleteBranch,
+  deleteRef,
+  isReachableFromAnyBranch,
+  listBranches,
+  listRefs,
+  updateRef,
+} from '../../src/git/refs.js';
+import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+function repo(): TempRepo {
+  const r = makeTempRepo();
+  cleanups.push(r.cleanup);
+  return r;
+}
+
+describe('refs', () => {
+  it('creates, lists by string prefix and deletes refs', async () => {
+    const r = repo();
+    const first = r.git('rev-parse', 'HEAD');
+    r.write('a.txt', 'a\n');
+    const second = r.commitAll('second');
+    await updateRef(r.dir, 'refs/bestof/run-1/a/1', first);
+    await updateRef(r.dir, 'refs/bestof/run-1/a/2', second);
+    await updateRef(r.dir, 'refs/bestof/run-1/b/1', second);
+    await updateRef(r.dir, 'refs/bestof/run-10/a/1', second);
+
+    expect(await listRefs(r.dir, 'refs/bestof/run-1/')).toEqual([
+      { ref: 'refs/bestof/run-1/a/1', sha: first },
+      { ref: 'refs/bestof/run-1/a/2', sha: second },
+      { ref: 'refs/bestof/run-1/b/1', sha: second },
+    ]);
+    expect((await listRefs(r.dir, 'refs/bestof/run-1')).map((x) => x.ref)).toHaveLength(4);
+    expect((await listRefs(r.dir, 'refs/bestof/run-1/a')).map((x) => x.ref)).toEqual([
+      'refs/bestof/run-1/a/1',
+      'refs/bestof/run-1/a/2',
+    ]);
+    expect(await listRefs(r.dir, 'refs/nothing/')).toEqual([]);
+
+    await updateRef(r.dir, 'refs/bestof/run-1/a/1', second); // move
+    expect((await listRefs(r.dir, 'refs/bestof/run-1/a/1'))[0]?.sha).toBe(second);
+    await deleteRef(r.dir, 'refs/bestof/run-1/a/1');
+    await deleteRef(r.dir, 'refs/bestof/run-1/a/1'); // already gone: fine
+    expect((await listRefs(r.dir, 'refs/bestof/run-1/')).map((x) => x.ref)).toEqual([
+      'refs/bestof/run-1/a/2',
+      'refs/bestof/run-1/b/1',
+    ]);
+  });
+
+  it('lists and deletes branches', async () => {
+    const r = repo();
+    r.git('branch', 'bestof/run-1/a');
+    r.git('branch', 'bestof/run-1/b');
+    r.git('branch', 'bestof/run-2/a');
+    r.git('branch', 'other');
+    expect(await listBranches(r.dir, 'bestof/run-1/')).toEqual(['bestof/run-1/a', 'bestof/run-1/b']);
+    expect(await listBranches(r.dir, 'bestof/')).toHaveLength(3);
+
+    expect(await deleteBranch(r.dir, 'bestof/run-1/a')).toEqual({ ok: true });
+
+    // unmerged work needs force
+    r.git('checkout', '--quiet', 'bestof/run-1/b');
+    r.write('x.txt', 'x\n');
+    r.commitAll('work');
+    r.git('checkout', '--quiet', 'main');
+    const refused = await deleteBranch(r.dir, 'bestof/run-1/b');
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.message).toMatch(/cannot delete branch bestof\/run-1\/b: .*not fully merged/);
+    expect(await deleteBranch(r.dir, 'bestof/run-1/b', { force: true })).toEqual({ ok: true });
+    expect(await listBranches(r.dir, 'bestof/run-1/')).toEqual([]);
+    const missing = await deleteBranch(r.dir, 'nope');
+    expect(missing.ok).toBe(false);
+  });
+
+  it('tells whether a commit is on some branch', async () => {
+    const r = repo();
+    const base = r.git('rev-parse', 'HEAD');
+    r.git('checkout', '--quiet', '--detach');
+    r.write('y.txt', 'y\n');
+    const loose = r.commitAll('detached work');
+    expect(await isReachableFromAnyBranch(r.dir, base)).toBe(true);
+    expect(await isReachableFromAnyBranch(r.dir, loose)).toBe(false);
+    await updateRef(r.dir, 'refs/bestof/keep', loose);
+    expect(await isReachableFromAnyBranch(r.dir, loose)).toBe(false); // only branches count
+    r.git('branch', 'saved', loose);
+    expect(await isReachableFromAnyBranch(r.dir, loose)).toBe(true);
+    expect(await isReachableFromAnyBranch(r.dir, '0123456789abcdef0123456789abcdef01234567')).toBe(false);
+  });
+});

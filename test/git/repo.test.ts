@@ -1,0 +1,99 @@
+import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { currentBranch, dirtyPaths, ensureExcluded, openRepo, resolveCommit } from '../../src/git/repo.js';
+import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+function tempDir(): string {
+  const d = realpathSync(makeTempDir());
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+function repo(files?: Record<string, string>): TempRepo {
+  const r = makeTempRepo(files);
+  cleanups.push(r.cleanup);
+  return r;
+}
+
+describe('openRepo', () => {
+  it('finds the top level and the absolute common dir from a subfolder', async () => {
+    const r = repo({ 'src/a.ts': 'a\n' });
+    const info = await openRepo(join(r.dir, 'src'));
+    expect(info).toEqual({ root: realpathSync(r.dir), commonDir: join(realpathSync(r.dir), '.git') });
+  });
+
+  it('says what to do outside a git repository', async () => {
+    const dir = tempDir();
+    const info = await openRepo(dir);
+    expect(info).toEqual({
+      error: `not a git repository: ${dir} (run bestof inside a git repo or set \`repo\` in the spec)`,
+    });
+    expect(await openRepo(join(dir, 'missing'))).toHaveProperty('error');
+  });
+
+  it('refuses a repository without commits', async () => {
+    const r = repo();
+    r.git('update-ref', '-d', 'HEAD');
+    const info = await openRepo(r.dir);
+    expect('error' in info && info.error).toMatch(/no commits/);
+  });
+});
+
+describe('abort', () => {
+  it('rejects with an AbortError when the signal is already aborted', async () => {
+    const r = repo();
+    await expect(resolveCommit(r.dir, 'HEAD', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('resolveCommit / currentBranch', () => {
+  it('resolves revisions and reports undefined for unknown ones', async () => {
+    const r = repo();
+    const head = r.git('rev-parse', 'HEAD');
+    expect(await resolveCommit(r.dir, 'main')).toBe(head);
+    expect(await resolveCommit(r.dir, 'HEAD')).toBe(head);
+    expect(await resolveCommit(r.dir, 'nope')).toBeUndefined();
+    expect(await resolveCommit(r.dir, 'HEAD:README.md')).toBeUndefined(); // a blob, not a commit
+  });
+
+  it('names the branch, undefined when detached', async () => {
+    const r = repo();
+    expect(await currentBranch(r.dir)).toBe('main');
+    r.git('checkout', '--quiet', '--detach');
+    expect(await currentBranch(r.dir)).toBeUndefined();
+  });
+});
+
+describe('dirtyPaths', () => {
+  it('lists modified and staged tracked files, not untracked ones', async () => {
+    const r = repo({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    expect(await dirtyPaths(r.dir)).toEqual([]);
+    r.write('a.txt', 'changed\n');
+    r.write('b.txt', 'staged\n');
+    r.git('add', 'b.txt');
+    r.git('mv', 'c.txt', 'd.txt');
+    r.write('untracked.txt', 'u\n');
+    expect((await dirtyPaths(r.dir)).sort()).toEqual(['a.txt', 'b.txt', 'd.txt']);
+  });
+});
+
+describe('ensureExcluded', () => {
+  it('adds the line once, in the common dir (also when called from a worktree)', async () => {
+    const r = repo();
+    const wt = join(tempDir(), 'wt');
+    r.git('worktree', 'add', '--quiet', '-b', 'x', wt);
+    expect(await openRepo(wt)).toEqual({ root: wt, commonDir: join(realpathSync(r.dir), '.git') });
+    await ensureExcluded(r.dir, '/.bestof/');
+    await ensureExcluded(wt, '/.bestof/');
+    await ensureExcluded(r.dir, '/.bestof/');
+    const text = readFileSync(join(r.dir, '.git', 'info', 'exclude'), 'utf8');
+    expect(text.split('\n').filter((l) => l === '/.bestof/')).toHaveLength(1);
+    mkdirSync(join(r.dir, '.bestof', 'runs'), { recursive: true });
+    r.write('.bestof/runs/x.json', '{}');
+    expect(r.git('status', '--porcelain')).toBe('');
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Runs the real `bestof` binary (bin/bestof.js over the compiled dist/) as a child process,
+ * the way a user does. `npm test` builds first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BESTOF_BIN = join(PROJECT_ROOT, 'bin', 'bestof.js');
+
+if (!existsSync(join(PROJECT_ROOT, 'dist', 'cli', 'main.js'))) {
+  throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the tests');
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  readonly cwd: string;
+  readonly env?: Record<string, string | undefined>;
+  /** Where worktrees go (BESTOF_WORKTREES_DIR), so tests never write to the user's cache. */
+  readonly worktreesDir?: string;
+}
+
+export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BESTOF_BIN, ...args], {
+    cwd: options.cwd,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      ...(options.worktreesDir ? { BESTOF_WORKTREES_DIR: options.worktreesDir } : {}),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  return startCli(args, options).done;
+}

@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runProcess, runShell } from '../../src/process/run-process.js';
+import type { RunProcessOptions } from '../../src/process/types.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'bestof-process-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const base: RunProcessOptions = { cwd: tmp, env: { PATH: process.env.PATH } };
+const bash = (script: string, options: Partial<RunProcessOptions> = {}) =>
+  runProcess('bash', ['-c', script], { ...base, ...options });
+
+/**
+ * A killed grandchild is reparented to PID 1 and stays a zombie until PID 1 reaps it, which
+ * some container inits do only every second or so; a zombie counts as gone (Linux /proc).
+ */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    expect((error as NodeJS.ErrnoException).code).toBe('ESRCH');
+    return false;
+  }
+  try {
+    // Field 3 of /proc/<pid>/stat is the state; the command name before it is in parentheses.
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) is all we have
+  }
+}
+
+/** Reaping is asynchronous: poll for a few seconds before deciding a process survived. */
+async function expectGone(pid: number): Promise<void> {
+  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(isAlive(pid)).toBe(false);
+}
+
+function hasSetsid(): boolean {
+  try {
+    execFileSync('bash', ['-c', 'command -v setsid'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the grandchild pid printed by the child as its first stdout line. */
+function pidFrom(lines: string[]): number {
+  const pid = Number(lines[0]);
+  expect(Number.isInteger(pid) && pid > 0).toBe(true);
+  return pid;
+}
+
+describe('runProcess', () => {
+  it('captures exit code, stdout and stderr, and streams lines in order', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const result = await bash('printf "a\\nb\\r\\nc"; echo oops >&2; printf "last" >&2', {
+      onStdoutLine: (l) => out.push(l),
+      onStderrLine: (l) => err.push(l),
+    });
+    expect(result).toMatchObject({ exitCode: 0, ok: true, timedOut: false, canceled: false, spawnError: undefined });
+    expect(result.stdout).toBe('a\nb\r\nc');
+    expect(result.stderr).toBe('oops\nlast');
+    expect(out).toEqual(['a', 'b', 'c']);
+    expect(err).toEqual(['oops', 'last']);
+    expect(result.durationMs).toBeGreaterThan(0);
+  });
+
+  it('delivers stdin input and closes stdin', async () => {
+    const result = await runProcess('cat', [], { ...base, input: 'hello\nworld' });
+    expect(result.ok).toBe(true);
+    expect(result.stdout).toBe('hello\nworld');
+  });
+
+  it('gives the child an empty, closed stdin when there is no input', async () => {
+    const result = await runProcess('cat', [], { ...base, timeoutMs: 20_000 });
+    expect(result).toMatchObject({ ok: true, timedOut: false, stdout: '' });
+  });
+
+  it('passes exactly the given environment', async () => {
+    const result = await bash('echo "$FOO:${HOME-unset}"', { env: { PATH: process.env.PATH, FOO: 'bar' } });
+    expect(result.stdout).toBe('bar:unset\n');
+  });
+
+  it('returns a nonzero exit code as a value', async () => {
+    const result = await bash('echo nope >&2; exit 3');
+    expect(result).toMatchObject({ exitCode: 3, ok: false, spawnError: undefined, stderr: 'nope\n' });
+  });
+
+  it('reports a missing binary as spawnError without throwing', async () => {
+    const result = await runProcess('bestof-no-such-binary', ['x'], base);
+    expect(result.ok).toBe(false);
+    expect(result.exitCode).toBeUndefined();
+    expect(result.spawnError).toBe('cannot start bestof-no-such-binary: not found (ENOENT)');
+  });
+
+  it('reports a missing working directory as spawnError', async () => {
+    const result = await runProcess('true', [], { ...base, cwd: join(tmp, 'missing') });
+    expect(result.ok).toBe(false);
+    expect(result.spawnError).toContain('working directory');
+  });
+
+  it('kills the whole tree on timeout', async () => {
+    const lines: string[] = [];
+    const result = await bash('sleep 300 & echo $!; wait', { timeoutMs: 300, onStdoutLine: (l) => lines.push(l) });
+    expect(result).toMatchObject({ timedOut: true, canceled: false, ok: false, exitCode: undefined });
+    expect(result.signal).toBe('SIGTERM');
+    await expectGone(pidFrom(lines));
+  });
+
+  it('SIGKILLs a child that ignores SIGTERM after the grace period', async () => {
+    const lines: string[] = [];
+    const result = await bash("trap '' TERM; sleep 300 & echo $!; while true; do sleep 0.05; done", {
+      timeoutMs: 300,
+      killGraceMs: 200,
+      onStdoutLine: (l) => lines.push(l),
+    });
+    expect(result.timedOut).toBe(true);
+    expect(result.signal).toBe('SIGKILL');
+    await expectGone(pidFrom(lines));
+  });
+
+  it('cancels via AbortSignal mid-run and kills the tree', async () => {
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const result = await bash('sleep 300 & echo $!; wait', {
+      signal: controller.signal,
+      onStdoutLine: (l) => {
+        lines.push(l);
+        controller.abort();
+      },
+    });
+    expect(result).toMatchObject({ canceled: true, timedOut: false, ok: false });
+    await expectGone(pidFrom(lines));
+  });
+
+  it('does not start the process when the signal is already aborted', async () => {
+    const marker = join(tmp, 'should-not-exist');
+    const result = await bash(`touch ${marker}`, { signal: AbortSignal.abort() });
+    expect(result).toMatchObject({ canceled: true, ok: false, exitCode: undefined });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(() => readFileSync(marker)).toThrow();
+  });
+
+  it('returns when a normally exiting child leaves a grandchild holding the pipe, and kills it', async () => {
+    const lines: string[] = [];
+    const result = await bash('sleep 300 & echo $!', { onStdoutLine: (l) => lines.push(l) });
+    expect(result).toMatchObject({ exitCode: 0, ok: true });
+    await expectGone(pidFrom(lines));
+  });
+
+  it.skipIf(!hasSetsid())('returns even when a grandchild escaped the group (setsid) and holds the pipe open', async () => {
+    const lines: string[] = [];
+    // The sleep 0.2 makes sure setsid() has happened before the child exits.
+    const result = await bash('setsid sleep 30 & echo $!; sleep 0.2', { onStdoutLine: (l) => lines.push(l) });
+    expect(result).toMatchObject({ exitCode: 0, ok: true });
+    process.kill(pidFrom(lines), 'SIGKILL'); // not ours to handle; just clean up
+  });
+
+  it('removes its abort listener when done', async () => {
+    const controller = new AbortController();
+    await bash('true', { signal: controller.signal, timeoutMs: 10_000 });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('rethrows an exception from a line callback (a bug) after killing the child', async () => {
+    const lines: string[] = [];
+    const run = bash('sleep 300 & echo $!; wait', {
+      onStdoutLine: (l) => {
+        lines.push(l);
+        throw new Error('callback bug');
+      },
+    });
+    await expect(run).rejects.toThrow('callback bug');
+    await expectGone(pidFrom(lines));
+  });
+
+  it('appends raw output to logFile, creating its folder', async () => {
+    const logFile = join(tmp, 'logs', 'nested', 'run.log');
+    await bash('printf "one\\r\\n"; printf "two" >&2', { logFile });
+    await bash('printf "three"', { logFile });
+    const log = readFileSync(logFile, 'utf8');
+    expect(log).toContain('one\r\n');
+    expect(log).toContain('two');
+    expect(log.endsWith('three')).toBe(true);
+  });
+
+  it('keeps only the last maxBufferTail bytes but still streams every line', async () => {
+    let count = 0;
+    const result = await bash('for i in $(seq 1 5000); do echo "line $i"; done', {
+      maxBufferTail: 100,
+      onStdoutLine: () => count++,
+    });
+    expect(count).toBe(5000);
+    expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(100);
+    expect(result.stdout.endsWith('line 4999\nline 5000\n')).toBe(true);
+  });
+
+  it('does not cut a multi-byte character when trimming the tail', async () => {
+    const result = await bash('printf "ééééé"', { maxBufferTail: 5 });
+    expect(result.stdout).toBe('éé');
+  });
+});
+
+describe('runShell', () => {
+  it('runs a shell pipeline', async () => {
+    const result = await runShell('printf "b\\na\\nc\\n" | sort | head -n 2', base);
+    expect(result).toMatchObject({ ok: true, stdout: 'a\nb\n' });
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { formatSpecProblems } from '../../src/spec/errors.js';
+import { loadSpec } from '../../src/spec/load.js';
+import { starterSpec } from '../../src/spec/starter.js';
+import { writeSpec } from './helpers.js';
+
+describe('starterSpec', () => {
+  it('loads without problems as written', async () => {
+    const { specPath } = writeSpec(starterSpec({ name: 'fix-date-parser' }));
+    const result = await loadSpec(specPath);
+    if (!result.ok) throw new Error(formatSpecProblems(result.problems));
+    const { spec } = result;
+    expect(spec.name).toBe('fix-date-parser');
+    expect(spec.prompt.text).toContain('Describe the task');
+    expect(spec.parallel.candidates).toBe(3);
+    expect(spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini']);
+    expect(spec.checks.frozen.length).toBeGreaterThan(0);
+    expect(spec.checks.items.map((c) => c.name)).toEqual(['test', 'lint']);
+    expect(spec.select.merge).toBe('branch');
+  });
+
+  it('still loads when every commented-out setting is switched on', async () => {
+    // Uncomment `# key = value` lines and `# [table]` headers, but not the prose comments.
+    const uncommented = starterSpec({ name: 'all-on' })
+      .split('\n')
+      .map((line) => line.replace(/^# ((?:\[{1,2}[a-z_.]+\]{1,2}|[a-z_]+ = ).*)$/, '$1'))
+      .join('\n')
+      // A task is either text or a file: keep the file.
+      .replace(/^text = """[\s\S]*?"""\n/m, '');
+    const { specPath } = writeSpec(uncommented, {
+      'prompt.md': 'task',
+      'retry.md': 'retry',
+      'review.md': 'review',
+      'prompts/implement.md': 'implement',
+    });
+    const result = await loadSpec(specPath);
+    if (!result.ok) throw new Error(`${formatSpecProblems(result.problems)}\n\n${uncommented}`);
+    expect(result.spec.review?.prompt_file).toBe('review.md');
+    expect(result.spec.vote.enabled).toBe(true);
+    expect(result.spec.prompts).toHaveLength(1);
+    expect(result.spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini', 'command']);
+  });
+
+  it('makes any name a valid run name', async () => {
+    const { specPath } = writeSpec(starterSpec({ name: 'My App (v2)' }));
+    const result = await loadSpec(specPath);
+    if (!result.ok) throw new Error(formatSpecProblems(result.problems));
+    expect(result.spec.name).toBe('My-App-v2-');
+  });
+
+  it('comments every setting it writes', () => {
+    const settings = starterSpec({ name: 'x' })
+      .split('\n')
+      .filter((line) => /^[a-z_]+ = /.test(line) && !line.startsWith('text = '));
+    expect(settings.length).toBeGreaterThan(20);
+    // The second check shows the same keys again; its name needs no second explanation.
+    expect(settings.filter((line) => !line.includes('#'))).toEqual(['name = "lint"']);
+  });
+});
