@@ -155,7 +155,7 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
         }
       } else {
         command = await findOnPath(settings.command, settings.env.PATH ?? process.env.PATH);
-        if (!command) problems.push(`${key}.command: "${settings.command}" was not found on PATH; install it or give its path`);
+        if (!command) problems.push(`${key}.command: "${settings.command}" was not found on PATH; ${installHint(settings.command)}`);
       }
     }
     candidates.push({
@@ -219,6 +219,16 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
       warnings,
     },
   };
+}
+
+const INSTALL_HINTS: Record<string, string> = {
+  claude: 'install Claude Code with `npm install -g @anthropic-ai/claude-code`, then log in once with `claude`',
+  codex: 'install the Codex CLI with `npm install -g @openai/codex`, then `codex login` (or set OPENAI_API_KEY)',
+  gemini: 'install the Gemini CLI with `npm install -g @google/gemini-cli`, then log in once with `gemini` (or set GEMINI_API_KEY)',
+};
+
+function installHint(program: string): string {
+  return INSTALL_HINTS[program] ?? 'install it, or give its path (relative to the spec file)';
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

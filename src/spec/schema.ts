@@ -297,8 +297,14 @@ export const specSchema = z
         ctx.addIssue({ code: 'custom', path: [...path, 'script'], message: 'kind = "script" needs `script = "path/to/steps.toml"`' });
       }
     });
-    if (spec.select.merge !== 'none' && spec.select.merge !== 'branch' && !spec.git.auto_commit) {
-      ctx.addIssue({ code: 'custom', path: ['git', 'auto_commit'], message: `merge = "${spec.select.merge}" needs auto_commit = true (there is nothing to merge otherwise)` });
+    if (!spec.git.auto_commit) {
+      // Committing every iteration is what keeps a candidate's work safe (crash, timeout,
+      // Ctrl-C) and what the frozen checks score, so it cannot be turned off.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['git', 'auto_commit'],
+        message: 'auto_commit = false is not supported: bestof commits every iteration so that no work is lost and the checks score exactly what was committed; remove the key',
+      });
     }
   });
 

@@ -84,7 +84,7 @@ const rows: BadSpec[] = [
   { title: 'command provider without command', toml: `${TASK}[provider]\nkind = "command"\n`, key: 'provider.command', message: 'kind = "command" needs `command = "path/to/agent"`' },
   { title: 'script provider without script', toml: `${TASK}[provider]\nkind = "script"\n`, key: 'provider.script', message: 'kind = "script" needs `script = "path/to/steps.toml"`' },
   { title: 'script candidate without script', toml: `${TASK}[[parallel.providers]]\nkind = "claude"\n[[parallel.providers]]\nkind = "script"\n`, key: 'parallel.providers[1].script', at: '5:1', message: 'kind = "script" needs' },
-  { title: 'merge without auto_commit', toml: `${TASK}[git]\nauto_commit = false\n`, key: 'git.auto_commit', message: 'merge = "merge" needs auto_commit = true' },
+  { title: 'auto_commit turned off', toml: `${TASK}[git]\nauto_commit = false\n`, key: 'git.auto_commit', message: 'auto_commit = false is not supported' },
   // the file system
   { title: 'missing prompt file', toml: '[prompt]\nfile = "prompts/task.md"\n', key: 'prompt.file', at: '2:8', message: 'file not found: ' },
   { title: 'prompt file that is a folder', toml: '[prompt]\nfile = "prompts"\n', files: { 'prompts/task.md': 'x' }, key: 'prompt.file', message: 'is a folder, expected a file' },
