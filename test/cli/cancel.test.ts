@@ -33,9 +33,12 @@ function processIsGone(pid: number): boolean {
   }
 }
 
-async function waitUntil(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/** Polls for up to a minute (a loaded CI machine is slow), giving up early if `stillRunning` turns false. */
+async function waitUntil(predicate: () => boolean, what: string, stillRunning: () => string | undefined = () => undefined): Promise<void> {
+  for (let i = 0; i < 600; i++) {
     if (predicate()) return;
+    const ended = stillRunning();
+    if (ended !== undefined) throw new Error(`bestof ended before ${what}:\n${ended}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`gave up waiting for ${what}`);
@@ -67,11 +70,13 @@ ${ADD_CHECKS}`,
     );
     const headBefore = project.repo.git('rev-parse', 'HEAD');
     const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_TEST_PIDS: pids } });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
     const runDir = (): string | undefined => {
       const runs = join(project.repo.dir, '.bestof', 'runs');
       return existsSync(runs) ? readdirSync(runs)[0] : undefined;
     };
-    await waitUntil(() => runDir() !== undefined, 'the run folder');
+    await waitUntil(() => runDir() !== undefined, 'the run folder', () => ended);
     const runId = runDir() as string;
     const worktree = (id: string): string => join(project.worktreesDir, runId, id);
     await waitUntil(
@@ -81,6 +86,7 @@ ${ADD_CHECKS}`,
         existsSync(join(pids, 'c2.pid')) &&
         existsSync(join(worktree('c3'), 'work-in-progress.txt')),
       'every candidate to have written something',
+      () => ended,
     );
     const grandchild = Number(readFileSync(join(pids, 'c2.pid'), 'utf8'));
     child.kill('SIGINT');
