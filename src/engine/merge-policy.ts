@@ -6,7 +6,7 @@
 import { mergeWinner } from '../git/merge.js';
 import { runProcess } from '../process/run-process.js';
 import type { MergeMode } from '../spec/schema.js';
-import { findOnPath } from './plan.js';
+import { findOnPath } from '../providers/registry.js';
 
 export interface MergeRequest {
   readonly repoRoot: string;

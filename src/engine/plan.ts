@@ -5,26 +5,22 @@
  * no worktree, no branch, no run folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, constants, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, delimiter, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-import { loadScript, type Script } from '../providers/script-steps.js';
+import { prepareAgent, type PreparedAgent } from '../providers/registry.js';
+import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath } from '../spec/load.js';
-import type { ProviderKind, ProviderSettings, Spec } from '../spec/schema.js';
+import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
 import { runDirOf } from '../report/run-folder.js';
-
-/** Provider kinds this version can run. The others are part of the spec language already. */
-const AVAILABLE_PROVIDERS: readonly ProviderKind[] = ['command', 'script'];
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
   readonly port: number;
-  /** kind = "script": the parsed steps. */
-  readonly script?: Script;
-  /** kind = "command": the resolved program. */
-  readonly command?: string;
+  /** What the provider registry resolved for this candidate's agent (script, program path). */
+  readonly agent: PreparedAgent;
 }
 
 export interface RunPlan {
@@ -69,20 +65,6 @@ export function worktreesRoot(repoRoot: string): string {
   const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   const id = createHash('sha256').update(repoRoot).digest('hex').slice(0, 8);
   return join(cache, 'bestof', 'worktrees', `${basename(repoRoot)}-${id}`);
-}
-
-export async function findOnPath(program: string, pathVariable = process.env.PATH ?? ''): Promise<string | undefined> {
-  for (const dir of pathVariable.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
 }
 
 function defaultLabel(settings: ProviderSettings, index: number, sameKind: number): string {
@@ -132,32 +114,8 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
     const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
     const index = i + 1;
     const id = `c${index}`;
-    let script: Script | undefined;
-    let command: string | undefined;
-    if (!AVAILABLE_PROVIDERS.includes(settings.kind)) {
-      problems.push(`${key}.kind: the "${settings.kind}" provider is not available in this version of bestof; use kind = "command" (any CLI) or "script"`);
-    } else if (settings.kind === 'script' && settings.script) {
-      const path = resolveSpecPath(specDir, settings.script);
-      const cached = scripts.get(path);
-      if (cached) script = cached;
-      else {
-        const loadedScript = await loadScript(path);
-        if (loadedScript.ok) scripts.set(path, (script = loadedScript.script));
-        else if (!problems.some((p) => p.includes(loadedScript.message))) problems.push(`${key}.script: ${loadedScript.message}`);
-      }
-    } else if (settings.kind === 'command' && settings.command) {
-      if (settings.command.includes('/')) {
-        command = resolveSpecPath(specDir, settings.command);
-        try {
-          await access(command, constants.X_OK);
-        } catch {
-          problems.push(`${key}.command: ${command} does not exist or is not executable (paths are relative to the spec file; chmod +x it)`);
-        }
-      } else {
-        command = await findOnPath(settings.command, settings.env.PATH ?? process.env.PATH);
-        if (!command) problems.push(`${key}.command: "${settings.command}" was not found on PATH; ${installHint(settings.command)}`);
-      }
-    }
+    const prepared = await prepareAgent(settings, { specDir, key, scripts });
+    if (!prepared.ok && !problems.includes(prepared.problem)) problems.push(prepared.problem);
     candidates.push({
       id,
       index,
@@ -169,8 +127,7 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
       worktree: join(root, runId, id),
       settings,
       port: spec.setup.base_port + index,
-      ...(script ? { script } : {}),
-      ...(command ? { command } : {}),
+      agent: prepared.ok ? prepared.agent : {},
     });
   }
 
@@ -219,16 +176,6 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
       warnings,
     },
   };
-}
-
-const INSTALL_HINTS: Record<string, string> = {
-  claude: 'install Claude Code with `npm install -g @anthropic-ai/claude-code`, then log in once with `claude`',
-  codex: 'install the Codex CLI with `npm install -g @openai/codex`, then `codex login` (or set OPENAI_API_KEY)',
-  gemini: 'install the Gemini CLI with `npm install -g @google/gemini-cli`, then log in once with `gemini` (or set GEMINI_API_KEY)',
-};
-
-function installHint(program: string): string {
-  return INSTALL_HINTS[program] ?? 'install it, or give its path (relative to the spec file)';
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -9,8 +9,7 @@ import { writeFileSync } from 'node:fs';
 import PQueue from 'p-queue';
 import { ensureExcluded } from '../git/repo.js';
 import { pruneWorktrees, removeWorktree } from '../git/worktree.js';
-import { createCommandProvider } from '../providers/command.js';
-import { createScriptProvider } from '../providers/script.js';
+import { createProvider } from '../providers/registry.js';
 import type { Provider } from '../providers/types.js';
 import { renderMarkdownReport, buildJsonReport } from '../report/report.js';
 import { appendEvent, createRunFolder, writeFileAtomic } from '../report/run-folder.js';
@@ -36,18 +35,8 @@ export interface ExecuteRunOptions {
   readonly listeners?: readonly RunEventListener[];
 }
 
-export function createProvider(candidate: CandidatePlan): Provider {
-  switch (candidate.settings.kind) {
-    case 'script':
-      if (!candidate.script) throw new Error(`bug: candidate ${candidate.id} has no script`);
-      return createScriptProvider(candidate.script);
-    case 'command':
-      if (!candidate.command) throw new Error(`bug: candidate ${candidate.id} has no command`);
-      return createCommandProvider({ command: candidate.command, args: candidate.settings.args });
-    default:
-      // planRun refuses kinds this version cannot run, so this is a bug if it happens.
-      throw new Error(`bug: provider "${candidate.settings.kind}" is not available`);
-  }
+function providerFor(candidate: CandidatePlan): Provider {
+  return createProvider(candidate.settings, candidate.agent);
 }
 
 export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Promise<RunState> {
@@ -107,7 +96,7 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
           return;
         }
         try {
-          await runCandidate({ plan, signal: options.signal, emit, limitProvider, createProvider }, candidate);
+          await runCandidate({ plan, signal: options.signal, emit, limitProvider, createProvider: providerFor }, candidate);
         } catch (error) {
           emit(internalFailure(state, candidate.id, error));
         }
