@@ -20,6 +20,8 @@
  * candidate replaces `scripts/` by a symlink or a file, that is tampering too (`added`), since
  * the checks would otherwise run through the link.
  */
+import { rm } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import {
   gitOut,
   exactIgnorePattern,
@@ -49,6 +51,14 @@ export interface FrozenOptions {
 }
 
 const STATUS: Record<string, TamperChange> = { M: 'modified', A: 'added', D: 'deleted', T: 'type_changed' };
+
+/** Absolute path of a git-reported relative path; refuses anything that would leave the worktree. */
+function insideWorktree(worktree: string, path: string): string {
+  const root = resolve(worktree);
+  const full = resolve(root, path);
+  if (full === root || !full.startsWith(root + sep)) throw new Error(`refusing to touch ${JSON.stringify(path)}: not inside ${root}`);
+  return full;
+}
 
 function normalizePattern(pattern: string): string {
   const p = pattern.trim();
@@ -146,12 +156,16 @@ export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions)
     throw new Error(`restoreFrozenPaths: ${worktree} is at ${head.trim()}, not at the candidate's commit ${commit.trim()}`);
   }
   const records = await findTampering(worktree, opts);
-  const added = records.filter((r) => r.change === 'added').map((r) => literalPathspec(r.path));
+  const added = records.filter((r) => r.change === 'added').map((r) => r.path);
   const fromBase = records.filter((r) => r.change !== 'added').map((r) => literalPathspec(r.path));
   if (added.length > 0) {
-    // Files (or symlinks standing in for frozen folders) that base does not have: off disk and index.
+    // Files (or symlinks standing in for frozen folders, or nested repositories) that base does not
+    // have: out of the index, then off the disk (`rm` removes a symlink itself, never its target).
     // First, so that a folder restored below can take the place of a file of the same name.
-    await withPathspecFile(added, (from) => gitOut(worktree, ['rm', '--quiet', '-f', '--ignore-unmatch', ...from], call));
+    await withPathspecFile(added.map(literalPathspec), (from) =>
+      gitOut(worktree, ['rm', '--quiet', '--cached', '-r', '-f', '--ignore-unmatch', ...from], call),
+    );
+    for (const path of added) await rm(insideWorktree(worktree, path), { recursive: true, force: true });
   }
   if (fromBase.length > 0) {
     // Only the differing paths: a symlink in place of a file (or of a leading folder) is replaced, never written through.

@@ -19,6 +19,9 @@ Usage:
   bestof ls                                    list the runs of this repo
   bestof show [run] [--json]                   print a run's report (default: the latest)
   bestof clean [run] [--dry-run] [--all]       remove worktrees and branches of finished runs
+  bestof resume <run> [--json]                 continue a run that crashed, was killed or cancelled
+  bestof send <run> [candidate] "text"         put a message into a candidate's next prompt
+  bestof stop <run> [candidate]                stop a candidate at its next iteration boundary
 
 Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 130 cancelled.
 Docs: README.md`;
@@ -39,6 +42,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/show.js')).showCommand(rest);
     case 'clean':
       return (await import('./commands/clean.js')).cleanCommand(rest);
+    case 'resume':
+      return (await import('./commands/resume.js')).resumeCommand(rest);
+    case 'send':
+      return (await import('./commands/send.js')).sendCommand(rest);
+    case 'stop':
+      return (await import('./commands/send.js')).stopCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -25,14 +25,28 @@ export type CandidateStatus = 'queued' | 'setup' | 'running' | 'checking' | 'rev
 
 /** Why a candidate stopped: a closed set, shown in events, the UI and the report. */
 export const STOP_REASONS = [
+  /** One round was asked for and it ran. */
   'completed',
   'threshold_reached',
   'max_iterations',
+  /** The hard limit of iterations that no spec can lift past (100). */
+  'hard_limit',
+  /** allow_regression = false and the score dropped. */
+  'regression',
+  'candidate_duration',
+  'run_duration',
+  'budget_total',
+  'budget_candidate',
+  'breaker_same_failure',
+  'breaker_errors',
+  'breaker_no_diff',
+  'rate_limited',
+  'usage_limit',
+  'auth_error',
   'setup_failed',
   'provider_failed',
-  'auth_error',
-  'cancelled',
   'stopped_by_user',
+  'cancelled',
   'internal_error',
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
@@ -94,10 +108,37 @@ export type RunEvent = Stamped &
         readonly scoreThreshold: number;
         readonly maxIterations: number;
         readonly mergeMode: MergeMode;
+        readonly budget?: { readonly maxTotalCostUsd?: number; readonly maxCandidateCostUsd?: number; readonly warnAtUsd?: number };
       }
-    | { readonly type: 'candidate.status'; readonly candidate: string; readonly status: 'setup' | 'running' | 'checking' | 'reviewing'; readonly iteration: number }
+    | { readonly type: 'run.resumed'; readonly resumed: readonly string[]; readonly finished: readonly string[] }
+    | {
+        readonly type: 'candidate.status';
+        readonly candidate: string;
+        readonly status: 'setup' | 'running' | 'checking' | 'reviewing';
+        readonly iteration: number;
+        /** The `[[prompts]]` phase of this iteration, when the spec has phases. */
+        readonly phase?: string;
+      }
     | { readonly type: 'candidate.setup'; readonly candidate: string; readonly ok: boolean; readonly message?: string; readonly copied: readonly string[] }
     | { readonly type: 'candidate.activity'; readonly candidate: string; readonly iteration: number; readonly text: string }
+    | {
+        readonly type: 'candidate.waiting';
+        readonly candidate: string;
+        readonly iteration: number;
+        readonly reason: 'rate_limited' | 'usage_limit';
+        readonly waitMs: number;
+        readonly attempt: number;
+      }
+    | { readonly type: 'channel.received'; readonly candidate: string; readonly kind: 'message' | 'stop'; readonly text: string }
+    | {
+        readonly type: 'review.finished';
+        readonly candidate: string;
+        readonly iteration: number;
+        readonly verdict: 'lgtm' | 'refuse' | 'none';
+        readonly reason?: string;
+        readonly points: number;
+        readonly attempts: number;
+      }
     | {
         readonly type: 'provider.finished';
         readonly candidate: string;
@@ -119,6 +160,8 @@ export type RunEvent = Stamped &
         readonly score: number;
         readonly maxScore: number;
         readonly failedChecks: readonly string[];
+        /** Points of the review's LGTM, included in `score`. */
+        readonly reviewPoints?: number;
       }
     | {
         readonly type: 'candidate.finished';

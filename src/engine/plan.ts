@@ -38,8 +38,35 @@ export interface RunPlan {
   readonly candidates: readonly CandidatePlan[];
   readonly maxScore: number;
   readonly scoreThreshold: number;
+  /** loop.max_iterations, or the phases' total, or 1; never past HARD_ITERATION_LIMIT. */
+  readonly maxIterations: number;
+  /** What the spec asked for before the hard limit. */
+  readonly requestedIterations: number;
+  readonly phases: readonly PhasePlan[];
+  /** `[prompt] retry_prompt_file`, read. */
+  readonly retryTemplate?: string;
+  readonly review?: ReviewPlan;
   /** Notes for the user that do not stop the run (e.g. a dirty checkout that will refuse the merge). */
   readonly warnings: readonly string[];
+}
+
+/** No spec can lift a candidate past this many iterations. */
+export const HARD_ITERATION_LIMIT = 100;
+
+export interface PhasePlan {
+  readonly name: string;
+  readonly prompt: string;
+  readonly iterations: number;
+  readonly model?: string;
+  readonly scoreThreshold?: number;
+}
+
+export interface ReviewPlan {
+  readonly settings: ProviderSettings;
+  readonly agent: PreparedAgent;
+  readonly promptFile?: string;
+  readonly score: number;
+  readonly timeoutMs: number;
 }
 
 export interface LoadedSpec {
@@ -75,7 +102,14 @@ function defaultLabel(settings: ProviderSettings, index: number, sameKind: numbe
   return sameKind > 1 ? `${base}#${index}` : base;
 }
 
-export async function planRun(loaded: LoadedSpec, options: { runId?: string } = {}): Promise<PlanResult> {
+export interface PlanOptions {
+  /** Reuse a run id (resume). */
+  readonly runId?: string;
+  /** Pin the base commit (resume: the commit the run started from, even if `base` moved). */
+  readonly baseCommit?: string;
+}
+
+export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Promise<PlanResult> {
   const { spec, specDir } = loaded;
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -83,7 +117,7 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
   const repo = await openRepo(spec.repo ? resolveSpecPath(specDir, spec.repo) : specDir);
   if ('error' in repo) return { ok: false, problems: [`repo: ${repo.error}`] };
   const repoRoot = repo.root;
-  const baseCommit = await resolveCommit(repoRoot, spec.base);
+  const baseCommit = await resolveCommit(repoRoot, options.baseCommit ?? spec.base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
 
   let prompt = spec.prompt.text ?? '';
@@ -155,8 +189,47 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
     warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
   }
 
+  const readSpecFile = async (key: string, file: string): Promise<string> => {
+    try {
+      return await readFile(resolveSpecPath(specDir, file), 'utf8');
+    } catch {
+      problems.push(`${key}: cannot read ${resolveSpecPath(specDir, file)}`);
+      return '';
+    }
+  };
+  const phases: PhasePlan[] = [];
+  for (const [i, phase] of spec.prompts.entries()) {
+    phases.push({
+      name: phase.name,
+      prompt: phase.file ? await readSpecFile(`prompts[${i}].file`, phase.file) : (phase.text ?? ''),
+      iterations: phase.iterations,
+      ...(phase.model ? { model: phase.model } : {}),
+      ...(phase.score_threshold !== undefined ? { scoreThreshold: phase.score_threshold } : {}),
+    });
+  }
+  const retryTemplate = spec.prompt.retry_prompt_file ? await readSpecFile('prompt.retry_prompt_file', spec.prompt.retry_prompt_file) : undefined;
+
+  let review: ReviewPlan | undefined;
+  if (spec.review && spec.review.enabled) {
+    const settings: ProviderSettings = { ...spec.provider, kind: spec.review.kind, ...(spec.review.model ? { model: spec.review.model } : {}) };
+    const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts });
+    if (!prepared.ok) problems.push(prepared.problem);
+    else {
+      review = {
+        settings,
+        agent: prepared.agent,
+        ...(spec.review.prompt_file ? { promptFile: resolveSpecPath(specDir, spec.review.prompt_file) } : {}),
+        score: spec.review.score,
+        timeoutMs: spec.review.timeout,
+      };
+    }
+  }
+
   if (problems.length > 0) return { ok: false, problems };
-  const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0);
+  const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
+  const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
+  const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
+  const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0) + (review?.score ?? 0);
   return {
     ok: true,
     plan: {
@@ -173,6 +246,11 @@ export async function planRun(loaded: LoadedSpec, options: { runId?: string } = 
       candidates,
       maxScore,
       scoreThreshold: spec.loop.score_threshold ?? maxScore,
+      maxIterations,
+      requestedIterations,
+      phases,
+      ...(retryTemplate !== undefined ? { retryTemplate } : {}),
+      ...(review ? { review } : {}),
       warnings,
     },
   };

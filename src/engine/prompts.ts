@@ -1,39 +1,98 @@
 /**
- * Prompts after the first iteration: the task again, plus what the agent needs to do
- * better: which checks failed and the tail of their output, the score and the threshold.
+ * The prompt of each iteration. Iteration 1 gets the task (and the phase's prompt, when the
+ * spec has phases). Later iterations get `retry_prompt_file` (or the task again) plus what
+ * the agent needs to do better: the score and the threshold, which checks failed with the
+ * tail of their output, how its last run ended, the reviewer's refusal, messages sent
+ * through the channel, the output file, and the time and money left.
+ *
+ * The text is a product decision: a test holds the exact text of a typical iteration-2
+ * prompt, so a change here is a visible one.
  */
-import type { ProviderResult } from '../providers/types.js';
-import type { Scoring } from './score.js';
+import type { Outcome } from '../providers/types.js';
+import { formatDuration } from '../spec/duration.js';
+import type { CheckOutcome } from './events.js';
 
-const MAX_CHECK_OUTPUT = 1500;
+/** Per failed check, at most this much of the end of its output. */
+export const MAX_CHECK_OUTPUT_CHARS = 2000;
 
-export interface RetryPromptInput {
-  readonly task: string;
-  readonly iteration: number;
-  readonly scoring: Scoring;
+export interface IterationFeedback {
+  readonly score: number;
+  readonly maxScore: number;
   readonly threshold: number;
-  readonly result: ProviderResult;
+  readonly failedChecks: readonly CheckOutcome[];
+  readonly outcome: Outcome;
+  readonly outcomeMessage?: string;
+  readonly refuseReason?: string;
+  readonly tampered: readonly string[];
 }
 
-export function buildRetryPrompt(input: RetryPromptInput): string {
-  const { scoring } = input;
-  const failed = scoring.checks.filter((c) => !c.passed);
-  const lines = [
-    input.task.trimEnd(),
-    '',
-    `## Iteration ${input.iteration}: your previous attempt scored ${scoring.score} of ${scoring.maxScore} (needed: ${input.threshold})`,
-    '',
-  ];
-  if (input.result.outcome !== 'success') lines.push(`Your previous run ended with "${input.result.outcome}"${input.result.message ? `: ${input.result.message}` : ''}.`, '');
-  if (failed.length > 0) {
-    lines.push('These checks failed. Fix the code, not the checks: the checks run from the original version whatever you change.', '');
-    for (const check of failed) {
-      const output = check.outputTail.length > MAX_CHECK_OUTPUT ? `...${check.outputTail.slice(-MAX_CHECK_OUTPUT)}` : check.outputTail;
-      lines.push(`### ${check.name}${check.timedOut ? ' (timed out)' : ` (exit code ${check.exitCode ?? 'none'})`}`, '```', output, '```', '');
-    }
+export interface IterationPromptInput {
+  /** `[prompt]` text or file. */
+  readonly task: string;
+  /** `[prompt] retry_prompt_file`, used instead of the task from iteration 2 on. */
+  readonly retryTemplate?: string;
+  /** The `[[prompts]]` phase of this iteration. */
+  readonly phase?: { readonly name: string; readonly prompt: string };
+  readonly iteration: number;
+  readonly maxIterations: number;
+  /** What happened in the previous iteration; absent for iteration 1. */
+  readonly feedback?: IterationFeedback;
+  readonly messages: readonly string[];
+  readonly outputFile?: string;
+  readonly timeLeftMs?: number;
+  readonly budgetLeftUsd?: number;
+}
+
+const OUTCOME_NOTES: Partial<Record<Outcome, string>> = {
+  max_turns: 'it used up its turns before it was done; continue from where it stopped',
+  max_tokens: 'its answer hit the output token limit; continue from where it stopped, in smaller pieces',
+  context_overflow: 'the conversation outgrew the context window; work in smaller steps and read only what you need',
+  timeout: 'it was stopped at the time limit; what it had written was kept',
+  crashed: 'the agent process failed',
+  refusal: 'the model declined to continue',
+};
+
+function tail(text: string, max: number): string {
+  return text.length > max ? `...${text.slice(-max)}` : text;
+}
+
+export function buildIterationPrompt(input: IterationPromptInput): string {
+  const { feedback } = input;
+  const base = feedback && input.retryTemplate !== undefined ? input.retryTemplate : input.task;
+  const parts: string[] = [base.trimEnd()];
+  if (input.phase) parts.push(`## Phase: ${input.phase.name}\n\n${input.phase.prompt.trimEnd()}`);
+  if (!feedback) {
+    if (input.messages.length > 0) parts.push(messagesSection(input.messages));
+    return `${parts.join('\n\n')}\n`;
   }
-  if (scoring.tampered.length > 0) {
-    lines.push(`You changed frozen files (${scoring.tampered.map((t) => t.path).join(', ')}); those changes are ignored when scoring.`, '');
+
+  const context: string[] = [`## bestof: iteration ${input.iteration} of ${input.maxIterations}`];
+  context.push(`Your previous attempt scored ${feedback.score} of ${feedback.maxScore} points; ${feedback.threshold} are needed to finish.`);
+  const note = OUTCOME_NOTES[feedback.outcome];
+  if (note) context.push(`Your previous run ended early (${feedback.outcome}): ${note}${feedback.outcomeMessage ? ` (${feedback.outcomeMessage})` : ''}.`);
+  if (feedback.refuseReason) context.push(`The reviewer refused your previous attempt: ${feedback.refuseReason}`);
+  parts.push(context.join('\n\n'));
+
+  if (feedback.failedChecks.length > 0) {
+    const checks = feedback.failedChecks.map((check) => {
+      const how = check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`;
+      return `### ${check.name} (${how})\n\n\`\`\`\n${tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS)}\n\`\`\``;
+    });
+    parts.push(
+      `These checks failed. They always run from the original tests and check scripts, so changing those earns nothing: fix the work itself.\n\n${checks.join('\n\n')}`,
+    );
   }
-  return lines.join('\n');
+  if (feedback.tampered.length > 0) parts.push(`Your changes to frozen files were ignored when scoring: ${feedback.tampered.join(', ')}.`);
+  if (input.messages.length > 0) parts.push(messagesSection(input.messages));
+
+  const limits: string[] = [];
+  if (input.outputFile) limits.push(`Output file: ${input.outputFile} (your previous output is there; build on it).`);
+  if (input.timeLeftMs !== undefined) limits.push(`Time left: ${formatDuration(Math.max(0, input.timeLeftMs))}.`);
+  if (input.budgetLeftUsd !== undefined) limits.push(`Budget left: $${input.budgetLeftUsd.toFixed(2)}.`);
+  if (limits.length > 0) parts.push(limits.join('\n'));
+  return `${parts.join('\n\n')}\n`;
+}
+
+function messagesSection(messages: readonly string[]): string {
+  return `Messages from the user:\n${messages.map((m) => `- ${m}`).join('\n')}`;
 }

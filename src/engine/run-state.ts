@@ -18,12 +18,15 @@ import type {
 
 export interface IterationState {
   readonly iteration: number;
+  readonly phase?: string;
   readonly outcome?: Outcome;
   readonly providerMessage?: string;
   readonly commit?: string;
   readonly score?: number;
   readonly checks: readonly CheckOutcome[];
   readonly tampered: readonly TamperedPath[];
+  readonly review?: { readonly verdict: 'lgtm' | 'refuse' | 'none'; readonly reason?: string; readonly points: number };
+  readonly costUsd?: number;
 }
 
 export interface CandidateState extends CandidateInfo {
@@ -39,6 +42,9 @@ export interface CandidateState extends CandidateInfo {
   readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
   readonly durationMs: number;
   readonly lastActivity: string;
+  readonly phase?: string;
+  /** Messages received through the channel, oldest first. */
+  readonly messages: readonly string[];
   readonly iterations: readonly IterationState[];
   /** Every frozen path the candidate changed, over all iterations. */
   readonly tampered: readonly TamperedPath[];
@@ -62,6 +68,7 @@ export interface RunState {
   readonly scoreThreshold: number;
   readonly maxIterations: number;
   readonly mergeMode: MergeMode;
+  readonly budget?: { readonly maxTotalCostUsd?: number; readonly maxCandidateCostUsd?: number; readonly warnAtUsd?: number };
   readonly order: readonly string[];
   readonly candidates: Readonly<Record<string, CandidateState>>;
   readonly ranking: readonly RankEntry[];
@@ -128,6 +135,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
           diff: { files: 0, insertions: 0, deletions: 0 },
           durationMs: 0,
           lastActivity: '',
+          messages: [],
           iterations: [],
           tampered: [],
         };
@@ -147,12 +155,33 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         scoreThreshold: event.scoreThreshold,
         maxIterations: event.maxIterations,
         mergeMode: event.mergeMode,
+        ...(event.budget ? { budget: event.budget } : {}),
         order: event.candidates.map((c) => c.id),
         candidates,
       };
     }
+    case 'run.resumed': {
+      let next: RunState = { ...state, status: 'running', finishedAt: undefined, exitCode: undefined, message: undefined };
+      for (const id of event.resumed) next = updateCandidate(next, id, () => ({ status: 'queued', reason: undefined, message: undefined }));
+      return next;
+    }
     case 'candidate.status':
-      return updateCandidate(state, event.candidate, () => ({ status: event.status, iteration: event.iteration }));
+      return updateCandidate(state, event.candidate, (c) => ({
+        status: event.status,
+        iteration: event.iteration,
+        phase: event.phase,
+        iterations: event.iteration > 0 ? updateIteration(c, event.iteration, () => (event.phase ? { phase: event.phase } : {})) : c.iterations,
+      }));
+    case 'candidate.waiting':
+      return updateCandidate(state, event.candidate, () => ({
+        lastActivity: `${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit'}: waiting ${Math.round(event.waitMs / 1000)}s`,
+      }));
+    case 'channel.received':
+      return updateCandidate(state, event.candidate, (c) => ({ messages: [...c.messages, event.kind === 'stop' ? '(stop)' : event.text] }));
+    case 'review.finished':
+      return updateCandidate(state, event.candidate, (c) => ({
+        iterations: updateIteration(c, event.iteration, () => ({ review: { verdict: event.verdict, reason: event.reason, points: event.points } })),
+      }));
     case 'candidate.setup':
       return event.ok ? state : updateCandidate(state, event.candidate, () => ({ message: event.message }));
     case 'candidate.activity':
@@ -166,7 +195,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
           cacheRead: c.usage.cacheRead + event.usage.cacheRead,
           cacheWrite: c.usage.cacheWrite + event.usage.cacheWrite,
         },
-        iterations: updateIteration(c, event.iteration, () => ({ outcome: event.outcome, providerMessage: event.message })),
+        iterations: updateIteration(c, event.iteration, (it) => ({ outcome: event.outcome, providerMessage: event.message, costUsd: (it.costUsd ?? 0) + event.costUsd })),
       }));
       return { ...next, costUsd: next.costUsd + event.costUsd };
     }

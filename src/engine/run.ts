@@ -15,6 +15,7 @@ import { renderMarkdownReport, buildJsonReport } from '../report/report.js';
 import { appendEvent, createRunFolder, writeFileAtomic } from '../report/run-folder.js';
 import { markRunAlive, markRunFinished } from '../report/run-lock.js';
 import { join } from 'node:path';
+import { BudgetLedger } from './budget.js';
 import { runCandidate } from './candidate.js';
 import type { RunEvent, RunEventListener, RunStatus, UnstampedEvent } from './events.js';
 import { applyMergePolicy } from './merge-policy.js';
@@ -33,7 +34,12 @@ export const EXIT_CODES = {
 export interface ExecuteRunOptions {
   readonly signal: AbortSignal;
   readonly listeners?: readonly RunEventListener[];
+  /** Continue an interrupted run: its state as folded from its event log. */
+  readonly resume?: RunState;
 }
+
+/** Candidates in these states are finished and stay so when a run is resumed. */
+const FINISHED: ReadonlySet<string> = new Set(['done', 'failed', 'stopped']);
 
 function providerFor(candidate: CandidatePlan): Provider {
   return createProvider(candidate.settings, candidate.agent);
@@ -42,10 +48,10 @@ function providerFor(candidate: CandidatePlan): Provider {
 export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Promise<RunState> {
   const { spec } = plan;
   const started = performance.now();
-  let state = initialRunState();
+  let state = options.resume ?? initialRunState();
   const listeners = options.listeners ?? [];
 
-  createRunFolder(plan.runDir, plan.specSource);
+  if (!options.resume) createRunFolder(plan.runDir, plan.specSource);
   markRunAlive(plan.runDir);
   await ensureExcluded(plan.repoRoot, '/.bestof/');
 
@@ -58,7 +64,10 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
     for (const listener of listeners) listener(event);
   };
 
-  emit({
+  const resumed = options.resume ? plan.candidates.filter((c) => !FINISHED.has(options.resume?.candidates[c.id]?.status ?? '')) : plan.candidates;
+  if (options.resume) {
+    emit({ type: 'run.resumed', resumed: resumed.map((c) => c.id), finished: plan.candidates.filter((c) => !resumed.includes(c)).map((c) => c.id) });
+  } else emit({
     type: 'run.started',
     runId: plan.runId,
     name: spec.name,
@@ -71,10 +80,24 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
     checks: spec.checks.items.map((c) => ({ name: c.name, score: c.score })),
     maxScore: plan.maxScore,
     scoreThreshold: plan.scoreThreshold,
-    maxIterations: spec.loop.max_iterations,
+    maxIterations: plan.maxIterations,
     mergeMode: spec.select.merge,
+    budget: {
+      ...(spec.budget.max_total_cost_usd !== undefined ? { maxTotalCostUsd: spec.budget.max_total_cost_usd } : {}),
+      ...(spec.budget.max_candidate_cost_usd !== undefined ? { maxCandidateCostUsd: spec.budget.max_candidate_cost_usd } : {}),
+      ...(spec.budget.warn_at_usd !== undefined ? { warnAtUsd: spec.budget.warn_at_usd } : {}),
+    },
   });
   for (const warning of plan.warnings) emit({ type: 'run.warning', message: warning });
+
+  // Money already spent (before a resume) counts against the caps.
+  const budget = new BudgetLedger(
+    { maxTotalCostUsd: spec.budget.max_total_cost_usd, maxCandidateCostUsd: spec.budget.max_candidate_cost_usd, warnAtUsd: spec.budget.warn_at_usd },
+    Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])),
+  );
+  const runDeadline = spec.loop.run_duration !== undefined ? Date.now() + spec.loop.run_duration : undefined;
+  const review = plan.review;
+  const createReviewer = review ? (): Provider => createProvider(review.settings, review.agent) : undefined;
 
   const queue = new PQueue({ concurrency: spec.parallel.max_concurrency });
   const providerQueues = new Map<string, PQueue>();
@@ -89,14 +112,30 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
   // No `signal` for queue.add on purpose: p-queue would reject at once on abort while the
   // task is still committing the candidate's work. A task that starts after a cancel returns.
   await Promise.all(
-    plan.candidates.map((candidate) =>
+    resumed.map((candidate) =>
       queue.add(async () => {
         if (options.signal.aborted) {
           emit(neverStarted(candidate.id));
           return;
         }
         try {
-          await runCandidate({ plan, signal: options.signal, emit, limitProvider, createProvider: providerFor }, candidate);
+          const past = options.resume?.candidates[candidate.id];
+          await runCandidate(
+            {
+              plan,
+              signal: options.signal,
+              emit,
+              limitProvider,
+              createProvider: providerFor,
+              ...(createReviewer ? { createReviewer } : {}),
+              budget,
+              ...(runDeadline !== undefined ? { runDeadline } : {}),
+              ...(past
+                ? { resume: { iterations: past.iterations, head: past.commit, channelConsumed: past.messages.length, elapsedMs: past.durationMs } }
+                : {}),
+            },
+            candidate,
+          );
         } catch (error) {
           emit(internalFailure(state, candidate.id, error));
         }

@@ -3,7 +3,7 @@
  * exactly as in `base` in place (cost proportional to what the candidate touched, never a
  * second checkout), the checks run, and the candidate's own files are put back after.
  */
-import { putBackCandidateFiles, restoreFrozenPaths } from '../checks/frozen.js';
+import { findTampering, putBackCandidateFiles, restoreFrozenPaths } from '../checks/frozen.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
 import type { CheckOutcome, TamperedPath } from './events.js';
@@ -32,12 +32,17 @@ export interface Scoring {
 }
 
 export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
-  const tampered =
-    options.frozen.length > 0
-      ? await restoreFrozenPaths(options.worktree, { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen] })
-      : [];
+  if (options.checks.length === 0) {
+    // Nothing to run: tampering is still recorded, without touching the worktree.
+    const tampered = options.frozen.length > 0 ? await findTampering(options.worktree, { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen] }) : [];
+    return { score: 0, maxScore: 0, checks: [], tampered, interrupted: false };
+  }
+  let tampered: Scoring['tampered'] = [];
   let checks: CheckOutcome[] = [];
   try {
+    if (options.frozen.length > 0) {
+      tampered = await restoreFrozenPaths(options.worktree, { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen], keep: [...options.keepPaths] });
+    }
     checks = await runChecks(options.checks, {
       cwd: options.worktree,
       env: options.env,
@@ -46,7 +51,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       onCheck: options.onCheck,
     });
   } finally {
-    // Whatever the checks did, the worktree goes back to exactly the candidate's commit.
+    // Whatever the checks did (or a failed restore), the worktree goes back to exactly the
+    // candidate's commit; no signal, so that a cancel cannot interrupt the put-back.
     await putBackCandidateFiles(options.worktree, { commit: options.commit, keep: [...options.keepPaths] });
   }
   return {

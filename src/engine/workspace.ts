@@ -3,14 +3,18 @@
  * needs copied in (`[setup] copy` and `.worktreeinclude`), and the setup commands run with
  * the candidate's identity and port in the environment.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cp, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { addWorktree } from '../git/worktree.js';
 import { untrackedFiles } from '../git/commit.js';
+import { reattachWorktree } from '../git/checkpoint.js';
 import { runShell } from '../process/run-process.js';
 import { outputTail } from '../checks/run-checks.js';
 
 export interface WorkspaceOptions {
+  /** "new": a new branch from base; "resume": the candidate's existing branch, reusing its worktree if it is still there. */
+  readonly mode: 'new' | 'resume';
   readonly repoRoot: string;
   readonly worktree: string;
   readonly branch: string;
@@ -20,21 +24,40 @@ export interface WorkspaceOptions {
   readonly commandTimeoutMs: number;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly logFile: string;
+  /** Where the list of setup files is kept (the candidate's folder of the run folder). */
+  readonly setupPathsFile: string;
   readonly signal: AbortSignal;
 }
 
 export type WorkspaceResult =
-  | { ok: true; copied: string[]; warnings: string[]; /** Untracked files after setup: never committed as the candidate's work. */ setupPaths: string[] }
+  | {
+      ok: true;
+      copied: string[];
+      warnings: string[];
+      /** Untracked files after setup: never committed as the candidate's work. */
+      setupPaths: string[];
+      /** mode "resume": the worktree of the interrupted run was still there (and may hold uncommitted work). */
+      reused: boolean;
+    }
   | { ok: false; message: string; worktreeCreated: boolean };
 
 export async function prepareWorkspace(options: WorkspaceOptions): Promise<WorkspaceResult> {
-  const added = await addWorktree(options.repoRoot, {
-    path: options.worktree,
-    branch: options.branch,
-    base: options.baseCommit,
-    signal: options.signal,
-  });
-  if (!added.ok) return { ok: false, message: added.message, worktreeCreated: false };
+  if (options.mode === 'resume') {
+    const attached = await reattachWorktree(options.repoRoot, options.worktree, options.branch);
+    if (!attached.ok) return { ok: false, message: attached.message, worktreeCreated: false };
+    if (attached.reused) {
+      const setupPaths = existsSync(options.setupPathsFile) ? (JSON.parse(readFileSync(options.setupPathsFile, 'utf8')) as string[]) : [];
+      return { ok: true, copied: [], warnings: [], setupPaths, reused: true };
+    }
+  } else {
+    const added = await addWorktree(options.repoRoot, {
+      path: options.worktree,
+      branch: options.branch,
+      base: options.baseCommit,
+      signal: options.signal,
+    });
+    if (!added.ok) return { ok: false, message: added.message, worktreeCreated: false };
+  }
 
   const warnings: string[] = [];
   const patterns = [...options.copy, ...(await readWorktreeInclude(options.repoRoot))];
@@ -69,7 +92,10 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
       return { ok: false, message: `setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`, worktreeCreated: true };
     }
   }
-  return { ok: true, copied, warnings, setupPaths: await untrackedFiles(options.worktree) };
+  const setupPaths = await untrackedFiles(options.worktree);
+  // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
+  writeFileSync(options.setupPathsFile, JSON.stringify(setupPaths));
+  return { ok: true, copied, warnings, setupPaths, reused: false };
 }
 
 /** `.worktreeinclude` at the repo root: one path or pattern per line, `#` comments. */

@@ -50,6 +50,11 @@ export async function runGit(cwd: string, args: readonly string[], opts: GitCall
   const git = simpleGit({
     baseDir: cwd,
     ...(signal ? { abort: signal } : {}),
+    // simple-git's default ends a call 50 ms after the process *exits*, even if stdout has not been
+    // read to the end: on a busy machine that silently truncates output (a diff missing files).
+    // Wait for the streams to close. No exit-based fallback: simple-git never clears that
+    // timer, so every git call would keep bestof alive for its full length after the run.
+    completion: { onClose: true, onExit: false },
     // Keep the raw result and never turn an exit code into an error; only plugin
     // rejections (abort, blocked argument, timeout) still throw.
     errors: (error, result) => {

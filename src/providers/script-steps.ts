@@ -9,6 +9,7 @@
  * Each step has exactly one action key:
  *   say = "text"                              an activity line (and the final answer)
  *   write = "path", content = "..."           create or overwrite a file in the worktree
+ *                                             ({iteration} and {candidate} in content and say are replaced)
  *   replace = "path", find = "a", with = "b"  replace every occurrence of `find`
  *   delete = "path"                           delete a file or folder
  *   symlink = "path", target = "..."          replace a path by a symbolic link
@@ -16,6 +17,8 @@
  *   sleep = "2s"                              wait (cancellable)
  *   usage = { input = 1000, output = 200 }, cost_usd = 0.01   report tokens and cost
  *   fail = "crashed", message = "..."         end the invocation with this outcome
+ *     times = 1                               ...only the first N times this step is reached (then skip it)
+ *     retry_after = "2s"                      ...and tell bestof how long to wait (rate / usage limits)
  */
 import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
@@ -52,6 +55,11 @@ const stepSchema = z
     cost_usd: z.number().nonnegative().optional(),
     fail: z.enum(OUTCOMES.filter((o) => o !== 'success') as [string, ...string[]]).optional(),
     message: z.string().optional(),
+    times: z.number().int().min(1).optional(),
+    retry_after: z
+      .string()
+      .refine((value) => parseDuration(value) !== undefined, 'expected a duration like "500ms" or "2s"')
+      .optional(),
   })
   .superRefine((step, ctx) => {
     const actions = ACTIONS.filter((action) => step[action] !== undefined);

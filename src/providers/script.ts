@@ -15,17 +15,22 @@ class StepFailure {
   constructor(
     readonly outcome: Outcome,
     readonly message: string,
+    readonly retryAfterMs?: number,
   ) {}
 }
 
+/** How often each `fail ... times = N` step has failed, per provider (one provider per candidate). */
+type FailureCounts = Map<ScriptStep, number>;
+
 export function createScriptProvider(script: Script): Provider {
+  const failures: FailureCounts = new Map();
   return {
     kind: 'script',
-    run: (request) => runScript(script, request),
+    run: (request) => runScript(script, request, failures),
   };
 }
 
-async function runScript(script: Script, request: ProviderRequest): Promise<ProviderResult> {
+async function runScript(script: Script, request: ProviderRequest, failures: FailureCounts): Promise<ProviderResult> {
   const started = performance.now();
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, timeout]);
@@ -33,7 +38,7 @@ async function runScript(script: Script, request: ProviderRequest): Promise<Prov
   let costUsd = 0;
   let text = '';
   let turns = 0;
-  const finish = (outcome: Outcome, message?: string): ProviderResult => ({
+  const finish = (outcome: Outcome, message?: string, retryAfterMs?: number): ProviderResult => ({
     outcome,
     text,
     usage: { ...usage } satisfies TokenUsage,
@@ -43,6 +48,7 @@ async function runScript(script: Script, request: ProviderRequest): Promise<Prov
     turns,
     durationMs: performance.now() - started,
     ...(message === undefined ? {} : { message }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 
   await writeFile(resolve(request.artifactsDir, 'prompt.md'), request.prompt).catch(() => undefined);
@@ -50,15 +56,15 @@ async function runScript(script: Script, request: ProviderRequest): Promise<Prov
     if (signal.aborted) break;
     turns += 1;
     try {
-      await performStep(step, request, signal);
+      await performStep(step, request, signal, failures);
     } catch (error) {
       if (signal.aborted) break;
-      if (error instanceof StepFailure) return finish(error.outcome, error.message);
+      if (error instanceof StepFailure) return finish(error.outcome, error.message, error.retryAfterMs);
       return finish('crashed', `script step ${turns} failed: ${(error as Error).message}`);
     }
     if (step.say !== undefined) {
-      text = step.say;
-      request.onActivity(step.say);
+      text = expandPlaceholders(step.say, request);
+      request.onActivity(text);
     }
     if (step.usage) {
       usage.input += step.usage.input;
@@ -73,6 +79,11 @@ async function runScript(script: Script, request: ProviderRequest): Promise<Prov
   return finish('success');
 }
 
+/** `{iteration}` and `{candidate}` in `write` content and `say` text. */
+function expandPlaceholders(text: string, request: ProviderRequest): string {
+  return text.replaceAll('{iteration}', String(request.iteration)).replaceAll('{candidate}', request.candidateId);
+}
+
 /** Paths in a script are relative to the worktree and may not leave it. */
 function insideWorktree(cwd: string, path: string): string {
   const full = resolve(cwd, path);
@@ -83,14 +94,14 @@ function insideWorktree(cwd: string, path: string): string {
   return full;
 }
 
-async function performStep(step: ScriptStep, request: ProviderRequest, signal: AbortSignal): Promise<void> {
+async function performStep(step: ScriptStep, request: ProviderRequest, signal: AbortSignal, failures: FailureCounts): Promise<void> {
   const { cwd } = request;
   if (step.write !== undefined) {
     const path = insideWorktree(cwd, step.write);
     request.onActivity(`write ${step.write}`);
     await mkdir(dirname(path), { recursive: true });
     await rm(path, { force: true, recursive: true });
-    await writeFile(path, step.content ?? '');
+    await writeFile(path, expandPlaceholders(step.content ?? '', request));
   } else if (step.replace !== undefined) {
     const path = insideWorktree(cwd, step.replace);
     request.onActivity(`edit ${step.replace}`);
@@ -120,6 +131,10 @@ async function performStep(step: ScriptStep, request: ProviderRequest, signal: A
   } else if (step.sleep !== undefined) {
     await sleep(parseDuration(step.sleep) ?? 0, undefined, { signal }).catch(() => undefined);
   } else if (step.fail !== undefined) {
-    throw new StepFailure(step.fail as Outcome, step.message ?? `the script ended with ${step.fail}`);
+    const failed = failures.get(step) ?? 0;
+    if (step.times !== undefined && failed >= step.times) return;
+    failures.set(step, failed + 1);
+    const retryAfterMs = step.retry_after !== undefined ? parseDuration(step.retry_after) : undefined;
+    throw new StepFailure(step.fail as Outcome, step.message ?? `the script ended with ${step.fail}`, retryAfterMs);
   }
 }

@@ -43,6 +43,8 @@ export interface ProviderResult {
   readonly durationMs: number;
   /** For failures: what happened and what to do, in one line for the user. */
   readonly message?: string;
+  /** rate_limited / usage_limit: how long the provider asked to wait, when it said. */
+  readonly retryAfterMs?: number;
 }
 
 export interface ProviderRequest {
@@ -65,4 +67,21 @@ export interface ProviderRequest {
 export interface Provider {
   readonly kind: ProviderKind;
   run(request: ProviderRequest): Promise<ProviderResult>;
+  /** The real CLI providers (claude, codex, gemini) describe what they run; see ProviderDescription. */
+  describe?(): Promise<ProviderDescription>;
+}
+
+/**
+ * What a provider runs, for the report (reproducibility): the CLI's version, the argv with
+ * the prompt and secrets replaced by placeholders, and the model. Computed once per provider.
+ */
+export interface ProviderDescription {
+  readonly kind: ProviderKind;
+  /** Absolute path of the CLI. */
+  readonly binary: string;
+  /** First line of `<cli> --version`, or undefined when it could not be read. */
+  readonly version: string | undefined;
+  readonly argv: readonly string[];
+  /** The model asked for, or undefined for the CLI's own default. */
+  readonly model: string | undefined;
 }

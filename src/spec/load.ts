@@ -34,9 +34,17 @@ export function resolveSpecPath(specDir: string, p: string): string {
   return resolve(specDir, p);
 }
 
-export async function loadSpec(specPath: string): Promise<LoadSpecResult> {
+export interface LoadSpecOptions {
+  /**
+   * The folder that relative paths in the spec start from; default: the spec file's folder.
+   * `bestof resume` loads a run's frozen copy of the spec against the original folder.
+   */
+  readonly baseDir?: string;
+}
+
+export async function loadSpec(specPath: string, options: LoadSpecOptions = {}): Promise<LoadSpecResult> {
   const absolutePath = resolve(specPath);
-  const specDir = dirname(absolutePath);
+  const specDir = options.baseDir ?? dirname(absolutePath);
   const read = await readSource(specPath, absolutePath);
   if (!read.ok) return { ok: false, problems: [read.problem] };
   const { source } = read;

@@ -159,7 +159,8 @@ export const specSchema = z
 
     loop: z
       .strictObject({
-        max_iterations: count(1).max(100, 'expected at most 100 (the hard limit of iterations)').default(1),
+        /** Default: 1, or the sum of the `[[prompts]]` phases' iterations. */
+        max_iterations: count(1).max(100, 'expected at most 100 (the hard limit of iterations)').optional(),
         score_threshold: z.number().nonnegative().optional(),
         allow_regression: z.boolean().default(true),
         checkpoint: z.boolean().default(true),
@@ -167,6 +168,10 @@ export const specSchema = z
         duration: duration.optional(),
         /** Wall-clock limit of the whole run. */
         run_duration: duration.optional(),
+        /** First wait after a rate limit; it doubles (with jitter) at each further one. */
+        rate_limit_backoff: duration.default(10_000),
+        /** Rate-limit waits in a row before a candidate gives up. */
+        max_rate_limit_waits: count(0).default(8),
       })
       .prefault({}),
 

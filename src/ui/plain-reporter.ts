@@ -11,8 +11,16 @@ export function formatEvent(event: RunEvent): string {
   switch (event.type) {
     case 'run.started':
       return `run ${event.runId} (${event.name}): ${event.candidates.length} candidates on ${event.base} (${event.baseCommit.slice(0, 10)}), ${event.checks.length} checks worth ${event.maxScore} points; run folder ${event.runDir}`;
+    case 'run.resumed':
+      return `resuming ${event.resumed.length > 0 ? event.resumed.join(', ') : 'no candidate'}${event.finished.length > 0 ? `; already finished: ${event.finished.join(', ')}` : ''}`;
     case 'candidate.status':
-      return `${event.candidate} ${event.status}${event.iteration > 0 ? ` (iteration ${event.iteration})` : ''}`;
+      return `${event.candidate} ${event.status}${event.iteration > 0 ? ` (iteration ${event.iteration}${event.phase ? `, phase ${event.phase}` : ''})` : ''}`;
+    case 'candidate.waiting':
+      return `${event.candidate} ${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit reached'}: waiting ${formatDuration(event.waitMs)} (attempt ${event.attempt}); this does not use up an iteration`;
+    case 'channel.received':
+      return event.kind === 'stop' ? `${event.candidate} received stop: it stops at this iteration boundary` : `${event.candidate} received a message for its next prompt: ${event.text}`;
+    case 'review.finished':
+      return `${event.candidate} review: ${event.verdict === 'lgtm' ? `LGTM (+${event.points})` : event.verdict === 'refuse' ? `REFUSE: ${event.reason ?? ''}` : `no verdict${event.reason ? ` (${event.reason})` : ''}`}`;
     case 'candidate.setup':
       return event.ok ? `${event.candidate} ready${event.copied.length > 0 ? ` (copied ${event.copied.join(', ')})` : ''}` : `${event.candidate} setup failed: ${event.message ?? ''}`;
     case 'candidate.activity': {
@@ -22,15 +30,15 @@ export function formatEvent(event: RunEvent): string {
     case 'provider.finished':
       return `${event.candidate} agent ${event.outcome} after ${formatDuration(event.durationMs)}${event.costUsd > 0 ? `, $${event.costUsd.toFixed(4)}` : ''}${event.message && event.outcome !== 'success' ? `: ${event.message}` : ''}`;
     case 'candidate.committed':
-      return `${event.candidate} committed ${event.commit.slice(0, 10)} (${event.changedFiles} files)`;
+      return `${event.candidate} committed ${event.commit.slice(0, 10)} (${event.changedFiles} file${event.changedFiles === 1 ? '' : 's'})`;
     case 'check.finished':
       return `${event.candidate} check ${event.check.name}: ${event.check.passed ? 'pass' : event.check.timedOut ? 'TIMEOUT' : 'FAIL'} (${event.check.points}/${event.check.maxPoints}, ${formatDuration(event.check.durationMs)})`;
     case 'candidate.tampered':
       return `${event.candidate} TAMPERED with frozen paths (ignored for scoring): ${event.paths.map((p) => `${p.path} (${p.change})`).join(', ')}`;
     case 'candidate.scored':
-      return `${event.candidate} score ${event.score}/${event.maxScore}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;
+      return `${event.candidate} score ${event.score}/${event.maxScore}${event.reviewPoints ? ` (review +${event.reviewPoints})` : ''}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;
     case 'candidate.finished':
-      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} files${event.message ? ` — ${event.message}` : ''}`;
+      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${event.message ? ` — ${event.message}` : ''}`;
     case 'selection.finished':
       return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.eligible ? '' : ` (${r.reason})`}`).join(', ')} — ${event.message}`;
     case 'merge.finished':

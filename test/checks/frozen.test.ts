@@ -225,6 +225,23 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     expect(readlinkSync(join(wt, 'test'))).toBe('evil/test');
   });
 
+  it('removes a nested repository the candidate committed under a frozen folder', async () => {
+    const { wt, base } = await setup();
+    put(wt, 'test/vendor/fake.test.ts', 'test("fake", () => {});\n');
+    const nested = join(wt, 'test/vendor');
+    for (const args of [['init', '--quiet'], ['add', '.'], ['-c', 'user.name=n', '-c', 'user.email=n@x', 'commit', '--quiet', '-m', 'n']]) git(nested, ...args);
+    const commit = (await commitAll(wt, { message: 'embedded repo' })).commit ?? '';
+    expect(git(wt, 'ls-tree', commit, 'test/vendor')).toMatch(/^160000 commit/);
+
+    const records = await restoreFrozenPaths(wt, { base, commit, frozen: FROZEN });
+    expect(records).toEqual([{ path: 'test/vendor', change: 'added' }]);
+    expectFrozenLikeBase(wt, base, ['test']);
+
+    await putBackCandidateFiles(wt, { commit });
+    expect(git(wt, 'rev-parse', 'HEAD').trim()).toBe(commit);
+    expect(git(wt, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+
   it('keeps setup files (untracked) and removes the checks\' junk', async () => {
     const { wt, base } = await setup();
     put(wt, '.env', 'SECRET=1\n');

@@ -198,7 +198,7 @@ describe('mergeWinner', () => {
     mkdirSync(join(r.dir, '.git/hooks'), { recursive: true });
     // A slow hook keeps git busy after the merged files are already in the checkout; it says when it starts.
     const marker = join(r.dir, '.git', 'hook-started');
-    writeFileSync(join(r.dir, '.git/hooks/pre-merge-commit'), `#!/bin/sh\ntouch '${marker}'\nsleep 3\n`, { mode: 0o755 });
+    writeFileSync(join(r.dir, '.git/hooks/pre-merge-commit'), `#!/bin/sh\nexec >/dev/null 2>&1\ntouch '${marker}'\nsleep 3\n`, { mode: 0o755 });
     const before = snapshot(r);
     const controller = new AbortController();
     const timer = setInterval(() => {

@@ -13,6 +13,8 @@ import { writeSpec } from './helpers.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SPEC_FOLDERS = ['configs', 'configs/examples'];
+/** Data files that live beside the specs but are not specs (the providers' price table). */
+const NOT_SPECS = new Set(['prices.toml']);
 
 /** `*.toml` files directly in each folder (sub-folders hold prompts and scripted steps, not specs). */
 function exampleSpecs(root: string): string[] {
@@ -20,7 +22,7 @@ function exampleSpecs(root: string): string[] {
     const dir = join(root, folder);
     if (!existsSync(dir)) return [];
     return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.toml'))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.toml') && !NOT_SPECS.has(entry.name))
       .map((entry) => relative(root, join(dir, entry.name)))
       .sort();
   });

@@ -27,7 +27,7 @@ describe('loadSpec', () => {
     expect(spec.repo).toBeUndefined();
     expect(spec.base).toBe('HEAD');
     expect(spec.prompt).toEqual({ text: 'x' });
-    expect(spec.loop).toEqual({ max_iterations: 1, allow_regression: true, checkpoint: true });
+    expect(spec.loop).toEqual({ allow_regression: true, checkpoint: true, rate_limit_backoff: 10_000, max_rate_limit_waits: 8 });
     expect(spec.budget).toEqual({});
     expect(spec.breaker).toEqual({ same_failure_iterations: 3, error_iterations: 3, no_diff_iterations: 3 });
     expect(spec.provider).toEqual({ kind: 'claude', args: [], env: {}, timeout: 15 * 60_000, isolate_config: false });

@@ -1,0 +1,51 @@
+import { dirname, join } from 'node:path';
+import { parseCommandArgs } from '../args.js';
+import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
+import { runPlanned } from '../run-session.js';
+import { formatSpecProblems } from '../../spec/errors.js';
+import { loadSpec } from '../../spec/load.js';
+import { planRun } from '../../engine/plan.js';
+import { EXIT_CODES } from '../../engine/run.js';
+import { runIsAlive } from '../../report/run-lock.js';
+
+/**
+ * `bestof resume <run>`: continue a run that crashed, was killed, or was cancelled. Finished
+ * candidates stay finished; the others continue from their last scored iteration, with what
+ * they spent counted against the budget. A run that already finished is not run again.
+ */
+export async function resumeCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('resume', args, {
+    json: { type: 'boolean' },
+    'no-tui': { type: 'boolean' },
+  });
+  const run = await findRun(await currentRepoRoot(), positionals[0]);
+  if (runIsAlive(run.runDir)) {
+    process.stderr.write(`bestof resume: run ${run.runId} is still running in another process; nothing to resume\n`);
+    return EXIT_CODES.badInput;
+  }
+  const state = await loadRunState(run.runDir);
+  if (state.status !== 'running' && state.status !== 'cancelled') {
+    process.stdout.write(`run ${run.runId} already finished (${state.status}): ${state.message ?? ''}\nnothing to resume; see \`bestof show ${run.runId}\`\n`);
+    return state.exitCode ?? 0;
+  }
+  // The run's own frozen copy of the spec, with paths relative to where the spec was.
+  const loaded = await loadSpec(join(run.runDir, 'spec.toml'), { baseDir: dirname(state.specPath) });
+  if (!loaded.ok) {
+    process.stderr.write(`${formatSpecProblems(loaded.problems)}\nbestof resume: the run's spec no longer loads; nothing was resumed\n`);
+    return EXIT_CODES.badInput;
+  }
+  if (!loaded.spec.loop.checkpoint) {
+    process.stderr.write(`bestof resume: run ${run.runId} was started with loop.checkpoint = false; it cannot be resumed\n`);
+    return EXIT_CODES.badInput;
+  }
+  const planned = await planRun(
+    { spec: loaded.spec, specPath: state.specPath, specDir: loaded.specDir, source: loaded.source },
+    { runId: state.runId, baseCommit: state.baseCommit },
+  );
+  if (!planned.ok) {
+    for (const problem of planned.problems) process.stderr.write(`${state.specPath}: ${problem}\n`);
+    process.stderr.write('bestof resume: nothing was resumed.\n');
+    return EXIT_CODES.badInput;
+  }
+  return runPlanned(planned.plan, { json: values.json === true, resume: state });
+}

@@ -1,0 +1,90 @@
+/**
+ * The review: an LLM judge (any provider) reads the candidate's diff and answers with a
+ * strict last line, `VERDICT: LGTM` or `VERDICT: REFUSE: <reason>`. The verdict is read
+ * from that line only, never by searching prose for the words (a judge that writes "I would
+ * not say LGTM" must not pass). An unparsable answer is asked once more, then recorded as
+ * no verdict. LGTM earns the review's points; REFUSE keeps the candidate from stopping on
+ * its score and its reason goes into the next prompt.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { putBackCandidateFiles } from '../checks/frozen.js';
+import type { Provider } from '../providers/types.js';
+
+export type Verdict = { verdict: 'lgtm' } | { verdict: 'refuse'; reason: string } | { verdict: 'none'; reason: string };
+
+const MAX_DIFF_CHARS = 60_000;
+
+export const BUILT_IN_REVIEW_PROMPT = `You are reviewing a change made by a coding agent for the task below. Read the diff (and the
+files in the current folder if you need more context). Judge whether the change does what the
+task asks, correctly and completely, without breaking anything or gaming the tests. Do not
+change any file.
+
+End your answer with exactly one line, the last line, in one of these two forms:
+VERDICT: LGTM
+VERDICT: REFUSE: <one-line reason>`;
+
+/** The last non-empty line decides; anything else is no verdict. */
+export function parseVerdict(text: string): Verdict {
+  const lines = text.replace(/\r/g, '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const last = (lines.at(-1) ?? '').replace(/^[*_`>\s]+|[*_`\s]+$/g, '');
+  if (/^VERDICT:\s*LGTM\.?$/.test(last)) return { verdict: 'lgtm' };
+  const refuse = /^VERDICT:\s*REFUSE:\s*(.+)$/.exec(last);
+  if (refuse) return { verdict: 'refuse', reason: (refuse[1] as string).trim() };
+  return { verdict: 'none', reason: last === '' ? 'the reviewer gave no answer' : `the last line is not a verdict: "${last.slice(0, 120)}"` };
+}
+
+export interface ReviewRequest {
+  readonly provider: Provider;
+  readonly model: string | undefined;
+  readonly promptFile: string | undefined;
+  readonly task: string;
+  readonly diff: string;
+  readonly worktree: string;
+  readonly commit: string;
+  readonly keepPaths: readonly string[];
+  readonly candidateId: string;
+  readonly iteration: number;
+  readonly timeoutMs: number;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly artifactsDir: string;
+  readonly signal: AbortSignal;
+}
+
+export interface ReviewResult {
+  readonly verdict: Verdict;
+  readonly attempts: number;
+  readonly costUsd: number;
+}
+
+export async function runReview(request: ReviewRequest): Promise<ReviewResult> {
+  const instructions = request.promptFile ? await readFile(request.promptFile, 'utf8') : BUILT_IN_REVIEW_PROMPT;
+  const diff = request.diff.length > MAX_DIFF_CHARS ? `${request.diff.slice(0, MAX_DIFF_CHARS)}\n[... diff cut at ${MAX_DIFF_CHARS} characters]` : request.diff;
+  const prompt = `${instructions.trimEnd()}\n\n## Task\n\n${request.task.trimEnd()}\n\n## Diff\n\n\`\`\`diff\n${diff}\n\`\`\`\n`;
+  let costUsd = 0;
+  let verdict: Verdict = { verdict: 'none', reason: 'not run' };
+  let attempts = 0;
+  for (attempts = 1; attempts <= 2; attempts++) {
+    const artifactsDir = join(request.artifactsDir, `review-${attempts}`);
+    await mkdir(artifactsDir, { recursive: true });
+    const result = await request.provider.run({
+      prompt: attempts === 1 ? prompt : `${prompt}\nYour previous answer did not end with a verdict line. Answer again and end with the verdict line exactly as specified.\n`,
+      cwd: request.worktree,
+      model: request.model,
+      iteration: request.iteration,
+      candidateId: `${request.candidateId}-review`,
+      env: request.env,
+      timeoutMs: request.timeoutMs,
+      artifactsDir,
+      signal: request.signal,
+      onActivity: () => undefined,
+    });
+    costUsd += result.costUsd;
+    // The judge must not change what is judged: whatever it wrote is discarded.
+    await putBackCandidateFiles(request.worktree, { commit: request.commit, keep: [...request.keepPaths] });
+    if (request.signal.aborted) return { verdict: { verdict: 'none', reason: 'cancelled' }, attempts, costUsd };
+    verdict = result.outcome === 'success' ? parseVerdict(result.text) : { verdict: 'none', reason: `the reviewer ended with ${result.outcome}${result.message ? `: ${result.message}` : ''}` };
+    if (verdict.verdict !== 'none') break;
+  }
+  return { verdict, attempts: Math.min(attempts, 2), costUsd };
+}
