@@ -497,7 +497,15 @@ async function finalScoring(
   });
   if (scoring.interrupted) return;
   setScore(scoring.score + at.reviewPoints);
-  emit({ type: 'candidate.scored', candidate: candidate.id, iteration: at.iteration, score: scoring.score + at.reviewPoints, maxScore: plan.maxScore, failedChecks: scoring.checks.filter((c) => !c.passed).map((c) => c.name) });
+  emit({
+    type: 'candidate.scored',
+    candidate: candidate.id,
+    iteration: at.iteration,
+    score: scoring.score + at.reviewPoints,
+    maxScore: plan.maxScore,
+    failedChecks: scoring.checks.filter((c) => !c.passed).map((c) => c.name),
+    final: true,
+  });
 }
 
 function breakerMessage(reason: StopReason, limits: { same_failure_iterations: number; error_iterations: number; no_diff_iterations: number }): string {

@@ -162,6 +162,8 @@ export type RunEvent = Stamped &
         readonly failedChecks: readonly string[];
         /** Points of the review's LGTM, included in `score`. */
         readonly reviewPoints?: number;
+        /** The final scoring after the loop (every check counts), not an iteration's own. */
+        readonly final?: boolean;
       }
     | {
         readonly type: 'candidate.finished';

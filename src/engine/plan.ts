@@ -211,7 +211,16 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 
   let review: ReviewPlan | undefined;
   if (spec.review && spec.review.enabled) {
-    const settings: ProviderSettings = { ...spec.provider, kind: spec.review.kind, ...(spec.review.model ? { model: spec.review.model } : {}) };
+    // The reviewer is its own agent: it shares [provider]'s timeout and env, never its program or script.
+    const settings: ProviderSettings = {
+      ...spec.provider,
+      kind: spec.review.kind,
+      model: spec.review.model,
+      script: spec.review.script,
+      command: spec.review.command,
+      args: spec.review.args,
+      label: 'review',
+    };
     const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts });
     if (!prepared.ok) problems.push(prepared.problem);
     else {

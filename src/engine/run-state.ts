@@ -217,7 +217,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       return updateCandidate(state, event.candidate, (c) => ({
         score: event.score,
         maxScore: event.maxScore,
-        iterations: updateIteration(c, event.iteration, () => ({ score: event.score })),
+        iterations: event.final ? c.iterations : updateIteration(c, event.iteration, () => ({ score: event.score })),
       }));
     case 'candidate.finished':
       return updateCandidate(state, event.candidate, () => ({

@@ -23,8 +23,9 @@ export async function rewordHead(worktree: string, message: string): Promise<str
 export async function reattachWorktree(repo: string, path: string, branch: string): Promise<GitOutcome & { reused?: boolean }> {
   const abs = resolve(path);
   if (existsSync(abs)) {
-    const head = await runGit(abs, ['rev-parse', '--abbrev-ref', 'HEAD']);
-    if (head.code === 0 && head.stdout.trim() === branch) return { ok: true, reused: true };
+    // The full ref name: the short one is ambiguous with refs/bestof/<run>/<candidate>.
+    const head = await runGit(abs, ['symbolic-ref', '--quiet', 'HEAD']);
+    if (head.code === 0 && head.stdout.trim() === `refs/heads/${branch}`) return { ok: true, reused: true };
     return { ok: false, message: `${abs} exists but is not the worktree of ${branch}; move it away and resume again` };
   }
   await runGit(repo, ['worktree', 'prune']);

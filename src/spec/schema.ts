@@ -218,6 +218,10 @@ export const specSchema = z
         enabled: z.boolean().default(true),
         kind: providerKind.default('claude'),
         model: nonEmpty.optional(),
+        /** kind = "script": the reviewer's steps file; kind = "command": its program and argv template. */
+        script: nonEmpty.optional(),
+        command: nonEmpty.optional(),
+        args: z.array(z.string()).default([]),
         prompt_file: nonEmpty.optional(),
         score: z.number().nonnegative().default(0),
         timeout: duration.default(10 * 60_000),

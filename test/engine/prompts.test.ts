@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckOutcome } from '../../src/engine/events.js';
+import { buildIterationPrompt } from '../../src/engine/prompts.js';
+
+const check = (name: string, exitCode: number, outputTail: string): CheckOutcome => ({
+  name,
+  passed: false,
+  points: 0,
+  maxPoints: 40,
+  exitCode,
+  timedOut: false,
+  durationMs: 120,
+  outputTail,
+});
+
+describe('the prompt of each iteration', () => {
+  it('iteration 1 is the task as written', () => {
+    expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [] })).toBe('Fix the date parser.\n');
+  });
+
+  // The exact text an agent receives in iteration 2 after two failed checks. A change here
+  // changes what every agent is told: make it on purpose.
+  it('iteration 2 after two failed checks', () => {
+    const prompt = buildIterationPrompt({
+      task: 'Fix the date parser in src/date.ts.',
+      iteration: 2,
+      maxIterations: 5,
+      feedback: {
+        score: 20,
+        maxScore: 100,
+        threshold: 100,
+        failedChecks: [
+          check('unit', 1, 'FAIL test/date.test.ts\n  parses ISO weeks\n  expected 2026-W49, got undefined'),
+          check('lint', 2, "src/date.ts:12:5 error 'x' is never used"),
+        ],
+        outcome: 'success',
+        tampered: [],
+      },
+      messages: ['Keep the public API unchanged.'],
+      outputFile: 'artifacts/notes.md',
+      timeLeftMs: 25 * 60_000,
+      budgetLeftUsd: 1.5,
+    });
+    expect(prompt).toBe(`Fix the date parser in src/date.ts.
+
+## bestof: iteration 2 of 5
+
+Your previous attempt scored 20 of 100 points; 100 are needed to finish.
+
+These checks failed. They always run from the original tests and check scripts, so changing those earns nothing: fix the work itself.
+
+### unit (exit code 1)
+
+\`\`\`
+FAIL test/date.test.ts
+  parses ISO weeks
+  expected 2026-W49, got undefined
+\`\`\`
+
+### lint (exit code 2)
+
+\`\`\`
+src/date.ts:12:5 error 'x' is never used
+\`\`\`
+
+Messages from the user:
+- Keep the public API unchanged.
+
+Output file: artifacts/notes.md (your previous output is there; build on it).
+Time left: 25m.
+Budget left: $1.50.
+`);
+  });
+
+  it('uses retry_prompt_file from iteration 2, and says how the last run ended, what the reviewer refused and what was tampered with', () => {
+    const prompt = buildIterationPrompt({
+      task: 'Write the report.',
+      retryTemplate: 'Read artifacts/gap.md and close one gap at a time.',
+      phase: { name: 'polish', prompt: 'Tighten the prose.' },
+      iteration: 3,
+      maxIterations: 10,
+      feedback: {
+        score: 100,
+        maxScore: 100,
+        threshold: 100,
+        failedChecks: [],
+        outcome: 'context_overflow',
+        refuseReason: 'section 2 is still a stub',
+        tampered: ['test/report.test.ts'],
+      },
+      messages: [],
+    });
+    expect(prompt.startsWith('Read artifacts/gap.md and close one gap at a time.\n\n## Phase: polish\n\nTighten the prose.\n')).toBe(true);
+    expect(prompt).not.toContain('Write the report.');
+    expect(prompt).toContain('Your previous run ended early (context_overflow): the conversation outgrew the context window');
+    expect(prompt).toContain('The reviewer refused your previous attempt: section 2 is still a stub');
+    expect(prompt).toContain('Your changes to frozen files were ignored when scoring: test/report.test.ts.');
+  });
+
+  it('bounds the output of a failed check to its end', () => {
+    const long = `${'x'.repeat(5000)}THE END`;
+    const prompt = buildIterationPrompt({
+      task: 't',
+      iteration: 2,
+      maxIterations: 2,
+      feedback: { score: 0, maxScore: 1, threshold: 1, failedChecks: [check('big', 1, long)], outcome: 'success', tampered: [] },
+      messages: [],
+    });
+    expect(prompt).toContain('THE END');
+    expect(prompt.length).toBeLessThan(2600);
+  });
+});
