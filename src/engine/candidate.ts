@@ -185,6 +185,8 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
   if (workspace.reused) await commitWork(`iteration ${iteration + 1} (interrupted; saved on resume)`);
 
   const provider = ctx.createProvider(candidate);
+  const described = await provider.describe?.();
+  if (described) emit({ type: 'candidate.provider', candidate: id, ...described });
   const reviewer = ctx.createReviewer?.();
   const breaker = new Breaker({
     sameFailureIterations: spec.breaker.same_failure_iterations,

@@ -120,6 +120,16 @@ export type RunEvent = Stamped &
         readonly phase?: string;
       }
     | { readonly type: 'candidate.setup'; readonly candidate: string; readonly ok: boolean; readonly message?: string; readonly copied: readonly string[] }
+    | {
+        /** What the candidate's agent CLI is, for reproducibility: version, argv (secrets redacted), model. */
+        readonly type: 'candidate.provider';
+        readonly candidate: string;
+        readonly kind: ProviderKind;
+        readonly binary: string;
+        readonly version: string | undefined;
+        readonly argv: readonly string[];
+        readonly model: string | undefined;
+      }
     | { readonly type: 'candidate.activity'; readonly candidate: string; readonly iteration: number; readonly text: string }
     | {
         readonly type: 'candidate.waiting';

@@ -43,6 +43,8 @@ export interface CandidateState extends CandidateInfo {
   readonly durationMs: number;
   readonly lastActivity: string;
   readonly phase?: string;
+  /** The agent CLI as it was run (real providers only). */
+  readonly cli?: { readonly binary: string; readonly version: string | undefined; readonly argv: readonly string[]; readonly model: string | undefined };
   /** Messages received through the channel, oldest first. */
   readonly messages: readonly string[];
   readonly iterations: readonly IterationState[];
@@ -184,6 +186,8 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       }));
     case 'candidate.setup':
       return event.ok ? state : updateCandidate(state, event.candidate, () => ({ message: event.message }));
+    case 'candidate.provider':
+      return updateCandidate(state, event.candidate, () => ({ cli: { binary: event.binary, version: event.version, argv: event.argv, model: event.model } }));
     case 'candidate.activity':
       return updateCandidate(state, event.candidate, () => ({ lastActivity: event.text }));
     case 'provider.finished': {

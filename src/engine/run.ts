@@ -41,10 +41,6 @@ export interface ExecuteRunOptions {
 /** Candidates in these states are finished and stay so when a run is resumed. */
 const FINISHED: ReadonlySet<string> = new Set(['done', 'failed', 'stopped']);
 
-function providerFor(candidate: CandidatePlan): Provider {
-  return createProvider(candidate.settings, candidate.agent);
-}
-
 export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Promise<RunState> {
   const { spec } = plan;
   const started = performance.now();
@@ -96,8 +92,11 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
     Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])),
   );
   const runDeadline = spec.loop.run_duration !== undefined ? Date.now() + spec.loop.run_duration : undefined;
+  // `[providers.<kind>] prices` of the spec go over configs/prices.toml (codex, gemini).
+  const providerFor = (candidate: CandidatePlan): Provider =>
+    createProvider(candidate.settings, candidate.agent, { prices: spec.providers[candidate.settings.kind]?.prices });
   const review = plan.review;
-  const createReviewer = review ? (): Provider => createProvider(review.settings, review.agent) : undefined;
+  const createReviewer = review ? (): Provider => createProvider(review.settings, review.agent, { prices: spec.providers[review.settings.kind]?.prices }) : undefined;
 
   const queue = new PQueue({ concurrency: spec.parallel.max_concurrency });
   const providerQueues = new Map<string, PQueue>();

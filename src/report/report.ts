@@ -47,6 +47,7 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
         costUsd: c.costUsd,
         usage: c.usage,
         durationMs: c.durationMs,
+        cli: c.cli ?? null,
         branch: c.branch,
         ref: c.ref,
         commit: c.commit ?? null,
@@ -99,6 +100,11 @@ export function renderMarkdownReport(state: RunState): string {
   }
   if (state.warnings.length > 0) {
     lines.push('', '## Warnings', '', ...state.warnings.map((w) => `- ${w}`));
+  }
+  const clis = state.order.map((id) => [id, state.candidates[id]?.cli] as const).filter(([, cli]) => cli !== undefined);
+  if (clis.length > 0) {
+    lines.push('', '## Agents', '');
+    for (const [id, cli] of clis) lines.push(`- ${id}: ${cli?.binary} ${cli?.version ?? '(version unknown)'}${cli?.model ? `, model ${cli.model}` : ''}: \`${cli?.argv.join(' ')}\``);
   }
   lines.push('', '## Branches', '');
   for (const id of state.order) {

@@ -64,27 +64,18 @@ isolate_config = false           # true: a fresh CLI config folder per run (CI);
 candidates = 3                   # N
 max_concurrency = 3              # candidates that run at the same time
 
-# This version drives any agent CLI through kind = "command" (built-in kinds "claude",
-# "codex" and "gemini", with parsed costs and outcomes, are part of the spec language and
-# arrive in a later version). Keep the agents you have installed; \`bestof validate\` says
-# which CLI is missing.
 [[parallel.providers]]
-kind = "command"                 # any CLI; the prompt goes in through {prompt} or {prompt_file}
-label = "claude"                 # the name shown in the dashboard and the report
-command = "claude"               # Claude Code, headless; acceptEdits lets it edit files in its worktree
-args = ["-p", "{prompt}", "--permission-mode", "acceptEdits"]   # the argv after the command
+kind = "claude"                  # Claude Code; kinds: claude | codex | gemini | command | script (shannon: reserved)
+# model = "sonnet"               # default: the CLI's own default model
+# permission_mode = "acceptEdits" # the default: edits inside its worktree run unattended, other tools are denied
 
 [[parallel.providers]]
-kind = "command"                 # (the same keys as above)
-label = "codex"
-command = "codex"                # OpenAI Codex CLI; the sandbox keeps it inside its worktree
-args = ["exec", "--skip-git-repo-check", "--sandbox", "workspace-write", "{prompt}"]
+kind = "codex"                   # OpenAI Codex CLI; sandbox = "workspace-write" by default
+# model = "gpt-5-codex"
 
 [[parallel.providers]]
-kind = "command"                 # (the same keys as above)
-label = "gemini"
-command = "gemini"               # Google Gemini CLI; auto_edit approves file edits only
-args = ["-p", "{prompt}", "--approval-mode", "auto_edit"]
+kind = "gemini"                  # Google Gemini CLI; approval_mode = "auto_edit" by default
+# model = "gemini-2.5-pro"
 
 # Your own agent script:
 # [[parallel.providers]]

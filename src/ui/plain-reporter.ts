@@ -23,6 +23,8 @@ export function formatEvent(event: RunEvent): string {
       return `${event.candidate} review: ${event.verdict === 'lgtm' ? `LGTM (+${event.points})` : event.verdict === 'refuse' ? `REFUSE: ${event.reason ?? ''}` : `no verdict${event.reason ? ` (${event.reason})` : ''}`}`;
     case 'candidate.setup':
       return event.ok ? `${event.candidate} ready${event.copied.length > 0 ? ` (copied ${event.copied.join(', ')})` : ''}` : `${event.candidate} setup failed: ${event.message ?? ''}`;
+    case 'candidate.provider':
+      return `${event.candidate} agent: ${event.kind} ${event.version ?? '(version unknown)'}${event.model ? `, model ${event.model}` : ''} — ${event.argv.join(' ')}`;
     case 'candidate.activity': {
       const text = event.text.replace(/\s+/g, ' ').trim();
       return `${event.candidate} | ${text.length > MAX_ACTIVITY ? `${text.slice(0, MAX_ACTIVITY - 1)}…` : text}`;

@@ -13,11 +13,7 @@ describe('starterSpec', () => {
     expect(spec.name).toBe('fix-date-parser');
     expect(spec.prompt.text).toContain('Describe the task');
     expect(spec.parallel.candidates).toBe(3);
-    expect(spec.parallel.providers.map((p) => [p.kind, p.label, p.command])).toEqual([
-      ['command', 'claude', 'claude'],
-      ['command', 'codex', 'codex'],
-      ['command', 'gemini', 'gemini'],
-    ]);
+    expect(spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini']);
     expect(spec.checks.frozen.length).toBeGreaterThan(0);
     expect(spec.checks.items.map((c) => c.name)).toEqual(['test', 'lint']);
     expect(spec.select.merge).toBe('branch');
@@ -42,7 +38,8 @@ describe('starterSpec', () => {
     expect(result.spec.review?.prompt_file).toBe('review.md');
     expect(result.spec.vote.enabled).toBe(true);
     expect(result.spec.prompts).toHaveLength(1);
-    expect(result.spec.parallel.providers.map((p) => p.label ?? p.command)).toEqual(['claude', 'codex', 'gemini', './agents/my-agent.sh']);
+    expect(result.spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini', 'command']);
+    expect(result.spec.parallel.providers[0]?.permission_mode).toBe('acceptEdits');
   });
 
   it('makes any name a valid run name', async () => {
@@ -58,12 +55,6 @@ describe('starterSpec', () => {
       .filter((line) => /^[a-z_]+ = /.test(line) && !line.startsWith('text = '));
     expect(settings.length).toBeGreaterThan(20);
     // The second and third agents and the second check repeat keys explained just above them.
-    expect(settings.filter((line) => !line.includes('#'))).toEqual([
-      'label = "codex"',
-      'args = ["exec", "--skip-git-repo-check", "--sandbox", "workspace-write", "{prompt}"]',
-      'label = "gemini"',
-      'args = ["-p", "{prompt}", "--approval-mode", "auto_edit"]',
-      'name = "lint"',
-    ]);
+    expect(settings.filter((line) => !line.includes('#'))).toEqual(['name = "lint"']);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * `claude`: Claude Code in print mode.
+ *
+ *   claude -p --output-format stream-json --verbose --session-id <uuid>
+ *          [--model M] [--max-turns N] --permission-mode <mode>
+ *          [--append-system-prompt TEXT] [...args]          (the prompt on stdin)
+ *
+ * Permissions. `permission_mode` defaults to "acceptEdits": Claude Code edits files inside
+ * the worktree unattended, and anything that would need approval in an interactive session
+ * (shell commands, edits outside the worktree, web fetches) is denied and reported (the
+ * denials become activity lines). That is the safe default for agents that run without a
+ * person watching. To let the agent run tests, either allow specific commands with
+ * `args = ["--allowedTools", "Bash(npm test:*)"]`, or set `permission_mode =
+ * "bypassPermissions"`: the agent may then run any command as your user, anywhere your user
+ * can write (the worktree is a folder, not a sandbox); Claude Code refuses it as root unless
+ * IS_SANDBOX=1 is set.
+ *
+ * The session id is chosen by bestof (a uuid) so the transcript is easy to find:
+ * ~/.claude/projects/<cwd with non-alphanumerics as "-">/<session id>.jsonl (or under the
+ * isolated CLAUDE_CONFIG_DIR). CLAUDECODE and CLAUDE_CODE_CHILD_SESSION are removed from the
+ * environment, so running bestof from inside a Claude Code session behaves like a terminal.
+ */
+import { classifyClaude, claudeEarlyStop } from './classify-claude.js';
+import { ClaudeStreamParser, type ClaudeStreamState } from './claude-stream.js';
+import { createCliProvider, type CliAdapter, type CliOptions } from './cli-provider.js';
+import type { Provider } from './types.js';
+
+export const CLAUDE_DEFAULT_PERMISSION_MODE = 'acceptEdits';
+
+export const claudeAdapter: CliAdapter<ClaudeStreamState> = {
+  kind: 'claude',
+  cli: 'Claude Code',
+  installHint: 'install Claude Code with `npm install -g @anthropic-ai/claude-code`, then log in once with `claude` (or set ANTHROPIC_API_KEY)',
+  dropEnv: ['CLAUDECODE', 'CLAUDE_CODE_CHILD_SESSION'],
+  buildCall(settings, input) {
+    const args = ['-p', '--output-format', 'stream-json', '--verbose', '--session-id', input.sessionId];
+    if (input.model) args.push('--model', input.model);
+    if (settings.max_turns !== undefined) args.push('--max-turns', String(settings.max_turns));
+    args.push('--permission-mode', settings.permission_mode ?? CLAUDE_DEFAULT_PERMISSION_MODE);
+    if (settings.append_system_prompt) args.push('--append-system-prompt', settings.append_system_prompt);
+    args.push(...settings.args);
+    return { args, input: input.prompt };
+  },
+  createParser: (onActivity) => new ClaudeStreamParser(onActivity),
+  earlyStop: claudeEarlyStop,
+  classify(state, process, ctx, _request, note) {
+    const result = classifyClaude(state, process, ctx);
+    const denials = state.result?.permissionDenials ?? [];
+    if (denials.length > 0) {
+      note(`${denials.length} tool call(s) denied by permission_mode: ${denials.slice(0, 3).join('; ')}${denials.length > 3 ? '; …' : ''}`);
+    }
+    return result;
+  },
+};
+
+export function createClaudeProvider(options: CliOptions): Provider {
+  return createCliProvider(claudeAdapter, options);
+}

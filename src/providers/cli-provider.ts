@@ -1,0 +1,165 @@
+/**
+ * The shared run of a real agent CLI (claude, codex, gemini): build the argv, give it a fresh
+ * config folder when the spec asks, spawn it in the worktree through runProcess (timeout and
+ * cancel kill the whole process tree), parse its JSON stream line by line as it arrives, and
+ * classify the outcome. Each CLI's file supplies the argv, the parser and the classifier.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runProcess } from '../process/run-process.js';
+import type { ProcessResult } from '../process/types.js';
+import type { ProviderSettings } from '../spec/schema.js';
+import type { ClassifyContext } from './classify-common.js';
+import { prepareIsolatedConfig, type RealProviderKind } from './isolated-config.js';
+import type { PriceTable } from './prices.js';
+import type { Outcome, Provider, ProviderDescription, ProviderRequest, ProviderResult } from './types.js';
+
+/** A prompt longer than this goes through stdin: one argv string is limited to 128 KiB on Linux. */
+export const MAX_PROMPT_ARG_BYTES = 100_000;
+
+export interface CliCall {
+  /** Arguments after the binary. */
+  readonly args: readonly string[];
+  /** Written to stdin, which is then closed; undefined: stdin is /dev/null. */
+  readonly input?: string;
+  /** Positions in `args` that hold the prompt, replaced by "<prompt>" in records. */
+  readonly promptIndex?: number;
+}
+
+export interface StreamParser<S> {
+  readonly state: S;
+  push(line: string): void;
+}
+
+export interface CliOptions {
+  /** Absolute path of the CLI, resolved by prepareAgent. */
+  readonly binary: string;
+  readonly settings: ProviderSettings;
+  /** `[providers.<kind>.prices]` of the spec, over configs/prices.toml. */
+  readonly prices?: PriceTable | undefined;
+}
+
+export interface CliAdapter<S> {
+  readonly kind: RealProviderKind;
+  /** The CLI's name in messages. */
+  readonly cli: string;
+  readonly installHint: string;
+  /** Variables removed from the child's environment. */
+  readonly dropEnv?: readonly string[];
+  buildCall(settings: ProviderSettings, request: CallInput): CliCall;
+  createParser(onActivity: (text: string) => void): StreamParser<S>;
+  classify(state: S, process: ProcessResult, ctx: ClassifyContext, request: ProviderRequest, note: (text: string) => void): ProviderResult;
+  /**
+   * Checked after every line: an outcome that is already certain while the CLI keeps retrying
+   * (a refused key). bestof then stops the CLI and reports it, instead of waiting minutes.
+   */
+  earlyStop?(state: S): { outcome: Outcome; message: string } | undefined;
+}
+
+/** What an argv depends on besides the spec. */
+export interface CallInput {
+  readonly prompt: string;
+  readonly model: string | undefined;
+  /** A fresh session id (uuid) for CLIs that accept one. */
+  readonly sessionId: string;
+}
+
+export function createCliProvider<S>(adapter: CliAdapter<S>, options: CliOptions): Provider {
+  let description: Promise<ProviderDescription> | undefined;
+  return {
+    kind: adapter.kind,
+    run: (request) => runCli(adapter, options, request),
+    describe: () => (description ??= describeCli(adapter, options)),
+  };
+}
+
+async function runCli<S>(adapter: CliAdapter<S>, options: CliOptions, request: ProviderRequest): Promise<ProviderResult> {
+  const env = await childEnv(adapter, options.settings, request);
+  const call = adapter.buildCall(options.settings, { prompt: request.prompt, model: request.model, sessionId: crypto.randomUUID() });
+  await recordInvocation(options, request, call);
+
+  const parser = adapter.createParser(request.onActivity);
+  const stopEarly = new AbortController();
+  let early: { outcome: Outcome; message: string } | undefined;
+  const ran = await runProcess(options.binary, call.args, {
+    cwd: request.cwd,
+    env,
+    timeoutMs: request.timeoutMs,
+    signal: AbortSignal.any([request.signal, stopEarly.signal]),
+    logFile: join(request.artifactsDir, 'output.log'),
+    onStdoutLine: (line) => {
+      parser.push(line);
+      if (early === undefined && adapter.earlyStop) {
+        early = adapter.earlyStop(parser.state);
+        if (early) stopEarly.abort();
+      }
+    },
+    ...(call.input !== undefined ? { input: call.input } : {}),
+  });
+  const ctx: ClassifyContext = { cli: adapter.cli, timeoutMs: request.timeoutMs, installHint: adapter.installHint };
+  if (early && !request.signal.aborted) {
+    // bestof stopped the CLI itself: the outcome is the one it saw coming, not "cancelled".
+    const { retryAfterMs: _ignored, ...rest } = adapter.classify(parser.state, { ...ran, canceled: false }, ctx, request, request.onActivity);
+    request.onActivity(`stopped ${adapter.cli}: ${early.message}`);
+    return { ...rest, outcome: early.outcome, message: early.message };
+  }
+  return adapter.classify(parser.state, ran, ctx, request, request.onActivity);
+}
+
+/** The request's environment minus the CLI's unwanted variables, plus the isolated config folder. */
+async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, request: ProviderRequest): Promise<Record<string, string | undefined>> {
+  const env: Record<string, string | undefined> = { ...request.env };
+  for (const name of adapter.dropEnv ?? []) delete env[name];
+  if (settings.isolate_config) {
+    const isolated = await prepareIsolatedConfig(adapter.kind, { artifactsDir: request.artifactsDir, env, maxTurns: settings.max_turns });
+    Object.assign(env, isolated.env);
+    request.onActivity(isolated.note);
+  }
+  return env;
+}
+
+/** prompt.md and invocation.json (the argv with the prompt and secrets redacted) in the run folder. */
+async function recordInvocation(options: CliOptions, request: ProviderRequest, call: CliCall): Promise<void> {
+  const invocation = { binary: options.binary, argv: redactArgs(call.args, call.promptIndex), model: request.model ?? null, isolateConfig: options.settings.isolate_config };
+  await writeFile(join(request.artifactsDir, 'prompt.md'), request.prompt).catch(() => undefined);
+  await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
+}
+
+const SECRET_KEY = /key|token|secret|passw|auth|credential/i;
+const SECRET_VALUE = /^(sk-|sk_|AIza|ya29\.|ghp_|xox[abp]-)/;
+
+/** The argv for records: the prompt as "<prompt>", secret-looking values as "<redacted>". */
+export function redactArgs(args: readonly string[], promptIndex?: number): string[] {
+  return args.map((arg, index) => {
+    if (index === promptIndex) return '<prompt>';
+    const assignment = /^([\w.-]+)=(.*)$/s.exec(arg);
+    if (assignment && SECRET_KEY.test(assignment[1]!)) return `${assignment[1]}=<redacted>`;
+    if (SECRET_VALUE.test(arg)) return '<redacted>';
+    return arg;
+  });
+}
+
+/** `<binary> --version`, asked once per binary however many candidates use it. */
+const versions = new Map<string, Promise<string | undefined>>();
+
+function cliVersion(binary: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  let version = versions.get(binary);
+  if (!version) {
+    version = runProcess(binary, ['--version'], { cwd: process.cwd(), env, timeoutMs: 15_000, maxBufferTail: 4096 }).then(
+      (result) => (result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined),
+    );
+    versions.set(binary, version);
+  }
+  return version;
+}
+
+async function describeCli<S>(adapter: CliAdapter<S>, options: CliOptions): Promise<ProviderDescription> {
+  const call = adapter.buildCall(options.settings, { prompt: '<prompt>', model: options.settings.model, sessionId: '<session-id>' });
+  return {
+    kind: adapter.kind,
+    binary: options.binary,
+    version: await cliVersion(options.binary, { ...process.env, ...options.settings.env }),
+    argv: redactArgs(call.args, call.promptIndex),
+    model: options.settings.model,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * `codex`: OpenAI Codex CLI, non-interactive.
+ *
+ *   codex exec --json --skip-git-repo-check (--sandbox MODE | --dangerously-bypass-approvals-and-sandbox)
+ *              [-m M] [-c key=value ...] [...args] -- <prompt>          (stdin closed)
+ *
+ * `sandbox` defaults to "workspace-write": commands the agent runs may write inside the
+ * worktree only, without network. "read-only" and "danger-full-access" are passed as they
+ * are; "bypass" turns off both approvals and the sandbox (only for machines that are a
+ * sandbox themselves). `config` entries become `-c` overrides (values written as TOML).
+ * Codex reports tokens but no cost: the cost is estimated from configs/prices.toml. Codex has
+ * no turn limit, so `max_turns` does not apply to it.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ProviderSettings } from '../spec/schema.js';
+import { classifyCodex, codexEarlyStop, codexUsage } from './classify-codex.js';
+import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
+import { CodexStreamParser, type CodexStreamState } from './codex-stream.js';
+import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
+import type { Provider, ProviderRequest } from './types.js';
+
+export const CODEX_DEFAULT_SANDBOX = 'workspace-write';
+
+/** A `-c` value as TOML: strings quoted, numbers and booleans bare. */
+export function tomlValue(value: string | number | boolean): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+export function sandboxArgs(sandbox: string | undefined): string[] {
+  const mode = sandbox ?? CODEX_DEFAULT_SANDBOX;
+  return mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', mode];
+}
+
+/** The model Codex will use: the spec's, a `-c model=` override, or the one in CODEX_HOME/config.toml. */
+export function codexModel(settings: ProviderSettings, requestModel: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (requestModel) return requestModel;
+  const override = settings.config?.model;
+  if (typeof override === 'string') return override;
+  const home = env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex');
+  try {
+    const text = readFileSync(join(home, 'config.toml'), 'utf8');
+    // Only a top-level `model = "..."`, before the first [table].
+    const top = text.split(/^\s*\[/m)[0] ?? '';
+    return /^\s*model\s*=\s*"([^"]+)"/m.exec(top)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+export function codexAdapter(options: CliOptions): CliAdapter<CodexStreamState> {
+  const prices = pricesFor('codex', options.prices);
+  return {
+    kind: 'codex',
+    cli: 'Codex',
+    installHint: 'install the Codex CLI with `npm install -g @openai/codex`, then `codex login` (or set CODEX_API_KEY)',
+    buildCall(settings, input) {
+      const args = ['exec', '--json', '--skip-git-repo-check', ...sandboxArgs(settings.sandbox)];
+      if (input.model) args.push('-m', input.model);
+      for (const [key, value] of Object.entries(settings.config ?? {})) args.push('-c', `${key}=${tomlValue(value)}`);
+      args.push(...settings.args);
+      // Codex reads the prompt from stdin when it is "-"; otherwise stdin stays closed.
+      if (Buffer.byteLength(input.prompt) > MAX_PROMPT_ARG_BYTES) return { args: [...args, '-'], input: input.prompt };
+      return { args: [...args, '--', input.prompt], promptIndex: args.length + 1 };
+    },
+    createParser: (onActivity) => new CodexStreamParser(onActivity),
+    earlyStop: codexEarlyStop,
+    classify(state, process, ctx, request: ProviderRequest, note) {
+      const model = codexModel(options.settings, request.model, request.env) ?? 'unknown';
+      const { costUsd, missing } = estimateCost(prices, [{ model, usage: codexUsage(state) }]);
+      if (missing.length > 0) note(missingPriceNote('codex', missing));
+      return classifyCodex(state, process, ctx, { costUsd, costEstimated: true });
+    },
+  };
+}
+
+export function createCodexProvider(options: CliOptions): Provider {
+  return createCliProvider(codexAdapter(options), options);
+}

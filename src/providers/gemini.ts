@@ -1,0 +1,54 @@
+/**
+ * `gemini`: Gemini CLI in headless mode.
+ *
+ *   gemini --output-format stream-json --skip-trust (--yolo | --approval-mode MODE) [-m M]
+ *          [...args] -p <prompt>
+ *
+ * `approval_mode` defaults to "auto_edit": edit tools run unattended, tools that would need
+ * approval (shell commands, web fetches) are not offered to the model in headless mode. "yolo"
+ * allows everything (the agent may run any command as your user); "default" and "plan" are
+ * passed as they are. `--skip-trust` trusts the worktree bestof made for this session only:
+ * in an untrusted folder Gemini CLI silently downgrades the approval mode. `max_turns` needs
+ * `isolate_config = true` (Gemini CLI has no flag for it; bestof writes
+ * model.maxSessionTurns into the isolated settings). Gemini CLI reports tokens but no cost:
+ * the cost is estimated from configs/prices.toml, per model that served requests.
+ */
+import { classifyGemini } from './classify-gemini.js';
+import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
+import { GeminiStreamParser, type GeminiStreamState } from './gemini-stream.js';
+import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
+import type { Provider } from './types.js';
+
+export const GEMINI_DEFAULT_APPROVAL_MODE = 'auto_edit';
+
+export function approvalArgs(mode: string | undefined): string[] {
+  const chosen = mode ?? GEMINI_DEFAULT_APPROVAL_MODE;
+  return chosen === 'yolo' ? ['--yolo'] : ['--approval-mode', chosen];
+}
+
+export function geminiAdapter(options: CliOptions): CliAdapter<GeminiStreamState> {
+  const prices = pricesFor('gemini', options.prices);
+  return {
+    kind: 'gemini',
+    cli: 'Gemini CLI',
+    installHint: 'install Gemini CLI with `npm install -g @google/gemini-cli`, then log in once with `gemini` (or set GEMINI_API_KEY)',
+    buildCall(settings, input) {
+      const args = ['--output-format', 'stream-json', '--skip-trust', ...approvalArgs(settings.approval_mode)];
+      if (input.model) args.push('-m', input.model);
+      args.push(...settings.args);
+      // -p is appended to whatever comes on stdin: a long prompt goes there instead.
+      if (Buffer.byteLength(input.prompt) > MAX_PROMPT_ARG_BYTES) return { args: [...args, '-p', ' '], input: input.prompt };
+      return { args: [...args, '-p', input.prompt], promptIndex: args.length + 1 };
+    },
+    createParser: (onActivity) => new GeminiStreamParser(onActivity),
+    classify(state, process, ctx, _request, note) {
+      const { costUsd, missing } = estimateCost(prices, state.models);
+      if (missing.length > 0) note(missingPriceNote('gemini', missing));
+      return classifyGemini(state, process, ctx, { costUsd, costEstimated: true });
+    },
+  };
+}
+
+export function createGeminiProvider(options: CliOptions): Provider {
+  return createCliProvider(geminiAdapter(options), options);
+}

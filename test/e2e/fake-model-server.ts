@@ -1,0 +1,328 @@
+/**
+ * A fake model server on 127.0.0.1 that the real agent CLIs talk to in the end-to-end tier:
+ * the Anthropic Messages API (Claude Code), the OpenAI Responses API (Codex) and the Gemini
+ * API (Gemini CLI), streamed as each CLI expects (shared/provider-formats.md sections 5 and 9).
+ *
+ * It scripts the main conversation of each API: a request that offers tools is the agent's
+ * conversation, and the number of tool results it already carries is the step. A request
+ * without tools (titles, Gemini's router) is a side call and gets a trivial answer. The
+ * working directory the CLI announces tells where the scripted edit goes.
+ *
+ * Every request is logged (method, path, API, step, what was answered) for the tests.
+ */
+import { appendFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Api = 'anthropic' | 'openai' | 'gemini';
+
+/** What the server does in one step of the main conversation. */
+export type Step =
+  | { readonly kind: 'write'; readonly path: string; readonly content: string }
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'error'; readonly status: 401 | 429 }
+  | { readonly kind: 'hang' };
+
+export interface Behaviour {
+  /** Steps of the main conversation, by the number of tool results in the request. */
+  readonly steps: readonly Step[];
+  /** The first `failFirst.count` main requests get this error instead of a step. */
+  readonly failFirst?: { readonly status: 401 | 429; readonly count: number };
+}
+
+export interface LoggedRequest {
+  readonly api: Api | 'unknown';
+  readonly method: string;
+  readonly path: string;
+  readonly main: boolean;
+  readonly step: number;
+  readonly answer: string;
+  readonly cwd: string | undefined;
+}
+
+export interface FakeModelServer {
+  readonly port: number;
+  readonly url: string;
+  readonly requests: LoggedRequest[];
+  /** Sets what each API does from now on. */
+  script(api: Api, behaviour: Behaviour): void;
+  close(): Promise<void>;
+}
+
+/** The usual script: write one file, then say it is done. */
+export function editScript(path: string, content: string, text = 'Done: the file is written.'): Behaviour {
+  return { steps: [{ kind: 'write', path, content }, { kind: 'text', text }] };
+}
+
+type Body = Record<string, unknown>;
+
+export interface FakeServerOptions {
+  /** Appends every request (path and raw body) to this file, one JSON line each: for debugging. */
+  readonly dumpFile?: string;
+}
+
+export async function startFakeModelServer(options: FakeServerOptions = {}): Promise<FakeModelServer> {
+  const behaviours = new Map<Api, Behaviour>();
+  const failures = new Map<Api, number>();
+  const requests: LoggedRequest[] = [];
+  const hung = new Set<ServerResponse>();
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(error) } }));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const raw = await readBody(req);
+    if (options.dumpFile) appendFileSync(options.dumpFile, JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: raw }) + '\n');
+    const body = parseBody(raw);
+    const api = apiOf(req.method ?? 'GET', url.pathname);
+    const log = (main: boolean, step: number, answer: string, cwd?: string) =>
+      requests.push({ api, method: req.method ?? 'GET', path: url.pathname + url.search, main, step, answer, cwd });
+
+    if (api === 'unknown') {
+      // Claude Code's warm-up (HEAD /), model lists, and anything else: a harmless 200.
+      log(false, 0, 'ok');
+      if (url.pathname.endsWith('/models')) return json(res, 200, { data: [], models: [], has_more: false });
+      return json(res, 200, {});
+    }
+    if (api === 'anthropic' && url.pathname.endsWith('/count_tokens')) {
+      log(false, 0, 'count_tokens');
+      return json(res, 200, { input_tokens: 1000 });
+    }
+    const main = isMainConversation(api, body, url.pathname);
+    const cwd = announcedCwd(raw);
+    if (!main) {
+      log(false, 0, 'side call', cwd);
+      return sideCall(api, url.pathname, res);
+    }
+    const step = toolResults(api, body);
+    const behaviour = behaviours.get(api) ?? { steps: [{ kind: 'text', text: 'Nothing scripted.' }] };
+    const failed = failures.get(api) ?? 0;
+    if (behaviour.failFirst && failed < behaviour.failFirst.count) {
+      failures.set(api, failed + 1);
+      log(true, step, `error ${behaviour.failFirst.status}`, cwd);
+      return apiError(api, behaviour.failFirst.status, res);
+    }
+    const scripted = behaviour.steps[Math.min(step, behaviour.steps.length - 1)]!;
+    log(true, step, scripted.kind === 'error' ? `error ${scripted.status}` : scripted.kind, cwd);
+    switch (scripted.kind) {
+      case 'error':
+        return apiError(api, scripted.status, res);
+      case 'hang':
+        // Headers and nothing more: the CLI waits until bestof's timeout kills it.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.flushHeaders();
+        hung.add(res);
+        return;
+      case 'text':
+        return answer(api, res, { text: scripted.text }, step);
+      case 'write': {
+        const path = cwd && !scripted.path.startsWith('/') ? `${cwd.replace(/\/$/, '')}/${scripted.path}` : scripted.path;
+        return answer(api, res, { write: { path, relative: scripted.path, content: scripted.content } }, step);
+      }
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    script(api, behaviour) {
+      behaviours.set(api, behaviour);
+      failures.set(api, 0);
+    },
+    async close() {
+      for (const res of hung) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function apiOf(method: string, path: string): Api | 'unknown' {
+  if (method === 'POST' && /\/v1\/messages/.test(path)) return 'anthropic';
+  if (method === 'POST' && /\/v1\/responses$/.test(path)) return 'openai';
+  if (method === 'POST' && /\/v1beta\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(path)) return 'gemini';
+  return 'unknown';
+}
+
+function isMainConversation(api: Api, body: Body, path: string): boolean {
+  if (api === 'gemini') {
+    // The router and JSON-mode calls go to :generateContent with a JSON response type.
+    if (!path.endsWith(':streamGenerateContent')) return false;
+    const tools = body.tools;
+    return Array.isArray(tools) && tools.length > 0;
+  }
+  const tools = body.tools;
+  return Array.isArray(tools) && tools.length > 0;
+}
+
+/** How many tool results the conversation already holds: the step of the script. */
+function toolResults(api: Api, body: Body): number {
+  const text = JSON.stringify(api === 'anthropic' ? body.messages : api === 'openai' ? body.input : body.contents);
+  const pattern = api === 'anthropic' ? /"type":"tool_result"/g : api === 'openai' ? /"type":"(function_call_output|custom_tool_call_output)"/g : /"functionResponse":/g;
+  return text ? (text.match(pattern) ?? []).length : 0;
+}
+
+/** The working directory as each CLI announces it to the model. */
+function announcedCwd(raw: string): string | undefined {
+  const patterns = [
+    /Primary working directory: (\/[^\s"\\]+)/, // Claude Code
+    /<cwd>(\/[^<]+)<\/cwd>/, // Codex
+    /Workspace Directories:\**(?:\s|\\n|-)*(\/[^\s"\\]+)/, // Gemini CLI (a list, one per line)
+  ];
+  for (const pattern of patterns) {
+    const found = pattern.exec(raw)?.[1];
+    if (found) return found;
+  }
+  return undefined;
+}
+
+interface Reply {
+  readonly text?: string;
+  readonly write?: { readonly path: string; readonly relative: string; readonly content: string };
+}
+
+function answer(api: Api, res: ServerResponse, reply: Reply, step: number): void {
+  switch (api) {
+    case 'anthropic':
+      return anthropicStream(res, reply, step);
+    case 'openai':
+      return openaiStream(res, reply, step);
+    case 'gemini':
+      return geminiStream(res, reply);
+  }
+}
+
+function sse(res: ServerResponse, events: readonly (readonly [string | undefined, unknown])[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const [event, data] of events) {
+    res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+  }
+  res.end();
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+// --- Anthropic Messages API (section 5.2) ---
+
+function anthropicStream(res: ServerResponse, reply: Reply, step: number): void {
+  const id = `msg_fake${step}`;
+  const events: [string, unknown][] = [
+    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', content: [], model: 'claude-fake', stop_reason: null, stop_sequence: null, usage: { input_tokens: 1000, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } }],
+  ];
+  let stop = 'end_turn';
+  if (reply.write) {
+    stop = 'tool_use';
+    const input = JSON.stringify({ file_path: reply.write.path, content: reply.write.content });
+    events.push(
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_fake${step}`, name: 'Write', input: {} } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: input } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    );
+  } else {
+    events.push(
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: reply.text ?? '' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    );
+  }
+  events.push(
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 50 } }],
+    ['message_stop', { type: 'message_stop' }],
+  );
+  sse(res, events);
+}
+
+// --- OpenAI Responses API (section 5.3) ---
+
+function openaiStream(res: ServerResponse, reply: Reply, step: number): void {
+  const responseId = `resp_fake${step}`;
+  let item: Record<string, unknown>;
+  const events: [string, unknown][] = [];
+  if (reply.write) {
+    // Codex edits through its shell tool; the command runs in the worktree (its cwd).
+    const script = `mkdir -p "$(dirname '${reply.write.relative}')" && cat > '${reply.write.relative}' <<'BESTOF_EOF'\n${reply.write.content}BESTOF_EOF`;
+    item = { type: 'function_call', id: `fc_fake${step}`, call_id: `call_fake${step}`, name: 'exec_command', arguments: JSON.stringify({ cmd: script }), status: 'completed' };
+    events.push(['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } }]);
+  } else {
+    const text = reply.text ?? '';
+    const msgId = `msg_fake${step}`;
+    item = { type: 'message', id: msgId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+    events.push(
+      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { type: 'message', id: msgId, role: 'assistant', status: 'in_progress', content: [] } }],
+      ['response.content_part.added', { type: 'response.content_part.added', item_id: msgId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }],
+      ['response.output_text.delta', { type: 'response.output_text.delta', item_id: msgId, output_index: 0, content_index: 0, delta: text }],
+      ['response.output_text.done', { type: 'response.output_text.done', item_id: msgId, output_index: 0, content_index: 0, text }],
+    );
+  }
+  const usage = { input_tokens: 1000, input_tokens_details: { cached_tokens: 200 }, output_tokens: 50, output_tokens_details: { reasoning_tokens: 10 }, total_tokens: 1050 };
+  sse(res, [
+    ['response.created', { type: 'response.created', response: { id: responseId, object: 'response', status: 'in_progress', output: [] } }],
+    ...events,
+    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+    ['response.completed', { type: 'response.completed', response: { id: responseId, object: 'response', status: 'completed', output: [item], usage } }],
+  ]);
+}
+
+// --- Gemini API (section 5.3) ---
+
+const GEMINI_USAGE = { promptTokenCount: 1000, candidatesTokenCount: 50, totalTokenCount: 1050, cachedContentTokenCount: 0 };
+
+function geminiStream(res: ServerResponse, reply: Reply): void {
+  const part = reply.write ? { functionCall: { name: 'write_file', args: { file_path: reply.write.path, content: reply.write.content } } } : { text: reply.text ?? '' };
+  sse(res, [[undefined, { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: GEMINI_USAGE, modelVersion: 'gemini-2.5-flash' }]]);
+}
+
+function sideCall(api: Api, path: string, res: ServerResponse): void {
+  if (api === 'anthropic') return anthropicStream(res, { text: 'A title' }, 0);
+  if (api === 'openai') return openaiStream(res, { text: 'ok' }, 0);
+  // Gemini's router asks for JSON with a complexity score (section 9).
+  const text = JSON.stringify({ complexity_reasoning: 'a small task', complexity_score: 1 });
+  const body = { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: GEMINI_USAGE, modelVersion: 'gemini-2.5-flash' };
+  if (path.endsWith(':streamGenerateContent')) return sse(res, [[undefined, body]]);
+  return json(res, 200, body);
+}
+
+function apiError(api: Api, status: 401 | 429, res: ServerResponse): void {
+  const retryAfter: Record<string, string> = status === 429 ? { 'retry-after': '1' } : {};
+  if (api === 'anthropic') {
+    const type = status === 429 ? 'rate_limit_error' : 'authentication_error';
+    const message = status === 429 ? 'This request would exceed your rate limit.' : 'invalid x-api-key';
+    return json(res, status, { type: 'error', error: { type, message }, request_id: 'req_fake' }, retryAfter);
+  }
+  if (api === 'openai') {
+    const error = status === 429
+      ? { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }
+      : { message: 'Incorrect API key provided: sk-fake.', type: 'invalid_request_error', code: 'invalid_api_key' };
+    return json(res, status, { error }, retryAfter);
+  }
+  const error = status === 429
+    ? { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' }
+    : { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] };
+  return json(res, error.code, { error }, retryAfter);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(raw: string): Body {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : {};
+  } catch {
+    return {};
+  }
+}
