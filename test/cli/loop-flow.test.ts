@@ -74,6 +74,32 @@ describe('the gap-file loop (configs/examples/gap-loop.toml)', () => {
   });
 });
 
+describe('the review', () => {
+  it('asks again once when the answer has no verdict line, then records no verdict; LGTM adds its points', async () => {
+    project = makeProject();
+    const reviewer = project.writeOutside(
+      'reviewer.toml',
+      '[[iterations]]\n[[iterations.steps]]\nsay = "Looks fine to me, LGTM overall."\n[[iterations]]\n[[iterations.steps]]\nsay = "Checked.\\nVERDICT: LGTM"\n',
+    );
+    const spec = writeSpec(
+      [scoreScript([100, 100])],
+      `[loop]\nmax_iterations = 2\n[review]\nkind = "script"\nscript = ${JSON.stringify(reviewer)}\nscore = 25\n`,
+    );
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(result.stdout).toContain('c1 review: no verdict (the last line is not a verdict: "Looks fine to me, LGTM overall.")');
+    expect(result.stdout).toContain('c1 review: LGTM (+25)');
+    const c1 = readLoopReport(project.repo.dir).candidates[0];
+    // Iteration 1: 100 of 125 without a verdict; iteration 2: LGTM reaches the full 125.
+    expect(c1?.history.map((h) => [h.score, h.review?.verdict])).toEqual([
+      [100, 'none'],
+      [125, 'lgtm'],
+    ]);
+    expect(c1?.reason).toBe('threshold_reached');
+    const events = readFileSync(join(onlyRunDir(project.repo.dir), 'events.jsonl'), 'utf8');
+    expect(events).toMatch(/"type":"review.finished","candidate":"c1","iteration":1,"verdict":"none".*"attempts":2/);
+  });
+});
+
 describe('phases and curriculum', () => {
   it('runs the phases in order with their own prompt and ends a phase at its threshold; a later check counts from its iteration and in the final score', async () => {
     project = makeProject();

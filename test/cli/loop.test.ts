@@ -184,12 +184,31 @@ describe('provider outcomes', () => {
     expect(readLoopReport(project.repo.dir).winner).toBe('c2');
   });
 
-  it('max_turns counts as an iteration and the next prompt says so', async () => {
+  it.each([
+    ['max_turns', 'it used up its turns before it was done; continue from where it stopped'],
+    ['max_tokens', 'its answer hit the output token limit'],
+    ['context_overflow', 'the conversation outgrew the context window'],
+  ])('%s counts as an iteration and the next prompt says so', async (outcome, note) => {
     project = makeProject();
-    const turns = scoreScript([30, 100], { 0: '[[iterations.steps]]\nfail = "max_turns"\nmessage = "reached the maximum number of turns (10)"\n' });
-    await runLoop([turns], '[loop]\nmax_iterations = 3\n');
+    const script = scoreScript([30, 100], { 0: `[[iterations.steps]]\nfail = "${outcome}"\nmessage = "the agent stopped early"\n` });
+    await runLoop([script], '[loop]\nmax_iterations = 3\n');
     const c1 = candidate();
-    expect(c1.history.map((h) => h.outcome)).toEqual(['max_turns', 'success']);
-    expect(promptOf(project.repo.dir, 'c1', 2)).toContain('Your previous run ended early (max_turns): it used up its turns before it was done; continue from where it stopped (reached the maximum number of turns (10)).');
+    expect(c1.history.map((h) => h.outcome)).toEqual([outcome, 'success']);
+    expect([c1.reason, c1.iterations]).toEqual(['threshold_reached', 2]);
+    expect(promptOf(project.repo.dir, 'c1', 2)).toContain(`Your previous run ended early (${outcome}): ${note}`);
+  });
+
+  it('[providers.<kind>] max_concurrency: calls of one agent kind never overlap past the limit', async () => {
+    project = makeProject();
+    const timed = '[[steps]]\nsay = "start"\n[[steps]]\nsleep = "700ms"\n[[steps]]\nwrite = "p1"\ncontent = "x"\n[[steps]]\nsay = "end"\n';
+    await runLoop([timed, timed, timed], '[parallel]\nmax_concurrency = 3\n[providers.script]\nmax_concurrency = 1\n');
+    const log = readFileSync(join(onlyRunDir(project.repo.dir), 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"candidate.activity"'))
+      .map((line) => JSON.parse(line) as { candidate: string; text: string });
+    // With one call at a time, every "start" is followed by the same candidate's "end".
+    const sequence = log.filter((e) => e.text === 'start' || e.text === 'end').map((e) => `${e.candidate}:${e.text}`);
+    expect(sequence).toHaveLength(6);
+    for (let i = 0; i < 6; i += 2) expect(sequence[i + 1]).toBe(sequence[i]?.replace('start', 'end'));
   });
 });
