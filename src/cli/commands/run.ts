@@ -4,6 +4,7 @@ import { planRun } from '../../engine/plan.js';
 import { EXIT_CODES, executeRun } from '../../engine/run.js';
 import { buildJsonReport } from '../../report/report.js';
 import { createPlainReporter } from '../../ui/plain-reporter.js';
+import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd } from '../interactive-ui.js';
 
 /**
  * `bestof run [spec]`. Ctrl-C (SIGINT) and SIGTERM cancel the run cleanly: every agent's
@@ -25,28 +26,53 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   }
 
   const controller = new AbortController();
+  let ui: LiveFrontEnd | undefined;
   let signals = 0;
+  const quitNow = (): never => {
+    process.stderr.write('bestof: quitting now; work not yet committed may be left in the worktrees (`bestof clean` commits and keeps it)\n');
+    process.exit(EXIT_CODES.cancelled);
+  };
   const onSignal = (name: NodeJS.Signals): void => {
     signals += 1;
     if (signals === 1) {
-      process.stderr.write(`\nbestof: ${name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
+      // The dashboard says it itself (a line on stderr would land in the middle of its frame).
+      if (ui) ui.cancelling();
+      else process.stderr.write(`\nbestof: ${name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
       controller.abort(new Error(`cancelled by ${name}`));
     } else {
-      process.stderr.write('bestof: quitting now; work not yet committed may be left in the worktrees (`bestof clean` commits and keeps it)\n');
-      process.exit(EXIT_CODES.cancelled);
+      quitNow();
     }
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  // The Ink dashboard is not part of this version; every front end is the plain reporter for now.
+  // Front end: the Ink dashboard on an interactive terminal, else one plain line per event
+  // (on stderr with --json, whose report owns stdout).
   const out = values.json ? process.stderr : process.stdout;
   const reporter = createPlainReporter((line) => out.write(line));
+  ui = wantsInteractiveUi({ json: values.json, noTui: values['no-tui'] })
+    ? await startLiveFrontEnd({
+        runDir: planned.plan.runDir,
+        budgetUsd: planned.plan.spec.budget.max_total_cost_usd,
+        into: planned.plan.into,
+        // The dashboard asks before it cancels; then it is the same cancel as Ctrl-C on the plain path.
+        cancel: () => {
+          signals = Math.max(signals, 1);
+          controller.abort(new Error('cancelled from the dashboard'));
+        },
+        quitNow,
+        fallback: reporter,
+      })
+    : undefined;
   try {
-    const state = await executeRun(planned.plan, { signal: controller.signal, listeners: [reporter] });
+    const state = await executeRun(planned.plan, { signal: controller.signal, listeners: [ui ? ui.listener : reporter] });
+    const choice = await ui?.finish();
     if (values.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+    // A winner the user chose in the compare view decides the exit code, as a policy winner would.
+    if (choice) return choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed;
     return state.exitCode ?? 70;
   } finally {
+    ui?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -1,12 +1,18 @@
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { buildJsonReport, renderMarkdownReport } from '../../report/report.js';
+import { reviewRunInTerminal, wantsInteractiveUi } from '../interactive-ui.js';
 
-/** `bestof show [run]`: the report of a run, rebuilt from its event log. */
+/** `bestof show [run] [--json] [--no-tui]`: the report of a run, rebuilt from its event log (the compare view on a terminal). */
 export async function showCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('show', args, { json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('show', args, { json: { type: 'boolean' }, 'no-tui': { type: 'boolean' } });
   const run = await findRun(await currentRepoRoot(), positionals[0]);
   const state = await loadRunState(run.runDir);
+  if (wantsInteractiveUi({ json: values.json, noTui: values['no-tui'] })) {
+    // The compare view; choosing and merging another winner there sets the exit code like `bestof run`.
+    const choice = await reviewRunInTerminal(state);
+    return choice === undefined || choice.ok ? 0 : 3;
+  }
   process.stdout.write(values.json ? `${JSON.stringify(buildJsonReport(state), null, 2)}\n` : renderMarkdownReport(state));
   return 0;
 }

@@ -1,0 +1,135 @@
+/**
+ * The choice of front end, and what the Ink UI needs from the CLI side: the run's commands
+ * (cancel through the run's AbortController; stop and message through the candidate's
+ * channel file, like `bestof stop` and `bestof send`; choose another winner through the
+ * engine's merge policy) and diffs read with git. The UI itself never imports the engine's
+ * coordinator or git; Ink and React are loaded with `import()` (ui/load-ink-ui.ts) only when
+ * this decides that stdout and stdin are an interactive terminal.
+ */
+import { writeToChannel } from '../engine/channel.js';
+import type { ChooseWinnerResult } from '../engine/control.js';
+import type { RunEvent, RunEventListener } from '../engine/events.js';
+import { applyMergePolicy } from '../engine/merge-policy.js';
+import type { RunState } from '../engine/run-state.js';
+import { diffText } from '../git/diff.js';
+import { currentBranch } from '../git/repo.js';
+import type { DiffLoader, UiCommands } from '../ui/commands.js';
+import { loadInkUi } from '../ui/load-ink-ui.js';
+import { formatEvent } from '../ui/plain-reporter.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** CI=true (and CI=1…) but not CI=false or CI=0, the same test as Ink's own (is-in-ci). */
+function inCi(env: Env): boolean {
+  return ['CI', 'CONTINUOUS_INTEGRATION'].some((key) => env[key] !== undefined && env[key] !== '0' && env[key] !== 'false');
+}
+
+/**
+ * The Ink UI only on an interactive terminal: stdout and stdin are TTYs, no `--json` or
+ * `--no-tui`, TERM is not "dumb", and not in CI (where Ink would print only its last frame).
+ */
+export function wantsInteractiveUi(flags: { readonly json?: boolean; readonly noTui?: boolean }, env: Env = process.env): boolean {
+  if (flags.json || flags.noTui) return false;
+  if (!process.stdout.isTTY || !process.stdin.isTTY) return false;
+  return env.TERM !== 'dumb' && !inCi(env);
+}
+
+export const loadDiff: DiffLoader = ({ repo, from, to }) => diffText(repo, from, to);
+
+/** Makes `candidateId` the winner by the engine's own merge code, into `into` (the checked-out branch by default). */
+export async function chooseWinner(run: RunState, candidateId: string, mode: RunState['mergeMode'], into: string | undefined): Promise<ChooseWinnerResult> {
+  const candidate = run.candidates[candidateId];
+  if (!candidate) return { ok: false, message: `no candidate ${candidateId} in run ${run.runId}` };
+  const target = into ?? (await currentBranch(run.repo));
+  const merged = await applyMergePolicy({ repoRoot: run.repo, mode, runId: run.runId, candidate: candidateId, label: candidate.label, branch: candidate.branch, into: target });
+  return { ok: merged.ok, message: merged.message };
+}
+
+/** What the user chose in the compare view, for the exit code and the closing line. */
+export interface UserChoice {
+  readonly candidate: string;
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+function userChoice(run: { readonly choice?: { readonly candidate: string; readonly ok?: boolean; readonly message?: string } }): UserChoice | undefined {
+  const choice = run.choice;
+  return choice && choice.ok !== undefined ? { candidate: choice.candidate, ok: choice.ok, message: choice.message ?? '' } : undefined;
+}
+
+export interface LiveFrontEnd {
+  readonly listener: RunEventListener;
+  /** After the run: waits until the user leaves the compare view, restores the terminal, prints a closing line. */
+  finish(): Promise<UserChoice | undefined>;
+  /** The run is being cancelled from outside (SIGINT, SIGTERM): say so, and close when it has ended. */
+  cancelling(): void;
+  /** Restores the terminal at once (an error, or quitting). */
+  close(): void;
+}
+
+export interface LiveFrontEndOptions {
+  readonly runDir: string;
+  readonly budgetUsd: number | undefined;
+  /** The branch a chosen winner is merged into (the plan's `into`). */
+  readonly into: string | undefined;
+  /** Cancels the run: the same AbortController as SIGINT. */
+  readonly cancel: () => void;
+  /** Ctrl-C while already cancelling: the same as a second SIGINT. */
+  readonly quitNow: () => void;
+  /** Where events go if the UI has closed before the run ends (so nothing is lost from view). */
+  readonly fallback: RunEventListener;
+}
+
+export async function startLiveFrontEnd(options: LiveFrontEndOptions): Promise<LiveFrontEnd> {
+  const { startLiveUi } = await loadInkUi();
+  let lastFinished: RunEvent | undefined;
+  const commands: UiCommands = {
+    cancelRun: options.cancel,
+    stopCandidate: (candidateId) => writeToChannel(options.runDir, candidateId, { kind: 'stop', text: 'stop requested from the dashboard' }),
+    sendMessage: (candidateId, text) => writeToChannel(options.runDir, candidateId, { kind: 'message', text }),
+    chooseWinner: (candidateId, mode) => chooseWinner(ui.store.getSnapshot().run, candidateId, mode, options.into),
+  };
+  const ui = startLiveUi({
+    commands,
+    loadDiff,
+    budgetUsd: options.budgetUsd,
+    onForceQuit: () => {
+      ui.close();
+      options.quitNow();
+    },
+  });
+  return {
+    listener(event) {
+      if (event.type === 'run.finished') lastFinished = event;
+      if (ui.isOpen()) ui.onEvent(event);
+      else options.fallback(event);
+    },
+    async finish() {
+      await ui.closed;
+      const choice = userChoice(ui.store.getSnapshot());
+      if (lastFinished) process.stdout.write(`${formatEvent(lastFinished)}\n`);
+      if (choice) process.stdout.write(`winner chosen in the compare view: ${choice.candidate}: ${choice.message}\n`);
+      return choice;
+    },
+    cancelling: () => ui.store.dispatch({ type: 'cancel-requested' }),
+    close: () => ui.close(),
+  };
+}
+
+/** `bestof show` on a terminal: the compare view of a finished run. */
+export async function reviewRunInTerminal(run: RunState): Promise<UserChoice | undefined> {
+  const { reviewRun } = await loadInkUi();
+  let choice: UserChoice | undefined;
+  await reviewRun(run, {
+    commands: {
+      chooseWinner: async (candidateId, mode) => {
+        const result = await chooseWinner(run, candidateId, mode, undefined);
+        choice = { candidate: candidateId, ok: result.ok, message: result.message };
+        return result;
+      },
+    },
+    loadDiff,
+  });
+  if (choice) process.stdout.write(`winner chosen in the compare view: ${choice.candidate}: ${choice.message}\n`);
+  return choice;
+}

@@ -1,0 +1,17 @@
+/** What the front end may ask of the run, and of git, without importing either. */
+import type { RunCommands } from '../engine/control.js';
+import type { Capabilities } from './state/keys.js';
+
+/**
+ * The run's commands the CLI could provide. A missing one hides its key (and pressing the
+ * key says it is not available) instead of pretending: `bestof show` has no run to cancel,
+ * and an engine without per-candidate stop leaves out `stopCandidate`.
+ */
+export type UiCommands = Partial<RunCommands>;
+
+/** The text of `git diff <from> <to>` in `repo`; the CLI passes src/git's diffText. */
+export type DiffLoader = (request: { readonly repo: string; readonly from: string; readonly to: string }) => Promise<string>;
+
+export function capabilitiesOf(commands: UiCommands): Capabilities {
+  return { stop: commands.stopCandidate !== undefined, message: commands.sendMessage !== undefined, chooseWinner: commands.chooseWinner !== undefined };
+}

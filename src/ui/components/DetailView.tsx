@@ -1,0 +1,91 @@
+import { Box } from 'ink';
+import type { CandidateState, IterationState } from '../../engine/run-state.js';
+import { activitySummary, candidateElapsed, failureExcerpt, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
+import { formatCost, formatElapsed, formatTokens } from '../format/numbers.js';
+import { useTheme } from '../hooks/useTheme.js';
+import { agentName, candidateName } from '../layout/columns.js';
+import { isBusy, type UiState } from '../state/ui-state.js';
+import type { Theme } from '../theme.js';
+import { Line, type Segment } from './Line.js';
+
+type Lines = Segment[][];
+
+/** Lines of the newest iterations (at most `max`), the one in progress included. */
+function iterationLines(state: UiState, c: CandidateState, theme: Theme, max: number): Lines {
+  const lines: Lines = [];
+  const inProgress = isBusy(c.status) && !c.iterations.some((it) => it.iteration === c.iteration) ? [{ iteration: c.iteration, checks: [], tampered: [] } as IterationState] : [];
+  for (const it of [...c.iterations, ...inProgress].slice(-max)) {
+    const line: Segment[] = [{ text: `  #${it.iteration}  `, style: theme.text.secondary }];
+    if (it.outcome === undefined) line.push({ text: `${c.status}…`, style: theme.status.busy });
+    else line.push({ text: it.outcome, style: it.outcome === 'success' ? theme.status.ok : theme.status.error });
+    if (it.score !== undefined) line.push({ text: '  ' }, { text: `${it.score}/${c.maxScore}`, style: scoreStyle(it.score, state.run.scoreThreshold, theme) });
+    for (const check of it.checks) line.push({ text: ' ' }, { text: `${CHECK_GLYPH[check.passed ? 'passed' : 'failed']}${check.name}`, style: checkStyle(check.passed ? 'passed' : 'failed', theme) });
+    if (it.commit) line.push({ text: `  ${it.commit.slice(0, 10)}`, style: theme.text.secondary });
+    if (it.phase) line.push({ text: `  [${it.phase}]`, style: theme.text.secondary });
+    if (it.review) line.push({ text: `  review ${reviewText(it.review)}`, style: it.review.verdict === 'lgtm' ? theme.status.ok : it.review.verdict === 'refuse' ? theme.status.error : theme.text.secondary });
+    if (it.tampered.length > 0) line.push({ text: '  TAMPERED', style: theme.status.warning });
+    if (it.providerMessage && it.outcome !== 'success' && it.providerMessage !== it.outcome) line.push({ text: `  ${it.providerMessage}`, style: theme.status.error });
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** The failed checks of the latest iteration that ran checks, each with the tail of its output. */
+function failedCheckLines(c: CandidateState, theme: Theme, max: number): Lines {
+  const failed = latestChecks(c).filter((k) => !k.passed);
+  if (failed.length === 0 || max <= 1) return [];
+  const lines: Lines = [[{ text: 'Failed checks', style: theme.text.heading }]];
+  const perCheck = Math.max(1, Math.floor((max - 1) / failed.length) - 1);
+  for (const check of failed) {
+    const why = check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`;
+    lines.push([{ text: `  ✗ ${check.name}`, style: theme.status.error }, { text: ` (${why}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary }]);
+    for (const tail of failureExcerpt(check.outputTail, perCheck)) lines.push([{ text: `    ${tail}`, style: theme.text.secondary }]);
+  }
+  return lines.slice(0, max);
+}
+
+/**
+ * One candidate in full: its iterations, why its last checks failed, frozen paths it
+ * changed, and its live activity log in whatever height is left.
+ */
+export function DetailView({ state, width, height }: { readonly state: UiState; readonly width: number; readonly height: number }) {
+  const theme = useTheme();
+  const c = state.selected === undefined ? undefined : state.run.candidates[state.selected];
+  if (!c) return <Line segments={[{ text: 'no candidate selected' }]} width={width} />;
+  const elapsed = candidateElapsed(c, state.now, state.activeSince[c.id]);
+  const title: Segment[] = [
+    { text: candidateName(c), style: theme.selection },
+    { text: ` · ${agentName(c)} · `, style: theme.text.secondary },
+    { text: `${statusGlyph(c.status, state.now)} ${c.status}${c.reason ? ` (${c.reason})` : ''}`, style: statusStyle(c.status, theme) },
+    { text: ` · iteration ${c.iteration}/${state.run.maxIterations}${c.phase ? ` (${c.phase})` : ''} · ` },
+    { text: formatScore(c), style: scoreStyle(c.score, state.run.scoreThreshold, theme) },
+    { text: ` · ${formatCost(c.costUsd)} · ${formatTokens(c.usage)} tokens${elapsed === undefined ? '' : ` · ${formatElapsed(elapsed)}`}`, style: theme.text.secondary },
+  ];
+  const head: Lines = [title, [{ text: `branch ${c.branch} · kept at ${c.ref}`, style: theme.text.secondary }]];
+  const summary = activitySummary(c);
+  if (c.message) head.push([{ text: c.message, style: summary.tone === 'error' ? theme.status.error : theme.status.warning }]);
+  if (c.tampered.length > 0) {
+    head.push([{ text: `TAMPERED (ignored for scoring): ${c.tampered.map((p) => `${p.path} (${p.change})`).join(', ')}`, style: theme.status.warning }]);
+  }
+  if (c.messages.length > 0) {
+    head.push([{ text: `messages sent: ${c.messages.slice(-3).map((m) => `"${m}"`).join(', ')}`, style: theme.text.secondary }]);
+  }
+  const budget = Math.max(4, height);
+  const iterations = c.iterations.length > 0 || isBusy(c.status) ? [[{ text: 'Iterations', style: theme.text.heading }], ...iterationLines(state, c, theme, 5)] : [];
+  const room = budget - head.length - iterations.length;
+  const checks = failedCheckLines(c, theme, Math.floor(room / 2));
+  const logRoom = room - checks.length - 1;
+  const log = state.activity[c.id] ?? [];
+  const activity: Lines =
+    logRoom > 0
+      ? [[{ text: 'Activity', style: theme.text.heading }], ...(log.length === 0 ? [[{ text: '  (nothing yet)', style: theme.text.secondary }]] : log.slice(-logRoom).map((line) => [{ text: `  ${line}` }]))]
+      : [];
+  const lines = [...head, ...iterations, ...checks, ...activity].slice(0, budget);
+  return (
+    <Box flexDirection="column">
+      {lines.map((segments, i) => (
+        <Line key={i} segments={segments} width={width} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,61 @@
+import { runElapsed } from '../format/candidate.js';
+import { formatCost, formatElapsed } from '../format/numbers.js';
+import { useTheme } from '../hooks/useTheme.js';
+import { isBusy, isFinished, type UiState } from '../state/ui-state.js';
+import type { Theme } from '../theme.js';
+import { Line, type Segment } from './Line.js';
+
+function spendSegments(state: UiState, theme: Theme): Segment[] {
+  const spent = state.run.costUsd;
+  // The front end's figure first: run.started of an older run may not carry the budget.
+  const budget = state.budgetUsd ?? state.run.budget?.maxTotalCostUsd;
+  const warnAt = state.run.budget?.warnAtUsd ?? (budget === undefined ? undefined : budget * 0.8);
+  const warn = warnAt !== undefined && spent >= warnAt;
+  if (budget === undefined) return [{ text: `${formatCost(spent)} spent`, style: warn ? theme.status.warning : theme.text.secondary }];
+  const style = spent >= budget ? theme.status.error : warn ? theme.status.warning : theme.text.secondary;
+  return [{ text: `${formatCost(spent)} of ${formatCost(budget)}`, style }];
+}
+
+function countSegments(state: UiState, theme: Theme): Segment[] {
+  const statuses = state.run.order.map((id) => state.run.candidates[id]?.status ?? 'queued');
+  const running = statuses.filter(isBusy).length;
+  const waiting = statuses.filter((s) => s === 'queued').length;
+  const done = statuses.filter(isFinished).length;
+  const parts: Segment[] = [
+    { text: `${running} running`, style: running > 0 ? theme.status.busy : theme.text.secondary },
+    { text: ' · ' },
+    { text: `${waiting} waiting`, style: theme.text.secondary },
+    { text: ' · ' },
+    { text: `${done} done`, style: done > 0 ? theme.status.ok : theme.text.secondary },
+  ];
+  const run = state.run;
+  if (run.status === 'running' && statuses.length > 0 && done === statuses.length) parts.push({ text: ' · ranking, merging, cleaning up…', style: theme.status.busy });
+  parts.push({ text: ` · threshold ${run.scoreThreshold}/${run.maxScore} · up to ${run.maxIterations} iteration${run.maxIterations === 1 ? '' : 's'}`, style: theme.text.secondary });
+  return parts;
+}
+
+/** Two lines: the run (name, clock, spend, id), then how many candidates run, wait, are done. */
+export function Header({ state, width }: { readonly state: UiState; readonly width: number }) {
+  const theme = useTheme();
+  const run = state.run;
+  const status =
+    run.status === 'running'
+      ? state.cancelRequested
+        ? [{ text: ' · cancelling', style: theme.status.warning }]
+        : []
+      : [{ text: ` · ${run.status.replace('_', ' ')}`, style: run.status === 'winner' ? theme.status.ok : theme.status.warning }];
+  const first: Segment[] = [
+    { text: 'bestof ', style: theme.text.heading },
+    { text: run.name || '…', style: theme.text.accent },
+    ...status,
+    { text: ` · ${formatElapsed(runElapsed(state))} · ` },
+    ...spendSegments(state, theme),
+    { text: run.runId ? ` · run ${run.runId}` : '', style: theme.text.secondary },
+  ];
+  return (
+    <>
+      <Line segments={first} width={width} />
+      <Line segments={countSegments(state, theme)} width={width} />
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * Loads the Ink front end (Ink, React and our components). React chooses its development or
+ * production build when it is first loaded, from NODE_ENV; the development build checks and
+ * measures every render and costs several times the CPU, so the UI is loaded with NODE_ENV
+ * set to production and the variable is put back at once: agents and check commands inherit
+ * bestof's environment, and their NODE_ENV is the user's business.
+ */
+export async function loadInkUi(): Promise<typeof import('./start-ui.js')> {
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await import('./start-ui.js');
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
+}

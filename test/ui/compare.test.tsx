@@ -1,0 +1,93 @@
+/** The compare view of a finished run: ranking, check matrix, diff, choosing another winner. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { foldEvents } from '../../src/engine/run-state.js';
+import { KEY, renderRun, type Rendered } from './render-helpers.js';
+import { DIFF_C2, finishedRun } from './scripted-runs.js';
+
+let ui: Rendered | undefined;
+afterEach(async () => {
+  await ui?.unmount();
+  ui = undefined;
+});
+
+const loadDiff = vi.fn(async ({ to }: { to: string }) => (to.startsWith('c2') ? DIFF_C2 : ''));
+
+describe('the compare view', () => {
+  it('ranks the candidates with a check matrix and shows the winner\'s diff', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff });
+    const frame = ui.frame();
+    expect(frame).toContain('bestof demo · winner c1 thorough · 6.1s');
+    expect(frame).toMatch(/#\s+candidate\s+points\s+cost\s+time diff\s+basic unicode edges/);
+    expect(frame).toMatch(/› 1\.\s+c1 thorough 100\/100\s+\$0\.010\s+4\.2s \+9 -1\s+✓\s+✓\s+✓\s+winner/);
+    expect(frame).toMatch(/ {2}2\.\s+c2 hasty\s+40\/100 .*✓\s+✗\s+✗/);
+    expect(frame).toMatch(/ {2}3\.\s+c3 gamer\s+0\/100 .*✗\s+✗\s+✗\s+TAMPERED · passed no check/);
+    expect(frame).toContain('Reviews and votes: none in this run');
+    expect(frame).toContain('Diff of c1 thorough against base bbbbbbbbbb');
+    expect(frame).toContain('the commit changes nothing against the base');
+  });
+
+  it('shows the selected candidate\'s diff with its files, scrolls it and jumps between files', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff, rows: 24 });
+    await ui.press(KEY.down);
+    let frame = ui.frame();
+    expect(loadDiff).toHaveBeenCalledWith({ repo: '/tmp/repo', from: 'b'.repeat(40), to: 'c2'.padEnd(40, 'a') });
+    expect(frame).toContain('Diff of c2 hasty against base bbbbbbbbbb · 2 files +4 -1');
+    expect(frame).toContain('files: configs/demo/slugify.mjs +3 -1  notes.md +1 -0');
+    expect(frame).toContain('+  return title.toLowerCase()');
+    const firstDiffLine = (text: string) => text.split('\n').find((line) => line.startsWith('diff --git') || line.startsWith('index') || line.startsWith('---'));
+    expect(firstDiffLine(frame)).toContain('diff --git a/configs/demo/slugify.mjs');
+    await ui.press('j');
+    frame = ui.frame();
+    expect(firstDiffLine(frame)).toMatch(/^index 1111111/);
+    await ui.press('n');
+    frame = ui.frame();
+    expect(frame).toContain('diff --git a/notes.md b/notes.md');
+    expect(frame).not.toContain('diff --git a/configs/demo/slugify.mjs');
+  });
+
+  it('chooses another winner after a confirmation, through chooseWinner', async () => {
+    const chooseWinner = vi.fn(async () => ({ ok: true, message: 'merged bestof/r1/c2 into main (squash) as 1234567890' }));
+    ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner } });
+    await ui.press(KEY.down, 'w');
+    expect(ui.frame()).toContain('Make c2 hasty the winner with merge = "branch"?');
+    await ui.press(KEY.right, KEY.right, 'y');
+    expect(chooseWinner).toHaveBeenCalledWith('c2', 'merge');
+    const frame = ui.frame();
+    expect(frame).toMatch(/2\.\s+c2 hasty .*chosen by you: merged/);
+    expect(frame).toContain('merged bestof/r1/c2 into main (squash) as 1234567890');
+  });
+
+  it('says so when the merge of a chosen winner fails', async () => {
+    const chooseWinner = vi.fn(async () => ({ ok: false, message: 'the checkout has uncommitted changes; nothing was merged' }));
+    ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner } });
+    await ui.press(KEY.down, 'w', 'y');
+    expect(ui.frame()).toMatch(/c2 hasty .*merge failed: the checkout/);
+    expect(ui.frame()).toContain('the checkout has uncommitted changes; nothing was merged');
+  });
+
+  it('fits a 60-column terminal: check names give way to one glyph per check', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff, columns: 60 });
+    const lines = ui.frame().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(ui.frame()).toMatch(/› 1\.\s+c1 thorough 100\/100\s+\$0\.010\s+4\.2s ✓✓✓\s+winner/);
+    expect(ui.frame()).toMatch(/3\.\s+c3 gamer\s+0\/100 .* ✗✗✗\s+TAMPERED/);
+    expect(ui.frame()).not.toContain('unicode');
+  });
+
+  it('shows a finished run for `bestof show` (folded from its event log), and q quits', async () => {
+    ui = await renderRun([], { mode: 'review', run: foldEvents(finishedRun()), loadDiff });
+    expect(ui.frame()).toContain('winner c1 thorough');
+    expect(ui.frame()).toMatch(/› 1\.\s+c1 thorough/);
+    expect(ui.frame()).toContain('q quit');
+    await ui.press('q');
+    expect(ui.store.getSnapshot().exitRequested).toBe(true);
+  });
+
+  it('opens a candidate\'s iteration history from the ranking and comes back', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff });
+    await ui.press(KEY.down, KEY.down, KEY.enter);
+    expect(ui.frame()).toContain('TAMPERED (ignored for scoring): configs/demo/test/basic.test.mjs (modified)');
+    await ui.press(KEY.escape);
+    expect(ui.frame()).toContain('Reviews and votes');
+  });
+});

@@ -1,0 +1,133 @@
+/** The live dashboard, rendered from scripted events, read as ANSI-stripped text. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stripAnsi } from '../../src/ui/format/text.js';
+import { monochromeTheme } from '../../src/ui/theme.js';
+import { KEY, renderRun, type Rendered } from './render-helpers.js';
+import { candidate, mixedRun, runStarted, stamp } from './scripted-runs.js';
+
+let ui: Rendered | undefined;
+afterEach(async () => {
+  await ui?.unmount();
+  ui = undefined;
+});
+
+const rowOf = (frame: string, id: string): string => frame.split('\n').find((line) => line.includes(` ${id} `)) ?? '';
+
+describe('the dashboard', () => {
+  it('shows four candidates in mixed states, one row each, in start order', async () => {
+    ui = await renderRun(mixedRun(), { budgetUsd: 5, columns: 120 });
+    const frame = ui.frame();
+    expect(frame).toContain('bestof demo · 30s · $0.026 of $5.00 · run r1');
+    expect(frame).toContain('1 running · 1 waiting · 2 done');
+    const rows = ['c1', 'c2', 'c3', 'c4'].map((id) => rowOf(frame, id));
+    expect(rows[0]).toMatch(/› c1 thorough\s+script\s+✓ done\s+1\/3\s+█{10}\s+100\/100 ✓✓✓\s+\$0\.021\s+5\.6k\s+4\.2s Reading configs\/demo\/test/);
+    expect(rows[1]).toMatch(/c2 hasty\s+command\/sonnet [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running\s+2\/3\s+█{4}░{6}\s+40\/100 ✓✗✗\s+\$0\.005\s+1\.3k\s+28s Fixing the accents/);
+    expect(rows[3]).toMatch(/c4 late\s+script\s+· queued\s+—.*waiting for a free slot/);
+    expect(frame.indexOf(' c1 ')).toBeLessThan(frame.indexOf(' c2 '));
+    expect(frame.indexOf(' c3 ')).toBeLessThan(frame.indexOf(' c4 '));
+    expect(frame).toContain('warning: the checkout has uncommitted changes');
+  });
+
+  it('shows why a candidate failed, in its row and in its details', async () => {
+    ui = await renderRun(mixedRun(), { columns: 120 });
+    expect(rowOf(ui.frame(), 'c3')).toMatch(/c3 broken\s+command\/gpt-5\s+✗ failed .* auth_error: OPENAI_API/);
+    await ui.press(KEY.down, KEY.down, KEY.enter);
+    expect(ui.frame()).toContain('✗ failed (auth_error)');
+    expect(ui.frame()).toMatch(/#1\s+auth_error\s+OPENAI_API_KEY is not set/);
+  });
+
+  it('drops columns on a 60-column terminal and never wraps a row', async () => {
+    ui = await renderRun(mixedRun(), { columns: 60 });
+    const lines = ui.frame().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(lines.filter((line) => /^[ ›] c\d /.test(line))).toHaveLength(4);
+    const c2 = rowOf(ui.frame(), 'c2');
+    expect(c2).toMatch(/c2 hasty\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running\s+2\/3\s+40\/100 ✓✗✗\s+\$0\.005\s+28s/);
+    expect(c2).not.toContain('command/sonnet');
+    expect(c2).not.toContain('█');
+  });
+
+  it('keeps every row where it was as candidates finish', async () => {
+    const events = mixedRun();
+    ui = await renderRun(events.slice(0, 8));
+    const before = ui.frame().split('\n').findIndex((line) => line.includes(' c3 '));
+    await ui.send(events.slice(8));
+    expect(ui.frame().split('\n').findIndex((line) => line.includes(' c3 '))).toBe(before);
+  });
+
+  it('opens a candidate\'s details with enter and comes back with esc', async () => {
+    ui = await renderRun(mixedRun());
+    await ui.press(KEY.down, KEY.enter);
+    const detail = ui.frame();
+    expect(detail).toContain('c2 hasty · command/sonnet');
+    expect(detail).toContain('iteration 2/3');
+    expect(detail).toMatch(/#1\s+success\s+40\/100 ✓basic ✗unicode ✗edges\s+c2aaaaaaaa/);
+    expect(detail).toContain('✗ unicode (exit 1, 0.3s)');
+    expect(detail).toContain('not ok 1 - strips accents');
+    expect(detail).toContain('Fixing the accents: normalize NFKD then drop combining marks');
+    await ui.press(KEY.escape);
+    expect(ui.frame()).toContain('1 running · 1 waiting · 2 done');
+  });
+
+  it('asks before cancelling on q, then calls cancelRun', async () => {
+    const cancelRun = vi.fn();
+    ui = await renderRun(mixedRun(), { commands: { cancelRun } });
+    await ui.press('q');
+    expect(ui.frame()).toContain('Cancel the run?');
+    expect(cancelRun).not.toHaveBeenCalled();
+    await ui.press('y');
+    expect(cancelRun).toHaveBeenCalledTimes(1);
+    expect(ui.frame()).toContain('cancelling');
+  });
+
+  it('Ctrl-C is a key here (raw mode): it asks first as well', async () => {
+    const cancelRun = vi.fn();
+    ui = await renderRun(mixedRun(), { commands: { cancelRun } });
+    await ui.press(KEY.ctrlC);
+    expect(ui.frame()).toContain('Cancel the run?');
+    await ui.press(KEY.ctrlC);
+    expect(cancelRun).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops the selected candidate and sends it a message through the run\'s commands', async () => {
+    const stopCandidate = vi.fn();
+    const sendMessage = vi.fn();
+    ui = await renderRun(mixedRun(), { commands: { cancelRun: vi.fn(), stopCandidate, sendMessage } });
+    await ui.press(KEY.down, 'm', 'try NFKD', KEY.enter);
+    expect(sendMessage).toHaveBeenCalledWith('c2', 'try NFKD');
+    expect(ui.frame()).toContain('message for c2 queued');
+    await ui.press('s');
+    expect(ui.frame()).toContain('Stop c2 hasty');
+    await ui.press('y');
+    expect(stopCandidate).toHaveBeenCalledWith('c2');
+  });
+
+  it('lists the keys on ?, leaving out commands it was not given', async () => {
+    ui = await renderRun(mixedRun(), { commands: { cancelRun: vi.fn() } });
+    await ui.press('?');
+    const help = ui.frame();
+    expect(help).toContain('select a candidate');
+    expect(help).not.toContain('stop the selected candidate');
+    await ui.press('s');
+    expect(ui.frame()).toContain('↑↓ select');
+    await ui.press('s');
+    expect(ui.frame()).toContain('stopping one candidate is not available');
+  });
+
+  it('scrolls a long list of candidates with the selection', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => candidate(i + 1, `agent-${i + 1}`));
+    ui = await renderRun(stamp([runStarted(many)]), { rows: 16 });
+    expect(ui.frame()).toContain('↓ 21 more');
+    expect(ui.frame().split('\n').length).toBeLessThan(16);
+    await ui.press(...Array.from({ length: 20 }, () => KEY.down));
+    expect(ui.frame()).toContain('› c21 agent-21');
+    expect(ui.frame()).toMatch(/↑ \d+ more/);
+  });
+
+  it('uses no colour with NO_COLOR', async () => {
+    ui = await renderRun(mixedRun(), { theme: monochromeTheme });
+    const raw = ui.rawFrame();
+    expect(raw).not.toMatch(/\u001b\[(3\d|9\d)m/);
+    expect(stripAnsi(raw)).toContain('c2 hasty');
+  });
+});
