@@ -13,11 +13,11 @@ import { UsageError } from './usage-error.js';
 const HELP = `bestof — run one task through N AI agents, score them with frozen checks, keep the best.
 
 Usage:
-  bestof run [spec.toml] [--json] [--no-tui]   run a spec (default: bestof.toml)
+  bestof run [spec.toml] [--json] [--no-tui]   run a spec (default: bestof.toml); a live dashboard on a terminal
   bestof validate [spec.toml]                  check a spec; prints "ok" or the errors
   bestof init [--force]                        write a commented starter bestof.toml here
   bestof ls                                    list the runs of this repo
-  bestof show [run] [--json]                   print a run's report (default: the latest)
+  bestof show [run] [--json] [--no-tui]        a run's report (default: the latest); the compare view on a terminal
   bestof clean [run] [--dry-run] [--all]       remove worktrees and branches of finished runs
   bestof resume <run> [--json]                 continue a run that crashed, was killed or cancelled
   bestof send <run> [candidate] "text"         put a message into a candidate's next prompt
