@@ -16,14 +16,7 @@ export interface ClassifyContext {
 }
 
 /** The fields of a ProviderResult that the stream gave, before the outcome is decided. */
-export interface Gathered {
-  readonly text: string;
-  readonly usage: TokenUsage;
-  readonly costUsd: number;
-  readonly costEstimated: boolean;
-  readonly sessionId: string | undefined;
-  readonly turns: number;
-}
+export type Gathered = Pick<ProviderResult, 'text' | 'usage' | 'costUsd' | 'costEstimated' | 'sessionId' | 'turns'>;
 
 export function resultOf(gathered: Gathered, process: ProcessResult, outcome: Outcome, message?: string, retryAfterMs?: number): ProviderResult {
   return {
