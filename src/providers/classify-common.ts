@@ -5,7 +5,7 @@
  */
 import type { ProcessResult } from '../process/types.js';
 import { lastLine, oneLine } from './stream-lines.js';
-import type { Outcome, ProviderResult, TokenUsage } from './types.js';
+import type { Outcome, ProviderResult } from './types.js';
 
 export interface ClassifyContext {
   /** The CLI's name for messages ("Claude Code", "Codex", "Gemini CLI"). */
