@@ -1,37 +1,78 @@
 /**
- * Running a planned run with the plain reporter and clean cancellation on SIGINT / SIGTERM
- * (a second signal quits at once). Used by `bestof resume`.
+ * Running a planned run (`bestof run`, `bestof resume`) with its front end: the Ink dashboard
+ * on an interactive terminal, else one plain line per event (on stderr with --json, whose
+ * report owns stdout). Ctrl-C (SIGINT) and SIGTERM cancel the run cleanly: every agent's
+ * process tree is stopped, what each candidate wrote is committed and kept, and the exit
+ * code is 130. A second Ctrl-C quits at once.
  */
 import { EXIT_CODES, executeRun } from '../engine/run.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
 import { buildJsonReport } from '../report/report.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
+import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd } from './interactive-ui.js';
 
-export async function runPlanned(plan: RunPlan, options: { json: boolean; resume?: RunState }): Promise<number> {
+export interface SessionOptions {
+  readonly json: boolean;
+  readonly noTui: boolean;
+  /** Continue this interrupted run (`bestof resume`). */
+  readonly resume?: RunState;
+}
+
+export async function runPlanned(plan: RunPlan, options: SessionOptions): Promise<number> {
   const controller = new AbortController();
+  let ui: LiveFrontEnd | undefined;
   let signals = 0;
+  const quitNow = (): never => {
+    process.stderr.write('bestof: quitting now; work not yet committed may be left in the worktrees (`bestof clean` commits and keeps it)\n');
+    process.exit(EXIT_CODES.cancelled);
+  };
   const onSignal = (name: NodeJS.Signals): void => {
     signals += 1;
-    if (signals > 1) {
-      process.stderr.write('bestof: quitting now; work not yet committed may be left in the worktrees (`bestof clean` commits and keeps it)\n');
-      process.exit(EXIT_CODES.cancelled);
+    if (signals === 1) {
+      // The dashboard says it itself (a line on stderr would land in the middle of its frame).
+      if (ui) ui.cancelling();
+      else process.stderr.write(`\nbestof: ${name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
+      controller.abort(new Error(`cancelled by ${name}`));
+    } else {
+      quitNow();
     }
-    process.stderr.write(`\nbestof: ${name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
-    controller.abort(new Error(`cancelled by ${name}`));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+
+  // Front end: the Ink dashboard on an interactive terminal, else one plain line per event
+  // (on stderr with --json, whose report owns stdout).
   const out = options.json ? process.stderr : process.stdout;
+  const reporter = createPlainReporter((line) => out.write(line));
+  // A resumed run keeps the plain reporter: the dashboard folds a run from its run.started event.
+  ui = !options.resume && wantsInteractiveUi({ json: options.json, noTui: options.noTui })
+    ? await startLiveFrontEnd({
+        runDir: plan.runDir,
+        budgetUsd: plan.spec.budget.max_total_cost_usd,
+        into: plan.into,
+        // The dashboard asks before it cancels; then it is the same cancel as Ctrl-C on the plain path.
+        cancel: () => {
+          signals = Math.max(signals, 1);
+          controller.abort(new Error('cancelled from the dashboard'));
+        },
+        quitNow,
+        fallback: reporter,
+      })
+    : undefined;
   try {
     const state = await executeRun(plan, {
       signal: controller.signal,
-      listeners: [createPlainReporter((line) => out.write(line))],
+      listeners: [ui ? ui.listener : reporter],
       ...(options.resume ? { resume: options.resume } : {}),
     });
+    const choice = await ui?.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+    // A winner the user chose in the compare view decides the exit code, as a policy winner would.
+    if (choice) return choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed;
     return state.exitCode ?? 70;
   } finally {
+    ui?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

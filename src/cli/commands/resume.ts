@@ -47,5 +47,5 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     process.stderr.write('bestof resume: nothing was resumed.\n');
     return EXIT_CODES.badInput;
   }
-  return runPlanned(planned.plan, { json: values.json === true, resume: state });
+  return runPlanned(planned.plan, { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
 }
