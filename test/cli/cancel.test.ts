@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCli } from '../helpers/cli.js';
+import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
@@ -19,30 +20,6 @@ content = "half of the answer\\n"
 [[steps]]
 sleep = "120s"
 `;
-
-function processIsGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
-  } catch {
-    return true;
-  }
-}
-
-/** Polls for up to a minute (a loaded CI machine is slow), giving up early if `stillRunning` turns false. */
-async function waitUntil(predicate: () => boolean, what: string, stillRunning: () => string | undefined = () => undefined): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (predicate()) return;
-    const ended = stillRunning();
-    if (ended !== undefined) throw new Error(`bestof ended before ${what}:\n${ended}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe('cancel', () => {
   it('SIGINT mid-run keeps every candidate\'s work, stops every process tree, and exits 130', async () => {
@@ -76,7 +53,7 @@ ${ADD_CHECKS}`,
       const runs = join(project.repo.dir, '.bestof', 'runs');
       return existsSync(runs) ? readdirSync(runs)[0] : undefined;
     };
-    await waitUntil(() => runDir() !== undefined, 'the run folder', () => ended);
+    await waitUntil(() => runDir() !== undefined, 'the run folder', { ended: () => ended });
     const runId = runDir() as string;
     const worktree = (id: string): string => join(project.worktreesDir, runId, id);
     await waitUntil(
@@ -86,7 +63,7 @@ ${ADD_CHECKS}`,
         existsSync(join(pids, 'c2.pid')) &&
         existsSync(join(worktree('c3'), 'work-in-progress.txt')),
       'every candidate to have written something',
-      () => ended,
+      { ended: () => ended },
     );
     const grandchild = Number(readFileSync(join(pids, 'c2.pid'), 'utf8'));
     child.kill('SIGINT');

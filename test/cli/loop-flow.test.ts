@@ -6,6 +6,7 @@ import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli, startCli } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
 import { onlyRunDir, promptOf, readLoopReport, scoreScript, TEN_CHECKS } from '../helpers/loop.js';
 import { makeProject, type Project } from '../helpers/project.js';
 
@@ -25,20 +26,6 @@ function events(): { type: string; candidate?: string; iteration?: number; statu
         return [];
       }
     });
-}
-
-async function waitFor(predicate: () => boolean, what: string, ended: () => string | undefined): Promise<void> {
-  for (let i = 0; i < 900; i++) {
-    try {
-      if (predicate()) return;
-    } catch {
-      // the run folder is not there yet
-    }
-    const end = ended();
-    if (end !== undefined) throw new Error(`bestof ended before ${what}:\n${end}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 function writeSpec(scripts: readonly string[], body: string, checks = TEN_CHECKS): string {
@@ -149,11 +136,11 @@ describe('the channel', () => {
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
     const running = (iteration: number) => () => events().some((e) => e.type === 'candidate.status' && e.status === 'running' && e.iteration === iteration);
-    await waitFor(running(1), 'iteration 1', () => ended);
+    await waitUntil(running(1), 'iteration 1', { ended: () => ended });
     const runId = onlyRunDir(project.repo.dir).split('/').pop() as string;
     const sent = await runCli(['send', runId, 'c1', 'Use tabs, not spaces.'], { cwd: project.repo.dir });
     expect(sent.stdout).toContain('sent to c1');
-    await waitFor(running(2), 'iteration 2', () => ended);
+    await waitUntil(running(2), 'iteration 2', { ended: () => ended });
     const stopped = await runCli(['stop', runId, 'c1'], { cwd: project.repo.dir });
     expect(stopped.stdout).toContain('asked c1 to stop');
     const result = await done;
@@ -177,10 +164,10 @@ describe('resume', () => {
     const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
-    await waitFor(
+    await waitUntil(
       () => events().some((e) => e.type === 'candidate.scored' && e.iteration === 2) && events().some((e) => e.type === 'candidate.status' && e.status === 'running' && e.iteration === 3),
       'iteration 3 to start',
-      () => ended,
+      { ended: () => ended },
     );
     child.kill('SIGKILL');
     await done;

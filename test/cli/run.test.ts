@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIX_SCRIPT, FIXTURE_BIN, IDLE_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
@@ -43,28 +44,6 @@ function readReport(repoDir: string): Report {
 async function run(spec: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
   const specPath = project.writeOutside('spec.toml', spec);
   return runCli(['run', specPath, ...extraArgs], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env });
-}
-
-function pidIsGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  // A zombie waiting for its parent to reap it has already exited.
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
-  } catch {
-    return true;
-  }
-}
-
-async function waitUntil(predicate: () => boolean, what: string, attempts = 100): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (predicate()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting: ${what}`);
 }
 
 describe('bestof run', () => {
@@ -190,7 +169,7 @@ merge = "branch"
     expect(project.repo.git('show', `${hung?.ref}:partial.txt`)).toBe('partial work');
     const grandchild = Number(readFileSync(join(pids, '..', 'c2.pid'), 'utf8'));
     expect(grandchild).toBeGreaterThan(0);
-    await waitUntil(() => pidIsGone(grandchild), `grandchild ${grandchild} to be gone`);
+    await waitUntil(() => processIsGone(grandchild), `grandchild ${grandchild} to be gone`);
     expect(fixed?.status).toBe('done');
     expect(report.winner).toBe('c3');
   });
