@@ -148,7 +148,7 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
   if (options.signal.aborted) {
     status = 'cancelled';
     exitCode = EXIT_CODES.cancelled;
-    message = `run cancelled; every candidate's work is kept under refs/bestof/${plan.runId}/ (see \`bestof show ${plan.runId}\`)`;
+    message = `run cancelled; every candidate's work is kept under refs/bestof/${plan.runId}/; continue it with \`bestof resume ${plan.runId}\`, or see \`bestof show ${plan.runId}\``;
   } else {
     const ranking = rankCandidates(
       state.order.map((id) => state.candidates[id]).filter((c) => c !== undefined),
@@ -182,7 +182,7 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
     } else {
       status = 'no_winner';
       exitCode = EXIT_CODES.noWinner;
-      message = `no candidate passed; every candidate's work is kept under refs/bestof/${plan.runId}/`;
+      message = `no candidate passed; every candidate's work is kept under refs/bestof/${plan.runId}/; \`bestof show ${plan.runId}\` says why each one failed`;
     }
   }
 
