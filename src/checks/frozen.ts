@@ -22,18 +22,15 @@
  */
 import { rm } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import {
-  gitOut,
-  exactIgnorePattern,
-  literalPathspec,
-  splitNul,
-  withPathspecFile,
-  type GitCallOptions,
-} from '../git/exec.js';
+import { changedPaths, type PathChange } from '../git/diff.js';
+import { checkoutPathsFrom, cleanUntracked, globPathspec, literalPathspec, removeFromIndex, resetHard } from '../git/paths.js';
+import { resolveCommit } from '../git/repo.js';
 
+/** What a candidate's commit did to a frozen path, compared with base. */
 export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
 
-export interface TamperRecord {
+/** A frozen path the candidate changed (reported in `candidate.tampered` events). */
+export interface TamperedPath {
   /** Path relative to the worktree root. */
   readonly path: string;
   /** What the candidate's commit did to the path, compared with base. */
@@ -50,7 +47,7 @@ export interface FrozenOptions {
   signal?: AbortSignal;
 }
 
-const STATUS: Record<string, TamperChange> = { M: 'modified', A: 'added', D: 'deleted', T: 'type_changed' };
+const CHANGE_OF_STATUS: Record<PathChange['status'], TamperChange> = { M: 'modified', A: 'added', D: 'deleted', T: 'type_changed' };
 
 /** Absolute path of a git-reported relative path; refuses anything that would leave the worktree. */
 function insideWorktree(worktree: string, path: string): string {
@@ -72,7 +69,7 @@ export function frozenPathspecs(frozen: readonly string[]): string[] {
   for (const raw of frozen) {
     const p = normalizePattern(raw);
     if (p === '') continue;
-    specs.push(p.startsWith(':') ? p : `:(top,glob)${p === '.' ? '' : p}`);
+    specs.push(p.startsWith(':') ? p : globPathspec(p === '.' ? '' : p));
   }
   return specs;
 }
@@ -93,38 +90,23 @@ function leadingDirs(frozen: readonly string[]): string[] {
   return [...dirs];
 }
 
-function parseNameStatus(out: string): TamperRecord[] {
-  const parts = splitNul(out);
-  const records: TamperRecord[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const status = (parts[i] ?? '').charAt(0);
-    const path = parts[i + 1] ?? '';
-    const change = STATUS[status];
-    if (change === undefined) throw new Error(`unexpected git diff status ${JSON.stringify(parts[i])} for ${path}`);
-    records.push({ path, change });
-  }
-  return records;
-}
-
-async function nameStatus(worktree: string, base: string, commit: string, pathspecs: string[], opts: GitCallOptions): Promise<TamperRecord[]> {
-  // Tree-to-tree diff: cost grows with what changed, not with the size of the repository.
-  const out = await gitOut(worktree, ['diff', '--name-status', '--no-renames', '-z', '--no-ext-diff', base, commit, '--', ...pathspecs], opts);
-  return parseNameStatus(out);
+async function tamperedUnder(worktree: string, opts: FrozenOptions, pathspecs: string[]): Promise<TamperedPath[]> {
+  const changes = await changedPaths(worktree, opts.base, opts.commit, pathspecs, { signal: opts.signal });
+  return changes.map(({ path, status }) => ({ path, change: CHANGE_OF_STATUS[status] }));
 }
 
 /** What `commit` changed under the frozen paths compared with `base` (sorted by path). */
-export async function findTampering(worktree: string, opts: FrozenOptions): Promise<TamperRecord[]> {
+export async function findTampering(worktree: string, opts: FrozenOptions): Promise<TamperedPath[]> {
   const specs = frozenPathspecs(opts.frozen);
   // Guard: an empty pathspec list would mean "every file".
   if (specs.length === 0) return [];
-  const call = { signal: opts.signal };
-  const records = await nameStatus(worktree, opts.base, opts.commit, specs, call);
+  const records = await tamperedUnder(worktree, opts, specs);
   const dirs = leadingDirs(opts.frozen);
   if (dirs.length > 0) {
     // A frozen folder replaced by a file or symlink shows up as a change at the folder's own path.
     const wanted = new Set(dirs);
     const seen = new Set(records.map((r) => r.path));
-    const around = await nameStatus(worktree, opts.base, opts.commit, dirs.map(literalPathspec), call);
+    const around = await tamperedUnder(worktree, opts, dirs.map(literalPathspec));
     for (const r of around) if (wanted.has(r.path) && !seen.has(r.path)) records.push(r);
   }
   return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -144,36 +126,26 @@ export interface RestoreOptions extends FrozenOptions {
  * Also removes untracked and ignored files under frozen paths (a gitignored `test/x.test.ts`
  * would otherwise still be picked up by a test runner). Undo with `putBackCandidateFiles`.
  */
-export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions): Promise<TamperRecord[]> {
+export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions): Promise<TamperedPath[]> {
   const specs = frozenPathspecs(opts.frozen);
   if (specs.length === 0) return [];
   const call = { signal: opts.signal };
-  const [head, commit] = await Promise.all([
-    gitOut(worktree, ['rev-parse', 'HEAD'], call),
-    gitOut(worktree, ['rev-parse', '--verify', `${opts.commit}^{commit}`], call),
-  ]);
-  if (head.trim() !== commit.trim()) {
-    throw new Error(`restoreFrozenPaths: ${worktree} is at ${head.trim()}, not at the candidate's commit ${commit.trim()}`);
+  const [head, commit] = await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, opts.commit, call)]);
+  if (commit === undefined) throw new Error(`restoreFrozenPaths: ${opts.commit} is not a commit in ${worktree}`);
+  if (head !== commit) {
+    throw new Error(`restoreFrozenPaths: ${worktree} is at ${head ?? 'no commit'}, not at the candidate's commit ${commit}`);
   }
   const records = await findTampering(worktree, opts);
   const added = records.filter((r) => r.change === 'added').map((r) => r.path);
-  const fromBase = records.filter((r) => r.change !== 'added').map((r) => literalPathspec(r.path));
-  if (added.length > 0) {
-    // Files (or symlinks standing in for frozen folders, or nested repositories) that base does not
-    // have: out of the index, then off the disk (`rm` removes a symlink itself, never its target).
-    // First, so that a folder restored below can take the place of a file of the same name.
-    await withPathspecFile(added.map(literalPathspec), (from) =>
-      gitOut(worktree, ['rm', '--quiet', '--cached', '-r', '-f', '--ignore-unmatch', ...from], call),
-    );
-    for (const path of added) await rm(insideWorktree(worktree, path), { recursive: true, force: true });
-  }
-  if (fromBase.length > 0) {
-    // Only the differing paths: a symlink in place of a file (or of a leading folder) is replaced, never written through.
-    await withPathspecFile(fromBase, (from) => gitOut(worktree, ['checkout', '--quiet', opts.base, ...from], call));
-  }
-  // Untracked and ignored leftovers under frozen paths; -ff also removes nested repositories there.
-  const keep = (opts.keep ?? []).flatMap((p) => ['-e', exactIgnorePattern(p)]);
-  await gitOut(worktree, ['clean', '-ffdxq', ...keep, '--', ...specs], call);
+  // Files (or symlinks standing in for frozen folders, or nested repositories) that base does not
+  // have: out of the index, then off the disk (`rm` removes a symlink itself, never its target).
+  // First, so that a folder restored below can take the place of a file of the same name.
+  await removeFromIndex(worktree, added, call);
+  for (const path of added) await rm(insideWorktree(worktree, path), { recursive: true, force: true });
+  // Only the differing paths: a symlink in place of a file (or of a leading folder) is replaced, never written through.
+  await checkoutPathsFrom(worktree, opts.base, records.filter((r) => r.change !== 'added').map((r) => r.path), call);
+  // Untracked and ignored leftovers under frozen paths, nested repositories there included.
+  await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
   return records;
 }
 
@@ -191,10 +163,6 @@ export interface PutBackOptions {
  * coverage) are left alone.
  */
 export async function putBackCandidateFiles(worktree: string, opts: PutBackOptions): Promise<void> {
-  const call = { signal: opts.signal };
-  await gitOut(worktree, ['reset', '--hard', '--quiet', opts.commit], call);
-  // `-e` (ignore rules) rather than exclude pathspecs: `git clean -d` with a pathspec exclusion still
-  // removes a whole untracked folder that contains a kept file; an ignored file keeps its folder.
-  const keep = (opts.keep ?? []).flatMap((p) => ['-e', exactIgnorePattern(p)]);
-  await gitOut(worktree, ['clean', '-fdq', ...keep, '--', ':/'], call);
+  await resetHard(worktree, opts.commit, { signal: opts.signal });
+  await cleanUntracked(worktree, { keep: opts.keep ?? [], signal: opts.signal });
 }

@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import { runShell } from '../process/run-process.js';
 import type { CheckSpec } from '../spec/schema.js';
-import type { CheckOutcome } from '../engine/events.js';
 
 const OUTPUT_TAIL_LINES = 40;
 const OUTPUT_TAIL_CHARS = 4000;
@@ -19,6 +18,20 @@ export function outputTail(text: string): string {
   const lines = clean.trimEnd().split('\n');
   const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
   return tail.length > OUTPUT_TAIL_CHARS ? tail.slice(-OUTPUT_TAIL_CHARS) : tail;
+}
+
+/** One check's result in one iteration (carried by `check.finished` events). */
+export interface CheckOutcome {
+  readonly name: string;
+  readonly passed: boolean;
+  /** Points earned: the check's score when it passed, else 0. */
+  readonly points: number;
+  readonly maxPoints: number;
+  readonly exitCode: number | undefined;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  /** The last lines of the check's output, ANSI-free, bounded. */
+  readonly outputTail: string;
 }
 
 export interface RunChecksOptions {

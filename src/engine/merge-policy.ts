@@ -4,9 +4,10 @@
  * interactive compare view calls the same function when the user picks another winner.
  */
 import { mergeWinner } from '../git/merge.js';
+import { pushBranch } from '../git/remote.js';
 import { runProcess } from '../process/run-process.js';
 import type { MergeMode } from '../spec/schema.js';
-import { findOnPath } from '../providers/registry.js';
+import { findOnPath } from '../process/find-on-path.js';
 
 export interface MergeRequest {
   readonly repoRoot: string;
@@ -38,8 +39,9 @@ export async function applyMergePolicy(request: MergeRequest): Promise<MergeOutc
     case 'ff': {
       if (!request.into) return { ok: false, message: `no branch to merge into; the winner's work is on branch ${branch}` };
       const merged = await mergeWinner(request.repoRoot, { mode, branch, into: request.into, message: title, signal: request.signal });
-      if (merged.ok) return { ok: true, commit: merged.commit, message: `merged ${branch} into ${request.into} (${mode}) as ${merged.commit.slice(0, 10)}` };
-      return { ok: false, message: merged.message };
+      if (!merged.ok) return { ok: false, message: merged.error.message };
+      const { commit } = merged.value;
+      return { ok: true, commit, message: `merged ${branch} into ${request.into} (${mode}) as ${commit.slice(0, 10)}` };
     }
     case 'pr':
       return openPullRequest(request, title);
@@ -58,9 +60,9 @@ async function openPullRequest(request: MergeRequest, title: string): Promise<Me
       message: `merge = "pr" needs the GitHub CLI \`gh\`, which is not on PATH: install it (https://cli.github.com) and run \`gh auth login\`; the winner's work is on branch ${branch}`,
     };
   }
+  const pushed = await pushBranch(request.repoRoot, branch, { signal: request.signal });
+  if (!pushed.ok) return { ok: false, message: `${pushed.error}; the winner's work is on branch ${branch}` };
   const env = { ...process.env };
-  const push = await runProcess('git', ['push', '--set-upstream', 'origin', branch], { cwd: request.repoRoot, env, signal: request.signal });
-  if (!push.ok) return { ok: false, message: `git push of ${branch} failed: ${push.stderr.trim().split('\n').pop() ?? ''}; the winner's work is on branch ${branch}` };
   const args = ['pr', 'create', '--head', branch, '--title', title, '--body', `Chosen by bestof run ${request.runId}.`];
   if (request.into) args.push('--base', request.into);
   const pr = await runProcess('gh', args, { cwd: request.repoRoot, env, signal: request.signal });

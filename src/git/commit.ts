@@ -1,13 +1,6 @@
 /** Checkpoint commits of a candidate's work inside its worktree. */
-import {
-  gitOut,
-  identityArgs,
-  literalPathspec,
-  excludeLiteralPathspec,
-  splitNul,
-  withPathspecFile,
-  type GitCallOptions,
-} from './exec.js';
+import { gitOut, identityArgs, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
+import { excludeLiteralPathspec, literalPathspec } from './paths.js';
 
 export interface CommitAllOptions {
   message: string;

@@ -40,3 +40,31 @@ export async function diffStat(repo: string, from: string, to: string, opts: Git
 export async function diffText(repo: string, from: string, to: string, opts: GitCallOptions = {}): Promise<string> {
   return gitOut(repo, ['diff', '--no-color', '--no-ext-diff', from, to, '--'], opts);
 }
+
+/** How a path differs between two revisions (`git diff --name-status --no-renames`). */
+export interface PathChange {
+  readonly path: string;
+  /** M modified, A added, D deleted, T type changed (file <-> symlink <-> submodule). */
+  readonly status: 'M' | 'A' | 'D' | 'T';
+}
+
+const PATH_STATUSES: ReadonlySet<string> = new Set(['M', 'A', 'D', 'T']);
+
+/**
+ * The paths under `pathspecs` that differ between the trees of `from` and `to`, in git's order.
+ * A tree-to-tree diff: its cost grows with what changed, not with the size of the repository.
+ * `pathspecs` must not be empty (git would read that as every path).
+ */
+export async function changedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions = {}): Promise<PathChange[]> {
+  if (pathspecs.length === 0) throw new Error('changedPaths: an empty pathspec list would mean every path');
+  const out = await gitOut(repo, ['diff', '--name-status', '--no-renames', '-z', '--no-ext-diff', from, to, '--', ...pathspecs], opts);
+  const parts = splitNul(out);
+  const changes: PathChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = (parts[i] ?? '').charAt(0);
+    const path = parts[i + 1] ?? '';
+    if (!PATH_STATUSES.has(status)) throw new Error(`unexpected git diff status ${JSON.stringify(parts[i])} for ${path}`);
+    changes.push({ path, status: status as PathChange['status'] });
+  }
+  return changes;
+}

@@ -5,6 +5,9 @@
  * so `git merge` with conflicts or `git diff --quiet` would look like success. Here every
  * call returns `{ code, stdout, stderr }` and the caller decides what a non-zero code
  * means; `gitOut` is the strict variant for calls whose failure is a bug.
+ *
+ * Private to src/git: every other folder calls the named functions of src/git (an
+ * architecture test checks it), so what git is asked to do stays in one place.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,9 +19,6 @@ export interface GitRun {
   readonly stdout: string;
   readonly stderr: string;
 }
-
-/** Result of a git operation that can fail for ordinary user reasons. */
-export type GitOutcome = { ok: true } | { ok: false; message: string };
 
 export interface GitCallOptions {
   signal?: AbortSignal | undefined;
@@ -129,26 +129,6 @@ export async function withPathspecFile<T>(pathspecs: readonly string[], fn: (arg
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
-export function literalPathspec(path: string): string {
-  return `:(top,literal)${path}`;
-}
-
-/** Same, as an exclusion. */
-export function excludeLiteralPathspec(path: string): string {
-  return `:(top,exclude,literal)${path}`;
-}
-
-/**
- * A gitignore-syntax pattern (for `git clean -e`) that matches exactly this path from the
- * worktree root: anchored with `/`, wildcard and special characters escaped.
- */
-export function exactIgnorePattern(path: string): string {
-  if (/[\n\r]/.test(path)) throw new Error(`cannot express a path with a line break as an ignore pattern: ${JSON.stringify(path)}`);
-  const clean = path.replace(/^\.\/+/, '').replace(/^\/+/, '');
-  return `/${clean.replace(/[\\*?[\]!# ]/g, '\\$&')}`;
 }
 
 /**

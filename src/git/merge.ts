@@ -3,7 +3,9 @@
  * Every refusal or failure leaves that checkout exactly as it was and the winner's branch in place.
  */
 import { existsSync } from 'node:fs';
+import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
+import { isAncestor } from './refs.js';
 import { currentBranch, dirtyPaths, gitPath, resolveCommit } from './repo.js';
 
 export type MergeMode = 'merge' | 'squash' | 'ff';
@@ -21,22 +23,20 @@ export interface MergeWinnerOptions {
 
 export type MergeFailureReason = 'dirty' | 'not_checked_out' | 'conflict' | 'not_fast_forward' | 'error';
 
-export type MergeWinnerResult =
-  | { ok: true; commit: string }
-  | { ok: false; reason: MergeFailureReason; message: string };
+export interface MergeFailure {
+  readonly reason: MergeFailureReason;
+  /** What happened, what was kept, what to do next. */
+  readonly message: string;
+}
+
+/** The new HEAD of `into` on success. */
+export type MergeWinnerResult = Result<{ readonly commit: string }, MergeFailure>;
 
 const MAX_LISTED = 5;
 
 function listPaths(paths: readonly string[]): string {
   const shown = paths.slice(0, MAX_LISTED).join(', ');
   return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
-}
-
-async function isAncestor(repo: string, ancestor: string, descendant: string, opts: GitCallOptions): Promise<boolean> {
-  const run = await runGit(repo, ['merge-base', '--is-ancestor', ancestor, descendant], opts);
-  if (run.code === 0) return true;
-  if (run.code === 1) return false;
-  throw new Error(`git merge-base --is-ancestor ${ancestor} ${descendant} failed: ${gitMessage(run.stderr)}`);
 }
 
 /** A merge, rebase, cherry-pick or revert the user left unfinished in this checkout, if any. */
@@ -69,7 +69,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   const { mode, branch, into, message, signal } = opts;
   const call = { signal };
   const kept = `the winner's branch ${branch} is left in place`;
-  const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => ({ ok: false, reason, message: text });
+  const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => err({ reason, message: text });
 
   const branchSha = await resolveCommit(repo, branch, call);
   if (branchSha === undefined) return fail('error', `cannot merge ${branch} into ${into}: there is no branch ${branch} in ${repo}`);
@@ -139,7 +139,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   if (mode === 'merge') {
     const run = await step(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
     if (run.code !== 0) return failed(`git merge ${branch}`, run);
-    return { ok: true, commit: await headNow() };
+    return ok({ commit: await headNow() });
   }
 
   if (mode === 'squash') {
@@ -152,7 +152,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
     }
     const commit = await step(['commit', '--quiet', '--no-edit', '-m', message]);
     if (commit.code !== 0) return failed('the squash commit', commit);
-    return { ok: true, commit: await headNow() };
+    return ok({ commit: await headNow() });
   }
 
   if (!(await isAncestor(repo, headBefore, branchSha, call))) {
@@ -164,5 +164,5 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   }
   const run = await step(['merge', '--ff-only', branch]);
   if (run.code !== 0) return failed(`git merge --ff-only ${branch}`, run);
-  return { ok: true, commit: await headNow() };
+  return ok({ commit: await headNow() });
 }

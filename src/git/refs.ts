@@ -1,5 +1,6 @@
 /** Refs and branches: checkpoint refs under refs/bestof/, candidate branches under refs/heads/. */
-import { gitMessage, gitOut, runGit, splitLines, type GitCallOptions, type GitOutcome } from './exec.js';
+import { err, ok, type Result } from '../result.js';
+import { gitMessage, gitOut, runGit, splitLines, type GitCallOptions } from './exec.js';
 
 export interface RefInfo {
   /** Full ref name, e.g. `refs/bestof/run-1/a/3`. */
@@ -49,12 +50,30 @@ export async function deleteBranch(
   repo: string,
   name: string,
   opts: { force?: boolean; signal?: AbortSignal } = {},
-): Promise<GitOutcome> {
+): Promise<Result<void>> {
   const run = await runGit(repo, ['branch', opts.force ? '-D' : '-d', name], { signal: opts.signal });
   if (run.code !== 0) {
-    return { ok: false, message: `cannot delete branch ${name}: ${gitMessage(run.stderr || run.stdout)}` };
+    return err(`cannot delete branch ${name}: ${gitMessage(run.stderr || run.stdout)}`);
   }
-  return { ok: true };
+  return ok();
+}
+
+/**
+ * True when `ancestor` is `descendant` or one of its ancestors (`git merge-base --is-ancestor`).
+ * Both must name commits; anything else is a bug and throws.
+ */
+export async function isAncestor(repo: string, ancestor: string, descendant: string, opts: GitCallOptions = {}): Promise<boolean> {
+  const run = await runGit(repo, ['merge-base', '--is-ancestor', ancestor, descendant], opts);
+  if (run.code === 0) return true;
+  if (run.code === 1) return false;
+  throw new Error(`git merge-base --is-ancestor ${ancestor} ${descendant} failed in ${repo}: ${gitMessage(run.stderr)}`);
+}
+
+/** Local branches (names without `refs/heads/`) that contain the commit `sha`. */
+export async function branchesContaining(repo: string, sha: string, opts: GitCallOptions = {}): Promise<string[]> {
+  // Full ref names: the short name of refs/heads/bestof/<run>/c1 is ambiguous with refs/bestof/<run>/c1.
+  const out = await gitOut(repo, ['for-each-ref', '--format=%(refname)', '--contains', sha, 'refs/heads'], opts);
+  return splitLines(out).map((ref) => ref.trim().slice('refs/heads/'.length));
 }
 
 /** True when some local branch contains `sha` (false also when the commit does not exist). */

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { err, ok, type Result } from '../result.js';
 import { gitOut, runGit, splitNul, type GitCallOptions } from './exec.js';
 
 export interface RepoInfo {
@@ -15,9 +16,10 @@ export interface RepoInfo {
   readonly commonDir: string;
 }
 
-export async function openRepo(path: string, opts: GitCallOptions = {}): Promise<RepoInfo | { error: string }> {
+/** The repository `path` is in; an error the user can act on when it is none, or has no commit yet. */
+export async function openRepo(path: string, opts: GitCallOptions = {}): Promise<Result<RepoInfo>> {
   const abs = resolve(path);
-  const notRepo = { error: `not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)` };
+  const notRepo = err(`not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)`);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) return notRepo;
   const top = await runGit(abs, ['rev-parse', '--show-toplevel'], opts);
   if (top.code !== 0 || top.stdout.trim() === '') return notRepo;
@@ -27,9 +29,9 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
   const commonDir = resolve(root, common.trim());
   const head = await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], opts);
   if (head.code !== 0) {
-    return { error: `the git repository at ${root} has no commits yet: commit something first (bestof branches every candidate from a commit)` };
+    return err(`the git repository at ${root} has no commits yet: commit something first (bestof branches every candidate from a commit)`);
   }
-  return { root, commonDir };
+  return ok({ root, commonDir });
 }
 
 /** Full sha of `rev^{commit}`, or undefined when `rev` names no commit. */
@@ -45,6 +47,16 @@ export async function currentBranch(repo: string, opts: GitCallOptions = {}): Pr
   const ref = run.stdout.trim();
   if (run.code !== 0 || !ref.startsWith('refs/heads/')) return undefined;
   return ref.slice('refs/heads/'.length);
+}
+
+/**
+ * True when the working tree has changes `git add -A` would pick up: modified, staged or
+ * untracked (not ignored) files. A folder that is not a working tree (any more) has none.
+ */
+export async function hasUncommittedChanges(worktree: string, opts: GitCallOptions = {}): Promise<boolean> {
+  if (!existsSync(worktree)) return false;
+  const status = await runGit(worktree, ['status', '--porcelain'], opts);
+  return status.code === 0 && status.stdout.trim() !== '';
 }
 
 /** Tracked files that are modified or staged (untracked files are ignored), relative to the root. */

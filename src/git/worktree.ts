@@ -2,7 +2,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { gitMessage, gitOut, runGit, type GitCallOptions, type GitOutcome } from './exec.js';
+import { err, ok, type Result } from '../result.js';
+import { gitMessage, gitOut, runGit, type GitCallOptions } from './exec.js';
 import { resolveCommit } from './repo.js';
 
 export interface WorktreeInfo {
@@ -23,34 +24,31 @@ export interface AddWorktreeOptions {
 }
 
 /** `git worktree add --quiet --no-track -b <branch> <path> <base>`, creating the parent folders of `path`. */
-export async function addWorktree(repo: string, opts: AddWorktreeOptions): Promise<GitOutcome> {
+export async function addWorktree(repo: string, opts: AddWorktreeOptions): Promise<Result<void>> {
   const { branch, base, signal } = opts;
   const path = resolve(opts.path);
   const call = { signal };
   if ((await resolveCommit(repo, base, call)) === undefined) {
-    return { ok: false, message: `cannot create worktree for ${branch}: base ${base} is not a commit in ${repo}` };
+    return err(`cannot create worktree for ${branch}: base ${base} is not a commit in ${repo}`);
   }
   const exists = await runGit(repo, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], call);
   if (exists.code === 0) {
-    return {
-      ok: false,
-      message: `cannot create worktree: branch ${branch} already exists (from an earlier run?). Delete it with \`git branch -D ${branch}\` or use another branch prefix`,
-    };
+    return err(`cannot create worktree: branch ${branch} already exists (from an earlier run?). Delete it with \`git branch -D ${branch}\` or use another branch prefix`);
   }
   if (existsSync(path) && readdirSync(path).length > 0) {
-    return { ok: false, message: `cannot create worktree: ${path} already exists and is not empty; remove it or choose another worktree folder` };
+    return err(`cannot create worktree: ${path} already exists and is not empty; remove it or choose another worktree folder`);
   }
   try {
     await mkdir(dirname(path), { recursive: true });
-  } catch (err) {
-    return { ok: false, message: `cannot create the folder for worktree ${path}: ${(err as Error).message}` };
+  } catch (error) {
+    return err(`cannot create the folder for worktree ${path}: ${(error as Error).message}`);
   }
   // --no-track: a candidate branch started from origin/main must not track (or push to) it.
   const run = await runGit(repo, ['worktree', 'add', '--quiet', '--no-track', '-b', branch, path, base], call);
   if (run.code !== 0) {
-    return { ok: false, message: `cannot create worktree ${path} on branch ${branch} from ${base}: ${gitMessage(run.stderr || run.stdout)}` };
+    return err(`cannot create worktree ${path} on branch ${branch} from ${base}: ${gitMessage(run.stderr || run.stdout)}`);
   }
-  return { ok: true };
+  return ok();
 }
 
 /**
@@ -61,19 +59,19 @@ export async function removeWorktree(
   repo: string,
   path: string,
   opts: { force?: boolean; signal?: AbortSignal } = {},
-): Promise<GitOutcome> {
+): Promise<Result<void>> {
   const abs = resolve(path);
   const call = { signal: opts.signal };
   if (!existsSync(abs)) {
     await pruneWorktrees(repo, call);
-    return { ok: true };
+    return ok();
   }
   const args = ['worktree', 'remove', ...(opts.force ? ['--force', '--force'] : []), abs];
   const run = await runGit(repo, args, call);
   if (run.code !== 0) {
-    return { ok: false, message: `cannot remove worktree ${abs}: ${gitMessage(run.stderr || run.stdout)}` };
+    return err(`cannot remove worktree ${abs}: ${gitMessage(run.stderr || run.stdout)}`);
   }
-  return { ok: true };
+  return ok();
 }
 
 /** `git worktree prune`: forgets worktrees whose folders were deleted. */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findTampering, frozenPathspecs, putBackCandidateFiles, restoreFrozenPaths } from '../../src/checks/frozen.js';
 import { commitAll } from '../../src/git/commit.js';
 import { addWorktree } from '../../src/git/worktree.js';
+import { ok } from '../../src/result.js';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const cleanups: (() => void)[] = [];
@@ -43,7 +44,7 @@ async function setup(files = BASE_FILES): Promise<Setup> {
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const wt = join(dir, 'cand-a');
   const added = await addWorktree(r.dir, { path: wt, branch: 'bestof/t/a', base });
-  expect(added).toEqual({ ok: true });
+  expect(added).toEqual(ok());
   return { r, wt, base };
 }
 

@@ -1,23 +1,10 @@
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAll, untrackedFiles } from '../../src/git/commit.js';
-import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
-function repo(files?: Record<string, string>): TempRepo {
-  const r = makeTempRepo(files);
-  cleanups.push(r.cleanup);
-  return r;
-}
-function tempDir(): string {
-  const d = realpathSync(makeTempDir());
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const { repo, tempDir } = tempRepos();
 const committedFiles = (r: TempRepo, rev = 'HEAD'): string[] =>
   r.git('ls-tree', '-r', '--name-only', rev).split('\n').filter(Boolean).sort();
 

@@ -1,18 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diffStat, diffText } from '../../src/git/diff.js';
-import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { tempRepos } from '../helpers/temp-repo.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
-function repo(files: Record<string, string>): TempRepo {
-  const r = makeTempRepo(files);
-  cleanups.push(r.cleanup);
-  return r;
-}
+const { repo } = tempRepos();
 
 describe('diffStat / diffText', () => {
   it('counts lines, files and paths; binary files count 0/0; a rename counts once', async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeWinner, type MergeWinnerOptions } from '../../src/git/merge.js';
+import { ok } from '../../src/result.js';
 import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const cleanups: (() => void)[] = [];
@@ -42,7 +43,7 @@ describe('mergeWinner', () => {
   it('merge: creates a merge commit with the message', async () => {
     const { r, base, tip } = setup();
     const result = await mergeWinner(r.dir, opts('merge'));
-    expect(result).toEqual({ ok: true, commit: r.git('rev-parse', 'HEAD') });
+    expect(result).toEqual(ok({ commit: r.git('rev-parse', 'HEAD') }));
     expect(r.git('rev-parse', 'HEAD^1')).toBe(base);
     expect(r.git('rev-parse', 'HEAD^2')).toBe(tip);
     expect(r.git('log', '-1', '--format=%s')).toBe('bestof: merge winner a');
@@ -55,7 +56,7 @@ describe('mergeWinner', () => {
     const { r, base, tip } = setup();
     const result = await mergeWinner(r.dir, opts('squash'));
     expect(result.ok).toBe(true);
-    expect(result.ok && result.commit).toBe(r.git('rev-parse', 'HEAD'));
+    expect(result.ok && result.value.commit).toBe(r.git('rev-parse', 'HEAD'));
     expect(r.git('rev-list', '--parents', '-n', '1', 'HEAD')).toBe(`${r.git('rev-parse', 'HEAD')} ${base}`);
     expect(r.git('log', '-1', '--format=%B')).toBe('bestof: merge winner a');
     expect(r.git('rev-parse', 'HEAD^{tree}')).toBe(r.git('rev-parse', `${tip}^{tree}`));
@@ -65,7 +66,7 @@ describe('mergeWinner', () => {
 
   it('ff: fast-forwards to the winner', async () => {
     const { r, tip } = setup();
-    expect(await mergeWinner(r.dir, opts('ff'))).toEqual({ ok: true, commit: tip });
+    expect(await mergeWinner(r.dir, opts('ff'))).toEqual(ok({ commit: tip }));
     expect(r.git('rev-parse', 'main')).toBe(tip);
     expect(r.git('status', '--porcelain')).toBe('');
   });
@@ -77,8 +78,8 @@ describe('mergeWinner', () => {
     const before = snapshot(r);
     const result = await mergeWinner(r.dir, opts('ff'));
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.reason).toBe('not_fast_forward');
-    expect(!result.ok && result.message).toMatch(/merge = "merge" or "squash"/);
+    expect(!result.ok && result.error.reason).toBe('not_fast_forward');
+    expect(!result.ok && result.error.message).toMatch(/merge = "merge" or "squash"/);
     expect(snapshot(r)).toEqual(before);
   });
 
@@ -92,9 +93,9 @@ describe('mergeWinner', () => {
       const result = await mergeWinner(r.dir, opts(mode));
       expect(result.ok).toBe(false);
       if (result.ok) continue;
-      expect(result.reason).toBe('dirty');
-      expect(result.message).toMatch(/uncommitted changes in a\.txt, d1, d2, d3, d4 and 1 more/);
-      expect(result.message).toMatch(/branch bestof\/r\/a is left in place/);
+      expect(result.error.reason).toBe('dirty');
+      expect(result.error.message).toMatch(/uncommitted changes in a\.txt, d1, d2, d3, d4 and 1 more/);
+      expect(result.error.message).toMatch(/branch bestof\/r\/a is left in place/);
     }
     expect(snapshot(r)).toEqual(before);
     expect(read(r, 'a.txt')).toBe('x\n');
@@ -105,11 +106,11 @@ describe('mergeWinner', () => {
     r.git('checkout', '--quiet', '-b', 'elsewhere');
     const result = await mergeWinner(r.dir, opts('merge'));
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.reason).toBe('not_checked_out');
-    expect(!result.ok && result.message).toMatch(/on branch elsewhere.*git switch main.*merge = "branch"/);
+    expect(!result.ok && result.error.reason).toBe('not_checked_out');
+    expect(!result.ok && result.error.message).toMatch(/on branch elsewhere.*git switch main.*merge = "branch"/);
     r.git('checkout', '--quiet', '--detach');
     const detached = await mergeWinner(r.dir, opts('squash'));
-    expect(!detached.ok && detached.message).toMatch(/detached HEAD/);
+    expect(!detached.ok && detached.error.message).toMatch(/detached HEAD/);
   });
 
   for (const mode of ['merge', 'squash'] as const) {
@@ -121,8 +122,8 @@ describe('mergeWinner', () => {
       const before = snapshot(r);
       const result = await mergeWinner(r.dir, opts(mode));
       expect(result.ok).toBe(false);
-      expect(!result.ok && result.reason).toBe('conflict');
-      expect(!result.ok && result.message).toMatch(/conflicts in b\.txt/);
+      expect(!result.ok && result.error.reason).toBe('conflict');
+      expect(!result.ok && result.error.message).toMatch(/conflicts in b\.txt/);
       expect(snapshot(r)).toEqual(before);
       expect(before.mergeState).toEqual([]);
       expect(read(r, 'b.txt')).toBe('b1\nMAIN\nb3\n');
@@ -136,8 +137,8 @@ describe('mergeWinner', () => {
     const before = snapshot(r);
     const result = await mergeWinner(r.dir, opts('merge'));
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.reason).toBe('error');
-    expect(!result.ok && result.message).toMatch(/untracked/);
+    expect(!result.ok && result.error.reason).toBe('error');
+    expect(!result.ok && result.error.message).toMatch(/untracked/);
     expect(snapshot(r)).toEqual(before);
     expect(read(r, 'c.txt')).toBe('my own untracked c\n');
   });
@@ -146,7 +147,7 @@ describe('mergeWinner', () => {
     const { r } = setup();
     r.git('merge', '--quiet', '--ff-only', 'bestof/r/a');
     const nothing = await mergeWinner(r.dir, opts('merge'));
-    expect(!nothing.ok && nothing.message).toMatch(/nothing to merge/);
+    expect(!nothing.ok && nothing.error.message).toMatch(/nothing to merge/);
 
     r.git('checkout', '--quiet', '-b', 'bestof/r/b');
     r.write('z.txt', 'z\n');
@@ -157,7 +158,7 @@ describe('mergeWinner', () => {
     const head = r.git('rev-parse', 'HEAD');
     const empty = await mergeWinner(r.dir, { ...opts('squash'), branch: 'bestof/r/b' });
     expect(empty.ok).toBe(false);
-    expect(!empty.ok && empty.message).toMatch(/squash of bestof\/r\/b into main is empty/);
+    expect(!empty.ok && empty.error.message).toMatch(/squash of bestof\/r\/b into main is empty/);
     expect(r.git('rev-parse', 'HEAD')).toBe(head);
     expect(r.git('status', '--porcelain')).toBe('');
     expect(existsSync(join(r.dir, '.git', 'SQUASH_MSG'))).toBe(false);
@@ -174,7 +175,7 @@ describe('mergeWinner', () => {
     expect(() => r.git('merge', 'other')).toThrow(); // conflict, left for the user
     const result = await mergeWinner(r.dir, opts('merge'));
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toMatch(/merge is in progress/);
+    expect(!result.ok && result.error.message).toMatch(/merge is in progress/);
     expect(r.git('rev-parse', '--verify', 'MERGE_HEAD')).toBe(r.git('rev-parse', 'other'));
   });
 
@@ -187,8 +188,8 @@ describe('mergeWinner', () => {
     for (const mode of ['merge', 'squash'] as const) {
       const result = await mergeWinner(r.dir, opts(mode));
       expect(result.ok).toBe(false);
-      expect(!result.ok && result.reason).toBe('error');
-      expect(!result.ok && result.message).toMatch(/lint failed.*is as before/);
+      expect(!result.ok && result.error.reason).toBe('error');
+      expect(!result.ok && result.error.message).toMatch(/lint failed.*is as before/);
       expect(snapshot(r)).toEqual(before);
     }
   });
@@ -213,7 +214,7 @@ describe('mergeWinner', () => {
   it('reports a missing branch', async () => {
     const { r } = setup();
     const result = await mergeWinner(r.dir, { ...opts('merge'), branch: 'bestof/nope' });
-    expect(!result.ok && result.reason).toBe('error');
-    expect(!result.ok && result.message).toMatch(/no branch bestof\/nope/);
+    expect(!result.ok && result.error.reason).toBe('error');
+    expect(!result.ok && result.error.message).toMatch(/no branch bestof\/nope/);
   });
 });

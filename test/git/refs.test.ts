@@ -1,23 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../src/result.js';
 import {
+  branchesContaining,
   deleteBranch,
+  isAncestor,
   deleteRef,
   isReachableFromAnyBranch,
   listBranches,
   listRefs,
   updateRef,
 } from '../../src/git/refs.js';
-import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { tempRepos } from '../helpers/temp-repo.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
-function repo(): TempRepo {
-  const r = makeTempRepo();
-  cleanups.push(r.cleanup);
-  return r;
-}
+const { repo } = tempRepos();
 
 describe('refs', () => {
   it('creates, lists by string prefix and deletes refs', async () => {
@@ -61,7 +56,7 @@ describe('refs', () => {
     expect(await listBranches(r.dir, 'bestof/run-1/')).toEqual(['bestof/run-1/a', 'bestof/run-1/b']);
     expect(await listBranches(r.dir, 'bestof/')).toHaveLength(3);
 
-    expect(await deleteBranch(r.dir, 'bestof/run-1/a')).toEqual({ ok: true });
+    expect(await deleteBranch(r.dir, 'bestof/run-1/a')).toEqual(ok());
 
     // unmerged work needs force
     r.git('checkout', '--quiet', 'bestof/run-1/b');
@@ -70,8 +65,8 @@ describe('refs', () => {
     r.git('checkout', '--quiet', 'main');
     const refused = await deleteBranch(r.dir, 'bestof/run-1/b');
     expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.message).toMatch(/cannot delete branch bestof\/run-1\/b: .*not fully merged/);
-    expect(await deleteBranch(r.dir, 'bestof/run-1/b', { force: true })).toEqual({ ok: true });
+    expect(!refused.ok && refused.error).toMatch(/cannot delete branch bestof\/run-1\/b: .*not fully merged/);
+    expect(await deleteBranch(r.dir, 'bestof/run-1/b', { force: true })).toEqual(ok());
     expect(await listBranches(r.dir, 'bestof/run-1/')).toEqual([]);
     const missing = await deleteBranch(r.dir, 'nope');
     expect(missing.ok).toBe(false);
@@ -90,5 +85,23 @@ describe('refs', () => {
     r.git('branch', 'saved', loose);
     expect(await isReachableFromAnyBranch(r.dir, loose)).toBe(true);
     expect(await isReachableFromAnyBranch(r.dir, '0123456789abcdef0123456789abcdef01234567')).toBe(false);
+  });
+
+  it('tells whether one commit is an ancestor of another, and which branches contain a commit', async () => {
+    const r = repo();
+    const base = r.git('rev-parse', 'HEAD');
+    r.git('checkout', '--quiet', '-b', 'bestof/run-1/a');
+    r.write('z.txt', 'z\n');
+    const tip = r.commitAll('work');
+    r.git('checkout', '--quiet', 'main');
+    expect(await isAncestor(r.dir, base, tip)).toBe(true);
+    expect(await isAncestor(r.dir, tip, tip)).toBe(true);
+    expect(await isAncestor(r.dir, tip, base)).toBe(false);
+    await expect(isAncestor(r.dir, 'nope', base)).rejects.toThrow(/merge-base --is-ancestor nope/);
+
+    // refs/bestof/run-1/a has the same short name as the branch: only branches count.
+    await updateRef(r.dir, 'refs/bestof/run-1/a', tip);
+    expect(await branchesContaining(r.dir, tip)).toEqual(['bestof/run-1/a']);
+    expect((await branchesContaining(r.dir, base)).sort()).toEqual(['bestof/run-1/a', 'main']);
   });
 });

@@ -1,45 +1,31 @@
-import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { currentBranch, dirtyPaths, ensureExcluded, openRepo, resolveCommit } from '../../src/git/repo.js';
-import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { describe, expect, it } from 'vitest';
+import { err, ok } from '../../src/result.js';
+import { currentBranch, dirtyPaths, ensureExcluded, hasUncommittedChanges, openRepo, resolveCommit } from '../../src/git/repo.js';
+import { tempRepos } from '../helpers/temp-repo.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
-function tempDir(): string {
-  const d = realpathSync(makeTempDir());
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
-function repo(files?: Record<string, string>): TempRepo {
-  const r = makeTempRepo(files);
-  cleanups.push(r.cleanup);
-  return r;
-}
+const { repo, tempDir } = tempRepos();
 
 describe('openRepo', () => {
   it('finds the top level and the absolute common dir from a subfolder', async () => {
     const r = repo({ 'src/a.ts': 'a\n' });
     const info = await openRepo(join(r.dir, 'src'));
-    expect(info).toEqual({ root: realpathSync(r.dir), commonDir: join(realpathSync(r.dir), '.git') });
+    expect(info).toEqual(ok({ root: realpathSync(r.dir), commonDir: join(realpathSync(r.dir), '.git') }));
   });
 
   it('says what to do outside a git repository', async () => {
     const dir = tempDir();
     const info = await openRepo(dir);
-    expect(info).toEqual({
-      error: `not a git repository: ${dir} (run bestof inside a git repo or set \`repo\` in the spec)`,
-    });
-    expect(await openRepo(join(dir, 'missing'))).toHaveProperty('error');
+    expect(info).toEqual(err(`not a git repository: ${dir} (run bestof inside a git repo or set \`repo\` in the spec)`));
+    expect(await openRepo(join(dir, 'missing'))).toMatchObject({ ok: false });
   });
 
   it('refuses a repository without commits', async () => {
     const r = repo();
     r.git('update-ref', '-d', 'HEAD');
     const info = await openRepo(r.dir);
-    expect('error' in info && info.error).toMatch(/no commits/);
+    expect(!info.ok && info.error).toMatch(/no commits/);
   });
 });
 
@@ -86,7 +72,7 @@ describe('ensureExcluded', () => {
     const r = repo();
     const wt = join(tempDir(), 'wt');
     r.git('worktree', 'add', '--quiet', '-b', 'x', wt);
-    expect(await openRepo(wt)).toEqual({ root: wt, commonDir: join(realpathSync(r.dir), '.git') });
+    expect(await openRepo(wt)).toEqual(ok({ root: wt, commonDir: join(realpathSync(r.dir), '.git') }));
     await ensureExcluded(r.dir, '/.bestof/');
     await ensureExcluded(wt, '/.bestof/');
     await ensureExcluded(r.dir, '/.bestof/');
@@ -95,5 +81,22 @@ describe('ensureExcluded', () => {
     mkdirSync(join(r.dir, '.bestof', 'runs'), { recursive: true });
     r.write('.bestof/runs/x.json', '{}');
     expect(r.git('status', '--porcelain')).toBe('');
+  });
+});
+
+describe('hasUncommittedChanges', () => {
+  it('sees modified, staged and untracked files, not ignored ones; a missing folder has none', async () => {
+    const r = repo({ 'a.txt': 'a\n', '.gitignore': '*.log\n' });
+    expect(await hasUncommittedChanges(r.dir)).toBe(false);
+    r.write('debug.log', 'x\n');
+    expect(await hasUncommittedChanges(r.dir)).toBe(false);
+    r.write('new.txt', 'n\n');
+    expect(await hasUncommittedChanges(r.dir)).toBe(true);
+    r.git('add', 'new.txt');
+    expect(await hasUncommittedChanges(r.dir)).toBe(true);
+    r.commitAll('new');
+    r.write('a.txt', 'changed\n');
+    expect(await hasUncommittedChanges(r.dir)).toBe(true);
+    expect(await hasUncommittedChanges(join(r.dir, 'gone'))).toBe(false);
   });
 });

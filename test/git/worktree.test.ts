@@ -1,30 +1,19 @@
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../src/result.js';
 import { addWorktree, listWorktrees, pruneWorktrees, removeWorktree } from '../../src/git/worktree.js';
-import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
-function repo(): TempRepo {
-  const r = makeTempRepo({ 'README.md': '# hi\n' });
-  cleanups.push(r.cleanup);
-  return r;
-}
-function tempDir(): string {
-  const d = realpathSync(makeTempDir());
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const { repo: tempRepo, tempDir } = tempRepos();
+const repo = (): TempRepo => tempRepo({ 'README.md': '# hi\n' });
 
 describe('worktrees', () => {
   it('adds (creating parent folders), lists and removes a worktree', async () => {
     const r = repo();
     const base = r.git('rev-parse', 'HEAD');
     const path = join(tempDir(), 'run-1', 'deep', 'cand-a');
-    expect(await addWorktree(r.dir, { path, branch: 'bestof/run-1/a', base: 'main' })).toEqual({ ok: true });
+    expect(await addWorktree(r.dir, { path, branch: 'bestof/run-1/a', base: 'main' })).toEqual(ok());
     expect(readFileSync(join(path, 'README.md'), 'utf8')).toBe('# hi\n');
 
     const list = await listWorktrees(r.dir);
@@ -32,7 +21,7 @@ describe('worktrees', () => {
     expect(list[0]).toEqual({ path: realpathSync(r.dir), branch: 'main', head: base });
     expect(list[1]).toEqual({ path, branch: 'bestof/run-1/a', head: base });
 
-    expect(await removeWorktree(r.dir, path)).toEqual({ ok: true });
+    expect(await removeWorktree(r.dir, path)).toEqual(ok());
     expect(existsSync(path)).toBe(false);
     expect(await listWorktrees(r.dir)).toHaveLength(1);
     // the branch stays
@@ -53,14 +42,14 @@ describe('worktrees', () => {
     const dir = tempDir();
     const taken = await addWorktree(r.dir, { path: join(dir, 'a'), branch: 'taken', base: 'main' });
     expect(taken.ok).toBe(false);
-    expect(!taken.ok && taken.message).toMatch(/branch taken already exists.*git branch -D taken/);
+    expect(!taken.ok && taken.error).toMatch(/branch taken already exists.*git branch -D taken/);
 
     const badBase = await addWorktree(r.dir, { path: join(dir, 'b'), branch: 'b', base: 'nope' });
-    expect(!badBase.ok && badBase.message).toMatch(/base nope is not a commit/);
+    expect(!badBase.ok && badBase.error).toMatch(/base nope is not a commit/);
 
     writeFileSync(join(dir, 'file'), 'x');
     const busy = await addWorktree(r.dir, { path: dir, branch: 'c', base: 'main' });
-    expect(!busy.ok && busy.message).toMatch(/not empty/);
+    expect(!busy.ok && busy.error).toMatch(/not empty/);
     expect(r.git('branch', '--list', 'b', 'c')).toBe('');
   });
 
@@ -70,9 +59,9 @@ describe('worktrees', () => {
     expect((await addWorktree(r.dir, { path, branch: 'w', base: 'HEAD' })).ok).toBe(true);
     writeFileSync(join(path, 'README.md'), 'changed\n');
     const refused = await removeWorktree(r.dir, path);
-    expect(!refused.ok && refused.message).toMatch(/cannot remove worktree/);
+    expect(!refused.ok && refused.error).toMatch(/cannot remove worktree/);
     expect(existsSync(path)).toBe(true);
-    expect(await removeWorktree(r.dir, path, { force: true })).toEqual({ ok: true });
+    expect(await removeWorktree(r.dir, path, { force: true })).toEqual(ok());
     expect(existsSync(path)).toBe(false);
   });
 
@@ -81,7 +70,7 @@ describe('worktrees', () => {
     const path = join(tempDir(), 'gone');
     expect((await addWorktree(r.dir, { path, branch: 'gone', base: 'HEAD' })).ok).toBe(true);
     rmSync(path, { recursive: true, force: true });
-    expect(await removeWorktree(r.dir, path)).toEqual({ ok: true });
+    expect(await removeWorktree(r.dir, path)).toEqual(ok());
     expect(await listWorktrees(r.dir)).toHaveLength(1);
     await pruneWorktrees(r.dir);
   });

@@ -3,9 +3,10 @@
  * Local identity, gc off, one first commit; removed after the test.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 
 export interface TempRepo {
   readonly dir: string;
@@ -46,5 +47,33 @@ export function makeTempRepo(files: Record<string, string> = { 'README.md': '# t
     write,
     commitAll,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Temp repos and folders for one test file, removed after each test. Call at the top level
+ * of the file: `const { repo, tempDir, onCleanup } = tempRepos();`.
+ */
+export function tempRepos(): {
+  repo(files?: Record<string, string>): TempRepo;
+  tempDir(): string;
+  onCleanup(cleanup: () => void): void;
+} {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    while (cleanups.length > 0) cleanups.pop()?.();
+  });
+  return {
+    repo: (files) => {
+      const r = makeTempRepo(files);
+      cleanups.push(r.cleanup);
+      return r;
+    },
+    tempDir: () => {
+      const d = realpathSync(makeTempDir());
+      cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+      return d;
+    },
+    onCleanup: (cleanup) => cleanups.push(cleanup),
   };
 }

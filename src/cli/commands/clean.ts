@@ -8,16 +8,16 @@
  * stays unless it is merged or `--all` is given (its commit stays under refs/bestof).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { join } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { commitAll } from '../../git/commit.js';
-import { runGit } from '../../git/exec.js';
-import { deleteBranch, updateRef } from '../../git/refs.js';
-import { resolveCommit } from '../../git/repo.js';
+import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/refs.js';
+import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
 import { listWorktrees, pruneWorktrees, removeWorktree } from '../../git/worktree.js';
-import { candidateDir, listRunFolders, type RunListing } from '../../report/run-folder.js';
-import { runIsAlive } from '../../report/run-lock.js';
+import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
+import { runIsAlive } from '../../engine/run-lock.js';
 
 export async function cleanCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('clean', args, {
@@ -44,8 +44,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       const worktree = worktrees.find((w) => w.path === candidate.worktree || w.branch === candidate.branch);
       if (worktree) {
         actions += 1;
-        const status = await runGit(worktree.path, ['status', '--porcelain']);
-        if (status.code === 0 && status.stdout.trim() !== '') {
+        if (await hasUncommittedChanges(worktree.path)) {
           say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
           if (!dryRun) {
             const committed = await commitAll(worktree.path, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: setupPaths(run.runDir, id) });
@@ -59,7 +58,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
         say(`remove worktree ${worktree.path}`);
         if (!dryRun) {
           const removed = await removeWorktree(repoRoot, worktree.path, { force: true });
-          if (!removed.ok) process.stderr.write(`${removed.message}\n`);
+          if (!removed.ok) process.stderr.write(`${removed.error}\n`);
         }
       }
       const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
@@ -85,14 +84,14 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       say(`delete branch ${candidate.branch}${merged ? ' (merged)' : ` (kept at ${candidate.ref})`}`);
       if (!dryRun) {
         const deleted = await deleteBranch(repoRoot, candidate.branch, { force: true });
-        if (!deleted.ok) process.stderr.write(`${deleted.message}\n`);
+        if (!deleted.ok) process.stderr.write(`${deleted.error}\n`);
       }
     }
   }
   if (!dryRun) await pruneWorktrees(repoRoot);
   if (actions === 0) process.stdout.write('nothing to clean\n');
   else if (!dryRun) process.stdout.write(`done; every candidate's commits stay under refs/bestof/ (\`git for-each-ref refs/bestof\`)\n`);
-  return 0;
+  return EXIT_CODES.ok;
 }
 
 function setupPaths(runDir: string, candidate: string): string[] {
@@ -100,13 +99,7 @@ function setupPaths(runDir: string, candidate: string): string[] {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
 }
 
-async function isAncestor(repoRoot: string, commit: string, of: string): Promise<boolean> {
-  return (await runGit(repoRoot, ['merge-base', '--is-ancestor', commit, of])).code === 0;
-}
-
 /** Is the commit on a local branch other than `branch` itself? */
 async function onAnotherBranch(repoRoot: string, sha: string, branch: string): Promise<boolean> {
-  // Full ref names: the short name of refs/heads/bestof/<run>/c1 is ambiguous with refs/bestof/<run>/c1.
-  const out = await runGit(repoRoot, ['for-each-ref', '--format=%(refname)', '--contains', sha, 'refs/heads']);
-  return out.stdout.split('\n').some((name) => name.trim() !== '' && name.trim() !== `refs/heads/${branch}`);
+  return (await branchesContaining(repoRoot, sha)).some((name) => name !== branch);
 }

@@ -1,0 +1,83 @@
+/**
+ * Paths inside a worktree: pathspecs, and putting chosen paths back as a revision has them
+ * (index and disk), removing them, cleaning untracked files. These are the git steps of
+ * src/checks/frozen.ts; which paths, and why, stays there.
+ *
+ * Every list of paths goes to git through a pathspec file, so thousands of paths (or paths
+ * with newlines) never hit the command-line length limit.
+ */
+import { gitOut, withPathspecFile, type GitCallOptions } from './exec.js';
+
+/** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
+export function literalPathspec(path: string): string {
+  return `:(top,literal)${path}`;
+}
+
+/** Same, as an exclusion. */
+export function excludeLiteralPathspec(path: string): string {
+  return `:(top,exclude,literal)${path}`;
+}
+
+/**
+ * Pathspec for a glob relative to the worktree root (`*` does not cross `/`, `**` does); `''`
+ * is the whole worktree.
+ */
+export function globPathspec(pattern: string): string {
+  return `:(top,glob)${pattern}`;
+}
+
+/**
+ * A gitignore-syntax pattern (for `git clean -e`) that matches exactly this path from the
+ * worktree root: anchored with `/`, wildcard and special characters escaped.
+ */
+export function exactIgnorePattern(path: string): string {
+  if (/[\n\r]/.test(path)) throw new Error(`cannot express a path with a line break as an ignore pattern: ${JSON.stringify(path)}`);
+  const clean = path.replace(/^\.\/+/, '').replace(/^\/+/, '');
+  return `/${clean.replace(/[\\*?[\]!# ]/g, '\\$&')}`;
+}
+
+/** `git rm --cached -r`: takes these paths (literal, relative to the root) out of the index; the files stay on disk. */
+export async function removeFromIndex(worktree: string, paths: readonly string[], opts: GitCallOptions = {}): Promise<void> {
+  if (paths.length === 0) return;
+  await withPathspecFile(paths.map(literalPathspec), (from) =>
+    gitOut(worktree, ['rm', '--quiet', '--cached', '-r', '-f', '--ignore-unmatch', ...from], opts),
+  );
+}
+
+/**
+ * `git checkout <rev> -- <paths>`: these paths (literal, relative to the root) become exactly as
+ * in `rev`, in the index and on disk; a symlink standing where a file was is replaced, never
+ * written through.
+ */
+export async function checkoutPathsFrom(worktree: string, rev: string, paths: readonly string[], opts: GitCallOptions = {}): Promise<void> {
+  if (paths.length === 0) return;
+  await withPathspecFile(paths.map(literalPathspec), (from) => gitOut(worktree, ['checkout', '--quiet', rev, ...from], opts));
+}
+
+export interface CleanUntrackedOptions {
+  /** Where to clean. @default the whole worktree (`:/`); an empty list is refused, since git would read it as everything. */
+  readonly pathspecs?: readonly string[];
+  /** Untracked files that must survive, literal paths relative to the root. @default [] */
+  readonly keep?: readonly string[];
+  /** Also remove ignored files (`-x`: node_modules, build output). @default false */
+  readonly ignored?: boolean;
+  /** Also remove nested git repositories (`-ff`). @default false */
+  readonly nestedRepos?: boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** `git clean -d`: removes untracked files and folders, except `keep`. */
+export async function cleanUntracked(worktree: string, opts: CleanUntrackedOptions = {}): Promise<void> {
+  const pathspecs = opts.pathspecs ?? [':/'];
+  if (pathspecs.length === 0) throw new Error('cleanUntracked: an empty pathspec list would clean the whole worktree');
+  const flags = `-${opts.nestedRepos ? 'ff' : 'f'}d${opts.ignored ? 'x' : ''}q`;
+  // `-e` (ignore rules) rather than exclude pathspecs: `git clean -d` with a pathspec exclusion still
+  // removes a whole untracked folder that contains a kept file; an ignored file keeps its folder.
+  const keep = (opts.keep ?? []).flatMap((p) => ['-e', exactIgnorePattern(p)]);
+  await gitOut(worktree, ['clean', flags, ...keep, '--', ...pathspecs], { signal: opts.signal });
+}
+
+/** `git reset --hard <commit>`: index and tracked files exactly as in `commit` (untracked files stay). */
+export async function resetHard(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<void> {
+  await gitOut(worktree, ['reset', '--hard', '--quiet', commit], opts);
+}
