@@ -20,17 +20,24 @@
  * isolated CLAUDE_CONFIG_DIR). CLAUDECODE and CLAUDE_CODE_CHILD_SESSION are removed from the
  * environment, so running bestof from inside a Claude Code session behaves like a terminal.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProviderSettings } from '../spec/schema.js';
 import { classifyClaude, claudeEarlyStop } from './classify-claude.js';
 import { ClaudeStreamParser, type ClaudeStreamState } from './claude-stream.js';
+import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, type CliAdapter, type CliOptions } from './cli-provider.js';
+import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
 import type { Provider } from './types.js';
 
 export const CLAUDE_DEFAULT_PERMISSION_MODE = 'acceptEdits';
 
+const INSTALL_HINT = 'install Claude Code with `npm install -g @anthropic-ai/claude-code`, then log in once with `claude` (or set ANTHROPIC_API_KEY)';
+
 export const claudeAdapter: CliAdapter<ClaudeStreamState> = {
   kind: 'claude',
   cli: 'Claude Code',
-  installHint: 'install Claude Code with `npm install -g @anthropic-ai/claude-code`, then log in once with `claude` (or set ANTHROPIC_API_KEY)',
+  installHint: INSTALL_HINT,
   dropEnv: ['CLAUDECODE', 'CLAUDE_CODE_CHILD_SESSION'],
   buildCall(settings, input) {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', '--session-id', input.sessionId];
@@ -55,4 +62,29 @@ export const claudeAdapter: CliAdapter<ClaudeStreamState> = {
 
 export function createClaudeProvider(options: CliOptions): Provider {
   return createCliProvider(claudeAdapter, options);
+}
+
+export const claudeDefinition = defineCliProvider({
+  kind: 'claude',
+  installHint: INSTALL_HINT,
+  missingCredentials: claudeCredentials,
+  unworkableSettings(settings, env, key) {
+    if (settings.permission_mode === 'bypassPermissions' && process.getuid?.() === 0 && !env.IS_SANDBOX) {
+      return `${key}.permission_mode: Claude Code refuses bypassPermissions as root; run bestof as another user, use the default "acceptEdits", or set IS_SANDBOX = "1" in ${key}.env if this machine is a disposable sandbox`;
+    }
+    return undefined;
+  },
+  createProvider: createClaudeProvider,
+});
+
+function claudeCredentials(settings: ProviderSettings, env: Env): string | undefined {
+  if (hasVariable(env, 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_USE_FOUNDRY')) return undefined;
+  if (settings.isolate_config) {
+    return 'isolate_config = true gives Claude Code a fresh config folder without your login: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN, made once with `claude setup-token`) in the environment or in the spec\'s env';
+  }
+  if (process.platform === 'darwin') return undefined; // the login may be in the keychain
+  const dir = env.CLAUDE_CONFIG_DIR || join(homeOf(env), '.claude');
+  if (existsSync(join(dir, '.credentials.json'))) return undefined;
+  if (fileMentions(join(dir, 'settings.json'), 'apiKeyHelper')) return undefined;
+  return `Claude Code has no login: no ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN is set and there is no ${join(dir, '.credentials.json')}; log in once with \`claude\`, or set ANTHROPIC_API_KEY`;
 }

@@ -70,6 +70,8 @@ export function createCliProvider<S>(adapter: CliAdapter<S>, options: CliOptions
     kind: adapter.kind,
     run: (request) => runCli(adapter, options, request),
     describe: () => (description ??= describeCli(adapter, options)),
+    // One process per run, ended with the run (or killed by its signal): nothing outlives it.
+    close: async () => {},
   };
 }
 

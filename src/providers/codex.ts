@@ -11,17 +11,22 @@
  * Codex reports tokens but no cost: the cost is estimated from configs/prices.toml. Codex has
  * no turn limit, so `max_turns` does not apply to it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderSettings } from '../spec/schema.js';
 import { classifyCodex, codexEarlyStop, codexUsage } from './classify-codex.js';
+import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
 import { CodexStreamParser, type CodexStreamState } from './codex-stream.js';
+import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
 import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
 import type { Provider, ProviderRequest } from './types.js';
 
 export const CODEX_DEFAULT_SANDBOX = 'workspace-write';
+
+/** CODEX_API_KEY, not OPENAI_API_KEY: `codex exec` does not read the latter (see codexCredentials). */
+const INSTALL_HINT = 'install the Codex CLI with `npm install -g @openai/codex`, then `codex login` (or set CODEX_API_KEY)';
 
 /** A `-c` value as TOML: strings quoted, numbers and booleans bare. */
 export function tomlValue(value: string | number | boolean): string {
@@ -54,7 +59,7 @@ export function codexAdapter(options: CliOptions): CliAdapter<CodexStreamState> 
   return {
     kind: 'codex',
     cli: 'Codex',
-    installHint: 'install the Codex CLI with `npm install -g @openai/codex`, then `codex login` (or set CODEX_API_KEY)',
+    installHint: INSTALL_HINT,
     buildCall(settings, input) {
       const args = ['exec', '--json', '--skip-git-repo-check', ...sandboxArgs(settings.sandbox)];
       if (input.model) args.push('-m', input.model);
@@ -77,4 +82,37 @@ export function codexAdapter(options: CliOptions): CliAdapter<CodexStreamState> 
 
 export function createCodexProvider(options: CliOptions): Provider {
   return createCliProvider(codexAdapter(options), options);
+}
+
+export const codexDefinition = defineCliProvider({
+  kind: 'codex',
+  installHint: INSTALL_HINT,
+  missingCredentials: codexCredentials,
+  createProvider: createCodexProvider,
+});
+
+function codexCredentials(settings: ProviderSettings, env: Env): string | undefined {
+  const codexHome = env.CODEX_HOME;
+  if (codexHome && !settings.isolate_config && !existsSync(codexHome)) {
+    return `CODEX_HOME points to ${codexHome}, which does not exist (Codex refuses to start); create it or unset CODEX_HOME`;
+  }
+  // A custom model provider (`-c model_provider=...`) brings its own key variable (env_key).
+  const custom = settings.config?.model_provider;
+  if (typeof custom === 'string' && custom !== 'openai') {
+    const envKey = settings.config?.[`model_providers.${custom}.env_key`];
+    if (typeof envKey === 'string' && !hasVariable(env, envKey)) {
+      return `the Codex model provider "${custom}" reads its key from ${envKey}, which is not set; set it in the environment or in the spec's env`;
+    }
+    return undefined;
+  }
+  if (hasVariable(env, 'CODEX_API_KEY')) return undefined;
+  if (settings.isolate_config) {
+    if (hasVariable(env, 'OPENAI_API_KEY')) return undefined; // passed on as CODEX_API_KEY
+    return 'isolate_config = true gives Codex a fresh CODEX_HOME without your login: set CODEX_API_KEY (or OPENAI_API_KEY) in the environment or in the spec\'s env';
+  }
+  const dir = codexHome || join(homeOf(env), '.codex');
+  if (existsSync(join(dir, 'auth.json'))) return undefined;
+  if (fileMentions(join(dir, 'config.toml'), 'model_provider')) return undefined;
+  const hint = hasVariable(env, 'OPENAI_API_KEY') ? ' (OPENAI_API_KEY alone is not sent by `codex exec`: use CODEX_API_KEY, `codex login --with-api-key`, or isolate_config = true)' : '';
+  return `Codex has no login: CODEX_API_KEY is not set and there is no ${join(dir, 'auth.json')}; run \`codex login\` or set CODEX_API_KEY${hint}`;
 }

@@ -5,10 +5,44 @@
  * stderr are captured to the run folder, and a timeout kills the whole process group.
  * A command agent reports no tokens or cost; its outcome is success on exit 0, else crashed.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, constants, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { findOnPath } from '../process/find-on-path.js';
 import { runProcess } from '../process/run-process.js';
-import { ZERO_USAGE, type Provider, type ProviderRequest, type ProviderResult } from './types.js';
+import { err, ok } from '../result.js';
+import type { ProviderSettings } from '../spec/schema.js';
+import { ZERO_USAGE, type PrepareContext, type PrepareResult, type Provider, type ProviderDefinition, type ProviderRequest, type ProviderResult } from './types.js';
+
+export const commandDefinition: ProviderDefinition<'command'> = {
+  kind: 'command',
+  installHint: 'install it, or give its path (relative to the spec file)',
+  prepare: prepareCommand,
+  create(settings, agent) {
+    if (!agent.command) throw new Error('bug: a command candidate without its command');
+    return createCommandProvider({ command: agent.command, args: settings.args });
+  },
+};
+
+/**
+ * The program exists and is executable: a path (relative to the spec file), or a name on
+ * PATH. A name that is a known CLI ("codex") gets that CLI's install hint.
+ */
+async function prepareCommand(settings: ProviderSettings, context: PrepareContext): Promise<PrepareResult> {
+  const { key } = context;
+  const program = settings.command ?? '';
+  if (program.includes('/')) {
+    const command = resolve(context.specDir, program);
+    try {
+      await access(command, constants.X_OK);
+    } catch {
+      return err(`${key}.command: ${command} does not exist or is not executable (paths are relative to the spec file; chmod +x it)`);
+    }
+    return ok({ command });
+  }
+  const command = await findOnPath(program, settings.env.PATH ?? process.env.PATH);
+  if (!command) return err(`${key}.command: "${program}" was not found on PATH; ${context.installHintFor(program) ?? commandDefinition.installHint}`);
+  return ok({ command });
+}
 
 export interface CommandProviderOptions {
   /** Absolute path, or a program name looked up on PATH. */
@@ -17,7 +51,12 @@ export interface CommandProviderOptions {
 }
 
 export function createCommandProvider(options: CommandProviderOptions): Provider {
-  return { kind: 'command', run: (request) => runCommand(options, request) };
+  return {
+    kind: 'command',
+    run: (request) => runCommand(options, request),
+    // One process per run, ended with the run (or killed by its signal): nothing outlives it.
+    close: async () => {},
+  };
 }
 
 export function expandArgs(args: readonly string[], values: Readonly<Record<string, string>>): string[] {

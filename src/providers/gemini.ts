@@ -13,13 +13,20 @@
  * model.maxSessionTurns into the isolated settings). Gemini CLI reports tokens but no cost:
  * the cost is estimated from configs/prices.toml, per model that served requests.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProviderSettings } from '../spec/schema.js';
 import { classifyGemini } from './classify-gemini.js';
+import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
+import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
 import { GeminiStreamParser, type GeminiStreamState } from './gemini-stream.js';
 import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
 import type { Provider } from './types.js';
 
 export const GEMINI_DEFAULT_APPROVAL_MODE = 'auto_edit';
+
+const INSTALL_HINT = 'install the Gemini CLI with `npm install -g @google/gemini-cli`, then log in once with `gemini` (or set GEMINI_API_KEY)';
 
 export function approvalArgs(mode: string | undefined): string[] {
   const chosen = mode ?? GEMINI_DEFAULT_APPROVAL_MODE;
@@ -31,7 +38,7 @@ export function geminiAdapter(options: CliOptions): CliAdapter<GeminiStreamState
   return {
     kind: 'gemini',
     cli: 'Gemini CLI',
-    installHint: 'install Gemini CLI with `npm install -g @google/gemini-cli`, then log in once with `gemini` (or set GEMINI_API_KEY)',
+    installHint: INSTALL_HINT,
     buildCall(settings, input) {
       const args = ['--output-format', 'stream-json', '--skip-trust', ...approvalArgs(settings.approval_mode)];
       if (input.model) args.push('-m', input.model);
@@ -51,4 +58,30 @@ export function geminiAdapter(options: CliOptions): CliAdapter<GeminiStreamState
 
 export function createGeminiProvider(options: CliOptions): Provider {
   return createCliProvider(geminiAdapter(options), options);
+}
+
+export const geminiDefinition = defineCliProvider({
+  kind: 'gemini',
+  installHint: INSTALL_HINT,
+  missingCredentials: geminiCredentials,
+  unworkableSettings(settings, _env, key) {
+    if (settings.max_turns !== undefined && !settings.isolate_config) {
+      return `${key}.max_turns: Gemini CLI has no flag for a turn limit; bestof sets model.maxSessionTurns only in an isolated config folder: add isolate_config = true, or remove max_turns`;
+    }
+    return undefined;
+  },
+  createProvider: createGeminiProvider,
+});
+
+function geminiCredentials(settings: ProviderSettings, env: Env): string | undefined {
+  if (hasVariable(env, 'GEMINI_API_KEY')) return undefined;
+  if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true' && hasVariable(env, 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT')) return undefined;
+  if (settings.isolate_config) {
+    return 'isolate_config = true gives Gemini CLI a fresh config folder without your login: set GEMINI_API_KEY (or GOOGLE_API_KEY with GOOGLE_GENAI_USE_VERTEXAI=true) in the environment or in the spec\'s env';
+  }
+  if (env.GOOGLE_GENAI_USE_GCA === 'true') return undefined;
+  const dir = join(env.GEMINI_CLI_HOME || homeOf(env), '.gemini');
+  if (existsSync(join(dir, 'oauth_creds.json')) || existsSync(join(dir, '.env'))) return undefined;
+  if (fileMentions(join(dir, 'settings.json'), 'selectedType')) return undefined;
+  return `Gemini CLI has no login: GEMINI_API_KEY is not set and there is no ${join(dir, 'oauth_creds.json')}; log in once with \`gemini\`, or set GEMINI_API_KEY`;
 }

@@ -7,9 +7,28 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runShell } from '../process/run-process.js';
+import { err, ok } from '../result.js';
 import { parseDuration } from '../spec/duration.js';
-import { stepsForIteration, type Script, type ScriptStep } from './script-steps.js';
-import type { Outcome, Provider, ProviderRequest, ProviderResult, TokenUsage } from './types.js';
+import { loadScript, stepsForIteration, type Script, type ScriptStep } from './script-steps.js';
+import type { Outcome, Provider, ProviderDefinition, ProviderRequest, ProviderResult, TokenUsage } from './types.js';
+
+/** Built into bestof: nothing to install, no credentials; prepare parses the script file once per plan. */
+export const scriptDefinition: ProviderDefinition<'script'> = {
+  kind: 'script',
+  async prepare(settings, context) {
+    const path = resolve(context.specDir, settings.script ?? '');
+    const cached = context.scripts.get(path);
+    if (cached) return ok({ script: cached });
+    const loaded = await loadScript(path);
+    if (!loaded.ok) return err(`${context.key}.script: ${loaded.message}`);
+    context.scripts.set(path, loaded.script);
+    return ok({ script: loaded.script });
+  },
+  create(_settings, agent) {
+    if (!agent.script) throw new Error('bug: a script candidate without its script');
+    return createScriptProvider(agent.script);
+  },
+};
 
 class StepFailure {
   constructor(
@@ -27,6 +46,8 @@ export function createScriptProvider(script: Script): Provider {
   return {
     kind: 'script',
     run: (request) => runScript(script, request, failures),
+    // Runs in-process and its `run` steps end with the run: nothing to release.
+    close: async () => {},
   };
 }
 

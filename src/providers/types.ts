@@ -4,7 +4,9 @@
  * agent did: a crash, a timeout or a rate limit is an `outcome`, and every outcome has its
  * own branch in the engine. "The process exited" is never taken to mean success.
  */
-import type { ProviderKind } from '../spec/schema.js';
+import type { Result } from '../result.js';
+import type { ProviderKind, ProviderSettings, Spec } from '../spec/schema.js';
+import type { Script } from './script-steps.js';
 
 export const OUTCOMES = [
   'success',
@@ -69,6 +71,13 @@ export interface Provider {
   run(request: ProviderRequest): Promise<ProviderResult>;
   /** The real CLI providers (claude, codex, gemini) describe what they run; see ProviderDescription. */
   describe?(): Promise<ProviderDescription>;
+  /**
+   * Releases what the provider keeps between runs (a session, a terminal). The engine calls it
+   * once a candidate (or reviewer) is done with the provider: when it ends, on cancel and on
+   * crash paths. It is idempotent and never rejects; a run in flight is ended by its signal,
+   * not by close().
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -84,4 +93,50 @@ export interface ProviderDescription {
   readonly argv: readonly string[];
   /** The model asked for, or undefined for the CLI's own default. */
   readonly model: string | undefined;
+}
+
+/** What prepareAgent resolved for one candidate's agent, before anything runs. */
+export interface PreparedAgent {
+  readonly script?: Script;
+  /** Absolute path of the program to run. */
+  readonly command?: string;
+}
+
+/** The agent is ready, or a one-line problem that names the spec key and says how to fix it. */
+export type PrepareResult = Result<PreparedAgent>;
+
+/** What the planner passes to prepareAgent. */
+export interface PrepareOptions {
+  /** The spec file's folder: relative paths (`command`, `script`) are resolved from it. */
+  readonly specDir: string;
+  /** The dotted spec key of these settings, for messages ("parallel.providers[1]"). */
+  readonly key: string;
+  /** Parsed script files by absolute path, shared by the candidates of one plan. */
+  readonly scripts: Map<string, Script>;
+}
+
+/** What a definition's prepare gets besides the planner's options. */
+export interface PrepareContext extends PrepareOptions {
+  /** The install hint of a provider whose CLI is called `program`, if bestof knows it. */
+  readonly installHintFor: (program: string) => string | undefined;
+}
+
+/** The spec's `[providers.<kind>]` table (limits and prices for every candidate of that kind). */
+export type ProviderSection = Spec['providers'][ProviderKind];
+
+/**
+ * Everything bestof knows about one provider kind; the registry is a table of these.
+ * See the module doc of ./registry.ts for how the parts are used.
+ */
+export interface ProviderDefinition<K extends ProviderKind = ProviderKind> {
+  readonly kind: K;
+  /** How to get the agent (install and log in), appended to "not found" messages; the only copy. */
+  readonly installHint?: string;
+  /**
+   * Before a run: can this agent start? The binary is found, the script parses, credentials
+   * are there, and no setting is one that cannot work. Only looks; never starts the agent.
+   */
+  prepare(settings: ProviderSettings, context: PrepareContext): Promise<PrepareResult>;
+  /** The provider for one candidate, from what prepare resolved; throws only for bugs. */
+  create(settings: ProviderSettings, agent: PreparedAgent, section: ProviderSection | undefined): Provider;
 }

@@ -26,14 +26,14 @@ function settings(kind: 'claude' | 'codex' | 'gemini', extra: Partial<ProviderSe
 
 async function prepare(s: ProviderSettings): Promise<PreparedAgent> {
   const prepared = await prepareAgent(s, { specDir: dir, key: 'provider', scripts: new Map() });
-  if (!prepared.ok) throw new Error(prepared.problem);
-  return prepared.agent;
+  if (!prepared.ok) throw new Error(prepared.error);
+  return prepared.value;
 }
 
 /** Runs a provider once in a fresh worktree-like folder; `fake` configures the fake CLI. */
 async function run(s: ProviderSettings, fake: Record<string, string>, extra: Partial<ProviderRequest> = {}) {
   const agent = await prepare(s);
-  const provider = createProvider(s, agent);
+  const provider = createProvider(s, agent, undefined);
   const cwd = join(dir, 'wt');
   const artifactsDir = join(dir, 'run', 'candidates', 'c1', 'iteration-1');
   mkdirSync(cwd, { recursive: true });
@@ -109,7 +109,7 @@ describe('claude provider', () => {
 
   it('describe(): the version, the argv without prompt or session id, and the model', async () => {
     const s = settings('claude', { model: 'opus' });
-    const provider = createProvider(s, await prepare(s));
+    const provider = createProvider(s, await prepare(s), undefined);
     expect(await provider.describe!()).toEqual({
       kind: 'claude',
       binary: join(BIN, 'claude'),
@@ -223,7 +223,7 @@ describe('gemini provider', () => {
 describe('prepareAgent for the real CLIs', () => {
   const problem = async (s: ProviderSettings) => {
     const prepared = await prepareAgent(s, { specDir: dir, key: 'parallel.providers[0]', scripts: new Map() });
-    return prepared.ok ? undefined : prepared.problem;
+    return prepared.ok ? undefined : prepared.error;
   };
   const noKeys = (kind: 'claude' | 'codex' | 'gemini', extra: Partial<ProviderSettings> = {}) =>
     settings(kind, { env: { PATH: `${BIN}:${process.env.PATH}`, HOME: dir, ANTHROPIC_API_KEY: '', CODEX_API_KEY: '', OPENAI_API_KEY: '', GEMINI_API_KEY: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', GOOGLE_GENAI_USE_VERTEXAI: '', GOOGLE_GENAI_USE_GCA: '', ANTHROPIC_AUTH_TOKEN: '', CLAUDE_CODE_OAUTH_TOKEN: '' }, ...extra });
@@ -236,7 +236,7 @@ describe('prepareAgent for the real CLIs', () => {
   it('`command` chooses the binary (relative to the spec)', async () => {
     expect(await problem(settings('codex', { command: './nope/codex' }))).toMatch(/parallel\.providers\[0\]\.command: .*nope\/codex does not exist/);
     const prepared = await prepareAgent(settings('codex', { command: join(BIN, 'codex') }), { specDir: dir, key: 'provider', scripts: new Map() });
-    expect(prepared).toEqual({ ok: true, agent: { command: join(BIN, 'codex') } });
+    expect(prepared).toEqual({ ok: true, value: { command: join(BIN, 'codex') } });
   });
 
   it.skipIf(process.platform === 'darwin')('no key and no login says which variable or login is missing', async () => {

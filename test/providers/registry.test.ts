@@ -1,0 +1,85 @@
+/**
+ * Providers as data: the registry is a table of definitions, each kind's install hint has
+ * one source, and every provider can be closed (twice).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { claudeAdapter } from '../../src/providers/claude.js';
+import { codexAdapter } from '../../src/providers/codex.js';
+import { geminiAdapter } from '../../src/providers/gemini.js';
+import { AVAILABLE_PROVIDERS, createProvider, installHintFor, prepareAgent, PROVIDERS } from '../../src/providers/registry.js';
+import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from '../../src/spec/schema.js';
+import { FIXTURES } from './helpers.js';
+
+const BIN = join(FIXTURES, 'bin');
+const KEYS = { ANTHROPIC_API_KEY: 'sk-ant-test', CODEX_API_KEY: 'sk-test', GEMINI_API_KEY: 'AIza-test' };
+const dir = mkdtempSync(join(tmpdir(), 'bestof-registry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function settings(kind: ProviderKind, extra: Partial<ProviderSettings> = {}): ProviderSettings {
+  return { kind, args: [], env: { PATH: `${BIN}:${process.env.PATH}`, ...KEYS }, timeout: 60_000, isolate_config: false, ...extra };
+}
+
+const prepare = (s: ProviderSettings, key = 'provider') => prepareAgent(s, { specDir: dir, key, scripts: new Map() });
+
+describe('the provider table', () => {
+  it('every kind in the table has a definition of that kind, and AVAILABLE_PROVIDERS is the table', () => {
+    const entries = Object.entries(PROVIDERS);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const [kind, definition] of entries) {
+      expect(PROVIDER_KINDS).toContain(kind);
+      expect(definition?.kind).toBe(kind);
+    }
+    expect(AVAILABLE_PROVIDERS).toEqual(Object.keys(PROVIDERS));
+    expect(AVAILABLE_PROVIDERS).toEqual(['claude', 'codex', 'gemini', 'command', 'script']);
+  });
+
+  it('a kind of the spec language without a definition (shannon) is refused by prepareAgent with the same message', async () => {
+    expect(await prepare(settings('shannon'), 'parallel.providers[2]')).toEqual({
+      ok: false,
+      error: 'parallel.providers[2].kind: the "shannon" provider is not available in this version of bestof; use kind = "claude", "codex", "gemini", "command" (any CLI) or "script"',
+    });
+    expect(() => createProvider(settings('shannon'), {}, undefined)).toThrow(/bug: provider "shannon" is not available/);
+  });
+});
+
+describe('install hints have one source', () => {
+  it('the definition, the CLI adapter (spawn errors) and the lookup by program name agree', () => {
+    const cli = { binary: '/bin/true', settings: settings('codex') };
+    expect(claudeAdapter.installHint).toBe(PROVIDERS.claude?.installHint);
+    expect(codexAdapter(cli).installHint).toBe(PROVIDERS.codex?.installHint);
+    expect(geminiAdapter(cli).installHint).toBe(PROVIDERS.gemini?.installHint);
+    for (const kind of ['claude', 'codex', 'gemini'] as const) expect(installHintFor(kind)).toBe(PROVIDERS[kind]?.installHint);
+    expect(installHintFor('no-such-cli')).toBeUndefined();
+    expect(installHintFor('toString')).toBeUndefined();
+  });
+
+  it("codex's says CODEX_API_KEY (what `codex exec` reads), not OPENAI_API_KEY", () => {
+    expect(PROVIDERS.codex?.installHint).toMatch(/CODEX_API_KEY/);
+    expect(PROVIDERS.codex?.installHint).not.toMatch(/OPENAI_API_KEY/);
+  });
+
+  it('a missing CLI ends its message with that hint; a command named like a known CLI gets its hint too', async () => {
+    const missing = await prepare(settings('codex', { env: { ...KEYS, PATH: dir } }));
+    expect(missing).toEqual({ ok: false, error: `provider: the codex CLI ("codex") was not found on PATH; ${PROVIDERS.codex?.installHint}` });
+    const command = await prepare(settings('command', { command: 'gemini', env: { PATH: dir } }));
+    expect(command).toEqual({ ok: false, error: `provider.command: "gemini" was not found on PATH; ${PROVIDERS.gemini?.installHint}` });
+    const other = await prepare(settings('command', { command: 'my-agent', env: { PATH: dir } }));
+    expect(other).toEqual({ ok: false, error: 'provider.command: "my-agent" was not found on PATH; install it, or give its path (relative to the spec file)' });
+  });
+});
+
+describe('close()', () => {
+  it.each(AVAILABLE_PROVIDERS)('%s: close() resolves, and a second call is harmless', async (kind) => {
+    writeFileSync(join(dir, 'script.toml'), '[[steps]]\nsay = "hi"\n');
+    const s = settings(kind, kind === 'script' ? { script: 'script.toml' } : kind === 'command' ? { command: 'true' } : {});
+    const prepared = await prepare(s);
+    if (!prepared.ok) throw new Error(prepared.error);
+    const provider = createProvider(s, prepared.value, { prices: {} });
+    expect(provider.kind).toBe(kind);
+    await expect(provider.close()).resolves.toBeUndefined();
+    await expect(provider.close()).resolves.toBeUndefined();
+  });
+});
