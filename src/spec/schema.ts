@@ -1,25 +1,56 @@
 /**
- * The spec language: one zod schema, the single source of truth for the TOML keys,
- * their types, their defaults and the error messages. Every table is strict, so a
- * typo in a key is an error instead of a silently ignored setting.
+ * The spec language: one zod schema, the single source of truth for the TOML keys, their
+ * types, their defaults, their descriptions and the error messages. Every table is strict,
+ * so a typo in a key is an error instead of a silently ignored setting.
  *
- * Sections that later features give behaviour to (review, vote, shannon, bench) are
- * part of the language already, so that specs written today keep their meaning.
+ * Every key carries `.meta({ description })`: the README's spec reference and
+ * configs/bestof.schema.json are generated from it (`npm run gen:spec`, see reference.ts).
+ * Put `.meta()` on the outermost wrapper (after `.optional()` / `.default()`), so the walker in
+ * schema-walk.ts and zod's JSON Schema both see it.
+ *
+ * Sections that later features give behaviour to (vote, shannon, bench) are part of the
+ * language already, so that specs written today keep their meaning.
  */
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 
-/** A duration string ("90s", "15m", "2h"), parsed to milliseconds. */
-const duration = z
-  .union([z.string(), z.number()], { error: 'expected a duration like "90s", "15m" or "2h"' })
-  .transform((value, ctx) => {
-    const ms = parseDuration(value);
-    if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected a duration like "90s", "15m" or "2h", got ${JSON.stringify(value)}` });
-      return z.NEVER;
-    }
-    return ms;
-  });
+/** What a key's `.meta()` may say besides zod's own `description` and `title`. */
+export interface SpecKeyMeta {
+  readonly description?: string;
+  /** The heading of a top-level table in the reference ("the task"). */
+  readonly title?: string;
+  /** The default as the reference shows it, where the schema has no default value to show. */
+  readonly defaultText?: string;
+  /**
+   * The file rule the loader applies to the key's path (or to each path of a list):
+   * - `existing-file`: relative to the spec's folder, must be a file that exists;
+   * - `inside-repo`: relative to the repo root, must not leave the repo.
+   */
+  readonly pathRule?: 'existing-file' | 'inside-repo';
+  /** A table with free keys: what its keys name, for the reference (`providers.<kind>`). */
+  readonly keyName?: string;
+}
+
+declare module 'zod' {
+  // Typed `.meta()` for the fields above (zod's documented way to extend its metadata).
+  interface GlobalMeta extends Omit<SpecKeyMeta, 'description' | 'title'> {}
+}
+
+/** What a duration may be written as; reference.ts describes it to JSON Schema by this identity. */
+export const durationInput = z.union([z.string(), z.number()], { error: 'expected a duration like "90s", "15m" or "2h"' });
+
+/**
+ * A duration string ("90s", "15m", "2h"), parsed to milliseconds. Defaults are given with
+ * `.prefault("15m")` (an input, parsed like any other) so the docs show them as written.
+ */
+const duration = durationInput.transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `expected a duration like "90s", "15m" or "2h", got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 const nonEmpty = z.string().trim().min(1, 'expected a non-empty string');
 const usd = z.number().nonnegative('expected an amount in USD of 0 or more');
@@ -34,119 +65,135 @@ export const TIE_BREAKS = ['score', 'cost', 'diff_size', 'duration', 'votes', 'i
 
 /**
  * Settings of one agent. `[provider]` holds the defaults; every `[[parallel.providers]]`
- * entry overrides some of them for the candidates it is given to.
+ * entry overrides some of them for the candidates it is given to. The descriptions live
+ * here, once, for both.
  */
 const providerFields = {
-  kind: providerKind,
-  /** Model name passed to the CLI (`--model`, `-m`); the CLI's own default when unset. */
-  model: nonEmpty.optional(),
-  /** A label for the UI and the report, e.g. "claude-opus"; default: kind and model. */
-  label: nonEmpty.optional(),
-  /** Extra CLI arguments, appended after the ones bestof builds. */
-  args: z.array(z.string()),
-  /** Extra environment for the agent process. */
-  env: z.record(z.string(), z.string()),
-  /** Wall-clock limit of one agent invocation; the whole process tree is killed past it. */
-  timeout: duration,
-  /** true: a fresh CLI config folder per run (CI); false: the user's own login and settings. */
-  isolate_config: z.boolean(),
-  /** kind = "command": the program to run; `args` may use {prompt} {prompt_file} {cwd} {model} {iteration} {candidate}. */
-  command: nonEmpty.optional(),
-  /** kind = "script": the scripted-steps file (relative to the spec). */
-  script: nonEmpty.optional(),
-  /** claude/gemini: the most agent turns per invocation. */
-  max_turns: count(1).optional(),
-  /** claude: permission mode (default "acceptEdits" plus allowed tools inside the worktree). */
-  permission_mode: nonEmpty.optional(),
-  /** claude: text for --append-system-prompt. */
-  append_system_prompt: z.string().optional(),
-  /** codex: sandbox mode ("workspace-write", "danger-full-access", ...) or "bypass". */
-  sandbox: nonEmpty.optional(),
-  /** gemini: "yolo" or an --approval-mode value. */
-  approval_mode: nonEmpty.optional(),
-  /** codex: `-c key=value` overrides. */
-  config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  kind: providerKind.meta({ description: '`claude`, `codex`, `gemini`, `command` or `script` (`shannon` is *reserved*)' }),
+  model: nonEmpty.optional().meta({ description: '`--model` / `-m`; for `command`, `{model}`', defaultText: "the CLI's default" }),
+  label: nonEmpty.optional().meta({ description: 'name in the output and the report', defaultText: 'kind and model' }),
+  command: nonEmpty.optional().meta({
+    description:
+      'the program: for `command` required; for `claude`/`codex`/`gemini` another binary than the one on PATH (a path relative to the spec, or a name on PATH)',
+    defaultText: "the CLI's name",
+  }),
+  args: z.array(z.string()).meta({
+    description: 'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`)',
+  }),
+  env: z.record(z.string(), z.string()).meta({
+    description:
+      'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX`, `BESTOF_RUN_DIR` and `PORT`',
+  }),
+  timeout: duration.optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
+  script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see "Script files" below)', pathRule: 'existing-file' }),
+  isolate_config: z.boolean().meta({
+    description:
+      '`true`: a fresh config folder per candidate in the run folder, with the minimal settings the CLI needs (said in the output); `false`: your own login and settings, never modified',
+  }),
+  max_turns: count(1).optional().meta({ description: 'Claude `--max-turns`; Gemini only with `isolate_config = true` (it has no flag for it)' }),
+  permission_mode: nonEmpty.optional().meta({
+    description:
+      'Claude Code: edits inside the worktree run unattended, other tools (shell) are denied and shown. `bypassPermissions` allows everything: only in a disposable sandbox (Claude refuses it as root unless `IS_SANDBOX` is set)',
+    defaultText: '`"acceptEdits"`',
+  }),
+  append_system_prompt: z.string().optional().meta({ description: 'Claude `--append-system-prompt`' }),
+  sandbox: nonEmpty.optional().meta({ description: 'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox', defaultText: '`"workspace-write"`' }),
+  approval_mode: nonEmpty.optional().meta({ description: 'Gemini `--approval-mode` (edits only); `"yolo"` allows everything', defaultText: '`"auto_edit"`' }),
+  config: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .meta({ description: 'Codex `-c key=value` overrides' }),
 } as const;
 
 const providerDefaults = z
   .strictObject({
     ...providerFields,
-    kind: providerKind.default('claude'),
+    kind: providerFields.kind.default('claude'),
     args: providerFields.args.default([]),
     env: providerFields.env.default({}),
-    timeout: duration.default(15 * 60_000),
+    timeout: duration.prefault('15m').meta({ description: 'limit of one agent call; the process tree is killed past it' }),
     isolate_config: providerFields.isolate_config.default(false),
   })
-  .prefault({});
+  .prefault({})
+  .meta({
+    title: 'the agents',
+    description:
+      '`[provider]` holds the defaults of every candidate\'s agent; each `[[parallel.providers]]` entry overrides some of them, and the entries are cycled over the candidates. An agent runs in its worktree with stdin closed.',
+  });
 
 /** One `[[parallel.providers]]` entry: every key optional, falling back to `[provider]`. */
 const providerOverride = z.strictObject({
   ...providerFields,
-  kind: providerKind.optional(),
+  kind: providerFields.kind.optional(),
   args: providerFields.args.optional(),
   env: providerFields.env.optional(),
-  timeout: duration.optional(),
-  isolate_config: z.boolean().optional(),
+  isolate_config: providerFields.isolate_config.optional(),
 });
 
 const pricePerMillion = z.strictObject({
-  input: usd,
-  output: usd,
-  cache_read: usd.optional(),
-  cache_write: usd.optional(),
+  input: usd.meta({ description: 'USD per million input tokens' }),
+  output: usd.meta({ description: 'USD per million output tokens' }),
+  cache_read: usd.optional().meta({ description: 'USD per million tokens read from the prompt cache' }),
+  cache_write: usd.optional().meta({ description: 'USD per million tokens written to the prompt cache' }),
 });
 
-/** `[providers.<kind>]`: limits and prices that apply to every candidate of that kind. */
 const providerKindSettings = z.strictObject({
-  /** How many invocations of this provider may run at once, across all candidates. */
-  max_concurrency: count(1).optional(),
-  /** USD per million tokens by model name, to estimate cost where the CLI does not report it. */
-  prices: z.record(z.string(), pricePerMillion).optional(),
+  max_concurrency: count(1).optional().meta({ description: 'at most this many calls of this agent kind at once', defaultText: 'unlimited' }),
+  prices: z
+    .record(z.string(), pricePerMillion)
+    .optional()
+    .meta({
+      description:
+        'USD per million tokens by model, to estimate the cost of Codex and Gemini (Claude reports its own); estimated costs are marked so',
+      defaultText: '`configs/prices.toml`',
+      keyName: 'model',
+    }),
 });
 
 const check = z.strictObject({
-  name: nonEmpty,
-  /** A shell command of the spec author's, run in the candidate's worktree; exit 0 = pass. */
-  command: nonEmpty,
-  score: z.number().nonnegative('expected points of 0 or more').default(1),
-  timeout: duration.default(10 * 60_000),
-  /** Curriculum: the check counts from this iteration on. */
-  from_iteration: count(1).default(1),
+  name: nonEmpty.meta({ description: 'unique name, shown in the dashboard and the report' }),
+  command: nonEmpty.meta({ description: "a shell command (bash) of the spec author's, run in the candidate's worktree; exit 0 passes" }),
+  score: z.number().nonnegative('expected points of 0 or more').default(1).meta({ description: 'points for passing' }),
+  timeout: duration.prefault('10m').meta({ description: 'the check fails past this' }),
+  from_iteration: count(1).default(1).meta({ description: 'curriculum: the check counts from this iteration on' }),
 });
 
 const phase = z
   .strictObject({
-    name: nonEmpty,
-    file: nonEmpty.optional(),
-    text: nonEmpty.optional(),
-    iterations: count(1).default(1),
-    model: nonEmpty.optional(),
-    score_threshold: z.number().nonnegative().optional(),
+    name: nonEmpty.meta({ description: "the phase's name (shown per iteration)" }),
+    file: nonEmpty.optional().meta({ description: "a file with the phase's instructions, added to the task (set `file` or `text`)", pathRule: 'existing-file' }),
+    text: nonEmpty.optional().meta({ description: "the phase's instructions, added to the task (set `file` or `text`)" }),
+    iterations: count(1).default(1).meta({ description: 'iterations of this phase' }),
+    model: nonEmpty.optional().meta({ description: 'the model for this phase', defaultText: "the agent's" }),
+    score_threshold: z.number().nonnegative().optional().meta({ description: 'the phase ends early once the score reaches this' }),
   })
   .refine((p) => p.file !== undefined || p.text !== undefined, { message: 'a phase needs `file` or `text`' });
 
-const voter = z.strictObject({ kind: providerKind, model: nonEmpty.optional() });
+const voter = z.strictObject({
+  kind: providerKind.meta({ description: "the voter's provider kind" }),
+  model: nonEmpty.optional().meta({ description: "the voter's model" }),
+});
 
 export const specSchema = z
   .strictObject({
-    /** Name of the run, used in run ids and branch names. */
     name: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-" (it becomes part of branch names)')
       .max(60, 'expected at most 60 characters')
-      .default('bestof'),
-    /** The git repo to work on, relative to the spec file; default: the repo that holds the spec. */
-    repo: nonEmpty.optional(),
-    /** The commit every worktree starts from. */
-    base: nonEmpty.default('HEAD'),
+      .default('bestof')
+      .meta({ description: 'name of the run, used in run ids and branch names (letters, digits, `.`, `_`, `-`)' }),
+    repo: nonEmpty.optional().meta({ description: 'the git repo to work on, relative to the spec file', defaultText: 'the repo holding the spec' }),
+    base: nonEmpty.default('HEAD').meta({ description: 'the commit every worktree starts from' }),
 
     prompt: z
       .strictObject(
         {
-          text: nonEmpty.optional(),
-          file: nonEmpty.optional(),
-          retry_prompt_file: nonEmpty.optional(),
-          output_file: nonEmpty.optional(),
+          text: nonEmpty.optional().meta({ description: 'the task (required, or `file`)' }),
+          file: nonEmpty.optional().meta({ description: 'a file with the task', pathRule: 'existing-file' }),
+          retry_prompt_file: nonEmpty
+            .optional()
+            .meta({ description: "the prompt for iteration 2 and later (the loop's context is appended)", pathRule: 'existing-file' }),
+          output_file: nonEmpty.optional().meta({ description: 'where the agent keeps its output; retries are told to build on it' }),
         },
         { error: (issue) => (issue.input === undefined ? 'the task is required: add a [prompt] table with `text = "..."` or `file = "prompt.md"`' : undefined) },
       )
@@ -155,137 +202,184 @@ export const specSchema = z
       })
       .refine((p) => !(p.text !== undefined && p.file !== undefined), {
         message: 'set either `text` or `file`, not both',
-      }),
+      })
+      .meta({ title: 'the task', description: 'What every candidate is asked to do: `text` or `file`, the one key without a default.' }),
 
     loop: z
       .strictObject({
-        /** Default: 1, or the sum of the `[[prompts]]` phases' iterations. */
-        max_iterations: count(1).max(100, 'expected at most 100 (the hard limit of iterations)').optional(),
-        score_threshold: z.number().nonnegative().optional(),
-        allow_regression: z.boolean().default(true),
-        checkpoint: z.boolean().default(true),
-        /** Wall-clock limit per candidate. */
-        duration: duration.optional(),
-        /** Wall-clock limit of the whole run. */
-        run_duration: duration.optional(),
-        /** First wait after a rate limit; it doubles (with jitter) at each further one. */
-        rate_limit_backoff: duration.default(10_000),
-        /** Rate-limit waits in a row before a candidate gives up. */
-        max_rate_limit_waits: count(0).default(8),
+        max_iterations: count(1)
+          .max(100, 'expected at most 100 (the hard limit of iterations)')
+          .optional()
+          .meta({
+            description: 'most iterations per candidate (a hard limit of 100 holds whatever the spec says)',
+            defaultText: "`1`, or the phases' total",
+          }),
+        score_threshold: z.number().nonnegative().optional().meta({
+          description: 'a candidate stops once its score reaches this (unless the reviewer refused)',
+          defaultText: "every point (all checks and the review's LGTM)",
+        }),
+        allow_regression: z.boolean().default(true).meta({ description: '`false` stops a candidate whose score drops' }),
+        checkpoint: z.boolean().default(true).meta({ description: '`false`: `bestof resume` refuses the run' }),
+        duration: duration.optional().meta({ description: 'wall-clock limit per candidate; its agent call is cut at the limit' }),
+        run_duration: duration.optional().meta({ description: 'wall-clock limit of the whole run (counted from the start, or from a resume)' }),
+        rate_limit_backoff: duration
+          .prefault('10s')
+          .meta({ description: 'first wait after a rate limit; doubles each time (±20% jitter, at most 5 minutes)' }),
+        max_rate_limit_waits: count(0).default(8).meta({ description: 'rate-limit waits in a row before the candidate stops' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: "Each candidate's loop (prompt -> agent -> checks -> commit) and the rules that stop it." }),
 
     budget: z
       .strictObject({
-        max_total_cost_usd: usd.optional(),
-        max_candidate_cost_usd: usd.optional(),
-        warn_at_usd: usd.optional(),
+        max_total_cost_usd: usd.optional().meta({ description: 'all candidates together: past it, no new iteration starts' }),
+        max_candidate_cost_usd: usd.optional().meta({ description: 'per candidate: past it, that candidate starts no new iteration' }),
+        warn_at_usd: usd.optional().meta({ description: "a warning line once the run's spending passes this" }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'Spending limits in USD.' }),
 
     breaker: z
       .strictObject({
-        same_failure_iterations: count(1).default(3),
-        error_iterations: count(1).default(3),
-        no_diff_iterations: count(1).default(3),
+        same_failure_iterations: count(1).default(3).meta({ description: 'stop after the same set of failing checks N iterations in a row' }),
+        error_iterations: count(1).default(3).meta({ description: 'stop after N agent errors in a row (crashed, refusal, timeout)' }),
+        no_diff_iterations: count(1).default(3).meta({ description: 'stop after N iterations in a row that change nothing' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'Stops a candidate that is going nowhere.' }),
 
     provider: providerDefaults,
-    providers: z.partialRecord(providerKind, providerKindSettings).default({}),
+    providers: z
+      .partialRecord(providerKind, providerKindSettings)
+      .default({})
+      .meta({ description: 'Limits and prices per agent kind, across all candidates: `[providers.claude]`, `[providers.codex]`, ...', keyName: 'kind' }),
 
     parallel: z
       .strictObject({
-        /** N; default: one per `[[parallel.providers]]` entry, or 3. */
-        candidates: count(1).max(64, 'expected at most 64 candidates').optional(),
-        max_concurrency: count(1).default(4),
-        providers: z.array(providerOverride).default([]),
+        candidates: count(1)
+          .max(64, 'expected at most 64 candidates')
+          .optional()
+          .meta({ description: 'N, at most 64', defaultText: 'number of `providers` entries, or 3' }),
+        max_concurrency: count(1).default(4).meta({ description: 'candidates that run at the same time' }),
+        providers: z.array(providerOverride).default([]).meta({
+          description: 'the agents, one `[[parallel.providers]]` entry each, cycled over the candidates; an entry takes the keys of `[provider]` (above), all optional',
+        }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'How many candidates, and which agents they are.' }),
 
-    prompts: z.array(phase).default([]),
+    prompts: z
+      .array(phase)
+      .default([])
+      .meta({ title: 'phases', description: 'Optional phases with their own prompt, iterations and model, run in order inside each candidate\'s loop.' }),
 
     checks: z
       .strictObject({
-        /** Paths (git pathspec globs) restored from `base` before every check run. */
-        frozen: z.array(nonEmpty).default([]),
-        items: z.array(check).default([]),
+        frozen: z.array(nonEmpty).default([]).meta({
+          description:
+            'git pathspec globs restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it)',
+        }),
+        items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({
+        description:
+          "Your commands, run against each candidate's committed work. Freeze everything your checks depend on (the tests, the check scripts, `package.json` if a check runs `npm test`): what is not frozen, the agents can change.",
+      }),
 
     review: z
       .strictObject({
-        enabled: z.boolean().default(true),
-        kind: providerKind.default('claude'),
-        model: nonEmpty.optional(),
-        /** kind = "script": the reviewer's steps file; kind = "command": its program and argv template. */
-        script: nonEmpty.optional(),
-        command: nonEmpty.optional(),
-        args: z.array(z.string()).default([]),
-        prompt_file: nonEmpty.optional(),
-        score: z.number().nonnegative().default(0),
-        timeout: duration.default(10 * 60_000),
+        enabled: z.boolean().default(true).meta({ description: "the table's presence turns the review on; `false` keeps it off" }),
+        kind: providerKind.default('claude').meta({ description: "the reviewer's provider kind" }),
+        model: nonEmpty.optional().meta({ description: 'its model' }),
+        script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file' }),
+        command: nonEmpty.optional().meta({ description: '`kind = "command"`: its program' }),
+        args: z.array(z.string()).default([]).meta({ description: '`kind = "command"`: its argv template' }),
+        prompt_file: nonEmpty
+          .optional()
+          .meta({ description: "the judge's instructions (the task and the diff are appended)", defaultText: 'built-in code review', pathRule: 'existing-file' }),
+        score: z.number().nonnegative().default(0).meta({ description: 'points for LGTM' }),
+        timeout: duration.prefault('10m').meta({ description: 'limit of one review call' }),
       })
-      .optional(),
+      .optional()
+      .meta({
+        title: 'an LLM judge',
+        description:
+          "Runs after the checks of every iteration, through any provider, on the candidate's diff (it may read the worktree; whatever it writes is discarded). Its answer must end with the line `VERDICT: LGTM` or `VERDICT: REFUSE: <reason>`; only that last line counts. An answer without it is asked again once, then recorded as no verdict. LGTM earns `score` points; a REFUSE keeps the candidate going even at full score, and its reason goes into the next prompt.",
+      }),
 
     vote: z
       .strictObject({
-        enabled: z.boolean().default(false),
-        cross_review: z.boolean().default(true),
-        method: z.enum(['borda', 'approval', 'plurality']).default('borda'),
-        weight: z.number().min(0, 'expected a number from 0 to 1').max(1, 'expected a number from 0 to 1').default(0.5),
-        voters: z.array(voter).default([]),
+        enabled: z.boolean().default(false).meta({ description: 'turns the cross-review and vote on' }),
+        cross_review: z.boolean().default(true).meta({ description: "candidates review each other's anonymised work before voting" }),
+        method: z.enum(['borda', 'approval', 'plurality']).default('borda').meta({ description: 'how ballots are counted' }),
+        weight: z
+          .number()
+          .min(0, 'expected a number from 0 to 1')
+          .max(1, 'expected a number from 0 to 1')
+          .default(0.5)
+          .meta({ description: 'share of the final ranking that votes decide (0..1)' }),
+        voters: z.array(voter).default([]).meta({ description: "a jury of `{ kind, model }`; default: every candidate's own provider" }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ title: 'reserved', description: '*Reserved*: cross-review and anonymous vote.' }),
 
     select: z
       .strictObject({
-        /** A candidate below this score never wins. */
-        min_score: z.number().nonnegative().default(0),
-        tie_break: z.array(z.enum(TIE_BREAKS)).default(['score', 'cost', 'diff_size', 'duration']),
-        merge: z.enum(MERGE_MODES).default('merge'),
-        /** Branch to merge into; default: the branch checked out in the repo. */
-        into: nonEmpty.optional(),
+        min_score: z.number().nonnegative().default(0).meta({ description: 'a candidate below this never wins' }),
+        tie_break: z
+          .array(z.enum(TIE_BREAKS))
+          .default(['score', 'cost', 'diff_size', 'duration'])
+          .meta({ description: 'order of equal scores; also `iterations`, `votes`' }),
+        merge: z.enum(MERGE_MODES).default('merge').meta({ description: 'what happens to the winner (see "Merge modes")' }),
+        into: nonEmpty.optional().meta({ description: 'the branch to merge into', defaultText: 'the checked-out branch' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'How the winner is chosen and where it goes.' }),
 
     setup: z
       .strictObject({
-        commands: z.array(nonEmpty).default([]),
-        copy: z.array(nonEmpty).default([]),
-        base_port: count(1).max(65_000).default(4100),
-        timeout: duration.default(10 * 60_000),
+        commands: z.array(nonEmpty).default([]).meta({ description: 'shell commands run once in every new worktree' }),
+        copy: z
+          .array(nonEmpty)
+          .default([])
+          .meta({ description: 'untracked files or folders copied into each worktree (inside the repo only)', pathRule: 'inside-repo' }),
+        base_port: count(1).max(65_000).default(4100).meta({ description: 'candidate *i* gets `PORT = base_port + i`' }),
+        timeout: duration.prefault('10m').meta({ description: 'limit of each setup command' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'What every new worktree gets before iteration 1.' }),
 
     git: z
       .strictObject({
-        auto_commit: z.boolean().default(true),
+        auto_commit: z.boolean().default(true).meta({ description: 'must stay `true`: every iteration is committed so nothing is lost' }),
         branch_prefix: z
           .string()
           .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'expected a git branch prefix such as "bestof"')
-          .default('bestof'),
-        keep_worktrees: z.boolean().default(false),
+          .default('bestof')
+          .meta({ description: 'branches are `<prefix>/<run>/<candidate>`' }),
+        keep_worktrees: z.boolean().default(false).meta({ description: 'keep the worktrees after the run (`bestof clean` removes them later)' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'Branches and worktrees.' }),
 
-    /** Interactive Claude in tmux (reserved for the shannon provider). */
     shannon: z
       .strictObject({
-        command: nonEmpty.default('claude'),
-        startup_timeout: duration.default(60_000),
-        idle_timeout: duration.default(120_000),
+        command: nonEmpty.default('claude').meta({ description: 'the Claude Code program' }),
+        startup_timeout: duration.prefault('60s').meta({ description: 'limit for the session to start' }),
+        idle_timeout: duration.prefault('2m').meta({ description: 'a session silent this long is finished' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ title: 'reserved', description: '*Reserved*: interactive Claude in tmux (the `shannon` provider).' }),
 
-    /** `bestof bench`: repeat the run and write machine-readable results for CI. */
     bench: z
       .strictObject({
-        repeat: count(1).default(1),
-        junit: nonEmpty.optional(),
-        output: nonEmpty.optional(),
+        repeat: count(1).default(1).meta({ description: 'how many times the run is repeated' }),
+        junit: nonEmpty.optional().meta({ description: 'a JUnit XML file to write' }),
+        output: nonEmpty.optional().meta({ description: 'a JSON results file to write' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ title: 'reserved', description: '*Reserved*: `bestof bench` repeats the run and writes machine-readable results for CI.' }),
   })
   .superRefine((spec, ctx) => {
     const names = new Set<string>();

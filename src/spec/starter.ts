@@ -3,14 +3,36 @@
  * user who only edits the task and the check commands has a runnable spec. Keys and defaults
  * follow `schema.ts`; optional sections are shown commented out with their defaults.
  */
+import { JSON_SCHEMA_PATH } from './reference.js';
 
 export interface StarterSpecOptions {
   /** The run's name; characters a branch name cannot hold become "-" (e.g. "My App" -> "My-App"). */
   readonly name: string;
+  /**
+   * Where editors find the spec's JSON Schema, written as the `#:schema` first line (taplo /
+   * Even Better TOML read it); none when absent. `bestof init` passes `installedSchemaUrl()`.
+   */
+  readonly schema?: string;
+}
+
+/**
+ * The JSON Schema of the bestof that is running, as a file:// URL. The spec lives in the
+ * user's repo and the schema in the installed package (global, npx cache, node_modules), so
+ * no relative path between them is stable: an absolute one, resolved from this module's place
+ * in the package (src/spec or dist/spec, both two levels below the root). A URL rather than a
+ * path because taplo reads the directive as a URL first, and a Windows path ("C:\...") would
+ * parse as one with the scheme "c:".
+ */
+export function installedSchemaUrl(): string {
+  return new URL(`../../${JSON_SCHEMA_PATH}`, import.meta.url).href;
 }
 
 export function starterSpec(options: StarterSpecOptions): string {
-  return `# bestof spec: one task, several AI agents, the same frozen checks, the best result wins.
+  const directive =
+    options.schema === undefined
+      ? ''
+      : `#:schema ${options.schema}\n# (the line above lets editors with TOML support, e.g. Even Better TOML, complete and check this file)\n`;
+  return `${directive}# bestof spec: one task, several AI agents, the same frozen checks, the best result wins.
 # Edit the task and the check commands, then:  bestof validate && bestof run
 # (both read ./bestof.toml unless you give them another spec file)
 # Paths in this file are relative to this file's folder. Durations: "90s", "15m", "2h".

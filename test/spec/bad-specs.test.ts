@@ -122,10 +122,10 @@ describe('bad specs', () => {
     const result = await loadSpec(specPath);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    const summary = result.problems.map((p) => `${p.line ?? '-'}:${p.column ?? '-'} ${p.key ?? '-'} ${p.message}`);
-    expect(result.problems.some((problem) => matches(problem, row)), summary.join('\n')).toBe(true);
+    const summary = result.error.map((p) => `${p.line ?? '-'}:${p.column ?? '-'} ${p.key ?? '-'} ${p.message}`);
+    expect(result.error.some((problem) => matches(problem, row)), summary.join('\n')).toBe(true);
     expect(summary).toHaveLength(row.count ?? 1);
-    for (const problem of result.problems) {
+    for (const problem of result.error) {
       expect(problem.file).toBe(specPath);
       // Every problem says where: a key, or a line in the file.
       expect(problem.key !== undefined || problem.line !== undefined).toBe(true);
@@ -137,7 +137,7 @@ describe('bad specs', () => {
     const { dir, specPath } = writeSpec('[prompt]\nfile = "prompts/task.md"\n');
     const result = await loadSpec(specPath);
     if (result.ok) throw new Error('expected problems');
-    expect(result.problems[0]?.message).toBe(
+    expect(result.error[0]?.message).toBe(
       `file not found: ${join(dir, 'prompts', 'task.md')} (paths in a spec are relative to the spec file's folder)`,
     );
   });
@@ -146,7 +146,7 @@ describe('bad specs', () => {
     const { dir } = writeSpec('');
     const result = await loadSpec(join(dir, 'nope.toml'));
     if (result.ok) throw new Error('expected problems');
-    expect(result.problems).toEqual([
+    expect(result.error).toEqual([
       { file: join(dir, 'nope.toml'), message: `file not found: ${join(dir, 'nope.toml')} (create one with \`bestof init\`)` },
     ]);
   });

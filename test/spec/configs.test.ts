@@ -31,7 +31,7 @@ function exampleSpecs(root: string): string[] {
 /** The failure message names the file and every problem in it. */
 async function problemsIn(root: string, file: string): Promise<string | undefined> {
   const result = await loadSpec(join(root, file));
-  return result.ok ? undefined : formatSpecProblems(result.problems.map((problem) => ({ ...problem, file })));
+  return result.ok ? undefined : formatSpecProblems(result.error.map((problem) => ({ ...problem, file })));
 }
 
 const specs = exampleSpecs(repoRoot);

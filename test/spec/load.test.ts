@@ -7,8 +7,8 @@ import { writeSpec } from './helpers.js';
 async function loadOk(toml: string, files: Record<string, string> = {}) {
   const { dir, specPath } = writeSpec(toml, files);
   const result = await loadSpec(specPath);
-  if (!result.ok) throw new Error(formatSpecProblems(result.problems));
-  return { ...result, dir };
+  if (!result.ok) throw new Error(formatSpecProblems(result.error));
+  return { ...result.value, dir };
 }
 
 async function problemsOf(toml: string): Promise<SpecProblem[]> {
@@ -16,7 +16,7 @@ async function problemsOf(toml: string): Promise<SpecProblem[]> {
   const result = await loadSpec(specPath);
   if (result.ok) throw new Error('expected the spec to be invalid');
   // Print as if the user had typed `bestof run spec.toml` in the spec's folder.
-  return result.problems.map((problem) => ({ ...problem, file: 'spec.toml' }));
+  return result.error.map((problem) => ({ ...problem, file: 'spec.toml' }));
 }
 
 describe('loadSpec', () => {
@@ -87,16 +87,16 @@ timeout = "1.5m"
     const nestedSpec = join(dir, 'nested', 'spec.toml');
 
     const result = await loadSpec(relative(process.cwd(), nestedSpec));
-    if (!result.ok) throw new Error(formatSpecProblems(result.problems));
-    expect(result.specPath).toBe(nestedSpec);
-    expect(result.specDir).toBe(join(dir, 'nested'));
-    expect(result.spec.prompt.file).toBe('../prompts/task.md');
-    expect(resolveSpecPath(result.specDir, result.spec.prompt.file ?? '')).toBe(join(dir, 'prompts', 'task.md'));
-    expect(resolveSpecPath(result.specDir, '/abs/steps.toml')).toBe('/abs/steps.toml');
+    if (!result.ok) throw new Error(formatSpecProblems(result.error));
+    expect(result.value.specPath).toBe(nestedSpec);
+    expect(result.value.specDir).toBe(join(dir, 'nested'));
+    expect(result.value.spec.prompt.file).toBe('../prompts/task.md');
+    expect(resolveSpecPath(result.value.specDir, result.value.spec.prompt.file ?? '')).toBe(join(dir, 'prompts', 'task.md'));
+    expect(resolveSpecPath(result.value.specDir, '/abs/steps.toml')).toBe('/abs/steps.toml');
 
     // The same text one folder up names files that are not there.
     const outer = await loadSpec(specPath);
-    expect(outer.ok ? [] : outer.problems.map((p) => p.key)).toEqual(['prompt.file', 'provider.script']);
+    expect(outer.ok ? [] : outer.error.map((p) => p.key)).toEqual(['prompt.file', 'provider.script']);
   });
 
   it('names the spec file in problems the way the user gave it', async () => {
@@ -104,7 +104,7 @@ timeout = "1.5m"
     const given = relative(process.cwd(), specPath);
     const result = await loadSpec(given);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems[0]?.file).toBe(given);
+    if (!result.ok) expect(result.error[0]?.file).toBe(given);
   });
 
   it('finds keys in dotted keys, quoted keys and inline tables', async () => {

@@ -1,15 +1,17 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { starterSpec } from '../../src/spec/starter.js';
+import { installedSchemaUrl, starterSpec } from '../../src/spec/starter.js';
 import { writeSpec } from './helpers.js';
 
 describe('starterSpec', () => {
   it('loads without problems as written', async () => {
     const { specPath } = writeSpec(starterSpec({ name: 'fix-date-parser' }));
     const result = await loadSpec(specPath);
-    if (!result.ok) throw new Error(formatSpecProblems(result.problems));
-    const { spec } = result;
+    if (!result.ok) throw new Error(formatSpecProblems(result.error));
+    const { spec } = result.value;
     expect(spec.name).toBe('fix-date-parser');
     expect(spec.prompt.text).toContain('Describe the task');
     expect(spec.parallel.candidates).toBe(3);
@@ -34,19 +36,19 @@ describe('starterSpec', () => {
       'prompts/implement.md': 'implement',
     });
     const result = await loadSpec(specPath);
-    if (!result.ok) throw new Error(`${formatSpecProblems(result.problems)}\n\n${uncommented}`);
-    expect(result.spec.review?.prompt_file).toBe('review.md');
-    expect(result.spec.vote.enabled).toBe(true);
-    expect(result.spec.prompts).toHaveLength(1);
-    expect(result.spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini', 'command']);
-    expect(result.spec.parallel.providers[0]?.permission_mode).toBe('acceptEdits');
+    if (!result.ok) throw new Error(`${formatSpecProblems(result.error)}\n\n${uncommented}`);
+    expect(result.value.spec.review?.prompt_file).toBe('review.md');
+    expect(result.value.spec.vote.enabled).toBe(true);
+    expect(result.value.spec.prompts).toHaveLength(1);
+    expect(result.value.spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini', 'command']);
+    expect(result.value.spec.parallel.providers[0]?.permission_mode).toBe('acceptEdits');
   });
 
   it('makes any name a valid run name', async () => {
     const { specPath } = writeSpec(starterSpec({ name: 'My App (v2)' }));
     const result = await loadSpec(specPath);
-    if (!result.ok) throw new Error(formatSpecProblems(result.problems));
-    expect(result.spec.name).toBe('My-App-v2-');
+    if (!result.ok) throw new Error(formatSpecProblems(result.error));
+    expect(result.value.spec.name).toBe('My-App-v2-');
   });
 
   it('comments every setting it writes', () => {
@@ -56,5 +58,19 @@ describe('starterSpec', () => {
     expect(settings.length).toBeGreaterThan(20);
     // The second and third agents and the second check repeat keys explained just above them.
     expect(settings.filter((line) => !line.includes('#'))).toEqual(['name = "lint"']);
+  });
+
+  it('starts with a #:schema line for editors when given the schema, and still loads', async () => {
+    const toml = starterSpec({ name: 'x', schema: 'file:///opt/bestof/configs/bestof.schema.json' });
+    expect(toml.split('\n')[0]).toBe('#:schema file:///opt/bestof/configs/bestof.schema.json');
+    expect(starterSpec({ name: 'x' })).not.toContain('#:schema');
+    const result = await loadSpec(writeSpec(toml).specPath);
+    if (!result.ok) throw new Error(formatSpecProblems(result.error));
+  });
+
+  it("points at this package's JSON Schema, as an absolute file URL", () => {
+    const url = installedSchemaUrl();
+    expect(url).toMatch(/^file:\/\/.*\/configs\/bestof\.schema\.json$/);
+    expect(existsSync(fileURLToPath(url))).toBe(true);
   });
 });

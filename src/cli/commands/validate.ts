@@ -1,3 +1,4 @@
+import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { loadSpecOrExplain } from '../load-spec-or-explain.js';
 import { planRun } from '../../engine/plan.js';
@@ -6,13 +7,13 @@ import { planRun } from '../../engine/plan.js';
 export async function validateCommand(args: readonly string[]): Promise<number> {
   const { positionals } = parseCommandArgs('validate', args, {});
   const loaded = await loadSpecOrExplain(positionals[0]);
-  if (!loaded) return 2;
+  if (!loaded) return EXIT_CODES.badInput;
   const planned = await planRun(loaded);
   if (!planned.ok) {
     for (const problem of planned.problems) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
-    return 2;
+    return EXIT_CODES.badInput;
   }
   for (const warning of planned.plan.warnings) process.stderr.write(`warning: ${warning}\n`);
   process.stdout.write('ok\n');
-  return 0;
+  return EXIT_CODES.ok;
 }
