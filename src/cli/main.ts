@@ -2,12 +2,9 @@
  * The command line: parses arguments, dispatches to one command module, and maps results to
  * exit codes. The only place that calls process.exit.
  *
- *   0    a winner was chosen (and merged as the spec says)
- *   1    no candidate passed
- *   2    bad input: a wrong spec, a missing file or CLI, an unknown run
- *   3    a winner was chosen but the merge was refused or failed (its branch is kept)
- *   130  cancelled (Ctrl-C / SIGTERM)
+ * The codes and their meaning are in src/engine/exit-codes.ts (and the README's table).
  */
+import { EXIT_CODES } from '../engine/exit-codes.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `bestof — run one task through N AI agents, score them with frozen checks, keep the best.
@@ -53,11 +50,11 @@ async function main(argv: readonly string[]): Promise<number> {
     case '--help':
     case '-h':
       process.stdout.write(`${HELP}\n`);
-      return command === undefined ? 2 : 0;
+      return command === undefined ? EXIT_CODES.badInput : EXIT_CODES.ok;
     case '--version':
     case '-v':
       process.stdout.write(`${(await import('./version.js')).version()}\n`);
-      return 0;
+      return EXIT_CODES.ok;
     default:
       throw new UsageError(`unknown command "${command}"; run \`bestof --help\` for the list`);
   }
@@ -70,9 +67,9 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) {
       process.stderr.write(`bestof: ${error.message}\n`);
-      process.exit(2);
+      process.exit(EXIT_CODES.badInput);
     }
     process.stderr.write(`bestof: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
-    process.exit(70);
+    process.exit(EXIT_CODES.internalError);
   },
 );

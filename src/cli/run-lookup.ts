@@ -1,12 +1,13 @@
 import { openRepo } from '../git/repo.js';
-import { listRunFolders, readEvents, type RunListing } from '../report/run-folder.js';
+import { listRunFolders, type RunListing } from '../engine/run-folder.js';
+import { readEvents } from '../report/event-log.js';
 import { foldEvents, type RunState } from '../engine/run-state.js';
 import { UsageError } from './usage-error.js';
 
 export async function currentRepoRoot(): Promise<string> {
   const repo = await openRepo(process.cwd());
-  if ('error' in repo) throw new UsageError(repo.error);
-  return repo.root;
+  if (!repo.ok) throw new UsageError(repo.error);
+  return repo.value.root;
 }
 
 /** A run by its id, a unique prefix of it, or "latest" / nothing for the newest. */

@@ -5,10 +5,12 @@
  * process tree is stopped, what each candidate wrote is committed and kept, and the exit
  * code is 130. A second Ctrl-C quits at once.
  */
-import { EXIT_CODES, executeRun } from '../engine/run.js';
+import { EXIT_CODES } from '../engine/exit-codes.js';
+import { executeRun } from '../engine/run.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
 import { buildJsonReport } from '../report/report.js';
+import { createRunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
 import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd } from './interactive-ui.js';
 
@@ -60,18 +62,21 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
         fallback: reporter,
       })
     : undefined;
+  // The record (event log, state.json, reports) listens first, so it holds an event before any front end reacts to it.
+  const record = createRunRecord(plan.runDir, options.resume ? { resume: options.resume } : {});
   try {
     const state = await executeRun(plan, {
       signal: controller.signal,
-      listeners: [ui ? ui.listener : reporter],
+      listeners: [...record.listeners, ui ? ui.listener : reporter],
       ...(options.resume ? { resume: options.resume } : {}),
     });
     const choice = await ui?.finish();
     if (options.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
     // A winner the user chose in the compare view decides the exit code, as a policy winner would.
     if (choice) return choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed;
-    return state.exitCode ?? 70;
+    return state.exitCode ?? EXIT_CODES.internalError;
   } finally {
+    record.close();
     ui?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

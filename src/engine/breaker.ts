@@ -1,10 +1,11 @@
 /**
  * Circuit breakers: stop a candidate that is going nowhere. Each counter counts iterations
- * in a row; any iteration that breaks the streak resets it. Built from the iteration
- * history, so a resumed candidate keeps its streaks.
+ * in a row; any iteration that breaks the streak resets it. The counts are part of the
+ * loop's state (rebuilt from the iteration history on resume, so a resumed candidate keeps
+ * its streaks); which outcomes count as an agent error is the outcome table's call.
  */
 import type { Outcome } from '../providers/types.js';
-import type { StopReason } from './events.js';
+import { OUTCOME_POLICY } from './outcome-policy.js';
 
 export interface BreakerLimits {
   readonly sameFailureIterations: number;
@@ -14,33 +15,40 @@ export interface BreakerLimits {
 
 export interface IterationSignal {
   readonly outcome: Outcome;
-  /** Sorted names of the failed checks; empty when every check passed. */
+  /** Names of the failed checks; empty when every check passed. */
   readonly failedChecks: readonly string[];
   /** The iteration changed the candidate's files. */
   readonly changed: boolean;
 }
 
-/** Outcomes that count as an error of the agent (rate limits and usage limits wait instead). */
-export const ERROR_OUTCOMES: ReadonlySet<Outcome> = new Set(['refusal', 'crashed', 'timeout']);
+export interface BreakerCounts {
+  /** Iterations in a row that failed exactly the same checks. */
+  readonly sameFailure: number;
+  /** The failed checks of the last iteration, sorted and joined; undefined when none failed. */
+  readonly lastFingerprint: string | undefined;
+  /** Iterations in a row whose agent call was an error (OUTCOME_POLICY[...].breakerError). */
+  readonly errors: number;
+  /** Iterations in a row that changed nothing. */
+  readonly noDiff: number;
+}
 
-export class Breaker {
-  private sameFailure = 0;
-  private lastFingerprint: string | undefined;
-  private errors = 0;
-  private noDiff = 0;
+export const NO_STREAKS: BreakerCounts = { sameFailure: 0, lastFingerprint: undefined, errors: 0, noDiff: 0 };
 
-  constructor(private readonly limits: BreakerLimits) {}
+/** The counts after one more iteration. */
+export function recordIteration(counts: BreakerCounts, signal: IterationSignal): BreakerCounts {
+  const fingerprint = signal.failedChecks.length > 0 ? [...signal.failedChecks].sort().join('\u0000') : undefined;
+  return {
+    sameFailure: fingerprint !== undefined && fingerprint === counts.lastFingerprint ? counts.sameFailure + 1 : fingerprint ? 1 : 0,
+    lastFingerprint: fingerprint,
+    errors: OUTCOME_POLICY[signal.outcome].breakerError ? counts.errors + 1 : 0,
+    noDiff: signal.changed ? 0 : counts.noDiff + 1,
+  };
+}
 
-  /** Records an iteration; returns the breaker that tripped, if any. */
-  record(signal: IterationSignal): StopReason | undefined {
-    const fingerprint = signal.failedChecks.length > 0 ? [...signal.failedChecks].sort().join('\u0000') : undefined;
-    this.sameFailure = fingerprint !== undefined && fingerprint === this.lastFingerprint ? this.sameFailure + 1 : fingerprint ? 1 : 0;
-    this.lastFingerprint = fingerprint;
-    this.errors = ERROR_OUTCOMES.has(signal.outcome) ? this.errors + 1 : 0;
-    this.noDiff = signal.changed ? 0 : this.noDiff + 1;
-    if (this.errors >= this.limits.errorIterations) return 'breaker_errors';
-    if (this.sameFailure >= this.limits.sameFailureIterations) return 'breaker_same_failure';
-    if (this.noDiff >= this.limits.noDiffIterations) return 'breaker_no_diff';
-    return undefined;
-  }
+/** The breaker that tripped, if any; agent errors first, then the same failure, then no diff. */
+export function trippedBreaker(counts: BreakerCounts, limits: BreakerLimits): 'breaker_errors' | 'breaker_same_failure' | 'breaker_no_diff' | undefined {
+  if (counts.errors >= limits.errorIterations) return 'breaker_errors';
+  if (counts.sameFailure >= limits.sameFailureIterations) return 'breaker_same_failure';
+  if (counts.noDiff >= limits.noDiffIterations) return 'breaker_no_diff';
+  return undefined;
 }

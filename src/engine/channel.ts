@@ -6,7 +6,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { candidateDir } from '../report/run-folder.js';
+import { candidateDir } from './run-folder.js';
 
 export interface ChannelEntry {
   readonly t: string;
@@ -23,39 +23,32 @@ export function writeToChannel(runDir: string, candidate: string, entry: Omit<Ch
   appendFileSync(channelFile(runDir, candidate), `${JSON.stringify({ t: new Date().toISOString(), ...entry })}\n`);
 }
 
-/** Reads only what was appended since the last read; `consumed` lets a resumed loop skip what it already saw. */
-export class ChannelReader {
-  private consumedLines: number;
+export interface ChannelRead {
+  readonly entries: readonly ChannelEntry[];
+  /** Complete lines read so far, the new `consumed`. */
+  readonly consumed: number;
+}
 
-  constructor(
-    private readonly file: string,
-    consumed = 0,
-  ) {
-    this.consumedLines = consumed;
+/**
+ * The entries appended after the first `consumed` complete lines. The loop keeps `consumed`
+ * in its state, so that a resumed loop skips what it already saw.
+ */
+export function readChannel(file: string, consumed: number): ChannelRead {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { entries: [], consumed };
   }
-
-  get consumed(): number {
-    return this.consumedLines;
-  }
-
-  readNew(): ChannelEntry[] {
-    let text: string;
+  // Only complete lines: a writer may be in the middle of one.
+  const lines = text.split('\n').slice(0, -1);
+  const entries = lines.slice(consumed).flatMap((line) => {
     try {
-      text = readFileSync(this.file, 'utf8');
+      const entry = JSON.parse(line) as ChannelEntry;
+      return entry.kind === 'stop' || entry.kind === 'message' ? [entry] : [];
     } catch {
       return [];
     }
-    // Only complete lines: a writer may be in the middle of one.
-    const lines = text.split('\n').slice(0, -1);
-    const fresh = lines.slice(this.consumedLines);
-    this.consumedLines = lines.length;
-    return fresh.flatMap((line) => {
-      try {
-        const entry = JSON.parse(line) as ChannelEntry;
-        return entry.kind === 'stop' || entry.kind === 'message' ? [entry] : [];
-      } catch {
-        return [];
-      }
-    });
-  }
+  });
+  return { entries, consumed: lines.length };
 }

@@ -5,8 +5,12 @@
  * (./run-state.ts). Adding a variant means handling it in every exhaustive switch, which
  * the compiler enforces.
  */
+import type { TamperedPath } from '../checks/frozen.js';
+import type { CheckOutcome } from '../checks/run-checks.js';
 import type { Outcome, TokenUsage } from '../providers/types.js';
 import type { MergeMode, ProviderKind } from '../spec/schema.js';
+import type { RankEntry } from './select.js';
+import type { StopReason } from './stop-rules.js';
 
 export interface CandidateInfo {
   readonly id: string;
@@ -22,67 +26,6 @@ export interface CandidateInfo {
 }
 
 export type CandidateStatus = 'queued' | 'setup' | 'running' | 'checking' | 'reviewing' | 'done' | 'failed' | 'stopped' | 'cancelled';
-
-/** Why a candidate stopped: a closed set, shown in events, the UI and the report. */
-export const STOP_REASONS = [
-  /** One round was asked for and it ran. */
-  'completed',
-  'threshold_reached',
-  'max_iterations',
-  /** The hard limit of iterations that no spec can lift past (100). */
-  'hard_limit',
-  /** allow_regression = false and the score dropped. */
-  'regression',
-  'candidate_duration',
-  'run_duration',
-  'budget_total',
-  'budget_candidate',
-  'breaker_same_failure',
-  'breaker_errors',
-  'breaker_no_diff',
-  'rate_limited',
-  'usage_limit',
-  'auth_error',
-  'setup_failed',
-  'provider_failed',
-  'stopped_by_user',
-  'cancelled',
-  'internal_error',
-] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
-
-export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
-export interface TamperedPath {
-  readonly path: string;
-  readonly change: TamperChange;
-}
-
-export interface CheckOutcome {
-  readonly name: string;
-  readonly passed: boolean;
-  /** Points earned: the check's score when it passed, else 0. */
-  readonly points: number;
-  readonly maxPoints: number;
-  readonly exitCode: number | undefined;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  /** The last lines of the check's output, ANSI-free, bounded. */
-  readonly outputTail: string;
-}
-
-export interface RankEntry {
-  readonly candidate: string;
-  readonly rank: number;
-  readonly score: number;
-  readonly maxScore: number;
-  readonly costUsd: number;
-  readonly diffSize: number;
-  readonly durationMs: number;
-  readonly iterations: number;
-  readonly eligible: boolean;
-  /** Why an ineligible candidate cannot win. */
-  readonly reason?: string;
-}
 
 export type RunStatus = 'winner' | 'no_winner' | 'cancelled' | 'failed';
 

@@ -11,10 +11,10 @@ import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
 import { prepareAgent, type PreparedAgent } from '../providers/registry.js';
 import type { Script } from '../providers/script-steps.js';
-import { resolveSpecPath } from '../spec/load.js';
+import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
-import { runDirOf } from '../report/run-folder.js';
+import { runDirOf } from './run-folder.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -69,13 +69,6 @@ export interface ReviewPlan {
   readonly timeoutMs: number;
 }
 
-export interface LoadedSpec {
-  readonly spec: Spec;
-  readonly specPath: string;
-  readonly specDir: string;
-  readonly source: string;
-}
-
 export type PlanResult = { ok: true; plan: RunPlan } | { ok: false; problems: string[] };
 
 export function newRunId(now = new Date()): string {
@@ -115,8 +108,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const warnings: string[] = [];
 
   const repo = await openRepo(spec.repo ? resolveSpecPath(specDir, spec.repo) : specDir);
-  if ('error' in repo) return { ok: false, problems: [`repo: ${repo.error}`] };
-  const repoRoot = repo.root;
+  if (!repo.ok) return { ok: false, problems: [`repo: ${repo.error}`] };
+  const repoRoot = repo.value.root;
   const baseCommit = await resolveCommit(repoRoot, options.baseCommit ?? spec.base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
 
@@ -149,7 +142,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     const index = i + 1;
     const id = `c${index}`;
     const prepared = await prepareAgent(settings, { specDir, key, scripts });
-    if (!prepared.ok && !problems.includes(prepared.problem)) problems.push(prepared.problem);
+    if (!prepared.ok && !problems.includes(prepared.error)) problems.push(prepared.error);
     candidates.push({
       id,
       index,
@@ -161,7 +154,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       worktree: join(root, runId, id),
       settings,
       port: spec.setup.base_port + index,
-      agent: prepared.ok ? prepared.agent : {},
+      agent: prepared.ok ? prepared.value : {},
     });
   }
 
@@ -222,11 +215,11 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       label: 'review',
     };
     const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts });
-    if (!prepared.ok) problems.push(prepared.problem);
+    if (!prepared.ok) problems.push(prepared.error);
     else {
       review = {
         settings,
-        agent: prepared.agent,
+        agent: prepared.value,
         ...(spec.review.prompt_file ? { promptFile: resolveSpecPath(specDir, spec.review.prompt_file) } : {}),
         score: spec.review.score,
         timeoutMs: spec.review.timeout,

@@ -5,7 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Outcome } from '../providers/types.js';
-import { candidateDir } from '../report/run-folder.js';
+import { candidateDir } from './run-folder.js';
 
 export interface ProgressEntry {
   readonly iteration: number;

@@ -3,14 +3,16 @@
  * spec has phases). Later iterations get `retry_prompt_file` (or the task again) plus what
  * the agent needs to do better: the score and the threshold, which checks failed with the
  * tail of their output, how its last run ended, the reviewer's refusal, messages sent
- * through the channel, the output file, and the time and money left.
+ * through the channel, the output file, and the time and money left. What it says about each
+ * outcome is the `promptNote` of ./outcome-policy.ts.
  *
  * The text is a product decision: a test holds the exact text of a typical iteration-2
  * prompt, so a change here is a visible one.
  */
 import type { Outcome } from '../providers/types.js';
 import { formatDuration } from '../spec/duration.js';
-import type { CheckOutcome } from './events.js';
+import type { CheckOutcome } from '../checks/run-checks.js';
+import { OUTCOME_POLICY } from './outcome-policy.js';
 
 /** Per failed check, at most this much of the end of its output. */
 export const MAX_CHECK_OUTPUT_CHARS = 2000;
@@ -43,15 +45,6 @@ export interface IterationPromptInput {
   readonly budgetLeftUsd?: number;
 }
 
-const OUTCOME_NOTES: Partial<Record<Outcome, string>> = {
-  max_turns: 'it used up its turns before it was done; continue from where it stopped',
-  max_tokens: 'its answer hit the output token limit; continue from where it stopped, in smaller pieces',
-  context_overflow: 'the conversation outgrew the context window; work in smaller steps and read only what you need',
-  timeout: 'it was stopped at the time limit; what it had written was kept',
-  crashed: 'the agent process failed',
-  refusal: 'the model declined to continue',
-};
-
 function tail(text: string, max: number): string {
   return text.length > max ? `...${text.slice(-max)}` : text;
 }
@@ -68,7 +61,7 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
 
   const context: string[] = [`## bestof: iteration ${input.iteration} of ${input.maxIterations}`];
   context.push(`Your previous attempt scored ${feedback.score} of ${feedback.maxScore} points; ${feedback.threshold} are needed to finish.`);
-  const note = OUTCOME_NOTES[feedback.outcome];
+  const note = OUTCOME_POLICY[feedback.outcome].promptNote;
   if (note) context.push(`Your previous run ended early (${feedback.outcome}): ${note}${feedback.outcomeMessage ? ` (${feedback.outcomeMessage})` : ''}.`);
   if (feedback.refuseReason) context.push(`The reviewer refused your previous attempt: ${feedback.refuseReason}`);
   parts.push(context.join('\n\n'));

@@ -5,16 +5,11 @@
  */
 import type { Outcome, TokenUsage } from '../providers/types.js';
 import type { MergeMode } from '../spec/schema.js';
-import type {
-  CandidateInfo,
-  CandidateStatus,
-  CheckOutcome,
-  RankEntry,
-  RunEvent,
-  RunStatus,
-  StopReason,
-  TamperedPath,
-} from './events.js';
+import type { RankEntry } from './select.js';
+import type { TamperedPath } from '../checks/frozen.js';
+import type { CheckOutcome } from '../checks/run-checks.js';
+import type { CandidateInfo, CandidateStatus, RunEvent, RunStatus } from './events.js';
+import type { StopReason } from './stop-rules.js';
 
 export interface IterationState {
   readonly iteration: number;
@@ -50,6 +45,8 @@ export interface CandidateState extends CandidateInfo {
   readonly iterations: readonly IterationState[];
   /** Every frozen path the candidate changed, over all iterations. */
   readonly tampered: readonly TamperedPath[];
+  /** The final scoring (every check counts) has scored this candidate's last commit. */
+  readonly finalScored?: boolean;
 }
 
 export interface RunState {
@@ -222,6 +219,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         score: event.score,
         maxScore: event.maxScore,
         iterations: event.final ? c.iterations : updateIteration(c, event.iteration, () => ({ score: event.score })),
+        ...(event.final ? { finalScored: true } : {}),
       }));
     case 'candidate.finished':
       return updateCandidate(state, event.candidate, () => ({

@@ -6,7 +6,8 @@
 import { findTampering, putBackCandidateFiles, restoreFrozenPaths } from '../checks/frozen.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
-import type { CheckOutcome, TamperedPath } from './events.js';
+import type { TamperedPath } from '../checks/frozen.js';
+import type { CheckOutcome } from '../checks/run-checks.js';
 
 export interface ScoreOptions {
   readonly worktree: string;

@@ -4,8 +4,21 @@
  * the same ranking, and the candidate index breaks any remaining tie.
  */
 import type { TieBreak } from '../spec/schema.js';
-import type { RankEntry } from './events.js';
 import type { CandidateState } from './run-state.js';
+
+export interface RankEntry {
+  readonly candidate: string;
+  readonly rank: number;
+  readonly score: number;
+  readonly maxScore: number;
+  readonly costUsd: number;
+  readonly diffSize: number;
+  readonly durationMs: number;
+  readonly iterations: number;
+  readonly eligible: boolean;
+  /** Why an ineligible candidate cannot win. */
+  readonly reason?: string;
+}
 
 export interface SelectionPolicy {
   readonly minScore: number;

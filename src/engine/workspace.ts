@@ -44,8 +44,8 @@ export type WorkspaceResult =
 export async function prepareWorkspace(options: WorkspaceOptions): Promise<WorkspaceResult> {
   if (options.mode === 'resume') {
     const attached = await reattachWorktree(options.repoRoot, options.worktree, options.branch);
-    if (!attached.ok) return { ok: false, message: attached.message, worktreeCreated: false };
-    if (attached.reused) {
+    if (!attached.ok) return { ok: false, message: attached.error, worktreeCreated: false };
+    if (attached.value === 'reused') {
       const setupPaths = existsSync(options.setupPathsFile) ? (JSON.parse(readFileSync(options.setupPathsFile, 'utf8')) as string[]) : [];
       return { ok: true, copied: [], warnings: [], setupPaths, reused: true };
     }
@@ -56,7 +56,7 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
       base: options.baseCommit,
       signal: options.signal,
     });
-    if (!added.ok) return { ok: false, message: added.message, worktreeCreated: false };
+    if (!added.ok) return { ok: false, message: added.error, worktreeCreated: false };
   }
 
   const warnings: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckOutcome } from '../../src/engine/events.js';
+import type { CheckOutcome } from '../../src/checks/run-checks.js';
 import { buildIterationPrompt } from '../../src/engine/prompts.js';
 
 const check = (name: string, exitCode: number, outputTail: string): CheckOutcome => ({

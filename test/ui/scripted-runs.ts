@@ -2,7 +2,8 @@
  * Scripted RunEvent streams for the UI tests: whole runs as plain arrays, the way the engine
  * emits them, with fixed times so that frames are reproducible.
  */
-import type { CandidateInfo, CheckOutcome, RunEvent, UnstampedEvent } from '../../src/engine/events.js';
+import type { CheckOutcome } from '../../src/checks/run-checks.js';
+import type { CandidateInfo, RunEvent, UnstampedEvent } from '../../src/engine/events.js';
 
 export const T0 = Date.UTC(2026, 11, 2, 9, 0, 0);
 

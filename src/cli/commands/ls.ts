@@ -1,6 +1,7 @@
+import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, loadRunState } from '../run-lookup.js';
-import { listRunFolders } from '../../report/run-folder.js';
+import { listRunFolders } from '../../engine/run-folder.js';
 import { formatDuration } from '../../spec/duration.js';
 
 /** `bestof ls`: the runs of this repo, newest first. */
@@ -9,7 +10,7 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
   const runs = await listRunFolders(await currentRepoRoot());
   if (runs.length === 0) {
     process.stdout.write('no runs yet (start one with `bestof run`)\n');
-    return 0;
+    return EXIT_CODES.ok;
   }
   for (const run of runs) {
     const state = await loadRunState(run.runDir);
@@ -19,5 +20,5 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
       `${run.runId}  ${state.name.padEnd(16)} ${status.padEnd(10)} ${String(state.order.length).padStart(2)} candidates  ${formatDuration(state.durationMs).padStart(7)}  ${winner}\n`,
     );
   }
-  return 0;
+  return EXIT_CODES.ok;
 }

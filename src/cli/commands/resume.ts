@@ -5,8 +5,8 @@ import { runPlanned } from '../run-session.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { loadSpec } from '../../spec/load.js';
 import { planRun } from '../../engine/plan.js';
-import { EXIT_CODES } from '../../engine/run.js';
-import { runIsAlive } from '../../report/run-lock.js';
+import { EXIT_CODES } from '../../engine/exit-codes.js';
+import { runIsAlive } from '../../engine/run-lock.js';
 
 /**
  * `bestof resume <run>`: continue a run that crashed, was killed, or was cancelled. Finished
@@ -29,11 +29,12 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     return state.exitCode ?? 0;
   }
   // The run's own frozen copy of the spec, with paths relative to where the spec was.
-  const loaded = await loadSpec(join(run.runDir, 'spec.toml'), { baseDir: dirname(state.specPath) });
-  if (!loaded.ok) {
-    process.stderr.write(`${formatSpecProblems(loaded.problems)}\nbestof resume: the run's spec no longer loads; nothing was resumed\n`);
+  const loadResult = await loadSpec(join(run.runDir, 'spec.toml'), { baseDir: dirname(state.specPath) });
+  if (!loadResult.ok) {
+    process.stderr.write(`${formatSpecProblems(loadResult.error)}\nbestof resume: the run's spec no longer loads; nothing was resumed\n`);
     return EXIT_CODES.badInput;
   }
+  const loaded = loadResult.value;
   if (!loaded.spec.loop.checkpoint) {
     process.stderr.write(`bestof resume: run ${run.runId} was started with loop.checkpoint = false; it cannot be resumed\n`);
     return EXIT_CODES.badInput;

@@ -1,7 +1,7 @@
 import { parseCommandArgs } from '../args.js';
 import { loadSpecOrExplain } from '../load-spec-or-explain.js';
 import { planRun } from '../../engine/plan.js';
-import { EXIT_CODES } from '../../engine/run.js';
+import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runPlanned } from '../run-session.js';
 
 /** `bestof run [spec]`: load, plan (bad input exits 2 with nothing created), run. */

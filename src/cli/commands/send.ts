@@ -1,3 +1,4 @@
+import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { UsageError } from '../usage-error.js';
@@ -26,7 +27,7 @@ export async function sendCommand(args: readonly string[]): Promise<number> {
   process.stdout.write(
     targets.length > 0 ? `sent to ${targets.join(', ')}; it goes into the next prompt of each\n` : `no candidate of ${run.runId} is still running; nothing sent\n`,
   );
-  return 0;
+  return EXIT_CODES.ok;
 }
 
 /** `bestof stop <run> [candidate]`: stop at the next iteration boundary; the work so far is kept. */
@@ -42,5 +43,5 @@ export async function stopCommand(args: readonly string[]): Promise<number> {
       ? `asked ${targets.join(', ')} to stop at the next iteration boundary; their work so far is kept\n`
       : `no candidate of ${run.runId} is still running; nothing to stop\n`,
   );
-  return 0;
+  return EXIT_CODES.ok;
 }

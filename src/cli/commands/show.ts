@@ -1,3 +1,4 @@
+import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { buildJsonReport, renderMarkdownReport } from '../../report/report.js';
@@ -11,8 +12,8 @@ export async function showCommand(args: readonly string[]): Promise<number> {
   if (wantsInteractiveUi({ json: values.json, noTui: values['no-tui'] })) {
     // The compare view; choosing and merging another winner there sets the exit code like `bestof run`.
     const choice = await reviewRunInTerminal(state);
-    return choice === undefined || choice.ok ? 0 : 3;
+    return choice === undefined || choice.ok ? EXIT_CODES.ok : EXIT_CODES.mergeFailed;
   }
   process.stdout.write(values.json ? `${JSON.stringify(buildJsonReport(state), null, 2)}\n` : renderMarkdownReport(state));
-  return 0;
+  return EXIT_CODES.ok;
 }

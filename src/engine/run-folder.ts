@@ -1,0 +1,64 @@
+/**
+ * The run folder's layout, `<repo>/.bestof/runs/<run-id>/`: the frozen spec, the event log
+ * (the record of what happened), state.json (its snapshot), the reports, and per candidate
+ * the prompts, raw agent output and check logs. The engine creates the folder and writes the
+ * per-candidate files; the record of events (events.jsonl, state.json, reports) is written by
+ * listeners of src/report that the CLI wires up, like any front end.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const RUNS_DIR = join('.bestof', 'runs');
+export const EVENT_LOG_FILE = 'events.jsonl';
+export const STATE_FILE = 'state.json';
+
+export function runsRoot(repoRoot: string): string {
+  return join(repoRoot, RUNS_DIR);
+}
+
+export function runDirOf(repoRoot: string, runId: string): string {
+  return join(runsRoot(repoRoot), runId);
+}
+
+export function candidateDir(runDir: string, candidate: string): string {
+  return join(runDir, 'candidates', candidate);
+}
+
+export function iterationDir(runDir: string, candidate: string, iteration: number): string {
+  return join(candidateDir(runDir, candidate), `iteration-${iteration}`);
+}
+
+export function createRunFolder(runDir: string, specSource: string): void {
+  mkdirSync(join(runDir, 'candidates'), { recursive: true });
+  writeFileSync(join(runDir, 'spec.toml'), specSource);
+}
+
+export interface RunListing {
+  readonly runId: string;
+  readonly runDir: string;
+  readonly modifiedMs: number;
+}
+
+/** Runs of a repo, newest first. */
+export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
+  const root = runsRoot(repoRoot);
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return [];
+  }
+  const listings = await Promise.all(
+    names.map(async (runId) => {
+      const runDir = join(root, runId);
+      try {
+        const info = await stat(join(runDir, EVENT_LOG_FILE));
+        return { runId, runDir, modifiedMs: info.mtimeMs };
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return listings.filter((l): l is RunListing => l !== undefined).sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));
+}

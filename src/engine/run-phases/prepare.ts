@@ -1,0 +1,55 @@
+/**
+ * Prepare: the run folder (new runs only), the liveness mark that keeps `bestof clean` away,
+ * the exclusion of `.bestof/` from git, and the first event: run.started, or run.resumed with
+ * which candidates go on and which had finished.
+ */
+import { ensureExcluded } from '../../git/repo.js';
+import type { RunContext } from '../run-context.js';
+import { createRunFolder } from '../run-folder.js';
+import { markRunAlive } from '../run-lock.js';
+
+/** Candidates in these states are finished and stay so when a run is resumed. */
+export const FINISHED_STATUSES: ReadonlySet<string> = new Set(['done', 'failed', 'stopped']);
+
+export async function prepareRun(ctx: RunContext): Promise<void> {
+  const { plan, resume } = ctx;
+  const { spec } = plan;
+  if (!resume) createRunFolder(plan.runDir, plan.specSource);
+  markRunAlive(plan.runDir);
+  await ensureExcluded(plan.repoRoot, '/.bestof/');
+
+  if (resume) {
+    const goOn = candidatesToRun(ctx).map((c) => c.id);
+    ctx.emit({ type: 'run.resumed', resumed: goOn, finished: plan.candidates.map((c) => c.id).filter((id) => !goOn.includes(id)) });
+  } else {
+    ctx.emit({
+      type: 'run.started',
+      runId: plan.runId,
+      name: spec.name,
+      repo: plan.repoRoot,
+      base: spec.base,
+      baseCommit: plan.baseCommit,
+      runDir: plan.runDir,
+      specPath: plan.specPath,
+      candidates: plan.candidates.map(({ id, index, label, provider, model, branch, ref, worktree }) => ({ id, index, label, provider, model, branch, ref, worktree })),
+      checks: spec.checks.items.map((c) => ({ name: c.name, score: c.score })),
+      maxScore: plan.maxScore,
+      scoreThreshold: plan.scoreThreshold,
+      maxIterations: plan.maxIterations,
+      mergeMode: spec.select.merge,
+      budget: {
+        ...(spec.budget.max_total_cost_usd !== undefined ? { maxTotalCostUsd: spec.budget.max_total_cost_usd } : {}),
+        ...(spec.budget.max_candidate_cost_usd !== undefined ? { maxCandidateCostUsd: spec.budget.max_candidate_cost_usd } : {}),
+        ...(spec.budget.warn_at_usd !== undefined ? { warnAtUsd: spec.budget.warn_at_usd } : {}),
+      },
+    });
+  }
+  for (const warning of plan.warnings) ctx.emit({ type: 'run.warning', message: warning });
+}
+
+/** Every candidate of a new run; on resume, those that had not finished. */
+export function candidatesToRun(ctx: RunContext): RunContext['plan']['candidates'] {
+  const { plan, resume } = ctx;
+  if (!resume) return plan.candidates;
+  return plan.candidates.filter((c) => !FINISHED_STATUSES.has(resume.candidates[c.id]?.status ?? ''));
+}

@@ -1,0 +1,109 @@
+/**
+ * The record of a run as listeners: the event log holds every event in order (also after a
+ * kill -9 of the writing process), state.json is written a bounded number of times however
+ * many events arrive, and is the full fold of the log once the run finishes.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/engine/events.js';
+import { foldEvents } from '../../src/engine/run-state.js';
+import { createEventLogWriter, readEvents } from '../../src/report/event-log.js';
+import { createRunRecord } from '../../src/report/run-record.js';
+import { createStateFileWriter } from '../../src/report/state-file.js';
+import { PROJECT_ROOT } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
+import { candidate, finishedRun, runStarted, stamp } from '../ui/scripted-runs.js';
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A run.started followed by `n` activity lines: the kind of flood that used to rewrite state.json per event. */
+function flood(n: number): RunEvent[] {
+  const c1 = candidate(1, 'script');
+  return stamp([runStarted([c1]), ...Array.from({ length: n }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c1', iteration: 1, text: `line ${i}` }))]);
+}
+
+describe('the state file', () => {
+  it('is written a bounded number of times during a burst, and in full at run.finished', () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const writer = createStateFileWriter(dir, { intervalMs: 60_000 });
+    const events = [...flood(500), ...finishedRun().filter((e) => e.type !== 'run.started')];
+    for (const event of events) writer.listener(event);
+    // One write for the first event, one at run.finished: not one per event.
+    expect(writer.writes()).toBe(2);
+    const written = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    expect(written).toEqual(JSON.parse(JSON.stringify(foldEvents(events))));
+    writer.close();
+  });
+
+  it('writes the last events of a quiet stretch without waiting for the next event', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const writer = createStateFileWriter(dir, { intervalMs: 50 });
+    const events = flood(20);
+    for (const event of events) writer.listener(event);
+    const lastLine = (): string | undefined => JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).candidates.c1?.lastActivity;
+    await waitUntil(() => lastLine() === 'line 19', 'the trailing write');
+    expect(writer.writes()).toBe(2);
+    writer.close();
+  });
+
+  it('close() writes what is pending', () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const writer = createStateFileWriter(dir, { intervalMs: 60_000 });
+    const events = flood(3);
+    for (const event of events) writer.listener(event);
+    writer.close();
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).candidates.c1.lastActivity).toBe('line 2');
+  });
+});
+
+describe('the event log', () => {
+  it('appends every event in order, one per line', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const log = createEventLogWriter(dir);
+    const events = finishedRun();
+    for (const event of events) log.listener(event);
+    log.close();
+    expect(await readEvents(dir)).toEqual(events);
+  });
+
+  it('holds every event written before a kill -9 of the writer, and the fold of it is what resume continues from', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    // A real process writes through the whole record, then kills itself with SIGKILL mid-run:
+    // no close(), no flush, no trailing state.json write.
+    const script = `
+      const { createRunRecord } = await import(${JSON.stringify(join(PROJECT_ROOT, 'dist', 'report', 'run-record.js'))});
+      const events = JSON.parse(process.argv[1]);
+      const record = createRunRecord(${JSON.stringify(dir)});
+      for (const event of events) for (const listener of record.listeners) listener(event);
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const events = flood(300);
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(events)], { encoding: 'utf8' });
+    expect(child.signal).toBe('SIGKILL');
+    const logged = await readEvents(dir);
+    expect(logged).toEqual(events);
+    expect(foldEvents(logged).candidates.c1?.lastActivity).toBe('line 299');
+    // The snapshot may lag behind the log: that is allowed, because nothing resumes from it.
+    expect(existsSync(join(dir, 'state.json'))).toBe(true);
+    expect(existsSync(join(dir, 'report.json'))).toBe(false);
+  });
+});
+
+describe('the run record', () => {
+  it('writes the log, the snapshot and both reports for a finished run', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const record = createRunRecord(dir);
+    const events = finishedRun();
+    for (const event of events) for (const listener of record.listeners) listener(event);
+    record.close();
+    record.close();
+    expect(await readEvents(dir)).toEqual(events);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(report.status).toBe(foldEvents(events).status);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(`# bestof run ${foldEvents(events).runId}`);
+  });
+});
