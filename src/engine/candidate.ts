@@ -109,7 +109,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
 
   emit({ type: 'candidate.status', candidate: id, status: 'setup', iteration: state.iteration });
   const agentEnv = candidateEnv(plan, candidate);
-  const workspace = await prepareWorkspace({
+  const prepared = await prepareWorkspace({
     mode: ctx.resume ? 'resume' : 'new',
     repoRoot: plan.repoRoot,
     worktree: candidate.worktree,
@@ -123,11 +123,12 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
     signal,
   });
-  if (!workspace.ok) {
-    emit({ type: 'candidate.setup', candidate: id, ok: false, message: workspace.message, copied: [] });
-    const stop: Stop = signal.aborted ? { reason: 'cancelled', message: 'cancelled during setup' } : { reason: 'setup_failed', message: workspace.message };
+  if (!prepared.ok) {
+    emit({ type: 'candidate.setup', candidate: id, ok: false, message: prepared.error, copied: [] });
+    const stop: Stop = signal.aborted ? { reason: 'cancelled', message: 'cancelled during setup' } : { reason: 'setup_failed', message: prepared.error };
     return finish(ctx, candidate, state, stop, []);
   }
+  const workspace = prepared.value;
   for (const warning of workspace.warnings) emit({ type: 'run.warning', candidate: id, message: warning });
   emit({ type: 'candidate.setup', candidate: id, ok: true, copied: workspace.copied });
 

@@ -15,6 +15,7 @@ import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
 import { runDirOf } from './run-folder.js';
+import { err, ok, type Result } from '../result.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -69,7 +70,8 @@ export interface ReviewPlan {
   readonly timeoutMs: number;
 }
 
-export type PlanResult = { ok: true; plan: RunPlan } | { ok: false; problems: string[] };
+/** The plan, or every problem found (each with its spec key), so that the user fixes them in one go. */
+export type PlanResult = Result<RunPlan, string[]>;
 
 export function newRunId(now = new Date()): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
@@ -108,7 +110,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const warnings: string[] = [];
 
   const repo = await openRepo(spec.repo ? resolveSpecPath(specDir, spec.repo) : specDir);
-  if (!repo.ok) return { ok: false, problems: [`repo: ${repo.error}`] };
+  if (!repo.ok) return err([`repo: ${repo.error}`]);
   const repoRoot = repo.value.root;
   const baseCommit = await resolveCommit(repoRoot, options.baseCommit ?? spec.base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
@@ -227,14 +229,12 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     }
   }
 
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return err(problems);
   const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
   const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
   const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
   const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0) + (review?.score ?? 0);
-  return {
-    ok: true,
-    plan: {
+  return ok({
       runId,
       spec,
       specPath: loaded.specPath,
@@ -254,8 +254,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       ...(retryTemplate !== undefined ? { retryTemplate } : {}),
       ...(review ? { review } : {}),
       warnings,
-    },
-  };
+  });
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

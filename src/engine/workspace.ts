@@ -11,6 +11,7 @@ import { untrackedFiles } from '../git/commit.js';
 import { reattachWorktree } from '../git/checkpoint.js';
 import { runShell } from '../process/run-process.js';
 import { outputTail } from '../checks/run-checks.js';
+import { err, ok, type Result } from '../result.js';
 
 export interface WorkspaceOptions {
   /** "new": a new branch from base; "resume": the candidate's existing branch, reusing its worktree if it is still there. */
@@ -29,25 +30,25 @@ export interface WorkspaceOptions {
   readonly signal: AbortSignal;
 }
 
-export type WorkspaceResult =
-  | {
-      ok: true;
-      copied: string[];
-      warnings: string[];
-      /** Untracked files after setup: never committed as the candidate's work. */
-      setupPaths: string[];
-      /** mode "resume": the worktree of the interrupted run was still there (and may hold uncommitted work). */
-      reused: boolean;
-    }
-  | { ok: false; message: string; worktreeCreated: boolean };
+export interface Workspace {
+  readonly copied: readonly string[];
+  readonly warnings: readonly string[];
+  /** Untracked files after setup: never committed as the candidate's work. */
+  readonly setupPaths: readonly string[];
+  /** mode "resume": the worktree of the interrupted run was still there (and may hold uncommitted work). */
+  readonly reused: boolean;
+}
+
+/** The worktree ready for the agent, or why setup failed (the candidate then ends as setup_failed). */
+export type WorkspaceResult = Result<Workspace>;
 
 export async function prepareWorkspace(options: WorkspaceOptions): Promise<WorkspaceResult> {
   if (options.mode === 'resume') {
     const attached = await reattachWorktree(options.repoRoot, options.worktree, options.branch);
-    if (!attached.ok) return { ok: false, message: attached.error, worktreeCreated: false };
+    if (!attached.ok) return err(attached.error);
     if (attached.value === 'reused') {
       const setupPaths = existsSync(options.setupPathsFile) ? (JSON.parse(readFileSync(options.setupPathsFile, 'utf8')) as string[]) : [];
-      return { ok: true, copied: [], warnings: [], setupPaths, reused: true };
+      return ok({ copied: [], warnings: [], setupPaths, reused: true });
     }
   } else {
     const added = await addWorktree(options.repoRoot, {
@@ -56,7 +57,7 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
       base: options.baseCommit,
       signal: options.signal,
     });
-    if (!added.ok) return { ok: false, message: added.error, worktreeCreated: false };
+    if (!added.ok) return err(added.error);
   }
 
   const warnings: string[] = [];
@@ -64,16 +65,16 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
   const copied: string[] = [];
   for (const pattern of patterns) {
     const matches = await expandCopyPattern(options.repoRoot, pattern);
-    if ('error' in matches) return { ok: false, message: matches.error, worktreeCreated: true };
-    if (matches.paths.length === 0) warnings.push(`setup.copy: "${pattern}" matches nothing in ${options.repoRoot}; nothing copied`);
-    for (const path of matches.paths) {
+    if (!matches.ok) return err(matches.error);
+    if (matches.value.length === 0) warnings.push(`setup.copy: "${pattern}" matches nothing in ${options.repoRoot}; nothing copied`);
+    for (const path of matches.value) {
       await cp(join(options.repoRoot, path), join(options.worktree, path), { recursive: true, force: true });
       copied.push(path);
     }
   }
 
   for (const command of options.commands) {
-    if (options.signal.aborted) return { ok: false, message: 'cancelled during setup', worktreeCreated: true };
+    if (options.signal.aborted) return err('cancelled during setup');
     // A shell on purpose: setup commands are the spec author's own shell lines.
     const result = await runShell(command, {
       cwd: options.worktree,
@@ -89,13 +90,13 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
           ? 'was cancelled'
           : result.spawnError ?? `exited with code ${result.exitCode ?? result.signal}`;
       const tail = outputTail(`${result.stdout}\n${result.stderr}`).split('\n').slice(-3).join(' | ');
-      return { ok: false, message: `setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`, worktreeCreated: true };
+      return err(`setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`);
     }
   }
   const setupPaths = await untrackedFiles(options.worktree);
   // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
   writeFileSync(options.setupPathsFile, JSON.stringify(setupPaths));
-  return { ok: true, copied, warnings, setupPaths, reused: false };
+  return ok({ copied, warnings, setupPaths, reused: false });
 }
 
 /** `.worktreeinclude` at the repo root: one path or pattern per line, `#` comments. */
@@ -116,13 +117,13 @@ async function readWorktreeInclude(repoRoot: string): Promise<string[]> {
  * `*` in its last segment (`config/*.local.json`). Anything that resolves outside the repo,
  * through `..`, an absolute path or a symbolic link, is refused.
  */
-export async function expandCopyPattern(repoRoot: string, pattern: string): Promise<{ paths: string[] } | { error: string }> {
+export async function expandCopyPattern(repoRoot: string, pattern: string): Promise<Result<string[]>> {
   const entry = pattern.replace(/^\/+/, '').replace(/\/+$/, '');
   const leaves = (path: string): boolean => {
     const rel = relative(repoRoot, resolve(repoRoot, path));
     return rel.startsWith('..') || isAbsolute(rel);
   };
-  if (isAbsolute(pattern) || leaves(entry)) return { error: `setup.copy: "${pattern}" leaves the repo; copy only paths inside ${repoRoot}` };
+  if (isAbsolute(pattern) || leaves(entry)) return err(`setup.copy: "${pattern}" leaves the repo; copy only paths inside ${repoRoot}`);
   let candidates: string[];
   if (basename(entry).includes('*')) {
     const folder = dirname(entry);
@@ -145,10 +146,10 @@ export async function expandCopyPattern(repoRoot: string, pattern: string): Prom
       continue; // does not exist
     }
     const rel = relative(realRoot, real);
-    if (rel.startsWith('..') || isAbsolute(rel)) return { error: `setup.copy: "${path}" is a link that leaves the repo; refused` };
+    if (rel.startsWith('..') || isAbsolute(rel)) return err(`setup.copy: "${path}" is a link that leaves the repo; refused`);
     paths.push(path);
   }
-  return { paths };
+  return ok(paths);
 }
 
 function escapeRegExp(text: string): string {

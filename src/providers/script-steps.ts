@@ -25,6 +25,7 @@ import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { parseDuration } from '../spec/duration.js';
 import { OUTCOMES } from './types.js';
+import { err, ok, type Result } from '../result.js';
 
 const ACTIONS = ['say', 'write', 'replace', 'delete', 'symlink', 'run', 'sleep', 'usage', 'fail'] as const;
 
@@ -88,7 +89,7 @@ const scriptSchema = z
 export type ScriptStep = z.output<typeof stepSchema>;
 export type Script = z.output<typeof scriptSchema>;
 
-export type ScriptLoad = { ok: true; script: Script } | { ok: false; message: string };
+export type ScriptLoad = Result<Script>;
 
 /** Reads and validates a script file; problems are values with the file and the step named. */
 export async function loadScript(path: string): Promise<ScriptLoad> {
@@ -96,22 +97,22 @@ export async function loadScript(path: string): Promise<ScriptLoad> {
   try {
     source = await readFile(path, 'utf8');
   } catch {
-    return { ok: false, message: `${path}: script file not found` };
+    return err(`${path}: script file not found`);
   }
   let data: unknown;
   try {
     data = parse(source);
   } catch (error) {
     const where = error instanceof TomlError ? `:${error.line}:${error.column}` : '';
-    return { ok: false, message: `${path}${where}: ${(error as Error).message.split('\n')[0]}` };
+    return err(`${path}${where}: ${(error as Error).message.split('\n')[0]}`);
   }
   const result = scriptSchema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];
     const key = issue?.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
-    return { ok: false, message: `${path}: ${key ? `${key}: ` : ''}${issue?.message ?? 'invalid script'}` };
+    return err(`${path}: ${key ? `${key}: ` : ''}${issue?.message ?? 'invalid script'}`);
   }
-  return { ok: true, script: result.data };
+  return ok(result.data);
 }
 
 /** The steps a candidate performs in the given (1-based) iteration. */

@@ -20,9 +20,9 @@ export const scriptDefinition: ProviderDefinition<'script'> = {
     const cached = context.scripts.get(path);
     if (cached) return ok({ script: cached });
     const loaded = await loadScript(path);
-    if (!loaded.ok) return err(`${context.key}.script: ${loaded.message}`);
-    context.scripts.set(path, loaded.script);
-    return ok({ script: loaded.script });
+    if (!loaded.ok) return err(`${context.key}.script: ${loaded.error}`);
+    context.scripts.set(path, loaded.value);
+    return ok({ script: loaded.value });
   },
   create(_settings, agent) {
     if (!agent.script) throw new Error('bug: a script candidate without its script');

@@ -145,8 +145,8 @@ export async function planFor(project: LoopProject, spec: Partial<SpecInput> = {
   const specPath = join(project.outside, 'spec.toml');
   writeFileSync(specPath, '# built by the test\n');
   const planned = await planRun({ spec: parsed, specPath, specDir: project.outside, source: '' });
-  if (!planned.ok) throw new Error(`plan: ${planned.problems.join('; ')}`);
-  return planned.plan;
+  if (!planned.ok) throw new Error(`plan: ${planned.error.join('; ')}`);
+  return planned.value;
 }
 
 export interface LoopRun {

@@ -44,9 +44,9 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     { runId: state.runId, baseCommit: state.baseCommit },
   );
   if (!planned.ok) {
-    for (const problem of planned.problems) process.stderr.write(`${state.specPath}: ${problem}\n`);
+    for (const problem of planned.error) process.stderr.write(`${state.specPath}: ${problem}\n`);
     process.stderr.write('bestof resume: nothing was resumed.\n');
     return EXIT_CODES.badInput;
   }
-  return runPlanned(planned.plan, { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
+  return runPlanned(planned.value, { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
 }

@@ -14,10 +14,10 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   if (!loaded) return EXIT_CODES.badInput;
   const planned = await planRun(loaded);
   if (!planned.ok) {
-    for (const problem of planned.problems) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
+    for (const problem of planned.error) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
     process.stderr.write('bestof: nothing was run or created.\n');
     return EXIT_CODES.badInput;
   }
 
-  return runPlanned(planned.plan, { json: values.json === true, noTui: values['no-tui'] === true });
+  return runPlanned(planned.value, { json: values.json === true, noTui: values['no-tui'] === true });
 }

@@ -10,10 +10,10 @@ export async function validateCommand(args: readonly string[]): Promise<number> 
   if (!loaded) return EXIT_CODES.badInput;
   const planned = await planRun(loaded);
   if (!planned.ok) {
-    for (const problem of planned.problems) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
+    for (const problem of planned.error) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
     return EXIT_CODES.badInput;
   }
-  for (const warning of planned.plan.warnings) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of planned.value.warnings) process.stderr.write(`warning: ${warning}\n`);
   process.stdout.write('ok\n');
   return EXIT_CODES.ok;
 }
