@@ -5,11 +5,20 @@
  * not say LGTM" must not pass). An unparsable answer is asked once more, then recorded as
  * no verdict. LGTM earns the review's points; REFUSE keeps the candidate from stopping on
  * its score and its reason goes into the next prompt.
+ *
+ * The reviewer reads a clean export of the candidate's commit (src/git/export.ts), outside the
+ * worktree and without the agent CLIs' instruction files (a committed CLAUDE.md must not
+ * become the reviewer's instructions), in the same sandbox as the candidates when there is one;
+ * the export is removed after the review. The diff is fenced with more backticks than its
+ * longest run, so nothing inside it can close the fence and speak to the judge as the prompt.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { putBackCandidateFiles } from '../checks/frozen.js';
+import { exportCommit } from './review-export.js';
+import type { SandboxLayout } from '../process/sandbox.js';
 import type { Provider } from '../providers/types.js';
+import { reviewExportDir } from './agent-sandbox.js';
 
 export type Verdict = { verdict: 'lgtm' } | { verdict: 'refuse'; reason: string } | { verdict: 'none'; reason: string };
 
@@ -49,6 +58,8 @@ export interface ReviewRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly artifactsDir: string;
   readonly signal: AbortSignal;
+  /** The reviewer's sandbox (its folder is the export), or undefined without one. */
+  readonly sandbox?: SandboxLayout | undefined;
 }
 
 export interface ReviewResult {
@@ -57,19 +68,42 @@ export interface ReviewResult {
   readonly costUsd: number;
 }
 
+/** A fence of backticks longer than any run of backticks in `text` (at least three). */
+export function fenceFor(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+export function reviewPrompt(instructions: string, task: string, fullDiff: string): string {
+  const diff = fullDiff.length > MAX_DIFF_CHARS ? `${fullDiff.slice(0, MAX_DIFF_CHARS)}\n[... diff cut at ${MAX_DIFF_CHARS} characters]` : fullDiff;
+  const fence = fenceFor(diff);
+  return `${instructions.trimEnd()}\n\n## Task\n\n${task.trimEnd()}\n\n## Diff\n\n${fence}diff\n${diff}\n${fence}\n`;
+}
+
 export async function runReview(request: ReviewRequest): Promise<ReviewResult> {
   const instructions = request.promptFile ? await readFile(request.promptFile, 'utf8') : BUILT_IN_REVIEW_PROMPT;
-  const diff = request.diff.length > MAX_DIFF_CHARS ? `${request.diff.slice(0, MAX_DIFF_CHARS)}\n[... diff cut at ${MAX_DIFF_CHARS} characters]` : request.diff;
-  const prompt = `${instructions.trimEnd()}\n\n## Task\n\n${request.task.trimEnd()}\n\n## Diff\n\n\`\`\`diff\n${diff}\n\`\`\`\n`;
+  const prompt = reviewPrompt(instructions, request.task, request.diff);
+  const exportDir = reviewExportDir({ id: request.candidateId, worktree: request.worktree });
+  try {
+    return await reviewInExport(request, prompt, exportDir);
+  } finally {
+    await rm(exportDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function reviewInExport(request: ReviewRequest, prompt: string, exportDir: string): Promise<ReviewResult> {
   let costUsd = 0;
   let verdict: Verdict = { verdict: 'none', reason: 'not run' };
   let attempts = 0;
   for (attempts = 1; attempts <= 2; attempts++) {
     const artifactsDir = join(request.artifactsDir, `review-${attempts}`);
     await mkdir(artifactsDir, { recursive: true });
+    // A fresh export per attempt: whatever the judge wrote in the first one is gone.
+    const exported = await exportCommit(request.worktree, request.commit, exportDir);
+    if (!exported.ok) return { verdict: { verdict: 'none', reason: exported.error }, attempts, costUsd };
     const result = await request.provider.run({
       prompt: attempts === 1 ? prompt : `${prompt}\nYour previous answer did not end with a verdict line. Answer again and end with the verdict line exactly as specified.\n`,
-      cwd: request.worktree,
+      cwd: exportDir,
       model: request.model,
       iteration: request.iteration,
       candidateId: `${request.candidateId}-review`,
@@ -78,9 +112,11 @@ export async function runReview(request: ReviewRequest): Promise<ReviewResult> {
       artifactsDir,
       signal: request.signal,
       onActivity: () => undefined,
+      sandbox: request.sandbox,
     });
     costUsd += result.costUsd;
-    // The judge must not change what is judged: whatever it wrote is discarded.
+    // The judge must not change what is judged: without a sandbox it could still reach the
+    // worktree by its path, so whatever it wrote there is discarded.
     await putBackCandidateFiles(request.worktree, { commit: request.commit, keep: [...request.keepPaths] });
     if (request.signal.aborted) return { verdict: { verdict: 'none', reason: 'cancelled' }, attempts, costUsd };
     verdict = result.outcome === 'success' ? parseVerdict(result.text) : { verdict: 'none', reason: `the reviewer ended with ${result.outcome}${result.message ? `: ${result.message}` : ''}` };

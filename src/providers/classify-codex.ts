@@ -1,6 +1,11 @@
 /**
  * Turns what `codex exec --json` printed and how it exited into a ProviderResult, from the
  * real signals of shared/provider-formats.md 3.3: `turn.failed` messages, exit codes 0/1/2.
+ *
+ * Failed file edits (provider-formats.md 11: with bubblewrap installed, Codex's own
+ * `--sandbox workspace-write` fails every write, yet the turn completes and exits 0): when
+ * every `file_change` of a completed turn failed, the outcome is `crashed`, with the files
+ * and the cause; when only some failed, it stays `success` with a message that names them.
  */
 import type { ProcessResult } from '../process/types.js';
 import { crashMessage, processOutcome, resultOf, retryAfterFromText, type ClassifyContext, type Gathered } from './classify-common.js';
@@ -61,7 +66,18 @@ export function classifyCodex(state: CodexStreamState, process: ProcessResult, c
   };
   const finish = (outcome: Outcome, message?: string) => resultOf(gathered, process, outcome, message);
   if (process.canceled) return finish('cancelled', 'cancelled');
-  if (state.turnsCompleted > 0 && state.failure === undefined && (process.exitCode === 0 || process.timedOut)) return finish('success');
+  if (state.turnsCompleted > 0 && state.failure === undefined && (process.exitCode === 0 || process.timedOut)) {
+    const failed = state.failedFileChanges;
+    if (failed.length === 0) return finish('success');
+    const files = `${failed.slice(0, 5).join(', ')}${failed.length > 5 ? `, … (${failed.length} in all)` : ''}`;
+    if (state.fileChangesApplied === 0) {
+      return finish(
+        'crashed',
+        `every file edit of Codex failed (${files}): Codex's own sandbox refuses writes on this machine (it does once bubblewrap is installed); let bestof's sandbox be the boundary (the default there), or set sandbox = "bypass" in the spec`,
+      );
+    }
+    return finish('success', `some file edits of Codex failed (${files}); the others were applied`);
+  }
   const early = processOutcome(process, ctx);
   if (early) return finish(early.outcome, early.message);
 

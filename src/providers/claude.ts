@@ -5,15 +5,13 @@
  *          [--model M] [--max-turns N] --permission-mode <mode>
  *          [--append-system-prompt TEXT] [...args]          (the prompt on stdin)
  *
- * Permissions. `permission_mode` defaults to "acceptEdits": Claude Code edits files inside
- * the worktree unattended, and anything that would need approval in an interactive session
- * (shell commands, edits outside the worktree, web fetches) is denied and reported (the
- * denials become activity lines). That is the safe default for agents that run without a
- * person watching. To let the agent run tests, either allow specific commands with
- * `args = ["--allowedTools", "Bash(npm test:*)"]`, or set `permission_mode =
- * "bypassPermissions"`: the agent may then run any command as your user, anywhere your user
- * can write (the worktree is a folder, not a sandbox); Claude Code refuses it as root unless
- * IS_SANDBOX=1 is set.
+ * Permissions. Inside bestof's sandbox (src/process/sandbox.ts) `permission_mode` defaults to
+ * "bypassPermissions": the agent runs its own tools (a shell, the tests) unattended, since the
+ * sandbox, not Claude's prompt, is the boundary; bestof sets IS_SANDBOX=1 there, without which
+ * Claude Code refuses bypassPermissions as root. Without the sandbox the default stays
+ * "acceptEdits": edits inside the worktree run unattended, and anything that would need
+ * approval (shell commands, edits outside the worktree, web fetches) is denied and reported
+ * (the denials become activity lines). A `permission_mode` in the spec always wins.
  *
  * The session id is chosen by bestof (a uuid) so the transcript is easy to find:
  * ~/.claude/projects/<cwd with non-alphanumerics as "-">/<session id>.jsonl (or under the
@@ -31,6 +29,7 @@ import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
 import type { Provider } from './types.js';
 
 export const CLAUDE_DEFAULT_PERMISSION_MODE = 'acceptEdits';
+export const CLAUDE_SANDBOXED_PERMISSION_MODE = 'bypassPermissions';
 
 const INSTALL_HINT = 'install Claude Code with `npm install -g @anthropic-ai/claude-code`, then log in once with `claude` (or set ANTHROPIC_API_KEY)';
 
@@ -39,11 +38,15 @@ export const claudeAdapter: CliAdapter<ClaudeStreamState> = {
   cli: 'Claude Code',
   installHint: INSTALL_HINT,
   dropEnv: ['CLAUDECODE', 'CLAUDE_CODE_CHILD_SESSION'],
+  // The OAuth login, the user's settings (apiKeyHelper, env) and the onboarding state.
+  homeSeed: ['.claude/.credentials.json', '.claude/settings.json', '.claude.json'],
+  configRoot: { variable: 'CLAUDE_CONFIG_DIR', relative: '.claude' },
+  sandboxEnv: { IS_SANDBOX: '1' },
   buildCall(settings, input) {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', '--session-id', input.sessionId];
     if (input.model) args.push('--model', input.model);
     if (settings.max_turns !== undefined) args.push('--max-turns', String(settings.max_turns));
-    args.push('--permission-mode', settings.permission_mode ?? CLAUDE_DEFAULT_PERMISSION_MODE);
+    args.push('--permission-mode', settings.permission_mode ?? (input.sandboxed ? CLAUDE_SANDBOXED_PERMISSION_MODE : CLAUDE_DEFAULT_PERMISSION_MODE));
     if (settings.append_system_prompt) args.push('--append-system-prompt', settings.append_system_prompt);
     args.push(...settings.args);
     return { args, input: input.prompt };
@@ -68,8 +71,9 @@ export const claudeDefinition = defineCliProvider({
   kind: 'claude',
   installHint: INSTALL_HINT,
   missingCredentials: claudeCredentials,
-  unworkableSettings(settings, env, key) {
-    if (settings.permission_mode === 'bypassPermissions' && process.getuid?.() === 0 && !env.IS_SANDBOX) {
+  unworkableSettings(settings, env, key, sandboxed) {
+    // Inside the sandbox bestof sets IS_SANDBOX itself.
+    if (settings.permission_mode === 'bypassPermissions' && !sandboxed && process.getuid?.() === 0 && !env.IS_SANDBOX) {
       return `${key}.permission_mode: Claude Code refuses bypassPermissions as root; run bestof as another user, use the default "acceptEdits", or set IS_SANDBOX = "1" in ${key}.env if this machine is a disposable sandbox`;
     }
     return undefined;

@@ -19,7 +19,7 @@ export interface CliDefinitionParts<K extends RealProviderKind> {
   readonly installHint: string;
   readonly missingCredentials: CredentialsCheck;
   /** A setting this CLI cannot honour, as a whole message with the spec key; checked last. */
-  readonly unworkableSettings?: (settings: ProviderSettings, env: Env, key: string) => string | undefined;
+  readonly unworkableSettings?: (settings: ProviderSettings, env: Env, key: string, sandboxed: boolean) => string | undefined;
   readonly createProvider: (options: CliOptions) => Provider;
 }
 
@@ -54,7 +54,7 @@ async function prepareCli<K extends RealProviderKind>(parts: CliDefinitionParts<
   }
   const missing = parts.missingCredentials(settings, env);
   if (missing) return err(`${key}: ${missing}`);
-  const unworkable = parts.unworkableSettings?.(settings, env, key);
+  const unworkable = parts.unworkableSettings?.(settings, env, key, context.sandboxed ?? false);
   if (unworkable) return err(unworkable);
   return ok({ command });
 }

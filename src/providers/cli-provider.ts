@@ -1,16 +1,20 @@
 /**
  * The shared run of a real agent CLI (claude, codex, gemini): build the argv, give it a fresh
  * config folder when the spec asks, spawn it in the worktree through runProcess (timeout and
- * cancel kill the whole process tree), parse its JSON stream line by line as it arrives, and
- * classify the outcome. Each CLI's file supplies the argv, the parser and the classifier.
+ * cancel kill the whole process tree), inside the request's sandbox when there is one (with a
+ * HOME of its own, seeded with the CLI's login: ./agent-home.ts), parse its JSON stream line
+ * by line as it arrives, and classify the outcome. Each CLI's file supplies the argv, the
+ * parser and the classifier.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runProcess } from '../process/run-process.js';
+import { runAgentProcess } from '../process/sandbox.js';
 import type { ProcessResult } from '../process/types.js';
 import type { ProviderSettings } from '../spec/schema.js';
+import { seedAgentHome, type ConfigRoot } from './agent-home.js';
 import type { ClassifyContext } from './classify-common.js';
-import { prepareIsolatedConfig, type RealProviderKind } from './isolated-config.js';
+import { isolatedConfigDir, prepareIsolatedConfig, type RealProviderKind } from './isolated-config.js';
 import type { PriceTable } from './prices.js';
 import type { Outcome, Provider, ProviderDescription, ProviderRequest, ProviderResult } from './types.js';
 
@@ -46,6 +50,12 @@ export interface CliAdapter<S> {
   readonly installHint: string;
   /** Variables removed from the child's environment. */
   readonly dropEnv?: readonly string[];
+  /** Inside the sandbox: what the CLI needs in its own HOME to log in (paths relative to HOME; copied when they exist). */
+  readonly homeSeed: readonly string[];
+  /** The variable that moves the CLI's config folder out of HOME, if any. */
+  readonly configRoot?: ConfigRoot;
+  /** Variables set only inside the sandbox. */
+  readonly sandboxEnv?: Readonly<Record<string, string>>;
   buildCall(settings: ProviderSettings, request: CallInput): CliCall;
   createParser(onActivity: (text: string) => void): StreamParser<S>;
   classify(state: S, process: ProcessResult, ctx: ClassifyContext, request: ProviderRequest, note: (text: string) => void): ProviderResult;
@@ -62,6 +72,8 @@ export interface CallInput {
   readonly model: string | undefined;
   /** A fresh session id (uuid) for CLIs that accept one. */
   readonly sessionId: string;
+  /** The call runs in bestof's sandbox: the CLI's own prompts and sandbox default to off (the sandbox is the boundary). */
+  readonly sandboxed: boolean;
 }
 
 export function createCliProvider<S>(adapter: CliAdapter<S>, options: CliOptions): Provider {
@@ -77,13 +89,15 @@ export function createCliProvider<S>(adapter: CliAdapter<S>, options: CliOptions
 
 async function runCli<S>(adapter: CliAdapter<S>, options: CliOptions, request: ProviderRequest): Promise<ProviderResult> {
   const env = await childEnv(adapter, options.settings, request);
-  const call = adapter.buildCall(options.settings, { prompt: request.prompt, model: request.model, sessionId: crypto.randomUUID() });
+  const sandboxed = request.sandbox !== undefined;
+  const call = adapter.buildCall(options.settings, { prompt: request.prompt, model: request.model, sessionId: crypto.randomUUID(), sandboxed });
   await recordInvocation(options, request, call);
 
   const parser = adapter.createParser(request.onActivity);
   const stopEarly = new AbortController();
   let early: { outcome: Outcome; message: string } | undefined;
-  const ran = await runProcess(options.binary, call.args, {
+  const isolatedDir = options.settings.isolate_config ? [isolatedConfigDir(adapter.kind, request.artifactsDir)] : [];
+  const ran = await runAgentProcess(options.binary, call.args, {
     cwd: request.cwd,
     env,
     timeoutMs: request.timeoutMs,
@@ -97,7 +111,7 @@ async function runCli<S>(adapter: CliAdapter<S>, options: CliOptions, request: P
       }
     },
     ...(call.input !== undefined ? { input: call.input } : {}),
-  });
+  }, request.sandbox, { writable: isolatedDir });
   const ctx: ClassifyContext = { cli: adapter.cli, timeoutMs: request.timeoutMs, installHint: adapter.installHint };
   if (early && !request.signal.aborted) {
     // bestof stopped the CLI itself: the outcome is the one it saw coming, not "cancelled".
@@ -112,6 +126,12 @@ async function runCli<S>(adapter: CliAdapter<S>, options: CliOptions, request: P
 async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, request: ProviderRequest): Promise<Record<string, string | undefined>> {
   const env: Record<string, string | undefined> = { ...request.env };
   for (const name of adapter.dropEnv ?? []) delete env[name];
+  if (request.sandbox) {
+    Object.assign(env, adapter.sandboxEnv);
+    // An isolated config never reads the user's login: nothing to seed then.
+    const seed = settings.isolate_config ? { files: [] } : { files: adapter.homeSeed, configRoot: adapter.configRoot };
+    Object.assign(env, await seedAgentHome(request.sandbox.home, seed, env));
+  }
   if (settings.isolate_config) {
     const isolated = await prepareIsolatedConfig(adapter.kind, { artifactsDir: request.artifactsDir, env, maxTurns: settings.max_turns });
     Object.assign(env, isolated.env);
@@ -122,7 +142,7 @@ async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, r
 
 /** prompt.md and invocation.json (the argv with the prompt and secrets redacted) in the run folder. */
 async function recordInvocation(options: CliOptions, request: ProviderRequest, call: CliCall): Promise<void> {
-  const invocation = { binary: options.binary, argv: redactArgs(call.args, call.promptIndex), model: request.model ?? null, isolateConfig: options.settings.isolate_config };
+  const invocation = { binary: options.binary, argv: redactArgs(call.args, call.promptIndex), model: request.model ?? null, isolateConfig: options.settings.isolate_config, sandboxed: request.sandbox !== undefined };
   await writeFile(join(request.artifactsDir, 'prompt.md'), request.prompt).catch(() => undefined);
   await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
 }
@@ -156,7 +176,7 @@ function cliVersion(binary: string, env: Readonly<Record<string, string | undefi
 }
 
 async function describeCli<S>(adapter: CliAdapter<S>, options: CliOptions): Promise<ProviderDescription> {
-  const call = adapter.buildCall(options.settings, { prompt: '<prompt>', model: options.settings.model, sessionId: '<session-id>' });
+  const call = adapter.buildCall(options.settings, { prompt: '<prompt>', model: options.settings.model, sessionId: '<session-id>', sandboxed: false });
   return {
     kind: adapter.kind,
     binary: options.binary,

@@ -1,7 +1,9 @@
 /**
  * Parser of `codex exec --json` (one JSON event per line; shared/provider-formats.md 3.2).
  * `error` events and `error` items are warnings (reconnects, model metadata): only
- * `turn.failed` ends a run as a failure, and `turn.completed` is the success signal.
+ * `turn.failed` ends a run as a failure, and `turn.completed` is the success signal. A
+ * `file_change` item that ended `"status":"failed"` is recorded (classify-codex.ts never lets
+ * it pass as a quiet success).
  */
 import { arr, num, obj, oneLine, parseJsonObject, str, type JsonObject } from './stream-lines.js';
 
@@ -20,6 +22,10 @@ export interface CodexStreamState {
   lastError: string | undefined;
   /** How many `error` events said "Reconnecting...": Codex retrying a failed request by itself. */
   reconnects: number;
+  /** `file_change` items that completed with `"status":"completed"`. */
+  fileChangesApplied: number;
+  /** Paths of `file_change` items that ended `"status":"failed"` (Codex's own sandbox refusing writes). */
+  failedFileChanges: string[];
 }
 
 const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'collab_tool_call', 'web_search']);
@@ -34,6 +40,8 @@ export class CodexStreamParser {
     failure: undefined,
     lastError: undefined,
     reconnects: 0,
+    fileChangesApplied: 0,
+    failedFileChanges: [],
   };
   /** Items whose start was already shown, so their completion is not shown twice. */
   private readonly shown = new Set<string>();
@@ -83,6 +91,7 @@ export class CodexStreamParser {
     const type = str(item.type) ?? '';
     const id = str(item.id) ?? '';
     if (completed && TOOL_ITEMS.has(type)) this.state.modelCalls += 1;
+    if (completed && type === 'file_change') this.onFileChange(item);
     if (type === 'agent_message' && completed) {
       this.state.modelCalls += 1;
       this.state.lastAgentMessage = str(item.text) ?? '';
@@ -94,6 +103,16 @@ export class CodexStreamParser {
     if (!text) return;
     this.shown.add(id);
     this.onActivity(text);
+  }
+
+  private onFileChange(item: JsonObject): void {
+    if (str(item.status) !== 'failed') {
+      this.state.fileChangesApplied += 1;
+      return;
+    }
+    const paths = arr(item.changes).map((change) => str(obj(change).path) ?? '?');
+    this.state.failedFileChanges.push(...(paths.length > 0 ? paths : ['?']));
+    this.onActivity(`edit FAILED: ${oneLine(paths.join(', ') || '(no path)', 160)}`);
   }
 }
 

@@ -4,10 +4,13 @@
  *   codex exec --json --skip-git-repo-check (--sandbox MODE | --dangerously-bypass-approvals-and-sandbox)
  *              [-m M] [-c key=value ...] [...args] -- <prompt>          (stdin closed)
  *
- * `sandbox` defaults to "workspace-write": commands the agent runs may write inside the
+ * Inside bestof's sandbox `sandbox` defaults to "bypass" (`--dangerously-bypass-approvals-and-
+ * sandbox`): bestof's sandbox is the boundary, and Codex's own one fails every file write once
+ * bubblewrap is installed (provider-formats.md section 11: the file_change item `failed`, the
+ * turn still "completed"; classify-codex.ts reports such a turn as crashed). Without bestof's
+ * sandbox the default stays "workspace-write": commands the agent runs may write inside the
  * worktree only, without network. "read-only" and "danger-full-access" are passed as they
- * are; "bypass" turns off both approvals and the sandbox (only for machines that are a
- * sandbox themselves). `config` entries become `-c` overrides (values written as TOML).
+ * are. A `sandbox` in the spec always wins. `config` entries become `-c` overrides (values written as TOML).
  * Codex reports tokens but no cost: the cost is estimated from configs/prices.toml. Codex has
  * no turn limit, so `max_turns` does not apply to it.
  */
@@ -24,6 +27,7 @@ import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
 import type { Provider, ProviderRequest } from './types.js';
 
 export const CODEX_DEFAULT_SANDBOX = 'workspace-write';
+export const CODEX_SANDBOXED_SANDBOX = 'bypass';
 
 /** CODEX_API_KEY, not OPENAI_API_KEY: `codex exec` does not read the latter (see codexCredentials). */
 const INSTALL_HINT = 'install the Codex CLI with `npm install -g @openai/codex`, then `codex login` (or set CODEX_API_KEY)';
@@ -33,8 +37,8 @@ export function tomlValue(value: string | number | boolean): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
-export function sandboxArgs(sandbox: string | undefined): string[] {
-  const mode = sandbox ?? CODEX_DEFAULT_SANDBOX;
+export function sandboxArgs(sandbox: string | undefined, sandboxed = false): string[] {
+  const mode = sandbox ?? (sandboxed ? CODEX_SANDBOXED_SANDBOX : CODEX_DEFAULT_SANDBOX);
   return mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', mode];
 }
 
@@ -60,8 +64,11 @@ export function codexAdapter(options: CliOptions): CliAdapter<CodexStreamState> 
     kind: 'codex',
     cli: 'Codex',
     installHint: INSTALL_HINT,
+    // The login (ChatGPT or an API key) and the user's config (model, providers).
+    homeSeed: ['.codex/auth.json', '.codex/config.toml'],
+    configRoot: { variable: 'CODEX_HOME', relative: '.codex' },
     buildCall(settings, input) {
-      const args = ['exec', '--json', '--skip-git-repo-check', ...sandboxArgs(settings.sandbox)];
+      const args = ['exec', '--json', '--skip-git-repo-check', ...sandboxArgs(settings.sandbox, input.sandboxed)];
       if (input.model) args.push('-m', input.model);
       for (const [key, value] of Object.entries(settings.config ?? {})) args.push('-c', `${key}=${tomlValue(value)}`);
       args.push(...settings.args);

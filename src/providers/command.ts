@@ -4,11 +4,12 @@
  * With no `args`, the prompt is passed as the only argument. stdin is closed, stdout and
  * stderr are captured to the run folder, and a timeout kills the whole process group.
  * A command agent reports no tokens or cost; its outcome is success on exit 0, else crashed.
+ * Inside the sandbox the prompt file (in the hidden run folder) is bound in read-only.
  */
 import { access, constants, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
-import { runProcess } from '../process/run-process.js';
+import { runAgentProcess } from '../process/sandbox.js';
 import { err, ok } from '../result.js';
 import type { ProviderSettings } from '../spec/schema.js';
 import { ZERO_USAGE, type PrepareContext, type PrepareResult, type Provider, type ProviderDefinition, type ProviderRequest, type ProviderResult } from './types.js';
@@ -76,7 +77,7 @@ async function runCommand(options: CommandProviderOptions, request: ProviderRequ
     candidate: request.candidateId,
   });
   let lastLine = '';
-  const result = await runProcess(options.command, argv, {
+  const result = await runAgentProcess(options.command, argv, {
     cwd: request.cwd,
     env: request.env,
     timeoutMs: request.timeoutMs,
@@ -87,7 +88,7 @@ async function runCommand(options: CommandProviderOptions, request: ProviderRequ
       lastLine = line;
       request.onActivity(line);
     },
-  });
+  }, request.sandbox, { readOnly: [promptFile] });
   const base = {
     text: result.stdout.trim() || lastLine,
     usage: ZERO_USAGE,

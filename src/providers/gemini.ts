@@ -4,10 +4,11 @@
  *   gemini --output-format stream-json --skip-trust (--yolo | --approval-mode MODE) [-m M]
  *          [...args] -p <prompt>
  *
- * `approval_mode` defaults to "auto_edit": edit tools run unattended, tools that would need
- * approval (shell commands, web fetches) are not offered to the model in headless mode. "yolo"
- * allows everything (the agent may run any command as your user); "default" and "plan" are
- * passed as they are. `--skip-trust` trusts the worktree bestof made for this session only:
+ * Inside bestof's sandbox `approval_mode` defaults to "yolo": every tool (a shell, the tests)
+ * runs unattended, since the sandbox is the boundary. Without it the default stays
+ * "auto_edit": edit tools run unattended, tools that would need approval (shell commands, web
+ * fetches) are not offered to the model in headless mode. "default" and "plan" are passed as
+ * they are. An `approval_mode` in the spec always wins. `--skip-trust` trusts the worktree bestof made for this session only:
  * in an untrusted folder Gemini CLI silently downgrades the approval mode. `max_turns` needs
  * `isolate_config = true` (Gemini CLI has no flag for it; bestof writes
  * model.maxSessionTurns into the isolated settings). Gemini CLI reports tokens but no cost:
@@ -25,11 +26,12 @@ import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
 import type { Provider } from './types.js';
 
 export const GEMINI_DEFAULT_APPROVAL_MODE = 'auto_edit';
+export const GEMINI_SANDBOXED_APPROVAL_MODE = 'yolo';
 
 const INSTALL_HINT = 'install the Gemini CLI with `npm install -g @google/gemini-cli`, then log in once with `gemini` (or set GEMINI_API_KEY)';
 
-export function approvalArgs(mode: string | undefined): string[] {
-  const chosen = mode ?? GEMINI_DEFAULT_APPROVAL_MODE;
+export function approvalArgs(mode: string | undefined, sandboxed = false): string[] {
+  const chosen = mode ?? (sandboxed ? GEMINI_SANDBOXED_APPROVAL_MODE : GEMINI_DEFAULT_APPROVAL_MODE);
   return chosen === 'yolo' ? ['--yolo'] : ['--approval-mode', chosen];
 }
 
@@ -39,8 +41,11 @@ export function geminiAdapter(options: CliOptions): CliAdapter<GeminiStreamState
     kind: 'gemini',
     cli: 'Gemini CLI',
     installHint: INSTALL_HINT,
+    // The login (OAuth or a key in .env) and the user's settings (the auth type).
+    homeSeed: ['.gemini/settings.json', '.gemini/oauth_creds.json', '.gemini/google_accounts.json', '.gemini/.env'],
+    configRoot: { variable: 'GEMINI_CLI_HOME', relative: '' },
     buildCall(settings, input) {
-      const args = ['--output-format', 'stream-json', '--skip-trust', ...approvalArgs(settings.approval_mode)];
+      const args = ['--output-format', 'stream-json', '--skip-trust', ...approvalArgs(settings.approval_mode, input.sandboxed)];
       if (input.model) args.push('-m', input.model);
       args.push(...settings.args);
       // -p is appended to whatever comes on stdin: a long prompt goes there instead.

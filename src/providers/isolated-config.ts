@@ -1,7 +1,8 @@
 /**
  * `isolate_config = true`: a fresh config folder for the agent CLI, so a run (in CI, say)
  * does not read or write the user's own login, settings, sessions or history. It lives in
- * the candidate's folder of the run folder and is kept across that candidate's iterations.
+ * the candidate's folder of the run folder and is kept across that candidate's iterations;
+ * inside bestof's sandbox, which hides the run folder, that one folder is bound in read-write.
  * bestof writes only the minimal settings the CLI then needs; the user's own folders
  * (~/.claude, ~/.codex, ~/.gemini) are never read or written, with or without isolation.
  */

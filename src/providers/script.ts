@@ -6,7 +6,7 @@
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runShell } from '../process/run-process.js';
+import { runAgentProcess } from '../process/sandbox.js';
 import { err, ok } from '../result.js';
 import { parseDuration } from '../spec/duration.js';
 import { loadScript, stepsForIteration, type Script, type ScriptStep } from './script-steps.js';
@@ -140,12 +140,13 @@ async function performStep(step: ScriptStep, request: ProviderRequest, signal: A
     await symlink(step.target ?? '', path);
   } else if (step.run !== undefined) {
     request.onActivity(`$ ${step.run}`);
-    const result = await runShell(step.run, {
+    // A step's command stands for what an agent runs: it runs in the agent's sandbox.
+    const result = await runAgentProcess('bash', ['-c', step.run], {
       cwd,
       env: request.env,
       signal,
       logFile: resolve(request.artifactsDir, 'output.log'),
-    });
+    }, request.sandbox);
     if (!result.ok && !signal.aborted) {
       throw new StepFailure('crashed', `\`${step.run}\` exited with ${result.exitCode ?? result.signal ?? result.spawnError}`);
     }

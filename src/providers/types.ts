@@ -4,6 +4,7 @@
  * agent did: a crash, a timeout or a rate limit is an `outcome`, and every outcome has its
  * own branch in the engine. "The process exited" is never taken to mean success.
  */
+import type { SandboxLayout } from '../process/sandbox.js';
 import type { Result } from '../result.js';
 import type { ProviderKind, ProviderSettings, Spec } from '../spec/schema.js';
 import type { Script } from './script-steps.js';
@@ -56,7 +57,7 @@ export interface ProviderRequest {
   readonly model: string | undefined;
   readonly iteration: number;
   readonly candidateId: string;
-  /** The full environment of the agent process (inherited + spec env + BESTOF_* vars). */
+  /** The full environment of the agent process (inherited + spec env + BESTOF_* vars); HOME is replaced inside the sandbox. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs: number;
   /** A folder of the run folder for this candidate and iteration: prompt, raw output. */
@@ -64,6 +65,12 @@ export interface ProviderRequest {
   readonly signal: AbortSignal;
   /** Live activity (a tool call, a line of assistant text) for the UI. */
   readonly onActivity: (text: string) => void;
+  /**
+   * The bubblewrap sandbox the agent's processes run in (see src/process/sandbox.ts), filled
+   * by the engine per candidate; undefined: no sandbox (`[sandbox] mode = "off"`, or no bwrap).
+   * Its `workdir` is replaced by `cwd`. The CLIs' autonomy defaults depend on it.
+   */
+  readonly sandbox?: SandboxLayout | undefined;
 }
 
 export interface Provider {
@@ -113,6 +120,8 @@ export interface PrepareOptions {
   readonly key: string;
   /** Parsed script files by absolute path, shared by the candidates of one plan. */
   readonly scripts: Map<string, Script>;
+  /** The agents will run in bestof's sandbox (the CLIs' autonomy defaults depend on it). @default false */
+  readonly sandboxed?: boolean;
 }
 
 /** What a definition's prepare gets besides the planner's options. */

@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCli } from '../helpers/cli.js';
-import { processIsGone, waitUntil } from '../helpers/wait.js';
+import { processesWithArg } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
@@ -24,8 +25,6 @@ sleep = "120s"
 describe('cancel', () => {
   it('SIGINT mid-run keeps every candidate\'s work, stops every process tree, and exits 130', async () => {
     project = makeProject();
-    const pids = join(project.outside, 'pids');
-    project.writeOutside('pids/.keep', '');
     const slow = project.writeOutside('slow.toml', SLOW_SCRIPT);
     const spec = project.writeOutside(
       'spec.toml',
@@ -46,7 +45,7 @@ ${ADD_CHECKS}`,
       ),
     );
     const headBefore = project.repo.git('rev-parse', 'HEAD');
-    const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_TEST_PIDS: pids } });
+    const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
     const runDir = (): string | undefined => {
@@ -60,12 +59,14 @@ ${ADD_CHECKS}`,
       () =>
         existsSync(join(worktree('c1'), 'work-in-progress.txt')) &&
         existsSync(join(worktree('c2'), 'partial.txt')) &&
-        existsSync(join(pids, 'c2.pid')) &&
+        existsSync(join(worktree('c2'), 'helper.pid')) &&
         existsSync(join(worktree('c3'), 'work-in-progress.txt')),
       'every candidate to have written something',
       { ended: () => ended },
     );
-    const grandchild = Number(readFileSync(join(pids, 'c2.pid'), 'utf8'));
+    // Found by its name: a PID written inside the sandbox is one of the sandbox's own namespace.
+    const grandchild = `hang-agent-helper-${runId}-c2`;
+    await waitUntil(() => processesWithArg(grandchild).length === 1, 'the helper to run', { ended: () => ended });
     child.kill('SIGINT');
     const result = await done;
 
@@ -73,9 +74,9 @@ ${ADD_CHECKS}`,
     expect(result.code).toBe(130);
     expect(result.stdout).toContain('run cancelled');
     for (const [id, file] of [['c1', 'work-in-progress.txt'], ['c2', 'partial.txt'], ['c3', 'work-in-progress.txt']] as const) {
-      expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/${id}:${file}`)).toBe('blob');
+      expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/${id}/kept:${file}`)).toBe('blob');
     }
-    await waitUntil(() => processIsGone(grandchild), `grandchild ${grandchild} to be gone`);
+    await waitUntil(() => processesWithArg(grandchild).length === 0, `grandchild ${grandchild} to be gone`);
     const state = JSON.parse(readFileSync(join(project.repo.dir, '.bestof', 'runs', runId, 'state.json'), 'utf8'));
     expect(state.status).toBe('cancelled');
     expect(Object.values(state.candidates).map((c) => (c as { status: string }).status)).toEqual(['cancelled', 'cancelled', 'cancelled']);

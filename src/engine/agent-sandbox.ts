@@ -1,0 +1,102 @@
+/**
+ * Which sandbox each agent call gets. The planner asks once per run whether bubblewrap works
+ * (`[sandbox] mode`: auto, required, off); then every agent call of a candidate or its
+ * reviewer gets a SandboxLayout (see src/process/sandbox.ts): its own folder and HOME
+ * writable, the worktrees root, the run folder and the user's HOME hidden, the shared git dir
+ * read-only except the shared objects and the worktree's own admin dir.
+ *
+ * The HOMEs live next to the worktrees, outside the run folder and every worktree:
+ * `<worktrees root>/<run>/.homes/<candidate>` (the reviewer's: `<candidate>-review`); the
+ * reviewer's clean exports in `<worktrees root>/<run>/.review/`. Both are removed at the end
+ * of the run (they hold copies of the CLIs' logins).
+ */
+import { rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { agentGitDirs } from '../git/agent-git-dirs.js';
+import { BWRAP_INSTALL_HINT, probeSandbox, type SandboxLayout } from '../process/sandbox.js';
+import { err, ok, type Result } from '../result.js';
+import type { Spec } from '../spec/schema.js';
+
+export interface SandboxPlan {
+  readonly enabled: boolean;
+  /** The bwrap that works, when enabled. */
+  readonly bwrap?: string;
+  /** `auto` without a working bwrap: the one line that says what is not protected. */
+  readonly warning?: string;
+}
+
+/** `[sandbox] mode` against what this machine can do; `required` without bwrap is a plan problem. */
+export async function resolveSandbox(mode: Spec['sandbox']['mode']): Promise<Result<SandboxPlan>> {
+  if (mode === 'off') return ok({ enabled: false });
+  const probe = await probeSandbox();
+  if (probe.ok) return ok({ enabled: true, bwrap: probe.bwrap });
+  if (mode === 'required') {
+    return err(`sandbox.mode: "required", but ${probe.reason}; ${BWRAP_INSTALL_HINT}, or set mode = "auto" to run unprotected`);
+  }
+  return ok({
+    enabled: false,
+    warning: `agents run WITHOUT a sandbox (${probe.reason}): they can write other candidates' worktrees, the run folder, your HOME and the shared git config, hooks and refs, and leave daemons running after they end; ${BWRAP_INSTALL_HINT}`,
+  });
+}
+
+interface SandboxRun {
+  readonly repoRoot: string;
+  readonly sandbox: SandboxPlan;
+}
+
+interface SandboxCandidate {
+  readonly id: string;
+  readonly worktree: string;
+}
+
+/** `<worktrees root>/<run>`: the folder that holds the run's worktrees, HOMEs and exports. */
+const runWorktreesDir = (candidate: SandboxCandidate): string => dirname(candidate.worktree);
+
+export function agentHome(candidate: SandboxCandidate, role: 'candidate' | 'reviewer'): string {
+  return join(runWorktreesDir(candidate), '.homes', role === 'reviewer' ? `${candidate.id}-review` : candidate.id);
+}
+
+/** Where the reviewer's clean export of this candidate's commit goes (removed after each review). */
+export function reviewExportDir(candidate: SandboxCandidate): string {
+  return join(runWorktreesDir(candidate), '.review', candidate.id);
+}
+
+/**
+ * The sandbox of one agent call, or undefined when the run is not sandboxed. The candidate
+ * writes its worktree (whose `.git` file stays read-only) and, for its own `git add`, the
+ * worktree's admin dir and the shared objects. The refs are read-only, so the agent's own
+ * `git commit` fails: bestof commits its work after the call. The reviewer gets no git dir:
+ * it works in a clean export (the runner sets its folder).
+ */
+export function agentSandbox(
+  run: SandboxRun,
+  candidate: SandboxCandidate,
+  env: Readonly<Record<string, string | undefined>>,
+  role: 'candidate' | 'reviewer' = 'candidate',
+): SandboxLayout | undefined {
+  if (!run.sandbox.enabled || run.sandbox.bwrap === undefined) return undefined;
+  const userHome = process.env.HOME || homedir();
+  const hidden = [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(userHome !== '/' ? [userHome] : [])];
+  const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden, pathVariable: env.PATH };
+  if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: [] };
+  const git = agentGitDirs(candidate.worktree);
+  return {
+    ...base,
+    workdir: candidate.worktree,
+    writable: git ? [git.adminDir, join(git.commonDir, 'objects')] : [],
+    readOnly: [
+      join(candidate.worktree, '.git'),
+      ...(git ? [git.commonDir, join(git.adminDir, 'commondir'), join(git.adminDir, 'gitdir')] : []),
+    ],
+  };
+}
+
+/** Removes the run's agent HOMEs and review exports (copies of logins must not outlive the run). */
+export async function removeAgentHomes(run: { readonly candidates: readonly SandboxCandidate[] }): Promise<void> {
+  const dirs = new Set(run.candidates.map(runWorktreesDir));
+  for (const dir of dirs) {
+    await rm(join(dir, '.homes'), { recursive: true, force: true }).catch(() => undefined);
+    await rm(join(dir, '.review'), { recursive: true, force: true }).catch(() => undefined);
+  }
+}

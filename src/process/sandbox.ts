@@ -1,0 +1,197 @@
+/**
+ * The agents' sandbox (Linux: bubblewrap, `bwrap`). Every agent process (a candidate's, the
+ * reviewer's) sees the whole machine read-only, with these exceptions:
+ *
+ *   writable   its working folder (the candidate's worktree, or the reviewer's export), a HOME
+ *              of its own, a private /tmp, and whatever the layout adds: the worktree's own git
+ *              admin dir (`<common git dir>/worktrees/<name>`: index, HEAD) and the shared
+ *              `objects/` (so the agent's own `git add` works)
+ *   read-only  everything else, among it the rest of the shared git dir (config, hooks, info,
+ *              refs, packed-refs) and the worktree's `.git` file (so the agent can point neither
+ *              its worktree nor bestof's git calls at another git dir)
+ *   hidden     an empty read-only tmpfs over: the worktrees root (the other candidates' worktrees), the
+ *              run folder (`<repo>/.bestof`), the user's HOME; and /tmp
+ *
+ * Mounts are applied in order and a later one covers an earlier one, so they are sorted by
+ * depth: a deeper path is always more specific than any of its ancestors (the candidate's
+ * worktree is bound back inside the hidden worktrees root, its `.git` file read-only inside
+ * the writable worktree). A PID namespace (`--unshare-pid`) ends every process the agent
+ * started (a `setsid` daemon too) when the agent ends, and `--die-with-parent` ends the
+ * sandbox when bestof dies, even by `kill -9`. The network is shared: the agents call their
+ * APIs. There is no `--new-session`: runProcess spawns detached, which already calls setsid,
+ * so the agent has no controlling terminal; and staying in bwrap's process group lets
+ * runProcess's SIGTERM reach the agent itself, for a graceful stop before the SIGKILL.
+ *
+ * `BESTOF_BWRAP` overrides where bwrap is (tests set it to a path that does not exist to
+ * simulate a machine without it); otherwise it is looked up on PATH.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { delimiter, dirname, isAbsolute, resolve, sep } from 'node:path';
+import { findOnPath } from './find-on-path.js';
+import { runProcess } from './run-process.js';
+import type { ProcessResult, RunProcessOptions } from './types.js';
+
+export interface SandboxLayout {
+  /** Absolute path of bwrap, from probeSandbox. */
+  readonly bwrap: string;
+  /** The agent's working folder (its cwd): writable. */
+  readonly workdir: string;
+  /** The agent's own HOME: writable; $HOME inside. */
+  readonly home: string;
+  /** Hidden behind an empty tmpfs: the worktrees root, the run folder, the user's HOME. */
+  readonly hidden: readonly string[];
+  /** Writable besides workdir and home (the worktree's git admin dir, the shared objects dir). */
+  readonly writable: readonly string[];
+  /** Visible read-only even inside a hidden folder or a writable one (the shared git dir, the `.git` file). */
+  readonly readOnly: readonly string[];
+  /** The agent's PATH: its folders under /tmp or a hidden folder are bound back read-only. */
+  readonly pathVariable?: string | undefined;
+}
+
+export type SandboxProbe = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly reason: string };
+
+/** How to install bubblewrap, for messages. */
+export const BWRAP_INSTALL_HINT = 'install bubblewrap (`apt-get install bubblewrap` on Debian/Ubuntu, `dnf install bubblewrap` on Fedora)';
+
+const probes = new Map<string, Promise<SandboxProbe>>();
+
+/**
+ * Is bwrap there, and does it really work here (user namespaces may be off, a container may
+ * forbid mounts)? Runs bwrap once with the same kind of mounts the agents get; the answer is
+ * cached per bwrap path.
+ */
+export function probeSandbox(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SandboxProbe> {
+  const override = env.BESTOF_BWRAP;
+  const key = override ?? `PATH:${env.PATH ?? ''}`;
+  let probe = probes.get(key);
+  if (!probe) {
+    probe = runProbe(override, env);
+    probes.set(key, probe);
+  }
+  return probe;
+}
+
+async function runProbe(override: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<SandboxProbe> {
+  const bwrap = override ?? (await findOnPath('bwrap', env.PATH ?? ''));
+  if (bwrap === undefined) return { ok: false, reason: 'bwrap (bubblewrap) is not installed' };
+  if (!existsSync(bwrap)) return { ok: false, reason: `bwrap is not at ${bwrap} (BESTOF_BWRAP)` };
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--die-with-parent', '--', 'true'];
+  const result = await runProcess(bwrap, args, { cwd: '/', env: { PATH: env.PATH }, timeoutMs: 15_000, maxBufferTail: 4096 });
+  if (result.ok) return { ok: true, bwrap };
+  const why = result.spawnError ?? (result.stderr.trim().split('\n').pop() || `exit ${result.exitCode ?? result.signal}`);
+  return { ok: false, reason: `${bwrap} does not work here: ${why}` };
+}
+
+/** The argv that runs `command args` inside the sandbox described by `layout`. */
+export function wrapInSandbox(command: string, args: readonly string[], layout: SandboxLayout): { command: string; args: string[] } {
+  return { command: layout.bwrap, args: [...sandboxArgs(layout, command), '--chdir', layout.workdir, '--', command, ...args] };
+}
+
+type Mount = { readonly kind: 'tmpfs' | 'ro' | 'rw'; readonly path: string };
+const KIND_ORDER = { tmpfs: 0, ro: 1, rw: 2 } as const;
+
+/** bwrap's options (everything before `--chdir`), exported for tests. */
+export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
+  const hiddenDirs = layout.hidden.filter(existsSync).map(real);
+  const hidden = ['/tmp', ...hiddenDirs];
+  const mounts: Mount[] = [
+    ...hidden.map((path) => ({ kind: 'tmpfs' as const, path })),
+    // Bound back read-only when hidden; never a hidden folder itself (same depth: it would win).
+    ...programDirs(command, layout.pathVariable)
+      .filter((dir) => isInsideAny(dir, hidden) && !hidden.includes(dir))
+      .map((path) => ({ kind: 'ro' as const, path })),
+    ...layout.readOnly.filter(existsSync).map((path) => ({ kind: 'ro' as const, path: real(path) })),
+    ...[layout.workdir, layout.home, ...layout.writable].filter(existsSync).map((path) => ({ kind: 'rw' as const, path: real(path) })),
+  ];
+  const sorted = mounts
+    .map((mount, index) => ({ mount, index }))
+    .sort((a, b) => depth(a.mount.path) - depth(b.mount.path) || KIND_ORDER[a.mount.kind] - KIND_ORDER[b.mount.kind] || a.index - b.index)
+    .map(({ mount }) => mount);
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const mount of sorted) {
+    if (mount.kind === 'tmpfs') args.push('--tmpfs', mount.path);
+    else args.push(mount.kind === 'ro' ? '--ro-bind' : '--bind', mount.path, mount.path);
+  }
+  // The hidden folders are empty and read-only (the private /tmp stays writable); what was
+  // bound inside them keeps its own mode.
+  for (const path of hiddenDirs) args.push('--remount-ro', path);
+  args.push('--unshare-pid', '--die-with-parent');
+  return args;
+}
+
+/**
+ * The folders the program needs to start: where it is (and where its symlink points), and the
+ * agent's PATH folders (the program may be a script run by `node` from PATH). A program inside
+ * a `node_modules` brings the whole `node_modules` folder (its dependencies are beside it).
+ */
+function programDirs(command: string, pathVariable: string | undefined): string[] {
+  const dirs = new Set<string>();
+  const add = (file: string) => {
+    const cut = file.indexOf(`${sep}node_modules${sep}`);
+    dirs.add(cut >= 0 ? file.slice(0, cut + '/node_modules'.length) : dirname(file));
+  };
+  if (isAbsolute(command) && existsSync(command)) {
+    add(command);
+    add(real(command));
+  }
+  for (const dir of (pathVariable ?? '').split(delimiter)) {
+    if (dir && isAbsolute(dir) && existsSync(dir)) dirs.add(real(dir));
+  }
+  return [...dirs];
+}
+
+/** The agent's environment inside the sandbox: its own HOME, and no variable pointing into a hidden folder. */
+export function sandboxEnv(env: Readonly<Record<string, string | undefined>>, layout: SandboxLayout): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = { ...env, HOME: layout.home };
+  const hidden = ['/tmp', ...layout.hidden];
+  for (const name of ['TMPDIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME']) {
+    const value = out[name];
+    if (value && value !== '/tmp' && isInsideAny(resolve(value), hidden)) delete out[name];
+  }
+  return out;
+}
+
+/**
+ * runProcess, inside the sandbox when a layout is given (else as it is). `extra` adds paths
+ * for this one call: a prompt file to read, an isolated config folder to write.
+ */
+export async function runAgentProcess(
+  command: string,
+  args: readonly string[],
+  options: RunProcessOptions,
+  layout: SandboxLayout | undefined,
+  extra: { readonly readOnly?: readonly string[]; readonly writable?: readonly string[] } = {},
+): Promise<ProcessResult> {
+  if (!layout) return runProcess(command, args, options);
+  await mkdir(layout.home, { recursive: true, mode: 0o700 });
+  const full: SandboxLayout = {
+    ...layout,
+    workdir: options.cwd,
+    readOnly: [...layout.readOnly, ...(extra.readOnly ?? [])],
+    writable: [...layout.writable, ...(extra.writable ?? [])],
+  };
+  const wrapped = wrapInSandbox(command, args, full);
+  return runProcess(wrapped.command, wrapped.args, { ...options, env: sandboxEnv(options.env, full) });
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function depth(path: string): number {
+  return path === '/' ? 0 : path.split('/').filter(Boolean).length;
+}
+
+/** `path` is `dir` or inside it. */
+export function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+}
+
+function isInsideAny(path: string, dirs: readonly string[]): boolean {
+  return dirs.some((dir) => isInside(path, dir));
+}

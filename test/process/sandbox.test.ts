@@ -1,0 +1,247 @@
+/**
+ * The agents' sandbox, against real bubblewrap and real processes. The layouts are the ones
+ * the engine builds (agentSandbox), over a real repo with two worktrees, a run folder and a
+ * user HOME. They live under /var/tmp, not /tmp: the sandbox's private /tmp would hide
+ * anything under /tmp by itself, and these tests are about the hiding mounts. (The CLI tests
+ * at the end run under /tmp, as every other test does.)
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { agentSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
+import { probeSandbox, runAgentProcess, sandboxArgs, type SandboxLayout } from '../../src/process/sandbox.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { processesWithArg } from '../helpers/processes.js';
+import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait.js';
+
+const probe = await probeSandbox();
+if (!probe.ok) throw new Error(`these tests need a working bubblewrap: ${probe.reason}`);
+const bwrap = probe.bwrap;
+
+let base: string;
+let repo: string;
+let userHome: string;
+const worktree = (id: string) => join(base, 'worktrees', 'r1', id);
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+beforeAll(() => {
+  base = mkdtempSync('/var/tmp/bestof-sandbox-');
+  repo = join(base, 'repo');
+  userHome = join(base, 'home');
+  mkdirSync(repo);
+  git(repo, 'init', '--quiet', '--initial-branch=main');
+  git(repo, 'config', 'user.name', 'T');
+  git(repo, 'config', 'user.email', 't@example.com');
+  writeFileSync(join(repo, 'README.md'), '# r\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '--quiet', '-m', 'initial');
+  writeFileSync(join(repo, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n');
+  mkdirSync(join(repo, '.bestof', 'runs', 'r1'), { recursive: true });
+  writeFileSync(join(repo, '.bestof', 'runs', 'r1', 'events.jsonl'), '{"type":"run.started"}\n');
+  for (const id of ['c1', 'c2']) git(repo, 'worktree', 'add', '--quiet', '-b', `bestof/r1/${id}`, worktree(id));
+  mkdirSync(join(userHome, '.codex'), { recursive: true });
+  writeFileSync(join(userHome, '.gitconfig'), '[user]\n\tname = Me\n');
+  writeFileSync(join(userHome, '.codex', 'auth.json'), '{"token":"secret"}\n');
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate'): SandboxLayout {
+  vi.stubEnv('HOME', userHome);
+  try {
+    const layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id, worktree: worktree(id) }, { PATH: process.env.PATH }, role);
+    if (!layout) throw new Error('no layout');
+    return layout;
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+async function inSandbox(script: string, layout = layoutFor('c1')) {
+  return runAgentProcess('bash', ['-c', script], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: userHome }, timeoutMs: 30_000 }, layout);
+}
+
+/** sha256 of every file under the given paths (folders walked), by path. */
+function snapshot(...paths: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (path: string) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    else out[relative(base, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  };
+  for (const path of paths) visit(path);
+  return out;
+}
+
+describe('the argv', () => {
+  it('hides before it binds back, and binds a deeper path after its parent', () => {
+    const layout = layoutFor('c1');
+    const args = sandboxArgs(layout, '/usr/bin/bash');
+    const at = (flag: string, path: string) => args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
+    expect(args.slice(0, 7)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
+    expect(args).toContain('--unshare-pid');
+    expect(args).toContain('--die-with-parent');
+    expect(args).not.toContain('--unshare-net');
+    const hiddenRoot = at('--tmpfs', join(base, 'worktrees'));
+    expect(hiddenRoot).toBeGreaterThan(0);
+    expect(at('--bind', worktree('c1'))).toBeGreaterThan(hiddenRoot);
+    expect(at('--ro-bind', join(worktree('c1'), '.git'))).toBeGreaterThan(at('--bind', worktree('c1')));
+    expect(at('--bind', join(repo, '.git', 'objects'))).toBeGreaterThan(at('--ro-bind', join(repo, '.git')));
+    expect(at('--ro-bind', join(repo, '.git', 'worktrees', 'c1', 'commondir'))).toBeGreaterThan(at('--bind', join(repo, '.git', 'worktrees', 'c1')));
+    expect(at('--tmpfs', userHome)).toBeGreaterThan(0);
+    expect(at('--tmpfs', join(repo, '.bestof'))).toBeGreaterThan(0);
+  });
+});
+
+describe('inside the sandbox', () => {
+  it('writes its worktree, its own HOME and its own git index, and nothing of the shared git dir, the other worktree, the run folder or the user HOME', async () => {
+    const protectedPaths = [join(repo, '.git', 'config'), join(repo, '.git', 'hooks'), join(repo, '.git', 'info'), join(repo, '.git', 'refs'), join(repo, '.git', 'HEAD'), worktree('c2'), join(repo, '.bestof'), userHome, join(repo, 'README.md')];
+    const before = snapshot(...protectedPaths);
+    const attempt = (what: string, command: string) => `if ( ${command} ) 2>/dev/null; then echo "${what}: yes"; else echo "${what}: no"; fi`;
+    const result = await inSandbox(
+      [
+        attempt('worktree', 'echo work > mine.txt'),
+        attempt('home', 'echo x > "$HOME/notes" && test "$HOME" != ' + JSON.stringify(userHome)),
+        attempt('git add', 'git add mine.txt && git status --porcelain | grep -q "A  mine.txt"'),
+        attempt('git commit', 'git -c user.name=a -c user.email=a@b commit -qm x'),
+        attempt('config', `echo "[core]fsmonitor=evil" >> ${repo}/.git/config`),
+        attempt('hooks', `echo evil > ${repo}/.git/hooks/post-commit`),
+        attempt('info', `echo evil >> ${repo}/.git/info/exclude`),
+        attempt('refs', `echo 0000000000000000000000000000000000000000 > ${repo}/.git/refs/heads/evil`),
+        attempt('gitfile', 'echo "gitdir: /elsewhere" > .git'),
+        attempt('other worktree', `echo evil > ${worktree('c2')}/README.md`),
+        attempt('other worktree visible', `test -e ${worktree('c2')}/README.md`),
+        attempt('run folder', `echo forged > ${repo}/.bestof/runs/r1/events.jsonl`),
+        attempt('run folder visible', `test -e ${repo}/.bestof/runs/r1/events.jsonl`),
+        attempt('user home', `echo evil > ${userHome}/.gitconfig`),
+        attempt('user home visible', `test -e ${userHome}/.codex/auth.json`),
+        attempt('checkout', `echo evil > ${repo}/README.md`),
+        attempt('tmp', 'echo t > /tmp/bestof-sandbox-private && test -e /tmp/bestof-sandbox-private'),
+      ].join('\n'),
+    );
+    expect(result.stderr).toBe('');
+    const answers = Object.fromEntries(result.stdout.trim().split('\n').map((line) => line.split(': ')));
+    expect(answers).toEqual({
+      worktree: 'yes',
+      home: 'yes',
+      'git add': 'yes',
+      'git commit': 'no',
+      config: 'no',
+      hooks: 'no',
+      info: 'no',
+      refs: 'no',
+      gitfile: 'no',
+      'other worktree': 'no',
+      'other worktree visible': 'no',
+      'run folder': 'no',
+      'run folder visible': 'no',
+      'user home': 'no',
+      'user home visible': 'no',
+      checkout: 'no',
+      tmp: 'yes',
+    });
+    expect(readFileSync(join(worktree('c1'), 'mine.txt'), 'utf8')).toBe('work\n');
+    expect(existsSync(join(layoutFor('c1').home, 'notes'))).toBe(true);
+    expect(existsSync('/tmp/bestof-sandbox-private')).toBe(false);
+    expect(snapshot(...protectedPaths)).toEqual(before);
+    git(worktree('c1'), 'reset', '--quiet', '--hard');
+    rmSync(join(worktree('c1'), 'mine.txt'), { force: true });
+  });
+
+  it('ends a setsid daemon the agent started when the agent ends', async () => {
+    const marker = `bestof-daemon-${process.pid}-${Date.now()}`;
+    const result = await inSandbox(`setsid bash -c 'exec -a ${marker} sleep 300' </dev/null >/dev/null 2>&1 &\nsleep 0.3\necho started`);
+    expect(result.stdout.trim()).toBe('started');
+    await waitUntil(() => processesWithArg(marker).length === 0, 'the daemon to be gone', { attempts: 50 });
+  });
+
+  it('gives the reviewer its export folder and HOME, and no git dir', async () => {
+    const layout = layoutFor('c1', 'reviewer');
+    mkdirSync(layout.workdir, { recursive: true });
+    try {
+      const result = await inSandbox(`echo r > review.txt && pwd && test ! -e ${worktree('c1')}/README.md && echo hidden`, layout);
+      expect(result.stdout.trim().split('\n')).toEqual([layout.workdir, 'hidden']);
+    } finally {
+      rmSync(layout.workdir, { recursive: true, force: true });
+    }
+  });
+
+  it('binds back a program that lives under /tmp', async () => {
+    const dir = mkdtempSync('/tmp/bestof-sandbox-bin-');
+    try {
+      writeFileSync(join(dir, 'agent'), '#!/bin/sh\necho "agent ran in $(pwd)"\n');
+      chmodSync(join(dir, 'agent'), 0o755);
+      const layout = layoutFor('c1');
+      const result = await runAgentProcess(join(dir, 'agent'), [], { cwd: worktree('c1'), env: { PATH: process.env.PATH }, timeoutMs: 30_000 }, layout);
+      expect(result.stdout.trim()).toBe(`agent ran in ${worktree('c1')}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the mode', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('required without bwrap is a plan problem with the install hint; auto warns once and says what is not protected', async () => {
+    vi.stubEnv('BESTOF_BWRAP', '/nonexistent/bwrap');
+    const required = await resolveSandbox('required');
+    expect(required.ok).toBe(false);
+    if (!required.ok) expect(required.error).toMatch(/apt-get install bubblewrap.*dnf install bubblewrap/);
+    const auto = await resolveSandbox('auto');
+    expect(auto.ok && auto.value.enabled).toBe(false);
+    if (auto.ok) expect(auto.value.warning).toMatch(/other candidates' worktrees, the run folder, your HOME .*git config, hooks and refs.*daemons/);
+    expect(await resolveSandbox('off')).toEqual({ ok: true, value: { enabled: false } });
+  });
+});
+
+describe('bestof run', () => {
+  let project: Project;
+  afterEach(() => project?.cleanup());
+
+  it('kill -9 of bestof leaves no agent process alive', async () => {
+    project = makeProject();
+    const marker = `bestof-agent-${process.pid}-${Date.now()}`;
+    const agent = project.writeOutside(
+      'sleepy-agent',
+      `#!/usr/bin/env bash\nsetsid bash -c 'exec -a ${marker}-daemon sleep 300' </dev/null >/dev/null 2>&1 &\necho "$$ $!" > agent.pids\nexec -a ${marker}-agent sleep 300\n`,
+    );
+    chmodSync(agent, 0o755);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "command"\ncommand = ${JSON.stringify(agent)}\n[parallel]\ncandidates = 1\n${ADD_CHECKS}`));
+    const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+    await waitUntil(() => processesWithArg(marker).length === 2, 'the agent and its daemon', { ended: () => ended });
+    const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
+    expect(readFileSync(join(project.worktreesDir, runId, 'c1', 'agent.pids'), 'utf8')).toMatch(/^\d+ \d+\n$/);
+    child.kill('SIGKILL');
+    await done;
+    await waitUntil(() => processesWithArg(marker).length === 0, 'every agent process to be gone', { attempts: 100 });
+  });
+
+  it('mode = "required" without bwrap exits 2 with the install hint and creates nothing', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "required"\n${ADD_CHECKS}`));
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_BWRAP: '/nonexistent/bwrap' } });
+    expect(result.code).toBe(2);
+    expect(result.stdout + result.stderr).toContain('sandbox.mode');
+    expect(result.stdout + result.stderr).toContain('apt-get install bubblewrap');
+    expect(existsSync(join(project.repo.dir, '.bestof'))).toBe(false);
+    expect(existsSync(project.worktreesDir)).toBe(false);
+    expect(project.repo.git('branch', '--list', 'bestof/*')).toBe('');
+  });
+
+  it('mode = "auto" without bwrap runs, with one warning line', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[parallel]\ncandidates = 1\n[select]\nmerge = "branch"\n${ADD_CHECKS}`));
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_BWRAP: '/nonexistent/bwrap' } });
+    expect(result.code).toBe(0);
+    const output = result.stdout + result.stderr;
+    expect(output.match(/agents run WITHOUT a sandbox/g)).toHaveLength(1);
+    expect(output).toContain('apt-get install bubblewrap');
+  });
+});
