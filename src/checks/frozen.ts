@@ -29,12 +29,20 @@ import { resolveCommit } from '../git/repo.js';
 /** What a candidate's commit did to a frozen path, compared with base. */
 export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
 
-/** A frozen path the candidate changed (reported in `candidate.tampered` events). */
+/**
+ * Which rule a changed path broke: `frozen` (`[checks] frozen`, or the shared git dir: such a
+ * candidate cannot win) or `editable` (outside `[checks] editable`: reverted, may still win).
+ */
+export type TamperRule = 'frozen' | 'editable';
+
+/** A path the candidate must not have changed, and did (reported in `candidate.tampered` events). */
 export interface TamperedPath {
-  /** Path relative to the worktree root. */
+  /** Path relative to the worktree root (`.git/...` for the shared git dir). */
   readonly path: string;
   /** What the candidate's commit did to the path, compared with base. */
   readonly change: TamperChange;
+  /** Which rule the change broke. bestof always sets it; events of older runs lack it. @default 'frozen' */
+  readonly rule?: TamperRule;
 }
 
 export interface FrozenOptions {
@@ -90,9 +98,43 @@ function leadingDirs(frozen: readonly string[]): string[] {
   return [...dirs];
 }
 
-async function tamperedUnder(worktree: string, opts: FrozenOptions, pathspecs: string[]): Promise<TamperedPath[]> {
+async function tamperedUnder(worktree: string, opts: FrozenOptions, pathspecs: string[], rule: TamperRule = 'frozen'): Promise<TamperedPath[]> {
   const changes = await changedPaths(worktree, opts.base, opts.commit, pathspecs, { signal: opts.signal });
-  return changes.map(({ path, status }) => ({ path, change: CHANGE_OF_STATUS[status] }));
+  return changes.map(({ path, status }) => ({ path, change: CHANGE_OF_STATUS[status], rule }));
+}
+
+const byPath = (a: TamperedPath, b: TamperedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** Exclusion pathspecs for the spec's `editable` patterns (same syntax as frozen patterns). */
+function excludePathspecs(patterns: readonly string[]): string[] {
+  return frozenPathspecs(patterns).map((spec) => (spec.startsWith(':(') ? `:(exclude,${spec.slice(2)}` : `:(exclude)${spec.slice(1)}`));
+}
+
+/**
+ * What `commit` changed outside `[checks] editable` compared with `base`, frozen paths left out
+ * (they are reported as frozen). An empty `editable` list allows everything: no records.
+ */
+export async function findEditableViolations(worktree: string, opts: FrozenOptions & { readonly editable: readonly string[] }): Promise<TamperedPath[]> {
+  const allowed = excludePathspecs(opts.editable);
+  if (allowed.length === 0) return [];
+  const outside = await tamperedUnder(worktree, opts, [':/', ...allowed, ...excludePathspecs(opts.frozen)], 'editable');
+  return outside.sort(byPath);
+}
+
+/**
+ * Puts these changed paths back exactly as in `base` (index and disk): added ones are removed,
+ * the others checked out from base. Only the differing paths: O(changed), and a symlink in place
+ * of a file (or of a leading folder) is replaced, never written through.
+ */
+export async function restoreChangedPaths(worktree: string, base: string, records: readonly TamperedPath[], signal?: AbortSignal): Promise<void> {
+  const call = { signal };
+  const added = records.filter((r) => r.change === 'added').map((r) => r.path);
+  // Files (or symlinks standing in for frozen folders, or nested repositories) that base does not
+  // have: out of the index, then off the disk (`rm` removes a symlink itself, never its target).
+  // First, so that a folder restored below can take the place of a file of the same name.
+  await removeFromIndex(worktree, added, call);
+  for (const path of added) await rm(insideWorktree(worktree, path), { recursive: true, force: true });
+  await checkoutPathsFrom(worktree, base, records.filter((r) => r.change !== 'added').map((r) => r.path), call);
 }
 
 /** What `commit` changed under the frozen paths compared with `base` (sorted by path). */
@@ -109,7 +151,7 @@ export async function findTampering(worktree: string, opts: FrozenOptions): Prom
     const around = await tamperedUnder(worktree, opts, dirs.map(literalPathspec));
     for (const r of around) if (wanted.has(r.path) && !seen.has(r.path)) records.push(r);
   }
-  return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return records.sort(byPath);
 }
 
 export interface RestoreOptions extends FrozenOptions {
@@ -136,14 +178,7 @@ export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions)
     throw new Error(`restoreFrozenPaths: ${worktree} is at ${head ?? 'no commit'}, not at the candidate's commit ${commit}`);
   }
   const records = await findTampering(worktree, opts);
-  const added = records.filter((r) => r.change === 'added').map((r) => r.path);
-  // Files (or symlinks standing in for frozen folders, or nested repositories) that base does not
-  // have: out of the index, then off the disk (`rm` removes a symlink itself, never its target).
-  // First, so that a folder restored below can take the place of a file of the same name.
-  await removeFromIndex(worktree, added, call);
-  for (const path of added) await rm(insideWorktree(worktree, path), { recursive: true, force: true });
-  // Only the differing paths: a symlink in place of a file (or of a leading folder) is replaced, never written through.
-  await checkoutPathsFrom(worktree, opts.base, records.filter((r) => r.change !== 'added').map((r) => r.path), call);
+  await restoreChangedPaths(worktree, opts.base, records, opts.signal);
   // Untracked and ignored leftovers under frozen paths, nested repositories there included.
   await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
   return records;

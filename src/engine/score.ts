@@ -1,9 +1,15 @@
 /**
- * Scoring one commit of a candidate with the frozen checks: the frozen paths are put back
- * exactly as in `base` in place (cost proportional to what the candidate touched, never a
- * second checkout), the checks run, and the candidate's own files are put back after.
+ * Scoring one commit of a candidate with the frozen checks: the worktree becomes exactly the
+ * commit with `base`'s frozen paths (and `base`'s version of whatever changed outside
+ * `[checks] editable`), the setup paths and nothing else, in place (cost proportional to what
+ * the candidate touched, never a second checkout; see src/checks/scoring-tree.ts); the checks run;
+ * the candidate's own files, leftovers included, are put back after.
  */
-import { findTampering, putBackCandidateFiles, restoreFrozenPaths } from '../checks/frozen.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findEditableViolations, findTampering } from '../checks/frozen.js';
+import { prepareScoringTree, putBackScoringTree } from '../checks/scoring-tree.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
@@ -14,6 +20,8 @@ export interface ScoreOptions {
   readonly baseCommit: string;
   readonly commit: string;
   readonly frozen: readonly string[];
+  /** `[checks] editable`: changes outside it are put back as in base and reported. @default [] (everything) */
+  readonly editable?: readonly string[];
   readonly checks: readonly CheckSpec[];
   /** Untracked files from setup that must survive the clean-up after the checks. */
   readonly keepPaths: readonly string[];
@@ -33,28 +41,36 @@ export interface Scoring {
 }
 
 export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
+  const rules = { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen] };
+  const editable = options.editable ?? [];
   if (options.checks.length === 0) {
-    // Nothing to run: tampering is still recorded, without touching the worktree.
-    const tampered = options.frozen.length > 0 ? await findTampering(options.worktree, { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen] }) : [];
-    return { score: 0, maxScore: 0, checks: [], tampered, interrupted: false };
+    // Nothing to run: what broke the rules is still recorded, without touching the worktree.
+    const frozen = options.frozen.length > 0 ? await findTampering(options.worktree, rules) : [];
+    const outside = await findEditableViolations(options.worktree, { ...rules, editable });
+    return { score: 0, maxScore: 0, checks: [], tampered: [...frozen, ...outside], interrupted: false };
   }
   let tampered: Scoring['tampered'] = [];
   let checks: CheckOutcome[] = [];
+  // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
+  // left there is read by the checks. Unpredictable, and only there while the checks run.
+  const home = await mkdtemp(join(tmpdir(), 'bestof-check-home-'));
   try {
-    if (options.frozen.length > 0) {
-      tampered = await restoreFrozenPaths(options.worktree, { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen], keep: [...options.keepPaths] });
-    }
+    tampered = (await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths })).tampered;
     checks = await runChecks(options.checks, {
       cwd: options.worktree,
-      env: options.env,
+      env: { ...options.env, ...cleanHomeEnv(home) },
       signal: options.signal,
       logDir: options.logDir,
       onCheck: options.onCheck,
     });
   } finally {
-    // Whatever the checks did (or a failed restore), the worktree goes back to exactly the
-    // candidate's commit; no signal, so that a cancel cannot interrupt the put-back.
-    await putBackCandidateFiles(options.worktree, { commit: options.commit, keep: [...options.keepPaths] });
+    // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
+    // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
+    try {
+      await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths });
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   }
   return {
     score: checks.reduce((sum, c) => sum + c.points, 0),
@@ -62,5 +78,16 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     checks,
     tampered,
     interrupted: checks.length < options.checks.length,
+  };
+}
+
+/** HOME and the XDG folders, all inside `home`. */
+function cleanHomeEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
   };
 }

@@ -8,7 +8,29 @@
  *
  * Private to src/git: every other folder calls the named functions of src/git (an
  * architecture test checks it), so what git is asked to do stays in one place.
+ *
+ * Every call runs with the repository's own code and tricks switched off. A candidate's agent can
+ * write the shared git dir (`.git/config`, hooks, `info/attributes`, `refs/replace`) and its
+ * worktree's `.gitattributes`; git would then run the agent's programs inside bestof's own calls
+ * or show bestof a different tree than the one committed. So, on every call:
+ * - `core.hooksPath=/dev/null`: no hook runs (`--no-verify` does not skip post-commit/post-checkout);
+ * - `core.fsmonitor=false`, `core.untrackedCache=false`: no fsmonitor program, no cached answers;
+ * - `core.ignoreStat=false`, `core.trustctime=true`, `core.checkStat=default`: an edited file whose
+ *   mtime and size were put back is still seen (its ctime changed);
+ * - `core.attributesFile=/dev/null`: no global attributes file selecting drivers;
+ * - `GIT_NO_REPLACE_OBJECTS=1`: `git replace` cannot make `base` mean another commit;
+ * - `GIT_TERMINAL_PROMPT=0`, `GIT_EDITOR=true`, `GIT_PAGER=cat`, no `GIT_EXTERNAL_DIFF`: nothing waits
+ *   for a person or starts a program of the environment's choosing;
+ * - for every command that can convert content or run drivers (anything not in SAFE_COMMANDS):
+ *   filter (clean/smudge/process), diff (command/textconv), merge (driver), `diff.external` and
+ *   gpg programs defined in the repository's own config (local or worktree scope) are overridden
+ *   with the machine-wide value (system/global config: where `git lfs install` puts its filter) or
+ *   emptied. git 2.39 has no `--attr-source`, so the committed `.gitattributes` still selects
+ *   drivers by name; with only the user's machine-wide drivers left, it selects nothing of the
+ *   agent's. A repository-local filter of the user's own (`git lfs install --local`, git-crypt) is
+ *   therefore off in bestof's calls too: its files are checked out as stored.
  */
+import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +42,59 @@ export interface GitRun {
   readonly stderr: string;
 }
 
+/** `-c` settings of every call (see the module doc). */
+const FIXED_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'core.attributesFile=/dev/null',
+  'core.ignoreStat=false',
+  'core.trustctime=true',
+  'core.checkStat=default',
+  'gc.auto=0',
+  'maintenance.auto=false',
+].flatMap((setting) => ['-c', setting]);
+
+/** Environment of every call: the process's, with these set (undefined = removed). */
+const FIXED_ENV: Readonly<Record<string, string | undefined>> = {
+  GIT_NO_REPLACE_OBJECTS: '1',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_EDITOR: 'true',
+  GIT_SEQUENCE_EDITOR: 'true',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  GIT_EXTERNAL_DIFF: undefined,
+  EDITOR: undefined,
+  VISUAL: undefined,
+};
+
+/**
+ * Commands that never convert file content nor run a filter, diff or merge driver: they skip the
+ * driver look-up (one extra `git config` call). Anything else pays it.
+ */
+const SAFE_COMMANDS: ReadonlySet<string> = new Set([
+  'rev-parse', 'config', 'symbolic-ref', 'update-ref', 'show-ref', 'for-each-ref', 'ls-tree', 'merge-base',
+  'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace',
+]);
+
+/** Config keys whose value is a program git runs (or whether a missing one is fatal). */
+const DRIVER_KEY = /^(filter\..+\.(clean|smudge|process|required)|diff\..+\.(command|textconv)|merge\..+\.driver|diff\.external|gpg\.(.+\.)?program)$/;
+const TRUSTED_SCOPES: ReadonlySet<string> = new Set(['system', 'global', 'command']);
+const DRIVER_DEFAULTS: Readonly<Record<string, string>> = {
+  'gpg.program': 'gpg',
+  'gpg.openpgp.program': 'gpg',
+  'gpg.x509.program': 'gpgsm',
+  'gpg.ssh.program': 'ssh-keygen',
+};
+
 export interface GitCallOptions {
   signal?: AbortSignal | undefined;
+  /**
+   * Run the repository's hooks (every other guard stays on). Only for a merge that bestof makes in
+   * the user's own checkout, as the user's own `git merge` would: by then the hooks folder is the
+   * user's (src/git/guard.ts puts back whatever an agent changed there). @default false
+   */
+  userHooks?: boolean;
 }
 
 /** A git call that should not fail did: a bug or a broken environment, never a user situation. */
@@ -44,7 +117,94 @@ function abortError(args: readonly string[], signal: AbortSignal): Error {
 
 /** Runs `git <args>` in `cwd`. Resolves with the exit code; throws only on abort or when git cannot run. */
 export async function runGit(cwd: string, args: readonly string[], opts: GitCallOptions = {}): Promise<GitRun> {
-  const { signal } = opts;
+  const command = subcommandOf(args);
+  const drivers = command !== undefined && SAFE_COMMANDS.has(command) ? [] : await driverOverrides(cwd, opts.signal);
+  const fixed = opts.userHooks ? FIXED_CONFIG.slice(2) : FIXED_CONFIG;
+  return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal);
+}
+
+/** The git subcommand in `args` (after global options such as `-c k=v`), lowercased. */
+function subcommandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-')) return arg.toLowerCase();
+  }
+  return undefined;
+}
+
+/**
+ * `-c` arguments that put every program-running driver key defined in the repository's own config
+ * (local or worktree scope) back to its machine-wide value, or empty it (see the module doc).
+ *
+ * The answer is kept per folder while the repository's own config files (`<common dir>/config`,
+ * `<git dir>/config.worktree`) are unchanged to the nanosecond (mtime, ctime, size, inode): one
+ * `git config` call per change instead of one per git call. Never kept when that config includes
+ * other files (`include.path`, `includeIf`): an included file can change without the config itself.
+ */
+async function driverOverrides(cwd: string, signal: AbortSignal | undefined): Promise<string[]> {
+  const files = await repoConfigFiles(cwd, signal);
+  const signature = files?.map(fileSignature).join('|');
+  const cached = driverCache.get(cwd);
+  if (signature !== undefined && cached?.signature === signature) return cached.overrides;
+
+  const run = await rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', '^(filter|diff|merge|gpg|include|includeif)\\.'], signal);
+  const trusted = new Map<string, string>();
+  const untrusted = new Set<string>();
+  let includesFiles = false;
+  // Exit 1: no such key at all.
+  const parts = run.code === 0 ? splitNul(run.stdout) : [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const scope = parts[i] ?? '';
+    const entry = parts[i + 1] ?? '';
+    const nl = entry.indexOf('\n');
+    const key = nl < 0 ? entry : entry.slice(0, nl);
+    if (!TRUSTED_SCOPES.has(scope) && /^include(if\..*)?\.path$/.test(key)) includesFiles = true;
+    if (!DRIVER_KEY.test(key)) continue;
+    if (TRUSTED_SCOPES.has(scope)) trusted.set(key, nl < 0 ? 'true' : entry.slice(nl + 1));
+    else untrusted.add(key);
+  }
+  const overrides = [...untrusted].flatMap((key) => ['-c', `${key}=${trusted.get(key) ?? (key.endsWith('.required') ? 'false' : DRIVER_DEFAULTS[key] ?? '')}`]);
+  if (signature !== undefined && !includesFiles) driverCache.set(cwd, { signature, overrides });
+  else driverCache.delete(cwd);
+  return overrides;
+}
+
+const driverCache = new Map<string, { readonly signature: string; readonly overrides: string[] }>();
+const configFilesOf = new Map<string, readonly string[]>();
+
+/** The repository-scoped config files git reads in `cwd`; undefined when git cannot say (not a repo). */
+async function repoConfigFiles(cwd: string, signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
+  const known = configFilesOf.get(cwd);
+  if (known) return known;
+  const run = await rawGit(cwd, [...FIXED_CONFIG, 'rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir'], signal);
+  const [common, gitDir] = splitLines(run.stdout);
+  if (run.code !== 0 || !common || !gitDir) return undefined;
+  const files = [join(common, 'config'), join(gitDir, 'config.worktree')];
+  configFilesOf.set(cwd, files);
+  return files;
+}
+
+function fileSignature(path: string): string {
+  try {
+    const info = statSync(path, { bigint: true });
+    return `${info.mtimeNs}:${info.ctimeNs}:${info.size}:${info.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+function gitEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(FIXED_ENV)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined): Promise<GitRun> {
   if (signal?.aborted) throw abortError(args, signal);
   let captured: { stdOut: Buffer[]; stdErr: Buffer[]; exitCode: number } | undefined;
   const git = simpleGit({
@@ -55,13 +215,33 @@ export async function runGit(cwd: string, args: readonly string[], opts: GitCall
     // Wait for the streams to close. No exit-based fallback: simple-git never clears that
     // timer, so every git call would keep bestof alive for its full length after the run.
     completion: { onClose: true, onExit: false },
+    // simple-git refuses these keys and variables to protect callers from hostile arguments; here
+    // bestof itself sets them, to switch the repository's programs *off*.
+    unsafe: {
+      allowUnsafeHooksPath: true,
+      allowUnsafeFsMonitor: true,
+      allowUnsafeFilter: true,
+      allowUnsafeDiffExternal: true,
+      allowUnsafeDiffTextConv: true,
+      allowUnsafeMergeDriver: true,
+      allowUnsafeGpgProgram: true,
+      allowUnsafeEditor: true,
+      allowUnsafePager: true,
+      // The user's own environment (GIT_CONFIG_GLOBAL, GIT_SSH_COMMAND, ...), passed on as it is.
+      allowUnsafeConfigPaths: true,
+      allowUnsafeConfigEnvCount: true,
+      allowUnsafeAskPass: true,
+      allowUnsafeSshCommand: true,
+      allowUnsafeGitProxy: true,
+      allowUnsafeTemplateDir: true,
+    },
     // Keep the raw result and never turn an exit code into an error; only plugin
     // rejections (abort, blocked argument, timeout) still throw.
     errors: (error, result) => {
       captured = result;
       return error instanceof GitPluginError ? error : undefined;
     },
-  });
+  }).env(gitEnv());
   try {
     await git.raw([...args]);
   } catch (err) {

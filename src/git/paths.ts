@@ -6,7 +6,7 @@
  * Every list of paths goes to git through a pathspec file, so thousands of paths (or paths
  * with newlines) never hit the command-line length limit.
  */
-import { gitOut, withPathspecFile, type GitCallOptions } from './exec.js';
+import { gitOut, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
 
 /** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
 export function literalPathspec(path: string): string {
@@ -80,4 +80,43 @@ export async function cleanUntracked(worktree: string, opts: CleanUntrackedOptio
 /** `git reset --hard <commit>`: index and tracked files exactly as in `commit` (untracked files stay). */
 export async function resetHard(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<void> {
   await gitOut(worktree, ['reset', '--hard', '--quiet', commit], opts);
+}
+
+/**
+ * Paths whose index entry carries `assume-unchanged` or `skip-worktree` (`git ls-files -v`: a
+ * lowercase tag or `S`). With either bit git stops looking at the file on disk: `git add -A` skips
+ * an edit and `git reset --hard` leaves it in place.
+ */
+export async function flaggedIndexPaths(worktree: string, opts: GitCallOptions = {}): Promise<string[]> {
+  const entries = splitNul(await gitOut(worktree, ['ls-files', '-v', '-z', '--', ':/'], opts));
+  const flagged: string[] = [];
+  for (const entry of entries) {
+    const tag = entry.charAt(0);
+    if (tag !== tag.toUpperCase() || tag === 'S') flagged.push(entry.slice(2));
+  }
+  return flagged;
+}
+
+/** Clears `assume-unchanged` and `skip-worktree` on these paths (literal, relative to the root). */
+export async function clearIndexFlags(worktree: string, paths: readonly string[], opts: GitCallOptions = {}): Promise<void> {
+  const CHUNK = 500;
+  for (let i = 0; i < paths.length; i += CHUNK) {
+    // One flag per call: given both, update-index applies only the first to each path.
+    for (const flag of ['--no-assume-unchanged', '--no-skip-worktree']) {
+      await gitOut(worktree, ['update-index', flag, '--', ...paths.slice(i, i + CHUNK)], opts);
+    }
+  }
+}
+
+/**
+ * Every file and folder git does not track, ignored ones included (`.gitignore` plays no part):
+ * a wholly untracked folder is one entry ending in `/`, nested repositories too. `expand` lists
+ * these folders' own contents file by file instead (for folders that hold a file to keep).
+ */
+export async function untrackedEntries(worktree: string, opts: GitCallOptions & { readonly expand?: readonly string[] } = {}): Promise<string[]> {
+  const expand = opts.expand ?? [];
+  if (expand.length > 0) {
+    return withPathspecFile(expand.map(literalPathspec), async (from) => splitNul(await gitOut(worktree, ['ls-files', '--others', '-z', ...from], opts)));
+  }
+  return splitNul(await gitOut(worktree, ['ls-files', '--others', '--directory', '-z', '--', ':/'], opts));
 }

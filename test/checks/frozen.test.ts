@@ -149,11 +149,11 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     const records = await restoreFrozenPaths(wt, { base, commit, frozen: FROZEN });
 
     expect(records).toEqual([
-      { path: 'fixtures/data.json', change: 'modified' },
-      { path: 'scripts/check.sh', change: 'type_changed' },
-      { path: 'test/a.test.ts', change: 'modified' },
-      { path: 'test/b.test.ts', change: 'deleted' },
-      { path: 'test/new.test.ts', change: 'added' },
+      { path: 'fixtures/data.json', change: 'modified', rule: 'frozen' },
+      { path: 'scripts/check.sh', change: 'type_changed', rule: 'frozen' },
+      { path: 'test/a.test.ts', change: 'modified', rule: 'frozen' },
+      { path: 'test/b.test.ts', change: 'deleted', rule: 'frozen' },
+      { path: 'test/new.test.ts', change: 'added', rule: 'frozen' },
     ]);
     expectFrozenLikeBase(wt, base, ['test', 'fixtures', 'scripts/check.sh']);
     expect(statSync(join(wt, 'scripts/check.sh')).mode & 0o111).not.toBe(0);
@@ -205,12 +205,12 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     const records = await restoreFrozenPaths(wt, { base, commit, frozen: FROZEN });
 
     expect(records).toEqual([
-      { path: 'scripts', change: 'added' },
-      { path: 'scripts/check.sh', change: 'deleted' },
-      { path: 'test', change: 'added' },
-      { path: 'test/a.test.ts', change: 'deleted' },
-      { path: 'test/b.test.ts', change: 'deleted' },
-      { path: 'test/unit/c.test.ts', change: 'deleted' },
+      { path: 'scripts', change: 'added', rule: 'frozen' },
+      { path: 'scripts/check.sh', change: 'deleted', rule: 'frozen' },
+      { path: 'test', change: 'added', rule: 'frozen' },
+      { path: 'test/a.test.ts', change: 'deleted', rule: 'frozen' },
+      { path: 'test/b.test.ts', change: 'deleted', rule: 'frozen' },
+      { path: 'test/unit/c.test.ts', change: 'deleted', rule: 'frozen' },
     ]);
     expect(lstatSync(join(wt, 'scripts')).isDirectory()).toBe(true);
     expect(lstatSync(join(wt, 'test')).isDirectory()).toBe(true);
@@ -235,7 +235,7 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     expect(git(wt, 'ls-tree', commit, 'test/vendor')).toMatch(/^160000 commit/);
 
     const records = await restoreFrozenPaths(wt, { base, commit, frozen: FROZEN });
-    expect(records).toEqual([{ path: 'test/vendor', change: 'added' }]);
+    expect(records).toEqual([{ path: 'test/vendor', change: 'added', rule: 'frozen' }]);
     expectFrozenLikeBase(wt, base, ['test']);
 
     await putBackCandidateFiles(wt, { commit });

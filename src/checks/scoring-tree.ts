@@ -1,0 +1,153 @@
+/**
+ * The tree the checks see: exactly the candidate's commit, with `base`'s frozen paths, with what
+ * changed outside `[checks] editable` put back as in `base`, plus the setup paths — and nothing
+ * else. Whatever the agent left beside its commit would otherwise be scored too:
+ *
+ * - index bits: `assume-unchanged` / `skip-worktree` on a test file hide an edit from `git add -A`
+ *   and from `git reset --hard`, so the check would run the edited file. The bits are cleared first
+ *   (only on the flagged paths), then the worktree is reset to the commit (stat-based: it rewrites
+ *   only files that differ).
+ * - untracked and ignored files (a `node_modules/.bin/` shim, a `conftest.py` left uncommitted, a
+ *   `sitecustomize.py`): moved aside to a folder outside the worktree (renames, no copying) and put
+ *   back after the checks. They are the agent's scratch, not lost, but never scored. The setup paths
+ *   (what `[setup]` copied or created, ignored folders such as `node_modules/` included) stay.
+ *
+ * The cost grows with what the agent changed and left behind, not with the repository: an index
+ * read, a stat pass (`reset --hard`), a walk that stops at untracked folders, and renames.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, cp } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { clearIndexFlags, cleanUntracked, flaggedIndexPaths, resetHard, untrackedEntries } from '../git/paths.js';
+import { resolveCommit } from '../git/repo.js';
+import { findEditableViolations, restoreChangedPaths, restoreFrozenPaths, type TamperedPath } from './frozen.js';
+
+export interface ScoringTreeOptions {
+  /** The spec author's revision. */
+  readonly base: string;
+  /** The candidate's committed work: what is scored. */
+  readonly commit: string;
+  readonly frozen: readonly string[];
+  /** `[checks] editable`; empty = everything that is not frozen. */
+  readonly editable: readonly string[];
+  /** Setup paths (untracked or ignored), literal, relative to the root: they stay for the checks. */
+  readonly keep: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+export interface ScoringTree {
+  /** Frozen paths and paths outside `editable` the commit changed; all are put back as in base for the checks. */
+  readonly tampered: readonly TamperedPath[];
+  /** Untracked or ignored entries moved aside (relative paths; folders end in `/`). */
+  readonly movedAside: readonly string[];
+}
+
+/** Where a worktree's leftovers wait during the checks: beside the worktree, on the same file system, never inside it. */
+export function asideDir(worktree: string): string {
+  const root = resolve(worktree);
+  return join(dirname(root), '.bestof-aside', basename(root));
+}
+
+function isKept(entry: string, keep: readonly string[]): boolean {
+  const path = entry.endsWith('/') ? entry.slice(0, -1) : entry;
+  return keep.some((k) => {
+    const kept = k.replace(/\/+$/, '');
+    return path === kept || path.startsWith(`${kept}/`);
+  });
+}
+
+/** Untracked folders that hold a kept path: listed file by file, so that only the kept files stay. */
+function holdsKept(entry: string, keep: readonly string[]): boolean {
+  return entry.endsWith('/') && keep.some((k) => k.startsWith(entry));
+}
+
+/** The untracked and ignored entries that are not setup paths. */
+async function leftovers(worktree: string, keep: readonly string[], signal?: AbortSignal): Promise<string[]> {
+  const entries = await untrackedEntries(worktree, { signal });
+  const expand = entries.filter((e) => holdsKept(e, keep));
+  const inside = expand.length > 0 ? await untrackedEntries(worktree, { signal, expand }) : [];
+  return [...entries.filter((e) => !holdsKept(e, keep)), ...inside].filter((e) => !isKept(e, keep));
+}
+
+async function move(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    await rm(from, { recursive: true, force: true });
+  }
+}
+
+function inside(root: string, rel: string): string {
+  const full = resolve(root, rel);
+  if (!full.startsWith(resolve(root) + sep)) throw new Error(`refusing to move ${JSON.stringify(rel)}: not inside ${root}`);
+  return full;
+}
+
+/** Moves every leftover to the aside folder, keeping its relative path. */
+async function moveAside(worktree: string, keep: readonly string[], signal?: AbortSignal): Promise<string[]> {
+  const entries = await leftovers(worktree, keep, signal);
+  const aside = asideDir(worktree);
+  for (const entry of entries) await move(inside(worktree, entry), inside(aside, entry));
+  return entries;
+}
+
+/** Files under `dir`, relative to it (folders that are empty count as entries ending in `/`). */
+async function listAside(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const d of await readdir(join(dir, prefix), { withFileTypes: true })) {
+    const rel = `${prefix}${d.name}`;
+    if (d.isDirectory()) {
+      const below = await listAside(dir, `${rel}/`);
+      out.push(...(below.length > 0 ? below : [`${rel}/`]));
+    } else out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Moves the leftovers back. What the checks put at the same place gives way: the agent's file is
+ * the one that stays. Also run before a preparation, in case bestof died during the checks.
+ */
+export async function putBackLeftovers(worktree: string): Promise<void> {
+  const aside = asideDir(worktree);
+  if (!existsSync(aside)) return;
+  for (const rel of await listAside(aside)) {
+    const target = inside(worktree, rel);
+    await rm(target, { recursive: true, force: true });
+    await move(inside(aside, rel), target);
+  }
+  await rm(aside, { recursive: true, force: true });
+}
+
+/**
+ * Makes the worktree the scoring tree (see the module doc); undo with `putBackScoringTree`.
+ * Precondition: HEAD is `commit` (the commit step put it there).
+ */
+export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
+  const call = { signal: opts.signal };
+  const [head, commit] = await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, opts.commit, call)]);
+  if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
+  if (head !== commit) throw new Error(`prepareScoringTree: ${worktree} is at ${head ?? 'no commit'}, not at the candidate's commit ${commit}`);
+  await putBackLeftovers(worktree);
+  await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
+  await resetHard(worktree, commit, call);
+  const movedAside = await moveAside(worktree, opts.keep, opts.signal);
+  const frozen = await restoreFrozenPaths(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], ...call });
+  const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: [...opts.frozen], editable: opts.editable, ...call });
+  await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
+  return { tampered: [...frozen, ...editable], movedAside };
+}
+
+/**
+ * After the checks: exactly the candidate's commit again, what the checks left untracked removed
+ * (ignored output such as coverage stays, as before), the agent's leftovers back in place.
+ * Takes no signal: a cancel must not interrupt it.
+ */
+export async function putBackScoringTree(worktree: string, opts: { readonly commit: string; readonly keep: readonly string[] }): Promise<void> {
+  await resetHard(worktree, opts.commit);
+  await cleanUntracked(worktree, { keep: [...opts.keep] });
+  await putBackLeftovers(worktree);
+}

@@ -1,0 +1,214 @@
+/**
+ * The shared git dir, watched around every agent call.
+ *
+ * A candidate's worktree shares the repository's git dir: without the sandbox an agent can write
+ * `.git/config` (a filter, an fsmonitor, `core.worktree`), hooks, `info/` (attributes, exclude,
+ * grafts, sparse-checkout), replace refs, and its own worktree's admin files (`config.worktree`,
+ * `commondir`, the `.git` link). Those change what git shows bestof and the user, or run the agent's
+ * code in their git calls. `watchGitDir` saves them before the call; `restore` afterwards puts back
+ * the saved bytes, removes what was added, and returns what had changed (as frozen tampering: such a
+ * candidate cannot win).
+ *
+ * The shared part is compared with the state from before the first of the overlapping agent calls
+ * on the repository (parallel candidates share it). Without the sandbox, bestof cannot tell which of
+ * several agents running at the same time made a change: the candidate whose call ends first is
+ * flagged, and `overlapped` says so. Branches other than the candidate's are not watched here (a user
+ * may commit while bestof runs); the commit step re-points a HEAD the agent moved (see commit.ts).
+ */
+import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { gitOut, splitLines } from './exec.js';
+
+/** A watched file (`.git/...`, or `.git` for the worktree's link) or replace ref that an agent changed. */
+export interface GitDirChange {
+  readonly path: string;
+  readonly change: 'modified' | 'added' | 'deleted' | 'type_changed';
+}
+
+type Entry = { readonly kind: 'file'; readonly data: Buffer; readonly mode: number } | { readonly kind: 'link'; readonly target: string };
+/** Saved files by absolute path. */
+type Files = Map<string, Entry>;
+
+interface Watched {
+  /** Absolute paths of single files to watch. */
+  readonly files: readonly string[];
+  /** Absolute paths of folders watched with everything under them. */
+  readonly dirs: readonly string[];
+}
+
+interface Shared {
+  readonly commonDir: string;
+  readonly files: Files;
+  /** `refs/replace/*` -> object. */
+  readonly replaceRefs: Map<string, string>;
+}
+
+interface SharedWatch {
+  active: number;
+  started: number;
+  readonly baseline: Promise<Shared>;
+}
+
+const sharedWatches = new Map<string, SharedWatch>();
+
+async function entryOf(path: string): Promise<Entry | undefined> {
+  try {
+    const st = await lstat(path);
+    if (st.isSymbolicLink()) return { kind: 'link', target: await readlink(path) };
+    if (st.isFile()) return { kind: 'file', data: await readFile(path), mode: st.mode & 0o7777 };
+    return undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  let names;
+  try {
+    names = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw err;
+  }
+  const out: string[] = [];
+  for (const d of names) {
+    const full = join(dir, d.name);
+    if (d.isDirectory()) out.push(...(await filesUnder(full)));
+    else out.push(full);
+  }
+  return out;
+}
+
+async function snapshot(watched: Watched): Promise<Files> {
+  const files: Files = new Map();
+  const paths = [...watched.files, ...(await Promise.all(watched.dirs.map(filesUnder))).flat()];
+  for (const path of paths) {
+    const entry = await entryOf(path);
+    if (entry) files.set(path, entry);
+  }
+  return files;
+}
+
+function sameEntry(a: Entry, b: Entry): boolean {
+  if (a.kind === 'link' || b.kind === 'link') return a.kind === b.kind && a.kind === 'link' && b.kind === 'link' && a.target === b.target;
+  return a.mode === b.mode && a.data.equals(b.data);
+}
+
+async function writeEntry(path: string, entry: Entry): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+  await mkdir(dirname(path), { recursive: true });
+  if (entry.kind === 'link') await symlink(entry.target, path);
+  else {
+    await writeFile(path, entry.data, { mode: entry.mode });
+    await chmod(path, entry.mode);
+  }
+}
+
+/** Puts `saved` back over what is there now; returns the changed paths with what had happened to them. */
+async function restoreFiles(watched: Watched, saved: Files): Promise<GitDirChange[]> {
+  const now = await snapshot(watched);
+  const changes: GitDirChange[] = [];
+  for (const [path, entry] of saved) {
+    const current = now.get(path);
+    if (current && sameEntry(current, entry)) continue;
+    changes.push({ path, change: current ? (current.kind === entry.kind ? 'modified' : 'type_changed') : 'deleted' });
+    await writeEntry(path, entry);
+  }
+  for (const path of now.keys()) {
+    if (saved.has(path)) continue;
+    changes.push({ path, change: 'added' });
+    await rm(path, { recursive: true, force: true });
+  }
+  return changes;
+}
+
+async function replaceRefs(repo: string): Promise<Map<string, string>> {
+  const out = await gitOut(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/replace/']);
+  return new Map(splitLines(out).map((line) => line.split(' ') as [string, string]));
+}
+
+function sharedWatched(commonDir: string): Watched {
+  return { files: [join(commonDir, 'config')], dirs: [join(commonDir, 'hooks'), join(commonDir, 'info')] };
+}
+
+async function snapshotShared(repo: string, commonDir: string): Promise<Shared> {
+  return { commonDir, files: await snapshot(sharedWatched(commonDir)), replaceRefs: await replaceRefs(repo) };
+}
+
+/** Restores the shared git dir to `baseline`; replace refs with git (loose or packed alike). */
+async function restoreShared(repo: string, baseline: Shared): Promise<GitDirChange[]> {
+  const report = (abs: string): string => `.git/${relative(baseline.commonDir, abs)}`;
+  const records: GitDirChange[] = (await restoreFiles(sharedWatched(baseline.commonDir), baseline.files)).map((c) => ({ path: report(c.path), change: c.change }));
+  const now = await replaceRefs(repo);
+  for (const [ref, sha] of now) {
+    if (baseline.replaceRefs.get(ref) === sha) continue;
+    records.push({ path: `.git/${ref}`, change: baseline.replaceRefs.has(ref) ? 'modified' : 'added' });
+    await gitOut(repo, baseline.replaceRefs.has(ref) ? ['update-ref', ref, baseline.replaceRefs.get(ref) ?? ''] : ['update-ref', '-d', ref]);
+  }
+  for (const [ref, sha] of baseline.replaceRefs) {
+    if (now.has(ref)) continue;
+    records.push({ path: `.git/${ref}`, change: 'deleted' });
+    await gitOut(repo, ['update-ref', ref, sha]);
+  }
+  return records;
+}
+
+export interface GitDirWatch {
+  /**
+   * Puts back every watched file and replace ref that changed since the watch began and says what
+   * had changed (`.git/...` paths). Call exactly once, after the agent call.
+   */
+  restore(): Promise<{ readonly changes: readonly GitDirChange[]; readonly overlapped: boolean }>;
+}
+
+/** Absolute git dirs of a worktree: the shared one and the worktree's own admin dir. */
+async function gitDirs(worktree: string): Promise<{ commonDir: string; adminDir: string }> {
+  const out = splitLines(await gitOut(worktree, ['rev-parse', '--git-common-dir', '--git-dir']));
+  return { commonDir: resolve(worktree, out[0] ?? '.git'), adminDir: resolve(worktree, out[1] ?? '.git') };
+}
+
+/** Starts watching the git dirs of `worktree` (see the module doc). */
+export async function watchGitDir(worktree: string): Promise<GitDirWatch> {
+  const { commonDir, adminDir } = await gitDirs(worktree);
+  let shared = sharedWatches.get(commonDir);
+  if (!shared) {
+    shared = { active: 0, started: 0, baseline: snapshotShared(worktree, commonDir) };
+    sharedWatches.set(commonDir, shared);
+  }
+  const watch = shared;
+  watch.active += 1;
+  watch.started += 1;
+  const startedBefore = watch.started;
+  const activeAtStart = watch.active;
+  // The worktree's own files: only this candidate's agent works there.
+  const own: Watched =
+    adminDir === commonDir
+      ? { files: [], dirs: [] }
+      : { files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')], dirs: [join(adminDir, 'info')] };
+  const ownSaved = await snapshot(own);
+  const baseline = await watch.baseline;
+  let done = false;
+  return {
+    async restore() {
+      if (done) throw new Error('watchGitDir: restore() was already called');
+      done = true;
+      const overlapped = activeAtStart > 1 || watch.started !== startedBefore || watch.active > 1;
+      try {
+        const ownChanges = (await restoreFiles(own, ownSaved)).map(
+          (c): GitDirChange => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }),
+        );
+        const sharedChanges = await restoreShared(worktree, baseline);
+        return { changes: [...sharedChanges, ...ownChanges], overlapped };
+      } finally {
+        watch.active -= 1;
+        if (watch.active === 0) sharedWatches.delete(commonDir);
+      }
+    },
+  };
+}
+
+/** Is any run-level watch active on this repository's git dir (for tests). */
+export function activeGitDirWatches(): number {
+  return [...sharedWatches.values()].reduce((n, w) => n + w.active, 0);
+}

@@ -1,0 +1,221 @@
+/**
+ * What is scored is exactly what was committed: one adversarial agent per vector, with real git in
+ * temp repos. Each asserts that the check saw the committed (or base's frozen) content, that the
+ * hostile program never ran (its marker file does not exist), and that the user's checkout is
+ * byte-for-byte as before.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll } from '../../src/git/commit.js';
+import { addWorktree } from '../../src/git/worktree.js';
+import { scoreCommit, type Scoring } from '../../src/engine/score.js';
+import { asideDir } from '../../src/checks/scoring-tree.js';
+import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
+
+const { repo, tempDir } = tempRepos();
+
+// The frozen check passes only when the committed answer is 42, and prints what it saw.
+const CHECK = '#!/bin/sh\ncat src/answer.txt\ngrep -q 42 src/answer.txt\n';
+
+interface World {
+  r: TempRepo;
+  wt: string;
+  base: string;
+  /** Where hostile programs would leave their marker. */
+  mark: string;
+  logs: string;
+  /** Every file of the user's checkout and git dir that must not change, with its bytes. */
+  userFiles: () => Map<string, string>;
+}
+
+async function world(extra: Record<string, string> = {}): Promise<World> {
+  const r = repo({ 'src/answer.txt': '41\n', 'test/check.sh': CHECK, '.gitignore': 'ignored/\n.env\nnode_modules/\n', 'README.md': '# r\n', ...extra });
+  const base = r.git('rev-parse', 'HEAD');
+  const dir = tempDir();
+  const wt = join(dir, 'run', 'c1');
+  expect((await addWorktree(r.dir, { path: wt, branch: 'bestof/t/c1', base })).ok).toBe(true);
+  const mark = tempDir();
+  const snapshot = (): Map<string, string> => {
+    const files = r.git('ls-files', '-z').split('\0').filter(Boolean);
+    return new Map([...files.map((f): [string, string] => [f, readFileSync(join(r.dir, f), 'utf8')]), ['refs', r.git('for-each-ref')]]);
+  };
+  return { r, wt, base, mark, logs: tempDir(), userFiles: snapshot };
+}
+
+const put = (root: string, path: string, content: string, mode = 0o644): void => {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content, { mode });
+  chmodSync(join(root, path), mode);
+};
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const commit = async (wt: string, keep: string[] = []): Promise<string> => (await commitAll(wt, { message: 'work', excludePaths: keep })).commit ?? git(wt, 'rev-parse', 'HEAD');
+
+function score(w: World, commitSha: string, opts: { command?: string; keep?: string[]; editable?: string[] } = {}): Promise<Scoring> {
+  return scoreCommit({
+    worktree: w.wt,
+    baseCommit: w.base,
+    commit: commitSha,
+    frozen: ['test/**'],
+    editable: opts.editable ?? [],
+    checks: [{ name: 'check', command: opts.command ?? 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1 }],
+    keepPaths: opts.keep ?? [],
+    env: { ...process.env },
+    logDir: w.logs,
+    signal: new AbortController().signal,
+  });
+}
+
+describe('the scoring tree is exactly the commit', () => {
+  it('clears assume-unchanged and skip-worktree: a hidden edit is not scored', async () => {
+    const w = await world();
+    const before = w.userFiles();
+    const sha = await commit(w.wt); // nothing new: the base itself
+    // After the commit: an edited frozen check and an edited answer, both hidden by index bits.
+    put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
+    git(w.wt, 'update-index', '--assume-unchanged', 'test/check.sh');
+    put(w.wt, 'src/answer.txt', '42\n');
+    git(w.wt, 'update-index', '--skip-worktree', 'src/answer.txt');
+    expect(git(w.wt, 'status', '--porcelain')).toBe('');
+
+    const s = await score(w, sha);
+
+    expect(s.checks[0]?.passed).toBe(false);
+    expect(s.checks[0]?.outputTail).toContain('41');
+    expect(git(w.wt, 'ls-files', '-v')).not.toMatch(/^[a-zS]/m);
+    expect(w.userFiles()).toEqual(before);
+  });
+
+  it('commits an edit hidden by assume-unchanged, so a frozen edit is caught as tampering', async () => {
+    const w = await world();
+    put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
+    git(w.wt, 'update-index', '--assume-unchanged', 'test/check.sh');
+    const sha = await commit(w.wt);
+    expect(git(w.wt, 'show', `${sha}:test/check.sh`)).toBe('#!/bin/sh\nexit 0');
+    const s = await score(w, sha);
+    expect(s.tampered).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
+    expect(s.checks[0]?.passed).toBe(false);
+  });
+
+  it('moves untracked and ignored shims aside for the checks, keeps setup paths, and puts them back', async () => {
+    const w = await world();
+    // Setup made these: they stay for the checks.
+    put(w.wt, '.env', 'SECRET=1\n');
+    put(w.wt, 'node_modules/dep/index.js', 'module.exports = 1;\n');
+    put(w.wt, 'setup-made.txt', 'from setup\n');
+    const keep = ['.env', 'node_modules', 'setup-made.txt'];
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt, keep);
+    // The agent's leftovers: an ignored shim, an untracked one, an untracked folder.
+    put(w.wt, 'ignored/bin/node', '#!/bin/sh\nexit 0\n', 0o755);
+    put(w.wt, 'conftest.py', 'import sys\n');
+    put(w.wt, 'scratch/notes.md', 'mine\n');
+    const probe = 'test ! -e ignored && test ! -e conftest.py && test ! -e scratch && test -e .env && test -e node_modules/dep/index.js && test -e setup-made.txt && sh test/check.sh';
+
+    const s = await score(w, sha, { command: probe, keep });
+
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(readFileSync(join(w.wt, 'ignored/bin/node'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(readFileSync(join(w.wt, 'conftest.py'), 'utf8')).toBe('import sys\n');
+    expect(readFileSync(join(w.wt, 'scratch/notes.md'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(w.wt, '.env'), 'utf8')).toBe('SECRET=1\n');
+    expect(existsSync(asideDir(w.wt))).toBe(false);
+  });
+
+  it('gives the checks a fresh HOME, removed after', async () => {
+    const w = await world();
+    const sha = await commit(w.wt);
+    const s = await score(w, sha, { command: `echo "$HOME" > '${w.mark}/home'; test -z "$(ls -A "$HOME")"` });
+    expect(s.checks[0]?.passed).toBe(true);
+    const home = readFileSync(join(w.mark, 'home'), 'utf8').trim();
+    expect(home).not.toBe(process.env.HOME);
+    expect(existsSync(home)).toBe(false);
+  });
+});
+
+describe("bestof's git calls run none of the repository's programs", () => {
+  it('ignores core.fsmonitor', async () => {
+    const w = await world();
+    put(w.mark, 'fsmonitor.sh', `#!/bin/sh\ntouch '${w.mark}/ran'\nexit 1\n`, 0o755);
+    w.r.git('config', 'core.fsmonitor', join(w.mark, 'fsmonitor.sh'));
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    const s = await score(w, sha);
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(existsSync(join(w.mark, 'ran'))).toBe(false);
+  });
+
+  it('ignores core.hooksPath and the hooks folder (post-commit, post-checkout)', async () => {
+    const w = await world();
+    const hook = `#!/bin/sh\ntouch '${w.mark}/ran'\n`;
+    put(w.mark, 'hooks/post-commit', hook, 0o755);
+    put(w.r.dir, '.git/hooks/post-commit', hook, 0o755);
+    put(w.r.dir, '.git/hooks/post-checkout', hook, 0o755);
+    put(w.r.dir, '.git/hooks/pre-commit', `#!/bin/sh\ntouch '${w.mark}/ran'\nexit 1\n`, 0o755);
+    w.r.git('config', 'core.hooksPath', join(w.mark, 'hooks'));
+    put(w.wt, 'src/answer.txt', '42\n');
+    put(w.wt, 'test/check.sh', 'exit 0\n'); // tampering: the restore checks out base's file
+    const sha = await commit(w.wt);
+    const s = await score(w, sha);
+    expect(s.tampered.map((t) => t.path)).toEqual(['test/check.sh']);
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(existsSync(join(w.mark, 'ran'))).toBe(false);
+  });
+
+  it('runs no smudge or clean filter of .git/config selected by .git/info/attributes', async () => {
+    const w = await world();
+    const filter = `sh -c "touch '${w.mark}/ran'; printf 'exit 0\\\\n'"`;
+    w.r.git('config', 'filter.evil.smudge', filter);
+    w.r.git('config', 'filter.evil.clean', filter);
+    w.r.git('config', 'filter.evil.required', 'true');
+    w.r.git('config', 'diff.external', `sh -c "touch '${w.mark}/ran'"`);
+    put(w.r.dir, '.git/info/attributes', '* filter=evil\n');
+    put(w.wt, 'src/answer.txt', '41\n');
+    put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
+    const sha = await commit(w.wt);
+    expect(git(w.wt, '-c', 'filter.evil.smudge=', '-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'show', `${sha}:test/check.sh`)).toBe('#!/bin/sh\nexit 0');
+    const s = await score(w, sha);
+    expect(s.tampered.map((t) => t.path)).toEqual(['test/check.sh']);
+    expect(s.checks[0]?.passed).toBe(false); // base's check ran, through no filter
+    expect(s.checks[0]?.outputTail).toContain('41');
+    expect(existsSync(join(w.mark, 'ran'))).toBe(false);
+  });
+
+  it('does not honour git replace: base stays base', async () => {
+    const w = await world();
+    // A look-alike of base whose frozen check always passes.
+    put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
+    const lookalikeTree = (() => {
+      git(w.wt, 'add', '-A');
+      return git(w.wt, 'write-tree');
+    })();
+    const lookalike = git(w.wt, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit-tree', lookalikeTree, '-m', 'initial');
+    git(w.wt, 'reset', '--quiet', '--hard', w.base);
+    w.r.git('replace', w.base, lookalike);
+    put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
+    const sha = await commit(w.wt);
+    const s = await score(w, sha);
+    expect(s.tampered).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
+    expect(s.checks[0]?.passed).toBe(false);
+  });
+});
+
+describe('[checks] editable', () => {
+  it('reverts changes outside the allow-list for the checks and reports them', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    put(w.wt, 'README.md', '# changed\n');
+    put(w.wt, 'conftest.sh', 'exit 0\n');
+    const sha = await commit(w.wt);
+    const probe = "test ! -e conftest.sh && grep -q '^# r$' README.md && sh test/check.sh";
+    const s = await score(w, sha, { command: probe, editable: ['src/**'] });
+    expect(s.tampered).toEqual([
+      { path: 'README.md', change: 'modified', rule: 'editable' },
+      { path: 'conftest.sh', change: 'added', rule: 'editable' },
+    ]);
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(readFileSync(join(w.wt, 'conftest.sh'), 'utf8')).toBe('exit 0\n');
+    expect(git(w.wt, 'status', '--porcelain')).toBe('');
+  });
+});

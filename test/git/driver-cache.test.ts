@@ -1,0 +1,39 @@
+/**
+ * bestof keeps its look-up of the repository's filter and diff drivers while the repo's config
+ * files are unchanged: a filter an agent adds between two calls (directly, or through a file the
+ * config includes) must still be switched off in the next call.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runGit } from '../../src/git/exec.js';
+import { tempRepos } from '../helpers/temp-repo.js';
+
+const { repo, tempDir } = tempRepos();
+
+describe('the driver look-up of every git call', () => {
+  it('sees a smudge filter added to .git/config after an earlier call, and never runs it', async () => {
+    const r = repo({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil\n' });
+    const marker = join(tempDir(), 'ran');
+    expect((await runGit(r.dir, ['checkout', '--', 'a.txt'])).code).toBe(0);
+    r.git('config', 'filter.evil.smudge', `sh -c 'touch ${marker}; cat'`);
+    r.git('config', 'filter.evil.required', 'true');
+    writeFileSync(join(r.dir, 'a.txt'), 'changed\n');
+    expect((await runGit(r.dir, ['checkout', '--', 'a.txt'])).code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('sees a filter added to a file that the repo config includes, although the config itself did not change', async () => {
+    const r = repo({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil\n' });
+    const dir = tempDir();
+    const included = join(dir, 'included.gitconfig');
+    const marker = join(dir, 'ran');
+    writeFileSync(included, '');
+    r.git('config', 'include.path', included);
+    expect((await runGit(r.dir, ['checkout', '--', 'a.txt'])).code).toBe(0);
+    writeFileSync(included, `[filter "evil"]\n\tsmudge = sh -c 'touch ${marker}; cat'\n\trequired = true\n`);
+    writeFileSync(join(r.dir, 'a.txt'), 'changed\n');
+    expect((await runGit(r.dir, ['checkout', '--', 'a.txt'])).code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The git dir watched around an agent call, and HEAD taken back before bestof commits: adversarial
+ * agents played by the test, real git in temp repos. The user's checkout, `main`, config and hooks
+ * must be byte-for-byte as before.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { branchTips, commitAll, reclaimHead } from '../../src/git/commit.js';
+import { activeGitDirWatches, watchGitDir } from '../../src/git/guard.js';
+import { addWorktree } from '../../src/git/worktree.js';
+import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
+
+const { repo, tempDir } = tempRepos();
+
+const put = (root: string, path: string, content: string, mode = 0o644): void => {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content, { mode });
+  chmodSync(join(root, path), mode);
+};
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const agentGit = (cwd: string, ...args: string[]): string => git(cwd, '-c', 'user.name=agent', '-c', 'user.email=agent@x', ...args);
+
+async function world(): Promise<{ r: TempRepo; wt: string; base: string; mark: string }> {
+  const r = repo({ 'src/a.txt': 'a\n', 'README.md': '# r\n' });
+  const base = r.git('rev-parse', 'HEAD');
+  const wt = join(tempDir(), 'run', 'c1');
+  expect((await addWorktree(r.dir, { path: wt, branch: 'bestof/t/c1', base })).ok).toBe(true);
+  return { r, wt, base, mark: tempDir() };
+}
+
+/** Bytes of everything in the git dir an agent must not change, and of the user's checkout. */
+function userState(r: TempRepo): string {
+  return git(r.dir, 'ls-files', '-s') + readFileSync(join(r.dir, '.git/config'), 'utf8') + git(r.dir, 'for-each-ref').split('\n').filter((l) => !l.includes('refs/heads/bestof/')).join('\n') + readFileSync(join(r.dir, 'src/a.txt'), 'utf8') + git(r.dir, 'status', '--porcelain');
+}
+
+describe('watchGitDir', () => {
+  it('puts back a changed .git/config, removes an added hook and replace ref, restores config.worktree, and says what changed', async () => {
+    const { r, wt, base, mark } = await world();
+    const before = userState(r);
+    const configBytes = readFileSync(join(r.dir, '.git/config'));
+    const watch = await watchGitDir(wt);
+    // The agent: a hook that would run in the user's next commit, a filter, a replace ref, attributes.
+    put(r.dir, '.git/hooks/post-commit', `#!/bin/sh\ntouch '${mark}/ran'\n`, 0o755);
+    agentGit(wt, 'config', 'core.fsmonitor', `${mark}/fsmonitor`);
+    put(r.dir, '.git/info/attributes', '* filter=evil\n');
+    const tree = git(wt, 'write-tree');
+    agentGit(wt, 'replace', base, agentGit(wt, 'commit-tree', tree, '-m', 'look-alike'));
+    agentGit(wt, 'config', 'extensions.worktreeConfig', 'true');
+    agentGit(wt, 'config', '--worktree', 'core.sparseCheckout', 'true');
+
+    const { changes } = await watch.restore();
+
+    expect(changes.map((c) => c.path.replace(/[0-9a-f]{40}$/, '<sha>')).sort()).toEqual(
+      ['.git/config', '.git/hooks/post-commit', '.git/info/attributes', '.git/refs/replace/<sha>', '.git/worktrees/c1/config.worktree'].sort(),
+    );
+    expect(readFileSync(join(r.dir, '.git/config')).equals(configBytes)).toBe(true);
+    expect(existsSync(join(r.dir, '.git/hooks/post-commit'))).toBe(false);
+    expect(existsSync(join(r.dir, '.git/info/attributes'))).toBe(false);
+    expect(git(r.dir, 'for-each-ref', 'refs/replace/')).toBe('');
+    expect(userState(r)).toBe(before);
+    // The user's next commit runs no hook of the agent's.
+    r.write('src/a.txt', 'user\n');
+    r.commitAll('user commit');
+    expect(existsSync(join(mark, 'ran'))).toBe(false);
+    expect(activeGitDirWatches()).toBe(0);
+  });
+
+  it('reports nothing when nothing changed', async () => {
+    const { wt } = await world();
+    const watch = await watchGitDir(wt);
+    put(wt, 'src/a.txt', 'work\n');
+    expect((await watch.restore()).changes).toEqual([]);
+  });
+});
+
+describe('reclaimHead', () => {
+  it('an agent that checked out main and committed there: HEAD goes back to the candidate branch, main is put back, the commit lands on the branch', async () => {
+    const { r, wt, base } = await world();
+    r.git('switch', '--quiet', '-c', 'feature'); // the user works on another branch, so main is free
+    const before = userState(r);
+    const branchesBefore = await branchTips(wt);
+    agentGit(wt, 'checkout', '--quiet', 'main');
+    put(wt, 'src/a.txt', 'agent\n');
+    agentGit(wt, 'commit', '--quiet', '-am', 'agent on main');
+    const agentCommit = git(wt, 'rev-parse', 'HEAD');
+    put(wt, 'src/c.txt', 'after\n');
+
+    const head = await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base, branchesBefore });
+    const committed = await commitAll(wt, { message: 'bestof: c1 iteration 1' });
+
+    expect(head).toMatchObject({ headWas: 'refs/heads/main', branchRestored: 'refs/heads/main' });
+    expect(git(wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+    // The agent's commit builds on the kept one: it stays the candidate's work, bestof's commit on top.
+    expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(committed.commit);
+    expect(git(wt, 'rev-parse', 'bestof/t/c1^')).toBe(agentCommit);
+    expect(git(wt, 'show', 'bestof/t/c1:src/c.txt')).toBe('after');
+    expect(git(wt, 'show', 'bestof/t/c1:src/a.txt')).toBe('agent');
+    expect(r.git('rev-parse', 'main')).toBe(base);
+    expect(userState(r)).toBe(before);
+  });
+
+  it('a detached HEAD is re-pointed without touching the files', async () => {
+    const { wt, base } = await world();
+    agentGit(wt, 'checkout', '--quiet', '--detach');
+    put(wt, 'src/a.txt', 'agent\n');
+    const head = await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base });
+    expect(head.headWas).toBe(`detached at ${base}`);
+    expect(readFileSync(join(wt, 'src/a.txt'), 'utf8')).toBe('agent\n');
+    const committed = await commitAll(wt, { message: 'm' });
+    expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(committed.commit);
+  });
+
+  it('after `git reset --hard HEAD~1` the agent\'s files are committed on top of the kept commit', async () => {
+    const { wt } = await world();
+    put(wt, 'src/a.txt', 'kept\n');
+    const kept = (await commitAll(wt, { message: 'kept' })).commit ?? '';
+    agentGit(wt, 'reset', '--quiet', '--hard', 'HEAD~1');
+    put(wt, 'src/b.txt', 'new\n');
+
+    const head = await reclaimHead(wt, { branch: 'bestof/t/c1', kept });
+    const committed = await commitAll(wt, { message: 'm' });
+
+    expect(head.rewound).toBe(true);
+    expect(git(wt, 'rev-parse', `${committed.commit ?? ''}^`)).toBe(kept);
+    expect(git(wt, 'show', 'HEAD:src/b.txt')).toBe('new');
+    expect(git(wt, 'show', 'HEAD:src/a.txt')).toBe('a'); // the agent's own tree, reverted file included
+  });
+
+  it('keeps the agent\'s own commits on its branch', async () => {
+    const { wt, base } = await world();
+    put(wt, 'src/a.txt', 'agent\n');
+    agentGit(wt, 'commit', '--quiet', '-am', 'agent');
+    const tip = git(wt, 'rev-parse', 'HEAD');
+    expect(await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base })).toEqual({ rewound: false });
+    expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(tip);
+  });
+});
