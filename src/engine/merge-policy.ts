@@ -2,9 +2,19 @@
  * What happens to the winner: merged into the checked-out branch (merge, squash, ff), left
  * on its branch (branch, none), or proposed as a pull request (pr, through `gh`). The
  * interactive compare view calls the same function when the user picks another winner.
+ *
+ * What is merged is the commit that was scored, by sha, never whatever a name points at now.
+ * When the winner changed protected paths (frozen ones, with `select.allow_tampered`, or
+ * paths outside `[checks] editable`), bestof first makes a commit of its own on top of the
+ * scored one that puts them back as in base, and that commit is what reaches the user: merged,
+ * or (branch, pr, none) the winner's branch moved onto it. It is kept at
+ * refs/bestof/<run>/<candidate>/reverted.
  */
+import type { TamperedPath } from '../checks/frozen.js';
 import { mergeWinner } from '../git/merge.js';
+import { refCommit, swapRef, updateRef } from '../git/refs.js';
 import { pushBranch } from '../git/remote.js';
+import { revertPathsCommit } from '../git/tree.js';
 import { runProcess } from '../process/run-process.js';
 import type { MergeMode } from '../spec/schema.js';
 import { findOnPath } from '../process/find-on-path.js';
@@ -16,6 +26,14 @@ export interface MergeRequest {
   readonly candidate: string;
   readonly label: string;
   readonly branch: string;
+  /** The winner's scored commit (full sha): what is merged, whatever the branch says now. */
+  readonly commit: string;
+  /** The run's base commit: protected paths are put back as it has them. */
+  readonly baseCommit: string;
+  /** The winner's kept ref (refs/bestof/<run>/<candidate>/kept); bestof's revert commit is kept beside it. */
+  readonly keptRef: string;
+  /** Protected paths the winner changed; they are reverted before anything reaches the user. @default [] */
+  readonly revert?: readonly TamperedPath[];
   readonly into: string | undefined;
   readonly signal?: AbortSignal;
 }
@@ -26,25 +44,98 @@ export interface MergeOutcome {
   readonly message: string;
 }
 
+/** Where bestof's revert commit is kept: beside the kept ref, under refs/bestof/<run>/. */
+export function revertedRef(keptRef: string): string {
+  return keptRef.endsWith('/kept') ? `${keptRef.slice(0, -'kept'.length)}reverted` : `${keptRef}-reverted`;
+}
+
+/** "test/a.js, test/b.js and 3 more". */
+function listPaths(paths: readonly string[], max = 5): string {
+  const shown = paths.slice(0, max).join(', ');
+  return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
+}
+
+/** What bestof's commit reverts, in words: "frozen paths test/a.js; paths outside [checks] editable: x.txt". */
+export function describeReverted(revert: readonly TamperedPath[]): string {
+  const frozen = revert.filter((p) => (p.rule ?? 'frozen') === 'frozen').map((p) => p.path);
+  const outside = revert.filter((p) => p.rule === 'editable').map((p) => p.path);
+  return [
+    ...(frozen.length > 0 ? [`frozen paths ${listPaths(frozen)}`] : []),
+    ...(outside.length > 0 ? [`paths outside [checks] editable ${listPaths(outside)}`] : []),
+  ].join(' and ');
+}
+
+interface ToMerge {
+  /** The sha that reaches the user. */
+  readonly commit: string;
+  /** Said after the outcome, when bestof reverted something. */
+  readonly note: string;
+  /** Lines for the merge commit's body. */
+  readonly body: string;
+}
+
+/** The scored commit, or bestof's commit on top of it that reverts the protected paths. */
+async function commitToMerge(request: MergeRequest): Promise<{ ok: true; value: ToMerge } | { ok: false; message: string }> {
+  const revert = request.revert ?? [];
+  const scored = `Branch ${request.branch} at ${request.commit.slice(0, 10)} (the scored commit).`;
+  if (revert.length === 0) return { ok: true, value: { commit: request.commit, note: '', body: scored } };
+  const what = describeReverted(revert);
+  const made = await revertPathsCommit(request.repoRoot, {
+    base: request.baseCommit,
+    commit: request.commit,
+    paths: [...new Set(revert.map((p) => p.path))],
+    message: `bestof: revert ${request.candidate}'s changes to protected paths (run ${request.runId})\n\nPut back as in base ${request.baseCommit.slice(0, 10)}: ${what}.`,
+    signal: request.signal,
+  });
+  if (!made.ok) return { ok: false, message: `${made.error}; nothing was merged; the winner's work is on branch ${request.branch}` };
+  if (made.value === request.commit) return { ok: true, value: { commit: request.commit, note: '', body: scored } };
+  const kept = revertedRef(request.keptRef);
+  await updateRef(request.repoRoot, kept, made.value);
+  const note = `bestof's commit ${made.value.slice(0, 10)} (kept at ${kept}) reverted ${what} on top of the scored commit`;
+  return { ok: true, value: { commit: made.value, note, body: `${scored}\nbestof's commit ${made.value.slice(0, 10)} on top reverts ${what}.` } };
+}
+
+/** branch, pr, none: the winner's branch moves onto bestof's revert commit, if it still is at the scored commit. */
+async function branchOntoRevert(request: MergeRequest, target: ToMerge): Promise<string> {
+  if (target.commit === request.commit) return '';
+  const ref = `refs/heads/${request.branch}`;
+  const moved = await swapRef(request.repoRoot, ref, target.commit, await refCommit(request.repoRoot, ref));
+  return moved.ok ? `; ${target.note}, and branch ${request.branch} now ends with it` : `; ${target.note}, but ${moved.error}`;
+}
+
 export async function applyMergePolicy(request: MergeRequest): Promise<MergeOutcome> {
   const { mode, branch } = request;
   const title = `bestof: ${request.candidate} (${request.label}) wins run ${request.runId}`;
+  const target = await commitToMerge(request);
+  if (!target.ok) return { ok: false, message: target.message };
   switch (mode) {
     case 'none':
-      return { ok: true, message: `merge = "none": nothing merged; the winner's work is on branch ${branch}` };
+      return { ok: true, message: `merge = "none": nothing merged; the winner's work is on branch ${branch}${await branchOntoRevert(request, target.value)}` };
     case 'branch':
-      return { ok: true, message: `the winner's work is on branch ${branch} (merge it with \`git merge ${branch}\`)` };
+      return { ok: true, message: `the winner's work is on branch ${branch} (merge it with \`git merge ${branch}\`)${await branchOntoRevert(request, target.value)}` };
     case 'merge':
     case 'squash':
     case 'ff': {
       if (!request.into) return { ok: false, message: `no branch to merge into; the winner's work is on branch ${branch}` };
-      const merged = await mergeWinner(request.repoRoot, { mode, branch, into: request.into, message: title, signal: request.signal });
+      const { commit: toMerge, note, body } = target.value;
+      const merged = await mergeWinner(request.repoRoot, {
+        mode,
+        commit: toMerge,
+        branch,
+        ...(toMerge === request.commit ? {} : { byHand: revertedRef(request.keptRef) }),
+        into: request.into,
+        message: `${title}\n\n${body}`,
+        signal: request.signal,
+      });
       if (!merged.ok) return { ok: false, message: merged.error.message };
       const { commit } = merged.value;
-      return { ok: true, commit, message: `merged ${branch} into ${request.into} (${mode}) as ${commit.slice(0, 10)}` };
+      return { ok: true, commit, message: `merged ${branch} (${toMerge.slice(0, 10)}) into ${request.into} (${mode}) as ${commit.slice(0, 10)}${note ? `; ${note}` : ''}` };
     }
-    case 'pr':
-      return openPullRequest(request, title);
+    case 'pr': {
+      const moved = await branchOntoRevert(request, target.value);
+      const opened = await openPullRequest(request, title);
+      return { ...opened, message: `${opened.message}${moved}` };
+    }
     default: {
       const unreachable: never = mode;
       return unreachable;

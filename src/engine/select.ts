@@ -1,8 +1,11 @@
 /**
  * Selection: rank every candidate by its final frozen score, then by the spec's
  * `tie_break` list, and choose the best eligible one. Pure: the same inputs always give
- * the same ranking, and the candidate index breaks any remaining tie.
+ * the same ranking, and the candidate index breaks any remaining tie. What git says about
+ * each candidate (its ref moved, the frozen paths its final commit changes) comes in as
+ * `CandidateEvidence`, gathered by the selection phase.
  */
+import type { TamperedPath } from '../checks/frozen.js';
 import type { TieBreak } from '../spec/schema.js';
 import type { CandidateState } from './run-state.js';
 
@@ -23,18 +26,55 @@ export interface RankEntry {
 export interface SelectionPolicy {
   readonly minScore: number;
   readonly tieBreak: readonly TieBreak[];
+  /**
+   * `select.allow_tampered`: a candidate that changed a frozen path may still win (its
+   * frozen-path changes are reverted in a commit of bestof's before the merge).
+   * @default false
+   */
+  readonly allowTampered?: boolean;
+}
+
+/** What git says about a candidate at selection time, beside the run's record. */
+export interface CandidateEvidence {
+  /** Protected paths that its final, scored commit changes compared with base. */
+  readonly tampered?: readonly TamperedPath[];
+  /** Why its record cannot be trusted: its ref or branch moved since scoring, or its commit is gone. */
+  readonly untrusted?: string;
+}
+
+const MAX_LISTED = 3;
+
+function listPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, MAX_LISTED).join(', ');
+  return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
+}
+
+/**
+ * The frozen paths a candidate changed: those the run recorded over its iterations and those
+ * its final commit changes (from git). A change outside `[checks] editable` is not in here: it
+ * may win, and is reverted before the merge.
+ */
+export function frozenChanges(c: CandidateState, evidence: CandidateEvidence = {}): string[] {
+  const frozen = [...c.tampered, ...(evidence.tampered ?? [])].filter((p) => (p.rule ?? 'frozen') === 'frozen');
+  return [...new Set(frozen.map((p) => p.path))].sort();
 }
 
 /**
  * Why a candidate cannot win, or undefined when it can. A candidate must have committed
- * work, reach `min_score`, and (when the spec has checks) pass at least one of them:
- * a winner that fails every check would be chosen by the tie-break alone.
+ * work whose ref and branch are still where it was scored, change no frozen path (unless
+ * `allow_tampered`), reach `min_score`, and (when the spec has checks) pass at least one of
+ * them: a winner that fails every check would be chosen by the tie-break alone.
  */
-export function ineligibility(c: CandidateState, policy: SelectionPolicy): string | undefined {
+export function ineligibility(c: CandidateState, policy: SelectionPolicy, evidence: CandidateEvidence = {}): string | undefined {
   if (c.status === 'failed' && c.reason === 'setup_failed') return 'setup failed';
   if (c.status === 'cancelled') return 'cancelled';
-  if (c.diff.files === 0) return 'made no changes';
+  if (evidence.untrusted !== undefined) return evidence.untrusted;
+  if (c.commit === undefined || c.diff.files === 0) return 'made no changes';
   if (c.score === undefined) return 'not scored';
+  const frozen = frozenChanges(c, evidence);
+  if (frozen.length > 0 && !policy.allowTampered) {
+    return `changed frozen paths: ${listPaths(frozen)} (select.allow_tampered = true would let it win with them reverted)`;
+  }
   if (c.score < policy.minScore) return `score ${c.score} is below min_score ${policy.minScore}`;
   if (c.maxScore > 0 && c.score === 0) return 'passed no check';
   return undefined;
@@ -64,9 +104,13 @@ function compareBy(key: TieBreak, a: CandidateState, b: CandidateState): number 
   }
 }
 
-export function rankCandidates(candidates: readonly CandidateState[], policy: SelectionPolicy): RankEntry[] {
+export function rankCandidates(
+  candidates: readonly CandidateState[],
+  policy: SelectionPolicy,
+  evidence: ReadonlyMap<string, CandidateEvidence> = new Map(),
+): RankEntry[] {
   const keys: TieBreak[] = ['score', ...policy.tieBreak.filter((k) => k !== 'score')];
-  const withEligibility = candidates.map((c) => ({ c, reason: ineligibility(c, policy) }));
+  const withEligibility = candidates.map((c) => ({ c, reason: ineligibility(c, policy, evidence.get(c.id)) }));
   withEligibility.sort((x, y) => {
     if ((x.reason === undefined) !== (y.reason === undefined)) return x.reason === undefined ? -1 : 1;
     for (const key of keys) {

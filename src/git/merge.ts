@@ -12,8 +12,15 @@ export type MergeMode = 'merge' | 'squash' | 'ff';
 
 export interface MergeWinnerOptions {
   mode: MergeMode;
-  /** The winner's branch. */
+  /**
+   * The commit to merge, by sha: the one that was scored (or bestof's revert commit on top of
+   * it). Never resolved from a name, so a branch or ref moved after scoring changes nothing.
+   */
+  commit: string;
+  /** The winner's branch: named in messages only. */
   branch: string;
+  /** What a message tells the user to `git merge` by hand. @default `branch` */
+  byHand?: string;
   /** The branch to merge into; it must be the one checked out in `repo`. */
   into: string;
   /** Message of the merge or squash commit (unused by `ff`). */
@@ -61,18 +68,20 @@ async function unmergedPaths(repo: string): Promise<string[]> {
 }
 
 /**
- * Merges `branch` into `into` (which must be checked out in `repo`, with no uncommitted changes to
- * tracked files) as a merge commit, a squash commit or a fast-forward. The user's own git hooks run
- * as for any merge they would make themselves.
+ * Merges the commit `commit` (the winner's, named `branch` in messages) into `into` (which must be
+ * checked out in `repo`, with no uncommitted changes to tracked files) as a merge commit, a squash
+ * commit or a fast-forward. The user's own git hooks run as for any merge they would make themselves.
  */
 export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
   const { mode, branch, into, message, signal } = opts;
+  const byHand = opts.byHand ?? branch;
   const call = { signal };
   const kept = `the winner's branch ${branch} is left in place`;
   const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => err({ reason, message: text });
 
-  const branchSha = await resolveCommit(repo, branch, call);
-  if (branchSha === undefined) return fail('error', `cannot merge ${branch} into ${into}: there is no branch ${branch} in ${repo}`);
+  // A full sha only: `resolveCommit` of a name would let whatever the name points at now be merged.
+  const branchSha = /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(opts.commit) ? await resolveCommit(repo, opts.commit, call) : undefined;
+  if (branchSha === undefined) return fail('error', `cannot merge ${branch} into ${into}: ${opts.commit} is not a commit sha in ${repo}; ${kept}`);
 
   const current = await currentBranch(repo, call);
   if (current !== into) {
@@ -80,7 +89,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
     return fail(
       'not_checked_out',
       `cannot merge ${branch} into ${into}: the checkout at ${repo} is on ${where}, not ${into}. ` +
-        `Run \`git switch ${into}\` and then \`git merge ${branch}\`, or set merge = "branch" to keep the winner as a branch; ${kept}.`,
+        `Run \`git switch ${into}\` and then \`git merge ${byHand}\`, or set merge = "branch" to keep the winner as a branch; ${kept}.`,
     );
   }
 
@@ -94,7 +103,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
     return fail(
       'dirty',
       `cannot merge ${branch} into ${into}: ${repo} has uncommitted changes in ${listPaths(dirty)}. ` +
-        `Commit or stash them, then run \`git merge ${branch}\`; ${kept}.`,
+        `Commit or stash them, then run \`git merge ${byHand}\`; ${kept}.`,
     );
   }
 
@@ -116,7 +125,8 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   /** Runs a git step; if it is aborted, undoes what it did before rethrowing. */
   const step = async (args: string[]): Promise<GitRun> => {
     try {
-      return await runGit(repo, [...identity, ...args], call);
+      // The user's own hooks run on a merge into the user's branch (the only bestof call that allows them).
+      return await runGit(repo, [...identity, ...args], { ...call, userHooks: true });
     } catch (err) {
       await undo();
       throw err;
@@ -129,7 +139,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
       return fail(
         'conflict',
         `merging ${branch} into ${into} conflicts in ${listPaths(conflicts)}; the merge was undone and ${repo} is as before. ` +
-          `Resolve it by hand with \`git merge ${branch}\`; ${kept}.`,
+          `Resolve it by hand with \`git merge ${byHand}\`; ${kept}.`,
       );
     }
     return fail('error', `${what} failed: ${gitMessage(run.stderr || run.stdout)}; ${repo} is as before and ${kept}.`);
@@ -137,13 +147,13 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   const headNow = async (): Promise<string> => (await gitOut(repo, ['rev-parse', 'HEAD'])).trim();
 
   if (mode === 'merge') {
-    const run = await step(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
+    const run = await step(['merge', '--no-ff', '--no-edit', '-m', message, branchSha]);
     if (run.code !== 0) return failed(`git merge ${branch}`, run);
     return ok({ commit: await headNow() });
   }
 
   if (mode === 'squash') {
-    const run = await step(['merge', '--squash', branch]);
+    const run = await step(['merge', '--squash', branchSha]);
     if (run.code !== 0) return failed(`git merge --squash ${branch}`, run);
     const staged = splitNul(await gitOut(repo, ['diff', '--cached', '--name-only', '-z']));
     if (staged.length === 0) {
@@ -162,7 +172,7 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
         `Use merge = "merge" or "squash", or rebase ${branch} onto ${into}; ${kept}.`,
     );
   }
-  const run = await step(['merge', '--ff-only', branch]);
+  const run = await step(['merge', '--ff-only', branchSha]);
   if (run.code !== 0) return failed(`git merge --ff-only ${branch}`, run);
   return ok({ commit: await headNow() });
 }

@@ -13,6 +13,28 @@ export async function updateRef(repo: string, ref: string, sha: string, opts: Gi
   await gitOut(repo, ['update-ref', ref, sha], opts);
 }
 
+/**
+ * Points one of bestof's own refs (`refs/bestof/...`) at `sha`, whatever stands in its way: a
+ * ref named like one of its parent folders (`refs/bestof/<run>/c2`, which git cannot keep beside
+ * `refs/bestof/<run>/c2/kept`) or like something under it was put there by someone else (an
+ * agent without the sandbox) to make bestof's update fail. Those are deleted (bestof never
+ * creates them) and their names returned, so that the caller can say so.
+ */
+export async function updateOwnRef(repo: string, ref: string, sha: string, opts: GitCallOptions = {}): Promise<string[]> {
+  if (!ref.startsWith('refs/bestof/')) throw new Error(`updateOwnRef is for bestof's own refs, got ${ref}`);
+  const first = await runGit(repo, ['update-ref', ref, sha], opts);
+  if (first.code === 0) return [];
+  const parts = ref.split('/');
+  const parents = parts.slice(2, -1).map((_, i) => parts.slice(0, i + 3).join('/'));
+  const blocking = [
+    ...(await Promise.all(parents.map(async (name) => ((await refCommit(repo, name, opts)) !== undefined ? name : undefined)))).filter((n): n is string => n !== undefined),
+    ...(await listRefs(repo, `${ref}/`, opts)).map((r) => r.ref),
+  ];
+  for (const name of blocking) await deleteRef(repo, name, opts);
+  await updateRef(repo, ref, sha, opts);
+  return blocking;
+}
+
 /** Deletes `ref`; a ref that does not exist is not an error. */
 export async function deleteRef(repo: string, ref: string, opts: GitCallOptions = {}): Promise<void> {
   await gitOut(repo, ['update-ref', '-d', ref], opts);
@@ -82,4 +104,28 @@ export async function isReachableFromAnyBranch(repo: string, sha: string, opts: 
   if (exists.code !== 0) return false;
   const out = await gitOut(repo, ['for-each-ref', '--count=1', '--format=%(refname)', '--contains', sha, 'refs/heads'], opts);
   return out.trim() !== '';
+}
+
+/** The commit a full ref name (`refs/heads/x`, `refs/bestof/...`) points at, or undefined when it does not exist. */
+export async function refCommit(repo: string, ref: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  if (!ref.startsWith('refs/')) throw new Error(`refCommit needs a full ref name, got ${ref}`);
+  const run = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], opts);
+  const sha = run.stdout.trim();
+  return run.code === 0 && sha !== '' ? sha : undefined;
+}
+
+/** True when `sha` names a commit object of this repository. */
+export async function commitExists(repo: string, sha: string, opts: GitCallOptions = {}): Promise<boolean> {
+  const run = await runGit(repo, ['cat-file', '-e', `${sha}^{commit}`], opts);
+  return run.code === 0;
+}
+
+/**
+ * Points the full ref `ref` at `to`, only if it still points at `from` (undefined: only if it
+ * does not exist): a compare-and-swap, so that a ref someone moves meanwhile is never clobbered.
+ */
+export async function swapRef(repo: string, ref: string, to: string, from: string | undefined, opts: GitCallOptions = {}): Promise<Result<void>> {
+  const zero = '0'.repeat(to.length);
+  const run = await runGit(repo, ['update-ref', '--no-deref', ref, to, from ?? zero], opts);
+  return run.code === 0 ? ok() : err(`cannot move ${ref} to ${to.slice(0, 10)}: ${gitMessage(run.stderr || run.stdout)}`);
 }

@@ -10,6 +10,9 @@ afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
 });
 
+/** The winner's scored commit of the current test (what `opts` merges). */
+let scored = '';
+
 /** main with a.txt/b.txt, and a winner branch `bestof/r/a` that changes b.txt and adds c.txt. */
 function setup(): { r: TempRepo; base: string; tip: string } {
   const r = makeTempRepo({ 'a.txt': 'a\n', 'b.txt': 'b1\nb2\nb3\n' });
@@ -21,10 +24,12 @@ function setup(): { r: TempRepo; base: string; tip: string } {
   r.write('c.txt', 'c\n');
   const tip = r.commitAll('winner 2');
   r.git('checkout', '--quiet', 'main');
+  scored = tip;
   return { r, base, tip };
 }
 const opts = (mode: MergeWinnerOptions['mode']): MergeWinnerOptions => ({
   mode,
+  commit: scored,
   branch: 'bestof/r/a',
   into: 'main',
   message: 'bestof: merge winner a',
@@ -156,7 +161,7 @@ describe('mergeWinner', () => {
     r.git('commit', '--quiet', '-m', 'remove z');
     r.git('checkout', '--quiet', 'main');
     const head = r.git('rev-parse', 'HEAD');
-    const empty = await mergeWinner(r.dir, { ...opts('squash'), branch: 'bestof/r/b' });
+    const empty = await mergeWinner(r.dir, { ...opts('squash'), commit: r.git('rev-parse', 'bestof/r/b'), branch: 'bestof/r/b' });
     expect(empty.ok).toBe(false);
     expect(!empty.ok && empty.error.message).toMatch(/squash of bestof\/r\/b into main is empty/);
     expect(r.git('rev-parse', 'HEAD')).toBe(head);
@@ -211,10 +216,30 @@ describe('mergeWinner', () => {
     expect(snapshot(r)).toEqual(before);
   });
 
-  it('reports a missing branch', async () => {
+  it('reports a commit that does not exist, and never resolves a name', async () => {
     const { r } = setup();
-    const result = await mergeWinner(r.dir, { ...opts('merge'), branch: 'bestof/nope' });
-    expect(!result.ok && result.error.reason).toBe('error');
-    expect(!result.ok && result.error.message).toMatch(/no branch bestof\/nope/);
+    const missing = await mergeWinner(r.dir, { ...opts('merge'), commit: 'f'.repeat(40) });
+    expect(!missing.ok && missing.error.reason).toBe('error');
+    expect(!missing.ok && missing.error.message).toMatch(/f{40} is not a commit sha/);
+    const byName = await mergeWinner(r.dir, { ...opts('merge'), commit: 'bestof/r/a' });
+    expect(!byName.ok && byName.error.message).toMatch(/bestof\/r\/a is not a commit sha/);
   });
+
+  for (const mode of ['merge', 'squash', 'ff'] as const) {
+    it(`${mode}: merges the scored sha even when the branch moved after scoring`, async () => {
+      const { r, tip } = setup();
+      r.git('branch', '--force', 'bestof/r/a', tip);
+      r.git('checkout', '--quiet', 'bestof/r/a');
+      r.write('b.txt', 'b1\nMOVED AFTER SCORING\nb3\n');
+      r.write('evil.txt', 'x\n');
+      r.commitAll('moved');
+      r.git('checkout', '--quiet', 'main');
+      const result = await mergeWinner(r.dir, opts(mode));
+      expect(result.ok).toBe(true);
+      expect(r.git('rev-parse', 'HEAD^{tree}')).toBe(r.git('rev-parse', `${tip}^{tree}`));
+      expect(read(r, 'b.txt')).toBe('b1\nWINNER\nb3\n');
+      expect(existsSync(join(r.dir, 'evil.txt'))).toBe(false);
+      if (mode === 'merge') expect(r.git('log', '-1', '--format=%s')).toBe('bestof: merge winner a');
+    });
+  }
 });

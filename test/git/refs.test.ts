@@ -8,6 +8,7 @@ import {
   isReachableFromAnyBranch,
   listBranches,
   listRefs,
+  updateOwnRef,
   updateRef,
 } from '../../src/git/refs.js';
 import { tempRepos } from '../helpers/temp-repo.js';
@@ -103,5 +104,18 @@ describe('refs', () => {
     await updateRef(r.dir, 'refs/bestof/run-1/a', tip);
     expect(await branchesContaining(r.dir, tip)).toEqual(['bestof/run-1/a']);
     expect((await branchesContaining(r.dir, base)).sort()).toEqual(['bestof/run-1/a', 'main']);
+  });
+});
+
+describe('updateOwnRef', () => {
+  it('removes refs planted in the way of a kept ref (a parent name or a child), says which, and moves the ref', async () => {
+    const r = repo();
+    const head = r.git('rev-parse', 'HEAD');
+    // Someone else's ref named like the kept ref's folder: git cannot keep both.
+    r.git('update-ref', 'refs/bestof/run-1/c2', head);
+    expect(await updateOwnRef(r.dir, 'refs/bestof/run-1/c2/kept', head)).toEqual(['refs/bestof/run-1/c2']);
+    expect(r.git('rev-parse', 'refs/bestof/run-1/c2/kept')).toBe(head);
+    // A clean update removes nothing.
+    expect(await updateOwnRef(r.dir, 'refs/bestof/run-1/c2/kept', head)).toEqual([]);
   });
 });

@@ -3,8 +3,9 @@
  * runs left behind (kept with `keep_worktrees`, or left by a run that was killed).
  *
  * It never loses work: changes left uncommitted in a worktree are committed and kept under
- * refs/bestof/<run>/<candidate> before the worktree goes, and a branch is deleted only when
- * its commit is kept under refs/bestof or merged into another branch. The winner's branch
+ * refs/bestof/<run>/<candidate>/kept before the worktree goes, and a branch is deleted only
+ * when its commit is kept under refs/bestof (the kept ref, or bestof's revert commit at
+ * refs/bestof/<run>/<candidate>/reverted) or merged into another branch. The winner's branch
  * stays unless it is merged or `--all` is given (its commit stays under refs/bestof).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
 import { listWorktrees, pruneWorktrees, removeWorktree } from '../../git/worktree.js';
 import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
+import { revertedRef } from '../../engine/merge-policy.js';
 
 export async function cleanCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('clean', args, {
@@ -64,7 +66,8 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
       if (!tip) continue;
       const keptAt = await resolveCommit(repoRoot, candidate.ref);
-      const kept = keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt));
+      const revertedAt = await resolveCommit(repoRoot, revertedRef(candidate.ref));
+      const kept = (keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt))) || (revertedAt !== undefined && (await isAncestor(repoRoot, tip, revertedAt)));
       const merged = await onAnotherBranch(repoRoot, tip, candidate.branch);
       if (id === state.winner && !merged && !values.all) {
         process.stdout.write(`keep ${candidate.branch}: the winner of ${run.runId}, not merged yet (merge it, or clean with --all)\n`);

@@ -12,6 +12,12 @@ import { runIsAlive } from '../../engine/run-lock.js';
  * `bestof resume <run>`: continue a run that crashed, was killed, or was cancelled. Finished
  * candidates stay finished; the others continue from their last scored iteration, with what
  * they spent counted against the budget. A run that already finished is not run again.
+ *
+ * The event log is not taken on its word: before the final scoring, every finished
+ * candidate's recorded commit is checked against its kept ref (which no sandboxed agent can
+ * move) and the tree its score was given for; one that does not match is scored again at its
+ * ref's commit, one whose kept ref is gone cannot win (src/engine/run-phases/final-scoring.ts
+ * `verifyResumedRecord`, and the selection's own ref check).
  */
 export async function resumeCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('resume', args, {

@@ -6,35 +6,63 @@
  *
  * It reads what it needs from the run's state (and the setup paths from the run folder), so a
  * resumed run scores a candidate that had finished before the interruption just the same.
+ *
+ * A resumed run does not take the record's word for a finished candidate: the event log is a
+ * file an agent without a sandbox could have rewritten, its kept ref is what no sandboxed agent
+ * can move. So each finished candidate's recorded commit is checked against its kept ref, and
+ * the tree of that commit against the one its last score was given for; a candidate that does
+ * not match is re-recorded at its ref's commit and scored again here, every check, whatever
+ * the record said its score was (see `verifyResumedRecord`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { putBackCandidateFiles } from '../../checks/frozen.js';
+import { reattachWorktree } from '../../git/checkpoint.js';
+import { diffStat } from '../../git/diff.js';
+import { commitExists, refCommit } from '../../git/refs.js';
+import { treeOf } from '../../git/tree.js';
 import { candidateDir, iterationDir } from '../run-folder.js';
 import { checkEnv } from '../candidate-env.js';
 import type { RunContext } from '../run-context.js';
+import type { CandidateState } from '../run-state.js';
 import { scoreCommit } from '../score.js';
+import { FINISHED_STATUSES } from './prepare.js';
 
 export async function finalScoring(ctx: RunContext): Promise<void> {
   const { plan, signal } = ctx;
   const checks = plan.spec.checks.items;
+  const rescore = ctx.resume ? await verifyResumedRecord(ctx) : new Set<string>();
   const toScore = plan.candidates.flatMap((candidate) => {
     const c = ctx.state().candidates[candidate.id];
-    if (!c || !c.commit || c.finalScored || c.status === 'cancelled' || c.reason === 'internal_error') return [];
-    if (!checks.some((check) => check.from_iteration > c.iteration)) return [];
-    return [{ candidate, commit: c.commit, iteration: c.iteration }];
+    if (!c || !c.commit || c.status === 'cancelled' || c.reason === 'internal_error') return [];
+    if (!rescore.has(candidate.id)) {
+      if (c.finalScored || !checks.some((check) => check.from_iteration > c.iteration)) return [];
+    }
+    return [{ candidate, commit: c.commit, iteration: c.iteration, forced: rescore.has(candidate.id) }];
   });
 
   await Promise.all(
-    toScore.map(({ candidate, commit, iteration }) =>
+    toScore.map(({ candidate, commit, iteration, forced }) =>
       ctx.queue.add(async () => {
         if (signal.aborted) return;
+        const keepPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
+        if (forced) {
+          // Its worktree may be gone, or not at the commit any more: back to exactly `commit`.
+          const attached = await reattachWorktree(plan.repoRoot, candidate.worktree, candidate.branch);
+          if (!attached.ok) {
+            ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `cannot score it again: ${attached.error}` });
+            return;
+          }
+          await putBackCandidateFiles(candidate.worktree, { commit, keep: keepPaths });
+        }
         const scoring = await scoreCommit({
           worktree: candidate.worktree,
           baseCommit: plan.baseCommit,
           commit,
           frozen: plan.spec.checks.frozen,
+          editable: plan.spec.checks.editable,
           checks,
-          keepPaths: ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id),
+          keepPaths,
           env: checkEnv(plan, candidate),
           logDir: join(iterationDir(plan.runDir, candidate.id, iteration), 'final-checks'),
           signal,
@@ -54,6 +82,61 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
       }),
     ),
   );
+}
+
+/**
+ * Checks every candidate that had finished before the resume against git, and returns those
+ * to score again. For each one with a recorded commit:
+ * - its kept ref is missing: nothing can vouch for the record; it is left to the selection,
+ *   which makes it ineligible, and it is not scored;
+ * - its kept ref points elsewhere, or the recorded commit's tree is not the one its last
+ *   iteration was scored on: the ref is the truth; the candidate is re-recorded at the ref's
+ *   commit (a candidate.committed and a candidate.finished with the diff from git) and scored again.
+ */
+export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>> {
+  const { plan } = ctx;
+  const repo = plan.repoRoot;
+  const rescore = new Set<string>();
+  for (const candidate of plan.candidates) {
+    const c = ctx.state().candidates[candidate.id];
+    if (!c?.commit || !FINISHED_STATUSES.has(ctx.resume?.candidates[candidate.id]?.status ?? '')) continue;
+    const refAt = await refCommit(repo, candidate.ref);
+    if (refAt === undefined) {
+      ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `the record says its work is ${c.commit.slice(0, 10)}, but its kept ref ${candidate.ref} is missing: its record cannot be verified, so it cannot win` });
+      continue;
+    }
+    const mismatch = refAt !== c.commit ? `the record says its work is ${c.commit.slice(0, 10)}, its kept ref ${candidate.ref} says ${refAt.slice(0, 10)}` : await scoredTreeMismatch(repo, c);
+    if (mismatch === undefined) continue;
+    const diff = await diffStat(repo, plan.baseCommit, refAt);
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${mismatch}: the event log does not match git, so it is scored again at ${refAt.slice(0, 10)} (its kept ref)` });
+    ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: c.iteration, commit: refAt, changedFiles: 0 });
+    ctx.emit({
+      type: 'candidate.finished',
+      candidate: candidate.id,
+      status: c.status === 'done' || c.status === 'failed' || c.status === 'stopped' ? c.status : 'stopped',
+      reason: c.reason ?? 'completed',
+      message: `re-recorded on resume from its kept ref: ${mismatch}`,
+      iterations: c.iteration,
+      score: 0,
+      commit: refAt,
+      diff: { files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
+      durationMs: c.durationMs,
+      costUsd: 0,
+    });
+    rescore.add(candidate.id);
+  }
+  return rescore;
+}
+
+/** Why the recorded commit's tree is not what the record says was scored, or undefined when it is. */
+async function scoredTreeMismatch(repo: string, c: CandidateState): Promise<string | undefined> {
+  const commit = c.commit as string;
+  if (c.finalScored) return undefined; // the final scoring scored exactly `commit`
+  const scored = [...c.iterations].reverse().find((it) => it.score !== undefined && it.commit !== undefined);
+  if (!scored?.commit) return `the record has no scored iteration for its commit ${commit.slice(0, 10)}`;
+  if (!(await commitExists(repo, scored.commit))) return `the commit its score was recorded for (${scored.commit.slice(0, 10)}) does not exist`;
+  const [tree, scoredTree] = await Promise.all([treeOf(repo, commit), treeOf(repo, scored.commit)]);
+  return tree === scoredTree ? undefined : `its commit ${commit.slice(0, 10)} is not the tree its score was recorded for (${scored.commit.slice(0, 10)})`;
 }
 
 /** Untracked files that setup created (setup-paths.json): they must survive the clean-up after the checks. */

@@ -1,14 +1,29 @@
-/** Selection: rank every candidate by its final score and the spec's tie-breaks, and name the winner (src/engine/select.ts). */
+/**
+ * Selection: rank every candidate by its final score and the spec's tie-breaks, and name the
+ * winner (src/engine/select.ts).
+ *
+ * The ranking trusts git, not only the record. Before it, every candidate's kept ref and
+ * branch must still point at the commit that was scored: one that moved (an agent, or a
+ * process it left behind, rewrote it) cannot win, and the ref goes back to the scored commit
+ * (the branch too when it is not checked out in the user's checkout), the moved tip kept
+ * beside it. And the protected paths each final commit changes are read from git, so that a
+ * frozen-path change the record missed still counts.
+ */
+import { findTampering, frozenPathspecs, type TamperedPath } from '../../checks/frozen.js';
+import { changedPaths } from '../../git/diff.js';
+import { commitExists, refCommit, swapRef, updateRef } from '../../git/refs.js';
+import { currentBranch } from '../../git/repo.js';
 import type { RunContext } from '../run-context.js';
-import { rankCandidates } from '../select.js';
+import type { CandidateState } from '../run-state.js';
+import { rankCandidates, type CandidateEvidence } from '../select.js';
 
 export async function selection(ctx: RunContext): Promise<void> {
   const { spec, maxScore } = ctx.plan;
   const state = ctx.state();
-  const ranking = rankCandidates(
-    state.order.map((id) => state.candidates[id]).filter((c) => c !== undefined),
-    { minScore: spec.select.min_score, tieBreak: spec.select.tie_break },
-  );
+  const candidates = state.order.map((id) => state.candidates[id]).filter((c) => c !== undefined);
+  const evidence = new Map<string, CandidateEvidence>();
+  for (const c of candidates) evidence.set(c.id, await gatherEvidence(ctx, c));
+  const ranking = rankCandidates(candidates, { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered }, evidence);
   const best = ranking[0];
   const winner = best?.eligible ? best.candidate : undefined;
   ctx.emit({
@@ -19,4 +34,86 @@ export async function selection(ctx: RunContext): Promise<void> {
       ? `${winner} wins with ${best?.score} of ${maxScore} points`
       : `no candidate can win: ${ranking.map((r) => `${r.candidate} ${r.reason ?? ''}`.trim()).join('; ') || 'no candidates'}`,
   });
+}
+
+async function gatherEvidence(ctx: RunContext, c: CandidateState): Promise<CandidateEvidence> {
+  // The plan's names, not the record's: the record is a file, the plan is derived from the run id.
+  const planned = ctx.plan.candidates.find((p) => p.id === c.id);
+  if (!c.commit || !planned) return {};
+  const untrusted = await verifyRefs(ctx, { id: c.id, ref: planned.ref, branch: planned.branch }, c.commit);
+  if (untrusted !== undefined) return { untrusted };
+  const { plan } = ctx;
+  return { tampered: await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable }) };
+}
+
+/** Where a moved ref's or branch's tip is kept: beside the candidate's kept ref, under refs/bestof/<run>/. */
+export function movedTipRef(keptRef: string, what: 'ref' | 'branch'): string {
+  // `refs/bestof/<run>/<id>/kept` -> `.../<id>/moved-ref`; a run from before the rename kept `.../<id>` itself.
+  const stem = keptRef.endsWith('/kept') ? keptRef.slice(0, -'kept'.length) : `${keptRef}-`;
+  return `${stem}moved-${what}`;
+}
+
+/**
+ * Undefined when the candidate's kept ref and branch point at `scored`; otherwise why it cannot
+ * win, after putting them back (and one run.warning that says what happened and what was kept).
+ */
+async function verifyRefs(ctx: RunContext, c: { readonly id: string; readonly ref: string; readonly branch: string }, scored: string): Promise<string | undefined> {
+  const repo = ctx.plan.repoRoot;
+  if (!(await commitExists(repo, scored))) {
+    const reason = `its scored commit ${scored.slice(0, 10)} is gone from the repository`;
+    ctx.emit({ type: 'run.warning', candidate: c.id, message: `${reason}: it cannot win` });
+    return reason;
+  }
+  const branchRef = `refs/heads/${c.branch}`;
+  const [refAt, branchAt] = await Promise.all([refCommit(repo, c.ref), refCommit(repo, branchRef)]);
+  const moved: string[] = [];
+  const notes: string[] = [];
+  if (refAt === undefined) {
+    // Nothing vouches for the recorded commit (on resume, the record may be forged): not recreated.
+    moved.push(`its kept ref ${c.ref} is missing`);
+  } else if (refAt !== scored) {
+    moved.push(`its kept ref ${c.ref} moved to ${refAt.slice(0, 10)}`);
+    await updateRef(repo, movedTipRef(c.ref, 'ref'), refAt);
+    const back = await swapRef(repo, c.ref, scored, refAt);
+    notes.push(back.ok ? `${c.ref} is back at ${scored.slice(0, 10)} (the moved tip is kept at ${movedTipRef(c.ref, 'ref')})` : back.error);
+  }
+  if (branchAt !== undefined && branchAt !== scored) {
+    moved.push(`its branch ${c.branch} moved to ${branchAt.slice(0, 10)}`);
+    await updateRef(repo, movedTipRef(c.ref, 'branch'), branchAt);
+    if ((await currentBranch(repo)) === c.branch) {
+      notes.push(`${c.branch} is checked out in ${repo}, so bestof left it; the moved tip is also kept at ${movedTipRef(c.ref, 'branch')}`);
+    } else {
+      const back = await swapRef(repo, branchRef, scored, branchAt);
+      notes.push(back.ok ? `${c.branch} is back at ${scored.slice(0, 10)} (the moved tip is kept at ${movedTipRef(c.ref, 'branch')})` : back.error);
+    }
+  }
+  if (moved.length === 0) return undefined;
+  const reason = `${moved.join(' and ')} since its commit ${scored.slice(0, 10)} was scored`;
+  ctx.emit({ type: 'run.warning', candidate: c.id, message: `${reason}: it cannot win${notes.length > 0 ? `; ${notes.join('; ')}` : ''}` });
+  return reason;
+}
+
+export interface ProtectedChangesOptions {
+  readonly base: string;
+  readonly commit: string;
+  readonly frozen: readonly string[];
+  /** `[checks] editable`; empty: every path that is not frozen is editable. */
+  readonly editable: readonly string[];
+}
+
+/**
+ * What `commit` changed that it must not, compared with `base`, from git: frozen paths
+ * (`rule: 'frozen'`), then paths outside `editable` that are not frozen (`rule: 'editable'`).
+ */
+export async function protectedChanges(repo: string, opts: ProtectedChangesOptions): Promise<TamperedPath[]> {
+  const frozen = (await findTampering(repo, { base: opts.base, commit: opts.commit, frozen: [...opts.frozen] })).map((p) => ({ ...p, rule: 'frozen' as const }));
+  const allowed = frozenPathspecs(opts.editable);
+  if (allowed.length === 0) return frozen;
+  const seen = new Set(frozen.map((p) => p.path));
+  const inside = new Set((await changedPaths(repo, opts.base, opts.commit, allowed)).map((p) => p.path));
+  const CHANGE = { M: 'modified', A: 'added', D: 'deleted', T: 'type_changed' } as const;
+  const outside = (await changedPaths(repo, opts.base, opts.commit, [':/']))
+    .filter((p) => !inside.has(p.path) && !seen.has(p.path))
+    .map((p) => ({ path: p.path, change: CHANGE[p.status], rule: 'editable' as const }));
+  return [...frozen, ...outside];
 }
