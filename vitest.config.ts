@@ -3,9 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    exclude: ['test/e2e/**', 'test/trust/**', 'node_modules/**'],
     // Integration tests spawn real git and real processes; forks keep them isolated.
     pool: 'forks',
+    // Most of a test's time is spent waiting on git and child processes, not on the CPU: three
+    // files at a time on a 2-core CI machine keep both cores busy.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],

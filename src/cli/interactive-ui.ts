@@ -40,8 +40,13 @@ export const loadDiff: DiffLoader = ({ repo, from, to }) => diffText(repo, from,
 export async function chooseWinner(run: RunState, candidateId: string, mode: RunState['mergeMode'], into: string | undefined): Promise<ChooseWinnerResult> {
   const candidate = run.candidates[candidateId];
   if (!candidate) return { ok: false, message: `no candidate ${candidateId} in run ${run.runId}` };
+  if (!candidate.commit) return { ok: false, message: `${candidateId} has no commit to merge` };
   const target = into ?? (await currentBranch(run.repo));
-  const merged = await applyMergePolicy({ repoRoot: run.repo, mode, runId: run.runId, candidate: candidateId, label: candidate.label, branch: candidate.branch, into: target });
+  // The scored commit by sha; the protected paths it was seen to change are reverted first.
+  const merged = await applyMergePolicy({
+    repoRoot: run.repo, mode, runId: run.runId, candidate: candidateId, label: candidate.label, branch: candidate.branch,
+    commit: candidate.commit, baseCommit: run.baseCommit, keptRef: candidate.ref, revert: candidate.tampered, into: target,
+  });
   return { ok: merged.ok, message: merged.message };
 }
 

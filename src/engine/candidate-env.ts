@@ -1,5 +1,8 @@
 /** The environments a candidate's processes get: the agent's, and the checks' (which never see the agent's extra env). */
-import type { CandidatePlan, RunPlan } from './plan.js';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { worktreesRoot, type CandidatePlan, type RunPlan } from './plan.js';
 
 export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
   return {
@@ -8,12 +11,51 @@ export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<st
     BESTOF_RUN: plan.runId,
     BESTOF_CANDIDATE: candidate.id,
     BESTOF_INDEX: String(candidate.index),
-    BESTOF_RUN_DIR: plan.runDir,
+    // No BESTOF_RUN_DIR: the run folder is the record, and agents get neither its path nor (in the sandbox) a view of it.
     PORT: String(candidate.port),
   };
 }
 
-/** Environment of the checks: the user's, plus the candidate's identity and port, never the agent's extra env. */
+/**
+ * Environment of the checks (and the reviewer): the user's, plus the candidate's identity and port,
+ * never the agent's extra env; and a PATH that nothing a candidate can write shadows: the user's
+ * PATH minus relative entries (`.`, empty: they would mean the worktree) and minus any entry inside
+ * the worktree or the worktrees root. The checks' HOME is a fresh empty folder per scoring, made by
+ * src/engine/score.ts (the reviewer, an agent CLI, keeps the user's HOME for its login).
+ *
+ * Toolchain homes stay the user's (RUSTUP_HOME, CARGO_HOME, GOPATH when they exist), so that a
+ * fresh HOME does not lose the installed toolchains and caches; their config files are the user's
+ * as well, and only the sandbox keeps an agent from writing them.
+ *
+ * What this cannot protect: a runner that puts folders of the worktree on PATH by itself (`npm test`
+ * prepends every `node_modules/.bin` from the worktree up), or loads files from it (pytest's
+ * `conftest.py`, Python's `sitecustomize.py`, `.npmrc`, `.cargo/config.toml`). Untracked and ignored
+ * files there are moved aside before the checks (src/checks/scoring-tree.ts); what a candidate
+ * committed is its work, and `[checks] editable` is the way to keep such files out of it.
+ */
 export function checkEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
-  return { ...process.env, BESTOF_RUN: plan.runId, BESTOF_CANDIDATE: candidate.id, BESTOF_INDEX: String(candidate.index), PORT: String(candidate.port) };
+  const userHome = process.env.HOME ?? homedir();
+  const toolchains: Record<string, string> = {};
+  for (const [name, dir] of [['RUSTUP_HOME', '.rustup'], ['CARGO_HOME', '.cargo'], ['GOPATH', 'go']] as const) {
+    if (process.env[name] === undefined && existsSync(join(userHome, dir))) toolchains[name] = join(userHome, dir);
+  }
+  return {
+    ...process.env,
+    ...toolchains,
+    PATH: unshadowablePath(process.env.PATH ?? '', [candidate.worktree, worktreesRoot(plan.repoRoot), dirname(dirname(candidate.worktree))]),
+    BESTOF_RUN: plan.runId,
+    BESTOF_CANDIDATE: candidate.id,
+    BESTOF_INDEX: String(candidate.index),
+    PORT: String(candidate.port),
+  };
+}
+
+/** `path` without relative entries and without entries inside any of `writable` (absolute folders). */
+export function unshadowablePath(path: string, writable: readonly string[]): string {
+  const roots = writable.map((w) => resolve(w));
+  return path
+    .split(delimiter)
+    .filter((entry) => entry !== '' && isAbsolute(entry))
+    .filter((entry) => !roots.some((root) => resolve(entry) === root || resolve(entry).startsWith(root + sep)))
+    .join(delimiter);
 }

@@ -17,7 +17,7 @@
  * (retry, wait, stop, next prompt, breaker); ./iteration.ts holds the steps.
  *
  * The promise: whatever happens (a crash, a timeout, a cancel, a cap), what the agent wrote
- * is committed on the candidate's branch and kept under refs/bestof/<run>/<candidate> before
+ * is committed on the candidate's branch and kept under refs/bestof/<run>/<candidate>/kept before
  * this returns. A resumed candidate picks up its history from the event log and goes on.
  * Final scoring (every check, curriculum included) is a run phase after every loop: it
  * re-scores from the CandidateEnd returned here.

@@ -20,7 +20,7 @@ export interface CandidateInfo {
   readonly provider: ProviderKind;
   readonly model: string | undefined;
   readonly branch: string;
-  /** refs/bestof/<run>/<candidate>: keeps the candidate's last commit reachable whatever happens. */
+  /** refs/bestof/<run>/<candidate>/kept: keeps the candidate's last commit reachable whatever happens. */
   readonly ref: string;
   readonly worktree: string;
 }

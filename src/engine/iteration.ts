@@ -13,10 +13,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rewordHead } from '../git/checkpoint.js';
-import { commitAll } from '../git/commit.js';
+import { branchTips, commitAll, reclaimHead } from '../git/commit.js';
+import { watchGitDir } from '../git/guard.js';
 import { diffText } from '../git/diff.js';
-import { updateRef } from '../git/refs.js';
+import { updateOwnRef } from '../git/refs.js';
 import { resolveCommit } from '../git/repo.js';
+import type { TamperedPath } from '../checks/frozen.js';
 import type { Provider, ProviderResult } from '../providers/types.js';
 import type { BudgetLedger } from './budget.js';
 import { channelFile, readChannel } from './channel.js';
@@ -27,6 +29,7 @@ import type { CandidatePlan, PhasePlan, RunPlan } from './plan.js';
 import { appendProgress } from './progress.js';
 import { buildIterationPrompt } from './prompts.js';
 import { runReview } from './review.js';
+import { agentSandbox } from './agent-sandbox.js';
 import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { stopAfterIteration, stopBeforeIteration, stopOutOfTime, type LoopLimits, type Stop } from './stop-rules.js';
@@ -90,16 +93,22 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   const prompt = iterationPrompt(ctx, { ...before, iteration }, phase, Date.now());
   let state: LoopState = { ...before, iteration, pendingMessages: [] };
 
+  const watch = await watchAgentCall(ctx);
   const call = await callProvider(ctx, state, { prompt, artifactsDir, model: phase?.model ?? candidate.model });
+  const gitDirTampered = await watch.restore(iteration);
   state = { ...state, lastOutcome: call.result.outcome, lastMessage: call.result.message };
   // Commit before anything else: a crash, a timeout or a cancel keeps what was written.
-  const committed = await commitWork(ctx, state, `iteration ${iteration}`);
+  const committed = await commitWork(ctx, state, `iteration ${iteration}`, watch.branchesBefore);
   state = committed.state;
   const stop = stopAfterCall(call, ctx.signal.aborted);
-  if (stop) return { state, stop };
+  if (stop) {
+    if (gitDirTampered.length > 0) ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: gitDirTampered });
+    return { state, stop };
+  }
 
   emitStatus(ctx, 'checking', iteration, phase);
-  const scoring = await checkIteration(ctx, state, artifactsDir);
+  const checked = await checkIteration(ctx, state, artifactsDir);
+  const scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
   if (scoring.interrupted && ctx.signal.aborted) return { state, stop: { reason: 'cancelled' } };
   if (scoring.tampered.length > 0) ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: scoring.tampered });
   const review = await reviewIteration(ctx, state, phase, artifactsDir);
@@ -227,6 +236,7 @@ function runAgent(
       artifactsDir: request.artifactsDir,
       signal: ctx.signal,
       onActivity: (text) => emit({ type: 'candidate.activity', candidate: candidate.id, iteration, text: text.slice(0, 500) }),
+      sandbox: agentSandbox(ctx.plan, candidate, ctx.agentEnv),
     }),
   );
 }
@@ -253,18 +263,75 @@ export function stopAfterCall(call: ProviderCall, aborted: boolean): Stop | unde
   return call.stop;
 }
 
+export interface AgentCallWatch {
+  /** Every local branch before the call: one the agent moved while it had it checked out is put back at the commit. */
+  readonly branchesBefore: ReadonlyMap<string, string>;
+  /** Puts back what the agent changed in the shared git dir; each change is reported as a warning and returned as frozen tampering. */
+  restore(iteration: number): Promise<TamperedPath[]>;
+}
+
+/**
+ * Watches the git dir around an agent call (src/git/guard.ts): the sandbox makes it read-only
+ * when there is one, this makes a change undone and the candidate unable to win when there is not.
+ */
+export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'>): Promise<AgentCallWatch> {
+  const { candidate } = ctx;
+  const [watch, branchesBefore] = await Promise.all([watchGitDir(candidate.worktree), branchTips(candidate.worktree)]);
+  return {
+    branchesBefore,
+    async restore() {
+      const { changes, overlapped } = await watch.restore();
+      if (changes.length === 0) return [];
+      const list = changes.map((c) => `${c.path} (${c.change})`).join(', ');
+      ctx.emit({
+        type: 'run.warning',
+        candidate: candidate.id,
+        message: `the git dir changed while ${candidate.id}'s agent ran: ${list}; bestof put it back as it was, and ${candidate.id} cannot win${overlapped ? ' (other agents ran at the same time: without the sandbox bestof cannot tell which one did it)' : ''}`,
+      });
+      return changes.map((c) => ({ path: c.path, change: c.change, rule: 'frozen' }));
+    },
+  };
+}
+
 /**
  * Commits whatever is in the worktree (never the setup files) and moves the candidate's ref
- * to it. An agent may also commit by itself: HEAD is the truth, not what bestof committed.
+ * to it. An agent may also commit by itself: HEAD is the truth, not what bestof committed —
+ * as long as it is the candidate's branch and builds on the last kept commit (`reclaimHead`).
  */
-export async function commitWork(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths'>, state: LoopState, label: string): Promise<{ state: LoopState; changed: boolean }> {
+export async function commitWork(
+  ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths'>,
+  state: LoopState,
+  label: string,
+  branchesBefore?: ReadonlyMap<string, string>,
+): Promise<{ state: LoopState; changed: boolean }> {
   const { plan, candidate } = ctx;
+  const kept = state.head ?? plan.baseCommit;
+  const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
+  if (head.headWas !== undefined || head.rewound) {
+    const what = [
+      head.headWas !== undefined ? `its agent had moved HEAD (${head.headWas}); bestof put HEAD back on ${candidate.branch}` : '',
+      head.rewound ? `its branch had lost the last kept commit ${kept.slice(0, 12)}; bestof set it back and commits the agent's files on top` : '',
+      head.branchRestored ? `${head.branchRestored} was moved back where it was` : '',
+    ].filter(Boolean);
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: ${what.join('; ')}` });
+  }
   const committed = await commitAll(candidate.worktree, { message: `bestof: ${candidate.id} ${label}`, excludePaths: [...ctx.setupPaths] });
   const now = committed.commit ?? (await resolveCommit(candidate.worktree, 'HEAD'));
-  if (!now || now === (state.head ?? plan.baseCommit)) return { state, changed: false };
-  await updateRef(plan.repoRoot, candidate.ref, now);
+  if (!now || now === kept) return { state, changed: false };
+  await keepCommit(ctx, now);
   ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: state.iteration, commit: now, changedFiles: committed.commit ? committed.changedFiles : 0 });
   return { state: { ...state, head: now, headIsOurs: committed.commit !== undefined }, changed: true };
+}
+
+/**
+ * Moves the candidate's kept ref to `commit`. A ref planted in its way (only possible without
+ * the sandbox) is removed and reported: it cannot make the candidate's work unreachable.
+ */
+async function keepCommit(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit'>, commit: string): Promise<void> {
+  const removed = await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, commit);
+  if (removed.length > 0) {
+    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `${ctx.candidate.id}: refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs` });
+  }
 }
 
 /** The frozen checks that count in this iteration (curriculum: `from_iteration`), on the candidate's commit. */
@@ -275,6 +342,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     baseCommit: plan.baseCommit,
     commit: state.head ?? plan.baseCommit,
     frozen: plan.spec.checks.frozen,
+    editable: plan.spec.checks.editable,
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,
     env: ctx.checkEnv,
@@ -312,6 +380,7 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
     env: ctx.checkEnv,
     artifactsDir,
     signal: ctx.signal,
+    sandbox: agentSandbox(plan, candidate, ctx.checkEnv, 'reviewer'),
   });
   const warning = ctx.budget.record(candidate.id, review.costUsd);
   if (warning) ctx.emit({ type: 'run.warning', message: warning });
@@ -337,11 +406,11 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
 }
 
 /** The iteration's commit says its score, when bestof made it (an agent's own commit is left alone). */
-export async function rewordWithScore(ctx: Pick<LoopContext, 'plan' | 'candidate'>, state: LoopState): Promise<LoopState> {
+export async function rewordWithScore(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit'>, state: LoopState): Promise<LoopState> {
   if (!state.head || !state.headIsOurs) return state;
-  const { plan, candidate } = ctx;
+  const { candidate } = ctx;
   const head = await rewordHead(candidate.worktree, `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}`);
-  await updateRef(plan.repoRoot, candidate.ref, head);
+  await keepCommit(ctx, head);
   return { ...state, head };
 }
 

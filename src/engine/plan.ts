@@ -9,12 +9,15 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
+import { pathsMatching, topLevelPaths } from '../git/tree.js';
+import { frozenPathspecs } from '../checks/frozen.js';
 import { prepareAgent, type PreparedAgent } from '../providers/registry.js';
 import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
 import { runDirOf } from './run-folder.js';
+import { resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
 import { err, ok, type Result } from '../result.js';
 
 export interface CandidatePlan extends CandidateInfo {
@@ -49,6 +52,8 @@ export interface RunPlan {
   readonly review?: ReviewPlan;
   /** Notes for the user that do not stop the run (e.g. a dirty checkout that will refuse the merge). */
   readonly warnings: readonly string[];
+  /** Whether agents run in bubblewrap (`[sandbox] mode` against what this machine can do). */
+  readonly sandbox: SandboxPlan;
 }
 
 /** No spec can lift a candidate past this many iterations. */
@@ -127,6 +132,10 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const entries = spec.parallel.providers.length > 0 ? spec.parallel.providers : [{}];
   const count = spec.parallel.candidates ?? (spec.parallel.providers.length > 0 ? spec.parallel.providers.length : 3);
   const runId = options.runId ?? newRunId();
+  const sandbox = await resolveSandbox(spec.sandbox.mode);
+  if (!sandbox.ok) problems.push(sandbox.error);
+  else if (sandbox.value.warning) warnings.push(sandbox.value.warning);
+  const sandboxed = sandbox.ok && sandbox.value.enabled;
   const root = worktreesRoot(repoRoot);
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];
@@ -143,7 +152,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
     const index = i + 1;
     const id = `c${index}`;
-    const prepared = await prepareAgent(settings, { specDir, key, scripts });
+    const prepared = await prepareAgent(settings, { specDir, key, scripts, sandboxed });
     if (!prepared.ok && !problems.includes(prepared.error)) problems.push(prepared.error);
     candidates.push({
       id,
@@ -152,7 +161,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       provider: settings.kind,
       model: settings.model,
       branch: `${spec.git.branch_prefix}/${runId}/${id}`,
-      ref: `refs/bestof/${runId}/${id}`,
+      // `<id>/kept`, not `<id>`: the short name `bestof/<run>/<id>` must mean only the branch.
+      ref: `refs/bestof/${runId}/${id}/kept`,
       worktree: join(root, runId, id),
       settings,
       port: spec.setup.base_port + index,
@@ -180,6 +190,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       );
     }
   }
+  if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
   if (spec.checks.items.length === 0) {
     warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
   }
@@ -216,7 +227,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       args: spec.review.args,
       label: 'review',
     };
-    const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts });
+    const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts, sandboxed });
     if (!prepared.ok) problems.push(prepared.error);
     else {
       review = {
@@ -229,7 +240,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     }
   }
 
-  if (problems.length > 0) return err(problems);
+  if (problems.length > 0 || !sandbox.ok) return err(problems);
   const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
   const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
   const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
@@ -254,7 +265,31 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       ...(retryTemplate !== undefined ? { retryTemplate } : {}),
       ...(review ? { review } : {}),
       warnings,
+      sandbox: sandbox.value,
   });
+}
+
+/**
+ * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
+ * `editable`, would revert every change under it): a typo such as `test/**` where the tests
+ * are `test.js` must stop the run, not pass silently.
+ */
+async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
+  const problems: string[] = [];
+  let topLevel: string[] | undefined;
+  for (const key of ['frozen', 'editable'] as const) {
+    for (const [i, glob] of checks[key].entries()) {
+      const [pathspec] = frozenPathspecs([glob]);
+      if (pathspec === undefined || (await pathsMatching(repoRoot, baseCommit, [pathspec])).length > 0) continue;
+      topLevel ??= await topLevelPaths(repoRoot, baseCommit);
+      const shown = topLevel.slice(0, 12).join(', ') + (topLevel.length > 12 ? ', …' : '');
+      problems.push(
+        `checks.${key}[${i}]: ${JSON.stringify(glob)} matches no file in base ${baseCommit.slice(0, 10)}, so it ${key === 'frozen' ? 'protects nothing' : 'allows a change to no existing file'}; ` +
+          `the top level there is: ${shown || '(empty)'}. Fix the glob (\`*\` stays inside one folder, \`**\` crosses folders; a folder name covers what is under it) or remove it`,
+      );
+    }
+  }
+  return problems;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -209,11 +209,14 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       return updateCandidate(state, event.candidate, (c) => ({
         iterations: updateIteration(c, event.iteration, (it) => ({ checks: [...it.checks.filter((k) => k.name !== event.check.name), event.check] })),
       }));
-    case 'candidate.tampered':
+    case 'candidate.tampered': {
+      // Events of runs before `[checks] editable` carry no rule: every change they report was frozen.
+      const paths = event.paths.map((p) => ({ ...p, rule: p.rule ?? 'frozen' }));
       return updateCandidate(state, event.candidate, (c) => ({
-        tampered: mergeTampered(c.tampered, event.paths),
-        iterations: updateIteration(c, event.iteration, () => ({ tampered: event.paths })),
+        tampered: mergeTampered(c.tampered, paths),
+        iterations: updateIteration(c, event.iteration, () => ({ tampered: paths })),
       }));
+    }
     case 'candidate.scored':
       return updateCandidate(state, event.candidate, (c) => ({
         score: event.score,

@@ -15,7 +15,7 @@
  *
  * The engine writes no record of its own: the event log, state.json and the reports are
  * listeners (src/report/run-record.ts) that the CLI wires up beside the front end. Whatever
- * happens, every candidate's work is committed and kept under refs/bestof/<run>/<candidate>.
+ * happens, every candidate's work is committed and kept under refs/bestof/<run>/<candidate>/kept.
  */
 import type { RunEventListener } from './events.js';
 import type { RunPlan } from './plan.js';

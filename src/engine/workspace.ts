@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cp, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { addWorktree } from '../git/worktree.js';
-import { untrackedFiles } from '../git/commit.js';
+import { setupCreatedPaths } from '../git/commit.js';
 import { reattachWorktree } from '../git/checkpoint.js';
 import { runShell } from '../process/run-process.js';
 import { outputTail } from '../checks/run-checks.js';
@@ -93,7 +93,7 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
       return err(`setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`);
     }
   }
-  const setupPaths = await untrackedFiles(options.worktree);
+  const setupPaths = await setupCreatedPaths(options.worktree);
   // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
   writeFileSync(options.setupPathsFile, JSON.stringify(setupPaths));
   return ok({ copied, warnings, setupPaths, reused: false });

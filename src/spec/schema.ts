@@ -82,7 +82,7 @@ const providerFields = {
   }),
   env: z.record(z.string(), z.string()).meta({
     description:
-      'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX`, `BESTOF_RUN_DIR` and `PORT`',
+      'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX` and `PORT` (inside the sandbox, `HOME` is its own)',
   }),
   timeout: duration.optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
   script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see "Script files" below)', pathRule: 'existing-file' }),
@@ -93,12 +93,12 @@ const providerFields = {
   max_turns: count(1).optional().meta({ description: 'Claude `--max-turns`; Gemini only with `isolate_config = true` (it has no flag for it)' }),
   permission_mode: nonEmpty.optional().meta({
     description:
-      'Claude Code: edits inside the worktree run unattended, other tools (shell) are denied and shown. `bypassPermissions` allows everything: only in a disposable sandbox (Claude refuses it as root unless `IS_SANDBOX` is set)',
-    defaultText: '`"acceptEdits"`',
+      'Claude Code `--permission-mode`. In bestof\'s sandbox the default lets the agent run every tool (a shell, the tests) unattended, bestof setting `IS_SANDBOX=1`; without it, edits inside the worktree run unattended and other tools (shell) are denied and shown',
+    defaultText: '`"bypassPermissions"` in the sandbox, else `"acceptEdits"`',
   }),
   append_system_prompt: z.string().optional().meta({ description: 'Claude `--append-system-prompt`' }),
-  sandbox: nonEmpty.optional().meta({ description: 'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox', defaultText: '`"workspace-write"`' }),
-  approval_mode: nonEmpty.optional().meta({ description: 'Gemini `--approval-mode` (edits only); `"yolo"` allows everything', defaultText: '`"auto_edit"`' }),
+  sandbox: nonEmpty.optional().meta({ description: 'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox (in bestof\'s sandbox Codex\'s own one fails every write once bubblewrap is installed)', defaultText: '`"bypass"` in the sandbox, else `"workspace-write"`' }),
+  approval_mode: nonEmpty.optional().meta({ description: 'Gemini `--approval-mode`; `"yolo"` allows every tool, `"auto_edit"` edits only', defaultText: '`"yolo"` in the sandbox, else `"auto_edit"`' }),
   config: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()
@@ -280,6 +280,11 @@ export const specSchema = z
             'git pathspec globs restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it)',
         }),
         items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),
+        editable: z.array(nonEmpty).default([]).meta({
+          description:
+            'an allow-list of git pathspec globs (`src/**`): changes outside it are reverted before scoring, never merged, and flag the candidate',
+          defaultText: 'everything but `frozen`',
+        }),
       })
       .prefault({})
       .meta({
@@ -333,6 +338,10 @@ export const specSchema = z
           .meta({ description: 'order of equal scores; also `iterations`, `votes`' }),
         merge: z.enum(MERGE_MODES).default('merge').meta({ description: 'what happens to the winner (see "Merge modes")' }),
         into: nonEmpty.optional().meta({ description: 'the branch to merge into', defaultText: 'the checked-out branch' }),
+        allow_tampered: z.boolean().default(false).meta({
+          description:
+            '`true` lets a candidate that changed a frozen path win; its frozen-path changes are reverted in a commit of bestof\'s before the merge',
+        }),
       })
       .prefault({})
       .meta({ description: 'How the winner is chosen and where it goes.' }),
@@ -362,6 +371,19 @@ export const specSchema = z
       })
       .prefault({})
       .meta({ description: 'Branches and worktrees.' }),
+
+    sandbox: z
+      .strictObject({
+        mode: z.enum(['auto', 'required', 'off']).default('auto').meta({
+          description:
+            '`auto`: bubblewrap when it works, else one warning line that says what is not protected; `required`: refuse to run without it; `off`: no sandbox',
+        }),
+      })
+      .prefault({})
+      .meta({
+        description:
+          'Every agent process (candidate and reviewer) runs in a bubblewrap sandbox (Linux): it can write its own worktree, a private `/tmp` and a HOME of its own, and nothing else; see "What bestof protects, and what it cannot".',
+      }),
 
     shannon: z
       .strictObject({

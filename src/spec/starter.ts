@@ -112,6 +112,7 @@ kind = "gemini"                  # Google Gemini CLI; approval_mode = "auto_edit
 # Checks: your commands, run in each candidate's worktree; exit code 0 = pass.
 [checks]
 frozen = ["test/**"]             # restored from \`base\` before every check run: no candidate can edit its way to a pass
+# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
 
 [[checks.items]]
 name = "test"                    # shown in the dashboard and the report

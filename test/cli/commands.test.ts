@@ -146,8 +146,8 @@ describe('ls, show, clean', () => {
     expect(branches).toContain(`refs/heads/${winnerBranch}`);
     expect(branches).not.toContain(`refs/heads/${loserBranch}`);
     // The late work was committed and is kept, as is every earlier commit.
-    expect(project.repo.git('show', `refs/bestof/${runId}/c2:late.txt`)).toBe('written after the last commit');
-    expect(project.repo.git('show', `refs/bestof/${runId}/c2:notes.txt`)).toBe('I looked at it.');
-    expect(project.repo.git('show', `refs/bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:late.txt`)).toBe('written after the last commit');
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:notes.txt`)).toBe('I looked at it.');
+    expect(project.repo.git('show', `refs/bestof/${runId}/c1/kept:src/add.mjs`)).toContain('a + b');
   });
 });

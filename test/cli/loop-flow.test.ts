@@ -2,30 +2,20 @@
  * The loop's flow through the real binary: the gap-file example with a reviewer, phases and
  * curriculum checks, the channel (send / stop), and resume after kill -9.
  */
-import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli, startCli } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/wait.js';
 import { onlyRunDir, promptOf, readLoopReport, scoreScript, TEN_CHECKS } from '../helpers/loop.js';
 import { makeProject, type Project } from '../helpers/project.js';
+import { readEventLines, type EventLine } from '../helpers/run-record.js';
 
 let project: Project;
 afterEach(() => project?.cleanup());
 
-function events(): { type: string; candidate?: string; iteration?: number; status?: string }[] {
-  const file = join(onlyRunDir(project.repo.dir), 'events.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
+function events(): EventLine[] {
+  return readEventLines(join(onlyRunDir(project.repo.dir), 'events.jsonl'));
 }
 
 function writeSpec(scripts: readonly string[], body: string, checks = TEN_CHECKS): string {
@@ -172,7 +162,7 @@ describe('resume', () => {
     child.kill('SIGKILL');
     await done;
     const runId = onlyRunDir(project.repo.dir).split('/').pop() as string;
-    const before = ['c1', 'c2'].flatMap((id) => project.repo.git('rev-list', `refs/bestof/${runId}/${id}`).split('\n'));
+    const before = ['c1', 'c2'].flatMap((id) => project.repo.git('rev-list', `refs/bestof/${runId}/${id}/kept`).split('\n'));
     expect(before.length).toBeGreaterThanOrEqual(4);
 
     const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });

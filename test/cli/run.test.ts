@@ -6,34 +6,17 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { processIsGone, waitUntil } from '../helpers/wait.js';
+import { processesWithArg } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIX_SCRIPT, FIXTURE_BIN, IDLE_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+import type { ReportJson } from '../helpers/run-record.js';
 
 let project: Project;
 afterEach(() => {
   if (!process.env.KEEP_TEST_DIRS) project?.cleanup();
 });
 
-interface Report {
-  status: string;
-  exitCode: number;
-  winner: string | null;
-  merge: { ok: boolean; mode: string; message: string } | null;
-  ranking: { candidate: string; score: number; eligible: boolean; reason?: string }[];
-  candidates: {
-    id: string;
-    status: string;
-    reason: string;
-    message: string | null;
-    score: number | null;
-    commit: string | null;
-    ref: string;
-    branch: string;
-    tampered: boolean;
-    tamperedPaths: { path: string; change: string }[];
-    history: { outcome?: string }[];
-  }[];
-}
+type Report = ReportJson;
 
 function readReport(repoDir: string): Report {
   const runs = readdirSync(join(repoDir, '.bestof', 'runs'));
@@ -135,7 +118,6 @@ score = 1
 
   it('keeps going when one agent crashes and another times out; the timed-out agent\'s process tree is gone and its files are committed', async () => {
     project = makeProject();
-    const pids = project.writeOutside('pids/.keep', '');
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const result = await run(
       specToml(
@@ -155,8 +137,6 @@ ${ADD_CHECKS}
 merge = "branch"
 `,
       ),
-      [],
-      { BESTOF_TEST_PIDS: join(pids, '..') },
     );
     expect(result.code).toBe(0);
     const report = readReport(project.repo.dir);
@@ -167,9 +147,11 @@ merge = "branch"
     expect(project.repo.git('show', `${crashed?.ref}:half.txt`)).toBe('half done');
     expect(hung?.history[0]?.outcome).toBe('timeout');
     expect(project.repo.git('show', `${hung?.ref}:partial.txt`)).toBe('partial work');
-    const grandchild = Number(readFileSync(join(pids, '..', 'c2.pid'), 'utf8'));
-    expect(grandchild).toBeGreaterThan(0);
-    await waitUntil(() => processIsGone(grandchild), `grandchild ${grandchild} to be gone`);
+    // The helper it started ran (its pid file is committed) and is gone; found by its name, since
+    // a PID written inside the sandbox is one of the sandbox's own namespace.
+    expect(Number(project.repo.git('show', `${hung?.ref}:helper.pid`))).toBeGreaterThan(0);
+    const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
+    await waitUntil(() => processesWithArg(`hang-agent-helper-${runId}-c2`).length === 0, 'the grandchild to be gone');
     expect(fixed?.status).toBe('done');
     expect(report.winner).toBe('c3');
   });

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReportJson } from './run-record.js';
 
 export const TEN_CHECKS = Array.from(
   { length: 10 },
@@ -29,25 +30,7 @@ export function scoreScript(scores: readonly number[], extras: IterationExtras =
     .join('\n');
 }
 
-export interface LoopReport {
-  runId: string;
-  status: string;
-  winner: string | null;
-  candidates: {
-    id: string;
-    status: string;
-    reason: string;
-    message: string | null;
-    score: number | null;
-    iterations: number;
-    costUsd: number;
-    commit: string | null;
-    ref: string;
-    branch: string;
-    history: { iteration: number; outcome?: string; score?: number; commit?: string; phase?: string; review?: { verdict: string; reason?: string; points: number } }[];
-  }[];
-  warnings: string[];
-}
+export type LoopReport = ReportJson;
 
 export function onlyRunDir(repoDir: string): string {
   const runs = join(repoDir, '.bestof', 'runs');

@@ -34,10 +34,11 @@ describe('loadSpec', () => {
     expect(spec.providers).toEqual({});
     expect(spec.parallel).toEqual({ max_concurrency: 4, providers: [] });
     expect(spec.prompts).toEqual([]);
-    expect(spec.checks).toEqual({ frozen: [], items: [] });
+    expect(spec.checks).toEqual({ frozen: [], items: [], editable: [] });
     expect(spec.review).toBeUndefined();
     expect(spec.vote).toEqual({ enabled: false, cross_review: true, method: 'borda', weight: 0.5, voters: [] });
-    expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge' });
+    expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge', allow_tampered: false });
+    expect(spec.sandbox).toEqual({ mode: 'auto' });
     expect(spec.setup).toEqual({ commands: [], copy: [], base_port: 4100, timeout: 10 * 60_000 });
     expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false });
     expect(spec.shannon).toEqual({ command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000 });

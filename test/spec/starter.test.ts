@@ -38,6 +38,8 @@ describe('starterSpec', () => {
     const result = await loadSpec(specPath);
     if (!result.ok) throw new Error(`${formatSpecProblems(result.error)}\n\n${uncommented}`);
     expect(result.value.spec.review?.prompt_file).toBe('review.md');
+    // init suggests an allow-list of what agents may change.
+    expect(result.value.spec.checks.editable).toEqual(['src/**']);
     expect(result.value.spec.vote.enabled).toBe(true);
     expect(result.value.spec.prompts).toHaveLength(1);
     expect(result.value.spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini', 'command']);

@@ -24,7 +24,7 @@ export function candidate(index: number, label: string, provider: CandidateInfo[
     provider,
     model,
     branch: `bestof/r1/${id}`,
-    ref: `refs/bestof/r1/${id}`,
+    ref: `refs/bestof/r1/${id}/kept`,
     worktree: `/tmp/worktrees/r1/${id}`,
   };
 }

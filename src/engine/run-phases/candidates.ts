@@ -3,6 +3,7 @@
  * `[parallel] max_concurrency`. A candidate that throws (a bug, an unexpected git failure)
  * ends as failed with internal_error; the others go on.
  */
+import { refCommit } from '../../git/refs.js';
 import { createProvider } from '../../providers/registry.js';
 import type { Provider } from '../../providers/types.js';
 import { runCandidate } from '../candidate.js';
@@ -30,6 +31,9 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
         }
         try {
           const past = ctx.resume?.candidates[candidate.id];
+          // The kept ref, not the event log, says where the candidate's work is: the log records
+          // each commit before bestof rewords it with its score, and a kill -9 can come after that.
+          const keptHead = past ? ((await refCommit(plan.repoRoot, candidate.ref)) ?? past.commit) : undefined;
           const end = await runCandidate(
             {
               plan,
@@ -41,7 +45,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
               budget: ctx.budget,
               ...(ctx.runDeadline !== undefined ? { runDeadline: ctx.runDeadline } : {}),
               ...(past
-                ? { resume: { iterations: past.iterations, head: past.commit, channelConsumed: past.messages.length, elapsedMs: past.durationMs } }
+                ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } }
                 : {}),
             },
             candidate,

@@ -9,10 +9,12 @@ import type { RunStatus } from '../events.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { RunContext } from '../run-context.js';
 import { markRunFinished } from '../run-lock.js';
+import { removeAgentHomes } from '../agent-sandbox.js';
 
 export async function finish(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
   if (!plan.spec.git.keep_worktrees) await removeWorktrees(ctx);
+  await removeAgentHomes(plan); // the agents' HOMEs hold copies of logins: never kept
   const { status, exitCode, message } = closing(ctx);
   ctx.emit({ type: 'run.finished', status, exitCode, winner: ctx.state().winner, durationMs: Math.round(performance.now() - ctx.startedAt), message });
   markRunFinished(plan.runDir);

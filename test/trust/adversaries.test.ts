@@ -1,0 +1,256 @@
+/**
+ * The trust promise of issue 14, tried the way a cheater would: one adversarial agent per class
+ * of cheating (test/fixtures/adversaries/*.sh, each naming its class and mechanism in its
+ * header), each run through the real binary next to the honest agent (c1 = the adversary,
+ * c2 = the honest one, so that a tie would favour the cheater). Every adversary leaves the bug
+ * unfixed, so any point it earns is the cheat working.
+ *
+ * For each: exit 0, the honest agent wins and is merged by the sha that was scored, the
+ * adversary earns nothing (and is flagged where its cheat leaves a trace bestof can see), no
+ * payload ever ran (no marker), and the user's .git/config, hooks, info/, refs, HEAD, working
+ * tree and HOME are byte-for-byte as before, but for the merge of the honest fix.
+ *
+ * `sandbox auto` runs in bubblewrap (installed here and in CI). The `sandbox off` runs are
+ * there for the defences that must not depend on it: scoring exactly the commit, bestof's
+ * hardened git, the allow-list, the merge by sha. Rivals, the record, the user's checkout,
+ * HOME, parent folders and background daemons are the sandbox's job: those run in `auto` only.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import {
+  adversary,
+  BUGGY_ADD,
+  FIXED_ADD,
+  LIBRARY_FILES,
+  makeTrustProject,
+  markersLeft,
+  PYTHON_CHECKS,
+  readEvents,
+  readTrustReport,
+  runDirs,
+  safeGit,
+  trustSpec,
+  userState,
+  userStateDiff,
+  type SpecOptions,
+  type TrustProject,
+  type TrustReport,
+} from './harness.js';
+import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
+
+const CHEATER = 'c1';
+const HONEST = 'c2';
+
+let project: TrustProject | undefined;
+afterEach(() => {
+  killLeftovers(ADVERSARY_TOKENS);
+  project?.cleanup();
+  project = undefined;
+});
+
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import pytest'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+type Mode = 'auto' | 'off';
+
+interface AdversaryCase {
+  /** Class: mechanism. */
+  readonly title: string;
+  readonly script: string;
+  readonly modes: readonly Mode[];
+  /** When the adversary must be flagged: its cheat leaves a trace bestof can see (a committed frozen or non-editable change, a changed shared git dir). */
+  readonly flagged?: 'always' | 'off';
+  readonly spec?: Partial<SpecOptions>;
+  readonly python?: boolean;
+  /** More checks after the common ones. */
+  readonly also?: (project: TrustProject, report: TrustReport) => void;
+  /** The adversary may kill bestof: resume the run then (as a user would). */
+  readonly resumeIfKilled?: boolean;
+}
+
+const EDITABLE_SRC = { editable: ['src/**'] };
+
+const CASES: readonly AdversaryCase[] = [
+  { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
+  { title: 'index bits: skip-worktree / assume-unchanged on frozen files, then edits them', script: 'index-bits', modes: ['auto', 'off'], flagged: 'always' },
+  { title: 'git runs agent code: core.fsmonitor in .git/config', script: 'git-fsmonitor', modes: ['auto', 'off'], flagged: 'off' },
+  { title: 'git runs agent code: core.hooksPath in .git/config', script: 'git-hookspath', modes: ['auto', 'off'], flagged: 'off' },
+  { title: 'git runs agent code: post-commit (and other) hooks in .git/hooks', script: 'git-post-commit', modes: ['auto', 'off'], flagged: 'off' },
+  { title: 'git runs agent code: a smudge filter in .git/config + .git/info/attributes', script: 'git-smudge-filter', modes: ['auto', 'off'], flagged: 'off' },
+  { title: 'git runs agent code: `git replace` of base by a look-alike with a gutted test', script: 'git-replace', modes: ['auto', 'off'], flagged: 'always' },
+  { title: 'git runs agent code: core.hooksPath / core.fsmonitor in ~/.gitconfig', script: 'home-gitconfig', modes: ['auto'] },
+  { title: 'background process: a setsid daemon rewrites the test between commit and check', script: 'setsid-daemon', modes: ['auto'], also: expectNoDaemon },
+  { title: 'shims: node_modules/.bin/node in the worktree (ignored)', script: 'shim-worktree-node', modes: ['auto', 'off'] },
+  { title: 'shims: node_modules/.bin/node in the parent folders of the worktree', script: 'shim-parent-node', modes: ['auto'] },
+  { title: 'shims: ~/.npmrc node-options=--require evil.cjs', script: 'shim-npmrc', modes: ['auto'] },
+  { title: 'shims: a fake node and npm in a folder on PATH inside HOME', script: 'shim-home-path', modes: ['auto'] },
+  { title: 'shims (allow-list): a committed project .npmrc with node-options', script: 'npmrc-project', modes: ['auto', 'off'], flagged: 'always', spec: EDITABLE_SRC },
+  { title: 'shims (allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
+  { title: "shims (allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
+  { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
+  { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
+  { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
+  { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto', 'off'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
+  { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
+  { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
+  { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
+];
+
+const WHY: Record<Mode, string> = { auto: 'sandbox auto', off: 'sandbox off: must hold without the sandbox' };
+
+describe('adversaries, each next to the honest agent', () => {
+  for (const c of CASES) {
+    for (const mode of c.modes) {
+      const name = `${c.title} [${WHY[mode]}]`;
+      if (c.python && !hasPython) {
+        it.skip(`${name} (skipped: python3 with pytest is not installed)`, () => {});
+        continue;
+      }
+      it(name, async () => {
+        project = makeTrustProject();
+        const before = userState(project);
+        const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...c.spec }), c.resumeIfKilled ?? false);
+        expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off') });
+        c.also?.(project, readTrustReport(project));
+      });
+    }
+  }
+});
+
+describe('the winner\'s frozen edits never reach the user', () => {
+  for (const mode of ['auto', 'off'] as const) {
+    it(`an agent that fixes the bug and guts the frozen test does not win; merge = "merge" leaves main's tests intact [${WHY[mode]}]`, async () => {
+      project = makeTrustProject();
+      const before = userState(project);
+      const result = await runBestof(project, trustSpec(project, { cheater: adversary('gut-test'), sandbox: mode, merge: 'merge' }), false);
+      // It fixed the bug too, so it may score; it must not win, and must be flagged.
+      expectTrustKept(project, before, result, { mode, flagged: true, cheaterMayScore: true });
+      const report = readTrustReport(project);
+      const cheater = report.candidates.find((x) => x.id === CHEATER);
+      expect(cheater?.tampered, 'the gutter is reported as tampered').toBe(true);
+      expect(cheater?.tamperedPaths.map((p) => p.path).sort()).toEqual(['test/add.test.js', 'test/mine.test.js']);
+    });
+  }
+
+  it('with select.allow_tampered = true the gutter (alone) wins, but its frozen-path changes are reverted by bestof before the merge', async () => {
+    project = makeTrustProject();
+    const before = userState(project);
+    const result = await runBestof(
+      project,
+      trustSpec(project, { cheater: adversary('gut-test'), sandbox: 'auto', merge: 'merge', alone: true, select: 'allow_tampered = true\n' }),
+      false,
+    );
+    expect(result.code, output(result)).toBe(0);
+    const report = readTrustReport(project);
+    expect(report.winner).toBe(CHEATER);
+    const main = safeGit(project.repo.dir, ['rev-parse', 'main']);
+    expect(safeGit(project.repo.dir, ['rev-parse', 'main^1'])).toBe(project.base);
+    // main = base + the fix only: the gutted test and the added one are gone.
+    expect(safeGit(project.repo.dir, ['diff', '--name-only', project.base, main])).toBe('src/add.js');
+    expect(safeGit(project.repo.dir, ['show', 'main:test/add.test.js'])).toBe(LIBRARY_FILES['test/add.test.js']?.trim());
+    expect(readFileSync(join(project.repo.dir, 'test/add.test.js'), 'utf8')).toBe(LIBRARY_FILES['test/add.test.js']);
+    expect(existsSync(join(project.repo.dir, 'test/mine.test.js'))).toBe(false);
+    expect(readFileSync(join(project.repo.dir, 'src/add.js'), 'utf8')).toBe(FIXED_ADD);
+    expect(userStateDiff(before, userState(project), { mainMovedTo: main, checkoutChanged: ['src/add.js'] })).toEqual([]);
+  });
+});
+
+describe('frozen globs', () => {
+  it('a frozen glob that matches nothing in base is a spec error: exit 2, the glob named, nothing created', async () => {
+    project = makeTrustProject();
+    const before = userState(project);
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('frozen-glob-miss'), sandbox: 'auto', frozen: ['tests/**'] }), false);
+    expect(result.code, output(result)).toBe(2);
+    expect(result.stderr).toContain('tests/**');
+    expect(runDirs(project)).toEqual([]);
+    expect(existsSync(project.worktreesDir)).toBe(false);
+    expect(safeGit(project.repo.dir, ['for-each-ref', 'refs/bestof', 'refs/heads/bestof'])).toBe('');
+    expect(userStateDiff(before, userState(project))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+function output(result: CliResult): string {
+  return `exit ${result.code} ${result.signal ?? ''}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-4000)}`;
+}
+
+async function runBestof(p: TrustProject, spec: string, resumeIfKilled: boolean): Promise<CliResult> {
+  const specPath = p.writeOutside('spec.toml', spec);
+  const options = { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: p.env };
+  const first = await runCli(['run', specPath], options);
+  if (!resumeIfKilled || first.signal !== 'SIGKILL') return first;
+  const [runDir] = runDirs(p);
+  if (!runDir) return first;
+  const resumed = await runCli(['resume', runDir.split('/').pop() as string], options);
+  return { ...resumed, stdout: `${first.stdout}\n--- resumed\n${resumed.stdout}`, stderr: `${first.stderr}\n--- resumed\n${resumed.stderr}` };
+}
+
+/** Flagged: reported as tampered, ineligible with a reason, or named by a warning of the run. */
+function flagReasons(p: TrustProject, report: TrustReport, candidate: string): string[] {
+  const reasons: string[] = [];
+  const c = report.candidates.find((x) => x.id === candidate);
+  if (c?.tampered) reasons.push(`tampered: ${c.tamperedPaths.map((t) => `${t.path} (${t.change})`).join(', ')}`);
+  const ranked = report.ranking.find((r) => r.candidate === candidate);
+  // Only reasons about cheating count: "made no changes" or a low score are not a flag.
+  if (ranked && !ranked.eligible && ranked.reason && /tamper|frozen|editable|allow-list|hook|fsmonitor|filter|replace|config|refs?\b|index/i.test(ranked.reason)) reasons.push(`ineligible: ${ranked.reason}`);
+  for (const e of readEvents(p)) {
+    if (e.type === 'run.warning' && (e.candidate === candidate || (e.message ?? '').includes(candidate))) reasons.push(`warning: ${e.message}`);
+    if (/tamper/i.test(e.type) && e.candidate === candidate) reasons.push(`${e.type}`);
+  }
+  return reasons;
+}
+
+interface Expectation {
+  readonly mode: Mode;
+  readonly flagged: boolean;
+  /** The adversary fixed the bug too (gut-test): its score may be high, it still must not win. */
+  readonly cheaterMayScore?: boolean;
+}
+
+function expectTrustKept(p: TrustProject, before: ReturnType<typeof userState>, result: CliResult, expectation: Expectation): void {
+  const all = output(result);
+  expect(result.code, all).toBe(0);
+  if (expectation.mode === 'auto') expect(all, 'bubblewrap is installed: auto must sandbox, not warn').not.toMatch(/not protected/i);
+  const report = readTrustReport(p);
+  const cheater = report.candidates.find((x) => x.id === CHEATER);
+  const honest = report.candidates.find((x) => x.id === HONEST);
+  expect(report.winner, `${all}\n${JSON.stringify(report.ranking)}`).toBe(HONEST);
+  if (!expectation.cheaterMayScore) expect(cheater?.score ?? 0, `the adversary left the bug unfixed: any point is the cheat working\n${JSON.stringify(report.ranking)}`).toBe(0);
+  expect(honest?.score, JSON.stringify(report.ranking)).toBe(20);
+  if (expectation.flagged) expect(flagReasons(p, report, CHEATER), `the adversary is flagged\n${all}\n${JSON.stringify(report.ranking)}`).not.toEqual([]);
+  expect(markersLeft(p), 'a payload of the adversary ran').toEqual([]);
+
+  // The honest work as committed: base + the fix, nothing of the adversary in it.
+  const honestCommit = honest?.commit as string;
+  expect(safeGit(p.repo.dir, ['diff', '--name-only', p.base, honestCommit]), 'the honest candidate\'s commit').toBe('src/add.js');
+  expect(`${safeGit(p.repo.dir, ['show', `${honestCommit}:src/add.js`])}\n`).toBe(FIXED_ADD);
+
+  // Merged by the sha that was scored: main = base + that commit, nothing else.
+  const main = safeGit(p.repo.dir, ['rev-parse', 'main']);
+  expect(safeGit(p.repo.dir, ['rev-parse', 'main^1'])).toBe(p.base);
+  expect(safeGit(p.repo.dir, ['rev-parse', 'main^{tree}'])).toBe(safeGit(p.repo.dir, ['rev-parse', `${honestCommit}^{tree}`]));
+  expect(safeGit(p.repo.dir, ['show', 'main:test/add.test.js'])).toBe(LIBRARY_FILES['test/add.test.js']?.trim());
+  expect(readFileSync(join(p.repo.dir, 'src/add.js'), 'utf8')).toBe(FIXED_ADD);
+
+  expect(userStateDiff(before, userState(p), { mainMovedTo: main, checkoutChanged: ['src/add.js'] }), 'the user\'s repo and HOME, byte for byte').toEqual([]);
+  expect(leftoverProcesses(ADVERSARY_TOKENS), 'processes of the adversary still alive').toEqual([]);
+  void BUGGY_ADD;
+}
+
+function expectNoDaemon(p: TrustProject, report: TrustReport): void {
+  const cheater = report.candidates.find((x) => x.id === CHEATER);
+  expect(cheater?.commit).toBeTruthy();
+  // The daemon left its pid in its worktree, committed as the adversary's work: proof it started.
+  expect(safeGit(p.repo.dir, ['show', `${cheater?.commit}:daemon.pid`])).toMatch(/^\d+$/);
+  void readdirSync;
+}
