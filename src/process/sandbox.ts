@@ -27,7 +27,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { delimiter, dirname, isAbsolute, resolve, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findOnPath } from './find-on-path.js';
 import { runProcess } from './run-process.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
@@ -98,7 +98,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
   const mounts: Mount[] = [
     ...hidden.map((path) => ({ kind: 'tmpfs' as const, path })),
     // Bound back read-only when hidden; never a hidden folder itself (same depth: it would win).
-    ...programDirs(command, layout.pathVariable)
+    ...programDirs(command, layout.pathVariable, hidden)
       .filter((dir) => isInsideAny(dir, hidden) && !hidden.includes(dir))
       .map((path) => ({ kind: 'ro' as const, path })),
     ...layout.readOnly.filter(existsSync).map((path) => ({ kind: 'ro' as const, path: real(path) })),
@@ -123,13 +123,15 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
 /**
  * The folders the program needs to start: where it is (and where its symlink points), and the
  * agent's PATH folders (the program may be a script run by `node` from PATH). A program inside
- * a `node_modules` brings the whole `node_modules` folder (its dependencies are beside it).
+ * a `node_modules` brings the whole `node_modules` folder (its dependencies are beside it); a
+ * program of a package (a `package.json` above it, below the hidden folder it lives in) brings
+ * that package, whose files it may read (a script beside its data, a CLI run from its checkout).
  */
-function programDirs(command: string, pathVariable: string | undefined): string[] {
+function programDirs(command: string, pathVariable: string | undefined, hidden: readonly string[]): string[] {
   const dirs = new Set<string>();
   const add = (file: string) => {
     const cut = file.indexOf(`${sep}node_modules${sep}`);
-    dirs.add(cut >= 0 ? file.slice(0, cut + '/node_modules'.length) : dirname(file));
+    dirs.add(cut >= 0 ? file.slice(0, cut + '/node_modules'.length) : packageRoot(dirname(file), hidden));
   };
   if (isAbsolute(command) && existsSync(command)) {
     add(command);
@@ -139,6 +141,14 @@ function programDirs(command: string, pathVariable: string | undefined): string[
     if (dir && isAbsolute(dir) && existsSync(dir)) dirs.add(real(dir));
   }
   return [...dirs];
+}
+
+/** The nearest folder at or above `dir` with a package.json, never a hidden folder or above one; else `dir`. */
+function packageRoot(dir: string, hidden: readonly string[]): string {
+  for (let at = dir; ; at = dirname(at)) {
+    if (hidden.includes(at) || dirname(at) === at) return dir;
+    if (existsSync(join(at, 'package.json'))) return at;
+  }
 }
 
 /** The agent's environment inside the sandbox: its own HOME, and no variable pointing into a hidden folder. */
