@@ -99,7 +99,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
   { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
   { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
-  { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto', 'off'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
+  { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
@@ -124,6 +124,29 @@ describe('adversaries, each next to the honest agent', () => {
       });
     }
   }
+});
+
+describe('refs without the sandbox: a known gap', () => {
+  // Without the sandbox a daemon of the cheater keeps re-planting the rival's refs for 30 s
+  // (nothing ends it before issue 9's "no process outlives its run"): bestof removes what is
+  // in its way and refuses a candidate whose kept ref moved, so the honest candidate cannot
+  // win either. What must hold even so: the cheater never wins, nothing is merged, and the
+  // user's repo and HOME stay as they were.
+  it('moves the rival\'s refs and branch: the cheater does not win and nothing reaches the user [sandbox off]', async () => {
+    project = makeTrustProject();
+    const before = userState(project);
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('move-refs'), sandbox: 'off', honestEnv: { HONEST_SLEEP: '0' } }), false);
+    const report = readTrustReport(project);
+    expect(report.winner, output(result)).not.toBe(CHEATER);
+    if (report.winner === null) {
+      expect(result.code, output(result)).toBe(1);
+      expect(userStateDiff(before, userState(project))).toEqual([]);
+    } else {
+      expect(result.code, output(result)).toBe(0);
+      expect(safeGit(project.repo.dir, ['diff', '--name-only', project.base, 'main'])).toBe('src/add.js');
+    }
+    expect(markersLeft(project)).toEqual([]);
+  });
 });
 
 describe('the winner\'s frozen edits never reach the user', () => {
