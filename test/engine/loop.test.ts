@@ -136,8 +136,11 @@ describe('runCandidate: outcomes', () => {
   it("timeout past the candidate's time limit: stops there with its work committed, not scored", async () => {
     const p = await plan(loop({ duration: '4s', max_iterations: 5 }));
     const run = await runFakeCandidate(p, [{ outcome: 'timeout', score: 40, untilTimeout: true }]);
-    // The agent's own timeout (15m by default) was cut to what was left of the candidate's time.
-    expect(run.provider.requests[0]!.timeoutMs).toBeLessThanOrEqual(4000);
+    // The timeout handed to the agent (a value the loop computes, not a measured duration) was cut
+    // from the provider's own 15 minutes to at most the candidate's whole `loop.duration`.
+    const given = run.provider.requests[0]!.timeoutMs;
+    expect(p.candidates[0]!.settings.timeout).toBe(15 * 60_000);
+    expect(given).toBeLessThanOrEqual(p.spec.loop.duration!);
     expect(run.finished).toMatchObject({ status: 'stopped', reason: 'candidate_duration', message: "the candidate's time limit was reached; what it wrote is kept", iterations: 1 });
     expect(run.of('candidate.scored')).toHaveLength(0);
     expect(project.repo.git('show', `${p.candidates[0]!.ref}:p2`)).toBe('iteration 1');
