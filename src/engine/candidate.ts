@@ -14,7 +14,8 @@
  * The rules: ./stop-rules.ts holds every stop rule as a pure function of that state, in
  * order of precedence, and the final status of each StopReason.
  * The outcomes: ./outcome-policy.ts is one exhaustive table of what each agent outcome does
- * (retry, wait, stop, next prompt, breaker); ./iteration.ts holds the steps.
+ * (retry, wait, stop, next prompt, breaker); ./iteration.ts holds the steps, with the agent call
+ * in ./agent-call.ts and the commits in ./commit-step.ts.
  *
  * The promise: whatever happens (a crash, a timeout, a cancel, a cap), what the agent wrote
  * is committed on the candidate's branch and kept under refs/bestof/<run>/<candidate>/kept before
@@ -29,7 +30,8 @@ import type { Provider } from '../providers/types.js';
 import type { BudgetLedger } from './budget.js';
 import { candidateEnv, checkEnv } from './candidate-env.js';
 import type { UnstampedEvent } from './events.js';
-import { commitWork, runLoop, type LoopContext } from './iteration.js';
+import { commitWork } from './commit-step.js';
+import { runLoop, type LoopContext } from './iteration.js';
 import { initialLoopState, type LoopState } from './loop-state.js';
 import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from './plan.js';
 import { candidateDir } from './run-folder.js';

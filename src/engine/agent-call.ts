@@ -1,0 +1,152 @@
+/**
+ * The agent call of an iteration: the provider run under its concurrency limit and the
+ * sandbox, waits for rate and usage limits as the outcome table says, and the watch over the
+ * shared git dir around it (a change an agent made there is undone and flags the candidate).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { branchTips } from '../git/commit.js';
+import { watchGitDir } from '../git/guard.js';
+import type { TamperedPath } from '../checks/frozen.js';
+import type { ProviderResult } from '../providers/types.js';
+import { timeLeft, type LoopState } from './loop-state.js';
+import { OUTCOME_POLICY, planWait } from './outcome-policy.js';
+import { agentSandbox } from './agent-sandbox.js';
+import { stopOutOfTime, type Stop } from './stop-rules.js';
+import type { LoopContext } from './iteration.js';
+
+export interface ProviderCall {
+  /** The last call's result (after any waits). */
+  readonly result: ProviderResult;
+  /** What every call of this iteration cost together. */
+  readonly costUsd: number;
+  /** Set when the outcome ends the candidate (OUTCOME_POLICY: stop, a wait it cannot make, out of time). */
+  readonly stop?: Stop;
+}
+
+/**
+ * The agent call of an iteration; what follows each outcome is OUTCOME_POLICY's `call`:
+ * go on, go on unless the time is up, wait and call again inside the same iteration, or stop.
+ */
+export async function callProvider(
+  ctx: LoopContext,
+  state: LoopState,
+  request: { readonly prompt: string; readonly artifactsDir: string; readonly model: string | undefined },
+): Promise<ProviderCall> {
+  const { emit, signal, plan, candidate } = ctx;
+  let costUsd = 0;
+  for (let waits = 0; ; ) {
+    const left = timeLeft(state, Date.now());
+    const result = await runAgent(ctx, state.iteration, request, left);
+    costUsd += result.costUsd;
+    recordCall(ctx, state.iteration, result);
+    if (signal.aborted) return { result, costUsd };
+
+    const policy = OUTCOME_POLICY[result.outcome].call;
+    switch (policy.kind) {
+      case 'proceed':
+        return { result, costUsd };
+      case 'proceed_unless_out_of_time': {
+        const stop = left !== undefined ? stopOutOfTime(state, Date.now()) : undefined;
+        return stop ? { result: { ...result, message: stop.message }, costUsd, stop } : { result, costUsd };
+      }
+      case 'stop':
+        // A cancel needs no message: the run says it was cancelled and how to resume.
+        return { result, costUsd, stop: policy.reason === 'cancelled' ? { reason: 'cancelled' } : { reason: policy.reason, message: result.message ?? policy.reason } };
+      case 'wait_and_retry': {
+        waits += 1;
+        const decision = planWait(policy, {
+          attempt: waits,
+          retryAfterMs: result.retryAfterMs,
+          backoffMs: plan.spec.loop.rate_limit_backoff,
+          maxRateLimitWaits: plan.spec.loop.max_rate_limit_waits,
+          timeLeftMs: timeLeft(state, Date.now()),
+        });
+        if ('giveUp' in decision) {
+          const message = `${result.message ?? policy.giveUp}; ${decision.giveUp}`;
+          return { result: { ...result, message }, costUsd, stop: { reason: policy.giveUp, message } };
+        }
+        emit({ type: 'candidate.waiting', candidate: candidate.id, iteration: state.iteration, reason: policy.giveUp, waitMs: decision.waitMs, attempt: waits });
+        await sleep(decision.waitMs, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return { result: { ...result, outcome: 'cancelled' }, costUsd };
+        continue;
+      }
+    }
+  }
+}
+
+function runAgent(
+  ctx: LoopContext,
+  iteration: number,
+  request: { readonly prompt: string; readonly artifactsDir: string; readonly model: string | undefined },
+  timeLeftMs: number | undefined,
+): Promise<ProviderResult> {
+  const { candidate, emit } = ctx;
+  const timeoutMs = timeLeftMs !== undefined ? Math.max(1000, Math.min(candidate.settings.timeout, timeLeftMs)) : candidate.settings.timeout;
+  return ctx.limitProvider(candidate, () =>
+    ctx.provider.run({
+      prompt: request.prompt,
+      cwd: candidate.worktree,
+      model: request.model,
+      iteration,
+      candidateId: candidate.id,
+      env: ctx.agentEnv,
+      timeoutMs,
+      artifactsDir: request.artifactsDir,
+      signal: ctx.signal,
+      onActivity: (text) => emit({ type: 'candidate.activity', candidate: candidate.id, iteration, text: text.slice(0, 500) }),
+      sandbox: agentSandbox(ctx.plan, candidate, ctx.agentEnv),
+    }),
+  );
+}
+
+function recordCall(ctx: LoopContext, iteration: number, result: ProviderResult): void {
+  const warning = ctx.budget.record(ctx.candidate.id, result.costUsd);
+  ctx.emit({
+    type: 'provider.finished',
+    candidate: ctx.candidate.id,
+    iteration,
+    outcome: result.outcome,
+    ...(result.message === undefined ? {} : { message: result.message }),
+    costUsd: result.costUsd,
+    usage: result.usage,
+    turns: result.turns,
+    durationMs: Math.round(result.durationMs),
+  });
+  if (warning) ctx.emit({ type: 'run.warning', message: warning });
+}
+
+/** After the agent call (and its commit): a cancel, or a stop the outcome asked for. */
+export function stopAfterCall(call: ProviderCall, aborted: boolean): Stop | undefined {
+  if (aborted) return { reason: 'cancelled' };
+  return call.stop;
+}
+
+export interface AgentCallWatch {
+  /** Every local branch before the call: one the agent moved while it had it checked out is put back at the commit. */
+  readonly branchesBefore: ReadonlyMap<string, string>;
+  /** Puts back what the agent changed in the shared git dir; each change is reported as a warning and returned as frozen tampering. */
+  restore(iteration: number): Promise<TamperedPath[]>;
+}
+
+/**
+ * Watches the git dir around an agent call (src/git/guard.ts): the sandbox makes it read-only
+ * when there is one, this makes a change undone and the candidate unable to win when there is not.
+ */
+export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'>): Promise<AgentCallWatch> {
+  const { candidate } = ctx;
+  const [watch, branchesBefore] = await Promise.all([watchGitDir(candidate.worktree), branchTips(candidate.worktree)]);
+  return {
+    branchesBefore,
+    async restore() {
+      const { changes, overlapped } = await watch.restore();
+      if (changes.length === 0) return [];
+      const list = changes.map((c) => `${c.path} (${c.change})`).join(', ');
+      ctx.emit({
+        type: 'run.warning',
+        candidate: candidate.id,
+        message: `the git dir changed while ${candidate.id}'s agent ran: ${list}; bestof put it back as it was, and ${candidate.id} cannot win${overlapped ? ' (other agents ran at the same time: without the sandbox bestof cannot tell which one did it)' : ''}`,
+      });
+      return changes.map((c) => ({ path: c.path, change: c.change, rule: 'frozen' }));
+    },
+  };
+}
