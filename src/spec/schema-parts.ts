@@ -1,0 +1,168 @@
+/**
+ * The building blocks of the spec's schema (./schema.ts): value types (durations, amounts,
+ * counts), the keys of one agent (`[provider]` and each `[[parallel.providers]]` entry), the
+ * per-kind settings, a check, a phase and a voter. The same rules as schema.ts hold: every key
+ * has its `.meta({ description })`, on the outermost wrapper.
+ */
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+
+/** What a key's `.meta()` may say besides zod's own `description` and `title`. */
+export interface SpecKeyMeta {
+  readonly description?: string;
+  /** The heading of a top-level table in the reference ("the task"). */
+  readonly title?: string;
+  /** The default as the reference shows it, where the schema has no default value to show. */
+  readonly defaultText?: string;
+  /**
+   * The file rule the loader applies to the key's path (or to each path of a list):
+   * - `existing-file`: relative to the spec's folder, must be a file that exists;
+   * - `inside-repo`: relative to the repo root, must not leave the repo.
+   */
+  readonly pathRule?: 'existing-file' | 'inside-repo';
+  /** A table with free keys: what its keys name, for the reference (`providers.<kind>`). */
+  readonly keyName?: string;
+}
+
+declare module 'zod' {
+  // Typed `.meta()` for the fields above (zod's documented way to extend its metadata).
+  interface GlobalMeta extends Omit<SpecKeyMeta, 'description' | 'title'> {}
+}
+
+/** What a duration may be written as; reference.ts describes it to JSON Schema by this identity. */
+export const durationInput = z.union([z.string(), z.number()], { error: 'expected a duration like "90s", "15m" or "2h"' });
+
+/**
+ * A duration string ("90s", "15m", "2h"), parsed to milliseconds. Defaults are given with
+ * `.prefault("15m")` (an input, parsed like any other) so the docs show them as written.
+ */
+export const duration = durationInput.transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `expected a duration like "90s", "15m" or "2h", got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+export const nonEmpty = z.string().trim().min(1, 'expected a non-empty string');
+export const usd = z.number().nonnegative('expected an amount in USD of 0 or more');
+export const count = (min: number) => z.number().int('expected a whole number').min(min, `expected a whole number of at least ${min}`);
+
+export const PROVIDER_KINDS = ['claude', 'codex', 'gemini', 'shannon', 'command', 'script'] as const;
+export const providerKind = z.enum(PROVIDER_KINDS);
+export type ProviderKind = z.infer<typeof providerKind>;
+
+export const MERGE_MODES = ['merge', 'squash', 'ff', 'branch', 'pr', 'none'] as const;
+export const TIE_BREAKS = ['score', 'cost', 'diff_size', 'duration', 'votes', 'iterations'] as const;
+
+/**
+ * Settings of one agent. `[provider]` holds the defaults; every `[[parallel.providers]]`
+ * entry overrides some of them for the candidates it is given to. The descriptions live
+ * here, once, for both.
+ */
+const providerFields = {
+  kind: providerKind.meta({ description: '`claude`, `codex`, `gemini`, `command` or `script` (`shannon` is *reserved*)' }),
+  model: nonEmpty.optional().meta({ description: '`--model` / `-m`; for `command`, `{model}`', defaultText: "the CLI's default" }),
+  label: nonEmpty.optional().meta({ description: 'name in the output and the report', defaultText: 'kind and model' }),
+  command: nonEmpty.optional().meta({
+    description:
+      'the program: for `command` required; for `claude`/`codex`/`gemini` another binary than the one on PATH (a path relative to the spec, or a name on PATH)',
+    defaultText: "the CLI's name",
+  }),
+  args: z.array(z.string()).meta({
+    description: 'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`)',
+  }),
+  env: z.record(z.string(), z.string()).meta({
+    description:
+      'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX` and `PORT` (inside the sandbox, `HOME` is its own)',
+  }),
+  timeout: duration.optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
+  script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see "Script files" below)', pathRule: 'existing-file' }),
+  isolate_config: z.boolean().meta({
+    description:
+      '`true`: a fresh config folder per candidate in the run folder, with the minimal settings the CLI needs (said in the output); `false`: your own login and settings, never modified',
+  }),
+  max_turns: count(1).optional().meta({ description: 'Claude `--max-turns`; Gemini only with `isolate_config = true` (it has no flag for it)' }),
+  permission_mode: nonEmpty.optional().meta({
+    description:
+      'Claude Code `--permission-mode`. In bestof\'s sandbox the default lets the agent run every tool (a shell, the tests) unattended, bestof setting `IS_SANDBOX=1`; without it, edits inside the worktree run unattended and other tools (shell) are denied and shown',
+    defaultText: '`"bypassPermissions"` in the sandbox, else `"acceptEdits"`',
+  }),
+  append_system_prompt: z.string().optional().meta({ description: 'Claude `--append-system-prompt`' }),
+  sandbox: nonEmpty.optional().meta({ description: 'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox (in bestof\'s sandbox Codex\'s own one fails every write once bubblewrap is installed)', defaultText: '`"bypass"` in the sandbox, else `"workspace-write"`' }),
+  approval_mode: nonEmpty.optional().meta({ description: 'Gemini `--approval-mode`; `"yolo"` allows every tool, `"auto_edit"` edits only', defaultText: '`"yolo"` in the sandbox, else `"auto_edit"`' }),
+  config: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .meta({ description: 'Codex `-c key=value` overrides' }),
+} as const;
+
+export const providerDefaults = z
+  .strictObject({
+    ...providerFields,
+    kind: providerFields.kind.default('claude'),
+    args: providerFields.args.default([]),
+    env: providerFields.env.default({}),
+    timeout: duration.prefault('15m').meta({ description: 'limit of one agent call; the process tree is killed past it' }),
+    isolate_config: providerFields.isolate_config.default(false),
+  })
+  .prefault({})
+  .meta({
+    title: 'the agents',
+    description:
+      '`[provider]` holds the defaults of every candidate\'s agent; each `[[parallel.providers]]` entry overrides some of them, and the entries are cycled over the candidates. An agent runs in its worktree with stdin closed.',
+  });
+
+/** One `[[parallel.providers]]` entry: every key optional, falling back to `[provider]`. */
+export const providerOverride = z.strictObject({
+  ...providerFields,
+  kind: providerFields.kind.optional(),
+  args: providerFields.args.optional(),
+  env: providerFields.env.optional(),
+  isolate_config: providerFields.isolate_config.optional(),
+});
+
+const pricePerMillion = z.strictObject({
+  input: usd.meta({ description: 'USD per million input tokens' }),
+  output: usd.meta({ description: 'USD per million output tokens' }),
+  cache_read: usd.optional().meta({ description: 'USD per million tokens read from the prompt cache' }),
+  cache_write: usd.optional().meta({ description: 'USD per million tokens written to the prompt cache' }),
+});
+
+export const providerKindSettings = z.strictObject({
+  max_concurrency: count(1).optional().meta({ description: 'at most this many calls of this agent kind at once', defaultText: 'unlimited' }),
+  prices: z
+    .record(z.string(), pricePerMillion)
+    .optional()
+    .meta({
+      description:
+        'USD per million tokens by model, to estimate the cost of Codex and Gemini (Claude reports its own); estimated costs are marked so',
+      defaultText: '`configs/prices.toml`',
+      keyName: 'model',
+    }),
+});
+
+export const check = z.strictObject({
+  name: nonEmpty.meta({ description: 'unique name, shown in the dashboard and the report' }),
+  command: nonEmpty.meta({ description: "a shell command (bash) of the spec author's, run in the candidate's worktree; exit 0 passes" }),
+  score: z.number().nonnegative('expected points of 0 or more').default(1).meta({ description: 'points for passing' }),
+  timeout: duration.prefault('10m').meta({ description: 'the check fails past this' }),
+  from_iteration: count(1).default(1).meta({ description: 'curriculum: the check counts from this iteration on' }),
+});
+
+export const phase = z
+  .strictObject({
+    name: nonEmpty.meta({ description: "the phase's name (shown per iteration)" }),
+    file: nonEmpty.optional().meta({ description: "a file with the phase's instructions, added to the task (set `file` or `text`)", pathRule: 'existing-file' }),
+    text: nonEmpty.optional().meta({ description: "the phase's instructions, added to the task (set `file` or `text`)" }),
+    iterations: count(1).default(1).meta({ description: 'iterations of this phase' }),
+    model: nonEmpty.optional().meta({ description: 'the model for this phase', defaultText: "the agent's" }),
+    score_threshold: z.number().nonnegative().optional().meta({ description: 'the phase ends early once the score reaches this' }),
+  })
+  .refine((p) => p.file !== undefined || p.text !== undefined, { message: 'a phase needs `file` or `text`' });
+
+export const voter = z.strictObject({
+  kind: providerKind.meta({ description: "the voter's provider kind" }),
+  model: nonEmpty.optional().meta({ description: "the voter's model" }),
+});
