@@ -30,7 +30,7 @@ import type { Provider } from '../providers/types.js';
 import type { BudgetLedger } from './budget.js';
 import { candidateEnv, checkEnv } from './candidate-env.js';
 import type { UnstampedEvent } from './events.js';
-import { commitWork } from './commit-step.js';
+import { commitWork, keepCommitted } from './commit-step.js';
 import { runLoop, type LoopContext } from './iteration.js';
 import { initialLoopState, type LoopState } from './loop-state.js';
 import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from './plan.js';
@@ -152,7 +152,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       limits: loopLimits(plan),
     };
     // A worktree left by a killed run may hold what the agent wrote after its last commit.
-    if (workspace.reused) state = (await commitWork(loop, state, `iteration ${state.iteration + 1} (interrupted; saved on resume)`)).state;
+    if (workspace.reused) state = await keepCommitted(loop, await commitWork(loop, state, `iteration ${state.iteration + 1} (interrupted; saved on resume)`));
     const described = await provider.describe?.();
     if (described) emit({ type: 'candidate.provider', candidate: id, ...described });
     const ended = await runLoop(loop, state);

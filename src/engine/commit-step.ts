@@ -1,7 +1,14 @@
 /**
  * Committing a candidate's work: whatever the agent left in its worktree becomes a commit on the
- * candidate's branch (HEAD reclaimed first if the agent moved it), the kept ref moves to it, and
- * once scored the commit is reworded with its score. Nothing an agent wrote is ever left uncommitted.
+ * candidate's branch (HEAD reclaimed first if the agent moved it), the commit is reworded with its
+ * score once it is scored, and only then does the kept ref move to it and the record say so.
+ * Nothing an agent wrote is ever left uncommitted.
+ *
+ * Why the kept ref moves last: the reword makes a new commit (same tree, new message). Were the
+ * kept ref and the record to name the commit before the reword, a kill -9 between the two would
+ * leave a recorded commit that nothing reaches any more. Until the reword, the commit is reachable
+ * from the candidate's branch; a resumed run finds it there and keeps it (`reclaimHead` keeps a
+ * branch that builds on the kept commit).
  */
 import { rewordHead } from '../git/checkpoint.js';
 import { commitAll, reclaimHead } from '../git/commit.js';
@@ -10,19 +17,26 @@ import { resolveCommit } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
 import type { LoopContext } from './iteration.js';
 
+/** The outcome of committing the worktree: the new state, and what the record will say once the commit is kept. */
+export interface CommittedWork {
+  readonly state: LoopState;
+  /** The worktree or the branch moved past the last kept commit. */
+  readonly changed: boolean;
+  /** Files in bestof's commit (0 when the agent committed by itself). */
+  readonly changedFiles: number;
+}
+
+type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths'>;
+
 /**
- * Commits whatever is in the worktree (never the setup files) and moves the candidate's ref
- * to it. An agent may also commit by itself: HEAD is the truth, not what bestof committed —
- * as long as it is the candidate's branch and builds on the last kept commit (`reclaimHead`).
+ * Commits whatever is in the worktree (never the setup files) on the candidate's branch. An agent
+ * may also commit by itself: HEAD is the truth, not what bestof committed, as long as it is the
+ * candidate's branch and builds on the last kept commit (`reclaimHead`). The kept ref does not
+ * move here: `keepCommitted` does that, after the reword.
  */
-export async function commitWork(
-  ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths'>,
-  state: LoopState,
-  label: string,
-  branchesBefore?: ReadonlyMap<string, string>,
-): Promise<{ state: LoopState; changed: boolean }> {
+export async function commitWork(ctx: CommitContext, state: LoopState, label: string, branchesBefore?: ReadonlyMap<string, string>): Promise<CommittedWork> {
   const { plan, candidate } = ctx;
-  const kept = state.head ?? plan.baseCommit;
+  const kept = state.head ?? plan.baseCommit; // the last kept commit: every iteration keeps its commit before it ends
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
   if (head.headWas !== undefined || head.rewound) {
     const what = [
@@ -34,28 +48,34 @@ export async function commitWork(
   }
   const committed = await commitAll(candidate.worktree, { message: `bestof: ${candidate.id} ${label}`, excludePaths: [...ctx.setupPaths] });
   const now = committed.commit ?? (await resolveCommit(candidate.worktree, 'HEAD'));
-  if (!now || now === kept) return { state, changed: false };
-  await keepCommit(ctx, now);
-  ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: state.iteration, commit: now, changedFiles: committed.commit ? committed.changedFiles : 0 });
-  return { state: { ...state, head: now, headIsOurs: committed.commit !== undefined }, changed: true };
+  if (!now || now === kept) return { state, changed: false, changedFiles: 0 };
+  return {
+    state: { ...state, head: now, headIsOurs: committed.commit !== undefined },
+    changed: true,
+    changedFiles: committed.commit ? committed.changedFiles : 0,
+  };
 }
 
 /**
- * Moves the candidate's kept ref to `commit`. A ref planted in its way (only possible without
- * the sandbox) is removed and reported: it cannot make the candidate's work unreachable.
+ * The kept ref moves to the state's head and the record says so (candidate.committed), when the
+ * head is new. Call it once on every way out of an iteration that made a commit.
  */
-async function keepCommit(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit'>, commit: string): Promise<void> {
-  const removed = await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, commit);
+export async function keepCommitted(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit'>, work: CommittedWork): Promise<LoopState> {
+  const { state } = work;
+  if (!work.changed || !state.head) return state;
+  const removed = await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, state.head);
   if (removed.length > 0) {
+    // Only possible without the sandbox: a ref planted in the way cannot make the work unreachable.
     ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `${ctx.candidate.id}: refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs` });
   }
+  ctx.emit({ type: 'candidate.committed', candidate: ctx.candidate.id, iteration: state.iteration, commit: state.head, changedFiles: work.changedFiles });
+  return state;
 }
 
-/** The iteration's commit says its score, when bestof made it (an agent's own commit is left alone). */
-export async function rewordWithScore(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit'>, state: LoopState): Promise<LoopState> {
-  if (!state.head || !state.headIsOurs) return state;
-  const { candidate } = ctx;
-  const head = await rewordHead(candidate.worktree, `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}`);
-  await keepCommit(ctx, head);
-  return { ...state, head };
+/** The iteration's commit says its score, when bestof made it (an agent's own commit is left alone). Not yet kept. */
+export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate'>, work: CommittedWork): Promise<CommittedWork> {
+  const { state } = work;
+  if (!work.changed || !state.head || !state.headIsOurs) return work;
+  const head = await rewordHead(ctx.candidate.worktree, `bestof: ${ctx.candidate.id} iteration ${state.iteration}, score ${state.lastScore}`);
+  return { ...work, state: { ...state, head } };
 }

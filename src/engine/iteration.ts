@@ -2,7 +2,8 @@
  * One iteration of a candidate's loop, as small steps over the LoopState:
  *
  *   prompt -> agent call (waits per the outcome table) -> commit -> frozen checks -> review
- *   -> score into the state -> reword the commit with the score -> events and progress.md
+ *   -> score into the state -> reword the commit with the score -> keep it (ref and record)
+ *   -> events and progress.md
  *   -> the after-iteration stop rules
  *
  * `runLoop` repeats it while the before-iteration rules allow. Each step takes the loop's
@@ -26,7 +27,7 @@ import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
-import { commitWork, rewordWithScore } from './commit-step.js';
+import { commitWork, keepCommitted, rewordWithScore } from './commit-step.js';
 
 /** What stays the same for the whole loop of one candidate. */
 export interface LoopContext {
@@ -91,11 +92,13 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   const call = await callProvider(ctx, state, { prompt, artifactsDir, model: phase?.model ?? candidate.model });
   const gitDirTampered = await watch.restore(iteration);
   state = { ...state, lastOutcome: call.result.outcome, lastMessage: call.result.message };
-  // Commit before anything else: a crash, a timeout or a cancel keeps what was written.
-  const committed = await commitWork(ctx, state, `iteration ${iteration}`, watch.branchesBefore);
+  // Commit before anything else: a crash, a timeout or a cancel keeps what was written. The
+  // commit is on the candidate's branch now; it is kept (ref and record) once reworded with its score.
+  let committed = await commitWork(ctx, state, `iteration ${iteration}`, watch.branchesBefore);
   state = committed.state;
   const stop = stopAfterCall(call, ctx.signal.aborted);
   if (stop) {
+    state = await keepCommitted(ctx, committed);
     if (gitDirTampered.length > 0) ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: gitDirTampered });
     return { state, stop };
   }
@@ -103,7 +106,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   emitStatus(ctx, 'checking', iteration, phase);
   const checked = await checkIteration(ctx, state, artifactsDir);
   const scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
-  if (scoring.interrupted && ctx.signal.aborted) return { state, stop: { reason: 'cancelled' } };
+  if (scoring.interrupted && ctx.signal.aborted) return { state: await keepCommitted(ctx, committed), stop: { reason: 'cancelled' } };
   if (scoring.tampered.length > 0) ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: scoring.tampered });
   const review = await reviewIteration(ctx, state, phase, artifactsDir);
 
@@ -121,7 +124,8 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
     },
     plan,
   );
-  if (committed.changed) state = await rewordWithScore(ctx, state);
+  committed = await rewordWithScore(ctx, { ...committed, state });
+  state = await keepCommitted(ctx, committed);
   reportScore(ctx, state, { phase, maxScore, failedChecks: failedChecks.map((c) => c.name), costUsd: call.costUsd, changed: committed.changed, review, scoring });
   const after = stopAfterIteration(state, ctx.limits);
   return after ? { state, stop: after } : { state };

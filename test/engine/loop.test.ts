@@ -297,7 +297,23 @@ describe('runIteration alone', () => {
     expect(step.state.feedback?.failedChecks.map((c) => c.name)).toEqual(['p4', 'p5']);
     expect(step.state.head).toBe(project.repo.git('rev-parse', p.candidates[0]!.ref));
     expect(start.iteration).toBe(0);
-    expect(events.map((e) => e.type).filter((t) => t !== 'check.finished')).toEqual(['candidate.status', 'provider.finished', 'candidate.committed', 'candidate.status', 'candidate.scored']);
+    expect(events.map((e) => e.type).filter((t) => t !== 'check.finished')).toEqual(['candidate.status', 'provider.finished', 'candidate.status', 'candidate.committed', 'candidate.scored']);
+  });
+
+  it('records and keeps the commit only once it is reworded with its score, so no recorded commit becomes unreachable', async () => {
+    const p = await plan(loop({ max_iterations: 3 }));
+    const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60 }, { score: 80 }]));
+    let state = initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined });
+    for (let i = 0; i < 2; i += 1) state = (await runIteration(ctx, state)).state;
+    const ref = p.candidates[0]!.ref;
+    const recorded = events.flatMap((e) => (e.type === 'candidate.committed' ? [e.commit] : []));
+    expect(recorded).toHaveLength(2);
+    for (const commit of recorded) {
+      // Reachable from the kept ref: `merge-base --is-ancestor` exits 0.
+      expect(() => project.repo.git('merge-base', '--is-ancestor', commit, ref)).not.toThrow();
+    }
+    expect(project.repo.git('log', '-1', '--format=%s', recorded[0]!)).toMatch(/iteration 1, score 60$/);
+    expect(project.repo.git('rev-parse', ref)).toBe(recorded[1]);
   });
 
   it('the iteration that reaches the threshold returns the stop with the state', async () => {

@@ -31,8 +31,9 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
         }
         try {
           const past = ctx.resume?.candidates[candidate.id];
-          // The kept ref, not the event log, says where the candidate's work is: the log records
-          // each commit before bestof rewords it with its score, and a kill -9 can come after that.
+          // The kept ref, not the event log, says where the candidate's work is: git is the truth
+          // (a kill -9 can fall between moving the ref and appending the event). A commit made but not
+          // yet kept is on the candidate's branch, which the loop builds on.
           const keptHead = past ? ((await refCommit(plan.repoRoot, candidate.ref)) ?? past.commit) : undefined;
           const end = await runCandidate(
             {
