@@ -133,6 +133,20 @@ export type RunEvent = Stamped &
       }
     | { readonly type: 'selection.finished'; readonly ranking: readonly RankEntry[]; readonly winner: string | undefined; readonly message: string }
     | {
+        /**
+         * Written before bestof touches the user's branch, so that a run killed during or after the
+         * merge and then resumed can tell whether the merge happened (and never merges twice).
+         */
+        readonly type: 'merge.started';
+        readonly candidate: string;
+        readonly mode: MergeMode;
+        /** The scored commit of the winner. */
+        readonly commit: string;
+        /** The branch merged into, and its tip before the merge (for merge, squash and ff). */
+        readonly into?: string;
+        readonly intoBefore?: string;
+      }
+    | {
         readonly type: 'merge.finished';
         readonly candidate: string;
         readonly mode: MergeMode;

@@ -103,9 +103,14 @@ async function branchOntoRevert(request: MergeRequest, target: ToMerge): Promise
   return moved.ok ? `; ${target.note}, and branch ${request.branch} now ends with it` : `; ${target.note}, but ${moved.error}`;
 }
 
+/** The subject of bestof's merge or squash commit (a resumed run looks for it: src/git/merge.ts findEarlierMerge). */
+export function mergeTitle(request: Pick<MergeRequest, 'candidate' | 'label' | 'runId'>): string {
+  return `bestof: ${request.candidate} (${request.label}) wins run ${request.runId}`;
+}
+
 export async function applyMergePolicy(request: MergeRequest): Promise<MergeOutcome> {
   const { mode, branch } = request;
-  const title = `bestof: ${request.candidate} (${request.label}) wins run ${request.runId}`;
+  const title = mergeTitle(request);
   const target = await commitToMerge(request);
   if (!target.ok) return { ok: false, message: target.message };
   switch (mode) {

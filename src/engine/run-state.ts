@@ -74,6 +74,8 @@ export interface RunState {
   readonly winner?: string;
   readonly selectionMessage?: string;
   readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string };
+  /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
+  readonly mergeStarted?: { readonly candidate: string; readonly mode: MergeMode; readonly commit: string; readonly into?: string; readonly intoBefore?: string };
   readonly warnings: readonly string[];
   readonly costUsd: number;
   readonly durationMs: number;
@@ -237,6 +239,17 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       }));
     case 'selection.finished':
       return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message };
+    case 'merge.started':
+      return {
+        ...state,
+        mergeStarted: {
+          candidate: event.candidate,
+          mode: event.mode,
+          commit: event.commit,
+          ...(event.into !== undefined ? { into: event.into } : {}),
+          ...(event.intoBefore !== undefined ? { intoBefore: event.intoBefore } : {}),
+        },
+      };
     case 'merge.finished':
       return {
         ...state,

@@ -176,3 +176,32 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   if (run.code !== 0) return failed(`git merge --ff-only ${branch}`, run);
   return ok({ commit: await headNow() });
 }
+
+export interface EarlierMergeQuery {
+  /** The branch merged into. */
+  readonly into: string;
+  /** Its tip when the merge began. */
+  readonly since: string;
+  /** What was merged (a merge or a fast-forward makes it an ancestor of the tip). */
+  readonly commit: string;
+  /** The subject of bestof's merge or squash commit (a squash is found by it). */
+  readonly subject: string;
+}
+
+/**
+ * The commit by which `into` received `commit` after `since`, when it did: the tip for a merge
+ * or a fast-forward (the merged commit is an ancestor of it), or the squash commit whose subject is
+ * bestof's. Undefined when `into` has not moved or moved for another reason.
+ */
+export async function findEarlierMerge(repo: string, query: EarlierMergeQuery, opts: GitCallOptions = {}): Promise<string | undefined> {
+  const tip = await resolveCommit(repo, `refs/heads/${query.into}`, opts);
+  if (tip === undefined || tip === query.since) return undefined;
+  if (!(await isAncestor(repo, query.since, tip, opts))) return undefined;
+  if (await isAncestor(repo, query.commit, tip, opts)) return tip;
+  const log = await gitOut(repo, ['log', '--format=%H%x09%s', `${query.since}..${tip}`], opts);
+  for (const line of log.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0 && line.slice(tab + 1) === query.subject) return line.slice(0, tab);
+  }
+  return undefined;
+}

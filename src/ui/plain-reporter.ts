@@ -43,6 +43,8 @@ export function formatEvent(event: RunEvent): string {
       return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${event.message ? ` — ${event.message}` : ''}`;
     case 'selection.finished':
       return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.eligible ? '' : ` (${r.reason})`}`).join(', ')} — ${event.message}`;
+    case 'merge.started':
+      return `merging ${event.candidate} (${event.mode})${event.into ? ` into ${event.into}` : ''}`;
     case 'merge.finished':
       return `${event.ok ? 'merge' : 'merge NOT done'} (${event.mode}): ${event.message}`;
     case 'run.warning':

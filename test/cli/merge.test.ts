@@ -2,7 +2,7 @@
  * What happens to the winner, per `[select] merge`, through the real binary and real git.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -104,5 +104,61 @@ describe('[select] merge', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('select.into: "release" is not the checked-out branch');
     expect(project.repo.git('branch', '--list')).toBe('* main');
+  });
+});
+
+describe('a run killed during or after its merge, then resumed, never merges twice', () => {
+  /** The run's event log cut right after its last event of `type` (what a kill -9 at that instant leaves), and its liveness mark of a dead process. */
+  function cutLogAfter(type: string): string {
+    const runsDir = join(project.repo.dir, '.bestof', 'runs');
+    const runId = readdirSync(runsDir)[0] as string;
+    const log = join(runsDir, runId, 'events.jsonl');
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const last = lines.map((l) => (JSON.parse(l) as { type: string }).type).lastIndexOf(type);
+    expect(last).toBeGreaterThan(0);
+    writeFileSync(log, `${lines.slice(0, last + 1).join('\n')}\n`);
+    rmSync(join(runsDir, runId, 'state.json'), { force: true });
+    rmSync(join(runsDir, runId, 'report.json'), { force: true });
+    return runId;
+  }
+
+  for (const mode of ['squash', 'merge']) {
+    it(`${mode}: killed after git merged but before merge.finished was written: resume records the merge and exits 0`, async () => {
+      project = makeProject();
+      const before = project.repo.git('rev-parse', 'HEAD');
+      expect((await runWithMerge(mode)).code).toBe(0);
+      const merged = project.repo.git('rev-parse', 'HEAD');
+      const runId = cutLogAfter('merge.started');
+      const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toContain('before the run was interrupted; not merged again');
+      expect(project.repo.git('rev-parse', 'HEAD')).toBe(merged);
+      expect(project.repo.git('rev-list', '--count', `${before}..HEAD`)).toBe(mode === 'squash' ? '1' : '2');
+      expect(report().merge).toMatchObject({ ok: true, commit: merged });
+      expect(project.repo.git('status', '--porcelain')).toBe('');
+    });
+  }
+
+  it('killed after merge.finished was written: resume does not touch the branch and closes as the run did', async () => {
+    project = makeProject();
+    expect((await runWithMerge('squash')).code).toBe(0);
+    const merged = project.repo.git('rev-parse', 'HEAD');
+    const runId = cutLogAfter('merge.finished');
+    const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).not.toContain('merge NOT done');
+    expect(project.repo.git('rev-parse', 'HEAD')).toBe(merged);
+  });
+
+  it('killed after merge.started but before git merged: resume merges once', async () => {
+    project = makeProject();
+    const before = project.repo.git('rev-parse', 'HEAD');
+    expect((await runWithMerge('squash')).code).toBe(0);
+    const runId = cutLogAfter('merge.started');
+    project.repo.git('reset', '--quiet', '--hard', before); // as if the kill came before git made the squash
+    const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(resumed.code).toBe(0);
+    expect(project.repo.git('rev-list', '--count', `${before}..HEAD`)).toBe('1');
+    expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
   });
 });

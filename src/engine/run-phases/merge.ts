@@ -3,10 +3,20 @@
  * Nothing to do without a winner. What is merged is the winner's scored commit by sha; the
  * protected paths it changed (read from git again here, not from the record) are reverted in
  * a commit of bestof's first.
+ *
+ * Never twice: merge.started is recorded (with the target branch's tip) before the user's branch
+ * is touched, and merge.finished after. A resumed run whose record has merge.finished does
+ * nothing here; one whose record has only merge.started asks git whether the merge happened
+ * (src/git/merge.ts findEarlierMerge) and records it rather than merging again.
  */
-import { applyMergePolicy } from '../merge-policy.js';
+import { findEarlierMerge } from '../../git/merge.js';
+import { resolveCommit } from '../../git/repo.js';
+import { applyMergePolicy, mergeTitle } from '../merge-policy.js';
+import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
 import { protectedChanges } from './selection.js';
+
+const MERGING_MODES = new Set(['merge', 'squash', 'ff']);
 
 export async function merge(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
@@ -15,7 +25,13 @@ export async function merge(ctx: RunContext): Promise<void> {
   const candidate = plan.candidates.find((c) => c.id === winner);
   const scored = winner ? state.candidates[winner]?.commit : undefined;
   if (!winner || !candidate || !scored) return;
+  if (state.merge?.candidate === winner) return; // done before the interruption: the record says how
   const mode = plan.spec.select.merge;
+  if (await recordEarlierMerge(ctx, candidate, scored)) return;
+
+  const into = MERGING_MODES.has(mode) ? plan.into : undefined;
+  const intoBefore = into ? await resolveCommit(plan.repoRoot, `refs/heads/${into}`) : undefined;
+  ctx.emit({ type: 'merge.started', candidate: winner, mode, commit: scored, ...(into ? { into } : {}), ...(intoBefore ? { intoBefore } : {}) });
   const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable });
   const merged = await applyMergePolicy({
     repoRoot: plan.repoRoot,
@@ -31,4 +47,26 @@ export async function merge(ctx: RunContext): Promise<void> {
     into: plan.into,
   });
   ctx.emit({ type: 'merge.finished', candidate: winner, mode, branch: candidate.branch, ok: merged.ok, ...(merged.commit ? { commit: merged.commit } : {}), message: merged.message });
+}
+
+/** A merge that began before the interruption and reached the target branch: recorded as done (true), never made again. */
+async function recordEarlierMerge(ctx: RunContext, candidate: CandidatePlan, scored: string): Promise<boolean> {
+  const started = ctx.state().mergeStarted;
+  if (!started || started.candidate !== candidate.id || !started.into || !started.intoBefore) return false;
+  const { plan } = ctx;
+  const subject = mergeTitle({ candidate: candidate.id, label: candidate.label, runId: plan.runId });
+  // A revert commit of bestof's may have been merged instead of the scored commit: it builds on it, so
+  // a merge or fast-forward of it contains `scored` too.
+  const commit = await findEarlierMerge(plan.repoRoot, { into: started.into, since: started.intoBefore, commit: scored, subject });
+  if (!commit) return false;
+  ctx.emit({
+    type: 'merge.finished',
+    candidate: candidate.id,
+    mode: started.mode,
+    branch: candidate.branch,
+    ok: true,
+    commit,
+    message: `merged ${candidate.branch} (${scored.slice(0, 10)}) into ${started.into} (${started.mode}) as ${commit.slice(0, 10)} before the run was interrupted; not merged again`,
+  });
+  return true;
 }
