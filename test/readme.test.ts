@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../src/engine/exit-codes.js';
 import { referenceRegionOf, specReferenceMarkdown } from '../src/spec/reference.js';
 import { PROJECT_ROOT } from './helpers/cli.js';
 
@@ -14,6 +15,12 @@ const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
 describe('README', () => {
   it('has the spec reference generated from the schema, current (else: npm run gen:spec)', () => {
     expect(referenceRegionOf(readme)).toBe(specReferenceMarkdown());
+  });
+
+  it('lists exactly the exit codes bestof uses', () => {
+    const section = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('## How a run works'));
+    const listed = [...section.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    expect(listed).toEqual([...new Set(Object.values(EXIT_CODES))].sort((a, b) => a - b));
   });
 
   it('has a quick start of exactly two commands: install and demo, then the tests', () => {

@@ -13,6 +13,12 @@ export const EXIT_CODES = {
   badInput: 2,
   /** A winner was chosen but the merge was refused or failed (its branch is kept). */
   mergeFailed: 3,
+  /**
+   * The run could not do everything for every candidate: one was lost to a failure of git or of
+   * bestof during setup (nothing is merged: the comparison is incomplete), or a worktree was kept
+   * because its work could not be committed. The closing line says which and what to do.
+   */
+  incomplete: 4,
   /** A bug of bestof's: an unexpected exception reached the command line. */
   internalError: 70,
   /** Cancelled (Ctrl-C / SIGTERM). */

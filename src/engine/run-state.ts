@@ -283,3 +283,8 @@ function mergeTampered(existing: readonly TamperedPath[], added: readonly Tamper
 export function foldEvents(events: readonly RunEvent[]): RunState {
   return events.reduce(reduceRunState, initialRunState());
 }
+
+/** Candidates lost to a failure of git or bestof during setup: not beaten, and not the spec's fault. */
+export function lostCandidates(state: RunState): string[] {
+  return state.order.filter((id) => state.candidates[id]?.reason === 'infrastructure_failed');
+}

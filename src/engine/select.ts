@@ -67,6 +67,7 @@ export function frozenChanges(c: CandidateState, evidence: CandidateEvidence = {
  */
 export function ineligibility(c: CandidateState, policy: SelectionPolicy, evidence: CandidateEvidence = {}): string | undefined {
   if (c.status === 'failed' && c.reason === 'setup_failed') return 'setup failed';
+  if (c.status === 'failed' && c.reason === 'infrastructure_failed') return 'lost during setup (git or bestof failed, not the candidate)';
   if (c.status === 'cancelled') return 'cancelled';
   if (evidence.untrusted !== undefined) return evidence.untrusted;
   if (c.commit === undefined || c.diff.files === 0) return 'made no changes';

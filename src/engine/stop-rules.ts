@@ -31,6 +31,8 @@ export const STOP_REASONS = [
   'usage_limit',
   'auth_error',
   'setup_failed',
+  /** Git or bestof failed while making the worktree (not the spec's setup): the candidate was lost, not beaten. */
+  'infrastructure_failed',
   'provider_failed',
   'stopped_by_user',
   'cancelled',
@@ -163,6 +165,7 @@ export const STATUS_OF_REASON: Record<StopReason, FinalStatus> = {
   stopped_by_user: 'stopped',
   auth_error: 'failed',
   setup_failed: 'failed',
+  infrastructure_failed: 'failed',
   provider_failed: 'failed',
   internal_error: 'failed',
   cancelled: 'cancelled',

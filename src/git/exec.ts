@@ -95,6 +95,8 @@ export interface GitCallOptions {
    * user's (src/git/guard.ts puts back whatever an agent changed there). @default false
    */
   userHooks?: boolean;
+  /** A private index (GIT_INDEX_FILE) instead of the worktree's: to commit what is on disk without touching its index. */
+  indexFile?: string;
 }
 
 /** A git call that should not fail did: a bug or a broken environment, never a user situation. */
@@ -120,7 +122,7 @@ export async function runGit(cwd: string, args: readonly string[], opts: GitCall
   const command = subcommandOf(args);
   const drivers = command !== undefined && SAFE_COMMANDS.has(command) ? [] : await driverOverrides(cwd, opts.signal);
   const fixed = opts.userHooks ? FIXED_CONFIG.slice(2) : FIXED_CONFIG;
-  return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal);
+  return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal, opts.indexFile !== undefined ? { GIT_INDEX_FILE: opts.indexFile } : {});
 }
 
 /** The git subcommand in `args` (after global options such as `-c k=v`), lowercased. */
@@ -204,7 +206,7 @@ function gitEnv(): Record<string, string> {
   return env;
 }
 
-async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined): Promise<GitRun> {
+async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined, extraEnv: Readonly<Record<string, string>> = {}): Promise<GitRun> {
   if (signal?.aborted) throw abortError(args, signal);
   let captured: { stdOut: Buffer[]; stdErr: Buffer[]; exitCode: number } | undefined;
   const git = simpleGit({
@@ -241,7 +243,7 @@ async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal 
       captured = result;
       return error instanceof GitPluginError ? error : undefined;
     },
-  }).env(gitEnv());
+  }).env({ ...gitEnv(), ...extraEnv });
   try {
     await git.raw([...args]);
   } catch (err) {

@@ -140,7 +140,7 @@ async function scoredTreeMismatch(repo: string, c: CandidateState): Promise<stri
 }
 
 /** Untracked files that setup created (setup-paths.json): they must survive the clean-up after the checks. */
-function readSetupPaths(runDir: string, candidate: string): string[] {
+export function readSetupPaths(runDir: string, candidate: string): string[] {
   const file = join(candidateDir(runDir, candidate), 'setup-paths.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
 }

@@ -1,6 +1,7 @@
 /**
  * Finish: worktrees removed (unless `[git] keep_worktrees`; every candidate's work is
- * committed and kept under refs/bestof/<run>/ by now, so this loses nothing), then the one
+ * committed and kept under refs/bestof/<run>/ by now; what a worktree still holds beyond its
+ * last commit is saved first, and a worktree whose work cannot be saved is kept), then the one
  * run.finished event with the run's status, exit code and closing line, then the liveness
  * mark removed. The listeners write state.json and the reports when they see run.finished.
  */
@@ -10,21 +11,44 @@ import { EXIT_CODES } from '../exit-codes.js';
 import type { RunContext } from '../run-context.js';
 import { markRunFinished } from '../run-lock.js';
 import { removeAgentHomes } from '../agent-sandbox.js';
+import { existsSync } from 'node:fs';
+import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
+import { updateRef } from '../../git/refs.js';
+import type { CandidatePlan } from '../plan.js';
+import { lostCandidates, type RunState } from '../run-state.js';
+import { readSetupPaths } from './final-scoring.js';
 
 export async function finish(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
-  if (!plan.spec.git.keep_worktrees) await removeWorktrees(ctx);
+  const unsavedWorktrees = plan.spec.git.keep_worktrees ? [] : await removeWorktrees(ctx);
   await removeAgentHomes(plan); // the agents' HOMEs hold copies of logins: never kept
-  const { status, exitCode, message } = closing(ctx);
+  const { status, exitCode, message } = closing(ctx, unsavedWorktrees);
   ctx.emit({ type: 'run.finished', status, exitCode, winner: ctx.state().winner, durationMs: Math.round(performance.now() - ctx.startedAt), message });
   markRunFinished(plan.runDir);
 }
 
 /** The run's status, exit code and closing line, from what the phases before did. */
-function closing(ctx: RunContext): { status: RunStatus; exitCode: number; message: string } {
+function closing(ctx: RunContext, unsavedWorktrees: readonly string[]): { status: RunStatus; exitCode: number; message: string } {
   const { runId } = ctx.plan;
   const state = ctx.state();
   const merged = state.merge;
+  const lost = lostCandidates(state);
+  if (lost.length > 0 && !ctx.signal.aborted) {
+    const would = state.winner ? `; ${state.winner} ranks first among the others, and its work is on branch ${state.candidates[state.winner]?.branch ?? ''}` : '';
+    return {
+      status: 'failed',
+      exitCode: EXIT_CODES.incomplete,
+      message: `incomplete: ${lost.join(', ')} ${lost.length === 1 ? 'was' : 'were'} lost during setup by a failure of git or bestof (not the spec's), so the comparison is incomplete and nothing was merged${would}; run again, or see \`bestof show ${runId}\``,
+    };
+  }
+  const unsavedNote = unsavedWorktrees.length > 0 ? `; the worktree${unsavedWorktrees.length === 1 ? '' : 's'} of ${unsavedWorktrees.join(', ')} ${unsavedWorktrees.length === 1 ? 'was' : 'were'} kept because ${unsavedWorktrees.length === 1 ? 'it holds' : 'they hold'} work that could not be committed (see the warnings)` : '';
+  const result = closingOf(ctx, state, merged);
+  if (unsavedNote === '') return result;
+  return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}` };
+}
+
+function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']): { status: RunStatus; exitCode: number; message: string } {
+  const { runId } = ctx.plan;
   if (merged) {
     const label = state.candidates[merged.candidate]?.label ?? '';
     return merged.ok
@@ -45,13 +69,57 @@ function closing(ctx: RunContext): { status: RunStatus; exitCode: number; messag
   };
 }
 
-async function removeWorktrees(ctx: RunContext): Promise<void> {
+/**
+ * Removes every candidate's worktree, never one that holds work no commit has: such work (an
+ * agent's last commit failed, or something wrote after it) is first saved in a commit of its own
+ * at refs/bestof/<run>/<candidate>/leftover; when even that fails, the worktree stays, and the run
+ * says where and ends `incomplete`. Returns the worktrees kept that way.
+ */
+async function removeWorktrees(ctx: RunContext): Promise<string[]> {
   const { plan } = ctx;
+  const kept: string[] = [];
   for (const candidate of plan.candidates) {
+    if (existsSync(candidate.worktree)) {
+      const saved = await saveLeftover(ctx, candidate);
+      if (!saved) {
+        kept.push(candidate.id);
+        continue;
+      }
+    }
     const removed = await removeWorktree(plan.repoRoot, candidate.worktree, { force: true });
     if (!removed.ok) {
       ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${removed.error}; \`bestof clean\` will retry` });
     }
   }
   await pruneWorktrees(plan.repoRoot);
+  return kept;
+}
+
+/** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */
+export function leftoverRef(keptRef: string): string {
+  return keptRef.endsWith('/kept') ? `${keptRef.slice(0, -'kept'.length)}leftover` : `${keptRef}-leftover`;
+}
+
+/** True when nothing in the worktree is left unsaved (there was nothing, or it is saved now). */
+async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
+  const { plan } = ctx;
+  const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
+  const unsaved = await unsavedPaths(candidate.worktree, setupPaths).catch(() => undefined);
+  if (unsaved !== undefined && unsaved.length === 0) return true;
+  const what = unsaved === undefined ? 'files git cannot read' : `${unsaved.length} file${unsaved.length === 1 ? '' : 's'} (${unsaved.slice(0, 3).join(', ')}${unsaved.length > 3 ? ', ...' : ''})`;
+  const commit = await saveLeftoverCommit(candidate.worktree, { setupPaths, message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})` }).catch(
+    (error: Error) => ({ ok: false as const, error: error.message }),
+  );
+  if (commit.ok) {
+    const ref = leftoverRef(candidate.ref);
+    await updateRef(plan.repoRoot, ref, commit.value);
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its worktree held ${what} that no commit had; saved at ${ref} (not scored)` });
+    return true;
+  }
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `its worktree ${candidate.worktree} holds ${what} that could not be committed (${commit.error}); the worktree is kept as it is: copy what you need, then \`bestof clean ${plan.runId}\``,
+  });
+  return false;
 }

@@ -14,6 +14,7 @@ import { resolveCommit } from '../../git/repo.js';
 import { applyMergePolicy, mergeTitle } from '../merge-policy.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
+import { lostCandidates } from '../run-state.js';
 import { protectedChanges } from './selection.js';
 
 const MERGING_MODES = new Set(['merge', 'squash', 'ff']);
@@ -26,6 +27,9 @@ export async function merge(ctx: RunContext): Promise<void> {
   const scored = winner ? state.candidates[winner]?.commit : undefined;
   if (!winner || !candidate || !scored) return;
   if (state.merge?.candidate === winner) return; // done before the interruption: the record says how
+  // A candidate lost to git or bestof (not beaten) makes the comparison incomplete: nothing is merged,
+  // and the closing line says so (./finish.ts).
+  if (lostCandidates(state).length > 0) return;
   const mode = plan.spec.select.merge;
   if (await recordEarlierMerge(ctx, candidate, scored)) return;
 

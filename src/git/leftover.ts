@@ -1,0 +1,46 @@
+/**
+ * Work left in a worktree that no commit holds: what a run finds when it is about to remove a
+ * worktree (after an agent's last commit failed, or something wrote after it). It is saved in a
+ * commit of its own on top of the worktree's HEAD, made through a private index, so that neither
+ * the branch nor the worktree's index moves (the candidate's scored commit stays what it was).
+ */
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { err, ok, type Result } from '../result.js';
+import { gitMessage, gitOut, identityArgs, runGit, withPathspecFile } from './exec.js';
+import { excludeLiteralPathspec } from './paths.js';
+
+/** Paths `git add -A` would stage (setup paths excluded): work on disk that no commit holds. Undefined when git cannot tell. */
+export async function unsavedPaths(worktree: string, setupPaths: readonly string[]): Promise<string[] | undefined> {
+  const run = await withPathspecFile([':/', ...setupPaths.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', '--dry-run', '--ignore-errors', ...from]));
+  if (run.code !== 0 && run.stdout.trim() === '') return undefined;
+  return run.stdout
+    .split('\n')
+    .map((line) => /^(?:add|remove) '(.*)'$/.exec(line)?.[1])
+    .filter((path): path is string => path !== undefined);
+}
+
+/** A commit on top of HEAD with everything on disk (setup paths excluded), made without touching the worktree's index or any ref. */
+export async function saveLeftoverCommit(worktree: string, opts: { readonly setupPaths: readonly string[]; readonly message: string }): Promise<Result<string>> {
+  const dir = await mkdtemp(join(tmpdir(), 'bestof-leftover-'));
+  try {
+    const indexFile = join(dir, 'index');
+    const gitDir = (await gitOut(worktree, ['rev-parse', '--absolute-git-dir'])).trim();
+    // Start from the worktree's own index when it can be read (faster: unchanged files are not hashed again).
+    await copyFile(join(gitDir, 'index'), indexFile).catch(() => undefined);
+    const call = { indexFile };
+    const add = await withPathspecFile([':/', ...opts.setupPaths.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
+    if (add.code !== 0 && !/^The following paths are ignored/.test(add.stderr)) return err(`git add failed: ${gitMessage(add.stderr || add.stdout)}`);
+    const tree = await runGit(worktree, ['write-tree'], call);
+    if (tree.code !== 0) return err(`git write-tree failed: ${gitMessage(tree.stderr)}`);
+    const head = await runGit(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+    const parent = head.code === 0 ? ['-p', head.stdout.trim()] : [];
+    const identity = await identityArgs(worktree);
+    const commit = await runGit(worktree, [...identity, 'commit-tree', tree.stdout.trim(), ...parent, '-m', opts.message]);
+    if (commit.code !== 0) return err(`git commit-tree failed: ${gitMessage(commit.stderr)}`);
+    return ok(commit.stdout.trim());
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
