@@ -11,8 +11,9 @@
  * branch that builds on the kept commit).
  */
 import { rewordHead } from '../git/checkpoint.js';
-import { commitAll, reclaimHead } from '../git/commit.js';
-import { updateOwnRef } from '../git/refs.js';
+import { branchTips, commitAll, reclaimHead } from '../git/commit.js';
+import { runGit } from '../git/exec.js';
+import { isAncestor, updateOwnRef } from '../git/refs.js';
 import { resolveCommit } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
 import type { LoopContext } from './iteration.js';
@@ -37,7 +38,9 @@ type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPat
 export async function commitWork(ctx: CommitContext, state: LoopState, label: string, branchesBefore?: ReadonlyMap<string, string>): Promise<CommittedWork> {
   const { plan, candidate } = ctx;
   const kept = state.head ?? plan.baseCommit; // the last kept commit: every iteration keeps its commit before it ends
+  const agentBranches = branchesBefore ? await branchesMadeByAgent(ctx, kept, branchesBefore) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
+  if (agentBranches.length > 0) await adoptAgentBranches(ctx, agentBranches);
   if (head.headWas !== undefined || head.rewound) {
     const what = [
       head.headWas !== undefined ? `its agent had moved HEAD (${head.headWas}); bestof put HEAD back on ${candidate.branch}` : '',
@@ -78,4 +81,49 @@ export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate'>, work:
   if (!work.changed || !state.head || !state.headIsOurs) return work;
   const head = await rewordHead(ctx.candidate.worktree, `bestof: ${ctx.candidate.id} iteration ${state.iteration}, score ${state.lastScore}`);
   return { ...work, state: { ...state, head } };
+}
+
+/**
+ * Branches the agent made during its call (`git checkout -b`, `git branch`): new under refs/heads/,
+ * not one of this run's candidate branches, and either checked out in the candidate's worktree or
+ * holding the candidate's commits. A branch the user makes meanwhile in their own checkout builds
+ * on their branch, not on the candidate's work, and is left alone. (On the first iteration the
+ * candidate's work is the base commit: a new branch there that the worktree has not checked out
+ * cannot be told from the user's, so it is left alone too.)
+ */
+async function branchesMadeByAgent(ctx: CommitContext, kept: string, before: ReadonlyMap<string, string>): Promise<{ ref: string; sha: string }[]> {
+  const { candidate, plan } = ctx;
+  const runBranches = `refs/heads/${candidate.branch.slice(0, candidate.branch.lastIndexOf('/') + 1)}`;
+  const fresh = [...(await branchTips(candidate.worktree))].filter(([ref]) => !before.has(ref) && !ref.startsWith(runBranches));
+  if (fresh.length === 0) return [];
+  const sym = await runGit(candidate.worktree, ['symbolic-ref', '--quiet', 'HEAD']);
+  const checkedOut = sym.code === 0 ? sym.stdout.trim() : undefined;
+  const made: { ref: string; sha: string }[] = [];
+  for (const [ref, sha] of fresh) {
+    const holdsCandidateWork = kept !== plan.baseCommit && (sha === kept || (await isAncestor(candidate.worktree, kept, sha)));
+    if (ref === checkedOut || holdsCandidateWork) made.push({ ref, sha });
+  }
+  return made;
+}
+
+/**
+ * The agent's branches leave the user's branch namespace: each is kept under the candidate's refs
+ * (refs/bestof/<run>/<candidate>/agent-branches/<name>, so no commit on it is lost) and deleted from
+ * refs/heads/, if it still points where the agent left it.
+ */
+async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: string; sha: string }[]): Promise<void> {
+  const { plan, candidate } = ctx;
+  const stem = candidate.ref.endsWith('/kept') ? candidate.ref.slice(0, -'kept'.length) : `${candidate.ref}-`;
+  const names: string[] = [];
+  for (const { ref, sha } of branches) {
+    const name = ref.slice('refs/heads/'.length);
+    await updateOwnRef(plan.repoRoot, `${stem}agent-branches/${name}`, sha);
+    await runGit(plan.repoRoot, ['update-ref', '-d', ref, sha]); // compare-and-delete
+    names.push(name);
+  }
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `${candidate.id}: its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${stem}agent-branches/`,
+  });
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 /**
  * The candidate loop in-process, without the binary: a real temp git repo, a RunPlan made
  * by the real planner from a spec object, real check commands, and a fake Provider object
@@ -40,6 +41,8 @@ export interface Turn {
   readonly untilTimeout?: boolean;
   /** Throw instead of answering (a bug in a provider). */
   readonly throws?: string;
+  /** A shell line the agent runs in its worktree after its writes (git moves of its own). */
+  readonly shell?: string;
 }
 
 export class FakeProvider implements Provider {
@@ -71,6 +74,7 @@ export class FakeProvider implements Provider {
       mkdirSync(dirname(join(request.cwd, path)), { recursive: true });
       writeFileSync(join(request.cwd, path), content);
     }
+    if (turn.shell !== undefined) execFileSync('bash', ['-c', turn.shell], { cwd: request.cwd, stdio: 'pipe' });
     let outcome = turn.outcome ?? 'success';
     if (turn.untilAborted || turn.untilTimeout || turn.delayMs !== undefined) {
       const ms = turn.untilAborted ? 60_000 : turn.untilTimeout ? request.timeoutMs + 50 : (turn.delayMs as number);

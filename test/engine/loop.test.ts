@@ -316,6 +316,42 @@ describe('runIteration alone', () => {
     expect(project.repo.git('rev-parse', ref)).toBe(recorded[1]);
   });
 
+  it('an agent\'s `git checkout -b` and commit: its work lands on the candidate\'s branch, and its branch leaves the user\'s branches for refs/bestof', async () => {
+    const p = await plan(loop({ max_iterations: 3 }));
+    const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, shell: 'git checkout -q -b feature && git add -A && git commit -qm "agent work"' }]));
+    const step = await runIteration(ctx, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
+    const c = p.candidates[0]!;
+    expect(project.repo.git('branch', '--list', 'feature')).toBe('');
+    const adopted = `refs/bestof/${p.runId}/c1/agent-branches/feature`;
+    const agentCommit = project.repo.git('rev-parse', adopted);
+    expect(project.repo.git('log', '-1', '--format=%s', agentCommit)).toBe('agent work');
+    expect(step.state.head).toBe(agentCommit);
+    expect(project.repo.git('rev-parse', c.ref)).toBe(agentCommit);
+    expect(project.repo.git('rev-parse', `refs/heads/${c.branch}`)).toBe(agentCommit);
+    expect(events.some((e) => e.type === 'run.warning' && e.message.includes('made branch feature'))).toBe(true);
+  });
+
+  it('an agent\'s `git reset --hard HEAD~1`: the kept ref only moves forward, the earlier commit stays in the history', async () => {
+    const p = await plan(loop({ max_iterations: 3 }));
+    const { ctx } = await loopContext(p, new FakeProvider([{ score: 60 }, { score: 80, shell: 'git reset -q --hard HEAD~1' }]));
+    let state = initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined });
+    state = (await runIteration(ctx, state)).state;
+    const first = state.head!;
+    state = (await runIteration(ctx, state)).state;
+    const ref = p.candidates[0]!.ref;
+    expect(() => project.repo.git('merge-base', '--is-ancestor', first, ref)).not.toThrow();
+    expect(project.repo.git('rev-parse', `${ref}~1`)).toBe(first);
+  });
+
+  it('a branch the user makes meanwhile in their own checkout is left alone', async () => {
+    const p = await plan(loop({ max_iterations: 3 }));
+    const { ctx } = await loopContext(p, new FakeProvider([{ score: 60 }, { score: 80, shell: `git -C ${JSON.stringify(project.repo.dir)} branch users-own` }]));
+    let state = initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined });
+    state = (await runIteration(ctx, state)).state;
+    await runIteration(ctx, state);
+    expect(project.repo.git('branch', '--list', 'users-own')).toContain('users-own');
+  });
+
   it('the iteration that reaches the threshold returns the stop with the state', async () => {
     const p = await plan(loop({ max_iterations: 3 }));
     const { ctx } = await loopContext(p, new FakeProvider([{ score: 100 }]));
