@@ -3,12 +3,16 @@
  * on an interactive terminal, else one plain line per event (on stderr with --json, whose
  * report owns stdout). Ctrl-C (SIGINT) and SIGTERM cancel the run cleanly: every agent's
  * process tree is stopped, what each candidate wrote is committed and kept, and the exit
- * code is 130. A second Ctrl-C quits at once.
+ * code is 130. A second Ctrl-C quits at once, and takes every process of the run with it:
+ * agents, checks and setup commands, their process groups and anything carrying the run's
+ * key (a daemon one of them started), all SIGKILLed before bestof exits.
  */
 import { EXIT_CODES } from '../engine/exit-codes.js';
+import { killRunProcessesNow } from '../engine/leftovers.js';
 import { executeRun } from '../engine/run.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
+import { killAllChildrenNow } from '../process/run-process.js';
 import { buildJsonReport } from '../report/report.js';
 import { createRunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
@@ -26,7 +30,11 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
   let ui: LiveFrontEnd | undefined;
   let signals = 0;
   const quitNow = (): never => {
-    process.stderr.write('bestof: quitting now; work not yet committed may be left in the worktrees (`bestof clean` commits and keeps it)\n');
+    killAllChildrenNow();
+    killRunProcessesNow(plan.runKey);
+    process.stderr.write(
+      `bestof: quit at once: every process of run ${plan.runId} was killed; work not yet committed stays in the worktrees (\`bestof resume ${plan.runId}\` goes on with it, \`bestof clean\` commits and keeps it)\n`,
+    );
     process.exit(EXIT_CODES.cancelled);
   };
   const onSignal = (name: NodeJS.Signals): void => {

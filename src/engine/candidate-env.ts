@@ -1,7 +1,12 @@
-/** The environments a candidate's processes get: the agent's, and the checks' (which never see the agent's extra env). */
+/**
+ * The environments a candidate's processes get: the agent's (also its setup commands'), and the
+ * checks' (also the reviewer's), which never see the agent's extra env. Both carry the run's key
+ * (BESTOF_RUN_KEY), by which the processes of a killed bestof are found (./leftovers.ts).
+ */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { RUN_KEY_VAR } from './leftovers.js';
 import { worktreesRoot, type CandidatePlan, type RunPlan } from './plan.js';
 
 export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
@@ -9,6 +14,7 @@ export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<st
     ...process.env,
     ...candidate.settings.env,
     BESTOF_RUN: plan.runId,
+    [RUN_KEY_VAR]: plan.runKey,
     BESTOF_CANDIDATE: candidate.id,
     BESTOF_INDEX: String(candidate.index),
     // No BESTOF_RUN_DIR: the run folder is the record, and agents get neither its path nor (in the sandbox) a view of it.
@@ -44,6 +50,7 @@ export function checkEnv(plan: RunPlan, candidate: CandidatePlan): Record<string
     ...toolchains,
     PATH: unshadowablePath(process.env.PATH ?? '', [candidate.worktree, worktreesRoot(plan.repoRoot), dirname(dirname(candidate.worktree))]),
     BESTOF_RUN: plan.runId,
+    [RUN_KEY_VAR]: plan.runKey,
     BESTOF_CANDIDATE: candidate.id,
     BESTOF_INDEX: String(candidate.index),
     PORT: String(candidate.port),

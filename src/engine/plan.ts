@@ -29,6 +29,12 @@ export interface CandidatePlan extends CandidateInfo {
 
 export interface RunPlan {
   readonly runId: string;
+  /**
+   * Random, kept in the run folder and across resumes: every process the run starts carries it
+   * as BESTOF_RUN_KEY, so that what a killed bestof left running can be found and stopped
+   * (./leftovers.ts).
+   */
+  readonly runKey: string;
   readonly spec: Spec;
   readonly specPath: string;
   readonly specDir: string;
@@ -105,6 +111,8 @@ function defaultLabel(settings: ProviderSettings, index: number, sameKind: numbe
 export interface PlanOptions {
   /** Reuse a run id (resume). */
   readonly runId?: string;
+  /** Reuse the run's key (resume: the one recorded in its run folder). */
+  readonly runKey?: string;
   /** Pin the base commit (resume: the commit the run started from, even if `base` moved). */
   readonly baseCommit?: string;
 }
@@ -247,6 +255,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0) + (review?.score ?? 0);
   return ok({
       runId,
+      runKey: options.runKey ?? randomBytes(8).toString('hex'),
       spec,
       specPath: loaded.specPath,
       specDir,

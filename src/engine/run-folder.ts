@@ -12,6 +12,8 @@ import { join } from 'node:path';
 export const RUNS_DIR = join('.bestof', 'runs');
 export const EVENT_LOG_FILE = 'events.jsonl';
 export const STATE_FILE = 'state.json';
+/** The run's random key (./leftovers.ts), which every process the run starts carries as BESTOF_RUN_KEY. */
+export const RUN_KEY_FILE = 'run-key';
 
 export function runsRoot(repoRoot: string): string {
   return join(repoRoot, RUNS_DIR);

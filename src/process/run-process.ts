@@ -5,6 +5,12 @@
  * Every child leads its own process group (`detached: true`). Timeout and abort send SIGTERM
  * to the group, then SIGKILL after a grace period; and once the child itself has exited,
  * whatever is left of its group is SIGKILLed, so background grandchildren cannot outlive it.
+ * A grandchild that left the group (`setsid`) is found by the random BESTOF_PROCESS_TAG every
+ * child gets in its environment, which its descendants inherit, and SIGKILLed as well
+ * (./tagged-processes.ts).
+ *
+ * The children started and not yet reaped are kept in a set, so that bestof can kill them
+ * all synchronously right before it exits (killAllChildrenNow: a second Ctrl-C).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
@@ -14,14 +20,15 @@ import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { killGroup } from './kill-tree.js';
 import { LineSplitter } from './line-splitter.js';
+import { newProcessTag, PROCESS_TAG_VAR, signalProcessesWithEnv } from './tagged-processes.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
 const DEFAULT_KILL_GRACE_MS = 1000;
 const DEFAULT_MAX_BUFFER_TAIL = 65_536;
 /**
- * After the child exited and its group was killed, the pipes normally reach EOF at once.
- * Only a grandchild that escaped the group (setsid) can still hold them open; we wait this
- * long for it and then stop reading.
+ * After the child exited and its group and tagged processes were killed, the pipes normally
+ * reach EOF at once. Only a grandchild that escaped both (setsid and a cleared environment)
+ * can still hold them open; we wait this long for it and then stop reading.
  */
 const DRAIN_MS = 500;
 
@@ -31,6 +38,26 @@ const DRAIN_MS = 500;
  */
 export async function runShell(command: string, options: RunProcessOptions): Promise<ProcessResult> {
   return runProcess('bash', ['-c', command], options);
+}
+
+/** Children started and not yet swept after their exit: process group id -> tag. */
+const liveChildren = new Map<number, string>();
+
+/**
+ * SIGKILLs, synchronously, every child runProcess has started and not yet reaped, its whole
+ * group, and every process carrying its tag (daemons it started). For a bestof that must
+ * exit now; the runProcess calls still pending then see their child killed by a signal.
+ */
+export function killAllChildrenNow(): void {
+  for (const pid of liveChildren.keys()) killGroup(pid, 'SIGKILL');
+  if (liveChildren.size > 0) signalProcessesWithEnv(PROCESS_TAG_VAR, liveChildren.values(), 'SIGKILL');
+}
+
+/** The child is gone: whatever is left of its group, and whatever carries its tag (a daemon that left the group), goes with it. */
+function sweepAfterExit(pid: number, tag: string): void {
+  killGroup(pid, 'SIGKILL');
+  signalProcessesWithEnv(PROCESS_TAG_VAR, [tag], 'SIGKILL');
+  liveChildren.delete(pid);
 }
 
 type Outcome =
@@ -84,15 +111,17 @@ export async function runProcess(
   const out = new OutputSink(maxTail, guard(options.onStdoutLine), log);
   const err = new OutputSink(maxTail, guard(options.onStderrLine), log);
 
+  const tag = newProcessTag();
   const child = execa(file, args, {
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, [PROCESS_TAG_VAR]: tag },
     extendEnv: false,
     detached: true,
     reject: false,
     buffer: false, // we consume stdout/stderr ourselves, as they arrive
     ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
   });
+  if (child.pid !== undefined) liveChildren.set(child.pid, tag);
   child.stdout?.on('data', (chunk: Uint8Array) => out.push(chunk));
   child.stderr?.on('data', (chunk: Uint8Array) => err.push(chunk));
 
@@ -131,8 +160,8 @@ export async function runProcess(
   clearTimeout(timeoutTimer);
   clearTimeout(graceTimer);
   options.signal?.removeEventListener('abort', onAbort);
-  // The child is gone; take whatever it left behind in its group with it.
-  if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+  // The child is gone; take whatever it left behind with it (before draining: a daemon holding the pipes then closes them).
+  if (child.pid !== undefined) sweepAfterExit(child.pid, tag);
 
   await Promise.all([drain(child.stdout), drain(child.stderr)]);
   out.end();

@@ -9,7 +9,8 @@ export interface RunProcessOptions {
   readonly cwd: string;
   /**
    * Full environment of the child. The caller builds it (usually from process.env plus extras);
-   * runProcess does not merge anything in.
+   * runProcess adds only BESTOF_PROCESS_TAG, a random value per child by which whatever the child
+   * leaves behind is found and killed when it ends (./tagged-processes.ts).
    */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Kill the whole process tree after this many ms. @default undefined (no limit) */

@@ -1,18 +1,65 @@
 /**
  * Ctrl-C in the middle of a run: every agent's process tree stops, what each candidate had
  * written is committed and kept under refs/bestof, the run is marked cancelled (exit 130),
- * and the repo is left consistent.
+ * and the repo is left consistent. And no process outlives its run, without the sandbox: not
+ * a daemon, not an agent that ignores SIGTERM after a second Ctrl-C, not an agent of a bestof
+ * that was killed (`bestof resume` stops it first). The processes of a run are found by the
+ * run's key, which each of them carries as BESTOF_RUN_KEY.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCli } from '../helpers/cli.js';
-import { processesWithArg } from '../helpers/processes.js';
-import { waitUntil } from '../helpers/wait.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { processesWithArg, processesWithEnv } from '../helpers/processes.js';
+import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
-afterEach(() => project?.cleanup());
+/** Pids a test saw and that must not outlive it, even when it fails. */
+const seen = new Set<number>();
+afterEach(() => {
+  for (const pid of seen) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone, as it should be
+    }
+  }
+  seen.clear();
+  project?.cleanup();
+});
+
+const runsDir = (): string => join(project.repo.dir, '.bestof', 'runs');
+const onlyRunId = (): string | undefined => (existsSync(runsDir()) ? readdirSync(runsDir())[0] : undefined);
+/** The run's key, from its run folder. */
+const runKey = (runId: string): string => readFileSync(join(runsDir(), runId, 'run-key'), 'utf8').trim();
+/** Live processes of the run, found by its key; each is remembered for the cleanup. */
+function processesOfRun(runId: string): number[] {
+  const pids = processesWithEnv('BESTOF_RUN_KEY', runKey(runId));
+  for (const pid of pids) seen.add(pid);
+  return pids;
+}
+
+/** A one-candidate spec whose agent is a fixture of test/fixtures/bin, unsandboxed. */
+function commandAgentSpec(agent: string, more: { args?: string[]; body?: string } = {}): string {
+  return project.writeOutside(
+    'spec.toml',
+    specToml(
+      project.repo.dir,
+      `[parallel]
+candidates = 1
+[provider]
+kind = "command"
+command = ${JSON.stringify(join(FIXTURE_BIN, agent))}
+${more.args ? `args = ${JSON.stringify(more.args)}\n` : ''}
+[select]
+merge = "none"
+[sandbox]
+mode = "off"
+${more.body ?? ''}`,
+    ),
+  );
+}
 
 const SLOW_SCRIPT = `
 [[steps]]
@@ -84,5 +131,93 @@ ${ADD_CHECKS}`,
     expect(project.repo.git('rev-parse', 'HEAD')).toBe(headBefore);
     expect(project.repo.git('status', '--porcelain')).toBe('');
     expect(project.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  });
+});
+
+describe('no process outlives its run (without the sandbox)', () => {
+  it('a setsid daemon started by the agent, a setup command or a check is gone when `bestof run` has finished', async () => {
+    project = makeProject();
+    const pidDir = join(project.outside, 'daemons');
+    mkdirSync(pidDir);
+    const daemonAgent = join(FIXTURE_BIN, 'daemon-agent');
+    const spec = commandAgentSpec('daemon-agent', {
+      args: ['agent'],
+      body: `[setup]
+commands = [${JSON.stringify(`${daemonAgent} setup`)}]
+[[checks.items]]
+name = "daemon"
+command = ${JSON.stringify(`${daemonAgent} check`)}
+score = 1
+`,
+    });
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { DAEMON_PID_DIR: pidDir } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const files = readdirSync(pidDir);
+    for (const who of ['agent', 'setup', 'check']) expect(files.some((f) => f.startsWith(`${who}-c1-`)), `a daemon of the ${who}: ${files.join(', ')}`).toBe(true);
+    const pids = files.map((f) => Number(readFileSync(join(pidDir, f), 'utf8')));
+    for (const pid of pids) seen.add(pid);
+    // The last sweep happened before bestof exited; a SIGKILLed daemon may still be on its way out.
+    await waitUntil(() => pids.every(processIsGone), `the daemons ${pids.join(', ')} to be gone`, { attempts: 100 });
+    expect(processesOfRun(onlyRunId() as string)).toEqual([]);
+  });
+
+  it('a second signal while cancelling: bestof exits 130 at once and takes along an agent that ignores SIGTERM and its daemon', async () => {
+    project = makeProject();
+    const spec = commandAgentSpec('stubborn-agent');
+    const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+    await waitUntil(() => onlyRunId() !== undefined, 'the run folder', { ended: () => ended });
+    const runId = onlyRunId() as string;
+    const pidsFile = join(project.worktreesDir, runId, 'c1', 'stubborn.pids');
+    await waitUntil(() => /^\d+ \d+\n$/.test(readFileSync(pidsFile, 'utf8')), 'the agent to start its daemon', { ended: () => ended });
+    const [agent, daemon] = readFileSync(pidsFile, 'utf8').trim().split(' ').map(Number) as [number, number];
+    seen.add(agent).add(daemon);
+    expect(processesOfRun(runId)).toEqual(expect.arrayContaining([agent, daemon]));
+
+    // Two signals sent together, so that the second surely arrives while the first cancel is still
+    // waiting out the agent's SIGTERM grace (two SIGINTs sent together could merge into one: the
+    // kernel does not queue a signal that is already pending; SIGINT and SIGTERM are one handler).
+    child.kill('SIGINT');
+    child.kill('SIGTERM');
+    const result = await done;
+
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    expect(result.stderr).toContain(`bestof: quit at once: every process of run ${runId} was killed`);
+    await waitUntil(() => processIsGone(agent) && processIsGone(daemon), 'the agent and its daemon to be gone', { attempts: 100 });
+    expect(processesOfRun(runId)).toEqual([]);
+  });
+
+  it('kill -9 of bestof mid-agent, then `bestof resume`: the old agent is stopped before the new one starts, and nothing of the run is left after', async () => {
+    project = makeProject();
+    const tickFile = join(project.outside, 'ticks.txt');
+    const spec = commandAgentSpec('ticking-agent', { body: '[[checks.items]]\nname = "true"\ncommand = "true"\nscore = 1\n' });
+    const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { TICK_FILE: tickFile } });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+    const ticks = (): string[] => (existsSync(tickFile) ? readFileSync(tickFile, 'utf8').split('\n').filter(Boolean) : []);
+    await waitUntil(() => ticks().length >= 3, 'the agent to tick', { ended: () => ended });
+    child.kill('SIGKILL');
+    expect((await done).signal).toBe('SIGKILL');
+    const runId = onlyRunId() as string;
+    const oldAgent = Number(ticks()[0]);
+    seen.add(oldAgent);
+    // Orphaned, it ticks on.
+    const count = ticks().length;
+    await waitUntil(() => ticks().length > count, 'the orphaned agent to tick on');
+    expect(processIsGone(oldAgent)).toBe(false);
+
+    // This time the agent stops after 5 ticks.
+    const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { TICK_FILE: tickFile, TICKS: '5' } });
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    const lines = ticks();
+    const firstOfResume = lines.findIndex((pid) => Number(pid) !== oldAgent);
+    expect(firstOfResume).toBeGreaterThan(0);
+    expect(lines.slice(firstOfResume).filter((pid) => Number(pid) === oldAgent)).toEqual([]);
+    expect(lines.slice(firstOfResume)).toHaveLength(5);
+    expect(processIsGone(oldAgent)).toBe(true);
+    expect(processesOfRun(runId)).toEqual([]);
+    // The agent and whichever `sleep` of its loop was running: how many depends on the instant.
+    expect(resumed.stdout + resumed.stderr).toMatch(/warning: stopped \d+ process(es)? that the interrupted run had left running/);
   });
 });

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runProcess, runShell } from '../../src/process/run-process.js';
+import { killAllChildrenNow, runProcess, runShell } from '../../src/process/run-process.js';
 import type { RunProcessOptions } from '../../src/process/types.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bestof-process-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -82,9 +83,17 @@ describe('runProcess', () => {
     expect(result).toMatchObject({ ok: true, timedOut: false, stdout: '' });
   });
 
-  it('passes exactly the given environment', async () => {
+  it('passes exactly the given environment, plus a tag of its own per child', async () => {
     const result = await bash('echo "$FOO:${HOME-unset}"', { env: { PATH: process.env.PATH, FOO: 'bar' } });
     expect(result.stdout).toBe('bar:unset\n');
+    const names = await runProcess(process.execPath, ['-e', 'console.log(Object.keys(process.env).sort().join(" "))'], {
+      ...base,
+      env: { PATH: process.env.PATH, FOO: 'bar' },
+    });
+    expect(names.stdout).toBe('BESTOF_PROCESS_TAG FOO PATH\n');
+    const tags = await Promise.all([1, 2].map(async () => (await bash('echo "$BESTOF_PROCESS_TAG"')).stdout.trim()));
+    expect(tags[0]).toMatch(/^[0-9a-f]{16}$/);
+    expect(tags[1]).not.toBe(tags[0]);
   });
 
   it('returns a nonzero exit code as a value', async () => {
@@ -154,12 +163,43 @@ describe('runProcess', () => {
     await expectGone(pidFrom(lines));
   });
 
-  it.skipIf(!hasSetsid())('returns even when a grandchild escaped the group (setsid) and holds the pipe open', async () => {
+  it.skipIf(!hasSetsid())('returns when a grandchild escaped the group (setsid) and holds the pipe open, and kills it', async () => {
     const lines: string[] = [];
     // The sleep 0.2 makes sure setsid() has happened before the child exits.
     const result = await bash('setsid sleep 30 & echo $!; sleep 0.2', { onStdoutLine: (l) => lines.push(l) });
     expect(result).toMatchObject({ exitCode: 0, ok: true });
-    process.kill(pidFrom(lines), 'SIGKILL'); // not ours to handle; just clean up
+    await expectGone(pidFrom(lines));
+  });
+
+  // A daemon: its own session, stdio on /dev/null, and a child of its own that dropped the tag
+  // (it stays in the daemon's group). It writes "<daemon pid> <child pid>" once both run.
+  const DAEMON =
+    `setsid bash -c 'env -u BESTOF_PROCESS_TAG sleep 300 & echo "$$ $!" > "$0.tmp"; mv "$0.tmp" "$0"; wait' "$DAEMON_FILE" </dev/null >/dev/null 2>&1 &` +
+    ' until [ -f "$DAEMON_FILE" ]; do sleep 0.05; done;';
+  const daemonPids = (file: string): number[] => readFileSync(file, 'utf8').trim().split(' ').map(Number);
+
+  it.skipIf(!hasSetsid())('kills a setsid daemon the child started, and its group, once the child has exited', async () => {
+    const file = join(tmp, 'daemon-exit.pids');
+    const result = await bash(`${DAEMON} echo started`, { env: { ...base.env, DAEMON_FILE: file } });
+    expect(result).toMatchObject({ exitCode: 0, ok: true, stdout: 'started\n' });
+    const pids = daemonPids(file);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) await expectGone(pid);
+  });
+
+  it.skipIf(!hasSetsid())('kills a setsid daemon of a child cancelled while it ignores SIGTERM', async () => {
+    const file = join(tmp, 'daemon-cancel.pids');
+    const controller = new AbortController();
+    const result = await bash(`trap '' TERM; ${DAEMON} echo started; while true; do sleep 0.05; done`, {
+      env: { ...base.env, DAEMON_FILE: file },
+      signal: controller.signal,
+      killGraceMs: 200,
+      onStdoutLine: () => controller.abort(),
+    });
+    expect(result).toMatchObject({ canceled: true, signal: 'SIGKILL' });
+    const pids = daemonPids(file);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) await expectGone(pid);
   });
 
   it('removes its abort listener when done', async () => {
@@ -204,6 +244,31 @@ describe('runProcess', () => {
   it('does not cut a multi-byte character when trimming the tail', async () => {
     const result = await bash('printf "ééééé"', { maxBufferTail: 5 });
     expect(result.stdout).toBe('éé');
+  });
+});
+
+describe('killAllChildrenNow', () => {
+  it.skipIf(!hasSetsid())('SIGKILLs at once every running child, whatever it ignores, its group and its daemons', async () => {
+    const files = [join(tmp, 'now-1.pids'), join(tmp, 'now-2.pids')];
+    const stubborn = (file: string) =>
+      runShell(
+        `trap '' TERM INT HUP; sleep 300 & echo "$!" > "${file}.child"; setsid sleep 300 </dev/null >/dev/null 2>&1 & echo "$!" > "${file}.tmp"; mv "${file}.tmp" "${file}"; while true; do sleep 0.05; done`,
+        base,
+      );
+    const runs = files.map(stubborn);
+    await waitUntil(() => files.every((file) => existsSync(file)), 'both children to start their daemons');
+    killAllChildrenNow();
+    const results = await Promise.all(runs);
+    for (const result of results) expect(result).toMatchObject({ signal: 'SIGKILL', ok: false, timedOut: false, canceled: false });
+    for (const file of files) {
+      await expectGone(Number(readFileSync(file, 'utf8')));
+      await expectGone(Number(readFileSync(`${file}.child`, 'utf8')));
+    }
+  });
+
+  it('does nothing when no child is running', async () => {
+    killAllChildrenNow();
+    expect((await bash('echo still fine')).stdout).toBe('still fine\n');
   });
 });
 

@@ -4,6 +4,7 @@ import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { runPlanned } from '../run-session.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { loadSpec } from '../../spec/load.js';
+import { readRunKey } from '../../engine/leftovers.js';
 import { planRun } from '../../engine/plan.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runIsAlive } from '../../engine/run-lock.js';
@@ -47,7 +48,8 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
   }
   const planned = await planRun(
     { spec: loaded.spec, specPath: state.specPath, specDir: loaded.specDir, source: loaded.source },
-    { runId: state.runId, baseCommit: state.baseCommit },
+    // The run's key, so that the processes the interrupted run left running are found and stopped (runs made before keys existed get a new one).
+    { runId: state.runId, baseCommit: state.baseCommit, runKey: readRunKey(run.runDir) },
   );
   if (!planned.ok) {
     for (const problem of planned.error) process.stderr.write(`${state.specPath}: ${problem}\n`);

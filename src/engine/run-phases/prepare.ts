@@ -1,9 +1,12 @@
 /**
- * Prepare: the run folder (new runs only), the liveness mark that keeps `bestof clean` away,
- * the exclusion of `.bestof/` from git, and the first event: run.started, or run.resumed with
- * which candidates go on and which had finished.
+ * Prepare: on resume, first of all, the processes the interrupted run left running are stopped
+ * (else an orphaned agent would go on writing beside the resumed one in the same worktree);
+ * then the run folder (new runs only) and the run's key in it, before any process starts; the
+ * liveness mark that keeps `bestof clean` away, the exclusion of `.bestof/` from git, and the
+ * first event: run.started, or run.resumed with which candidates go on and which had finished.
  */
 import { ensureExcluded } from '../../git/repo.js';
+import { stopRunLeftovers, writeRunKey } from '../leftovers.js';
 import type { RunContext } from '../run-context.js';
 import { createRunFolder } from '../run-folder.js';
 import { markRunAlive } from '../run-lock.js';
@@ -14,13 +17,22 @@ export const FINISHED_STATUSES: ReadonlySet<string> = new Set(['done', 'failed',
 export async function prepareRun(ctx: RunContext): Promise<void> {
   const { plan, resume } = ctx;
   const { spec } = plan;
+  const leftovers = resume ? await stopRunLeftovers(plan.runKey) : 0;
   if (!resume) createRunFolder(plan.runDir, plan.specSource);
+  // Also on resume: a run made before run keys existed gets one now.
+  writeRunKey(plan.runDir, plan.runKey);
   markRunAlive(plan.runDir);
   await ensureExcluded(plan.repoRoot, '/.bestof/');
 
   if (resume) {
     const goOn = candidatesToRun(ctx).map((c) => c.id);
     ctx.emit({ type: 'run.resumed', resumed: goOn, finished: plan.candidates.map((c) => c.id).filter((id) => !goOn.includes(id)) });
+    if (leftovers > 0) {
+      ctx.emit({
+        type: 'run.warning',
+        message: `stopped ${leftovers} process${leftovers === 1 ? '' : 'es'} that the interrupted run had left running (agents, checks or processes they started), so that nothing works beside the resumed candidates`,
+      });
+    }
   } else {
     ctx.emit({
       type: 'run.started',
