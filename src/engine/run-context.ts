@@ -1,7 +1,12 @@
 /**
  * What every phase of a run shares: the plan, the cancel signal, `emit` (which stamps an
- * event, folds it into the run's state and hands it to every listener), the state so far,
- * the budget, the concurrency queues, and how each candidate's loop ended.
+ * event, redacts it, folds it into the run's state and hands it to every listener), the state
+ * so far, the run's secrets, the budget, the concurrency queues, and how each candidate's loop
+ * ended.
+ *
+ * `emit` is the one choke point of the record: every string of every event goes through the
+ * run's redactor there, so events.jsonl, state.json, the reports, the plain output and the
+ * dashboard never hold a secret value, whoever emitted the event.
  */
 import PQueue from 'p-queue';
 import { BudgetLedger } from './budget.js';
@@ -9,6 +14,7 @@ import type { CandidateEnd } from './candidate.js';
 import type { RunEvent, RunEventListener, UnstampedEvent } from './events.js';
 import type { CandidatePlan, RunPlan } from './plan.js';
 import { initialRunState, reduceRunState, type RunState } from './run-state.js';
+import { collectSecrets, type SecretSet } from './secrets.js';
 
 export interface RunContext {
   readonly plan: RunPlan;
@@ -17,6 +23,7 @@ export interface RunContext {
   readonly resume: RunState | undefined;
   /** performance.now() at the start of this process's part of the run. */
   readonly startedAt: number;
+  /** Stamps the event, redacts every string in it, folds it into the state and hands it to the listeners. */
   emit(event: UnstampedEvent): void;
   /** The fold of every event emitted so far (and, on resume, of the log before). */
   state(): RunState;
@@ -29,19 +36,34 @@ export interface RunContext {
   limitProvider<T>(candidate: CandidatePlan, call: () => Promise<T>): Promise<T>;
   /** How the loop of each candidate that ran in this process ended. */
   readonly ends: Map<string, CandidateEnd>;
+  /**
+   * The run's secret values (bestof's secret-looking environment, the agents' spec `env`): what
+   * is written or committed outside `emit` (raw logs, commits) is kept clear of them with it.
+   */
+  readonly secrets: SecretSet;
 }
 
 export interface RunContextOptions {
   readonly signal: AbortSignal;
   readonly listeners: readonly RunEventListener[];
   readonly resume: RunState | undefined;
+  /** @default collectSecrets over process.env and the plan's agent env tables (runSecrets) */
+  readonly secrets?: SecretSet;
+}
+
+/** The secrets of a run: bestof's environment, which every agent inherits, and every agent's spec `env` (the reviewer's too). */
+export function runSecrets(plan: RunPlan, environment: Readonly<Record<string, string | undefined>> = process.env): SecretSet {
+  const agentEnvs = [...plan.candidates.map((candidate) => candidate.settings.env), ...(plan.review ? [plan.review.settings.env] : [])];
+  return collectSecrets({ environment, agentEnvs });
 }
 
 export function createRunContext(plan: RunPlan, options: RunContextOptions): RunContext {
   const { spec } = plan;
   let state = options.resume ?? initialRunState();
+  const secrets = options.secrets ?? runSecrets(plan);
   const emit = (partial: UnstampedEvent): void => {
-    const event = { t: new Date().toISOString(), ...partial } as RunEvent;
+    // Only strings are touched, and an event with no secret comes back as the same object.
+    const event = secrets.redactDeep({ t: new Date().toISOString(), ...partial } as RunEvent);
     state = reduceRunState(state, event);
     for (const listener of options.listeners) listener(event);
   };
@@ -70,5 +92,6 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
       return kindQueue.add(call) as Promise<T>;
     },
     ends: new Map(),
+    secrets,
   };
 }

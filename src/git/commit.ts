@@ -1,8 +1,11 @@
 /** Checkpoint commits of a candidate's work inside its worktree. */
+import { filesToLeaveOut, type SecretValues, type SkippedFile } from './commit-filter.js';
 import { GitCommandError, gitOut, identityArgs, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
 import { clearIndexFlags, excludeLiteralPathspec, flaggedIndexPaths, literalPathspec } from './paths.js';
 import { isAncestor } from './refs.js';
 import { resolveCommit } from './repo.js';
+
+export type { SecretValues, SkippedFile } from './commit-filter.js';
 
 export interface CommitAllOptions {
   message: string;
@@ -11,22 +14,30 @@ export interface CommitAllOptions {
    * that must never be committed, e.g. files copied in by `[setup] copy` such as `.env`.
    */
   excludePaths?: string[];
+  /** The run's secret values: a file that holds one is left out of the commit (`skipped`). @default none */
+  secrets?: SecretValues | undefined;
+  /** `[git] max_file_size`: a larger file is left out of the commit (`skipped`). @default no limit */
+  maxFileSizeBytes?: number | undefined;
   signal?: AbortSignal;
 }
 
-export type CommitAllResult = { commit: string; changedFiles: number } | { commit: undefined };
+/** `skipped`: files the agent wrote that the commit leaves out (too large, or holding a secret); they stay on disk. */
+export type CommitAllResult = ({ commit: string; changedFiles: number } | { commit: undefined }) & { skipped: SkippedFile[] };
 
 /**
- * Stages every change in the worktree (`git add -A`) except `excludePaths` and commits it.
- * Returns the new HEAD, or `{ commit: undefined }` when there was nothing to commit.
- * `worktree` must be the worktree's root folder.
+ * Stages every change in the worktree (`git add -A`) except `excludePaths` and the files that
+ * must not be committed (./commit-filter.ts: too large, or holding a secret value), and commits
+ * it. Returns the new HEAD, or `{ commit: undefined }` when there was nothing to commit, and the
+ * files left out. `worktree` must be the worktree's root folder.
  */
 export async function commitAll(worktree: string, opts: CommitAllOptions): Promise<CommitAllResult> {
   const call = { signal: opts.signal };
-  const excluded = opts.excludePaths ?? [];
-  // An `assume-unchanged` / `skip-worktree` bit would hide an edit from `git add -A`: the commit
-  // must hold what is on disk.
+  // An `assume-unchanged` / `skip-worktree` bit would hide an edit from `git add -A` (and from the
+  // filter's `git status`): the commit must hold what is on disk.
   await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
+  // Decided before `git add`: an added file's blob stays in .git/objects even if it is unstaged later.
+  const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.excludePaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes, signal: opts.signal });
+  const excluded = [...(opts.excludePaths ?? []), ...skipped.map((file) => file.path)];
   // `:/` is the whole worktree and nothing outside it; excludes are literal (no globbing).
   const add = await withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
   // An excluded path that is also ignored (a setup folder such as node_modules) makes git say so
@@ -39,7 +50,7 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
     await withPathspecFile(excluded.map(literalPathspec), (from) => gitOut(worktree, ['reset', '--quiet', ...from], call));
   }
   const staged = splitNul(await gitOut(worktree, ['diff', '--cached', '--name-only', '-z', '--no-renames'], call));
-  if (staged.length === 0) return { commit: undefined };
+  if (staged.length === 0) return { commit: undefined, skipped };
   const identity = await identityArgs(worktree, call);
   // --no-verify: this is the tool's automatic checkpoint of an agent's work, not a commit by the user.
   // The user's pre-commit/commit-msg hooks (linters, ticket-number checks) would otherwise decide
@@ -47,7 +58,7 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
   // --no-gpg-sign: dozens of unattended commits must not block on a signing prompt.
   await gitOut(worktree, [...identity, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '--no-edit', '-m', opts.message], call);
   const commit = (await gitOut(worktree, ['rev-parse', 'HEAD'], call)).trim();
-  return { commit, changedFiles: staged.length };
+  return { commit, changedFiles: staged.length, skipped };
 }
 
 /** Untracked, not ignored files of the worktree, relative to its root. */

@@ -140,24 +140,83 @@ async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, r
   return env;
 }
 
+/** A redactor of the run's secrets (src/engine/secrets.ts `SecretSet.redact`): values and shapes. */
+export type Redact = (text: string) => string;
+
+/**
+ * The run's redactor, when the engine hands one to the call. ProviderRequest has no field for it
+ * yet (src/providers/types.ts is not this file's); until it has, the argv rules of redactArgs
+ * still hold and prompt.md is written as is.
+ */
+export function requestRedactor(request: ProviderRequest): Redact | undefined {
+  return (request as ProviderRequest & { readonly redact?: Redact }).redact;
+}
+
 /** prompt.md and invocation.json (the argv with the prompt and secrets redacted) in the run folder. */
 async function recordInvocation(options: CliOptions, request: ProviderRequest, call: CliCall): Promise<void> {
-  const invocation = { binary: options.binary, argv: redactArgs(call.args, call.promptIndex), model: request.model ?? null, isolateConfig: options.settings.isolate_config, sandboxed: request.sandbox !== undefined };
-  await writeFile(join(request.artifactsDir, 'prompt.md'), request.prompt).catch(() => undefined);
+  const redact = requestRedactor(request);
+  const invocation = { binary: options.binary, argv: redactArgs(call.args, { promptIndex: call.promptIndex, redact }), model: request.model ?? null, isolateConfig: options.settings.isolate_config, sandboxed: request.sandbox !== undefined };
+  await writeFile(join(request.artifactsDir, 'prompt.md'), redact ? redact(request.prompt) : request.prompt).catch(() => undefined);
   await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
 }
 
-const SECRET_KEY = /key|token|secret|passw|auth|credential/i;
-const SECRET_VALUE = /^(sk-|sk_|AIza|ya29\.|ghp_|xox[abp]-)/;
+/** A flag or variable name whose value is a secret: one of its words is a key, a token, a password... (`--api-key`, `--auth-token`; not `--max-tokens`). */
+const SECRET_NAME_WORD = /^(key|apikey|token|secret|secrets|password|passwd|passphrase|pass|pwd|auth|credential|credentials|cookie|pat|bearer)$|(key|token|secret|password)$/i;
+/** Headers whose value is a credential. */
+const SECRET_HEADER = /^(proxy-)?authorization$|^cookie$|^set-cookie$|api-?key|auth|token|secret|session/i;
+const SECRET_VALUE = /^(sk-|sk_|AIza|ya29\.|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abps]-|AKIA|ASIA)/;
+/** A URL with a password: `scheme://user:pass@host`. */
+const URL_CREDENTIALS = /(:\/\/)[^\s/?#@:]+:[^\s/?#@]+@/g;
+const HEADER_FLAGS = new Set(['--header', '-H']);
 
-/** The argv for records: the prompt as "<prompt>", secret-looking values as "<redacted>". */
-export function redactArgs(args: readonly string[], promptIndex?: number): string[] {
+function isSecretFlagName(name: string): boolean {
+  return name.split(/[-_.]+/).some((word) => SECRET_NAME_WORD.test(word));
+}
+
+/** `Name: value` with the value redacted when the header carries a credential; undefined for any other text. */
+function redactHeader(header: string): string | undefined {
+  const colon = /^\s*([\w-]+)\s*:/.exec(header);
+  return colon && SECRET_HEADER.test(colon[1]!) ? `${colon[0]} <redacted>` : undefined;
+}
+
+export interface RedactArgsOptions {
+  /** The position of the prompt in `args`: shown as "<prompt>". */
+  readonly promptIndex?: number | undefined;
+  /** The run's redactor: every arg holding a secret value (or shape) of the run is redacted by it too. */
+  readonly redact?: Redact | undefined;
+}
+
+/**
+ * The argv for records: the prompt as "<prompt>"; the value after a secret flag (`--api-key x`,
+ * `--token=x`), of an auth header (`-H "Authorization: Bearer x"`), of a `NAME=value` whose name
+ * is secret, a token with a known prefix, and a URL's credentials, as "<redacted>"; and whatever
+ * the run's redactor finds in the rest.
+ */
+export function redactArgs(args: readonly string[], options: RedactArgsOptions = {}): string[] {
+  const { promptIndex, redact } = options;
   return args.map((arg, index) => {
     if (index === promptIndex) return '<prompt>';
-    const assignment = /^([\w.-]+)=(.*)$/s.exec(arg);
-    if (assignment && SECRET_KEY.test(assignment[1]!)) return `${assignment[1]}=<redacted>`;
+    const previous = index > 0 ? args[index - 1]! : '';
+    if (HEADER_FLAGS.has(previous)) {
+      const header = redactHeader(arg);
+      if (header !== undefined) return header;
+    }
+    const flag = /^(--?[\w][\w.-]*)$/.exec(previous);
+    // `--no-auth --verbose`: a flag after a flag is no value.
+    if (flag && !HEADER_FLAGS.has(previous) && !arg.startsWith('--') && isSecretFlagName(flag[1]!.replace(/^-+/, ''))) return '<redacted>';
+    const assignment = /^(--?)?([\w.-]+)=(.*)$/s.exec(arg);
+    if (assignment) {
+      const [, dashes = '', name = ''] = assignment;
+      if (dashes !== '' && (name === 'header' || name === 'H')) {
+        const header = redactHeader(assignment[3]!);
+        if (header !== undefined) return `${dashes}${name}=${header}`;
+      } else if (isSecretFlagName(name)) {
+        return `${dashes}${name}=<redacted>`;
+      }
+    }
     if (SECRET_VALUE.test(arg)) return '<redacted>';
-    return arg;
+    const clear = arg.replace(URL_CREDENTIALS, '$1<redacted>@');
+    return redact ? redact(clear) : clear;
   });
 }
 
@@ -181,7 +240,8 @@ async function describeCli<S>(adapter: CliAdapter<S>, options: CliOptions): Prom
     kind: adapter.kind,
     binary: options.binary,
     version: await cliVersion(options.binary, { ...process.env, ...options.settings.env }),
-    argv: redactArgs(call.args, call.promptIndex),
+    // The engine redacts this description with the run's secrets when it records it (candidate.provider).
+    argv: redactArgs(call.args, { promptIndex: call.promptIndex }),
     model: options.settings.model,
   };
 }

@@ -9,6 +9,7 @@
 import { access, constants, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
+import { requestRedactor } from './cli-provider.js';
 import { runAgentProcess } from '../process/sandbox.js';
 import { err, ok } from '../result.js';
 import type { ProviderSettings } from '../spec/schema.js';
@@ -67,7 +68,10 @@ export function expandArgs(args: readonly string[], values: Readonly<Record<stri
 
 async function runCommand(options: CommandProviderOptions, request: ProviderRequest): Promise<ProviderResult> {
   const promptFile = join(request.artifactsDir, 'prompt.md');
-  await writeFile(promptFile, request.prompt);
+  // The record is redacted, and so is what the agent reads from {prompt_file}: it has the
+  // environment itself, and the prompt's own secrets (a check's output quoting one) stay out of the run folder.
+  const redact = requestRedactor(request);
+  await writeFile(promptFile, redact ? redact(request.prompt) : request.prompt);
   const argv = expandArgs(options.args, {
     prompt: request.prompt,
     prompt_file: promptFile,

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runAgentProcess } from '../process/sandbox.js';
 import { err, ok } from '../result.js';
 import { parseDuration } from '../spec/duration.js';
+import { requestRedactor } from './cli-provider.js';
 import { loadScript, stepsForIteration, type Script, type ScriptStep } from './script-steps.js';
 import type { Outcome, Provider, ProviderDefinition, ProviderRequest, ProviderResult, TokenUsage } from './types.js';
 
@@ -72,7 +73,8 @@ async function runScript(script: Script, request: ProviderRequest, failures: Fai
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 
-  await writeFile(resolve(request.artifactsDir, 'prompt.md'), request.prompt).catch(() => undefined);
+  const redact = requestRedactor(request);
+  await writeFile(resolve(request.artifactsDir, 'prompt.md'), redact ? redact(request.prompt) : request.prompt).catch(() => undefined);
   for (const step of stepsForIteration(script, request.iteration)) {
     if (signal.aborted) break;
     turns += 1;

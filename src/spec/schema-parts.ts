@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import { parseSize } from './size.js';
 
 /** What a key's `.meta()` may say besides zod's own `description` and `title`. */
 export interface SpecKeyMeta {
@@ -43,6 +44,28 @@ export const duration = durationInput.transform((value, ctx) => {
     return z.NEVER;
   }
   return ms;
+});
+
+/** Sizes as `parseSize` reads them, for editors (the JSON Schema): "10MB", "500 KB", "1.5g", "off". */
+const SIZE_PATTERN = '^\\s*([oO][fF][fF]|\\d+(\\.\\d+)?\\s*([bB]|[kKmMgG]([iI]?[bB])?)?)\\s*$';
+const SIZE_EXPECTED = 'expected a size like "10MB" or "500KB", a number of bytes, or "off"';
+
+/** What a size may be written as: the pattern and the minimum are for the JSON Schema (zod copies `.meta()` there). */
+export const sizeInput = z.union([z.string().meta({ pattern: SIZE_PATTERN }), z.number().meta({ minimum: 1 })], { error: SIZE_EXPECTED });
+
+/**
+ * A size ("10MB", "500KB", a number of bytes), parsed to bytes; `"off"` is no limit (undefined).
+ * `0` is refused rather than read as "off": as a limit it would leave out every file, and a
+ * reader cannot tell which of the two the writer meant.
+ */
+export const size = sizeInput.transform((value, ctx): number | undefined => {
+  const bytes = parseSize(value);
+  if (bytes === 'off') return undefined;
+  if (bytes === undefined || bytes === 0) {
+    ctx.addIssue({ code: 'custom', message: `${SIZE_EXPECTED}, got ${JSON.stringify(value)}${bytes === 0 ? ' (0 would leave out every file; "off" is no limit)' : ''}` });
+    return z.NEVER;
+  }
+  return bytes;
 });
 
 export const nonEmpty = z.string().trim().min(1, 'expected a non-empty string');

@@ -12,7 +12,7 @@
  * language already, so that specs written today keep their meaning.
  */
 import { z } from 'zod';
-import { check, count, duration, MERGE_MODES, nonEmpty, phase, providerDefaults, providerKind, providerKindSettings, providerOverride, TIE_BREAKS, usd, voter } from './schema-parts.js';
+import { check, count, duration, MERGE_MODES, nonEmpty, phase, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter } from './schema-parts.js';
 
 export { durationInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
 
@@ -210,6 +210,10 @@ export const specSchema = z
           .default('bestof')
           .meta({ description: 'branches are `<prefix>/<run>/<candidate>`' }),
         keep_worktrees: z.boolean().default(false).meta({ description: 'keep the worktrees after the run (`bestof clean` removes them later)' }),
+        max_file_size: size.prefault('10MB').meta({
+          description:
+            'a file an agent adds or grows past this size is left out of its commits, and a warning names it: once committed, a file stays in `.git` for good (a file the repo already holds at that size may still be edited). A size such as `"10MB"` or `"500KB"` (1 KB = 1024 bytes), a number of bytes, or `"off"`',
+        }),
       })
       .prefault({})
       .meta({ description: 'Branches and worktrees.' }),

@@ -1,6 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSecretSet } from '../../src/engine/secrets.js';
 import { commitAll, untrackedFiles } from '../../src/git/commit.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
@@ -22,7 +24,7 @@ describe('commitAll', () => {
     const result = await commitAll(r.dir, { message: 'bestof: iteration 1', excludePaths: ['.env', 'config/local'] });
     expect(result.commit).toBeDefined();
     expect(result.commit).toBe(r.git('rev-parse', 'HEAD'));
-    expect(result).toEqual({ commit: result.commit, changedFiles: 4 });
+    expect(result).toEqual({ commit: result.commit, changedFiles: 4, skipped: [] });
     expect(r.git('rev-parse', 'HEAD~1')).toBe(before);
     expect(r.git('log', '-1', '--format=%s')).toBe('bestof: iteration 1');
     expect(committedFiles(r)).toEqual(['README.md', 'name with spaces [x].txt', 'src/new.ts']);
@@ -55,9 +57,9 @@ describe('commitAll', () => {
   it('returns no commit when nothing changed (or only excluded files did)', async () => {
     const r = repo();
     const head = r.git('rev-parse', 'HEAD');
-    expect(await commitAll(r.dir, { message: 'm' })).toEqual({ commit: undefined });
+    expect(await commitAll(r.dir, { message: 'm' })).toEqual({ commit: undefined, skipped: [] });
     r.write('.env', 'x\n');
-    expect(await commitAll(r.dir, { message: 'm', excludePaths: ['.env'] })).toEqual({ commit: undefined });
+    expect(await commitAll(r.dir, { message: 'm', excludePaths: ['.env'] })).toEqual({ commit: undefined, skipped: [] });
     expect(r.git('rev-parse', 'HEAD')).toBe(head);
   });
 
@@ -111,6 +113,88 @@ describe('commitAll', () => {
       // nothing was written to the user's config
       expect(r.git('config', '--list', '--show-origin').includes('bestof@localhost')).toBe(false);
     });
+  });
+});
+
+describe('commitAll: files that must not be committed', () => {
+  const SECRET = 'env-secret-value-0123456789';
+  const secrets = createSecretSet([['FAKE_SERVICE_TOKEN', SECRET]]);
+  /** Every object in the repository's database, contents included. */
+  const allObjects = (r: TempRepo): string => execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: r.dir, maxBuffer: 64 * 1024 * 1024 }).toString('latin1');
+  const hasObject = (r: TempRepo, path: string): boolean => {
+    const id = r.git('hash-object', path);
+    try {
+      r.git('cat-file', '-e', id);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('leaves out a file over the limit, before git add: never in .git/objects; the rest is committed', async () => {
+    const r = repo();
+    r.write('src/work.ts', 'export const work = 1;\n');
+    writeFileSync(join(r.dir, 'dump.bin'), Buffer.alloc(3000, 7));
+    const result = await commitAll(r.dir, { message: 'm', maxFileSizeBytes: 1024 });
+    expect(result.commit).toBeDefined();
+    expect(result.skipped).toEqual([{ path: 'dump.bin', reason: 'too_large', detail: '2.9 KB > git.max_file_size 1 KB' }]);
+    expect(committedFiles(r)).toEqual(['README.md', 'src/work.ts']);
+    expect(hasObject(r, 'dump.bin')).toBe(false);
+    expect(existsSync(join(r.dir, 'dump.bin'))).toBe(true);
+  });
+
+  it('leaves out a file holding a secret value, and says which variable without the value', async () => {
+    const r = repo();
+    r.write('env-dump.txt', `HOME=/home/x\nFAKE_SERVICE_TOKEN=${SECRET}\n`);
+    r.write('notes.txt', 'fine\n');
+    const result = await commitAll(r.dir, { message: 'm', secrets });
+    expect(result.skipped).toEqual([{ path: 'env-dump.txt', reason: 'secret', detail: 'holds the value of FAKE_SERVICE_TOKEN' }]);
+    expect(committedFiles(r)).toEqual(['README.md', 'notes.txt']);
+    expect(allObjects(r)).not.toContain(SECRET);
+    expect(r.git('status', '--porcelain')).toBe('?? env-dump.txt');
+  });
+
+  it('an already tracked file grown past the limit or given a secret keeps its committed version', async () => {
+    const r = repo({ 'README.md': '# hi\n', 'data.txt': 'small\n', 'config.txt': 'a = 1\n' });
+    writeFileSync(join(r.dir, 'data.txt'), 'x'.repeat(5000));
+    r.write('config.txt', `token = "${SECRET}"\n`);
+    r.write('other.txt', 'other\n');
+    const result = await commitAll(r.dir, { message: 'm', secrets, maxFileSizeBytes: 1024 });
+    expect(result.skipped.map((file) => `${file.path}: ${file.reason}`)).toEqual(['config.txt: secret', 'data.txt: too_large']);
+    expect(r.git('show', 'HEAD:data.txt')).toBe('small');
+    expect(r.git('show', 'HEAD:config.txt')).toBe('a = 1');
+    expect(committedFiles(r)).toEqual(['README.md', 'config.txt', 'data.txt', 'other.txt']);
+    expect(readFileSync(join(r.dir, 'data.txt'), 'utf8')).toHaveLength(5000);
+    expect(allObjects(r)).not.toContain(SECRET);
+  });
+
+  it('a file the agent staged itself is left out of the commit too', async () => {
+    const r = repo();
+    r.write('env-dump.txt', `${SECRET}\n`);
+    r.write('kept.txt', 'kept\n');
+    r.git('add', 'env-dump.txt');
+    const result = await commitAll(r.dir, { message: 'm', secrets });
+    expect(result.skipped.map((file) => file.path)).toEqual(['env-dump.txt']);
+    expect(committedFiles(r)).toEqual(['README.md', 'kept.txt']);
+    expect(r.git('log', '-p', '--all')).not.toContain(SECRET);
+  });
+
+  it('nothing to commit but a left-out file: no commit, and the file is reported', async () => {
+    const r = repo();
+    const head = r.git('rev-parse', 'HEAD');
+    r.write('env-dump.txt', `${SECRET}\n`);
+    expect(await commitAll(r.dir, { message: 'm', secrets })).toEqual({ commit: undefined, skipped: [{ path: 'env-dump.txt', reason: 'secret', detail: 'holds the value of FAKE_SERVICE_TOKEN' }] });
+    expect(r.git('rev-parse', 'HEAD')).toBe(head);
+  });
+
+  it('excluded paths are not looked at, nor reported', async () => {
+    const r = repo();
+    r.write('.env', `TOKEN=${SECRET}\n`);
+    r.write('setup/big.bin', 'y'.repeat(4000));
+    r.write('a.txt', 'a\n');
+    const result = await commitAll(r.dir, { message: 'm', secrets, maxFileSizeBytes: 1024, excludePaths: ['.env', 'setup'] });
+    expect(result.skipped).toEqual([]);
+    expect(committedFiles(r)).toEqual(['README.md', 'a.txt']);
   });
 });
 

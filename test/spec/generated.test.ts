@@ -75,6 +75,10 @@ describe(`${JSON_SCHEMA_PATH}`, () => {
     expect(validateJsonSchema(schema, parse(readFileSync(join(PROJECT_ROOT, file), 'utf8')))).toEqual([]);
   });
 
+  it.each(['10MB', '500 KB', '1.5g', 'off', 2048])('accepts git.max_file_size = %j', (size) => {
+    expect(validateJsonSchema(schema, { prompt: { text: 'x' }, git: { max_file_size: size } })).toEqual([]);
+  });
+
   it("accepts the starter spec of `bestof init`", () => {
     expect(validateJsonSchema(schema, parse(starterSpec({ name: 'x' })))).toEqual([]);
   });
@@ -85,6 +89,8 @@ describe(`${JSON_SCHEMA_PATH}`, () => {
     ['a typo in a list entry', { prompt: { text: 'x' }, checks: { items: [{ name: 'a', command: 'b', tmieout: '5m' }] } }, '$.checks.items[0].tmieout: unknown key'],
     ['an unknown provider kind table', { prompt: { text: 'x' }, providers: { cluade: {} } }, '$.providers.cluade: unknown key'],
     ['a bad duration', { prompt: { text: 'x' }, provider: { timeout: '10 minutes' } }, '$.provider.timeout: matches none of the allowed forms'],
+    ['a bad size', { prompt: { text: 'x' }, git: { max_file_size: '10 megs' } }, '$.git.max_file_size: matches none of the allowed forms'],
+    ['a size of 0', { prompt: { text: 'x' }, git: { max_file_size: 0 } }, '$.git.max_file_size: matches none of the allowed forms'],
     ['a wrong type', { prompt: { text: 'x' }, loop: { max_iterations: '3' } }, '$.loop.max_iterations: expected integer, got "3"'],
     ['no task table', { name: 'x' }, '$.prompt: required'],
   ])('rejects %s', (_title, spec, problem) => {

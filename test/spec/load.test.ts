@@ -40,7 +40,7 @@ describe('loadSpec', () => {
     expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge', allow_tampered: false });
     expect(spec.sandbox).toEqual({ mode: 'auto' });
     expect(spec.setup).toEqual({ commands: [], copy: [], base_port: 4100, timeout: 10 * 60_000 });
-    expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false });
+    expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false, max_file_size: 10 * 1024 * 1024 });
     expect(spec.shannon).toEqual({ command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000 });
     expect(spec.bench).toEqual({ repeat: 1 });
   });
@@ -51,6 +51,22 @@ describe('loadSpec', () => {
     );
     expect(spec.checks.items).toEqual([{ name: 'test', command: 'npm test', score: 1, timeout: 10 * 60_000, from_iteration: 1 }]);
     expect(spec.parallel.providers).toEqual([{ kind: 'codex' }]);
+  });
+
+  it.each([
+    ['"10MB"', 10 * 1024 ** 2],
+    ['"500KB"', 500 * 1024],
+    ['"500 kb"', 500 * 1024],
+    ['"1.5GiB"', 1.5 * 1024 ** 3],
+    ['"2m"', 2 * 1024 ** 2],
+    ['"2048"', 2048],
+    ['"100B"', 100],
+    ['4096', 4096],
+    ['"off"', undefined],
+    ['"OFF"', undefined],
+  ])('reads git.max_file_size = %s as %s bytes', async (written, bytes) => {
+    const { spec } = await loadOk(`[prompt]\ntext = "x"\n[git]\nmax_file_size = ${written}\n`);
+    expect(spec.git.max_file_size).toBe(bytes);
   });
 
   it('turns durations into milliseconds', async () => {

@@ -1,0 +1,167 @@
+/**
+ * What an agent's commit must leave out: files over `[git] max_file_size`, and files that hold
+ * one of the run's secret values (an `env-dump.txt`). It must be decided before `git add`: once a
+ * file is added, its blob is in `.git/objects` for good (no ref needed; `git gc` keeps loose
+ * objects for two weeks), and from a commit it reaches the merge, the reviewer's prompt and any
+ * push.
+ *
+ * The cost grows with what changed, not with the repo: one `git status` (the same walk `git add -A`
+ * makes), one `lstat` per changed file, and contents read only when the run has secret values, only
+ * of changed files no larger than the limit, in chunks of 1 MB.
+ *
+ * An already tracked file that the agent grew past the limit, or made hold a secret, is left out
+ * the same way: the commit keeps the version it had before (the index entry is not updated), and
+ * the file on disk stays as the agent left it. A tracked file that was over the limit already at
+ * HEAD is not held to it: the repository chose to keep it, and refusing the agent's edit of it (a
+ * big lockfile, a data file) would only lose work.
+ */
+import { createReadStream } from 'node:fs';
+import { lstat, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitOut, splitNul, type GitCallOptions } from './exec.js';
+import { literalPathspec } from './paths.js';
+
+/**
+ * The part of the run's secret set (src/engine/secrets.ts `SecretSet`) that the filter needs; the
+ * engine's set fits it as is (src/git imports nothing of the engine).
+ */
+export interface SecretValues {
+  /** How many secret values there are: 0 means no file is read. */
+  readonly size: number;
+  /** The longest spelling of a value: chunks of a big file overlap by this much. */
+  readonly longestValue: number;
+  /** The name of a secret value found in `text`, never the value. */
+  findValue(text: string): string | undefined;
+}
+
+export interface SkippedFile {
+  /** Relative to the worktree root. */
+  readonly path: string;
+  readonly reason: 'too_large' | 'secret';
+  /** For the user, never the value: `512 MB > git.max_file_size 10 MB`, `holds the value of OPENAI_API_KEY`. */
+  readonly detail: string;
+}
+
+export interface CommitFilterOptions {
+  /** Paths never committed anyway (literal, relative to the root; a folder covers what is under it): not looked at. */
+  readonly excludePaths?: readonly string[];
+  /** The run's secret values; a file holding one is left out. @default none */
+  readonly secrets?: SecretValues | undefined;
+  /** A file larger than this is left out, without being read. @default no limit */
+  readonly maxFileSizeBytes?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Files looked at (lstat, read) at once. */
+const CONCURRENCY = 8;
+/** Files up to this size are read at once; larger ones in chunks of it. */
+const CHUNK_CHARS = 1024 * 1024;
+
+/**
+ * The files that `git add -A` would stage and that must stay out of the commit, in path order.
+ * Empty at no cost when there is no limit and no secret value.
+ */
+export async function filesToLeaveOut(worktree: string, opts: CommitFilterOptions): Promise<SkippedFile[]> {
+  const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
+  const limit = opts.maxFileSizeBytes;
+  if (secrets === undefined && limit === undefined) return [];
+  const excluded = new Set((opts.excludePaths ?? []).map((path) => path.replace(/\/+$/, '')));
+  const changed = (await changedPaths(worktree, { signal: opts.signal })).filter((entry) => !isUnder(entry.path, excluded));
+  const skipped: SkippedFile[] = [];
+  for (let i = 0; i < changed.length; i += CONCURRENCY) {
+    opts.signal?.throwIfAborted();
+    const batch = await Promise.all(changed.slice(i, i + CONCURRENCY).map((entry) => judgeFile(worktree, entry.path, secrets, limit)));
+    for (const verdict of batch) if (verdict) skipped.push(verdict);
+  }
+  const tracked = new Set(changed.filter((entry) => entry.tracked).map((entry) => entry.path));
+  const grown = skipped.filter((file) => file.reason === 'too_large' && tracked.has(file.path)).map((file) => file.path);
+  if (grown.length === 0 || limit === undefined) return skipped;
+  const bigAlready = await pathsOverLimitAtHead(worktree, grown, limit, { signal: opts.signal });
+  return skipped.filter((file) => !(file.reason === 'too_large' && bigAlready.has(file.path)));
+}
+
+interface ChangedPath {
+  readonly path: string;
+  /** In the index already (modified, or added by the agent's own `git add`), not untracked. */
+  readonly tracked: boolean;
+}
+
+/**
+ * Paths whose content `git add -A` would stage: modified, added (also by the agent's own `git add`)
+ * and untracked not ignored, one by one. Deleted files have nothing to stage and are left to git.
+ */
+async function changedPaths(worktree: string, opts: GitCallOptions): Promise<ChangedPath[]> {
+  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], opts));
+  // Each entry is "XY path" (no rename pairs with --no-renames); paths are relative to the root.
+  return entries
+    .filter((entry) => entry.length > 3 && entry[1] !== 'D')
+    .map((entry) => ({ path: entry.slice(3), tracked: !entry.startsWith('??') }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Of these paths, those whose blob at HEAD is already larger than `limit` (a rare case: a few paths, chunked on argv). */
+async function pathsOverLimitAtHead(worktree: string, paths: readonly string[], limit: number, opts: GitCallOptions): Promise<Set<string>> {
+  const over = new Set<string>();
+  for (let i = 0; i < paths.length; i += 100) {
+    const listing = await gitOut(worktree, ['ls-tree', '-l', '-z', '--full-tree', 'HEAD', '--', ...paths.slice(i, i + 100).map(literalPathspec)], opts).catch(() => '');
+    for (const entry of splitNul(listing)) {
+      // "<mode> <type> <object> <size>\t<path>"
+      const tab = entry.indexOf('\t');
+      const size = Number(entry.slice(0, tab).trim().split(/\s+/)[3]);
+      if (tab > 0 && size > limit) over.add(entry.slice(tab + 1));
+    }
+  }
+  return over;
+}
+
+function isUnder(path: string, excluded: ReadonlySet<string>): boolean {
+  if (excluded.size === 0) return false;
+  for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) if (excluded.has(path.slice(0, cut))) return true;
+  return excluded.has(path);
+}
+
+async function judgeFile(worktree: string, path: string, secrets: SecretValues | undefined, limit: number | undefined): Promise<SkippedFile | undefined> {
+  const full = join(worktree, path);
+  const stat = await lstat(full).catch(() => undefined);
+  if (stat === undefined) return undefined;
+  if (stat.isSymbolicLink()) {
+    // A link's blob is its target's path, which an agent could make a secret of.
+    const name = secrets?.findValue(await readlink(full).catch(() => ''));
+    return name === undefined ? undefined : { path, reason: 'secret', detail: `is a symlink whose target holds the value of ${name}` };
+  }
+  if (!stat.isFile()) return undefined;
+  if (limit !== undefined && stat.size > limit) {
+    return { path, reason: 'too_large', detail: `${formatBytes(stat.size)} > git.max_file_size ${formatBytes(limit)}` };
+  }
+  if (secrets === undefined) return undefined;
+  const name = stat.size <= CHUNK_CHARS ? secrets.findValue(await readFile(full, 'utf8').catch(() => '')) : await findValueInBigFile(full, secrets);
+  return name === undefined ? undefined : { path, reason: 'secret', detail: `holds the value of ${name}` };
+}
+
+/** Reads a file in chunks, each searched with the end of the one before, so a value cut between two is found. */
+async function findValueInBigFile(path: string, secrets: SecretValues): Promise<string | undefined> {
+  const overlap = Math.max(0, secrets.longestValue - 1);
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: CHUNK_CHARS });
+  let carry = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = carry + chunk;
+      const name = secrets.findValue(text);
+      if (name !== undefined) return name;
+      carry = overlap > 0 ? text.slice(-overlap) : '';
+    }
+  } catch {
+    // Unreadable (gone, no permission): git add would fail on it or skip it; nothing to say here.
+  } finally {
+    stream.destroy();
+  }
+  return undefined;
+}
+
+/** "512 MB", "1.5 KB", "900 B" (1 KB = 1024 bytes, as the spec reads sizes). */
+export function formatBytes(bytes: number): string {
+  for (const [unit, size] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(bytes % size === 0 ? 0 : 1))} ${unit}`;
+  }
+  return `${bytes} B`;
+}
