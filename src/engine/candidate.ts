@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { diffStat } from '../git/diff.js';
 import type { Provider } from '../providers/types.js';
 import type { BudgetLedger } from './budget.js';
+import type { SecretSet } from './secrets.js';
 import { candidateEnv, checkEnv } from './candidate-env.js';
 import type { UnstampedEvent } from './events.js';
 import { commitWork, keepCommitted } from './commit-step.js';
@@ -57,6 +58,7 @@ export interface CandidateContext {
   readonly createProvider: (candidate: CandidatePlan) => Provider;
   readonly createReviewer?: () => Provider;
   readonly budget: BudgetLedger;
+  readonly secrets: SecretSet;
   /** Date.now() past which the run starts no new work (`loop.run_duration`). */
   readonly runDeadline?: number;
   readonly resume?: CandidateResume;
@@ -116,6 +118,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     repoRoot: plan.repoRoot,
     worktree: candidate.worktree,
     branch: candidate.branch,
+    keptRef: candidate.ref,
     baseCommit: plan.baseCommit,
     copy: spec.setup.copy,
     commands: spec.setup.commands,
@@ -126,8 +129,15 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     signal,
   });
   if (!prepared.ok) {
-    emit({ type: 'candidate.setup', candidate: id, ok: false, message: prepared.error, copied: [] });
-    const stop: Stop = signal.aborted ? { reason: 'cancelled', message: 'cancelled during setup' } : { reason: 'setup_failed', message: prepared.error };
+    const { message, infrastructure } = prepared.error;
+    emit({ type: 'candidate.setup', candidate: id, ok: false, message, copied: [] });
+    // A failure of git or bestof (after retries) is not the candidate's: it was lost, not beaten,
+    // and the run says so rather than crowning another (./run-phases/finish.ts).
+    const stop: Stop = signal.aborted
+      ? { reason: 'cancelled', message: 'cancelled during setup' }
+      : infrastructure
+        ? { reason: 'infrastructure_failed', message: `lost during setup: ${message}` }
+        : { reason: 'setup_failed', message };
     return finish(ctx, candidate, state, stop, []);
   }
   const workspace = prepared.value;
@@ -144,6 +154,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       emit,
       limitProvider: ctx.limitProvider,
       budget: ctx.budget,
+      secrets: ctx.secrets,
       provider,
       reviewer,
       agentEnv,

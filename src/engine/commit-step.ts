@@ -11,10 +11,9 @@
  * branch that builds on the kept commit).
  */
 import { rewordHead } from '../git/checkpoint.js';
-import { branchTips, commitAll, reclaimHead } from '../git/commit.js';
-import { runGit } from '../git/exec.js';
-import { isAncestor, updateOwnRef } from '../git/refs.js';
-import { resolveCommit } from '../git/repo.js';
+import { branchTips, commitAll, reclaimHead, type SkippedFile } from '../git/commit.js';
+import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
+import { currentBranch, resolveCommit } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
 import type { LoopContext } from './iteration.js';
 
@@ -27,7 +26,7 @@ export interface CommittedWork {
   readonly changedFiles: number;
 }
 
-type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths'>;
+type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
 
 /**
  * Commits whatever is in the worktree (never the setup files) on the candidate's branch. An agent
@@ -49,7 +48,13 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     ].filter(Boolean);
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: ${what.join('; ')}` });
   }
-  const committed = await commitAll(candidate.worktree, { message: `bestof: ${candidate.id} ${label}`, excludePaths: [...ctx.setupPaths] });
+  const committed = await commitAll(candidate.worktree, {
+    message: `bestof: ${candidate.id} ${label}`,
+    excludePaths: [...ctx.setupPaths],
+    secrets: ctx.secrets,
+    maxFileSizeBytes: plan.spec.git.max_file_size,
+  });
+  reportLeftOut(ctx, committed.skipped);
   const now = committed.commit ?? (await resolveCommit(candidate.worktree, 'HEAD'));
   if (!now || now === kept) return { state, changed: false, changedFiles: 0 };
   return {
@@ -96,8 +101,8 @@ async function branchesMadeByAgent(ctx: CommitContext, kept: string, before: Rea
   const runBranches = `refs/heads/${candidate.branch.slice(0, candidate.branch.lastIndexOf('/') + 1)}`;
   const fresh = [...(await branchTips(candidate.worktree))].filter(([ref]) => !before.has(ref) && !ref.startsWith(runBranches));
   if (fresh.length === 0) return [];
-  const sym = await runGit(candidate.worktree, ['symbolic-ref', '--quiet', 'HEAD']);
-  const checkedOut = sym.code === 0 ? sym.stdout.trim() : undefined;
+  const branch = await currentBranch(candidate.worktree);
+  const checkedOut = branch !== undefined ? `refs/heads/${branch}` : undefined;
   const made: { ref: string; sha: string }[] = [];
   for (const [ref, sha] of fresh) {
     const holdsCandidateWork = kept !== plan.baseCommit && (sha === kept || (await isAncestor(candidate.worktree, kept, sha)));
@@ -118,7 +123,7 @@ async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: 
   for (const { ref, sha } of branches) {
     const name = ref.slice('refs/heads/'.length);
     await updateOwnRef(plan.repoRoot, `${stem}agent-branches/${name}`, sha);
-    await runGit(plan.repoRoot, ['update-ref', '-d', ref, sha]); // compare-and-delete
+    await deleteRefIfAt(plan.repoRoot, ref, sha);
     names.push(name);
   }
   ctx.emit({
@@ -126,4 +131,19 @@ async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: 
     candidate: candidate.id,
     message: `${candidate.id}: its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${stem}agent-branches/`,
   });
+}
+
+/** Per candidate, the files already reported as left out: a file stays on disk, so every later commit finds it again. */
+const reportedLeftOut = new WeakMap<object, Set<string>>();
+
+/** A run.warning per file the commit left out (too large, or holding a secret value: named, never the value), once per file and reason. */
+function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): void {
+  let seen = reportedLeftOut.get(ctx.candidate);
+  if (!seen) reportedLeftOut.set(ctx.candidate, (seen = new Set()));
+  for (const file of skipped) {
+    const key = `${file.reason}\0${file.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `${ctx.candidate.id}: ${file.path} was not committed: ${file.detail}` });
+  }
 }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { diffText } from '../git/diff.js';
 import type { Provider } from '../providers/types.js';
 import type { BudgetLedger } from './budget.js';
+import type { SecretSet } from './secrets.js';
 import { channelFile, readChannel } from './channel.js';
 import type { UnstampedEvent } from './events.js';
 import { phaseOf, timeLeft, withChannelEntries, withScore, type LoopState } from './loop-state.js';
@@ -39,6 +40,8 @@ export interface LoopContext {
   readonly limitProvider: <T>(candidate: CandidatePlan, call: () => Promise<T>) => Promise<T>;
   /** The run's money, shared by every candidate. */
   readonly budget: BudgetLedger;
+  /** The run's secrets: redacted in what providers write, and files holding one are never committed. */
+  readonly secrets: SecretSet;
   readonly provider: Provider;
   readonly reviewer: Provider | undefined;
   /** The agent's environment (the user's, the spec's `env`, the candidate's identity). */
@@ -201,6 +204,7 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
     env: ctx.checkEnv,
     artifactsDir,
     signal: ctx.signal,
+    redact: ctx.secrets.redact,
     sandbox: agentSandbox(plan, candidate, ctx.checkEnv, 'reviewer'),
   });
   const warning = ctx.budget.record(candidate.id, review.costUsd);

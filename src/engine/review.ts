@@ -58,6 +58,8 @@ export interface ReviewRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly artifactsDir: string;
   readonly signal: AbortSignal;
+  /** The run's secret redaction, for what the reviewer's provider writes into the run folder. */
+  readonly redact?: ((text: string) => string) | undefined;
   /** The reviewer's sandbox (its folder is the export), or undefined without one. */
   readonly sandbox?: SandboxLayout | undefined;
 }
@@ -112,6 +114,7 @@ async function reviewInExport(request: ReviewRequest, prompt: string, exportDir:
       artifactsDir,
       signal: request.signal,
       onActivity: () => undefined,
+      redact: request.redact,
       sandbox: request.sandbox,
     });
     costUsd += result.costUsd;

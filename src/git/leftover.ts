@@ -9,11 +9,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, withPathspecFile } from './exec.js';
+import { filesToLeaveOut, type SecretValues } from './commit-filter.js';
 import { excludeLiteralPathspec } from './paths.js';
 
-/** Paths `git add -A` would stage (setup paths excluded): work on disk that no commit holds. Undefined when git cannot tell. */
-export async function unsavedPaths(worktree: string, setupPaths: readonly string[]): Promise<string[] | undefined> {
-  const run = await withPathspecFile([':/', ...setupPaths.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', '--dry-run', '--ignore-errors', ...from]));
+export interface LeftoverOptions {
+  /** Setup's files: never the candidate's work. */
+  readonly setupPaths: readonly string[];
+  /** Files left out of every commit (too large, holding a secret: ./commit-filter.ts) are left out here too: they are not unsaved work. */
+  readonly secrets?: SecretValues | undefined;
+  readonly maxFileSizeBytes?: number | undefined;
+}
+
+/** Setup's files and the files the commit filter leaves out. */
+async function notWork(worktree: string, opts: LeftoverOptions): Promise<string[]> {
+  const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.setupPaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes });
+  return [...opts.setupPaths, ...skipped.map((file) => file.path)];
+}
+
+/** Paths `git add -A` would stage (setup paths and filtered files excluded): work on disk that no commit holds. Undefined when git cannot tell. */
+export async function unsavedPaths(worktree: string, opts: LeftoverOptions): Promise<string[] | undefined> {
+  const excluded = await notWork(worktree, opts);
+  const run = await withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', '--dry-run', '--ignore-errors', ...from]));
   if (run.code !== 0 && run.stdout.trim() === '') return undefined;
   return run.stdout
     .split('\n')
@@ -22,7 +38,7 @@ export async function unsavedPaths(worktree: string, setupPaths: readonly string
 }
 
 /** A commit on top of HEAD with everything on disk (setup paths excluded), made without touching the worktree's index or any ref. */
-export async function saveLeftoverCommit(worktree: string, opts: { readonly setupPaths: readonly string[]; readonly message: string }): Promise<Result<string>> {
+export async function saveLeftoverCommit(worktree: string, opts: LeftoverOptions & { readonly message: string }): Promise<Result<string>> {
   const dir = await mkdtemp(join(tmpdir(), 'bestof-leftover-'));
   try {
     const indexFile = join(dir, 'index');
@@ -30,7 +46,8 @@ export async function saveLeftoverCommit(worktree: string, opts: { readonly setu
     // Start from the worktree's own index when it can be read (faster: unchanged files are not hashed again).
     await copyFile(join(gitDir, 'index'), indexFile).catch(() => undefined);
     const call = { indexFile };
-    const add = await withPathspecFile([':/', ...opts.setupPaths.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
+    const excluded = await notWork(worktree, opts);
+    const add = await withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
     if (add.code !== 0 && !/^The following paths are ignored/.test(add.stderr)) return err(`git add failed: ${gitMessage(add.stderr || add.stdout)}`);
     const tree = await runGit(worktree, ['write-tree'], call);
     if (tree.code !== 0) return err(`git write-tree failed: ${gitMessage(tree.stderr)}`);

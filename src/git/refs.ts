@@ -35,6 +35,11 @@ export async function updateOwnRef(repo: string, ref: string, sha: string, opts:
   return blocking;
 }
 
+/** Deletes `ref` only if it still points at `sha` (compare-and-delete); false when it moved or is gone. */
+export async function deleteRefIfAt(repo: string, ref: string, sha: string, opts: GitCallOptions = {}): Promise<boolean> {
+  return (await runGit(repo, ['update-ref', '-d', ref, sha], opts)).code === 0;
+}
+
 /** Deletes `ref`; a ref that does not exist is not an error. */
 export async function deleteRef(repo: string, ref: string, opts: GitCallOptions = {}): Promise<void> {
   await gitOut(repo, ['update-ref', '-d', ref], opts);

@@ -149,7 +149,7 @@ export type Redact = (text: string) => string;
  * still hold and prompt.md is written as is.
  */
 export function requestRedactor(request: ProviderRequest): Redact | undefined {
-  return (request as ProviderRequest & { readonly redact?: Redact }).redact;
+  return request.redact;
 }
 
 /** prompt.md and invocation.json (the argv with the prompt and secrets redacted) in the run folder. */

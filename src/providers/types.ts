@@ -65,6 +65,8 @@ export interface ProviderRequest {
   readonly signal: AbortSignal;
   /** Live activity (a tool call, a line of assistant text) for the UI. */
   readonly onActivity: (text: string) => void;
+  /** The run's secret redaction, for what the provider writes into the run folder (prompt.md, invocation.json). @default nothing redacted */
+  readonly redact?: ((text: string) => string) | undefined;
   /**
    * The bubblewrap sandbox the agent's processes run in (see src/process/sandbox.ts), filled
    * by the engine per candidate; undefined: no sandbox (`[sandbox] mode = "off"`, or no bwrap).

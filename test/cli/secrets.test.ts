@@ -105,9 +105,7 @@ describe('a run whose agent leaks every secret it can', () => {
     expect(holding).toEqual([]);
   });
 
-  // Until src/engine/commit-step.ts passes `{ secrets: ctx.secrets, maxFileSizeBytes: spec.git.max_file_size }`
-  // to commitAll and turns `skipped` into warnings, this fails; remove `.fails` then.
-  it.fails('commits no secret and no oversized file, keeps them out of .git, and says which files it left out', () => {
+  it('commits no secret and no oversized file, keeps them out of .git, and says which files it left out', () => {
     const history = project.repo.git('log', '-p', '--all', '--binary');
     expect(leaked(history)).toEqual([]);
     const objects = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: project.repo.dir, maxBuffer: 256 * 1024 * 1024 }).toString('latin1');

@@ -1,3 +1,4 @@
+import { SHAPES_ONLY } from '../../src/engine/secrets.js';
 import { execFileSync } from 'node:child_process';
 /**
  * The candidate loop in-process, without the binary: a real temp git repo, a RunPlan made
@@ -188,6 +189,7 @@ export async function runFakeCandidate(plan: RunPlan, turns: readonly Turn[] | F
       options.onEvent?.(stamped);
     },
     limitProvider: (_candidate, call) => call(),
+    secrets: SHAPES_ONLY,
     createProvider: () => provider,
     ...(options.reviewer ? { createReviewer: () => options.reviewer as FakeProvider } : {}),
     budget: options.budget ?? new BudgetLedger({}),

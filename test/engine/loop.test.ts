@@ -1,3 +1,4 @@
+import { SHAPES_ONLY } from '../../src/engine/secrets.js';
 /**
  * The candidate loop in-process (no binary): runCandidate and runIteration with a fake
  * Provider against a real temp git repo and real check commands. One test per outcome's
@@ -275,6 +276,7 @@ describe('runIteration alone', () => {
       signal: new AbortController().signal,
       emit: (e) => void events.push({ t: '', ...e } as RunEvent),
       limitProvider: (_c, call) => call(),
+      secrets: SHAPES_ONLY,
       budget: new BudgetLedger({}),
       provider,
       reviewer: undefined,

@@ -44,6 +44,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
               createProvider: providerFor,
               ...(createReviewer ? { createReviewer } : {}),
               budget: ctx.budget,
+              secrets: ctx.secrets,
               ...(ctx.runDeadline !== undefined ? { runDeadline: ctx.runDeadline } : {}),
               ...(past
                 ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } }

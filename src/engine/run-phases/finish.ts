@@ -104,10 +104,11 @@ export function leftoverRef(keptRef: string): string {
 async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
   const { plan } = ctx;
   const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
-  const unsaved = await unsavedPaths(candidate.worktree, setupPaths).catch(() => undefined);
+  const filter = { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size };
+  const unsaved = await unsavedPaths(candidate.worktree, filter).catch(() => undefined);
   if (unsaved !== undefined && unsaved.length === 0) return true;
   const what = unsaved === undefined ? 'files git cannot read' : `${unsaved.length} file${unsaved.length === 1 ? '' : 's'} (${unsaved.slice(0, 3).join(', ')}${unsaved.length > 3 ? ', ...' : ''})`;
-  const commit = await saveLeftoverCommit(candidate.worktree, { setupPaths, message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})` }).catch(
+  const commit = await saveLeftoverCommit(candidate.worktree, { ...filter, message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})` }).catch(
     (error: Error) => ({ ok: false as const, error: error.message }),
   );
   if (commit.ok) {
