@@ -1,11 +1,17 @@
 /**
  * The command line: parses arguments, dispatches to one command module, and maps results to
- * exit codes. The only place that calls process.exit.
+ * exit codes. The only place that calls process.exit. Output errors (EPIPE, EIO) never change
+ * the exit code: ./output.ts.
  *
  * The codes and their meaning are in src/engine/exit-codes.ts (and the README's table).
  */
 import { EXIT_CODES } from '../engine/exit-codes.js';
+import { guardOutputStreams } from './output.js';
 import { UsageError } from './usage-error.js';
+
+// Before anything is written: a reader that goes away (`| head`) or a closed terminal must not
+// stop a run (./output.ts).
+guardOutputStreams();
 
 const HELP = `bestof — run one task through N AI agents, score them with frozen checks, keep the best.
 

@@ -1,7 +1,8 @@
 import { openRepo } from '../git/repo.js';
 import { listRunFolders, type RunListing } from '../engine/run-folder.js';
-import { readEvents } from '../report/event-log.js';
-import { foldEvents, type RunState } from '../engine/run-state.js';
+import { foldEventLog } from '../report/event-log.js';
+import { readStateFile } from '../report/state-file.js';
+import type { RunState } from '../engine/run-state.js';
 import { UsageError } from './usage-error.js';
 
 export async function currentRepoRoot(): Promise<string> {
@@ -23,6 +24,19 @@ export async function findRun(repoRoot: string, query: string | undefined): Prom
   throw new UsageError(`no run "${query}" in ${repoRoot} (see \`bestof ls\`)`);
 }
 
+/**
+ * The run's state from its whole event log, streamed. For what continues or changes a run
+ * (`resume`, `send`, `clean`): the log holds every event, the snapshot may be 250 ms behind it.
+ */
 export async function loadRunState(runDir: string): Promise<RunState> {
-  return foldEvents(await readEvents(runDir));
+  return foldEventLog(runDir);
+}
+
+/**
+ * The run's state for reading it (`ls`, `show`): its snapshot, state.json, when there is one
+ * that parses; else (a run killed before its first snapshot, a run of an older bestof) the
+ * fold of its log. A flooded log can be 100 MB; the snapshot is a few KB.
+ */
+export async function loadRunSummary(runDir: string): Promise<RunState> {
+  return (await readStateFile(runDir)) ?? (await loadRunState(runDir));
 }

@@ -3,6 +3,8 @@
  * sandbox, waits for rate and usage limits as the outcome table says, and the watch over the
  * shared git dir around it (a change an agent made there is undone and flags the candidate).
  */
+import { join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { branchTips } from '../git/commit.js';
 import { watchGitDir } from '../git/guard.js';
@@ -11,6 +13,7 @@ import type { ProviderResult } from '../providers/types.js';
 import { timeLeft, type LoopState } from './loop-state.js';
 import { OUTCOME_POLICY, planWait } from './outcome-policy.js';
 import { agentSandbox } from './agent-sandbox.js';
+import { createActivitySampler, type ActivitySampler } from './activity-sampler.js';
 import { stopOutOfTime, type Stop } from './stop-rules.js';
 import type { LoopContext } from './iteration.js';
 
@@ -80,23 +83,83 @@ function runAgent(
   request: { readonly prompt: string; readonly artifactsDir: string; readonly model: string | undefined },
   timeLeftMs: number | undefined,
 ): Promise<ProviderResult> {
-  const { candidate, emit } = ctx;
+  const { candidate } = ctx;
   const timeoutMs = timeLeftMs !== undefined ? Math.max(1000, Math.min(candidate.settings.timeout, timeLeftMs)) : candidate.settings.timeout;
-  return ctx.limitProvider(candidate, () =>
-    ctx.provider.run({
-      prompt: request.prompt,
-      cwd: candidate.worktree,
-      model: request.model,
-      iteration,
-      candidateId: candidate.id,
-      env: ctx.agentEnv,
-      timeoutMs,
-      artifactsDir: request.artifactsDir,
-      signal: ctx.signal,
-      onActivity: (text) => emit({ type: 'candidate.activity', candidate: candidate.id, iteration, text: text.slice(0, 500) }),
-      sandbox: agentSandbox(ctx.plan, candidate, ctx.agentEnv),
-    }),
-  );
+  return ctx.limitProvider(candidate, async () => {
+    const activity = sampledActivity(ctx, iteration, join(request.artifactsDir, 'output.log'));
+    try {
+      return await ctx.provider.run({
+        prompt: request.prompt,
+        cwd: candidate.worktree,
+        model: request.model,
+        iteration,
+        candidateId: candidate.id,
+        env: ctx.agentEnv,
+        timeoutMs,
+        artifactsDir: request.artifactsDir,
+        signal: ctx.signal,
+        onActivity: activity.onLine,
+        redact: ctx.secrets.redact,
+        sandbox: agentSandbox(ctx.plan, candidate, ctx.agentEnv),
+      });
+    } finally {
+      activity.end();
+    }
+  });
+}
+
+/** One sampler per candidate of a run (the plan's candidate object), so that its cap holds over every call. */
+const samplers = new WeakMap<LoopContext['candidate'], ActivitySampler>();
+
+function samplerOf(candidate: LoopContext['candidate']): ActivitySampler {
+  let sampler = samplers.get(candidate);
+  if (!sampler) {
+    sampler = createActivitySampler({ now: () => performance.now() });
+    samplers.set(candidate, sampler);
+  }
+  return sampler;
+}
+
+/**
+ * The agent's lines as `candidate.activity` events, through the candidate's sampler
+ * (./activity-sampler.ts): the raw stream is in the call's output.log, the record keeps what
+ * a person reads. A held line is recorded when its window ends, so the dashboard's latest
+ * line is never more than a window behind the agent.
+ */
+function sampledActivity(ctx: LoopContext, iteration: number, outputLog: string): { onLine(text: string): void; end(): void } {
+  const { candidate, emit } = ctx;
+  const lines = samplerOf(candidate);
+  let timer: NodeJS.Timeout | undefined;
+  let ended = false;
+  const record = (texts: readonly string[]): void => {
+    for (const text of texts) emit({ type: 'candidate.activity', candidate: candidate.id, iteration, text });
+  };
+  const scheduleHeld = (): void => {
+    const due = lines.dueAt();
+    if (timer !== undefined || due === undefined) return;
+    // unref: a held line never keeps bestof alive; end() records it anyway.
+    timer = setTimeout(() => {
+      timer = undefined;
+      record(lines.tick());
+      scheduleHeld();
+    }, Math.max(0, Math.ceil(due - performance.now()))).unref();
+  };
+  const where = relative(ctx.plan.runDir, outputLog) || outputLog;
+  return {
+    onLine(text) {
+      // A line after the call ended belongs to no call: the call's record is closed.
+      if (ended) return;
+      record(lines.offer(text.slice(0, 500)));
+      scheduleHeld();
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      timer = undefined;
+      record(lines.endCall((count) => `… ${count.toLocaleString('en-US')} line${count === 1 ? '' : 's'} of output not recorded here (see ${where} in the run folder)`));
+    },
+  };
 }
 
 function recordCall(ctx: LoopContext, iteration: number, result: ProviderResult): void {

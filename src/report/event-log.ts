@@ -1,14 +1,16 @@
 /**
- * events.jsonl: one event per line, the record of what happened. `show`, `ls`, `resume` and
- * the reports are all folds of it. Written synchronously through one open file descriptor:
- * the log must hold every event that happened before a crash or a kill -9 (the page cache
- * keeps what a killed process wrote), and opening the file per event costs more than the write.
+ * events.jsonl: one event per line, the record of what happened. `resume` and the reports are
+ * folds of it (`ls` and `show` read its snapshot, state.json, when there is one). Written
+ * synchronously through one open file descriptor: the log must hold every event that happened
+ * before a crash or a kill -9 (the page cache keeps what a killed process wrote), and opening
+ * the file per event costs more than the write. Read as a stream, never whole.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
 import { EVENT_LOG_FILE } from '../engine/run-folder.js';
+import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
 
 export interface EventLogWriter {
   readonly listener: RunEventListener;
@@ -30,17 +32,42 @@ export function createEventLogWriter(runDir: string): EventLogWriter {
   };
 }
 
-/** Reads an event log; a torn last line (the process died mid-write) is skipped. */
-export async function readEvents(runDir: string): Promise<RunEvent[]> {
-  const text = await readFile(join(runDir, EVENT_LOG_FILE), 'utf8');
-  const events: RunEvent[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      events.push(JSON.parse(line) as RunEvent);
-    } catch {
-      // A partial line from an interrupted write: everything before it is intact.
+/**
+ * The events of a log in order, read as a stream: a log of 100 MB is never in memory at once.
+ * A line that does not parse (a torn last line: the process died mid-write) is skipped;
+ * everything before it is intact.
+ */
+export async function* streamEvents(runDir: string): AsyncGenerator<RunEvent> {
+  const input = createReadStream(join(runDir, EVENT_LOG_FILE), { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      let event: RunEvent;
+      try {
+        event = JSON.parse(line) as RunEvent;
+      } catch {
+        continue;
+      }
+      yield event;
     }
+  } finally {
+    // A reader that stops early gives the file back at once.
+    lines.close();
+    input.destroy();
   }
+}
+
+/** Every event of a log (for tests and small logs; a fold should use foldEventLog). */
+export async function readEvents(runDir: string): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of streamEvents(runDir)) events.push(event);
   return events;
+}
+
+/** The run's state as the fold of its whole log, streamed: memory holds the state, not the log. */
+export async function foldEventLog(runDir: string): Promise<RunState> {
+  let state = initialRunState();
+  for await (const event of streamEvents(runDir)) state = reduceRunState(state, event);
+  return state;
 }

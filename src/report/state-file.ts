@@ -6,8 +6,13 @@
  * Nothing reads it back to continue a run: `bestof resume` folds events.jsonl, which holds
  * every event, so a snapshot that lags by a fraction of a second after a kill -9 loses nothing.
  * Rewriting it after every event made the writes grow with the square of the candidates.
+ *
+ * `bestof ls` and `show` do read it (readStateFile): a few KB, where the log of a run whose
+ * agents flooded their output can be 100 MB. For them a snapshot a fraction of a second behind
+ * the log of a killed run is the same picture.
  */
 import { renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
 import { STATE_FILE } from '../engine/run-folder.js';
@@ -68,4 +73,39 @@ export function createStateFileWriter(runDir: string, options: StateFileOptions 
     writes: () => writes,
     close: write,
   };
+}
+
+/**
+ * The snapshot of a run, or undefined when there is none to trust: no file (a run killed before
+ * its first write, a run of an older bestof), or one that does not parse or is not a run's state.
+ */
+export async function readStateFile(runDir: string): Promise<RunState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(runDir, STATE_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const state: unknown = JSON.parse(text);
+    return looksLikeRunState(state) ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fields every reader of a run relies on, down to each candidate the order names. */
+function looksLikeRunState(value: unknown): value is RunState {
+  if (!isRecord(value)) return false;
+  const { runId, name, status, order, candidates, ranking, warnings } = value;
+  if (typeof runId !== 'string' || runId === '' || typeof name !== 'string' || typeof status !== 'string') return false;
+  if (!Array.isArray(order) || !Array.isArray(ranking) || !Array.isArray(warnings) || !isRecord(candidates)) return false;
+  return order.every((id) => {
+    const candidate = typeof id === 'string' ? candidates[id] : undefined;
+    return isRecord(candidate) && typeof candidate.status === 'string' && Array.isArray(candidate.iterations);
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
-import { currentRepoRoot, loadRunState } from '../run-lookup.js';
+import { currentRepoRoot, loadRunSummary } from '../run-lookup.js';
 import { listRunFolders } from '../../engine/run-folder.js';
 import { formatDuration } from '../../spec/duration.js';
+import { outputClosed } from '../output.js';
 
 /** `bestof ls`: the runs of this repo, newest first. */
 export async function lsCommand(args: readonly string[]): Promise<number> {
@@ -13,7 +14,9 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
     return EXIT_CODES.ok;
   }
   for (const run of runs) {
-    const state = await loadRunState(run.runDir);
+    // `bestof ls | head -1`: once the reader has gone, the rest of the listing is not worth reading.
+    if (outputClosed('stdout')) break;
+    const state = await loadRunSummary(run.runDir);
     const status = state.status === 'running' ? 'running or interrupted' : state.status;
     const winner = state.winner ? `winner ${state.winner} (${state.candidates[state.winner]?.label ?? ''})` : '';
     process.stdout.write(
