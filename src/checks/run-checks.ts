@@ -4,6 +4,7 @@
  * a check's points must not depend on what another check did at the same moment.
  */
 import { join } from 'node:path';
+import type { LogRedactor } from '../process/types.js';
 import { runShell } from '../process/run-process.js';
 import type { CheckSpec } from '../spec/schema.js';
 
@@ -40,6 +41,8 @@ export interface RunChecksOptions {
   readonly signal: AbortSignal;
   /** Folder for one log file per check. */
   readonly logDir: string;
+  /** Secret redaction for the checks' logs: a new redactor per check. @default none */
+  readonly logRedactor?: (() => LogRedactor) | undefined;
   readonly onCheck?: (outcome: CheckOutcome) => void;
 }
 
@@ -54,6 +57,7 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
       timeoutMs: check.timeout,
       signal: options.signal,
       logFile: join(options.logDir, `${check.name.replace(/[^\w.-]+/g, '_')}.log`),
+      ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
     });
     if (result.canceled) break;
     const outcome: CheckOutcome = {

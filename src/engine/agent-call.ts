@@ -100,6 +100,7 @@ function runAgent(
         signal: ctx.signal,
         onActivity: activity.onLine,
         redact: ctx.secrets.redact,
+        logRedactor: () => ctx.secrets.createStreamRedactor(),
         sandbox: agentSandbox(ctx.plan, candidate, ctx.agentEnv),
       });
     } finally {

@@ -171,6 +171,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     keepPaths: ctx.setupPaths,
     env: ctx.checkEnv,
     logDir: join(artifactsDir, 'checks'),
+    logRedactor: () => ctx.secrets.createStreamRedactor(),
     signal: ctx.signal,
     onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration: state.iteration, check }),
   });
@@ -205,6 +206,7 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
     artifactsDir,
     signal: ctx.signal,
     redact: ctx.secrets.redact,
+    logRedactor: () => ctx.secrets.createStreamRedactor(),
     sandbox: agentSandbox(plan, candidate, ctx.checkEnv, 'reviewer'),
   });
   const warning = ctx.budget.record(candidate.id, review.costUsd);

@@ -12,6 +12,7 @@
  * the export is removed after the review. The diff is fenced with more backticks than its
  * longest run, so nothing inside it can close the fence and speak to the judge as the prompt.
  */
+import type { LogRedactor } from '../process/types.js';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { putBackCandidateFiles } from '../checks/frozen.js';
@@ -60,6 +61,7 @@ export interface ReviewRequest {
   readonly signal: AbortSignal;
   /** The run's secret redaction, for what the reviewer's provider writes into the run folder. */
   readonly redact?: ((text: string) => string) | undefined;
+  readonly logRedactor?: (() => LogRedactor) | undefined;
   /** The reviewer's sandbox (its folder is the export), or undefined without one. */
   readonly sandbox?: SandboxLayout | undefined;
 }
@@ -115,6 +117,7 @@ async function reviewInExport(request: ReviewRequest, prompt: string, exportDir:
       signal: request.signal,
       onActivity: () => undefined,
       redact: request.redact,
+      logRedactor: request.logRedactor,
       sandbox: request.sandbox,
     });
     costUsd += result.costUsd;

@@ -14,6 +14,7 @@ import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
+import type { LogRedactor } from '../process/types.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -27,6 +28,8 @@ export interface ScoreOptions {
   readonly keepPaths: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly logDir: string;
+  /** Secret redaction for the checks' logs. @default none */
+  readonly logRedactor?: (() => LogRedactor) | undefined;
   readonly signal: AbortSignal;
   readonly onCheck?: (outcome: CheckOutcome) => void;
 }
@@ -61,6 +64,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       env: { ...options.env, ...cleanHomeEnv(home) },
       signal: options.signal,
       logDir: options.logDir,
+      logRedactor: options.logRedactor,
       onCheck: options.onCheck,
     });
   } finally {

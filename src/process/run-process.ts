@@ -13,11 +13,10 @@
  * all synchronously right before it exits (killAllChildrenNow: a second Ctrl-C).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
+import { openCappedLog, type CappedLog } from './capped-log.js';
 import { killGroup } from './kill-tree.js';
 import { LineSplitter } from './line-splitter.js';
 import { newProcessTag, PROCESS_TAG_VAR, signalProcessesWithEnv } from './tagged-processes.js';
@@ -85,17 +84,20 @@ export async function runProcess(
   });
   if (options.signal?.aborted) return notStarted({ canceled: true });
 
-  let log: Writable | undefined;
+  // The raw log keeps the first and the last MB of the output (./capped-log.ts: an agent that prints
+  // gigabytes does not fill the disk) and never fails the run; what goes into it passes the
+  // caller's secret redaction first, which holds back the end of a chunk until the next one so that
+  // a secret cut across two chunks is still found.
+  let log: CappedLog | undefined;
   if (options.logFile !== undefined) {
     try {
-      await mkdir(dirname(options.logFile), { recursive: true });
-      log = (await open(options.logFile, 'a')).createWriteStream();
+      log = await openCappedLog(options.logFile);
     } catch (error) {
       return notStarted({ spawnError: `cannot open log file ${options.logFile}: ${(error as Error).message}` });
     }
-    // A failing disk must not crash the run; the tails in the result are still complete.
-    log.on('error', () => {});
   }
+  const redactor = log !== undefined ? options.logRedactor : undefined;
+  const writeLog = log === undefined ? undefined : (chunk: Uint8Array): void => log.write(redactor ? redactor.push(chunk) : chunk);
 
   // A throwing line callback is a bug in our code: kill the child and rethrow at the end.
   let callbackError: unknown;
@@ -108,8 +110,8 @@ export async function runProcess(
       if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
     }
   };
-  const out = new OutputSink(maxTail, guard(options.onStdoutLine), log);
-  const err = new OutputSink(maxTail, guard(options.onStderrLine), log);
+  const out = new OutputSink(maxTail, guard(options.onStdoutLine), writeLog);
+  const err = new OutputSink(maxTail, guard(options.onStderrLine), writeLog);
 
   const tag = newProcessTag();
   const child = execa(file, args, {
@@ -166,7 +168,10 @@ export async function runProcess(
   await Promise.all([drain(child.stdout), drain(child.stderr)]);
   out.end();
   err.end();
-  if (log !== undefined) await closeWritable(log);
+  if (log !== undefined) {
+    if (redactor) log.write(redactor.end());
+    await log.close();
+  }
   if (callbackError !== undefined) throw callbackError;
 
   const exitCode = result.kind === 'exit' ? (result.code ?? undefined) : undefined;
@@ -193,13 +198,13 @@ class OutputSink {
   constructor(
     private readonly maxTail: number,
     onLine: (line: string) => void,
-    private readonly log: Writable | undefined,
+    private readonly writeLog: ((chunk: Uint8Array) => void) | undefined,
   ) {
     this.lines = new LineSplitter(onLine, Math.max(maxTail, 1 << 16));
   }
 
   push(chunk: Uint8Array): void {
-    this.log?.write(chunk);
+    this.writeLog?.(chunk);
     this.lines.push(chunk);
     if (this.maxTail <= 0) return;
     this.chunks.push(chunk);
@@ -242,13 +247,6 @@ async function drain(stream: Readable | null): Promise<void> {
   });
 }
 
-async function closeWritable(stream: Writable): Promise<void> {
-  if (stream.closed || stream.destroyed) return;
-  await new Promise<void>((resolve) => {
-    stream.once('close', () => resolve());
-    stream.end();
-  });
-}
 
 function spawnErrorMessage(
   file: string,

@@ -25,8 +25,10 @@ export interface RunProcessOptions {
   readonly onStdoutLine?: (line: string) => void;
   /** Called with every complete stderr line as it arrives. */
   readonly onStderrLine?: (line: string) => void;
-  /** If set, the raw stdout and stderr are appended to this file as they arrive. */
+  /** If set, the raw stdout and stderr are appended to this file as they arrive (its first and last MB: ./capped-log.ts). */
   readonly logFile?: string;
+  /** Secret redaction for what goes into `logFile` (one per call: it holds state across chunks). @default none */
+  readonly logRedactor?: LogRedactor;
   /** How many bytes of the end of stdout / stderr to keep in the result. @default 65536 */
   readonly maxBufferTail?: number;
 }
@@ -46,4 +48,12 @@ export interface ProcessResult {
   readonly stderr: string;
   /** exitCode === 0 and none of the above. */
   readonly ok: boolean;
+}
+
+/** Redacts a stream of output chunk by chunk (src/engine/secrets.ts makes them; the process layer only calls them). */
+export interface LogRedactor {
+  /** What can be written now; the end of the chunk may be held back until the next one. */
+  push(chunk: string | Uint8Array): string;
+  /** The rest, at the end of the stream. */
+  end(): string;
 }

@@ -103,6 +103,7 @@ async function runCli<S>(adapter: CliAdapter<S>, options: CliOptions, request: P
     timeoutMs: request.timeoutMs,
     signal: AbortSignal.any([request.signal, stopEarly.signal]),
     logFile: join(request.artifactsDir, 'output.log'),
+    ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
     onStdoutLine: (line) => {
       parser.push(line);
       if (early === undefined && adapter.earlyStop) {

@@ -87,6 +87,7 @@ async function runCommand(options: CommandProviderOptions, request: ProviderRequ
     timeoutMs: request.timeoutMs,
     signal: request.signal,
     logFile: join(request.artifactsDir, 'output.log'),
+    ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
     onStdoutLine: (line) => {
       if (line.trim() === '') return;
       lastLine = line;

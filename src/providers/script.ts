@@ -148,6 +148,7 @@ async function performStep(step: ScriptStep, request: ProviderRequest, signal: A
       env: request.env,
       signal,
       logFile: resolve(request.artifactsDir, 'output.log'),
+      ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
     }, request.sandbox);
     if (!result.ok && !signal.aborted) {
       throw new StepFailure('crashed', `\`${step.run}\` exited with ${result.exitCode ?? result.signal ?? result.spawnError}`);

@@ -4,6 +4,7 @@
  * agent did: a crash, a timeout or a rate limit is an `outcome`, and every outcome has its
  * own branch in the engine. "The process exited" is never taken to mean success.
  */
+import type { LogRedactor } from '../process/types.js';
 import type { SandboxLayout } from '../process/sandbox.js';
 import type { Result } from '../result.js';
 import type { ProviderKind, ProviderSettings, Spec } from '../spec/schema.js';
@@ -67,6 +68,8 @@ export interface ProviderRequest {
   readonly onActivity: (text: string) => void;
   /** The run's secret redaction, for what the provider writes into the run folder (prompt.md, invocation.json). @default nothing redacted */
   readonly redact?: ((text: string) => string) | undefined;
+  /** The run's secret redaction for the raw log (output.log): a new redactor per process. @default none */
+  readonly logRedactor?: (() => LogRedactor) | undefined;
   /**
    * The bubblewrap sandbox the agent's processes run in (see src/process/sandbox.ts), filled
    * by the engine per candidate; undefined: no sandbox (`[sandbox] mode = "off"`, or no bwrap).

@@ -65,6 +65,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           keepPaths,
           env: checkEnv(plan, candidate),
           logDir: join(iterationDir(plan.runDir, candidate.id, iteration), 'final-checks'),
+          logRedactor: () => ctx.secrets.createStreamRedactor(),
           signal,
           onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration, check }),
         });
