@@ -50,6 +50,10 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A closed terminal (SIGHUP) is no reason to stop a run: it goes on to its end without a screen
+  // (the dashboard closes; output errors are dropped, src/cli/output.ts), and its record is complete.
+  const onHangup = (): void => ui?.close();
+  process.on('SIGHUP', onHangup);
 
   // Front end: the Ink dashboard on an interactive terminal, else one plain line per event
   // (on stderr with --json, whose report owns stdout).
@@ -88,5 +92,6 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     ui?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onHangup);
   }
 }

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../src/engine/run-state.js';
-import { BESTOF_BIN } from '../helpers/cli.js';
+import { BESTOF_BIN, startCli } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 import type { EventLine } from '../helpers/run-record.js';
 import { tempRepos } from '../helpers/temp-repo.js';
@@ -121,5 +122,31 @@ describe('bestof ls | head -1', () => {
       'bestof: writing to stdout failed (ENOSPC); the rest of that output is dropped; bestof goes on, and a run keeps its whole record in its run folder\n',
     );
     expect(result.stdout).toBe('bestof exited with 0\n');
+  });
+});
+
+describe('a closed terminal (SIGHUP)', () => {
+  it('does not stop the run: it goes on to its end, records run.finished and exits with the run\'s code', async () => {
+    project = makeProject();
+    const readerGone = join(project.outside, 'go-on');
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, 'await-reader-gone-agent'))}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n[sandbox]\nmode = "off"\n`,
+      ),
+    );
+    const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { READER_GONE: readerGone } });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code} ${r.signal}\n${r.stdout}\n${r.stderr}`));
+    // The agent is running (it waits for the file): the terminal goes away now.
+    await waitUntil(() => /waiting for the reader/.test(readdirSync(join(project!.repo.dir, '.bestof', 'runs')).map((id) => readFileSync(join(project!.repo.dir, '.bestof', 'runs', id, 'events.jsonl'), 'utf8')).join('')), 'the agent to run', { ended: () => ended });
+    child.kill('SIGHUP');
+    writeFileSync(readerGone, '');
+    const result = await done;
+    expect([result.code, result.signal], result.stderr).toEqual([0, null]);
+    const runsDir = join(project.repo.dir, '.bestof', 'runs');
+    const log = readFileSync(join(runsDir, readdirSync(runsDir)[0] as string, 'events.jsonl'), 'utf8');
+    expect(log).toContain('"type":"run.finished"');
   });
 });
