@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/e2e/**', 'test/trust/**', 'node_modules/**'],
+    exclude: ['test/e2e/**', 'test/trust/**', 'test/chaos/**', 'node_modules/**'],
     // Integration tests spawn real git and real processes; forks keep them isolated.
     pool: 'forks',
     // Most of a test's time is spent waiting on git and child processes, not on the CPU: three
