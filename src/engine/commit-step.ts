@@ -11,7 +11,8 @@
  * branch that builds on the kept commit).
  */
 import { rewordHead } from '../git/checkpoint.js';
-import { branchTips, commitAll, reclaimHead, type SkippedFile } from '../git/commit.js';
+import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type SkippedFile } from '../git/commit.js';
+import { rangeHoldsFiltered } from '../git/commit-filter.js';
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
 import { currentBranch, resolveCommit } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
@@ -40,6 +41,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   const agentBranches = branchesBefore ? await branchesMadeByAgent(ctx, kept, branchesBefore) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
   if (agentBranches.length > 0) await adoptAgentBranches(ctx, agentBranches);
+  await foldFilteredAgentCommits(ctx, kept);
   if (head.headWas !== undefined || head.rewound) {
     const what = [
       head.headWas !== undefined ? `its agent had moved HEAD (${head.headWas}); bestof put HEAD back on ${candidate.branch}` : '',
@@ -146,4 +148,24 @@ function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): voi
     seen.add(key);
     ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `${ctx.candidate.id}: ${file.path} was not committed: ${file.detail}` });
   }
+}
+
+/**
+ * An agent's own commits bypass the commit filter: when one of them holds a secret value or a file
+ * over `[git] max_file_size` (even one deleted again later), they are folded into bestof's commit
+ * (the branch goes back to the kept commit, their changes stay staged), whose filter leaves such
+ * files out. Their blobs stay in .git/objects, unreachable, until git's garbage collection.
+ */
+async function foldFilteredAgentCommits(ctx: CommitContext, kept: string): Promise<void> {
+  const { candidate, plan } = ctx;
+  const head = await resolveCommit(candidate.worktree, 'HEAD');
+  if (head === undefined || head === kept) return;
+  const reason = await rangeHoldsFiltered(candidate.worktree, kept, head, { secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size });
+  if (reason === undefined) return;
+  await foldCommitsAfter(candidate.worktree, kept);
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `${candidate.id}: its agent's own commits held ${reason}; bestof folded them into one commit of its own, which leaves such files out`,
+  });
 }

@@ -165,3 +165,27 @@ export function formatBytes(bytes: number): string {
   }
   return `${bytes} B`;
 }
+
+/**
+ * What in the commits `from..to` (an agent's own commits) the filter would have left out: a blob
+ * larger than the limit, or a change that holds a secret value. Undefined when nothing. Checked
+ * on every commit of the range, not only its last tree: a secret committed and then deleted is
+ * still in the history.
+ */
+export async function rangeHoldsFiltered(worktree: string, from: string, to: string, opts: Omit<CommitFilterOptions, 'excludePaths'>): Promise<string | undefined> {
+  const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
+  const limit = opts.maxFileSizeBytes;
+  if (secrets === undefined && limit === undefined) return undefined;
+  const call = { signal: opts.signal };
+  if (limit !== undefined) {
+    // Blobs new in the range over the limit: the ones `--filter=blob:limit=<limit + 1>` leaves out, printed with `~`.
+    const listing = await gitOut(worktree, ['rev-list', '--objects', `--filter=blob:limit=${limit + 1}`, '--filter-print-omitted', `${from}..${to}`], call);
+    if (listing.split('\n').some((line) => line.startsWith('~'))) return `a file larger than git.max_file_size ${formatBytes(limit)}`;
+  }
+  if (secrets !== undefined) {
+    const patches = await gitOut(worktree, ['log', '-p', '--no-color', '--no-ext-diff', '--text', '--format=', `${from}..${to}`], call);
+    const name = secrets.findValue(patches);
+    if (name !== undefined) return `a change that holds the value of ${name}`;
+  }
+  return undefined;
+}

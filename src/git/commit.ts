@@ -131,3 +131,12 @@ export async function reclaimHead(worktree: string, opts: ReclaimHeadOptions): P
   }
   return { headWas, rewound };
 }
+
+/**
+ * Moves the worktree's branch back to `commit` and keeps everything after it staged (`git reset
+ * --soft`): the next commit holds the same files as one commit of bestof's, which the commit
+ * filter has looked at. For an agent's own commits that hold what must never be committed.
+ */
+export async function foldCommitsAfter(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<void> {
+  await gitOut(worktree, ['reset', '--quiet', '--soft', commit], opts);
+}

@@ -1,4 +1,4 @@
-import { SHAPES_ONLY } from '../../src/engine/secrets.js';
+import { createSecretSet, SHAPES_ONLY } from '../../src/engine/secrets.js';
 /**
  * The candidate loop in-process (no binary): runCandidate and runIteration with a fake
  * Provider against a real temp git repo and real check commands. One test per outcome's
@@ -343,6 +343,19 @@ describe('runIteration alone', () => {
     const ref = p.candidates[0]!.ref;
     expect(() => project.repo.git('merge-base', '--is-ancestor', first, ref)).not.toThrow();
     expect(project.repo.git('rev-parse', `${ref}~1`)).toBe(first);
+  });
+
+  it('an agent\'s own commits that held a secret (even one deleted again) are folded into bestof\'s commit, which leaves it out', async () => {
+    const p = await plan(loop({ max_iterations: 3 }));
+    const secret = 'tok-4f9a8b7c6d5e4f3a2b1c';
+    const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, shell: `echo ${secret} > dump.txt && echo kept > notes.txt && git add -A && git commit -qm dump && git rm -q dump.txt && git commit -qm gone` }]));
+    const withSecrets: LoopContext = { ...ctx, secrets: createSecretSet([['SERVICE_TOKEN', secret]]) };
+    const step = await runIteration(withSecrets, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
+    const ref = p.candidates[0]!.ref;
+    expect(project.repo.git('log', '-p', '--all')).not.toContain(secret);
+    expect(project.repo.git('show', `${ref}:notes.txt`)).toBe('kept');
+    expect(step.state.head).toBe(project.repo.git('rev-parse', ref));
+    expect(events.some((e) => e.type === 'run.warning' && e.message.includes('folded them into one commit'))).toBe(true);
   });
 
   it('a branch the user makes meanwhile in their own checkout is left alone', async () => {
