@@ -50,6 +50,9 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // bestof's own git children carry the run's key too, so that a resume or clean after a kill -9
+  // finds a git command of the dead run still writing in a worktree (one run per bestof process).
+  process.env.BESTOF_RUN_KEY = plan.runKey;
   // A closed terminal (SIGHUP) is no reason to stop a run: it goes on to its end without a screen
   // (the dashboard closes; output errors are dropped, src/cli/output.ts), and its record is complete.
   const onHangup = (): void => ui?.close();

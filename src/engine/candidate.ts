@@ -125,6 +125,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     commandTimeoutMs: spec.setup.timeout,
     env: agentEnv,
     logFile: join(candidateDir(plan.runDir, id), 'setup.log'),
+    logRedactor: () => ctx.secrets.createStreamRedactor(),
     setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
     signal,
   });

@@ -3,13 +3,17 @@
  * needs copied in (`[setup] copy` and `.worktreeinclude`), and the setup commands run with
  * the candidate's identity and port in the environment.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cp, readdir, readFile, realpath } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { addWorktree } from '../git/worktree.js';
+import { addWorktree, addWorktreeOnBranch, removeWorktreeTrash, restoreMissingBranch } from '../git/worktree.js';
+import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
+import { clearStaleCandidateLocks } from '../git/stale-locks.js';
+import { waitForGitToLeave } from '../git/worktree-users.js';
 import { setupCreatedPaths } from '../git/commit.js';
-import { reattachWorktree } from '../git/checkpoint.js';
+import { isGitFailure } from '../git/save-work.js';
 import { runShell } from '../process/run-process.js';
+import type { LogRedactor } from '../process/types.js';
 import { outputTail } from '../checks/run-checks.js';
 import { err, ok, type Result } from '../result.js';
 
@@ -20,12 +24,20 @@ export interface WorkspaceOptions {
   readonly worktree: string;
   readonly branch: string;
   readonly baseCommit: string;
+  /** The candidate's kept ref (`refs/bestof/<run>/<candidate>/kept`): on resume, a missing branch is recreated there. */
+  readonly keptRef: string;
   readonly copy: readonly string[];
   readonly commands: readonly string[];
   readonly commandTimeoutMs: number;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly logFile: string;
-  /** Where the list of setup files is kept (the candidate's folder of the run folder). */
+  /** Secret redaction for the setup log: a new redactor per command. @default none */
+  readonly logRedactor?: (() => LogRedactor) | undefined;
+  /**
+   * Where the list of setup files is kept (the candidate's folder of the run folder). It is also
+   * the mark that setup completed: written last, removed before a setup starts, so a worktree
+   * without it never had an agent in it.
+   */
   readonly setupPathsFile: string;
   readonly signal: AbortSignal;
 }
@@ -39,42 +51,114 @@ export interface Workspace {
   readonly reused: boolean;
 }
 
-/** The worktree ready for the agent, or why setup failed (the candidate then ends as setup_failed). */
-export type WorkspaceResult = Result<Workspace>;
+export interface WorkspaceFailure {
+  readonly message: string;
+  /** true: git or bestof failed (not the spec's setup); the run must say a candidate was lost */
+  readonly infrastructure: boolean;
+}
 
+/** How long a resume waits for git commands of the killed run to finish in a worktree. */
+const LEFTOVER_GIT_WAIT_MS = 30_000;
+
+/** The worktree ready for the agent, or why setup failed: the spec's setup (setup_failed), or git's or bestof's (the candidate was lost). */
+export type WorkspaceResult = Result<Workspace, WorkspaceFailure>;
+
+/**
+ * The candidate's worktree, set up. Creating it is git's part (retried by src/git/worktree.ts,
+ * then an infrastructure failure); the copies and commands are the spec's (a failure is the
+ * candidate's setup_failed, not retried).
+ */
 export async function prepareWorkspace(options: WorkspaceOptions): Promise<WorkspaceResult> {
-  if (options.mode === 'resume') {
-    const attached = await reattachWorktree(options.repoRoot, options.worktree, options.branch);
-    if (!attached.ok) return err(attached.error);
-    if (attached.value === 'reused') {
-      const setupPaths = existsSync(options.setupPathsFile) ? (JSON.parse(readFileSync(options.setupPathsFile, 'utf8')) as string[]) : [];
-      return ok({ copied: [], warnings: [], setupPaths, reused: true });
+  try {
+    const warnings: string[] = [];
+    if (options.mode === 'resume') {
+      const resumed = await resumeWorktree(options, warnings);
+      if (!resumed.ok) return resumed;
+      if (resumed.value === 'reused') return ok({ copied: [], warnings, setupPaths: readSetupPaths(options.setupPathsFile), reused: true });
+    } else {
+      await rm(options.setupPathsFile, { force: true });
+      const added = await addWorktree(options.repoRoot, { path: options.worktree, branch: options.branch, base: options.baseCommit, signal: options.signal });
+      if (!added.ok) return worktreeFailure(options, added.error);
     }
-  } else {
-    const added = await addWorktree(options.repoRoot, {
-      path: options.worktree,
-      branch: options.branch,
-      base: options.baseCommit,
-      signal: options.signal,
-    });
-    if (!added.ok) return err(added.error);
+    return await runSetup(options, warnings);
+  } catch (error) {
+    // git or the file system failed under bestof (a bug throws anything else, and goes on up).
+    if (!isGitFailure(error) && typeof (error as NodeJS.ErrnoException).code !== 'string' && !options.signal.aborted) throw error;
+    return worktreeFailure(options, `cannot prepare worktree ${options.worktree}: ${(error as Error).message}`);
   }
+}
 
-  const warnings: string[] = [];
+function worktreeFailure(options: WorkspaceOptions, message: string): Result<never, WorkspaceFailure> {
+  if (options.signal.aborted) return err({ message: 'cancelled during setup', infrastructure: false });
+  return err({ message, infrastructure: true });
+}
+
+/**
+ * Resume from whatever instant the run was killed at: its stale git locks removed, a missing
+ * branch recreated, a half-made worktree (setup never completed, so no agent ever ran in it)
+ * made again, a worktree with a destroyed `.git` link repaired (it may hold the agent's work: it
+ * is never deleted), a folder that is gone recreated. `reused`: the agent's worktree is back.
+ */
+async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Promise<Result<'reused' | 'recreated', WorkspaceFailure>> {
+  const { repoRoot, worktree, branch, keptRef } = options;
+  // What a removal killed half-way left beside the worktree (`<path>.removing`) goes first.
+  await removeWorktreeTrash(worktree);
+  // A git command of the killed bestof may still be writing there (a long checkout): let it end first.
+  const busy = await waitForGitToLeave(worktree, { timeoutMs: LEFTOVER_GIT_WAIT_MS, signal: options.signal });
+  if (busy.length > 0) {
+    return worktreeFailure(options, `git processes ${busy.join(', ')} are still working in ${worktree} (left by the interrupted run?); let them end or stop them, then resume again`);
+  }
+  // Safe here: the caller holds the run's lock, so the bestof that held these git locks is dead,
+  // and its leftover agents were stopped before (see src/git/stale-locks.ts).
+  const cleared = await clearStaleCandidateLocks(repoRoot, { worktree, branch, keptRef });
+  if (cleared.length > 0) warnings.push(`${branch}: removed git locks the interrupted run left (${cleared.join(', ')})`);
+  const restored = await restoreMissingBranch(repoRoot, branch, [keptRef, options.baseCommit]);
+  if (!restored.ok) return worktreeFailure(options, restored.error);
+  const recreated = restored.value;
+  if (recreated) warnings.push(`${branch} was missing (the run was killed before it was made); recreated at ${recreated === keptRef ? keptRef : `the base commit ${options.baseCommit.slice(0, 12)}`}`);
+
+  const setupCompleted = existsSync(options.setupPathsFile);
+  if (setupCompleted && existsSync(worktree)) {
+    const link = await repairWorktreeLinkDetailed(repoRoot, worktree, branch);
+    if (!link.ok) return worktreeFailure(options, link.error);
+    if (link.value.status === 'repaired') {
+      const aside = link.value.movedAside ? `; the agent's own .git folder was moved to ${link.value.movedAside}` : '';
+      warnings.push(`${worktree}: ${link.value.problem ?? 'its .git link was broken'}; repaired, its files kept as they are${aside}`);
+    }
+    return ok('reused');
+  }
+  if (!setupCompleted && existsSync(worktree)) {
+    warnings.push(`${worktree} was left half made (the run was killed during its setup; no agent ran in it): made again from ${branch}`);
+  } else if (setupCompleted) {
+    warnings.push(`${worktree} was gone: made again from ${branch}, and set up again`);
+  }
+  // From here on the setup runs again: without the mark until it completes.
+  await rm(options.setupPathsFile, { force: true });
+  const made = await addWorktreeOnBranch(repoRoot, { path: worktree, branch, signal: options.signal });
+  if (!made.ok) return worktreeFailure(options, made.error);
+  return ok('recreated');
+}
+
+/** Copies, setup commands, and the mark that setup completed. */
+async function runSetup(options: WorkspaceOptions, warnings: string[]): Promise<WorkspaceResult> {
   const patterns = [...options.copy, ...(await readWorktreeInclude(options.repoRoot))];
   const copied: string[] = [];
   for (const pattern of patterns) {
     const matches = await expandCopyPattern(options.repoRoot, pattern);
-    if (!matches.ok) return err(matches.error);
+    if (!matches.ok) return err({ message: matches.error, infrastructure: false });
     if (matches.value.length === 0) warnings.push(`setup.copy: "${pattern}" matches nothing in ${options.repoRoot}; nothing copied`);
     for (const path of matches.value) {
-      await cp(join(options.repoRoot, path), join(options.worktree, path), { recursive: true, force: true });
+      try {
+        await cp(join(options.repoRoot, path), join(options.worktree, path), { recursive: true, force: true });
+      } catch (error) {
+        return err({ message: `setup.copy: cannot copy "${path}" into ${options.worktree}: ${(error as Error).message}`, infrastructure: false });
+      }
       copied.push(path);
     }
   }
 
   for (const command of options.commands) {
-    if (options.signal.aborted) return err('cancelled during setup');
+    if (options.signal.aborted) return err({ message: 'cancelled during setup', infrastructure: false });
     // A shell on purpose: setup commands are the spec author's own shell lines.
     const result = await runShell(command, {
       cwd: options.worktree,
@@ -82,6 +166,7 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
       timeoutMs: options.commandTimeoutMs,
       signal: options.signal,
       logFile: options.logFile,
+      ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
     });
     if (!result.ok) {
       const how = result.timedOut
@@ -90,13 +175,30 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
           ? 'was cancelled'
           : result.spawnError ?? `exited with code ${result.exitCode ?? result.signal}`;
       const tail = outputTail(`${result.stdout}\n${result.stderr}`).split('\n').slice(-3).join(' | ');
-      return err(`setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`);
+      return err({ message: `setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`, infrastructure: false });
     }
   }
   const setupPaths = await setupCreatedPaths(options.worktree);
   // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
-  writeFileSync(options.setupPathsFile, JSON.stringify(setupPaths));
+  // Written whole or not at all: it is also the mark that setup completed.
+  await writeAtomically(options.setupPathsFile, JSON.stringify(setupPaths));
   return ok({ copied, warnings, setupPaths, reused: false });
+}
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  await writeFile(temp, content);
+  await rename(temp, path);
+}
+
+/** The setup paths a completed setup recorded; [] when the record cannot be read (nothing is then hidden from a commit). */
+function readSetupPaths(file: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** `.worktreeinclude` at the repo root: one path or pattern per line, `#` comments. */

@@ -4,10 +4,13 @@
  * branch when a run is resumed.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
-import { gitMessage, gitOut, identityArgs, runGit } from './exec.js';
+import { gitOut, identityArgs, runGit } from './exec.js';
+import { isAncestor } from './refs.js';
+import { resolveCommit } from './repo.js';
+import { addWorktreeOnBranch } from './worktree.js';
+import { repairWorktreeLink } from './worktree-link.js';
 
 /** Rewrites the message of HEAD (the tree is unchanged) and returns the new commit. */
 export async function rewordHead(worktree: string, message: string): Promise<string> {
@@ -18,20 +21,30 @@ export async function rewordHead(worktree: string, message: string): Promise<str
 
 /**
  * Makes sure the candidate's worktree exists on its branch: `reused` when the folder is still
- * a worktree of the repo (a run killed with SIGKILL leaves it, maybe with uncommitted work),
- * `recreated` from the branch otherwise.
+ * there (a run killed with SIGKILL leaves it, maybe with uncommitted work; a destroyed `.git` link
+ * is repaired, never the folder deleted), `recreated` from the branch when the folder is gone.
+ * HEAD is put back on the branch when the agent left it elsewhere, unless that would leave
+ * commits behind: then the worktree is left as it is and the error says so.
  */
 export async function reattachWorktree(repo: string, path: string, branch: string): Promise<Result<'reused' | 'recreated'>> {
   const abs = resolve(path);
-  if (existsSync(abs)) {
-    // The full ref name: the short one is ambiguous with refs/bestof/<run>/<candidate>.
-    const head = await runGit(abs, ['symbolic-ref', '--quiet', 'HEAD']);
-    if (head.code === 0 && head.stdout.trim() === `refs/heads/${branch}`) return ok('reused');
-    return err(`${abs} exists but is not the worktree of ${branch}; move it away and resume again`);
+  if (!existsSync(abs)) {
+    const made = await addWorktreeOnBranch(repo, { path: abs, branch });
+    return made.ok ? ok('recreated') : made;
   }
-  await runGit(repo, ['worktree', 'prune']);
-  await mkdir(dirname(abs), { recursive: true });
-  const run = await runGit(repo, ['worktree', 'add', '--quiet', abs, branch]);
-  if (run.code !== 0) return err(`cannot recreate worktree ${abs} on ${branch}: ${gitMessage(run.stderr || run.stdout)}`);
-  return ok('recreated');
+  const link = await repairWorktreeLink(repo, abs, branch);
+  if (!link.ok) return link;
+  const own = `refs/heads/${branch}`;
+  // The full ref name: the short one is ambiguous with refs/bestof/<run>/<candidate>.
+  const head = await runGit(abs, ['symbolic-ref', '--quiet', 'HEAD']);
+  if (head.code === 0 && head.stdout.trim() === own) return ok('reused');
+  const at = await resolveCommit(abs, 'HEAD');
+  const tip = await resolveCommit(abs, own);
+  if (tip === undefined) return err(`cannot reattach worktree ${abs}: branch ${branch} does not exist`);
+  if (at !== undefined && !(await isAncestor(abs, at, tip))) {
+    const where = head.code === 0 ? head.stdout.trim() : `a detached HEAD at ${at.slice(0, 12)}`;
+    return err(`${abs} is on ${where}, with commits that are not on ${branch}; the worktree is left as it is: check them out or branch them, then resume again`);
+  }
+  await gitOut(abs, ['symbolic-ref', 'HEAD', own]);
+  return ok('reused');
 }

@@ -1,11 +1,13 @@
 /**
  * Merging the winner into the user's branch, in the repository's main checkout.
  * Every refusal or failure leaves that checkout exactly as it was and the winner's branch in place.
+ * One merge at a time per checkout (src/git/repo-lock.ts), whichever bestof process makes it.
  */
 import { existsSync } from 'node:fs';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
 import { isAncestor } from './refs.js';
+import { withRepoLock } from './repo-lock.js';
 import { currentBranch, dirtyPaths, gitPath, resolveCommit } from './repo.js';
 
 export type MergeMode = 'merge' | 'squash' | 'ff';
@@ -73,6 +75,13 @@ async function unmergedPaths(repo: string): Promise<string[]> {
  * commit or a fast-forward. The user's own git hooks run as for any merge they would make themselves.
  */
 export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
+  // One merge at a time into a checkout, across bestof processes: two runs finishing together
+  // would otherwise see each other's MERGE_HEAD and half-made squash, and undo each other's work.
+  const gitDir = (await gitOut(repo, ['rev-parse', '--absolute-git-dir'], { signal: opts.signal })).trim();
+  return withRepoLock(gitDir, 'merge', () => mergeLocked(repo, opts), { signal: opts.signal });
+}
+
+async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
   const { mode, branch, into, message, signal } = opts;
   const byHand = opts.byHand ?? branch;
   const call = { signal };

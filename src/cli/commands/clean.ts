@@ -7,19 +7,36 @@
  * when its commit is kept under refs/bestof (the kept ref, or bestof's revert commit at
  * refs/bestof/<run>/<candidate>/reverted) or merged into another branch. The winner's branch
  * stays unless it is merged or `--all` is given (its commit stays under refs/bestof).
+ *
+ * A killed run leaves worse than worktrees: processes (stopped first, found by the run's key),
+ * git locks (cleared, the run being dead), worktrees whose `.git` link its agent destroyed
+ * (repaired, then saved), half-made worktrees whose setup never completed (no agent ever worked
+ * there: removed). A worktree whose work cannot be committed is kept, with where and why, and
+ * clean exits 1.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
-import { commitAll } from '../../git/commit.js';
 import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/refs.js';
 import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
-import { listWorktrees, pruneWorktrees, removeWorktree } from '../../git/worktree.js';
+import { listWorktrees, pruneWorktrees, removeWorktree, removeWorktreeTrash, type WorktreeInfo } from '../../git/worktree.js';
+import { discardWorktree } from '../../git/worktree-admin.js';
+import { repairWorktreeLinkDetailed } from '../../git/worktree-link.js';
+import { clearStaleCandidateLocks } from '../../git/stale-locks.js';
+import { saveWorktreeWork } from '../../git/save-work.js';
+import { waitForGitToLeave } from '../../git/worktree-users.js';
 import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
+import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
 import { revertedRef } from '../../engine/merge-policy.js';
+import type { CandidateState } from '../../engine/run-state.js';
+
+/** Some worktree was kept because its work could not be saved: the user has something to do. */
+const WORK_LEFT_IN_A_WORKTREE = 1;
+/** How long clean waits for git commands of a dead run to finish in a worktree. */
+const LEFTOVER_GIT_WAIT_MS = 30_000;
 
 export async function cleanCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('clean', args, {
@@ -34,33 +51,34 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   };
   const worktrees = await listWorktrees(repoRoot);
   let actions = 0;
+  let keptWithWork = 0;
   for (const run of runs) {
     if (runIsAlive(run.runDir)) {
       process.stdout.write(`skip ${run.runId}: it is still running (stop it first)\n`);
       continue;
     }
+    // Its agents, checks or daemons may outlive a killed bestof, still writing in the worktrees.
+    const runKey = readRunKey(run.runDir);
+    if (runKey && !dryRun) {
+      const stopped = await stopRunLeftovers(runKey);
+      if (stopped > 0) say(`stop ${stopped} process${stopped === 1 ? '' : 'es'} ${run.runId} left running`);
+    }
     const state = await loadRunState(run.runDir);
     for (const id of state.order) {
       const candidate = state.candidates[id];
       if (!candidate) continue;
-      const worktree = worktrees.find((w) => w.path === candidate.worktree || w.branch === candidate.branch);
-      if (worktree) {
+      const folder = candidateWorktree(candidate, worktrees);
+      if (candidate.worktree) {
+        // What a removal killed midway left: trash by then (the work was saved before the removal began).
+        for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (left by an interrupted removal)`);
+      }
+      if (folder) {
         actions += 1;
-        if (await hasUncommittedChanges(worktree.path)) {
-          say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
-          if (!dryRun) {
-            const committed = await commitAll(worktree.path, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: setupPaths(run.runDir, id) });
-            if (committed.commit) await updateRef(repoRoot, candidate.ref, committed.commit);
-          }
-        } else if (!dryRun && worktree.head) {
-          // Keep the worktree's last commit even if the run died before recording it.
-          const kept = await resolveCommit(repoRoot, candidate.ref);
-          if (!kept || !(await isAncestor(repoRoot, worktree.head, kept))) await updateRef(repoRoot, candidate.ref, worktree.head);
-        }
-        say(`remove worktree ${worktree.path}`);
-        if (!dryRun) {
-          const removed = await removeWorktree(repoRoot, worktree.path, { force: true });
-          if (!removed.ok) process.stderr.write(`${removed.error}\n`);
+        const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
+        const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say });
+        if (done === 'kept') {
+          keptWithWork += 1;
+          continue; // its branch stays with it
         }
       }
       const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
@@ -94,12 +112,94 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   if (!dryRun) await pruneWorktrees(repoRoot);
   if (actions === 0) process.stdout.write('nothing to clean\n');
   else if (!dryRun) process.stdout.write(`done; every candidate's commits stay under refs/bestof/ (\`git for-each-ref refs/bestof\`)\n`);
+  if (keptWithWork > 0) {
+    process.stderr.write(`${keptWithWork} worktree${keptWithWork === 1 ? ' was' : 's were'} kept with work that could not be saved (see above); fix what is said there and run \`bestof clean\` again\n`);
+    return WORK_LEFT_IN_A_WORKTREE;
+  }
   return EXIT_CODES.ok;
 }
 
-function setupPaths(runDir: string, candidate: string): string[] {
-  const file = join(candidateDir(runDir, candidate), 'setup-paths.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
+/**
+ * The candidate's worktree folder, if anything of it is left: the folder named in the record (also
+ * when git no longer lists it: a half-made one, or one whose `.git` link an agent destroyed), or
+ * the worktree git lists on its branch.
+ */
+function candidateWorktree(candidate: CandidateState, worktrees: readonly WorktreeInfo[]): string | undefined {
+  if (candidate.worktree && existsSync(candidate.worktree)) return resolve(candidate.worktree);
+  return worktrees.find((w) => w.path === candidate.worktree || w.branch === candidate.branch)?.path;
+}
+
+interface CleanWorktreeRequest {
+  readonly repoRoot: string;
+  readonly id: string;
+  readonly candidate: CandidateState;
+  readonly folder: string;
+  /** The mark that the candidate's setup completed (and the list of its setup files). */
+  readonly setupFile: string;
+  readonly dryRun: boolean;
+  readonly say: (line: string) => void;
+}
+
+/**
+ * One worktree of a dead run: its work saved under the kept ref, then the worktree removed. A
+ * worktree whose setup never completed had no agent in it: removed as it is. `kept`: the work could
+ * not be saved, so the worktree stays and the user was told where and why.
+ */
+async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' | 'kept'> {
+  const { repoRoot, id, candidate, folder, dryRun, say } = request;
+  const setupCompleted = existsSync(request.setupFile);
+  if (dryRun) {
+    if (!setupCompleted) say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);
+    else {
+      if (await hasUncommittedChanges(folder)) say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
+      say(`remove worktree ${folder}`);
+    }
+    return 'removed';
+  }
+  const keepIt = (why: string): 'kept' => {
+    process.stderr.write(`keep worktree ${folder}: ${why}; ${id}'s files are there as its agent left them\n`);
+    return 'kept';
+  };
+  // A git command of the dead run may still be writing there (a long checkout): let it end first.
+  const busy = await waitForGitToLeave(folder, { timeoutMs: LEFTOVER_GIT_WAIT_MS });
+  if (busy.length > 0) return keepIt(`git processes ${busy.join(', ')} are still working in it; let them end or stop them, then clean again`);
+  if (!setupCompleted) {
+    say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);
+    await discardWorktree(repoRoot, folder);
+    return 'removed';
+  }
+  // The run is dead (checked above): whatever git locks it left are stale (see src/git/stale-locks.ts).
+  const cleared = await clearStaleCandidateLocks(repoRoot, { worktree: folder, branch: candidate.branch, keptRef: candidate.ref });
+  if (cleared.length > 0) say(`remove ${id}'s git locks left by the dead run: ${cleared.join(', ')}`);
+  const link = await repairWorktreeLinkDetailed(repoRoot, folder, candidate.branch);
+  if (!link.ok) return keepIt(link.error);
+  if (link.value.status === 'repaired') {
+    const aside = link.value.movedAside ? `; its agent's own .git folder is at ${link.value.movedAside}` : '';
+    say(`repair ${id}'s worktree (${link.value.problem ?? 'its .git link was broken'})${aside}`);
+  }
+  const saved = await saveWorktreeWork(folder, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: setupPaths(request.setupFile) });
+  if (!saved.ok) return keepIt(`its uncommitted work could not be saved (${saved.error})`);
+  if (saved.value.commit) {
+    say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
+    await updateRef(repoRoot, candidate.ref, saved.value.commit);
+  } else if (saved.value.head) {
+    // Keep the worktree's last commit even if the run died before recording it.
+    const kept = await resolveCommit(repoRoot, candidate.ref);
+    if (!kept || !(await isAncestor(repoRoot, saved.value.head, kept))) await updateRef(repoRoot, candidate.ref, saved.value.head);
+  }
+  say(`remove worktree ${folder}`);
+  const removed = await removeWorktree(repoRoot, folder, { force: true });
+  if (!removed.ok) process.stderr.write(`${removed.error}\n`);
+  return 'removed';
+}
+
+function setupPaths(file: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Is the commit on a local branch other than `branch` itself? */

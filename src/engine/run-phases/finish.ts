@@ -13,6 +13,7 @@ import { markRunFinished } from '../run-lock.js';
 import { removeAgentHomes } from '../agent-sandbox.js';
 import { existsSync } from 'node:fs';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
+import { repairWorktreeLink } from '../../git/worktree-link.js';
 import { updateRef } from '../../git/refs.js';
 import type { CandidatePlan } from '../plan.js';
 import { lostCandidates, type RunState } from '../run-state.js';
@@ -103,6 +104,9 @@ export function leftoverRef(keptRef: string): string {
 /** True when nothing in the worktree is left unsaved (there was nothing, or it is saved now). */
 async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
   const { plan } = ctx;
+  // An agent may have destroyed the worktree's `.git` link: git sees its files again once it is repaired.
+  const link = await repairWorktreeLink(plan.repoRoot, candidate.worktree, candidate.branch).catch((error: Error) => ({ ok: false as const, error: error.message }));
+  if (!link.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its worktree's git link could not be repaired: ${link.error}` });
   const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
   const filter = { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size };
   const unsaved = await unsavedPaths(candidate.worktree, filter).catch(() => undefined);

@@ -1,0 +1,38 @@
+/**
+ * Saving what is left in a worktree before it goes: the uncommitted files become a commit, or the
+ * caller is told plainly that they could not, so that the worktree is kept rather than removed
+ * with the work in it.
+ */
+import { err, ok, type Result } from '../result.js';
+import { commitAll } from './commit.js';
+import { GitCommandError, gitMessage, runGit } from './exec.js';
+import { resolveCommit } from './repo.js';
+
+export interface SavedWork {
+  /** The commit made of the uncommitted changes; undefined when there were none. */
+  readonly commit: string | undefined;
+  /** HEAD after saving (the commit above, or the last one when nothing was left). */
+  readonly head: string | undefined;
+}
+
+/**
+ * Commits every uncommitted change of `worktree` except `excludePaths` (the setup files). An error
+ * (not an exception) when git cannot even say whether something is left, or cannot commit it.
+ */
+export async function saveWorktreeWork(worktree: string, opts: { message: string; excludePaths: readonly string[] }): Promise<Result<SavedWork>> {
+  const status = await runGit(worktree, ['status', '--porcelain', '-z']);
+  if (status.code !== 0) return err(`git cannot read its state: ${gitMessage(status.stderr || status.stdout)}`);
+  if (status.stdout === '') return ok({ commit: undefined, head: await resolveCommit(worktree, 'HEAD') });
+  try {
+    const committed = await commitAll(worktree, { message: opts.message, excludePaths: [...opts.excludePaths] });
+    return ok({ commit: committed.commit, head: committed.commit ?? (await resolveCommit(worktree, 'HEAD')) });
+  } catch (error) {
+    if (!isGitFailure(error)) throw error;
+    return err(`its changes cannot be committed: ${gitMessage(error.run.stderr || error.run.stdout)}`);
+  }
+}
+
+/** A git command that had to work did not (GitCommandError): a failure of git's, not a bug of bestof's. */
+export function isGitFailure(error: unknown): error is GitCommandError {
+  return error instanceof GitCommandError;
+}

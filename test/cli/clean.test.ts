@@ -1,0 +1,124 @@
+/**
+ * `bestof clean` after a run that left trouble behind: stale git locks, a worktree whose work
+ * cannot be committed, a destroyed `.git` link, a half-made worktree. Nothing is lost, and what
+ * cannot be saved is kept and said.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { ADD_CHECKS, FIX_SCRIPT, IDLE_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project;
+afterEach(() => project?.cleanup());
+
+function cli(args: string[]) {
+  return runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+}
+
+/** A finished run whose two worktrees were kept (c1 fixes, c2 writes notes.txt); as a killed run leaves them. */
+async function runWithWorktrees(): Promise<{ runId: string; c1: string; c2: string }> {
+  const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+  const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
+  const spec = project.writeOutside(
+    'spec.toml',
+    specToml(
+      project.repo.dir,
+      `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n[git]\nkeep_worktrees = true\n`,
+    ),
+  );
+  const result = await cli(['run', spec, '--json']);
+  expect(result.code, result.stderr).toBe(0);
+  const { runId } = JSON.parse(result.stdout) as { runId: string };
+  return { runId, c1: join(project.worktreesDir, runId, 'c1'), c2: join(project.worktreesDir, runId, 'c2') };
+}
+
+function worktreeCount(): number {
+  return project.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)?.length ?? 0;
+}
+
+describe('bestof clean after a killed run', () => {
+  it('clears a stale index.lock, commits the work left in the worktree and keeps it at the kept ref: exit 0', async () => {
+    project = makeProject();
+    const { runId, c2 } = await runWithWorktrees();
+    writeFileSync(join(c2, 'late.txt'), 'written after the last commit\n');
+    const lock = join(project.repo.dir, '.git', 'worktrees', 'c2', 'index.lock');
+    writeFileSync(lock, '');
+
+    const clean = await cli(['clean']);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain(`remove c2's git locks left by the dead run: ${lock}`);
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:late.txt`)).toBe('written after the last commit');
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:notes.txt`)).toBe('I looked at it.');
+    expect(existsSync(c2)).toBe(false);
+    expect(worktreeCount()).toBe(1);
+  });
+
+  it('keeps a worktree whose work cannot be committed, says where and why, and exits 1; the others are cleaned', async () => {
+    project = makeProject();
+    const { runId, c1, c2 } = await runWithWorktrees();
+    const keptBefore = project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`);
+    writeFileSync(join(c2, 'late.txt'), 'must not be lost\n');
+    // A repository without a commit inside the worktree: `git add -A` refuses the whole worktree.
+    mkdirSync(join(c2, 'vendor'));
+    project.repo.git('-C', join(c2, 'vendor'), 'init', '--quiet');
+    writeFileSync(join(c2, 'vendor', 'lib.txt'), 'x\n');
+
+    const clean = await cli(['clean']);
+    expect(clean.code).toBe(1);
+    expect(clean.stderr).toContain(`keep worktree ${c2}: its uncommitted work could not be saved (its changes cannot be committed: 'vendor/' does not have a commit checked out`);
+    expect(clean.stderr).toMatch(/1 worktree was kept with work that could not be saved/);
+    expect(existsSync(join(c2, 'late.txt'))).toBe(true);
+    expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`)).toBe(keptBefore);
+    expect(project.repo.git('branch', '--list', `bestof/${runId}/c2`)).not.toBe('');
+    // c1 was cleaned as usual.
+    expect(existsSync(c1)).toBe(false);
+    expect(worktreeCount()).toBe(2);
+
+    // Fixed, a second clean saves it and removes the worktree.
+    rmSync(join(c2, 'vendor'), { recursive: true });
+    const again = await cli(['clean']);
+    expect(again.code).toBe(0);
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:late.txt`)).toBe('must not be lost');
+    expect(existsSync(c2)).toBe(false);
+  });
+
+  it('repairs a worktree whose .git file was deleted, then saves its work and removes it', async () => {
+    project = makeProject();
+    const { runId, c2 } = await runWithWorktrees();
+    writeFileSync(join(c2, 'late.txt'), 'after the link was cut\n');
+    rmSync(join(c2, '.git'));
+
+    const clean = await cli(['clean']);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain("repair c2's worktree (its .git file is missing)");
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:late.txt`)).toBe('after the link was cut');
+    expect(project.repo.git('show', `refs/bestof/${runId}/c2/kept:notes.txt`)).toBe('I looked at it.');
+    expect(existsSync(c2)).toBe(false);
+    expect(worktreeCount()).toBe(1);
+  });
+
+  it('removes a half-made worktree (its setup never completed) without committing anything of it, and the trash of a killed removal', async () => {
+    project = makeProject();
+    const { runId, c1, c2 } = await runWithWorktrees();
+    const keptBefore = project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`);
+    // As a kill -9 during its checkout leaves it: a worktree never checked out, no setup mark.
+    project.repo.git('worktree', 'remove', '--force', c2);
+    project.repo.git('worktree', 'add', '--quiet', '--no-checkout', c2, `bestof/${runId}/c2`);
+    rmSync(join(project.repo.dir, '.bestof', 'runs', runId, 'candidates', 'c2', 'setup-paths.json'));
+    // And what a removal of c1 killed midway leaves: its folder renamed aside, half deleted.
+    mkdirSync(join(`${c1}.removing`, 'src'), { recursive: true });
+
+    const clean = await cli(['clean']);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain(`remove ${c2}: c2's setup never completed, so no agent worked in it`);
+    expect(clean.stdout).toContain(`remove ${c1}.removing (left by an interrupted removal)`);
+    expect(existsSync(c2)).toBe(false);
+    expect(readdirSync(join(project.worktreesDir, runId))).toEqual([]);
+    expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`)).toBe(keptBefore);
+    expect(worktreeCount()).toBe(1);
+  });
+});
