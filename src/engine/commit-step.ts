@@ -13,6 +13,7 @@
 import { rewordHead } from '../git/checkpoint.js';
 import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type SkippedFile } from '../git/commit.js';
 import { rangeHoldsFiltered } from '../git/commit-filter.js';
+import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
 import { currentBranch, resolveCommit } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
@@ -38,6 +39,13 @@ type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPat
 export async function commitWork(ctx: CommitContext, state: LoopState, label: string, branchesBefore?: ReadonlyMap<string, string>): Promise<CommittedWork> {
   const { plan, candidate } = ctx;
   const kept = state.head ?? plan.baseCommit; // the last kept commit: every iteration keeps its commit before it ends
+  // An agent may have destroyed its worktree's `.git` link (`rm .git`, `git init`): repaired first,
+  // its files untouched, so that what it wrote can be committed.
+  const link = await repairWorktreeLinkDetailed(plan.repoRoot, candidate.worktree, candidate.branch);
+  if (link.ok && link.value.status === 'repaired') {
+    const aside = link.value.movedAside ? `; its own .git folder was moved to ${link.value.movedAside}` : '';
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}` });
+  }
   const agentBranches = branchesBefore ? await branchesMadeByAgent(ctx, kept, branchesBefore) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
   if (agentBranches.length > 0) await adoptAgentBranches(ctx, agentBranches);

@@ -358,6 +358,24 @@ describe('runIteration alone', () => {
     expect(events.some((e) => e.type === 'run.warning' && e.message.includes('folded them into one commit'))).toBe(true);
   });
 
+  for (const [what, shell] of [
+    ['deletes its worktree\'s .git file', 'rm .git'],
+    ['replaces it with a repository of its own (git init)', 'rm .git && git init -q'],
+  ] as const) {
+    it(`an agent that ${what}: the link is repaired, its files are committed, and it is flagged`, async () => {
+      const p = await plan(loop({ max_iterations: 3 }));
+      const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, write: { 'notes.txt': 'written before the rm\n' }, shell }]));
+      const step = await runIteration(ctx, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
+      const ref = p.candidates[0]!.ref;
+      expect(step.state.head).toBe(project.repo.git('rev-parse', ref));
+      expect(project.repo.git('show', `${ref}:notes.txt`)).toBe('written before the rm');
+      expect(step.state.lastScore).toBe(60);
+      // The guard around the agent call puts the link back and flags the candidate (a worktree's git
+      // link is bestof's); the repair in the commit step covers what the guard does not see.
+      expect(events.some((e) => e.type === 'candidate.tampered' && e.paths.some((t) => t.path === '.git'))).toBe(true);
+    });
+  }
+
   it('a branch the user makes meanwhile in their own checkout is left alone', async () => {
     const p = await plan(loop({ max_iterations: 3 }));
     const { ctx } = await loopContext(p, new FakeProvider([{ score: 60 }, { score: 80, shell: `git -C ${JSON.stringify(project.repo.dir)} branch users-own` }]));
