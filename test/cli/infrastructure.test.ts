@@ -1,0 +1,76 @@
+/**
+ * A candidate lost to a failure of git (not of the spec's setup, not of the candidate) is retried,
+ * then reported as lost: the run merges nothing, says so in its closing line, and exits 4 rather
+ * than crowning the next one (issue 9). The failure is injected at the edge: a `git` on PATH that
+ * fails `git worktree add` for one candidate (the way git's worktree race fails it) and hands
+ * every other call to the real git.
+ */
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project;
+afterEach(() => project?.cleanup());
+
+const REAL_GIT = execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
+
+/** A `git` that fails `worktree add` for c2 `failures` times (counted in a file), like git's own race does. */
+function flakyGit(failures: number): string {
+  const counter = project.writeOutside('git-failures', '0');
+  const git = project.writeOutside(
+    'fault-bin/git',
+    `#!/bin/bash
+if [[ " $* " == *" worktree add "* && " $* " == *"/c2 "* ]]; then
+  n=$(cat ${JSON.stringify(counter)})
+  if (( n < ${failures} )); then
+    echo $((n + 1)) > ${JSON.stringify(counter)}
+    echo "fatal: failed to read .git/worktrees/c2/commondir: Success" >&2
+    exit 128
+  fi
+fi
+exec ${JSON.stringify(REAL_GIT)} "$@"
+`,
+  );
+  chmodSync(git, 0o755);
+  return join(git, '..');
+}
+
+async function runTwo(faultBin: string, merge = 'merge') {
+  const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+  const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "${merge}"\n`));
+  return runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${faultBin}:${process.env.PATH ?? ''}` } });
+}
+
+function report(): { status: string; winner: string | null; candidates: { id: string; reason: string }[] } {
+  const runsDir = join(project.repo.dir, '.bestof', 'runs');
+  return JSON.parse(readFileSync(join(runsDir, readdirSync(runsDir)[0] as string, 'report.json'), 'utf8'));
+}
+
+describe('a candidate lost to git during setup', () => {
+  it('a failure that passes on retry loses nothing: both candidates run, the winner is merged', async () => {
+    project = makeProject();
+    const before = project.repo.git('rev-parse', 'HEAD');
+    const result = await runTwo(flakyGit(2));
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(readFileSync(join(project.outside, 'git-failures'), 'utf8').trim()).toBe('2'); // git did fail twice
+    expect(report().candidates.map((c) => c.reason)).not.toContain('infrastructure_failed');
+    expect(project.repo.git('rev-list', '--count', `${before}..HEAD`)).not.toBe('0');
+  });
+
+  it('a failure that persists: the candidate ends infrastructure_failed, nothing is merged, the run exits 4 and says why', async () => {
+    project = makeProject();
+    const before = project.repo.git('rev-parse', 'HEAD');
+    const result = await runTwo(flakyGit(100));
+    expect(result.code, result.stdout + result.stderr).toBe(4);
+    const r = report();
+    expect(r.candidates.find((c) => c.id === 'c2')?.reason).toBe('infrastructure_failed');
+    expect(r.status).toBe('failed');
+    expect(result.stdout).toMatch(/incomplete: c2 was lost during setup by a failure of git or bestof/);
+    expect(result.stdout).toContain('c1 ranks first among the others');
+    expect(project.repo.git('rev-parse', 'HEAD')).toBe(before);
+    expect(project.repo.git('status', '--porcelain')).toBe('');
+  });
+});
