@@ -162,3 +162,25 @@ describe('a run killed during or after its merge, then resumed, never merges twi
     expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
   });
 });
+
+describe('two runs merging into one checkout at once', () => {
+  it('3 pairs of concurrent runs: both merges land every time, exit 0, and the checkout stays clean', async () => {
+    project = makeProject();
+    const spec = (name: string): string => {
+      // Each run fixes add() (already fixed after the first pair) and adds a file of its own, so that
+      // every run has work to merge and the two never conflict.
+      const script = project.writeOutside(`${name}.script.toml`, `${FIX_SCRIPT}\n[[steps]]\nwrite = "${name}.txt"\ncontent = "${name}\\n"\n`);
+      return project.writeOutside(`${name}.toml`, specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(script)}\n${ADD_CHECKS}\n[select]\nmerge = "merge"\n`));
+    };
+    for (let pair = 0; pair < 3; pair++) {
+      const before = project.repo.git('rev-parse', 'HEAD');
+      const specs = [spec(`a${pair}`), spec(`b${pair}`)];
+      const results = await Promise.all(specs.map((s) => runCli(['run', s], { cwd: project.repo.dir, worktreesDir: project.worktreesDir })));
+      expect(results.map((r) => r.code), results.map((r) => r.stdout + r.stderr).join('\n')).toEqual([0, 0]);
+      // Two merge commits on top of `before`, one per run, and both runs' files.
+      expect(project.repo.git('rev-list', '--merges', '--count', `${before}..HEAD`)).toBe('2');
+      expect(project.repo.git('ls-tree', '--name-only', 'HEAD')).toMatch(new RegExp(`a${pair}\\.txt[\\s\\S]*b${pair}\\.txt`));
+      expect(project.repo.git('status', '--porcelain')).toBe('');
+    }
+  }, 240_000);
+});
