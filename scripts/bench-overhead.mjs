@@ -269,9 +269,11 @@ function phasesOf(events, processRun) {
     }
     per.setup.push(setup.ms - setupStatus.ms); // git worktree add (+ copy, setup commands, untracked listing)
     per.agent.push(provider.ms - running.ms); // the script provider itself
-    per.commit.push(committed.ms - provider.ms); // add -A, diff --cached, identity, commit, rev-parse, update-ref
+    // The commit is made before the checks and recorded (candidate.committed) after them, once it is
+    // reworded with its score and kept: its making ends where the checks start.
+    per.commit.push(checking.ms - provider.ms); // link check, agent branches, filter, add -A, diff --cached, identity, commit
     per.checks.push(lastCheck.ms - checking.ms); // the check processes
-    per.restore.push(scored.ms - lastCheck.ms); // reset --hard + clean after the checks
+    per.restore.push(committed.ms - lastCheck.ms); // reset --hard + clean after the checks, then the reword and the kept ref
     per.finish.push(done.ms - scored.ms); // diff stat against base
     per.total.push(done.ms - setupStatus.ms);
     intervals.push([setupStatus.ms, done.ms]);
@@ -293,7 +295,7 @@ function phasesOf(events, processRun) {
       'agent (script provider)': median(per.agent),
       'commit': median(per.commit),
       'checks': median(per.checks),
-      'restore after checks': median(per.restore),
+      'restore, reword, keep': median(per.restore),
       'finish (diff stat)': median(per.finish),
       'total per candidate': median(per.total),
     },

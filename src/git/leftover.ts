@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { err, ok, type Result } from '../result.js';
-import { gitMessage, gitOut, identityArgs, runGit, withPathspecFile } from './exec.js';
+import { gitMessage, gitOut, identityArgs, runGit, splitNul, withPathspecFile } from './exec.js';
 import { filesToLeaveOut, type SecretValues } from './commit-filter.js';
 import { excludeLiteralPathspec } from './paths.js';
 
@@ -28,6 +28,12 @@ async function notWork(worktree: string, opts: LeftoverOptions): Promise<string[
 
 /** Paths `git add -A` would stage (setup paths and filtered files excluded): work on disk that no commit holds. Undefined when git cannot tell. */
 export async function unsavedPaths(worktree: string, opts: LeftoverOptions): Promise<string[] | undefined> {
+  // The common case at the end of a run, first and in one call: nothing but setup's files changed.
+  const status = await runGit(worktree, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
+  if (status.code !== 0) return undefined;
+  const setup = opts.setupPaths.map((path) => path.replace(/\/+$/, ''));
+  const changed = splitNul(status.stdout).map((entry) => entry.slice(3));
+  if (changed.every((path) => setup.some((s) => path === s || path.startsWith(`${s}/`)))) return [];
   const excluded = await notWork(worktree, opts);
   const run = await withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', '--dry-run', '--ignore-errors', ...from]));
   if (run.code !== 0 && run.stdout.trim() === '') return undefined;

@@ -78,22 +78,18 @@ function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']):
  */
 async function removeWorktrees(ctx: RunContext): Promise<string[]> {
   const { plan } = ctx;
-  const kept: string[] = [];
-  for (const candidate of plan.candidates) {
-    if (existsSync(candidate.worktree)) {
-      const saved = await saveLeftover(ctx, candidate);
-      if (!saved) {
-        kept.push(candidate.id);
-        continue;
-      }
-    }
-    const removed = await removeWorktree(plan.repoRoot, candidate.worktree, { force: true });
-    if (!removed.ok) {
-      ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${removed.error}; \`bestof clean\` will retry` });
-    }
-  }
+  // Every worktree at once: each one's check and save touch only it, and the removal itself takes the
+  // repository's worktree lock only to unlink it (its files are deleted outside the lock).
+  const kept = await Promise.all(
+    plan.candidates.map(async (candidate): Promise<string | undefined> => {
+      if (existsSync(candidate.worktree) && !(await saveLeftover(ctx, candidate))) return candidate.id;
+      const removed = await removeWorktree(plan.repoRoot, candidate.worktree, { force: true });
+      if (!removed.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${removed.error}; \`bestof clean\` will retry` });
+      return undefined;
+    }),
+  );
   await pruneWorktrees(plan.repoRoot);
-  return kept;
+  return kept.filter((id): id is string => id !== undefined);
 }
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */
