@@ -10,7 +10,7 @@
  * from the candidate's branch; a resumed run finds it there and keeps it (`reclaimHead` keeps a
  * branch that builds on the kept commit).
  */
-import { rewordHead } from '../git/checkpoint.js';
+import { rewordCommit } from '../git/checkpoint.js';
 import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type SkippedFile } from '../git/commit.js';
 import { rangeHoldsFiltered } from '../git/commit-filter.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
@@ -91,11 +91,15 @@ export async function keepCommitted(ctx: Pick<LoopContext, 'plan' | 'candidate' 
 }
 
 /** The iteration's commit says its score, when bestof made it (an agent's own commit is left alone). Not yet kept. */
-export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate'>, work: CommittedWork): Promise<CommittedWork> {
+export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit'>, work: CommittedWork): Promise<CommittedWork> {
   const { state } = work;
   if (!work.changed || !state.head || !state.headIsOurs) return work;
-  const head = await rewordHead(ctx.candidate.worktree, `bestof: ${ctx.candidate.id} iteration ${state.iteration}, score ${state.lastScore}`);
-  return { ...work, state: { ...state, head } };
+  const { candidate } = ctx;
+  const reworded = await rewordCommit(candidate.worktree, { commit: state.head, branch: candidate.branch, message: `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}` });
+  if (reworded.branchWasMoved) {
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored` });
+  }
+  return { ...work, state: { ...state, head: reworded.commit } };
 }
 
 /**

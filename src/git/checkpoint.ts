@@ -12,11 +12,31 @@ import { resolveCommit } from './repo.js';
 import { addWorktreeOnBranch } from './worktree.js';
 import { repairWorktreeLink } from './worktree-link.js';
 
-/** Rewrites the message of HEAD (the tree is unchanged) and returns the new commit. */
-export async function rewordHead(worktree: string, message: string): Promise<string> {
+export interface Reworded {
+  /** The reworded commit: `commit`'s tree and parents, the new message. */
+  readonly commit: string;
+  /** The branch no longer pointed at `commit` (someone else moved it meanwhile): it was put on the reworded commit anyway. */
+  readonly branchWasMoved?: string;
+}
+
+/**
+ * Rewrites the message of `commit` (its tree and parents unchanged) and moves `branch` from it to
+ * the new commit. By sha, never "whatever HEAD is now": a rival that moved the branch while the
+ * checks ran (possible without the sandbox) must not get its tree recorded under this candidate's
+ * name, as `git commit --amend` would do.
+ */
+export async function rewordCommit(worktree: string, opts: { readonly commit: string; readonly branch: string; readonly message: string }): Promise<Reworded> {
   const identity = await identityArgs(worktree);
-  await gitOut(worktree, [...identity, 'commit', '--amend', '--quiet', '--no-verify', '--no-gpg-sign', '--allow-empty', '--only', '-m', message]);
-  return (await gitOut(worktree, ['rev-parse', 'HEAD'])).trim();
+  const [tree, parentLine] = await Promise.all([gitOut(worktree, ['rev-parse', `${opts.commit}^{tree}`]), gitOut(worktree, ['rev-list', '--parents', '-n', '1', opts.commit])]);
+  const parents = parentLine.trim().split(' ').slice(1).flatMap((p) => ['-p', p]);
+  // Only bestof's own commits are reworded, made with the same identity a moment before.
+  const made = (await gitOut(worktree, [...identity, 'commit-tree', tree.trim(), ...parents, '-m', opts.message])).trim();
+  const ref = `refs/heads/${opts.branch}`;
+  const swapped = await runGit(worktree, ['update-ref', ref, made, opts.commit]);
+  if (swapped.code === 0) return { commit: made };
+  const movedTo = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', ref])).stdout.trim();
+  await gitOut(worktree, ['update-ref', ref, made]);
+  return { commit: made, branchWasMoved: movedTo || 'nothing (deleted)' };
 }
 
 /**

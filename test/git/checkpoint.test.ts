@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reattachWorktree } from '../../src/git/checkpoint.js';
+import { reattachWorktree, rewordCommit } from '../../src/git/checkpoint.js';
 import { ok } from '../../src/result.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
@@ -54,5 +54,38 @@ describe('reattachWorktree', () => {
     const refused = await reattachWorktree(r.dir, path, 'bestof/run-1/a');
     expect(!refused.ok && refused.error).toMatch(/is on refs\/heads\/agent-own, with commits that are not on bestof\/run-1\/a; the worktree is left as it is/);
     expect(r.git('-C', path, 'symbolic-ref', 'HEAD')).toBe('refs/heads/agent-own');
+  });
+});
+
+describe('rewordCommit', () => {
+  it('rewords the commit it is given, by sha: a branch a rival moved meanwhile does not lend its tree, and is put back', () => {
+    const r = repo({ 'README.md': '# r\n' });
+    r.git('checkout', '--quiet', '-b', 'bestof/run/c1');
+    r.write('mine.txt', 'mine\n');
+    const mine = r.commitAll('bestof: c1 iteration 1');
+    // A rival (no sandbox) points the branch at a commit of its own while the checks run.
+    r.git('checkout', '--quiet', '--detach');
+    r.write('PWNED.txt', 'pwned\n');
+    const planted = r.commitAll('planted');
+    r.git('update-ref', 'refs/heads/bestof/run/c1', planted);
+    r.git('checkout', '--quiet', 'bestof/run/c1');
+    return rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'bestof: c1 iteration 1, score 10' }).then((reworded) => {
+      expect(reworded.branchWasMoved).toBe(planted);
+      expect(r.git('rev-parse', `${reworded.commit}^{tree}`)).toBe(r.git('rev-parse', `${mine}^{tree}`));
+      expect(r.git('rev-parse', 'refs/heads/bestof/run/c1')).toBe(reworded.commit);
+      expect(r.git('log', '-1', '--format=%s', reworded.commit)).toBe('bestof: c1 iteration 1, score 10');
+      expect(r.git('ls-tree', '--name-only', reworded.commit)).not.toContain('PWNED.txt');
+    });
+  });
+
+  it('moves an unmoved branch from the commit to its rewording, and says nothing', async () => {
+    const r = repo({ 'README.md': '# r\n' });
+    r.git('checkout', '--quiet', '-b', 'bestof/run/c1');
+    r.write('mine.txt', 'mine\n');
+    const mine = r.commitAll('bestof: c1 iteration 1');
+    const reworded = await rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'scored' });
+    expect(reworded.branchWasMoved).toBeUndefined();
+    expect(r.git('rev-parse', 'HEAD')).toBe(reworded.commit);
+    expect(r.git('rev-parse', `${reworded.commit}^`)).toBe(r.git('rev-parse', `${mine}^`));
   });
 });
