@@ -20,8 +20,8 @@
  * Not re-entrant: `fn` must not take the same lock again (it would wait for itself).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { link, readFile, realpath, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFileSync, realpathSync } from 'node:fs';
+import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -49,7 +49,9 @@ const queues = new Map<string, Promise<void>>();
 export async function withRepoLock<T>(gitDir: string, name: string, fn: () => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T> {
   const signal = opts?.signal;
   signal?.throwIfAborted();
-  const path = join(await canonicalDir(gitDir), `bestof-${name}.lock`);
+  // Synchronously, so that waiters join the queue in the order they called (an await here let a later
+  // caller's realpath resolve first and overtake an earlier one).
+  const path = join(canonicalDir(gitDir), `bestof-${name}.lock`);
 
   // Inside this process: wait for the previous holder or waiter, in order.
   const previous = queues.get(path) ?? Promise.resolve();
@@ -72,9 +74,9 @@ export async function withRepoLock<T>(gitDir: string, name: string, fn: () => Pr
 }
 
 /** The lock folder as one string per folder, so that two spellings of it share one in-process queue. */
-async function canonicalDir(dir: string): Promise<string> {
+function canonicalDir(dir: string): string {
   try {
-    return await realpath(dir);
+    return realpathSync(dir);
   } catch {
     return resolve(dir);
   }
