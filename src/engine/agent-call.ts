@@ -84,7 +84,7 @@ function runAgent(
   timeLeftMs: number | undefined,
 ): Promise<ProviderResult> {
   const { candidate } = ctx;
-  const timeoutMs = timeLeftMs !== undefined ? Math.max(1000, Math.min(candidate.settings.timeout, timeLeftMs)) : candidate.settings.timeout;
+  const timeoutMs = agentTimeout(candidate.settings.timeout, timeLeftMs);
   return ctx.limitProvider(candidate, async () => {
     const activity = sampledActivity(ctx, iteration, join(request.artifactsDir, 'output.log'));
     try {
@@ -213,4 +213,9 @@ export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'
       return changes.map((c) => ({ path: c.path, change: c.change, rule: 'frozen' }));
     },
   };
+}
+
+/** The agent call's time limit: its provider's own, cut to the time the candidate has left (never under a second). */
+export function agentTimeout(providerTimeoutMs: number, timeLeftMs: number | undefined): number {
+  return timeLeftMs !== undefined ? Math.max(1000, Math.min(providerTimeoutMs, timeLeftMs)) : providerTimeoutMs;
 }

@@ -1,3 +1,4 @@
+import { agentTimeout } from '../../src/engine/agent-call.js';
 import { createSecretSet, SHAPES_ONLY } from '../../src/engine/secrets.js';
 /**
  * The candidate loop in-process (no binary): runCandidate and runIteration with a fake
@@ -137,11 +138,7 @@ describe('runCandidate: outcomes', () => {
   it("timeout past the candidate's time limit: stops there with its work committed, not scored", async () => {
     const p = await plan(loop({ duration: '4s', max_iterations: 5 }));
     const run = await runFakeCandidate(p, [{ outcome: 'timeout', score: 40, untilTimeout: true }]);
-    // The timeout handed to the agent (a value the loop computes, not a measured duration) was cut
-    // from the provider's own 15 minutes to at most the candidate's whole `loop.duration`.
-    const given = run.provider.requests[0]!.timeoutMs;
-    expect(p.candidates[0]!.settings.timeout).toBe(15 * 60_000);
-    expect(given).toBeLessThanOrEqual(p.spec.loop.duration!);
+    // How the agent's limit is cut to the time left is agentTimeout's test below, with fixed values.
     expect(run.finished).toMatchObject({ status: 'stopped', reason: 'candidate_duration', message: "the candidate's time limit was reached; what it wrote is kept", iterations: 1 });
     expect(run.of('candidate.scored')).toHaveLength(0);
     expect(project.repo.git('show', `${p.candidates[0]!.ref}:p2`)).toBe('iteration 1');
@@ -391,5 +388,14 @@ describe('runIteration alone', () => {
     const step = await runIteration(ctx, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
     expect(step.stop).toEqual({ reason: 'threshold_reached' });
     expect(step.state.lastScore).toBe(100);
+  });
+});
+
+describe('agentTimeout', () => {
+  it('cuts the provider\'s own limit to the time the candidate has left, never under a second', () => {
+    expect(agentTimeout(15 * 60_000, 4000)).toBe(4000);
+    expect(agentTimeout(15 * 60_000, undefined)).toBe(15 * 60_000);
+    expect(agentTimeout(30_000, 60_000)).toBe(30_000);
+    expect(agentTimeout(30_000, 200)).toBe(1000);
   });
 });
