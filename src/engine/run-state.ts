@@ -1,7 +1,8 @@
 /**
  * The run's state as a pure fold of its events. state.json is this state, report.json is
- * built from it, and `bestof show` replays events.jsonl through the same reducer, so
- * every view of a run agrees with the record of what happened.
+ * built from it, `bestof show` and `ls` read state.json (or fold events.jsonl through the same
+ * reducer when it is missing), and `resume` always folds events.jsonl, so every view of a run
+ * agrees with the record of what happened.
  */
 import type { Outcome, TokenUsage } from '../providers/types.js';
 import type { MergeMode } from '../spec/schema.js';
