@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { clearIndexFlags, cleanUntracked, flaggedIndexPaths, resetHard, untrackedEntries } from '../git/paths.js';
+import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, resetHard, untrackedEntries } from '../git/paths.js';
 import { resolveCommit } from '../git/repo.js';
 import { findEditableViolations, restoreChangedPaths, restoreFrozenPaths, type TamperedPath } from './frozen.js';
 
@@ -40,6 +40,10 @@ export interface ScoringTree {
   readonly tampered: readonly TamperedPath[];
   /** Untracked or ignored entries moved aside (relative paths; folders end in `/`). */
   readonly movedAside: readonly string[];
+  /** HEAD was not at the commit (its branch had been moved here by someone else); it is back at the commit now. */
+  readonly headMovedFrom?: string;
+  /** The branch HEAD was on (`refs/heads/...`): HEAD is detached at the commit until putBackScoringTree puts it back on it. */
+  readonly branch?: string;
 }
 
 /** Where a worktree's leftovers wait during the checks: beside the worktree, on the same file system, never inside it. */
@@ -124,13 +128,17 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
 
 /**
  * Makes the worktree the scoring tree (see the module doc); undo with `putBackScoringTree`.
- * Precondition: HEAD is `commit` (the commit step put it there).
+ * The commit step left HEAD at `commit`. If it is elsewhere now, someone moved the candidate's
+ * branch after its agent ended (a rival's agent without the sandbox): the reset below puts the
+ * branch back at `commit`, and `headMovedFrom` says where it had been moved to.
  */
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
   const [head, commit] = await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, opts.commit, call)]);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
-  if (head !== commit) throw new Error(`prepareScoringTree: ${worktree} is at ${head ?? 'no commit'}, not at the candidate's commit ${commit}`);
+  const headMovedFrom = head !== commit ? (head ?? 'no commit') : undefined;
+  // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
+  const branch = await detachHead(worktree, commit, call);
   await putBackLeftovers(worktree);
   await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
   await resetHard(worktree, commit, call);
@@ -138,7 +146,7 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   const frozen = await restoreFrozenPaths(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], ...call });
   const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: [...opts.frozen], editable: opts.editable, ...call });
   await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
-  return { tampered: [...frozen, ...editable], movedAside };
+  return { tampered: [...frozen, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}) };
 }
 
 /**
@@ -146,8 +154,13 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
  * (ignored output such as coverage stays, as before), the agent's leftovers back in place.
  * Takes no signal: a cancel must not interrupt it.
  */
-export async function putBackScoringTree(worktree: string, opts: { readonly commit: string; readonly keep: readonly string[] }): Promise<void> {
+export async function putBackScoringTree(
+  worktree: string,
+  opts: { readonly commit: string; readonly keep: readonly string[]; readonly branch?: string | undefined },
+): Promise<{ readonly branchMovedTo?: string }> {
   await resetHard(worktree, opts.commit);
   await cleanUntracked(worktree, { keep: [...opts.keep] });
   await putBackLeftovers(worktree);
+  const branchMovedTo = opts.branch ? await attachHead(worktree, opts.branch, opts.commit) : undefined;
+  return branchMovedTo ? { branchMovedTo } : {};
 }

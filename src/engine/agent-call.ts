@@ -195,9 +195,13 @@ export interface AgentCallWatch {
 /**
  * Watches the git dir around an agent call (src/git/guard.ts): the sandbox makes it read-only
  * when there is one, this makes a change undone and the candidate unable to win when there is not.
+ * The reviewer's call is watched too: it reads the candidate's diff, so a change it makes (told
+ * to by text planted in that diff) counts against the candidate.
  */
-export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'>): Promise<AgentCallWatch> {
+export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'>, who: 'agent' | 'reviewer' = 'agent'): Promise<AgentCallWatch> {
   const { candidate } = ctx;
+  // A reviewer acts on what it reads, the candidate's work: a change it makes there is the candidate's.
+  const actor = who === 'agent' ? `${candidate.id}'s agent` : `the reviewer of ${candidate.id}'s work`;
   const [watch, branchesBefore] = await Promise.all([watchGitDir(candidate.worktree), branchTips(candidate.worktree)]);
   return {
     branchesBefore,
@@ -208,7 +212,7 @@ export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'
       ctx.emit({
         type: 'run.warning',
         candidate: candidate.id,
-        message: `the git dir changed while ${candidate.id}'s agent ran: ${list}; bestof put it back as it was, and ${candidate.id} cannot win${overlapped ? ' (other agents ran at the same time: without the sandbox bestof cannot tell which one did it)' : ''}`,
+        message: `the git dir changed while ${actor} ran: ${list}; bestof put it back as it was, and ${candidate.id} cannot win${overlapped ? ' (other agents ran at the same time: without the sandbox bestof cannot tell which one did it)' : ''}`,
       });
       return changes.map((c) => ({ path: c.path, change: c.change, rule: 'frozen' }));
     },

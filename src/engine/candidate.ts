@@ -38,7 +38,8 @@ import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from './plan.j
 import { candidateDir } from './run-folder.js';
 import type { IterationState } from './run-state.js';
 import { finalVerdict, stopBeforeStart, type LoopLimits, type Stop, type StopReason } from './stop-rules.js';
-import { prepareWorkspace } from './workspace.js';
+import { createSetupGuard, type SetupGuard } from './setup-guard.js';
+import { prepareWorkspace, redoSetup, type WorkspaceOptions } from './workspace.js';
 
 export interface CandidateResume {
   /** Iterations recorded in the event log (the last one may be unfinished). */
@@ -71,6 +72,8 @@ export interface CandidateEnd {
   readonly iteration: number;
   /** Untracked files from setup, kept through scoring and never committed. */
   readonly setupPaths: readonly string[];
+  /** The watch over what setup made (./setup-guard.ts), for the final scoring; none when setup did not complete. */
+  readonly setupGuard?: SetupGuard | undefined;
   /** The reason of its candidate.finished event. */
   readonly reason: StopReason;
 }
@@ -113,7 +116,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
 
   emit({ type: 'candidate.status', candidate: id, status: 'setup', iteration: state.iteration });
   const agentEnv = candidateEnv(plan, candidate);
-  const prepared = await prepareWorkspace({
+  const workspaceOptions: WorkspaceOptions = {
     mode: ctx.resume ? 'resume' : 'new',
     repoRoot: plan.repoRoot,
     worktree: candidate.worktree,
@@ -128,7 +131,8 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     logRedactor: () => ctx.secrets.createStreamRedactor(),
     setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
     signal,
-  });
+  };
+  const prepared = await prepareWorkspace(workspaceOptions);
   if (!prepared.ok) {
     const { message, infrastructure } = prepared.error;
     emit({ type: 'candidate.setup', candidate: id, ok: false, message, copied: [] });
@@ -144,6 +148,13 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
   const workspace = prepared.value;
   for (const warning of workspace.warnings) emit({ type: 'run.warning', candidate: id, message: warning });
   emit({ type: 'candidate.setup', candidate: id, ok: true, copied: workspace.copied });
+  const setupGuard = createSetupGuard({
+    worktree: candidate.worktree,
+    setupPaths: workspace.setupPaths,
+    redo: (redoSignal) => redoSetup(workspaceOptions, workspace.setupPaths, redoSignal),
+  });
+  // On resume the worktree's setup output is taken as it is found: what happened before cannot be known.
+  await setupGuard.seal();
 
   const provider = ctx.createProvider(candidate);
   const reviewer = ctx.createReviewer?.();
@@ -161,6 +172,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       agentEnv,
       checkEnv: checkEnv(plan, candidate),
       setupPaths: workspace.setupPaths,
+      setupGuard,
       limits: loopLimits(plan),
     };
     // A worktree left by a killed run may hold what the agent wrote after its last commit.
@@ -168,7 +180,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     const described = await provider.describe?.();
     if (described) emit({ type: 'candidate.provider', candidate: id, ...described });
     const ended = await runLoop(loop, state);
-    return await finish(ctx, candidate, ended.state, ended.stop, workspace.setupPaths);
+    return await finish(ctx, candidate, ended.state, ended.stop, workspace.setupPaths, setupGuard);
   } finally {
     // On every path out (an end, a cancel, a bug that throws): release the agents' sessions.
     await Promise.all([provider.close(), reviewer?.close()].map((closing) => closing?.catch(() => undefined)));
@@ -176,7 +188,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
 }
 
 /** candidate.finished with the loop's score and the final status of its stop reason. */
-async function finish(ctx: CandidateContext, candidate: CandidatePlan, state: LoopState, stop: Stop, setupPaths: readonly string[]): Promise<CandidateEnd> {
+async function finish(ctx: CandidateContext, candidate: CandidatePlan, state: LoopState, stop: Stop, setupPaths: readonly string[], setupGuard?: SetupGuard): Promise<CandidateEnd> {
   const { plan } = ctx;
   const verdict = finalVerdict(stop, { outcome: state.lastOutcome, message: state.lastMessage });
   const diff = state.head ? await diffStat(plan.repoRoot, plan.baseCommit, state.head) : { files: 0, insertions: 0, deletions: 0 };
@@ -193,5 +205,5 @@ async function finish(ctx: CandidateContext, candidate: CandidatePlan, state: Lo
     durationMs: Date.now() - state.startedAt,
     costUsd: ctx.budget.spentBy(candidate.id),
   });
-  return { head: state.head, iteration: state.iteration, setupPaths, reason: verdict.reason };
+  return { head: state.head, iteration: state.iteration, setupPaths, setupGuard, reason: verdict.reason };
 }

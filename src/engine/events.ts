@@ -51,6 +51,8 @@ export type RunEvent = Stamped &
         readonly scoreThreshold: number;
         readonly maxIterations: number;
         readonly mergeMode: MergeMode;
+        /** The tip of the branch a winner is merged into (`select.into`) when the run started: the merge checks it did not move under the user's checkout. */
+        readonly intoCommit?: string;
         readonly budget?: { readonly maxTotalCostUsd?: number; readonly maxCandidateCostUsd?: number; readonly warnAtUsd?: number };
       }
     | { readonly type: 'run.resumed'; readonly resumed: readonly string[]; readonly finished: readonly string[] }

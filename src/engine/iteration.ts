@@ -22,10 +22,12 @@ import { phaseOf, timeLeft, withChannelEntries, withScore, type LoopState } from
 import type { CandidatePlan, PhasePlan, RunPlan } from './plan.js';
 import { appendProgress } from './progress.js';
 import { buildIterationPrompt } from './prompts.js';
-import { runReview } from './review.js';
+import { runReview, type ReviewResult, type Verdict } from './review.js';
 import { agentSandbox } from './agent-sandbox.js';
 import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
+import type { TamperedPath } from '../checks/frozen.js';
+import type { SetupGuard } from './setup-guard.js';
 import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
 import { commitWork, keepCommitted, rewordWithScore } from './commit-step.js';
@@ -50,6 +52,8 @@ export interface LoopContext {
   readonly checkEnv: Readonly<Record<string, string | undefined>>;
   /** Untracked files from setup: never committed, kept through the checks. */
   readonly setupPaths: readonly string[];
+  /** Watches what setup made between scorings (./setup-guard.ts). @default none */
+  readonly setupGuard?: SetupGuard | undefined;
   readonly limits: LoopLimits;
 }
 
@@ -108,10 +112,22 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
 
   emitStatus(ctx, 'checking', iteration, phase);
   const checked = await checkIteration(ctx, state, artifactsDir);
-  const scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
+  let scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
+  if (checked.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, checked.setupRebuilt) });
+  if (checked.headMovedFrom) {
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `${candidate.id}'s branch was moved to ${checked.headMovedFrom.slice(0, 10)} after its agent ended (by another agent: without the sandbox any agent can move any branch); bestof put it back at ${state.head?.slice(0, 10)} and scored that`,
+    });
+  }
   if (scoring.interrupted && ctx.signal.aborted) return { state: await keepCommitted(ctx, committed), stop: { reason: 'cancelled' } };
   if (scoring.tampered.length > 0) ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: scoring.tampered });
   const review = await reviewIteration(ctx, state, phase, artifactsDir);
+  if (review.tampered.length > 0) {
+    ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: review.tampered });
+    scoring = { ...scoring, tampered: [...scoring.tampered, ...review.tampered] };
+  }
 
   const failedChecks = scoring.checks.filter((c) => !c.passed);
   const maxScore = scoring.maxScore + (plan.review?.score ?? 0);
@@ -158,6 +174,13 @@ export function iterationPrompt(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'b
 }
 
 
+/** What the run says when an agent changed setup's output (./setup-guard.ts). */
+export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scoring['setupRebuilt']>): string {
+  const shown = rebuilt.changed.slice(0, 3).join(', ') + (rebuilt.changed.length > 3 ? ` and ${rebuilt.changed.length - 3} more` : '');
+  const after = rebuilt.error ? `setup ran again before the checks and failed: ${rebuilt.error}` : 'they are not its work: setup ran again, and the checks saw what setup makes';
+  return `${candidate}'s agent changed what setup made (${shown}); ${after}`;
+}
+
 /** The frozen checks that count in this iteration (curriculum: `from_iteration`), on the candidate's commit. */
 export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string): Promise<Scoring> {
   const { plan, candidate } = ctx;
@@ -169,6 +192,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     editable: plan.spec.checks.editable,
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,
+    setupGuard: ctx.setupGuard,
     env: ctx.checkEnv,
     logDir: join(artifactsDir, 'checks'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
@@ -179,6 +203,8 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
 
 export interface ReviewSummary {
   readonly points: number;
+  /** What the reviewer's call changed in the shared git dir (put back; it counts against the candidate). */
+  readonly tampered: readonly TamperedPath[];
   readonly refuseReason?: string;
   /** For progress.md. */
   readonly note?: string;
@@ -188,30 +214,39 @@ export interface ReviewSummary {
 export async function reviewIteration(ctx: LoopContext, state: LoopState, phase: PhasePlan | undefined, artifactsDir: string): Promise<ReviewSummary> {
   const { plan, candidate, reviewer } = ctx;
   const head = state.head;
-  if (!reviewer || !plan.review || !head) return { points: 0 };
+  if (!reviewer || !plan.review || !head) return { points: 0, tampered: [] };
   emitStatus(ctx, 'reviewing', state.iteration, phase);
-  const review = await runReview({
-    provider: reviewer,
-    model: plan.review.settings.model,
-    promptFile: plan.review.promptFile,
-    task: plan.prompt,
-    diff: await diffText(plan.repoRoot, plan.baseCommit, head),
-    worktree: candidate.worktree,
-    commit: head,
-    keepPaths: ctx.setupPaths,
-    candidateId: candidate.id,
-    iteration: state.iteration,
-    timeoutMs: plan.review.timeoutMs,
-    env: ctx.checkEnv,
-    artifactsDir,
-    signal: ctx.signal,
-    redact: ctx.secrets.redact,
-    logRedactor: () => ctx.secrets.createStreamRedactor(),
-    sandbox: agentSandbox(plan, candidate, ctx.checkEnv, 'reviewer'),
-  });
+  const watch = await watchAgentCall(ctx, 'reviewer');
+  let review: ReviewResult;
+  try {
+    review = await runReview({
+      provider: reviewer,
+      model: plan.review.settings.model,
+      promptFile: plan.review.promptFile,
+      task: plan.prompt,
+      diff: await diffText(plan.repoRoot, plan.baseCommit, head),
+      worktree: candidate.worktree,
+      commit: head,
+      keepPaths: ctx.setupPaths,
+      candidateId: candidate.id,
+      iteration: state.iteration,
+      timeoutMs: plan.review.timeoutMs,
+      env: ctx.checkEnv,
+      artifactsDir,
+      signal: ctx.signal,
+      redact: ctx.secrets.redact,
+      logRedactor: () => ctx.secrets.createStreamRedactor(),
+      sandbox: agentSandbox(plan, candidate, ctx.checkEnv, 'reviewer'),
+    });
+  } catch (error) {
+    await watch.restore(state.iteration);
+    throw error;
+  }
+  const tampered = await watch.restore(state.iteration);
   const warning = ctx.budget.record(candidate.id, review.costUsd);
   if (warning) ctx.emit({ type: 'run.warning', message: warning });
-  const { verdict } = review;
+  // A reviewer that changed the git dir gave no verdict worth points.
+  const verdict: Verdict = tampered.length > 0 ? { verdict: 'none', reason: 'the reviewer changed the git dir (put back)' } : review.verdict;
   const points = verdict.verdict === 'lgtm' ? plan.review.score : 0;
   ctx.emit({
     type: 'review.finished',
@@ -224,11 +259,11 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
   });
   switch (verdict.verdict) {
     case 'lgtm':
-      return { points, note: `LGTM (+${points})` };
+      return { points, tampered, note: `LGTM (+${points})` };
     case 'refuse':
-      return { points, refuseReason: verdict.reason, note: `REFUSE: ${verdict.reason}` };
+      return { points, tampered, refuseReason: verdict.reason, note: `REFUSE: ${verdict.reason}` };
     case 'none':
-      return { points, note: `no verdict (${verdict.reason})` };
+      return { points, tampered, note: `no verdict (${verdict.reason})` };
   }
 }
 

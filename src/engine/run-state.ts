@@ -68,6 +68,8 @@ export interface RunState {
   readonly scoreThreshold: number;
   readonly maxIterations: number;
   readonly mergeMode: MergeMode;
+  /** The merge target's tip when the run started (run.started). */
+  readonly intoCommit?: string;
   readonly budget?: { readonly maxTotalCostUsd?: number; readonly maxCandidateCostUsd?: number; readonly warnAtUsd?: number };
   readonly order: readonly string[];
   readonly candidates: Readonly<Record<string, CandidateState>>;
@@ -157,6 +159,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         scoreThreshold: event.scoreThreshold,
         maxIterations: event.maxIterations,
         mergeMode: event.mergeMode,
+        ...(event.intoCommit ? { intoCommit: event.intoCommit } : {}),
         ...(event.budget ? { budget: event.budget } : {}),
         order: event.candidates.map((c) => c.id),
         candidates,

@@ -15,6 +15,7 @@ import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
 import type { LogRedactor } from '../process/types.js';
+import type { SetupGuard } from './setup-guard.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -32,6 +33,8 @@ export interface ScoreOptions {
   readonly logRedactor?: (() => LogRedactor) | undefined;
   readonly signal: AbortSignal;
   readonly onCheck?: (outcome: CheckOutcome) => void;
+  /** What setup made, watched between scorings (./setup-guard.ts): changed by an agent, it is made anew before the checks. */
+  readonly setupGuard?: SetupGuard | undefined;
 }
 
 export interface Scoring {
@@ -41,6 +44,10 @@ export interface Scoring {
   readonly tampered: readonly TamperedPath[];
   /** The checks were interrupted by a cancel: the score is not complete. */
   readonly interrupted: boolean;
+  /** Where the candidate's branch had been moved to before the checks (put back at the commit for them). */
+  readonly headMovedFrom?: string;
+  /** Setup output an agent had changed (paths), made anew for the checks; `error` when setup failed again. */
+  readonly setupRebuilt?: { readonly changed: readonly string[]; readonly error?: string };
 }
 
 export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
@@ -53,12 +60,23 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     return { score: 0, maxScore: 0, checks: [], tampered: [...frozen, ...outside], interrupted: false };
   }
   let tampered: Scoring['tampered'] = [];
+  let headMovedFrom: string | undefined;
+  let branch: string | undefined;
+  let setupRebuilt: Scoring['setupRebuilt'];
   let checks: CheckOutcome[] = [];
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run.
   const home = await mkdtemp(join(tmpdir(), 'bestof-check-home-'));
   try {
-    tampered = (await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths })).tampered;
+    const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths });
+    tampered = tree.tampered;
+    headMovedFrom = tree.headMovedFrom;
+    branch = tree.branch;
+    const changed = (await options.setupGuard?.changed()) ?? [];
+    if (changed.length > 0) {
+      const rebuilt = await options.setupGuard!.rebuild(options.signal);
+      setupRebuilt = rebuilt.ok ? { changed } : { changed, error: rebuilt.error.message };
+    }
     checks = await runChecks(options.checks, {
       cwd: options.worktree,
       env: { ...options.env, ...cleanHomeEnv(home) },
@@ -71,7 +89,10 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
     // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
     try {
-      await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths });
+      const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch });
+      headMovedFrom ??= putBack.branchMovedTo;
+      // After the checks, which may write caches there too: the next agent's changes are what counts.
+      await options.setupGuard?.seal();
     } finally {
       await rm(home, { recursive: true, force: true });
     }
@@ -82,6 +103,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     checks,
     tampered,
     interrupted: checks.length < options.checks.length,
+    ...(headMovedFrom ? { headMovedFrom } : {}),
+    ...(setupRebuilt ? { setupRebuilt } : {}),
   };
 }
 

@@ -141,6 +141,29 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
 
 /** Copies, setup commands, and the mark that setup completed. */
 async function runSetup(options: WorkspaceOptions, warnings: string[]): Promise<WorkspaceResult> {
+  const steps = await runSetupSteps(options, warnings);
+  if (!steps.ok) return steps;
+  const setupPaths = await setupCreatedPaths(options.worktree);
+  // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
+  // Written whole or not at all: it is also the mark that setup completed.
+  await writeAtomically(options.setupPathsFile, JSON.stringify(setupPaths));
+  return ok({ copied: steps.value, warnings, setupPaths, reused: false });
+}
+
+/**
+ * Makes the setup paths anew in a worktree whose setup output an agent changed (./setup-guard.ts):
+ * they are removed, then the spec's copies and commands run again. The worktree must hold nothing
+ * else untracked (the scoring tree moved the agent's leftovers aside), so what the commands make
+ * lands where setup put it the first time.
+ */
+export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly string[], signal: AbortSignal): Promise<Result<void, WorkspaceFailure>> {
+  for (const path of setupPaths) await rm(join(options.worktree, path), { recursive: true, force: true });
+  const steps = await runSetupSteps({ ...options, signal }, []);
+  return steps.ok ? ok() : steps;
+}
+
+/** The spec's setup: copies (and `.worktreeinclude`), then commands. Returns what was copied. */
+async function runSetupSteps(options: WorkspaceOptions, warnings: string[]): Promise<Result<string[], WorkspaceFailure>> {
   const patterns = [...options.copy, ...(await readWorktreeInclude(options.repoRoot))];
   const copied: string[] = [];
   for (const pattern of patterns) {
@@ -178,11 +201,7 @@ async function runSetup(options: WorkspaceOptions, warnings: string[]): Promise<
       return err({ message: `setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`, infrastructure: false });
     }
   }
-  const setupPaths = await setupCreatedPaths(options.worktree);
-  // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
-  // Written whole or not at all: it is also the mark that setup completed.
-  await writeAtomically(options.setupPathsFile, JSON.stringify(setupPaths));
-  return ok({ copied, warnings, setupPaths, reused: false });
+  return ok(copied);
 }
 
 async function writeAtomically(path: string, content: string): Promise<void> {

@@ -6,7 +6,7 @@
  * Every list of paths goes to git through a pathspec file, so thousands of paths (or paths
  * with newlines) never hit the command-line length limit.
  */
-import { gitOut, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
+import { gitOut, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
 
 /** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
 export function literalPathspec(path: string): string {
@@ -119,4 +119,36 @@ export async function untrackedEntries(worktree: string, opts: GitCallOptions & 
     return withPathspecFile(expand.map(literalPathspec), async (from) => splitNul(await gitOut(worktree, ['ls-files', '--others', '-z', ...from], opts)));
   }
   return splitNul(await gitOut(worktree, ['ls-files', '--others', '--directory', '-z', '--', ':/'], opts));
+}
+
+/**
+ * Points the worktree's HEAD at `commit` itself (detached) and returns the branch ref it was on,
+ * if any. While the checks run the worktree then no longer follows its branch: a branch moved by
+ * someone else (a rival agent without the sandbox) cannot move what is being scored.
+ */
+export async function detachHead(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  const branch = (await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], opts)).stdout.trim() || undefined;
+  await gitOut(worktree, ['update-ref', '--no-deref', 'HEAD', commit], opts);
+  return branch;
+}
+
+/**
+ * Puts HEAD back on `branchRef` after detachHead, with the branch at `commit`: a branch moved
+ * meanwhile goes back (compare and swap from where it was found). Returns where it had been
+ * moved to, or undefined when it had not moved. Never moves a branch it did not find moved.
+ */
+export async function attachHead(worktree: string, branchRef: string, commit: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  let movedTo: string | undefined;
+  // A branch that keeps being moved (a loop of a rival beside) can win the gap between the read and the swap: try again.
+  for (let attempt = 1; ; attempt += 1) {
+    const tip = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', `${branchRef}^{commit}`], opts)).stdout.trim() || undefined;
+    if (tip === commit) break;
+    movedTo = tip ?? 'nothing (deleted)';
+    const zero = '0'.repeat(commit.length);
+    const swap = await runGit(worktree, ['update-ref', '--no-deref', branchRef, commit, tip ?? zero], opts);
+    if (swap.code === 0) break;
+    if (attempt === 20) throw new Error(`cannot put ${branchRef} back at ${commit}: ${swap.stderr.trim()}`);
+  }
+  await gitOut(worktree, ['symbolic-ref', 'HEAD', branchRef], opts);
+  return movedTo;
 }

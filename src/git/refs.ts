@@ -18,22 +18,31 @@ export async function updateRef(repo: string, ref: string, sha: string, opts: Gi
  * ref named like one of its parent folders (`refs/bestof/<run>/c2`, which git cannot keep beside
  * `refs/bestof/<run>/c2/kept`) or like something under it was put there by someone else (an
  * agent without the sandbox) to make bestof's update fail. Those are deleted (bestof never
- * creates them) and their names returned, so that the caller can say so.
+ * creates them) and their names returned, so that the caller can say so. git cannot delete one
+ * and create the other in one transaction, so an agent that keeps planting them (a loop still
+ * running beside) can win the gap once: the update is tried again, up to OWN_REF_ATTEMPTS times.
  */
 export async function updateOwnRef(repo: string, ref: string, sha: string, opts: GitCallOptions = {}): Promise<string[]> {
   if (!ref.startsWith('refs/bestof/')) throw new Error(`updateOwnRef is for bestof's own refs, got ${ref}`);
-  const first = await runGit(repo, ['update-ref', ref, sha], opts);
-  if (first.code === 0) return [];
   const parts = ref.split('/');
   const parents = parts.slice(2, -1).map((_, i) => parts.slice(0, i + 3).join('/'));
-  const blocking = [
-    ...(await Promise.all(parents.map(async (name) => ((await refCommit(repo, name, opts)) !== undefined ? name : undefined)))).filter((n): n is string => n !== undefined),
-    ...(await listRefs(repo, `${ref}/`, opts)).map((r) => r.ref),
-  ];
-  for (const name of blocking) await deleteRef(repo, name, opts);
-  await updateRef(repo, ref, sha, opts);
-  return blocking;
+  const removed = new Set<string>();
+  for (let attempt = 1; ; attempt += 1) {
+    const run = await runGit(repo, ['update-ref', ref, sha], opts);
+    if (run.code === 0) return [...removed];
+    if (attempt === OWN_REF_ATTEMPTS) throw new Error(`git update-ref ${ref} ${sha} failed in ${repo} ${OWN_REF_ATTEMPTS} times, the last: ${gitMessage(run.stderr || run.stdout)}`);
+    const blocking = [
+      ...(await Promise.all(parents.map(async (name) => ((await refCommit(repo, name, opts)) !== undefined ? name : undefined)))).filter((n): n is string => n !== undefined),
+      ...(await listRefs(repo, `${ref}/`, opts)).map((r) => r.ref),
+    ];
+    for (const name of blocking) {
+      await deleteRef(repo, name, opts);
+      removed.add(name);
+    }
+  }
 }
+
+const OWN_REF_ATTEMPTS = 20;
 
 /** Deletes `ref` only if it still points at `sha` (compare-and-delete); false when it moved or is gone. */
 export async function deleteRefIfAt(repo: string, ref: string, sha: string, opts: GitCallOptions = {}): Promise<boolean> {

@@ -99,3 +99,12 @@ export async function ensureExcluded(repo: string, pattern: string, opts: GitCal
   const sep = text === '' || text.endsWith('\n') ? '' : '\n';
   await appendFile(file, `${sep}${pattern}\n`);
 }
+
+/**
+ * Does the checkout's index hold exactly `commit`'s tree? After a commit in the checkout it holds the
+ * new tip's; a branch moved from outside the checkout (`git update-ref`) leaves it at the old tip's.
+ */
+export async function indexMatchesCommit(repo: string, commit: string, opts: GitCallOptions = {}): Promise<boolean> {
+  const run = await runGit(repo, ['diff-index', '--cached', '--quiet', commit, '--'], opts);
+  return run.code === 0;
+}

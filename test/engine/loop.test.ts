@@ -39,7 +39,7 @@ describe('runCandidate: outcomes', () => {
     expect(run.finished).toMatchObject({ status: 'done', reason: 'max_iterations', iterations: 3, score: 80 });
     expect(run.of('candidate.scored').map((e) => e.score)).toEqual([20, 60, 80]);
     expect(log(p).slice(0, 3)).toEqual(['bestof: c1 iteration 3, score 80', 'bestof: c1 iteration 2, score 60', 'bestof: c1 iteration 1, score 20']);
-    expect(run.end).toEqual({ head: project.repo.git('rev-parse', p.candidates[0]!.ref), iteration: 3, setupPaths: [], reason: 'max_iterations' });
+    expect(run.end).toEqual({ head: project.repo.git('rev-parse', p.candidates[0]!.ref), iteration: 3, setupPaths: [], setupGuard: expect.objectContaining({ seal: expect.any(Function) }), reason: 'max_iterations' });
     expect(run.provider.prompts[1]).toContain('Your previous attempt scored 20 of 100 points; 100 are needed to finish.');
     expect(run.provider.prompts[1]).not.toContain('ended early');
     const progress = readFileSync(join(candidateDir(p.runDir, 'c1'), 'progress.md'), 'utf8');

@@ -26,6 +26,7 @@ import { checkEnv } from '../candidate-env.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
 import { scoreCommit } from '../score.js';
+import { setupRebuiltMessage } from '../iteration.js';
 import { FINISHED_STATUSES } from './prepare.js';
 
 export async function finalScoring(ctx: RunContext): Promise<void> {
@@ -63,6 +64,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           editable: plan.spec.checks.editable,
           checks,
           keepPaths,
+          setupGuard: ctx.ends.get(candidate.id)?.setupGuard,
           env: checkEnv(plan, candidate),
           logDir: join(iterationDir(plan.runDir, candidate.id, iteration), 'final-checks'),
           logRedactor: () => ctx.secrets.createStreamRedactor(),
@@ -70,6 +72,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration, check }),
         });
         if (scoring.interrupted) return;
+        if (scoring.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, scoring.setupRebuilt) });
         ctx.emit({
           type: 'candidate.scored',
           candidate: candidate.id,
@@ -93,11 +96,15 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
  * - its kept ref points elsewhere, or the recorded commit's tree is not the one its last
  *   iteration was scored on: the ref is the truth; the candidate is re-recorded at the ref's
  *   commit (a candidate.committed and a candidate.finished with the diff from git) and scored again.
+ * - without the sandbox, every agent could write the run folder: a score in the log may be forged
+ *   even for the very commit the kept ref names. Every finished candidate is scored again then;
+ *   with the sandbox the run folder is hidden from the agents, and a verified record is trusted.
  */
 export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>> {
   const { plan } = ctx;
   const repo = plan.repoRoot;
   const rescore = new Set<string>();
+  const unverifiable: string[] = [];
   for (const candidate of plan.candidates) {
     const c = ctx.state().candidates[candidate.id];
     if (!c?.commit || !FINISHED_STATUSES.has(ctx.resume?.candidates[candidate.id]?.status ?? '')) continue;
@@ -107,7 +114,13 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
       continue;
     }
     const mismatch = refAt !== c.commit ? `the record says its work is ${c.commit.slice(0, 10)}, its kept ref ${candidate.ref} says ${refAt.slice(0, 10)}` : await scoredTreeMismatch(repo, c);
-    if (mismatch === undefined) continue;
+    if (mismatch === undefined) {
+      if (!plan.sandbox.enabled) {
+        unverifiable.push(candidate.id);
+        rescore.add(candidate.id);
+      }
+      continue;
+    }
     const diff = await diffStat(repo, plan.baseCommit, refAt);
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${mismatch}: the event log does not match git, so it is scored again at ${refAt.slice(0, 10)} (its kept ref)` });
     ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: c.iteration, commit: refAt, changedFiles: 0 });
@@ -125,6 +138,12 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
       costUsd: 0,
     });
     rescore.add(candidate.id);
+  }
+  if (unverifiable.length > 0) {
+    ctx.emit({
+      type: 'run.warning',
+      message: `${unverifiable.join(', ')} finished before the interruption; without the sandbox an agent could have written their scores into the run folder, so they are scored again`,
+    });
   }
   return rescore;
 }

@@ -10,7 +10,8 @@
  * (src/git/merge.ts findEarlierMerge) and records it rather than merging again.
  */
 import { findEarlierMerge } from '../../git/merge.js';
-import { resolveCommit } from '../../git/repo.js';
+import { indexMatchesCommit, resolveCommit } from '../../git/repo.js';
+import { swapRef, updateOwnRef } from '../../git/refs.js';
 import { applyMergePolicy, mergeTitle } from '../merge-policy.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
@@ -34,6 +35,7 @@ export async function merge(ctx: RunContext): Promise<void> {
   if (await recordEarlierMerge(ctx, candidate, scored)) return;
 
   const into = MERGING_MODES.has(mode) ? plan.into : undefined;
+  if (into) await putBackMovedTarget(ctx, into);
   const intoBefore = into ? await resolveCommit(plan.repoRoot, `refs/heads/${into}`) : undefined;
   ctx.emit({ type: 'merge.started', candidate: winner, mode, commit: scored, ...(into ? { into } : {}), ...(intoBefore ? { intoBefore } : {}) });
   const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable });
@@ -51,6 +53,35 @@ export async function merge(ctx: RunContext): Promise<void> {
     into: plan.into,
   });
   ctx.emit({ type: 'merge.finished', candidate: winner, mode, branch: candidate.branch, ok: merged.ok, ...(merged.commit ? { commit: merged.commit } : {}), message: merged.message });
+}
+
+/**
+ * The target branch moved during the run while the user's checkout (where it is checked out) did
+ * not: its index still holds the tree of the tip the run started from. A commit made in the
+ * checkout moves both; a branch moved from elsewhere (`git update-ref refs/heads/main X` by an
+ * agent without the sandbox) moves only the ref, and merging there would build on X and show the
+ * user X's changes, reversed, as "uncommitted". The branch goes back to where it was (compare and
+ * swap, so a move made meanwhile is not undone), the moved tip is kept at
+ * `refs/bestof/<run>/moved-into`, and a warning says what happened. Without the sandbox bestof
+ * cannot tell which agent did it.
+ */
+async function putBackMovedTarget(ctx: RunContext, into: string): Promise<void> {
+  const { plan } = ctx;
+  const startedAt = ctx.state().intoCommit;
+  if (!startedAt) return;
+  const ref = `refs/heads/${into}`;
+  const now = await resolveCommit(plan.repoRoot, ref);
+  if (now === undefined || now === startedAt) return;
+  if (!(await indexMatchesCommit(plan.repoRoot, startedAt)) || (await indexMatchesCommit(plan.repoRoot, now))) return;
+  const keptAt = `refs/bestof/${plan.runId}/moved-into`;
+  await updateOwnRef(plan.repoRoot, keptAt, now);
+  const back = await swapRef(plan.repoRoot, ref, startedAt, now);
+  ctx.emit({
+    type: 'run.warning',
+    message: back.ok
+      ? `${into} moved during the run from ${startedAt.slice(0, 10)} to ${now.slice(0, 10)}, but your checkout did not (its index is still at ${startedAt.slice(0, 10)}): something outside it moved the branch, an agent without the sandbox most likely; bestof put ${into} back at ${startedAt.slice(0, 10)} and kept the moved tip at ${keptAt}`
+      : `${into} moved during the run to ${now.slice(0, 10)} while your checkout stayed at ${startedAt.slice(0, 10)}, and bestof could not put it back: ${back.error}`,
+  });
 }
 
 /** A merge that began before the interruption and reached the target branch: recorded as done (true), never made again. */

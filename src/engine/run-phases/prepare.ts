@@ -5,7 +5,7 @@
  * liveness mark that keeps `bestof clean` away, the exclusion of `.bestof/` from git, and the
  * first event: run.started, or run.resumed with which candidates go on and which had finished.
  */
-import { ensureExcluded } from '../../git/repo.js';
+import { ensureExcluded, resolveCommit } from '../../git/repo.js';
 import { stopRunLeftovers, writeRunKey } from '../leftovers.js';
 import type { RunContext } from '../run-context.js';
 import { createRunFolder } from '../run-folder.js';
@@ -34,6 +34,7 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
       });
     }
   } else {
+    const intoCommit = plan.into ? await resolveCommit(plan.repoRoot, `refs/heads/${plan.into}`) : undefined;
     ctx.emit({
       type: 'run.started',
       runId: plan.runId,
@@ -49,6 +50,7 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
       scoreThreshold: plan.scoreThreshold,
       maxIterations: plan.maxIterations,
       mergeMode: spec.select.merge,
+      ...(intoCommit ? { intoCommit } : {}),
       budget: {
         ...(spec.budget.max_total_cost_usd !== undefined ? { maxTotalCostUsd: spec.budget.max_total_cost_usd } : {}),
         ...(spec.budget.max_candidate_cost_usd !== undefined ? { maxCandidateCostUsd: spec.budget.max_candidate_cost_usd } : {}),
