@@ -35,8 +35,16 @@ export function formatEvent(event: RunEvent): string {
       return `${event.candidate} committed ${event.commit.slice(0, 10)} (${event.changedFiles} file${event.changedFiles === 1 ? '' : 's'})`;
     case 'check.finished':
       return `${event.candidate} check ${event.check.name}: ${event.check.passed ? 'pass' : event.check.timedOut ? 'TIMEOUT' : 'FAIL'} (${event.check.points}/${event.check.maxPoints}, ${formatDuration(event.check.durationMs)})`;
-    case 'candidate.tampered':
-      return `${event.candidate} TAMPERED with frozen paths (ignored for scoring): ${event.paths.map((p) => `${p.path} (${p.change})`).join(', ')}`;
+    case 'candidate.tampered': {
+      // Frozen paths (and the git dir) make a candidate unable to win; changes outside `editable` are only put back.
+      const frozen = event.paths.filter((p) => (p.rule ?? 'frozen') === 'frozen');
+      const outside = event.paths.filter((p) => p.rule === 'editable');
+      const list = (paths: typeof event.paths) => paths.map((p) => `${p.path} (${p.change})`).join(', ');
+      return [
+        ...(frozen.length > 0 ? [`${event.candidate} TAMPERED with frozen paths (put back for scoring): ${list(frozen)}`] : []),
+        ...(outside.length > 0 ? [`${event.candidate} changed files outside [checks] editable (put back for scoring and before any merge): ${list(outside)}`] : []),
+      ].join('\n');
+    }
     case 'candidate.scored':
       return `${event.candidate} score ${event.score}/${event.maxScore}${event.reviewPoints ? ` (review +${event.reviewPoints})` : ''}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;
     case 'candidate.finished':
