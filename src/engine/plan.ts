@@ -160,7 +160,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
     const index = i + 1;
     const id = `c${index}`;
-    const prepared = await prepareAgent(settings, { specDir, key, scripts, sandboxed });
+    const prepared = await prepareAgent(settings, { specDir, key, scripts, sandboxed, shannon: spec.shannon });
     if (!prepared.ok && !problems.includes(prepared.error)) problems.push(prepared.error);
     candidates.push({
       id,
@@ -235,7 +235,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       args: spec.review.args,
       label: 'review',
     };
-    const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts, sandboxed });
+    const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts, sandboxed, shannon: spec.shannon });
     if (!prepared.ok) problems.push(prepared.error);
     else {
       review = {

@@ -127,6 +127,8 @@ export interface PrepareOptions {
   readonly scripts: Map<string, Script>;
   /** The agents will run in bestof's sandbox (the CLIs' autonomy defaults depend on it). @default false */
   readonly sandboxed?: boolean;
+  /** The spec's `[shannon]` section (the shannon provider's program and limits). @default its defaults */
+  readonly shannon?: Spec['shannon'];
 }
 
 /** What a definition's prepare gets besides the planner's options. */
