@@ -25,8 +25,11 @@ Usage:
   bestof resume <run> [--json]                 continue a run that crashed, was killed or cancelled
   bestof send <run> [candidate] "text"         put a message into a candidate's next prompt
   bestof stop <run> [candidate]                stop a candidate at its next iteration boundary
+  bestof attach <run> [candidate] [--write]    watch a shannon candidate's Claude Code in tmux (--write: take over)
+  bestof hook <event>                          run by the Claude Code hooks of a shannon session (not by hand)
 
-Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 130 cancelled.
+Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 4 a candidate was lost (nothing merged),
+  70 internal error, 130 cancelled.
 Docs: README.md`;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -51,6 +54,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/send.js')).sendCommand(rest);
     case 'stop':
       return (await import('./commands/send.js')).stopCommand(rest);
+    case 'attach':
+      return (await import('./commands/attach.js')).attachCommand(rest);
+    case 'hook':
+      return (await import('./commands/hook.js')).hookCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -249,3 +249,13 @@ function readProcStat(pid: number): ProcStat | undefined {
   if (fields[0] === undefined || !Number.isInteger(ppid) || !Number.isInteger(pgrp)) return undefined;
   return { state: fields[0], ppid, pgrp };
 }
+
+/** A process's argv joined by NUL bytes (Linux: /proc/<pid>/cmdline), or undefined when it cannot be read (gone, or not Linux). */
+export function processCommandLine(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return undefined;
+  }
+}

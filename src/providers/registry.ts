@@ -40,15 +40,20 @@ import { codexDefinition } from './codex.js';
 import { commandDefinition } from './command.js';
 import { geminiDefinition } from './gemini.js';
 import { scriptDefinition } from './script.js';
+import { shannonDefinition } from './shannon/definition.js';
 import type { PreparedAgent, PrepareOptions, PrepareResult, Provider, ProviderDefinition, ProviderSection } from './types.js';
 
 export type { PreparedAgent, PrepareOptions, PrepareResult } from './types.js';
 
-/** Every provider this version can run, by kind. A kind missing here (shannon) is refused by prepareAgent. */
+/**
+ * Every provider this version can run, by kind (shannon, interactive Claude Code in tmux, lives
+ * in ./shannon/). A kind missing here is refused by prepareAgent.
+ */
 export const PROVIDERS: { readonly [K in ProviderKind]?: ProviderDefinition<K> } = {
   claude: claudeDefinition,
   codex: codexDefinition,
   gemini: geminiDefinition,
+  shannon: shannonDefinition,
   command: commandDefinition,
   script: scriptDefinition,
 };

@@ -85,7 +85,7 @@ export const TIE_BREAKS = ['score', 'cost', 'diff_size', 'duration', 'votes', 'i
  * here, once, for both.
  */
 const providerFields = {
-  kind: providerKind.meta({ description: '`claude`, `codex`, `gemini`, `command` or `script` (`shannon` is *reserved*)' }),
+  kind: providerKind.meta({ description: '`claude`, `codex`, `gemini`, `shannon` (interactive Claude Code in tmux), `command` or `script`' }),
   model: nonEmpty.optional().meta({ description: '`--model` / `-m`; for `command`, `{model}`', defaultText: "the CLI's default" }),
   label: nonEmpty.optional().meta({ description: 'name in the output and the report', defaultText: 'kind and model' }),
   command: nonEmpty.optional().meta({

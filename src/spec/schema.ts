@@ -233,12 +233,24 @@ export const specSchema = z
 
     shannon: z
       .strictObject({
-        command: nonEmpty.default('claude').meta({ description: 'the Claude Code program' }),
-        startup_timeout: duration.prefault('60s').meta({ description: 'limit for the session to start' }),
-        idle_timeout: duration.prefault('2m').meta({ description: 'a session silent this long is finished' }),
+        command: nonEmpty.default('claude').meta({
+          description: 'the Claude Code program of `kind = "shannon"` candidates: a name on PATH or a path relative to the spec (a candidate\'s own `command` wins)',
+        }),
+        startup_timeout: duration.prefault('60s').meta({ description: 'limit for the session to show its prompt; past it the call fails with the screen it is stuck on' }),
+        idle_timeout: duration.prefault('2m').meta({
+          description: 'a turn whose screen does not change and whose hooks do not fire for this long fails with the screen (a dialog no hook sees)',
+        }),
+        hold_timeout: duration.prefault('20m').meta({
+          description:
+            'how long the Stop hook is held while bestof scores the iteration; scoring that takes longer lets the turn end, and the next prompt is typed instead',
+        }),
       })
       .prefault({})
-      .meta({ title: 'reserved', description: '*Reserved*: interactive Claude in tmux (the `shannon` provider).' }),
+      .meta({
+        title: 'interactive Claude Code in tmux',
+        description:
+          'The `shannon` provider: Claude Code interactive in a tmux session per candidate, one turn per iteration, driven through its hooks; `bestof attach` watches it (see "The shannon provider").',
+      }),
 
     bench: z
       .strictObject({

@@ -87,7 +87,7 @@ candidates = 3                   # N
 max_concurrency = 3              # candidates that run at the same time
 
 [[parallel.providers]]
-kind = "claude"                  # Claude Code; kinds: claude | codex | gemini | command | script (shannon: reserved)
+kind = "claude"                  # Claude Code; kinds: claude | codex | gemini | shannon | command | script
 # model = "sonnet"               # default: the CLI's own default model
 # permission_mode = "acceptEdits" # the default: edits inside its worktree run unattended, other tools are denied
 

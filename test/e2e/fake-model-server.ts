@@ -8,6 +8,13 @@
  * without tools (titles, Gemini's router) is a side call and gets a trivial answer. The
  * working directory the CLI announces tells where the scripted edit goes.
  *
+ * Claude Code driven interactively (the `shannon` provider) goes on after a Stop hook's block
+ * in the same conversation: the request then carries the hook's reason as "Stop hook feedback".
+ * `Behaviour.continued` scripts what the agent does after each block (Anthropic only): the
+ * number of feedbacks in the request picks the turn, and the step counts the tool results after
+ * the last one. A turn can require a text in the feedback (the failing checks' report), and a
+ * step can be held until the test releases it (to look at the agent's screen mid-run).
+ *
  * Every request is logged (method, path, API, step, what was answered) for the tests.
  */
 import { appendFileSync } from 'node:fs';
@@ -19,7 +26,8 @@ export type Api = 'anthropic' | 'openai' | 'gemini';
 /** What the server does in one step of the main conversation. */
 export type Step =
   | { readonly kind: 'write'; readonly path: string; readonly content: string }
-  | { readonly kind: 'text'; readonly text: string }
+  /** `held`: not answered until `release()` (see `whenHeld`). */
+  | { readonly kind: 'text'; readonly text: string; readonly held?: boolean }
   | { readonly kind: 'error'; readonly status: 401 | 429 }
   | { readonly kind: 'hang' };
 
@@ -28,6 +36,18 @@ export interface Behaviour {
   readonly steps: readonly Step[];
   /** The first `failFirst.count` main requests get this error instead of a step. */
   readonly failFirst?: { readonly status: 401 | 429; readonly count: number };
+  /**
+   * Anthropic only: the turns after a Stop hook blocked. `continued[n - 1]` runs once the request
+   * carries n Stop hook feedbacks; `steps` above is the turn before any block.
+   */
+  readonly continued?: readonly Turn[];
+}
+
+/** What the agent does after a Stop hook's block. */
+export interface Turn {
+  /** The last feedback must contain this, or the agent only answers that it did not get it. */
+  readonly requires?: string;
+  readonly steps: readonly Step[];
 }
 
 export interface LoggedRequest {
@@ -36,8 +56,12 @@ export interface LoggedRequest {
   readonly path: string;
   readonly main: boolean;
   readonly step: number;
+  /** How many Stop hook feedbacks the request carried (Anthropic; 0 for the others). */
+  readonly turn: number;
   readonly answer: string;
   readonly cwd: string | undefined;
+  /** Claude Code's `x-claude-code-session-id` header. */
+  readonly session: string | undefined;
 }
 
 export interface FakeModelServer {
@@ -46,12 +70,27 @@ export interface FakeModelServer {
   readonly requests: LoggedRequest[];
   /** Sets what each API does from now on. */
   script(api: Api, behaviour: Behaviour): void;
+  /** Resolves once a `held` step's request is waiting (rejects after `timeoutMs`, saying so). */
+  whenHeld(timeoutMs: number): Promise<void>;
+  /** Answers the held requests, and every held step after them until the next `script()`. */
+  release(): void;
   close(): Promise<void>;
 }
 
 /** The usual script: write one file, then say it is done. */
 export function editScript(path: string, content: string, text = 'Done: the file is written.'): Behaviour {
   return { steps: [{ kind: 'write', path, content }, { kind: 'text', text }] };
+}
+
+/**
+ * The interactive scenario: write `first` and stop; once a Stop hook blocks with feedback that
+ * contains `requires`, write `second` and say it is done (held until `release()` when `hold`).
+ */
+export function blockedOnceScript(path: string, first: string, second: string, requires: string, options: { hold?: boolean } = {}): Behaviour {
+  return {
+    steps: [{ kind: 'write', path, content: first }, { kind: 'text', text: 'First attempt written.' }],
+    continued: [{ requires, steps: [{ kind: 'write', path, content: second }, { kind: 'text', text: 'Done: fixed after the feedback.', held: options.hold ?? false }] }],
+  };
 }
 
 type Body = Record<string, unknown>;
@@ -66,6 +105,9 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
   const failures = new Map<Api, number>();
   const requests: LoggedRequest[] = [];
   const hung = new Set<ServerResponse>();
+  let released = false;
+  let waiting: (() => void)[] = [];
+  let heldListeners: (() => void)[] = [];
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -80,8 +122,9 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
     if (options.dumpFile) appendFileSync(options.dumpFile, JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: raw }) + '\n');
     const body = parseBody(raw);
     const api = apiOf(req.method ?? 'GET', url.pathname);
+    let turn = 0;
     const log = (main: boolean, step: number, answer: string, cwd?: string) =>
-      requests.push({ api, method: req.method ?? 'GET', path: url.pathname + url.search, main, step, answer, cwd });
+      requests.push({ api, method: req.method ?? 'GET', path: url.pathname + url.search, main, step, turn, answer, cwd, session: header(req, 'x-claude-code-session-id') });
 
     if (api === 'unknown') {
       // Claude Code's warm-up (HEAD /), model lists, and anything else: a harmless 200.
@@ -99,15 +142,32 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
       log(false, 0, 'side call', cwd);
       return sideCall(api, url.pathname, res);
     }
-    const step = toolResults(api, body);
     const behaviour = behaviours.get(api) ?? { steps: [{ kind: 'text', text: 'Nothing scripted.' }] };
+    let step = toolResults(api, body);
+    let steps = behaviour.steps;
+    if (api === 'anthropic' && behaviour.continued) {
+      const feedback = stopHookFeedback(body);
+      turn = feedback.count;
+      if (turn > 0) {
+        const scripted = behaviour.continued[Math.min(turn, behaviour.continued.length) - 1]!;
+        step = feedback.toolResultsAfter;
+        if (scripted.requires !== undefined && !feedback.last.includes(scripted.requires)) {
+          log(true, step, 'feedback without the required text', cwd);
+          return answer(api, res, { text: `The Stop hook's feedback did not carry "${scripted.requires}": it was ${JSON.stringify(feedback.last.slice(0, 300))}` }, `${turn}_${step}`);
+        }
+        steps = scripted.steps;
+      }
+    }
     const failed = failures.get(api) ?? 0;
     if (behaviour.failFirst && failed < behaviour.failFirst.count) {
       failures.set(api, failed + 1);
       log(true, step, `error ${behaviour.failFirst.status}`, cwd);
       return apiError(api, behaviour.failFirst.status, res);
     }
-    const scripted = behaviour.steps[Math.min(step, behaviour.steps.length - 1)]!;
+    const scripted = steps[Math.min(step, steps.length - 1)]!;
+    const model = typeof body.model === 'string' ? body.model : undefined;
+    // Ids of tool calls must stay unique in a conversation that goes on after a block.
+    const id = turn > 0 ? `${turn}_${step}` : String(step);
     log(true, step, scripted.kind === 'error' ? `error ${scripted.status}` : scripted.kind, cwd);
     switch (scripted.kind) {
       case 'error':
@@ -119,10 +179,17 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
         hung.add(res);
         return;
       case 'text':
-        return answer(api, res, { text: scripted.text }, step);
+        if (scripted.held && !released) {
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            for (const listener of heldListeners) listener();
+            heldListeners = [];
+          });
+        }
+        return answer(api, res, { model, text: scripted.text }, id);
       case 'write': {
         const path = cwd && !scripted.path.startsWith('/') ? `${cwd.replace(/\/$/, '')}/${scripted.path}` : scripted.path;
-        return answer(api, res, { write: { path, relative: scripted.path, content: scripted.content } }, step);
+        return answer(api, res, { model, write: { path, relative: scripted.path, content: scripted.content } }, id);
       }
     }
   }
@@ -136,8 +203,26 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
     script(api, behaviour) {
       behaviours.set(api, behaviour);
       failures.set(api, 0);
+      released = false;
+    },
+    whenHeld(timeoutMs) {
+      if (waiting.length > 0) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`fake model server: no held request came within ${timeoutMs} ms (requests so far: ${JSON.stringify(requests)})`)), timeoutMs);
+        heldListeners.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+    release() {
+      released = true;
+      for (const resolve of waiting) resolve();
+      waiting = [];
     },
     async close() {
+      released = true;
+      for (const resolve of waiting) resolve();
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -170,6 +255,30 @@ function toolResults(api: Api, body: Body): number {
   return text ? (text.match(pattern) ?? []).length : 0;
 }
 
+/**
+ * The Stop hook feedbacks in an Anthropic request (Claude Code puts each block's reason in a user
+ * message: a system reminder holding "Stop hook feedback:\n<reason>"), the last one's text, and
+ * the tool results after it.
+ */
+function stopHookFeedback(body: Body): { count: number; last: string; toolResultsAfter: number } {
+  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  let count = 0;
+  let last = '';
+  let lastIndex = -1;
+  messages.forEach((message, index) => {
+    const text = JSON.stringify(message);
+    const found = text.split('Stop hook feedback:').length - 1;
+    if (found === 0 || (message as { role?: unknown }).role !== 'user') return;
+    count += found;
+    lastIndex = index;
+    const content = (message as { content?: unknown }).content;
+    const plain = typeof content === 'string' ? content : JSON.stringify(content);
+    last = plain.slice(plain.lastIndexOf('Stop hook feedback:'));
+  });
+  const after = JSON.stringify(messages.slice(lastIndex + 1));
+  return { count, last, toolResultsAfter: (after.match(/"type":"tool_result"/g) ?? []).length };
+}
+
 /** The working directory as each CLI announces it to the model. */
 function announcedCwd(raw: string): string | undefined {
   const patterns = [
@@ -185,16 +294,19 @@ function announcedCwd(raw: string): string | undefined {
 }
 
 interface Reply {
+  /** The model the request asked for: the Anthropic API names it in its answer. */
+  readonly model?: string | undefined;
   readonly text?: string;
   readonly write?: { readonly path: string; readonly relative: string; readonly content: string };
 }
 
-function answer(api: Api, res: ServerResponse, reply: Reply, step: number): void {
+/** `id` makes the ids of the message and its tool call. */
+function answer(api: Api, res: ServerResponse, reply: Reply, id: string): void {
   switch (api) {
     case 'anthropic':
-      return anthropicStream(res, reply, step);
+      return anthropicStream(res, reply, id);
     case 'openai':
-      return openaiStream(res, reply, step);
+      return openaiStream(res, reply, id);
     case 'gemini':
       return geminiStream(res, reply);
   }
@@ -215,10 +327,10 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 // --- Anthropic Messages API (section 5.2) ---
 
-function anthropicStream(res: ServerResponse, reply: Reply, step: number): void {
-  const id = `msg_fake${step}`;
+function anthropicStream(res: ServerResponse, reply: Reply, step: number | string): void {
+  const id = `msg_fake${step}`; // `step`: the step, or `<turn>_<step>` after a Stop hook's block
   const events: [string, unknown][] = [
-    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', content: [], model: 'claude-fake', stop_reason: null, stop_sequence: null, usage: { input_tokens: 1000, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } }],
+    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', content: [], model: reply.model ?? 'claude-fake', stop_reason: null, stop_sequence: null, usage: { input_tokens: 1000, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } }],
   ];
   let stop = 'end_turn';
   if (reply.write) {
@@ -245,7 +357,7 @@ function anthropicStream(res: ServerResponse, reply: Reply, step: number): void 
 
 // --- OpenAI Responses API (section 5.3) ---
 
-function openaiStream(res: ServerResponse, reply: Reply, step: number): void {
+function openaiStream(res: ServerResponse, reply: Reply, step: number | string): void {
   const responseId = `resp_fake${step}`;
   let item: Record<string, unknown>;
   const events: [string, unknown][] = [];
@@ -310,6 +422,11 @@ function apiError(api: Api, status: 401 | 429, res: ServerResponse): void {
     ? { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' }
     : { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] };
   return json(res, error.code, { error }, retryAfter);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

@@ -33,15 +33,22 @@ describe('the provider table', () => {
       expect(definition?.kind).toBe(kind);
     }
     expect(AVAILABLE_PROVIDERS).toEqual(Object.keys(PROVIDERS));
-    expect(AVAILABLE_PROVIDERS).toEqual(['claude', 'codex', 'gemini', 'command', 'script']);
+    expect(AVAILABLE_PROVIDERS).toEqual(['claude', 'codex', 'gemini', 'shannon', 'command', 'script']);
   });
 
-  it('a kind of the spec language without a definition (shannon) is refused by prepareAgent with the same message', async () => {
-    expect(await prepare(settings('shannon'), 'parallel.providers[2]')).toEqual({
-      ok: false,
-      error: 'parallel.providers[2].kind: the "shannon" provider is not available in this version of bestof; use kind = "claude", "codex", "gemini", "command" (any CLI) or "script"',
-    });
-    expect(() => createProvider(settings('shannon'), {}, undefined)).toThrow(/bug: provider "shannon" is not available/);
+  it('every kind of the spec language has a definition (shannon too)', () => {
+    expect([...AVAILABLE_PROVIDERS].sort()).toEqual([...PROVIDER_KINDS].sort());
+  });
+
+  it('shannon: without tmux, prepareAgent names the key and how to install tmux; without Claude Code, claude\'s install hint', async () => {
+    const noTmux = await prepare(settings('shannon', { env: { PATH: BIN, ...KEYS } }), 'parallel.providers[2]');
+    expect(noTmux.ok).toBe(false);
+    expect(!noTmux.ok && noTmux.error).toMatch(/^parallel\.providers\[2\]: kind = "shannon" runs Claude Code in tmux, and tmux is not on PATH; install tmux/);
+    const noClaude = await prepare(settings('shannon', { command: 'no-such-claude' }), 'provider');
+    expect(noClaude).toEqual({ ok: false, error: `provider: the claude CLI ("no-such-claude") was not found on PATH; ${PROVIDERS.claude?.installHint}` });
+    const found = await prepare(settings('shannon'));
+    expect(found.ok && found.value.command).toBe(join(BIN, 'claude'));
+    expect(() => createProvider(settings('shannon'), {}, undefined)).toThrow(/bug: a shannon candidate without its program/);
   });
 });
 

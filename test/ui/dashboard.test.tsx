@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stripAnsi } from '../../src/ui/format/text.js';
 import { monochromeTheme } from '../../src/ui/theme.js';
 import { KEY, renderRun, type Rendered } from './render-helpers.js';
-import { candidate, mixedRun, runStarted, stamp } from './scripted-runs.js';
+import { candidate, finished, mixedRun, runStarted, stamp } from './scripted-runs.js';
 
 let ui: Rendered | undefined;
 afterEach(async () => {
@@ -67,6 +67,21 @@ describe('the dashboard', () => {
     expect(detail).toContain('Fixing the accents: normalize NFKD then drop combining marks');
     await ui.press(KEY.escape);
     expect(ui.frame()).toContain('1 running · 1 waiting · 2 done');
+  });
+
+  it('a running shannon candidate\'s details say how to watch its tmux session; a finished one\'s do not', async () => {
+    const running = stamp([
+      runStarted([candidate(1, 'interactive', 'shannon')]),
+      { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 },
+    ]);
+    ui = await renderRun(running);
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toContain('watch it: bestof attach r1 c1 (--write to take over)');
+    await ui.unmount();
+    ui = await renderRun([...running, ...stamp([finished('c1', 'done', 'completed', 0)])]);
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toContain('c1 interactive');
+    expect(ui.frame()).not.toContain('bestof attach');
   });
 
   it('asks before cancelling on q, then calls cancelRun', async () => {

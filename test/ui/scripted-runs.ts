@@ -60,7 +60,7 @@ export function runStarted(candidates: readonly CandidateInfo[], over: Partial<E
   };
 }
 
-const finished = (id: string, status: 'done' | 'failed' | 'stopped' | 'cancelled', reason: Extract<UnstampedEvent, { type: 'candidate.finished' }>['reason'], score: number, extra: Partial<Extract<UnstampedEvent, { type: 'candidate.finished' }>> = {}): UnstampedEvent => ({
+export const finished = (id: string, status: 'done' | 'failed' | 'stopped' | 'cancelled', reason: Extract<UnstampedEvent, { type: 'candidate.finished' }>['reason'], score: number, extra: Partial<Extract<UnstampedEvent, { type: 'candidate.finished' }>> = {}): UnstampedEvent => ({
   type: 'candidate.finished',
   candidate: id,
   status,

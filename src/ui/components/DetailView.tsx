@@ -62,6 +62,8 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
     { text: ` · ${formatCost(c.costUsd)} · ${formatTokens(c.usage)} tokens${elapsed === undefined ? '' : ` · ${formatElapsed(elapsed)}`}`, style: theme.text.secondary },
   ];
   const head: Lines = [title, [{ text: `branch ${c.branch} · kept at ${c.ref}`, style: theme.text.secondary }]];
+  // A shannon candidate's Claude Code runs in a tmux session a person can watch or take over.
+  if (c.provider === 'shannon' && isBusy(c.status)) head.push([{ text: `watch it: bestof attach ${state.run.runId} ${c.id} (--write to take over)`, style: theme.text.secondary }]);
   const summary = activitySummary(c);
   if (c.message) head.push([{ text: c.message, style: summary.tone === 'error' ? theme.status.error : theme.status.warning }]);
   if (c.tampered.length > 0) {

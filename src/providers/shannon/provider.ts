@@ -1,0 +1,428 @@
+/**
+ * `shannon`: Claude Code interactive, in a tmux session per candidate, driven through its hooks
+ * (issue 10). Each `run()` is one turn of one long session, so the agent keeps its context from
+ * one iteration to the next; a person can watch it (`bestof attach <run> <candidate>`) or take
+ * it over (`--write`).
+ *
+ *   run #1      start the session (./session.ts), type the prompt, wait for its Stop hook
+ *   run #n > 1  answer the Stop held since run #n-1 with `block` + the new prompt: the turn goes
+ *               on in the same session (or, past the hold limit or near the block cap, allow the
+ *               stop and type the prompt: ./turn.ts)
+ *   close()     the state file says inactive, a held Stop is allowed, `/exit`, the session and
+ *               (with the run's last session) the tmux server are killed
+ *
+ * Guards on blocking (a Stop hook that blocks for good would make the agent work forever):
+ * only a Stop of the session id bestof assigned is ever held (./hook-bridge.ts); the hook
+ * command blocks only while the state file says `active` (close() writes `inactive` first);
+ * the engine's limits and the channel's stop end the candidate, and so call close(), which
+ * allows; Claude Code's own cap of blocks in a row is never reached (the prompt is typed
+ * instead); and every failure of the hook command allows.
+ *
+ * The result of a turn: its text is the Stop payload's `last_assistant_message`; tokens, cost
+ * and the number of API responses come from the transcript (./transcript.ts), read while the
+ * turn runs (activity lines) and briefly polled after the Stop, since Claude Code may flush its
+ * last lines after the hook ran. Claude Code writes the session's cost only when a turn really
+ * ends, so the cost of a turn whose Stop is held is estimated from its tokens
+ * (`[providers.shannon.prices]`) and settled by the next real total. A StopFailure is classified
+ * like the headless provider's errors (./classify.ts). A session changes (and the agent loses its
+ * context) only when it died, its working folder or its model changed; a reviewer's call gets a
+ * session of its own each time.
+ */
+import { rm, rmdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { runProcess } from '../../process/run-process.js';
+import { killSession, readExitStatus, sessionAlive } from '../../process/tmux.js';
+import { err, ok, type Result } from '../../result.js';
+import type { ProviderSettings, Spec } from '../../spec/schema.js';
+import { redactArgs } from '../cli-provider.js';
+import { estimateCost, missingPriceNote, pricesFor, type PriceTable } from '../prices.js';
+import { str } from '../stream-lines.js';
+import type { Outcome, Provider, ProviderDescription, ProviderRequest, ProviderResult } from '../types.js';
+import { HookBridge } from './hook-bridge.js';
+import { sessionPaths, type SessionPaths } from './paths.js';
+import { claudeArgs, endSession, SESSION_ENV, startClaudeSession, untrackSession, type LiveSession } from './session.js';
+import { processCommandLine, processesWithEnv, signalProcessesWithEnv } from '../../process/tagged-processes.js';
+import { chunkUsage, emptyChunk, TranscriptReader, usageByModel, type TranscriptChunk } from './transcript.js';
+import { deliverable, PASTE_LIMIT_CHARS, PASTE_LIMIT_LINES, REASON_LIMIT_CHARS, typePrompt, waitForTurnEnd, type TurnEnd } from './turn.js';
+
+export type ShannonSection = Spec['shannon'];
+
+export const SHANNON_DEFAULTS: ShannonSection = { command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000, hold_timeout: 1_200_000 };
+
+/** Claude Code ends a turn by itself after this many Stop blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP changes it). */
+export const DEFAULT_BLOCK_CAP = 8;
+/** How long the transcript is polled after the Stop for the turn's last lines. */
+const TRANSCRIPT_SETTLE_MS = 1000;
+const EXIT_GRACE_MS = 2000;
+
+export interface ShannonOptions {
+  /** Absolute path of Claude Code. */
+  readonly binary: string;
+  readonly settings: ProviderSettings;
+  readonly section: ShannonSection;
+  /** `[providers.shannon.prices]`: to estimate the cost of a turn whose Stop is held (Claude Code writes its cost only when a turn really ends). */
+  readonly prices?: PriceTable | undefined;
+}
+
+interface SessionState {
+  readonly live: LiveSession;
+  readonly paths: SessionPaths;
+  reader: TranscriptReader | undefined;
+  /** Where the transcript's activity lines go: the current call's (a line read after it is the next call's). */
+  activity: (text: string) => void;
+  /** The session's cumulative cost already reported by earlier turns (real or estimated). */
+  costReported: number;
+  /** Stop blocks since the last typed prompt. */
+  blocks: number;
+  /** When the session's processes were frozen (a Stop held while bestof scores), or undefined. */
+  frozenAt: number | undefined;
+}
+
+const cancelled: TurnEnd = { outcome: 'cancelled', text: '', message: 'cancelled' };
+
+export function createShannonProvider(options: ShannonOptions): Provider {
+  return new ShannonProvider(options);
+}
+
+class ShannonProvider implements Provider {
+  readonly kind = 'shannon' as const;
+  private bridge: HookBridge | undefined;
+  private bridgePaths: SessionPaths | undefined;
+  private current: SessionState | undefined;
+  private closed = false;
+  private description: Promise<ProviderDescription> | undefined;
+  private readonly prices: PriceTable;
+
+  constructor(private readonly options: ShannonOptions) {
+    this.prices = pricesFor('shannon', options.prices);
+  }
+
+  async run(request: ProviderRequest): Promise<ProviderResult> {
+    const started = performance.now();
+    const paths = sessionPaths(request.artifactsDir, request.candidateId);
+    const chunk = emptyChunk();
+    const finish = (end: TurnEnd, state: SessionState | undefined): ProviderResult =>
+      resultOf(end, chunk, state, performance.now() - started, this.prices, request.onActivity);
+    await writeFile(join(request.artifactsDir, 'prompt.md'), request.redact ? request.redact(request.prompt) : request.prompt).catch(() => undefined);
+    if (request.signal.aborted) return finish(cancelled, this.current);
+
+    const bridge = await this.bridgeFor(paths);
+    const session = await this.sessionFor(request, paths, bridge);
+    if (!session.ok) {
+      await recordInvocation(request, this.options, undefined, 'typed');
+      return finish(session.error, undefined);
+    }
+    const state = session.value;
+    state.activity = request.onActivity;
+    const since = bridge.lastSeq;
+    const submitted = await this.submit(request, state, bridge);
+    await recordInvocation(request, this.options, state.live, submitted.ok ? submitted.value : 'typed');
+    if (!submitted.ok) return finish(submitted.error, state);
+
+    const readTranscript = () => this.readTranscript(state, bridge, chunk);
+    const end = await waitForTurnEnd(state.live, bridge, {
+      since,
+      timeoutMs: request.timeoutMs,
+      idleTimeoutMs: this.options.section.idle_timeout,
+      signal: request.signal,
+      exitNote: async () => {
+        const status = await readExitStatus(paths.exitFile);
+        return status !== undefined ? ` (exit status ${status})` : '';
+      },
+      onPoll: readTranscript,
+    });
+    if (end.outcome === 'cancelled') await this.dropSession(true);
+    else if (end.sessionGone) await this.dropSession(false);
+    else if (end.event) await settleTranscript(readTranscript, chunk, str(end.event.payload.last_assistant_message) ?? '');
+    await writeOutputLog(request, chunk);
+    const result = finish(end, state);
+    if (!isIterationCall(request)) await this.endOneShot();
+    else if (bridge.heldStop()?.open && this.current === state) freeze(state);
+    return result;
+  }
+
+  describe(): Promise<ProviderDescription> {
+    return (this.description ??= describeShannon(this.options));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Inactive first: a hook that starts now allows at once, and the held Stop is allowed.
+    await this.bridge?.deactivate();
+    const state = this.current;
+    if (state) {
+      if (this.bridge) await thaw(state, this.bridge);
+      await endSession(state.live, EXIT_GRACE_MS).catch(() => undefined);
+      await this.dropSession(false);
+    }
+    await this.bridge?.close();
+    if (this.bridgePaths) {
+      await rm(this.bridgePaths.hookDir, { recursive: true, force: true }).catch(() => undefined);
+      // The run's folder goes with its last user (rmdir fails while another candidate's things are there).
+      await rmdir(this.bridgePaths.baseDir).catch(() => undefined);
+    }
+  }
+
+  /** The candidate's hook bridge, started with its first call and kept until close(). */
+  private async bridgeFor(paths: SessionPaths): Promise<HookBridge> {
+    if (!this.bridge) {
+      this.bridge = await HookBridge.start({ socketPath: paths.bridgeSocket, statePath: paths.stateFile, sessionId: '' });
+      this.bridgePaths = paths;
+    }
+    return this.bridge;
+  }
+
+  /** The live session, started when there is none (the first call, or the last one died or moved). */
+  private async sessionFor(request: ProviderRequest, paths: SessionPaths, bridge: HookBridge): Promise<Result<SessionState, TurnEnd>> {
+    const current = this.current;
+    const why = !current
+      ? undefined
+      : current.live.cwd !== request.cwd
+        ? 'the working folder changed'
+        : current.live.model !== request.model
+          ? `this iteration asks for model ${request.model ?? "Claude Code's default"}`
+          : !(await sessionAlive(current.live.tmux))
+            ? 'the Claude Code session is gone'
+            : undefined;
+    if (current && why) {
+      request.onActivity(`${why}: a new Claude Code session (the agent starts without the last one's context)`);
+      if (current.live.model !== request.model && current.live.cwd === request.cwd) await this.endHeld(current);
+      await this.dropSession(true);
+    }
+    if (this.current) return ok(this.current);
+    const started = await startClaudeSession({
+      binary: this.options.binary,
+      settings: this.options.settings,
+      paths,
+      bridge,
+      cwd: request.cwd,
+      model: request.model,
+      env: request.env,
+      sandbox: request.sandbox,
+      startupTimeoutMs: this.options.section.startup_timeout,
+      holdMs: this.options.section.hold_timeout,
+      signal: request.signal,
+    });
+    if (!started.ok) return err(started.error.cancelled ? cancelled : { outcome: 'crashed', text: '', message: started.error.message });
+    this.current = { live: started.value, paths, reader: undefined, activity: request.onActivity, costReported: 0, blocks: 0, frozenAt: undefined };
+    request.onActivity(`Claude Code runs in tmux session ${paths.name}; watch it: bestof attach ${request.env.BESTOF_RUN ?? '<run>'} ${request.candidateId}`);
+    return ok(this.current);
+  }
+
+  /**
+   * The prompt into the session: the held Stop's block reason (the turn goes on), unless the
+   * hook gave up or one more block would reach Claude Code's cap; then the stop is allowed and
+   * the prompt typed.
+   */
+  private async submit(request: ProviderRequest, state: SessionState, bridge: HookBridge): Promise<Result<'block' | 'typed', TurnEnd>> {
+    const held = bridge.heldStop();
+    const cap = blockCap(request.env);
+    // Frozen, the hook cannot give up by itself; past the hold limit Claude Code's own hook timeout
+    // may fire as it wakes, so the stop is allowed and the prompt typed, as when the hook gave up.
+    const heldTooLong = state.frozenAt !== undefined && Date.now() - state.frozenAt >= this.options.section.hold_timeout;
+    if (held?.open && !heldTooLong && state.blocks + 1 < cap) {
+      const reason = await deliverable(request.prompt, state.paths.promptsDir, request.iteration, { chars: REASON_LIMIT_CHARS, lines: Number.POSITIVE_INFINITY });
+      if (bridge.answerHeld({ decision: 'block', reason })) {
+        await thaw(state, bridge);
+        state.blocks += 1;
+        return ok('block');
+      }
+    } else if (held?.open && heldTooLong) {
+      request.onActivity('the Stop hook was held past [shannon] hold_timeout: the stop is allowed and the prompt typed');
+    } else if (held?.open) {
+      request.onActivity(`${state.blocks} Stop blocks in a row: the stop is allowed and the prompt typed (Claude Code's cap is ${cap})`);
+    } else if (held) {
+      request.onActivity('the held Stop hook gave up waiting ([shannon] hold_timeout): the prompt is typed');
+    }
+    bridge.answerHeld({ decision: 'allow' });
+    await thaw(state, bridge);
+    const text = await deliverable(request.prompt, state.paths.promptsDir, request.iteration, { chars: PASTE_LIMIT_CHARS, lines: PASTE_LIMIT_LINES });
+    const typed = await typePrompt(state.live, bridge, text, { readyTimeoutMs: this.options.section.startup_timeout, signal: request.signal });
+    if (!typed.ok) {
+      if (!request.signal.aborted) return err({ outcome: 'crashed', text: '', message: typed.error });
+      await this.dropSession(true);
+      return err(cancelled);
+    }
+    state.blocks = 0;
+    return ok('typed');
+  }
+
+  /** What the transcript gained since the last read (its path comes with the session's first hook). */
+  private async readTranscript(state: SessionState, bridge: HookBridge, chunk: TranscriptChunk): Promise<void> {
+    if (!state.reader) {
+      const path = transcriptPathOf(bridge, state.live.sessionId);
+      if (!path) return;
+      state.reader = new TranscriptReader(path, (line) => state.activity(line));
+    }
+    await state.reader.readInto(chunk);
+  }
+
+  /** A reviewer's call works in a fresh export each time: its session ends with the call. */
+  private async endOneShot(): Promise<void> {
+    if (!this.current) return;
+    await this.endHeld(this.current);
+    await this.dropSession(false);
+  }
+
+  /** Allows the session's held Stop and ends it with /exit (its transcript gets its last lines). */
+  private async endHeld(state: SessionState): Promise<void> {
+    this.bridge?.answerHeld({ decision: 'allow' });
+    if (this.bridge) await thaw(state, this.bridge);
+    await endSession(state.live, EXIT_GRACE_MS).catch(() => undefined);
+  }
+
+  private async dropSession(kill: boolean): Promise<void> {
+    const state = this.current;
+    this.current = undefined;
+    if (!state) return;
+    // A stopped process takes no SIGHUP or SIGTERM: it must run again to end gracefully.
+    if (state.frozenAt !== undefined) signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGCONT');
+    if (kill) await killSession(state.live.tmux);
+    await untrackSession(state.live.tmux);
+    // What the session left running in a session of its own (`setsid`) outlives its pane: it goes too.
+    signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGKILL');
+  }
+}
+
+/**
+ * While bestof commits and scores a turn, the session waits in its held Stop hook, but what its
+ * agent left running (a watcher, a `setsid` daemon: the sandbox's PID namespace ends them only
+ * when Claude Code itself ends) would run on and could rewrite the files being scored. So those
+ * processes are stopped (SIGSTOP) until the next call. They are the session's (they carry
+ * SESSION_ENV; one that cleared its environment escapes, as everywhere) minus Claude Code itself
+ * and its sandbox wrapper (their argv holds the session id) and the hook command (`bestof.js
+ * hook`): those must stay awake, so that a hook whose bestof died still fails open and the turn
+ * ends. Linux only (the argv is read from /proc); elsewhere nothing is frozen.
+ */
+function freeze(state: SessionState): void {
+  if (state.frozenAt !== undefined) return;
+  state.frozenAt = Date.now();
+  for (const pid of processesWithEnv(SESSION_ENV, [state.live.sessionId])) {
+    const argv = processCommandLine(pid);
+    if (argv === undefined || argv.includes(state.live.sessionId) || /bestof\.js\W+hook\b/.test(argv)) continue;
+    try {
+      process.kill(pid, 'SIGSTOP');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+async function thaw(state: SessionState, bridge: HookBridge): Promise<void> {
+  if (state.frozenAt === undefined) return;
+  await bridge.flushed();
+  state.frozenAt = undefined;
+  signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGCONT');
+}
+
+/** A candidate's iteration (its session goes on to the next one), not a reviewer's call. */
+function isIterationCall(request: ProviderRequest): boolean {
+  return /^iteration-\d+$/.test(basename(request.artifactsDir));
+}
+
+/** The transcript path from the session's hook payloads (SessionStart has it first). */
+function transcriptPathOf(bridge: HookBridge, sessionId: string): string | undefined {
+  for (const event of bridge.eventsAfter(0)) {
+    if (event.payload.session_id !== sessionId) continue;
+    const path = str(event.payload.transcript_path);
+    if (path) return path;
+  }
+  return undefined;
+}
+
+/**
+ * Claude Code may write the turn's last lines after the Stop hook started: poll until the turn's
+ * end is there (the final text, and the cost or the turn's duration after it), at most a moment.
+ */
+async function settleTranscript(read: () => Promise<void>, chunk: TranscriptChunk, finalText: string): Promise<void> {
+  const deadline = Date.now() + TRANSCRIPT_SETTLE_MS;
+  for (;;) {
+    await read();
+    // A held Stop has no turn_duration or cost yet (they come when the turn really ends): the final text is the sign.
+    const lastText = chunk.texts.at(-1)?.trim();
+    if (finalText.trim() !== '' ? lastText !== undefined && finalText.trim().endsWith(lastText) : chunk.turnEnded) return;
+    if (Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function resultOf(end: TurnEnd, chunk: TranscriptChunk, state: SessionState | undefined, durationMs: number, prices: PriceTable, note: (text: string) => void): ProviderResult {
+  // Claude Code writes the session's cumulative cost only when a turn really ends (a Stop that
+  // was allowed, a StopFailure, an interrupt): the responses after the last total (a turn whose
+  // Stop is held) are estimated from their tokens, and the next real total settles the difference.
+  let costUsd = 0;
+  let costEstimated = false;
+  if (state && chunk.costUsd !== undefined) {
+    costUsd = Math.max(0, chunk.costUsd - state.costReported);
+    state.costReported = Math.max(state.costReported, chunk.costUsd);
+  }
+  if (chunk.uncoveredById.size > 0) {
+    const estimate = estimateCost(prices, usageByModel(chunk, chunk.uncoveredById));
+    costUsd += estimate.costUsd;
+    costEstimated = true;
+    if (state) state.costReported += estimate.costUsd;
+    if (estimate.missing.length > 0) note(missingPriceNote('shannon', estimate.missing));
+  }
+  const outcome: Outcome = end.outcome;
+  return {
+    outcome,
+    text: end.text || chunk.texts.at(-1) || '',
+    usage: chunkUsage(chunk),
+    costUsd,
+    costEstimated,
+    sessionId: state?.live.sessionId,
+    turns: chunk.usageById.size,
+    durationMs,
+    ...(end.message !== undefined ? { message: end.message } : {}),
+    ...(end.retryAfterMs !== undefined ? { retryAfterMs: end.retryAfterMs } : {}),
+  };
+}
+
+function blockCap(env: Readonly<Record<string, string | undefined>>): number {
+  const value = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_BLOCK_CAP;
+}
+
+/** invocation.json: what runs in the pane (secrets and the prompt never in it), the session and how the prompt went in. */
+async function recordInvocation(request: ProviderRequest, options: ShannonOptions, live: LiveSession | undefined, how: 'block' | 'typed'): Promise<void> {
+  const invocation = {
+    binary: options.binary,
+    argv: redactArgs(live?.claudeArgs ?? [], { redact: request.redact }),
+    model: request.model ?? null,
+    sandboxed: request.sandbox !== undefined,
+    tmux: live ? { socket: live.tmux.socket, session: live.tmux.name } : null,
+    sessionId: live?.sessionId ?? null,
+    prompt: how === 'block' ? 'the held Stop hook answered block with it' : 'typed into the session',
+  };
+  await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
+}
+
+/** output.log: the transcript lines of this turn, through the run's redaction. */
+async function writeOutputLog(request: ProviderRequest, chunk: TranscriptChunk): Promise<void> {
+  const text = chunk.lines.map((line) => `${line}\n`).join('');
+  const redactor = request.logRedactor?.();
+  const out = redactor ? redactor.push(text) + redactor.end() : text;
+  await writeFile(join(request.artifactsDir, 'output.log'), out).catch(() => undefined);
+}
+
+const versions = new Map<string, Promise<string | undefined>>();
+
+async function describeShannon(options: ShannonOptions): Promise<ProviderDescription> {
+  let version = versions.get(options.binary);
+  if (!version) {
+    version = runProcess(options.binary, ['--version'], { cwd: process.cwd(), env: { ...process.env, ...options.settings.env }, timeoutMs: 15_000, maxBufferTail: 4096 }).then((result) =>
+      result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined,
+    );
+    versions.set(options.binary, version);
+  }
+  const args = claudeArgs(options.settings, { sessionId: '<session-id>', settingsFile: '<hooks.json>', model: options.settings.model, sandboxed: false });
+  return {
+    kind: 'shannon',
+    binary: options.binary,
+    version: await version,
+    argv: redactArgs(args),
+    model: options.settings.model,
+  };
+}
