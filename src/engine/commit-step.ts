@@ -15,6 +15,7 @@ import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type SkippedFile 
 import { rangeHoldsFiltered } from '../git/commit-filter.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
+import { besideKeptRef } from './candidate-refs.js';
 import { currentBranch, resolveCommit } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
 import type { LoopContext } from './iteration.js';
@@ -132,18 +133,18 @@ async function branchesMadeByAgent(ctx: CommitContext, kept: string, before: Rea
  */
 async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: string; sha: string }[]): Promise<void> {
   const { plan, candidate } = ctx;
-  const stem = candidate.ref.endsWith('/kept') ? candidate.ref.slice(0, -'kept'.length) : `${candidate.ref}-`;
+  const kept = (name: string): string => besideKeptRef(candidate.ref, `agent-branches/${name}`);
   const names: string[] = [];
   for (const { ref, sha } of branches) {
     const name = ref.slice('refs/heads/'.length);
-    await updateOwnRef(plan.repoRoot, `${stem}agent-branches/${name}`, sha);
+    await updateOwnRef(plan.repoRoot, kept(name), sha);
     await deleteRefIfAt(plan.repoRoot, ref, sha);
     names.push(name);
   }
   ctx.emit({
     type: 'run.warning',
     candidate: candidate.id,
-    message: `${candidate.id}: its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${stem}agent-branches/`,
+    message: `${candidate.id}: its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${kept('')}`,
   });
 }
 

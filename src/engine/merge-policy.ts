@@ -13,6 +13,7 @@
 import type { TamperedPath } from '../checks/frozen.js';
 import { mergeWinner } from '../git/merge.js';
 import { refCommit, swapRef, updateRef } from '../git/refs.js';
+import { besideKeptRef } from './candidate-refs.js';
 import { pushBranch } from '../git/remote.js';
 import { revertPathsCommit } from '../git/tree.js';
 import { runProcess } from '../process/run-process.js';
@@ -46,7 +47,7 @@ export interface MergeOutcome {
 
 /** Where bestof's revert commit is kept: beside the kept ref, under refs/bestof/<run>/. */
 export function revertedRef(keptRef: string): string {
-  return keptRef.endsWith('/kept') ? `${keptRef.slice(0, -'kept'.length)}reverted` : `${keptRef}-reverted`;
+  return besideKeptRef(keptRef, 'reverted');
 }
 
 /** "test/a.js, test/b.js and 3 more". */

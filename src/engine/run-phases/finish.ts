@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
 import { updateRef } from '../../git/refs.js';
+import { besideKeptRef } from '../candidate-refs.js';
 import type { CandidatePlan } from '../plan.js';
 import { lostCandidates, type RunState } from '../run-state.js';
 import { readSetupPaths } from './final-scoring.js';
@@ -94,7 +95,7 @@ async function removeWorktrees(ctx: RunContext): Promise<string[]> {
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */
 export function leftoverRef(keptRef: string): string {
-  return keptRef.endsWith('/kept') ? `${keptRef.slice(0, -'kept'.length)}leftover` : `${keptRef}-leftover`;
+  return besideKeptRef(keptRef, 'leftover');
 }
 
 /** True when nothing in the worktree is left unsaved (there was nothing, or it is saved now). */

@@ -16,6 +16,7 @@ import { currentBranch } from '../../git/repo.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
 import { rankCandidates, type CandidateEvidence } from '../select.js';
+import { besideKeptRef } from '../candidate-refs.js';
 
 export async function selection(ctx: RunContext): Promise<void> {
   const { spec, maxScore } = ctx.plan;
@@ -48,9 +49,7 @@ async function gatherEvidence(ctx: RunContext, c: CandidateState): Promise<Candi
 
 /** Where a moved ref's or branch's tip is kept: beside the candidate's kept ref, under refs/bestof/<run>/. */
 export function movedTipRef(keptRef: string, what: 'ref' | 'branch'): string {
-  // `refs/bestof/<run>/<id>/kept` -> `.../<id>/moved-ref`; a run from before the rename kept `.../<id>` itself.
-  const stem = keptRef.endsWith('/kept') ? keptRef.slice(0, -'kept'.length) : `${keptRef}-`;
-  return `${stem}moved-${what}`;
+  return besideKeptRef(keptRef, `moved-${what}`);
 }
 
 /**
