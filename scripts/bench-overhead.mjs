@@ -18,6 +18,12 @@
  * worktrees are removed between rounds. The report gives the medians and their ratio, plus a
  * breakdown of where bestof's time went, read from the run's events.jsonl.
  *
+ * The sandbox's cost per agent call (`--no-sandbox-cost` skips it): in each round, two more bestof
+ * runs of the same spec with a `command` agent (a process that writes one file) instead of the
+ * in-process script, one with `[sandbox] mode = "off"` and one with "required"; the agent calls'
+ * durations (provider.finished) are compared, median over candidates and rounds. Needs bubblewrap;
+ * without it the section says so.
+ *
  * The README's aim is a ratio of at most 1.5x; these are shared machines, so the exit code
  * never depends on the ratio: non-zero means something failed.
  */
@@ -48,17 +54,18 @@ function readOptions() {
       files: { type: 'string', default: '5000' },
       candidates: { type: 'string', default: '8' },
       repeat: { type: 'string', default: '3' },
+      'no-sandbox-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('usage: node scripts/bench-overhead.mjs [--files 5000] [--candidates 8] [--repeat 3]\n');
+    process.stdout.write('usage: node scripts/bench-overhead.mjs [--files 5000] [--candidates 8] [--repeat 3] [--no-sandbox-cost]\n');
     process.exit(0);
   }
   const candidates = positiveInt('candidates', values.candidates);
   if (candidates > 64) throw new Error('--candidates: bestof allows at most 64 candidates');
-  return { files: positiveInt('files', values.files), candidates, repeat: positiveInt('repeat', values.repeat) };
+  return { files: positiveInt('files', values.files), candidates, repeat: positiveInt('repeat', values.repeat), sandboxCost: !values['no-sandbox-cost'] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,6 +143,33 @@ async function createRepo(repo, files) {
 
 /** A TOML basic string (JSON's escapes are a subset of TOML's for the characters paths contain). */
 const tomlString = (text) => JSON.stringify(text);
+
+/**
+ * The spec of the sandbox pair: the same run with a `command` agent, a process that writes one
+ * file, so that each agent call starts a process (in bubblewrap or not, as `mode` says).
+ */
+function writeCommandSpec(specDir, repo, candidates, mode) {
+  const agent = join(specDir, 'agent.sh');
+  writeFileSync(agent, "#!/bin/sh\nprintf 'written by an instant candidate\\n' > bench-output.txt\n", { mode: 0o755 });
+  const spec = join(specDir, `sandbox-${mode}.toml`);
+  const main = readFileSync(join(specDir, 'bench.toml'), 'utf8');
+  writeFileSync(
+    spec,
+    main
+      .replace('kind = "script"\nscript = "instant.toml"', `kind = "command"\ncommand = ${tomlString(agent)}`)
+      .replace('[select]', `[sandbox]\nmode = "${mode}"\n\n[select]`),
+  );
+  return spec;
+}
+
+/** Does bubblewrap work here (the same probe as bestof's, roughly)? */
+async function bwrapWorks() {
+  try {
+    return (await run('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--', 'true'])).code === 0;
+  } catch {
+    return false;
+  }
+}
 
 function writeSpec(specDir, repo, candidates) {
   mkdirSync(specDir, { recursive: true });
@@ -375,6 +409,10 @@ async function main() {
     const spec = writeSpec(specDir, repo, options.candidates);
     process.stdout.write(`fixture repo created in ${seconds(performance.now() - fixtureStarted)}: ${repo}\n\n`);
 
+    const sandboxSpecs = options.sandboxCost && (await bwrapWorks()) ? { off: writeCommandSpec(specDir, repo, options.candidates, 'off'), required: writeCommandSpec(specDir, repo, options.candidates, 'required') } : undefined;
+    if (options.sandboxCost && !sandboxSpecs) process.stdout.write('sandbox cost: not measured, bubblewrap does not work here\n\n');
+    const sandboxCalls = { off: [], required: [] };
+
     const rounds = [];
     for (let round = 1; round <= options.repeat; round++) {
       // Baseline: fresh branch names per round.
@@ -397,6 +435,20 @@ async function main() {
 
       rounds.push({ baseline: baseline.ms, bestof: bestof.ms, phases });
       process.stdout.write(`round ${round}: baseline ${seconds(baseline.ms)}, bestof ${seconds(bestof.ms)}\n`);
+
+      if (sandboxSpecs) {
+        // The sandbox pair, alternated with the rest so that a busy machine slows both alike.
+        for (const mode of ['off', 'required']) {
+          const worktrees = join(temp, `sandbox-${mode}-worktrees-${round}`);
+          mkdirSync(worktrees, { recursive: true });
+          const result = await run(process.execPath, [BESTOF_BIN, 'run', sandboxSpecs[mode], '--no-tui'], { cwd: temp, env: { ...process.env, BESTOF_WORKTREES_DIR: worktrees } });
+          if (result.code !== 0) throw new Error(describeFailure(`bestof run, sandbox ${mode} (round ${round})`, result));
+          const calls = readRunEvents(repo).filter((e) => e.type === 'provider.finished').map((e) => e.durationMs);
+          sandboxCalls[mode].push(...calls);
+          await cleanRepo(repo);
+          process.stdout.write(`round ${round}: bestof with a command agent, sandbox ${mode}: ${seconds(result.ms)}, agent call median ${median(calls).toFixed(1)} ms\n`);
+        }
+      }
     }
 
     const baselineMedian = median(rounds.map((r) => r.baseline));
@@ -431,6 +483,13 @@ async function main() {
     );
     process.stdout.write(`peak concurrent candidates observed: ${Math.max(...rounds.map((r) => r.phases.peakConcurrency))}\n\n`);
 
+    if (sandboxSpecs) {
+      const off = median(sandboxCalls.off);
+      const on = median(sandboxCalls.required);
+      process.stdout.write(
+        `sandbox: an agent call (a process that writes one file) took ${off.toFixed(1)} ms without the sandbox and ${on.toFixed(1)} ms in it, inside bestof: ${on - off >= 0 ? '+' : ''}${(on - off).toFixed(1)} ms per call (medians over ${sandboxCalls.off.length} calls each)\n\n`,
+      );
+    }
     if (ratio > AIM) process.stdout.write(`note: above the README's aim of ${AIM}x (not a failure: machines are shared)\n`);
     process.stdout.write(
       `ratio: ${ratio.toFixed(2)}x (bestof ${seconds(bestofMedian)} vs serial baseline ${seconds(baselineMedian)}, ${options.files} files, ${options.candidates} candidates)\n`,
