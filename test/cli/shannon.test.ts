@@ -215,5 +215,8 @@ describe('bestof run with a shannon candidate', () => {
     await waitUntil(() => processIsGone(fakePid), 'the fake agent to be gone');
     expect(await sessionAlive(session)).toBe(false);
     expect(processesWithEnv('BESTOF_RUN_KEY', [key])).toEqual([]);
+    // The run's folder under the system temp folder (socket, hook sockets) goes too.
+    expect(existsSync(dirname(record.socket)), clean.stdout).toBe(false);
+    expect(clean.stdout).toContain(`remove ${dirname(record.socket)}`);
   });
 });

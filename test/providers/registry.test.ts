@@ -45,7 +45,9 @@ describe('the provider table', () => {
     expect(noTmux.ok).toBe(false);
     expect(!noTmux.ok && noTmux.error).toMatch(/^parallel\.providers\[2\]: kind = "shannon" runs Claude Code in tmux, and tmux is not on PATH; install tmux/);
     const noClaude = await prepare(settings('shannon', { command: 'no-such-claude' }), 'provider');
-    expect(noClaude).toEqual({ ok: false, error: `provider: the claude CLI ("no-such-claude") was not found on PATH; ${PROVIDERS.claude?.installHint}` });
+    expect(noClaude).toEqual({ ok: false, error: `provider.command: "no-such-claude" (the Claude Code program of kind = "shannon") is not on PATH; set provider.command to its path, or ${PROVIDERS.claude?.installHint}` });
+    const noSectionProgram = await prepareAgent(settings('shannon'), { specDir: dir, key: 'provider', scripts: new Map(), shannon: { command: 'no-such-claude', startup_timeout: 1000, idle_timeout: 1000, hold_timeout: 1000 } });
+    expect(!noSectionProgram.ok && noSectionProgram.error).toMatch(/^shannon\.command: "no-such-claude" \(the Claude Code program of kind = "shannon"\) is not on PATH; set shannon\.command to its path, or install Claude Code/);
     const found = await prepare(settings('shannon'));
     expect(found.ok && found.value.command).toBe(join(BIN, 'claude'));
     expect(() => createProvider(settings('shannon'), {}, undefined)).toThrow(/bug: a shannon candidate without its program/);

@@ -15,6 +15,7 @@
  * clean exits 1.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
@@ -31,6 +32,7 @@ import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-
 import { runIsAlive } from '../../engine/run-lock.js';
 import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
 import { revertedRef } from '../../engine/merge-policy.js';
+import { runBaseDir } from '../../providers/shannon/paths.js';
 import type { CandidateState } from '../../engine/run-state.js';
 
 /** Some worktree was kept because its work could not be saved: the user has something to do. */
@@ -62,6 +64,12 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
     if (runKey && !dryRun) {
       const stopped = await stopRunLeftovers(runKey);
       if (stopped > 0) say(`stop ${stopped} process${stopped === 1 ? '' : 'es'} ${run.runId} left running`);
+    }
+    // A shannon run's tmux socket and hook folders, under the system temp folder: left by a killed bestof.
+    const shannonDir = runBaseDir(run.runDir);
+    if (!dryRun && existsSync(shannonDir)) {
+      await rm(shannonDir, { recursive: true, force: true });
+      say(`remove ${shannonDir} (the run's tmux socket and hook folders)`);
     }
     const state = await loadRunState(run.runDir);
     for (const id of state.order) {

@@ -4,8 +4,8 @@
  * login, and that bestof's own build is there for the hook command; create makes the Provider
  * (./provider.ts).
  *
- * `[shannon]` reaches prepare as the context's `shannon` when the planner passes it; without it
- * the section's defaults hold.
+ * `[shannon]` reaches prepare as the context's `shannon` (the planner passes the spec's); without
+ * it the section's defaults hold.
  */
 import { access, constants } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -46,6 +46,11 @@ export const shannonDefinition: ProviderDefinition<'shannon'> = {
     }
     // Claude Code's own checks: the program, a login, settings it refuses.
     const claude = await claudeDefinition.prepare({ ...settings, kind: 'claude', command, isolate_config: false }, context);
+    if (!claude.ok && / not found/.test(claude.error) && !command.includes('/')) {
+      // claude's message names the claude CLI; here the program comes from a key of the spec: name it.
+      const where = settings.command === undefined ? 'shannon.command' : `${key}.command`;
+      return err(`${where}: "${command}" (the Claude Code program of kind = "shannon") is not on PATH; set ${where} to its path, or ${claudeDefinition.installHint ?? 'install Claude Code'}`);
+    }
     if (!claude.ok) return claude;
     const agent: ShannonAgent = { ...claude.value, shannon: section };
     return ok(agent);
@@ -58,6 +63,5 @@ export const shannonDefinition: ProviderDefinition<'shannon'> = {
 };
 
 function sectionOf(context: PrepareContext): ShannonSection {
-  const given = (context as PrepareContext & { readonly shannon?: ShannonSection }).shannon;
-  return given ?? SHANNON_DEFAULTS;
+  return context.shannon ?? SHANNON_DEFAULTS;
 }
