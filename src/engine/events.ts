@@ -11,6 +11,7 @@ import type { Outcome, TokenUsage } from '../providers/types.js';
 import type { MergeMode, ProviderKind } from '../spec/schema.js';
 import type { RankEntry } from './select.js';
 import type { StopReason } from './stop-rules.js';
+import type { VoteCall, VoteResult, VoteStart } from './vote-record.js';
 
 export interface CandidateInfo {
   readonly id: string;
@@ -132,6 +133,16 @@ export type RunEvent = Stamped &
         readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
         readonly durationMs: number;
         readonly costUsd: number;
+      }
+    /** Written before any voter is called: the seed is reused on resume, so the orders are the same. */
+    | ({ readonly type: 'vote.started' } & VoteStart)
+    | ({ readonly type: 'vote.call' } & VoteCall)
+    | { readonly type: 'vote.finished'; readonly result: VoteResult; readonly message: string }
+    | {
+        /** The vote did not decide (too few candidates, budget, a leak): selection ranks by checks alone. */
+        readonly type: 'vote.skipped';
+        readonly message: string;
+        readonly seed?: string;
       }
     | { readonly type: 'selection.finished'; readonly ranking: readonly RankEntry[]; readonly winner: string | undefined; readonly message: string }
     | {

@@ -11,6 +11,7 @@ import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
 import type { CandidateInfo, CandidateStatus, RunEvent, RunStatus } from './events.js';
 import type { StopReason } from './stop-rules.js';
+import type { VoteState } from './vote-record.js';
 
 export interface IterationState {
   readonly iteration: number;
@@ -48,6 +49,17 @@ export interface CandidateState extends CandidateInfo {
   readonly tampered: readonly TamperedPath[];
   /** The final scoring (every check counts) has scored this candidate's last commit. */
   readonly finalScored?: boolean;
+  /** Its place in the vote's combined ranking (vote.finished), when a vote decided. */
+  readonly vote?: CandidateVote;
+}
+
+export interface CandidateVote {
+  /** 1-based place in the combined ranking of checks and votes. */
+  readonly rank: number;
+  /** The tally's normalised vote score, in [0, 1]. */
+  readonly score: number;
+  /** `(1 - weight) * checks + weight * votes`, each divided by the best candidate's. */
+  readonly combined: number;
 }
 
 export interface RunState {
@@ -74,6 +86,8 @@ export interface RunState {
   readonly order: readonly string[];
   readonly candidates: Readonly<Record<string, CandidateState>>;
   readonly ranking: readonly RankEntry[];
+  /** The cross-review and vote (`[vote]`), when one was asked for. */
+  readonly vote?: VoteState;
   readonly winner?: string;
   readonly selectionMessage?: string;
   readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string };
@@ -241,6 +255,35 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         diff: event.diff,
         durationMs: event.durationMs,
       }));
+    case 'vote.started':
+      return {
+        ...withoutVotes(state),
+        vote: {
+          seed: event.seed,
+          method: event.method,
+          weight: event.weight,
+          voters: event.voters,
+          eligible: event.eligible,
+          views: event.views,
+          materials: event.materials,
+          calls: [],
+        },
+      };
+    case 'vote.call': {
+      if (!state.vote) return state;
+      const { type: _type, t: _t, ...call } = event;
+      return { ...state, vote: { ...state.vote, calls: [...state.vote.calls, call] } };
+    }
+    case 'vote.finished': {
+      if (!state.vote) return state;
+      let next: RunState = { ...state, vote: { ...state.vote, result: event.result, skipped: undefined } };
+      for (const e of event.result.combined.entries) next = updateCandidate(next, e.candidate, () => ({ vote: { rank: e.rank, score: e.vote, combined: e.combined } }));
+      return next;
+    }
+    case 'vote.skipped': {
+      const base: VoteState = state.vote ?? { seed: event.seed ?? '', method: 'borda', weight: 0, voters: [], eligible: [], views: [], materials: [], calls: [] };
+      return { ...withoutVotes(state), vote: { ...base, skipped: event.message, result: undefined } };
+    }
     case 'selection.finished':
       return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message };
     case 'merge.started':
@@ -276,6 +319,12 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       return unreachable;
     }
   }
+}
+
+/** Every candidate's place in an earlier vote forgotten: a vote that starts again or is skipped decides nothing yet. */
+function withoutVotes(state: RunState): RunState {
+  const candidates = Object.fromEntries(Object.entries(state.candidates).map(([id, c]) => [id, c.vote === undefined ? c : { ...c, vote: undefined }]));
+  return { ...state, candidates };
 }
 
 function mergeTampered(existing: readonly TamperedPath[], added: readonly TamperedPath[]): readonly TamperedPath[] {

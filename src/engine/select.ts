@@ -1,6 +1,9 @@
 /**
  * Selection: rank every candidate by its final frozen score, then by the spec's
- * `tie_break` list, and choose the best eligible one. Pure: the same inputs always give
+ * `tie_break` list, and choose the best eligible one. When a vote decided (`[vote]`), the
+ * candidates it judged are ordered by its combined ranking of checks and votes first (which
+ * already breaks its ties by check score and this same tie-break order); `votes` in `tie_break`
+ * compares the vote score. Pure: the same inputs always give
  * the same ranking, and the candidate index breaks any remaining tie. What git says about
  * each candidate (its ref moved, the frozen paths its final commit changes) comes in as
  * `CandidateEvidence`, gathered by the selection phase.
@@ -19,6 +22,9 @@ export interface RankEntry {
   readonly durationMs: number;
   readonly iterations: number;
   readonly eligible: boolean;
+  /** The vote's normalised score and the combined score, when a vote decided (`[vote]`). */
+  readonly vote?: number;
+  readonly combined?: number;
   /** Why an ineligible candidate cannot win. */
   readonly reason?: string;
 }
@@ -97,7 +103,8 @@ function compareBy(key: TieBreak, a: CandidateState, b: CandidateState): number 
     case 'iterations':
       return a.iteration - b.iteration;
     case 'votes':
-      return 0; // votes join the ranking with cross-review; until then they never separate two candidates
+      // The vote's normalised score; without a vote (or for a candidate it did not judge) it separates no one.
+      return a.vote !== undefined && b.vote !== undefined ? b.vote.score - a.vote.score : 0;
     default: {
       const unreachable: never = key;
       return unreachable;
@@ -114,6 +121,8 @@ export function rankCandidates(
   const withEligibility = candidates.map((c) => ({ c, reason: ineligibility(c, policy, evidence.get(c.id)) }));
   withEligibility.sort((x, y) => {
     if ((x.reason === undefined) !== (y.reason === undefined)) return x.reason === undefined ? -1 : 1;
+    // A vote decided (`[vote]`): its combined ranking of checks and votes orders the candidates it judged.
+    if (x.c.vote !== undefined && y.c.vote !== undefined && x.c.vote.rank !== y.c.vote.rank) return x.c.vote.rank - y.c.vote.rank;
     for (const key of keys) {
       const order = compareBy(key, x.c, y.c);
       if (order !== 0) return order;
@@ -130,6 +139,7 @@ export function rankCandidates(
     durationMs: c.durationMs,
     iterations: c.iteration,
     eligible: reason === undefined,
+    ...(c.vote !== undefined ? { vote: c.vote.score, combined: c.vote.combined } : {}),
     ...(reason === undefined ? {} : { reason }),
   }));
 }

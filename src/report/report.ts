@@ -4,6 +4,7 @@
  */
 import type { RunState } from '../engine/run-state.js';
 import { formatDuration } from '../spec/duration.js';
+import { voteJson, voteMarkdown } from './vote-report.js';
 
 export const REPORT_VERSION = 1;
 
@@ -29,6 +30,7 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
     selection: state.selectionMessage,
     merge: state.merge ?? null,
     ranking: state.ranking,
+    vote: voteJson(state),
     warnings: state.warnings,
     candidates: state.order.map((id) => {
       const c = state.candidates[id];
@@ -98,6 +100,7 @@ export function renderMarkdownReport(state: RunState): string {
       }).join(' | ')} |`);
     }
   }
+  lines.push(...voteMarkdown(state));
   if (state.warnings.length > 0) {
     lines.push('', '## Warnings', '', ...state.warnings.map((w) => `- ${w}`));
   }

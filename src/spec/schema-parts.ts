@@ -188,4 +188,7 @@ export const phase = z
 export const voter = z.strictObject({
   kind: providerKind.meta({ description: "the voter's provider kind" }),
   model: nonEmpty.optional().meta({ description: "the voter's model" }),
+  script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file', pathRule: 'existing-file' }),
+  command: nonEmpty.optional().meta({ description: '`kind = "command"`: its program' }),
+  args: z.array(z.string()).default([]).meta({ description: '`kind = "command"`: its argv template' }),
 });

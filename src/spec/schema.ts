@@ -159,17 +159,48 @@ export const specSchema = z
       .strictObject({
         enabled: z.boolean().default(false).meta({ description: 'turns the cross-review and vote on' }),
         cross_review: z.boolean().default(true).meta({ description: "candidates review each other's anonymised work before voting" }),
-        method: z.enum(['borda', 'approval', 'plurality']).default('borda').meta({ description: 'how ballots are counted' }),
+        method: z.enum(['borda', 'approval', 'plurality', 'pairwise']).default('borda').meta({
+          description:
+            'how ballots are counted; `pairwise` asks every voter about every pair, in both orders, and counts a pair only when both orders agree (Copeland)',
+        }),
         weight: z
           .number()
           .min(0, 'expected a number from 0 to 1')
           .max(1, 'expected a number from 0 to 1')
           .default(0.5)
           .meta({ description: 'share of the final ranking that votes decide (0..1)' }),
-        voters: z.array(voter).default([]).meta({ description: "a jury of `{ kind, model }`; default: every candidate's own provider" }),
+        voters: z.array(voter).default([]).meta({
+          description:
+            "a jury (`j1`, `j2`… in the record), each `{ kind, model }` or a scripted `{ kind, script }` / `{ kind, command, args }`; default: every candidate whose agent ran votes through its own provider, never on its own work",
+        }),
+        material: z.enum(['diff', 'file']).default('diff').meta({
+          description: "what voters judge: the candidate's diff against `base`, or the content of `output_file` in its final commit",
+        }),
+        output_file: nonEmpty.optional().meta({
+          description: '`material = "file"`: the path, inside the repo, of the file each candidate writes (a draft)',
+          pathRule: 'inside-repo',
+        }),
+        show_reviews: z.boolean().default(false).meta({
+          description: "later voters see earlier voters' cross-reviews (anonymous, relabelled); voters then run one after another",
+        }),
+        formatter: nonEmpty.optional().meta({
+          description: "a shell command run on each candidate's material before anonymising (it reads stdin, writes stdout), so that style is no fingerprint",
+          defaultText: 'none',
+        }),
+        timeout: duration.prefault('10m').meta({ description: 'limit of one voter call' }),
+        seed: nonEmpty.optional().meta({
+          description: "the seed of the voters' orders and the bootstrap; the report records it, and the same seed reproduces the orders",
+          defaultText: 'a new random seed per run',
+        }),
+        max_material: size.prefault('200KB').meta({ description: 'a longer material is cut, the same way for every candidate, and the cut is said in the prompt' }),
       })
+      .refine((v) => !v.enabled || v.material !== 'file' || v.output_file !== undefined, { message: '`material = "file"` needs `output_file`', path: ['output_file'] })
       .prefault({})
-      .meta({ title: 'reserved', description: '*Reserved*: cross-review and anonymous vote.' }),
+      .meta({
+        title: 'cross-review and vote',
+        description:
+          'After final scoring, the candidates that can win are judged blind by the candidates themselves (never their own) or by a jury; the ranking combines the check score and the vote by `weight`. See "Cross-review and vote".',
+      }),
 
     select: z
       .strictObject({

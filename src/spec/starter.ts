@@ -137,7 +137,7 @@ score = 30                       # the scores of all checks add up to the candid
 # Optional: candidates review each other's anonymised work and vote.
 # [vote]
 # enabled = true
-# method = "borda"               # borda | approval | plurality
+# method = "borda"               # borda | approval | plurality | pairwise
 # weight = 0.5                   # share of the final ranking that votes decide (0..1)
 
 # Optional: phases with their own prompt, iterations and model, run in order.

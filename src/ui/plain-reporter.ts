@@ -3,6 +3,7 @@
  * No colours, no cursor movement; every line starts with the time since the run started.
  */
 import type { RunEvent } from '../engine/events.js';
+import { voteEventLine } from './vote-lines.js';
 import { formatDuration } from '../spec/duration.js';
 
 const MAX_ACTIVITY = 160;
@@ -59,6 +60,11 @@ export function formatEvent(event: RunEvent): string {
       return `warning: ${event.candidate ? `${event.candidate}: ` : ''}${event.message}`;
     case 'run.finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)} (exit ${event.exitCode}): ${event.message}`;
+    case 'vote.started':
+    case 'vote.call':
+    case 'vote.finished':
+    case 'vote.skipped':
+      return voteEventLine(event);
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -29,7 +29,7 @@ describe('bad input', () => {
     ['a TOML syntax error', 'name = "x"\n[prompt\ntext = "y"\n', /spec\.toml:3:\d+/],
     ['an unknown key', '[prompt]\ntext = "y"\n[loop]\nmax_iteration = 3\n', /loop\.max_iteration: unknown key "max_iteration".*did you mean "max_iterations"/],
     ['a missing task', '[loop]\nmax_iterations = 2\n', /task is required/],
-    ['a shannon agent whose Claude Code is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "shannon"\ncommand = "no-such-claude-cli"\n', /provider: the claude CLI \("no-such-claude-cli"\) was not found on PATH/],
+    ['a shannon agent whose Claude Code is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "shannon"\ncommand = "no-such-claude-cli"\n', /provider\.command: "no-such-claude-cli" \(the Claude Code program of kind = "shannon"\) is not on PATH/],
     ['a base that does not exist', 'base = "no-such-branch"\n[prompt]\ntext = "y"\n', /base: "no-such-branch" is not a commit/],
     ['a command agent that is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "command"\ncommand = "no-such-agent-cli"\n', /"no-such-agent-cli" was not found on PATH/],
   ])('%s: exit 2, a clear message, and nothing created', async (_name, body, message) => {

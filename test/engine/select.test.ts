@@ -49,3 +49,34 @@ describe('rankCandidates', () => {
     expect(ranking.map((r) => [r.candidate, r.eligible])).toEqual([['c2', true], ['c1', false]]);
   });
 });
+
+describe('rankCandidates with a vote', () => {
+  const vote = (rank: number, score: number, combined: number) => ({ vote: { rank, score, combined } });
+
+  it("orders the candidates the vote judged by its combined ranking, before the check score's tie-breaks", () => {
+    // Same scores; c1 is cheaper, so without the vote it would win.
+    const c1 = candidate('c1', 1, { costUsd: 0.1, ...vote(2, 0.25, 0.6) });
+    const c2 = candidate('c2', 2, { costUsd: 0.9, ...vote(1, 0.75, 1) });
+    expect(rankCandidates([c1, c2], policy).map((r) => [r.candidate, r.vote, r.combined])).toEqual([
+      ['c2', 0.75, 1],
+      ['c1', 0.25, 0.6],
+    ]);
+    expect(rankCandidates([{ ...c1, vote: undefined }, { ...c2, vote: undefined }], policy).map((r) => r.candidate)).toEqual(['c1', 'c2']);
+  });
+
+  it('an ineligible candidate stays below every eligible one, whatever the vote said', () => {
+    const c1 = candidate('c1', 1, { score: 2, ...vote(1, 1, 1) });
+    const c2 = candidate('c2', 2, { score: 8, ...vote(2, 0, 0.5) });
+    expect(rankCandidates([c1, c2], { ...policy, minScore: 5 }).map((r) => [r.candidate, r.eligible])).toEqual([
+      ['c2', true],
+      ['c1', false],
+    ]);
+  });
+
+  it('the `votes` tie-break compares the vote score', () => {
+    const c1 = candidate('c1', 1, { vote: { rank: 1, score: 0.2, combined: 1 } });
+    const c2 = candidate('c2', 2, { vote: { rank: 1, score: 0.8, combined: 1 } });
+    expect(rankCandidates([c1, c2], { minScore: 0, tieBreak: ['votes'] }).map((r) => r.candidate)).toEqual(['c2', 'c1']);
+    expect(rankCandidates([c1, c2], { minScore: 0, tieBreak: [] }).map((r) => r.candidate)).toEqual(['c1', 'c2']);
+  });
+});

@@ -58,6 +58,8 @@ describe('generated from the schema', () => {
       'parallel.providers[].script: existing-file',
       'prompts[].file: existing-file',
       'review.prompt_file: existing-file',
+      'vote.voters[].script: existing-file',
+      'vote.output_file: inside-repo',
       'setup.copy: inside-repo',
     ]);
   });

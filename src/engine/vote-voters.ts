@@ -1,0 +1,119 @@
+/**
+ * Who votes and how one is asked. By default every candidate whose agent ran votes through its
+ * own provider (it never sees its own work: src/vote/order.ts recuses it); `[vote] voters`
+ * names a jury instead (`j1`, `j2`…), each its own agent, prepared here like the reviewer is in
+ * the plan.
+ *
+ * A voter is called like the reviewer (./review.ts): read-only, in the sandbox when there is
+ * one, in an empty folder of its own outside every worktree (it needs nothing but the prompt,
+ * which holds the anonymised material), with the checks' environment, never a candidate's
+ * extra env. A failed or timed-out call is a value: the answer is missing, and why.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createProvider, prepareAgent } from '../providers/registry.js';
+import type { Script } from '../providers/script-steps.js';
+import type { Provider } from '../providers/types.js';
+import type { ProviderSettings } from '../spec/schema.js';
+import { err, ok, type Result } from '../result.js';
+import { agentSandbox, reviewExportDir } from './agent-sandbox.js';
+import { checkEnv } from './candidate-env.js';
+import type { CandidatePlan } from './plan.js';
+import type { RunContext } from './run-context.js';
+import { voteDir } from './vote-paths.js';
+import type { VoterInfo } from './vote-record.js';
+
+export interface Voter {
+  readonly info: VoterInfo;
+  readonly provider: Provider;
+  readonly model: string | undefined;
+  /** Whose budget pays: the candidate's own, or (a jury member) the first candidate's, which counts toward the total all the same. */
+  readonly payer: string;
+  /** Where its empty folder and HOME hang: a candidate's worktree path (only its parent is used). */
+  readonly anchor: CandidatePlan;
+}
+
+/** The voters of this run, or why the jury cannot be prepared. `ran`: candidates whose agent ran. */
+export async function createVoters(ctx: RunContext, ran: readonly CandidatePlan[]): Promise<Result<Voter[]>> {
+  const { plan } = ctx;
+  const { spec } = plan;
+  const anchor = plan.candidates[0];
+  if (!anchor) return ok([]);
+  if (spec.vote.voters.length === 0) {
+    return ok(
+      ran.map((c) => ({
+        info: { id: c.id, candidate: c.id, kind: c.settings.kind, ...(c.model !== undefined ? { model: c.model } : {}) },
+        provider: createProvider(c.settings, c.agent, spec.providers[c.settings.kind]),
+        model: c.model,
+        payer: c.id,
+        anchor: c,
+      })),
+    );
+  }
+  const scripts = new Map<string, Script>();
+  const voters: Voter[] = [];
+  for (const [i, v] of spec.vote.voters.entries()) {
+    const id = `j${i + 1}`;
+    // Like the reviewer: [provider]'s timeout and env, never its program or script.
+    const settings: ProviderSettings = { ...spec.provider, kind: v.kind, model: v.model, script: v.script, command: v.command, args: v.args, label: id };
+    const prepared = await prepareAgent(settings, { specDir: plan.specDir, key: `vote.voters[${i}]`, scripts, sandboxed: plan.sandbox.enabled, shannon: spec.shannon });
+    if (!prepared.ok) return err(prepared.error);
+    voters.push({
+      info: { id, kind: v.kind, ...(v.model !== undefined ? { model: v.model } : {}) },
+      provider: createProvider(settings, prepared.value, spec.providers[v.kind]),
+      model: v.model,
+      payer: anchor.id,
+      anchor,
+    });
+  }
+  return ok(voters);
+}
+
+export interface Answer {
+  readonly text?: string;
+  readonly error?: string;
+  readonly costUsd: number;
+}
+
+/** One call of one voter; `call` names its artifacts folder in the run folder (`vote/<voter>/<call>`). */
+export async function askVoter(ctx: RunContext, voter: Voter, prompt: string, call: string): Promise<Answer> {
+  const { plan } = ctx;
+  const place = { id: `vote-${voter.info.id}`, worktree: voter.anchor.worktree };
+  const cwd = reviewExportDir(place);
+  const env = checkEnv(plan, voter.anchor);
+  const artifactsDir = join(voteDir(plan.runDir), voter.info.id, call);
+  await mkdir(artifactsDir, { recursive: true });
+  // A fresh, empty folder per call: nothing one call wrote is there for the next.
+  await rm(cwd, { recursive: true, force: true }).catch(() => undefined);
+  await mkdir(cwd, { recursive: true });
+  try {
+    const result = await voter.provider.run({
+      prompt,
+      cwd,
+      model: voter.model,
+      iteration: 0,
+      candidateId: place.id,
+      env,
+      timeoutMs: plan.spec.vote.timeout,
+      artifactsDir,
+      signal: ctx.signal,
+      onActivity: () => undefined,
+      redact: ctx.secrets.redact,
+      logRedactor: () => ctx.secrets.createStreamRedactor(),
+      sandbox: agentSandbox(plan, place, env, 'reviewer'),
+    });
+    const warning = ctx.budget.record(voter.payer, result.costUsd);
+    if (warning) ctx.emit({ type: 'run.warning', message: warning });
+    if (result.outcome !== 'success') {
+      const why = result.outcome === 'timeout' ? `timed out after ${Math.round(plan.spec.vote.timeout / 1000)}s` : `ended with ${result.outcome}`;
+      return { error: `the call ${why}${result.message ? `: ${result.message}` : ''}`, costUsd: result.costUsd };
+    }
+    return { text: result.text, costUsd: result.costUsd };
+  } finally {
+    await rm(cwd, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+export async function closeVoters(voters: readonly Voter[]): Promise<void> {
+  await Promise.all(voters.map((v) => v.provider.close().catch(() => undefined)));
+}
