@@ -248,6 +248,14 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     }
   }
 
+  // A jury voter that cannot start is bad input, said now, not when the vote comes (its provider is made then).
+  if (spec.vote.enabled) {
+    for (const index of spec.vote.voters.keys()) {
+      const prepared = await prepareAgent(juryVoterSettings(spec, index), { specDir, key: `vote.voters[${index}]`, scripts, sandboxed, shannon: spec.shannon });
+      if (!prepared.ok) problems.push(prepared.error);
+    }
+  }
+
   if (problems.length > 0 || !sandbox.ok) return err(problems);
   const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
   const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
@@ -303,4 +311,11 @@ async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The settings of `[vote] voters[index]`, a jury voter (`j<index+1>`): like the reviewer, [provider]'s timeout and env, never its program or script. */
+export function juryVoterSettings(spec: Spec, index: number): ProviderSettings {
+  const voter = spec.vote.voters[index];
+  if (!voter) throw new Error(`bug: no vote.voters[${index}]`);
+  return { ...spec.provider, kind: voter.kind, model: voter.model, script: voter.script, command: voter.command, args: voter.args, label: `j${index + 1}` };
 }

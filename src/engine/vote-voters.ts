@@ -18,7 +18,7 @@ import type { ProviderSettings } from '../spec/schema.js';
 import { err, ok, type Result } from '../result.js';
 import { agentSandbox, reviewExportDir } from './agent-sandbox.js';
 import { checkEnv } from './candidate-env.js';
-import type { CandidatePlan } from './plan.js';
+import { juryVoterSettings, type CandidatePlan } from './plan.js';
 import type { RunContext } from './run-context.js';
 import { voteDir } from './vote-paths.js';
 import type { VoterInfo } from './vote-record.js';
@@ -54,8 +54,7 @@ export async function createVoters(ctx: RunContext, ran: readonly CandidatePlan[
   const voters: Voter[] = [];
   for (const [i, v] of spec.vote.voters.entries()) {
     const id = `j${i + 1}`;
-    // Like the reviewer: [provider]'s timeout and env, never its program or script.
-    const settings: ProviderSettings = { ...spec.provider, kind: v.kind, model: v.model, script: v.script, command: v.command, args: v.args, label: id };
+    const settings = juryVoterSettings(spec, i);
     const prepared = await prepareAgent(settings, { specDir: plan.specDir, key: `vote.voters[${i}]`, scripts, sandboxed: plan.sandbox.enabled, shannon: spec.shannon });
     if (!prepared.ok) return err(prepared.error);
     voters.push({

@@ -32,6 +32,7 @@ describe('bad input', () => {
     ['a shannon agent whose Claude Code is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "shannon"\ncommand = "no-such-claude-cli"\n', /provider\.command: "no-such-claude-cli" \(the Claude Code program of kind = "shannon"\) is not on PATH/],
     ['a base that does not exist', 'base = "no-such-branch"\n[prompt]\ntext = "y"\n', /base: "no-such-branch" is not a commit/],
     ['a command agent that is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "command"\ncommand = "no-such-agent-cli"\n', /"no-such-agent-cli" was not found on PATH/],
+    ['a jury voter whose CLI is not on PATH', '[prompt]\ntext = "y"\n[vote]\nenabled = true\nvoters = [{ kind = "command", command = "no-such-voter-cli" }]\n', /vote\.voters\[0\]: the command CLI \("no-such-voter-cli"\) was not found on PATH|vote\.voters\[0\].*"no-such-voter-cli" was not found on PATH/],
   ])('%s: exit 2, a clear message, and nothing created', async (_name, body, message) => {
     project = makeProject();
     const spec = project.writeOutside('spec.toml', `repo = ${JSON.stringify(project.repo.dir)}\n${body}`);
