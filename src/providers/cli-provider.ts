@@ -224,7 +224,7 @@ export function redactArgs(args: readonly string[], options: RedactArgsOptions =
 /** `<binary> --version`, asked once per binary however many candidates use it. */
 const versions = new Map<string, Promise<string | undefined>>();
 
-function cliVersion(binary: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+export function cliVersion(binary: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
   let version = versions.get(binary);
   if (!version) {
     version = runProcess(binary, ['--version'], { cwd: process.cwd(), env, timeoutMs: 15_000, maxBufferTail: 4096 }).then(

@@ -31,19 +31,19 @@
 import { rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runProcess } from '../../process/run-process.js';
 import { killSession, readExitStatus, sessionAlive } from '../../process/tmux.js';
 import { err, ok, type Result } from '../../result.js';
 import type { ProviderSettings, Spec } from '../../spec/schema.js';
-import { redactArgs } from '../cli-provider.js';
-import { estimateCost, missingPriceNote, pricesFor, type PriceTable } from '../prices.js';
+import { pricesFor, type PriceTable } from '../prices.js';
 import { str } from '../stream-lines.js';
-import type { Outcome, Provider, ProviderDescription, ProviderRequest, ProviderResult } from '../types.js';
+import type { Provider, ProviderDescription, ProviderRequest, ProviderResult } from '../types.js';
 import { HookBridge } from './hook-bridge.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
-import { claudeArgs, endSession, SESSION_ENV, startClaudeSession, untrackSession, type LiveSession } from './session.js';
-import { processCommandLine, processesWithEnv, signalProcessesWithEnv } from '../../process/tagged-processes.js';
-import { chunkUsage, emptyChunk, TranscriptReader, usageByModel, type TranscriptChunk } from './transcript.js';
+import { endSession, SESSION_ENV, startClaudeSession, untrackSession, type LiveSession } from './session.js';
+import { signalProcessesWithEnv } from '../../process/tagged-processes.js';
+import { emptyChunk, TranscriptReader, type TranscriptChunk } from './transcript.js';
+import { freeze, thaw, wake } from './freeze.js';
+import { describeShannon, recordInvocation, resultOf, settleTranscript, writeOutputLog } from './turn-record.js';
 import { deliverable, PASTE_LIMIT_CHARS, PASTE_LIMIT_LINES, REASON_LIMIT_CHARS, typePrompt, waitForTurnEnd, type TurnEnd } from './turn.js';
 
 export type ShannonSection = Spec['shannon'];
@@ -52,8 +52,6 @@ export const SHANNON_DEFAULTS: ShannonSection = { command: 'claude', startup_tim
 
 /** Claude Code ends a turn by itself after this many Stop blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP changes it). */
 export const DEFAULT_BLOCK_CAP = 8;
-/** How long the transcript is polled after the Stop for the turn's last lines. */
-const TRANSCRIPT_SETTLE_MS = 1000;
 const EXIT_GRACE_MS = 2000;
 
 export interface ShannonOptions {
@@ -278,43 +276,12 @@ class ShannonProvider implements Provider {
     this.current = undefined;
     if (!state) return;
     // A stopped process takes no SIGHUP or SIGTERM: it must run again to end gracefully.
-    if (state.frozenAt !== undefined) signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGCONT');
+    wake(state);
     if (kill) await killSession(state.live.tmux);
     await untrackSession(state.live.tmux);
     // What the session left running in a session of its own (`setsid`) outlives its pane: it goes too.
     signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGKILL');
   }
-}
-
-/**
- * While bestof commits and scores a turn, the session waits in its held Stop hook, but what its
- * agent left running (a watcher, a `setsid` daemon: the sandbox's PID namespace ends them only
- * when Claude Code itself ends) would run on and could rewrite the files being scored. So those
- * processes are stopped (SIGSTOP) until the next call. They are the session's (they carry
- * SESSION_ENV; one that cleared its environment escapes, as everywhere) minus Claude Code itself
- * and its sandbox wrapper (their argv holds the session id) and the hook command (`bestof.js
- * hook`): those must stay awake, so that a hook whose bestof died still fails open and the turn
- * ends. Linux only (the argv is read from /proc); elsewhere nothing is frozen.
- */
-function freeze(state: SessionState): void {
-  if (state.frozenAt !== undefined) return;
-  state.frozenAt = Date.now();
-  for (const pid of processesWithEnv(SESSION_ENV, [state.live.sessionId])) {
-    const argv = processCommandLine(pid);
-    if (argv === undefined || argv.includes(state.live.sessionId) || /bestof\.js\W+hook\b/.test(argv)) continue;
-    try {
-      process.kill(pid, 'SIGSTOP');
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
-
-async function thaw(state: SessionState, bridge: HookBridge): Promise<void> {
-  if (state.frozenAt === undefined) return;
-  await bridge.flushed();
-  state.frozenAt = undefined;
-  signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGCONT');
 }
 
 /** A candidate's iteration (its session goes on to the next one), not a reviewer's call. */
@@ -332,97 +299,8 @@ function transcriptPathOf(bridge: HookBridge, sessionId: string): string | undef
   return undefined;
 }
 
-/**
- * Claude Code may write the turn's last lines after the Stop hook started: poll until the turn's
- * end is there (the final text, and the cost or the turn's duration after it), at most a moment.
- */
-async function settleTranscript(read: () => Promise<void>, chunk: TranscriptChunk, finalText: string): Promise<void> {
-  const deadline = Date.now() + TRANSCRIPT_SETTLE_MS;
-  for (;;) {
-    await read();
-    // A held Stop has no turn_duration or cost yet (they come when the turn really ends): the final text is the sign.
-    const lastText = chunk.texts.at(-1)?.trim();
-    if (finalText.trim() !== '' ? lastText !== undefined && finalText.trim().endsWith(lastText) : chunk.turnEnded) return;
-    if (Date.now() >= deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function resultOf(end: TurnEnd, chunk: TranscriptChunk, state: SessionState | undefined, durationMs: number, prices: PriceTable, note: (text: string) => void): ProviderResult {
-  // Claude Code writes the session's cumulative cost only when a turn really ends (a Stop that
-  // was allowed, a StopFailure, an interrupt): the responses after the last total (a turn whose
-  // Stop is held) are estimated from their tokens, and the next real total settles the difference.
-  let costUsd = 0;
-  let costEstimated = false;
-  if (state && chunk.costUsd !== undefined) {
-    costUsd = Math.max(0, chunk.costUsd - state.costReported);
-    state.costReported = Math.max(state.costReported, chunk.costUsd);
-  }
-  if (chunk.uncoveredById.size > 0) {
-    const estimate = estimateCost(prices, usageByModel(chunk, chunk.uncoveredById));
-    costUsd += estimate.costUsd;
-    costEstimated = true;
-    if (state) state.costReported += estimate.costUsd;
-    if (estimate.missing.length > 0) note(missingPriceNote('shannon', estimate.missing));
-  }
-  const outcome: Outcome = end.outcome;
-  return {
-    outcome,
-    text: end.text || chunk.texts.at(-1) || '',
-    usage: chunkUsage(chunk),
-    costUsd,
-    costEstimated,
-    sessionId: state?.live.sessionId,
-    turns: chunk.usageById.size,
-    durationMs,
-    ...(end.message !== undefined ? { message: end.message } : {}),
-    ...(end.retryAfterMs !== undefined ? { retryAfterMs: end.retryAfterMs } : {}),
-  };
-}
-
 function blockCap(env: Readonly<Record<string, string | undefined>>): number {
   const value = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_BLOCK_CAP;
 }
 
-/** invocation.json: what runs in the pane (secrets and the prompt never in it), the session and how the prompt went in. */
-async function recordInvocation(request: ProviderRequest, options: ShannonOptions, live: LiveSession | undefined, how: 'block' | 'typed'): Promise<void> {
-  const invocation = {
-    binary: options.binary,
-    argv: redactArgs(live?.claudeArgs ?? [], { redact: request.redact }),
-    model: request.model ?? null,
-    sandboxed: request.sandbox !== undefined,
-    tmux: live ? { socket: live.tmux.socket, session: live.tmux.name } : null,
-    sessionId: live?.sessionId ?? null,
-    prompt: how === 'block' ? 'the held Stop hook answered block with it' : 'typed into the session',
-  };
-  await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
-}
-
-/** output.log: the transcript lines of this turn, through the run's redaction. */
-async function writeOutputLog(request: ProviderRequest, chunk: TranscriptChunk): Promise<void> {
-  const text = chunk.lines.map((line) => `${line}\n`).join('');
-  const redactor = request.logRedactor?.();
-  const out = redactor ? redactor.push(text) + redactor.end() : text;
-  await writeFile(join(request.artifactsDir, 'output.log'), out).catch(() => undefined);
-}
-
-const versions = new Map<string, Promise<string | undefined>>();
-
-async function describeShannon(options: ShannonOptions): Promise<ProviderDescription> {
-  let version = versions.get(options.binary);
-  if (!version) {
-    version = runProcess(options.binary, ['--version'], { cwd: process.cwd(), env: { ...process.env, ...options.settings.env }, timeoutMs: 15_000, maxBufferTail: 4096 }).then((result) =>
-      result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined,
-    );
-    versions.set(options.binary, version);
-  }
-  const args = claudeArgs(options.settings, { sessionId: '<session-id>', settingsFile: '<hooks.json>', model: options.settings.model, sandboxed: false });
-  return {
-    kind: 'shannon',
-    binary: options.binary,
-    version: await version,
-    argv: redactArgs(args),
-    model: options.settings.model,
-  };
-}
