@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
-import { processesWithArg, processesWithEnv } from '../helpers/processes.js';
+import { processesWithArg, processesWithEnv, killAll } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
@@ -18,14 +18,7 @@ let project: Project;
 /** Pids a test saw and that must not outlive it, even when it fails. */
 const seen = new Set<number>();
 afterEach(() => {
-  for (const pid of seen) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone, as it should be
-    }
-  }
-  seen.clear();
+  killAll(seen);
   project?.cleanup();
 });
 

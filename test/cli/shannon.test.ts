@@ -17,6 +17,7 @@ import { readLoopReport } from '../helpers/loop.js';
 import { ADD_CHECKS, makeProject, specToml, type Project } from '../helpers/project.js';
 import { readEventLines } from '../helpers/run-record.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
+import { killAll } from '../helpers/processes.js';
 
 const FAKE = join(PROJECT_ROOT, 'test/fixtures/bin/fake-claude-tui');
 let project: Project;
@@ -28,14 +29,7 @@ afterEach(async () => {
     // The run's short folder under /tmp: a killed bestof leaves its hook folder there.
     if (socket.endsWith('/tmux.sock')) rmSync(dirname(socket), { recursive: true, force: true });
   }
-  for (const pid of seen) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone, as it should be
-    }
-  }
-  seen.clear();
+  killAll(seen);
   project?.cleanup();
 });
 

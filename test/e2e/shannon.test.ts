@@ -25,6 +25,7 @@ import { processesWithArg } from '../helpers/processes.js';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';
 import { blockedOnceScript, startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
+import type { ReportJson } from '../helpers/run-record.js';
 
 /** The pinned Claude Code: from scripts/test-e2e.mjs, or installed here when the file is run directly. */
 function pinnedClaude(): string {
@@ -53,24 +54,7 @@ const PROJECT_FILES: Record<string, string> = {
 /** What the second turn's request must carry: the failing check's own output, from the block reason. */
 const FEEDBACK = 'add(2, 3) returned 6, expected 5';
 
-interface Report {
-  status: string;
-  winner: string | null;
-  runId: string;
-  candidates: {
-    id: string;
-    provider: string;
-    status: string;
-    reason: string | null;
-    message: string | null;
-    score: number | null;
-    iterations: number;
-    costUsd: number;
-    usage: { input: number; output: number };
-    ref: string;
-    history: { outcome?: string }[];
-  }[];
-}
+type Report = ReportJson;
 
 type LoggedEvent = { type: string; candidate?: string; iteration?: number; outcome?: string; costUsd?: number; usage?: { input: number; output: number }; score?: number; message?: string };
 

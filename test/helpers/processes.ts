@@ -38,3 +38,15 @@ export function processesWithEnv(name: string, value: string): number[] {
     .filter((pid) => read(`/proc/${pid}/environ`).split('\0').includes(entry) && alive(pid))
     .map(Number);
 }
+
+/** SIGKILLs every pid of `pids` that is still there and empties the set: for an afterEach, so that what a failing test saw never outlives it. */
+export function killAll(pids: Set<number>): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone, as it should be
+    }
+  }
+  pids.clear();
+}

@@ -14,12 +14,14 @@ export interface ReportJson {
   ranking: { candidate: string; score: number; eligible: boolean; reason?: string }[];
   candidates: {
     id: string;
+    provider: string;
     status: string;
     reason: string;
     message: string | null;
     score: number | null;
     iterations: number;
     costUsd: number;
+    usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
     commit: string | null;
     ref: string;
     branch: string;
