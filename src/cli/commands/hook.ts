@@ -80,10 +80,7 @@ function exchange(socketPath: string, request: string, waitMs: number): Promise<
       socket.destroy();
       resolve(line);
     };
-    // Giving up waits for the poll phase of Node's loop: a hook that bestof froze (SIGSTOP) while it
-    // scored wakes with its timer due and the answer already in the socket; timers run before I/O,
-    // so without setImmediate it would give up with the answer unread.
-    const timer = setTimeout(() => setImmediate(() => finish(undefined)), waitMs);
+    const timer = setTimeout(() => finish(undefined), waitMs);
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`${request}\n`));
     socket.on('data', (chunk: string) => {

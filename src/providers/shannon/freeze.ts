@@ -2,13 +2,12 @@
  * Freezing a shannon session between turns (see freeze() below for why and what).
  */
 import { processCommandLine, processesWithEnv, signalProcessesWithEnv } from '../../process/tagged-processes.js';
-import type { HookBridge } from './hook-bridge.js';
 import { SESSION_ENV, type LiveSession } from './session.js';
 
-/** What freezing needs of a session's state: its id, and when it was frozen (undefined: it runs). */
+/** What freezing needs of a session's state: its id, and whether it is frozen. */
 export interface Freezable {
   readonly live: LiveSession;
-  frozenAt: number | undefined;
+  frozen: boolean;
 }
 
 /**
@@ -22,8 +21,8 @@ export interface Freezable {
  * ends. Linux only (the argv is read from /proc); elsewhere nothing is frozen.
  */
 export function freeze(state: Freezable): void {
-  if (state.frozenAt !== undefined) return;
-  state.frozenAt = Date.now();
+  if (state.frozen) return;
+  state.frozen = true;
   for (const pid of processesWithEnv(SESSION_ENV, [state.live.sessionId])) {
     const argv = processCommandLine(pid);
     if (argv === undefined || argv.includes(state.live.sessionId) || /bestof\.js\W+hook\b/.test(argv)) continue;
@@ -35,15 +34,9 @@ export function freeze(state: Freezable): void {
   }
 }
 
-/** Continues what freeze() stopped, once the held hook's answer is in its socket. */
-export async function thaw(state: Freezable, bridge: HookBridge): Promise<void> {
-  if (state.frozenAt === undefined) return;
-  await bridge.flushed();
-  state.frozenAt = undefined;
+/** Continues what freeze() stopped: before the next turn, and before the session is ended (a stopped process takes no SIGTERM). */
+export function thaw(state: Freezable): void {
+  if (!state.frozen) return;
+  state.frozen = false;
   signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGCONT');
-}
-
-/** Continues the session's processes without waiting for an answer (before a kill: a stopped process takes no SIGTERM). */
-export function wake(state: Freezable): void {
-  if (state.frozenAt !== undefined) signalProcessesWithEnv(SESSION_ENV, [state.live.sessionId], 'SIGCONT');
 }

@@ -61,7 +61,6 @@ export class HookBridge {
   private held: { event: HookEvent; socket: Socket; open: boolean } | undefined;
   private active = true;
   private seq = 0;
-  private written: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: HookBridgeOptions) {
     this.server = createServer((socket) => this.onConnection(socket));
@@ -111,13 +110,8 @@ export class HookBridge {
     this.held = undefined;
     if (!held || !held.open) return false;
     held.open = false;
-    this.written = respond(held.socket, answer);
+    respond(held.socket, answer);
     return true;
-  }
-
-  /** Resolves once the last answer is handed to the operating system (a frozen hook finds it there when it wakes). */
-  flushed(): Promise<void> {
-    return this.written;
   }
 
   /** Called after every event and every closed hold; returns the unsubscribe. */
@@ -198,12 +192,7 @@ export class HookBridge {
   }
 }
 
-function respond(socket: Socket, answer: HookAnswer): Promise<void> {
+function respond(socket: Socket, answer: HookAnswer): void {
   const line = answer.decision === 'block' ? JSON.stringify({ decision: 'block', reason: answer.reason }) : '{}';
-  return new Promise((resolve) => {
-    socket.once('error', () => resolve());
-    // A socket that can take no more never calls back: a moment is enough for a few KB to reach the OS.
-    setTimeout(resolve, 1000).unref();
-    socket.end(`${line}\n`, () => resolve());
-  });
+  socket.end(`${line}\n`);
 }

@@ -42,7 +42,7 @@ import { sessionPaths, type SessionPaths } from './paths.js';
 import { endSession, SESSION_ENV, startClaudeSession, untrackSession, type LiveSession } from './session.js';
 import { signalProcessesWithEnv } from '../../process/tagged-processes.js';
 import { emptyChunk, TranscriptReader, type TranscriptChunk } from './transcript.js';
-import { freeze, thaw, wake } from './freeze.js';
+import { freeze, thaw } from './freeze.js';
 import { describeShannon, recordInvocation, resultOf, settleTranscript, writeOutputLog } from './turn-record.js';
 import { deliverable, PASTE_LIMIT_CHARS, PASTE_LIMIT_LINES, REASON_LIMIT_CHARS, typePrompt, waitForTurnEnd, type TurnEnd } from './turn.js';
 
@@ -73,8 +73,8 @@ interface SessionState {
   costReported: number;
   /** Stop blocks since the last typed prompt. */
   blocks: number;
-  /** When the session's processes were frozen (a Stop held while bestof scores), or undefined. */
-  frozenAt: number | undefined;
+  /** Its tools and what they left running are stopped (a Stop held while bestof scores: ./freeze.ts). */
+  frozen: boolean;
 }
 
 const cancelled: TurnEnd = { outcome: 'cancelled', text: '', message: 'cancelled' };
@@ -151,7 +151,7 @@ class ShannonProvider implements Provider {
     await this.bridge?.deactivate();
     const state = this.current;
     if (state) {
-      if (this.bridge) await thaw(state, this.bridge);
+      thaw(state);
       await endSession(state.live, EXIT_GRACE_MS).catch(() => undefined);
       await this.dropSession(false);
     }
@@ -204,7 +204,7 @@ class ShannonProvider implements Provider {
       signal: request.signal,
     });
     if (!started.ok) return err(started.error.cancelled ? cancelled : { outcome: 'crashed', text: '', message: started.error.message });
-    this.current = { live: started.value, paths, reader: undefined, activity: request.onActivity, costReported: 0, blocks: 0, frozenAt: undefined };
+    this.current = { live: started.value, paths, reader: undefined, activity: request.onActivity, costReported: 0, blocks: 0, frozen: false };
     request.onActivity(`Claude Code runs in tmux session ${paths.name}; watch it: bestof attach ${request.env.BESTOF_RUN ?? '<run>'} ${request.candidateId}`);
     return ok(this.current);
   }
@@ -217,25 +217,20 @@ class ShannonProvider implements Provider {
   private async submit(request: ProviderRequest, state: SessionState, bridge: HookBridge): Promise<Result<'block' | 'typed', TurnEnd>> {
     const held = bridge.heldStop();
     const cap = blockCap(request.env);
-    // Frozen, the hook cannot give up by itself; past the hold limit Claude Code's own hook timeout
-    // may fire as it wakes, so the stop is allowed and the prompt typed, as when the hook gave up.
-    const heldTooLong = state.frozenAt !== undefined && Date.now() - state.frozenAt >= this.options.section.hold_timeout;
-    if (held?.open && !heldTooLong && state.blocks + 1 < cap) {
+    if (held?.open && state.blocks + 1 < cap) {
       const reason = await deliverable(request.prompt, state.paths.promptsDir, request.iteration, { chars: REASON_LIMIT_CHARS, lines: Number.POSITIVE_INFINITY });
       if (bridge.answerHeld({ decision: 'block', reason })) {
-        await thaw(state, bridge);
+        thaw(state);
         state.blocks += 1;
         return ok('block');
       }
-    } else if (held?.open && heldTooLong) {
-      request.onActivity('the Stop hook was held past [shannon] hold_timeout: the stop is allowed and the prompt typed');
     } else if (held?.open) {
       request.onActivity(`${state.blocks} Stop blocks in a row: the stop is allowed and the prompt typed (Claude Code's cap is ${cap})`);
     } else if (held) {
       request.onActivity('the held Stop hook gave up waiting ([shannon] hold_timeout): the prompt is typed');
     }
     bridge.answerHeld({ decision: 'allow' });
-    await thaw(state, bridge);
+    thaw(state);
     const text = await deliverable(request.prompt, state.paths.promptsDir, request.iteration, { chars: PASTE_LIMIT_CHARS, lines: PASTE_LIMIT_LINES });
     const typed = await typePrompt(state.live, bridge, text, { readyTimeoutMs: this.options.section.startup_timeout, signal: request.signal });
     if (!typed.ok) {
@@ -267,7 +262,7 @@ class ShannonProvider implements Provider {
   /** Allows the session's held Stop and ends it with /exit (its transcript gets its last lines). */
   private async endHeld(state: SessionState): Promise<void> {
     this.bridge?.answerHeld({ decision: 'allow' });
-    if (this.bridge) await thaw(state, this.bridge);
+    thaw(state);
     await endSession(state.live, EXIT_GRACE_MS).catch(() => undefined);
   }
 
@@ -276,7 +271,7 @@ class ShannonProvider implements Provider {
     this.current = undefined;
     if (!state) return;
     // A stopped process takes no SIGHUP or SIGTERM: it must run again to end gracefully.
-    wake(state);
+    thaw(state);
     if (kill) await killSession(state.live.tmux);
     await untrackSession(state.live.tmux);
     // What the session left running in a session of its own (`setsid`) outlives its pane: it goes too.
