@@ -138,6 +138,21 @@ describe('bestof run with a shannon candidate', () => {
     expect(invocation).toMatchObject({ sandboxed: true, argv: expect.arrayContaining(['--dangerously-skip-permissions']) });
   });
 
+  it('in the sandbox the session sees nothing of the run folder but its own config folder and hooks file', async () => {
+    project = makeProject();
+    const task = `Look around.\nRUN for d in ${runsDir()}/* ${runsDir()}/*/candidates ${runsDir()}/*/candidates/*; do echo "$(basename $d): $(ls -A $d | tr '\\n' ' ')"; done > seen.txt 2>&1\nWRITE src/add.mjs export const add = (a, b) => a + b;\nSAY looked`;
+    const result = await runCli(['run', shannonSpec({ sandbox: 'required', task })], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const report = readLoopReport(project.repo.dir);
+    const seen = project.repo.git('show', `${report.candidates[0]?.commit}:seen.txt`);
+    // The run folder is hidden: only the paths down to the session's own config folder (bound in,
+    // so that Claude Code keeps its transcripts) and hooks file (read-only) exist in there: no
+    // events.jsonl, state.json, run-key or spec.toml, no other candidate's folder, none of the
+    // candidate's own records (iterations, channel.jsonl, setup-paths.json).
+    expect(seen.trim().split('\n').map((line) => line.trim())).toEqual([`${report.runId}: candidates`, 'candidates: c1', 'c1: shannon-config shannon-settings.json']);
+    expect(report.winner).toBe('c1');
+  });
+
   it('bestof attach shows the session during the run; after the run it says the session is gone', async () => {
     project = makeProject();
     const go = join(project.outside, 'go');
