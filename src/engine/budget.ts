@@ -3,6 +3,13 @@
  * and the one-time warning. A cap reached stops new work (no new iteration starts); what was
  * done is kept. Cost known only after a call, so one call may go past a cap.
  */
+/**
+ * Whom the voters' calls are charged to: the run, not a candidate. They count toward
+ * `max_total_cost_usd` (and `warn_at_usd`), never toward a candidate's `max_candidate_cost_usd`:
+ * judging the others is not a candidate's own work. Not a valid candidate id.
+ */
+export const VOTE_PAYER = '(vote)';
+
 export interface BudgetLimits {
   readonly maxTotalCostUsd?: number;
   readonly maxCandidateCostUsd?: number;

@@ -9,7 +9,7 @@
  * dashboard never hold a secret value, whoever emitted the event.
  */
 import PQueue from 'p-queue';
-import { BudgetLedger } from './budget.js';
+import { BudgetLedger, VOTE_PAYER } from './budget.js';
 import type { CandidateEnd } from './candidate.js';
 import type { RunEvent, RunEventListener, UnstampedEvent } from './events.js';
 import type { CandidatePlan, RunPlan } from './plan.js';
@@ -70,7 +70,7 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
   // Money already spent (before a resume) counts against the caps.
   const budget = new BudgetLedger(
     { maxTotalCostUsd: spec.budget.max_total_cost_usd, maxCandidateCostUsd: spec.budget.max_candidate_cost_usd, warnAtUsd: spec.budget.warn_at_usd },
-    Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])),
+    { ...Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])), [VOTE_PAYER]: state.voteCostUsd },
   );
   const providerQueues = new Map<string, PQueue>();
   return {

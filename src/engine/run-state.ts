@@ -94,7 +94,10 @@ export interface RunState {
   /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
   readonly mergeStarted?: { readonly candidate: string; readonly mode: MergeMode; readonly commit: string; readonly into?: string; readonly intoBefore?: string };
   readonly warnings: readonly string[];
+  /** Everything the run spent: the candidates' agent calls and the voters'. */
   readonly costUsd: number;
+  /** What the voters' calls cost, over every vote of the run (a resumed vote's new calls add to it). */
+  readonly voteCostUsd: number;
   readonly durationMs: number;
 }
 
@@ -119,6 +122,7 @@ export function initialRunState(): RunState {
     ranking: [],
     warnings: [],
     costUsd: 0,
+    voteCostUsd: 0,
     durationMs: 0,
   };
 }
@@ -270,9 +274,12 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         },
       };
     case 'vote.call': {
-      if (!state.vote) return state;
+      // A reused answer was paid for when it was first asked (and counted then).
+      const cost = event.reused ? 0 : event.costUsd;
+      const paid = { ...state, costUsd: state.costUsd + cost, voteCostUsd: state.voteCostUsd + cost };
+      if (!state.vote) return paid;
       const { type: _type, t: _t, ...call } = event;
-      return { ...state, vote: { ...state.vote, calls: [...state.vote.calls, call] } };
+      return { ...paid, vote: { ...state.vote, calls: [...state.vote.calls, call] } };
     }
     case 'vote.finished': {
       if (!state.vote) return state;

@@ -5,6 +5,7 @@
  * `max_material` the same way for every candidate, then normalised (src/vote/anonymise.ts).
  * Its check results go beside it as short lines, normalised too.
  */
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { diffText } from '../git/diff.js';
 import { showFile } from '../git/show.js';
@@ -86,6 +87,7 @@ export async function gatherMaterials(plan: RunPlan, eligible: readonly Candidat
         changes: normalised.changes,
         ...(formatted.error !== undefined ? { formatterError: formatted.error } : {}),
         checks,
+        digest: createHash('sha256').update(normalised.text).digest('hex'),
       },
     });
   }

@@ -32,6 +32,8 @@ export interface MaterialInfo {
   readonly formatterError?: string;
   /** The one-line check results shown beside the material. */
   readonly checks: string;
+  /** sha256 of the material as the voters saw it: a resumed vote reuses answers only about the same text. */
+  readonly digest?: string;
 }
 
 export type VoteCallPurpose = 'review' | 'ranking' | 'pair';
@@ -54,6 +56,11 @@ export interface VoteCall {
   /** A pair's verdict. */
   readonly verdict?: PairOutcome;
   readonly costUsd: number;
+  /**
+   * Asked before an interruption and taken from the record on resume, not asked again (./vote-reuse.ts).
+   * Its `costUsd` is what it cost then, counted once: the run's total does not add it again.
+   */
+  readonly reused?: true;
 }
 
 export interface VoteStats {

@@ -17,6 +17,7 @@ import type { Provider } from '../providers/types.js';
 import type { ProviderSettings } from '../spec/schema.js';
 import { err, ok, type Result } from '../result.js';
 import { agentSandbox, reviewExportDir } from './agent-sandbox.js';
+import { VOTE_PAYER } from './budget.js';
 import { checkEnv } from './candidate-env.js';
 import { juryVoterSettings, type CandidatePlan } from './plan.js';
 import type { RunContext } from './run-context.js';
@@ -27,8 +28,6 @@ export interface Voter {
   readonly info: VoterInfo;
   readonly provider: Provider;
   readonly model: string | undefined;
-  /** Whose budget pays: the candidate's own, or (a jury member) the first candidate's, which counts toward the total all the same. */
-  readonly payer: string;
   /** Where its empty folder and HOME hang: a candidate's worktree path (only its parent is used). */
   readonly anchor: CandidatePlan;
 }
@@ -45,7 +44,6 @@ export async function createVoters(ctx: RunContext, ran: readonly CandidatePlan[
         info: { id: c.id, candidate: c.id, kind: c.settings.kind, ...(c.model !== undefined ? { model: c.model } : {}) },
         provider: createProvider(c.settings, c.agent, spec.providers[c.settings.kind]),
         model: c.model,
-        payer: c.id,
         anchor: c,
       })),
     );
@@ -61,7 +59,6 @@ export async function createVoters(ctx: RunContext, ran: readonly CandidatePlan[
       info: { id, kind: v.kind, ...(v.model !== undefined ? { model: v.model } : {}) },
       provider: createProvider(settings, prepared.value, spec.providers[v.kind]),
       model: v.model,
-      payer: anchor.id,
       anchor,
     });
   }
@@ -101,7 +98,7 @@ export async function askVoter(ctx: RunContext, voter: Voter, prompt: string, ca
       logRedactor: () => ctx.secrets.createStreamRedactor(),
       sandbox: agentSandbox(plan, place, env, 'reviewer'),
     });
-    const warning = ctx.budget.record(voter.payer, result.costUsd);
+    const warning = ctx.budget.record(VOTE_PAYER, result.costUsd);
     if (warning) ctx.emit({ type: 'run.warning', message: warning });
     if (result.outcome !== 'success') {
       const why = result.outcome === 'timeout' ? `timed out after ${Math.round(plan.spec.vote.timeout / 1000)}s` : `ended with ${result.outcome}`;

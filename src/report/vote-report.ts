@@ -21,8 +21,10 @@ export function voteJson(state: RunState): Record<string, unknown> | null {
     method: v.method,
     weight: v.weight,
     skipped: v.skipped ?? null,
-    /** What the voters' calls cost (not in the candidates' costs). */
-    costUsd: v.calls.reduce((sum, c) => sum + c.costUsd, 0),
+    /** What the voters' calls cost, a vote interrupted and resumed included (in the run's cost, not in the candidates'). */
+    costUsd: state.voteCostUsd,
+    /** Answers taken from the record of an interrupted vote instead of asking again (resume). */
+    reusedCalls: v.calls.filter((c) => c.reused).length,
     voters: v.voters,
     eligible: v.eligible,
     views: v.views,
@@ -74,8 +76,11 @@ export function voteMarkdown(state: RunState): string[] {
   if (!v) return [];
   const lines: string[] = ['', '## Vote', ''];
   lines.push(`- method: ${v.method}, weight ${v.weight} (0 = checks only, 1 = votes only), seed \`${v.seed}\` (the same seed reproduces every voter's order)`);
-  const cost = v.calls.reduce((sum, c) => sum + c.costUsd, 0);
-  if (v.calls.length > 0) lines.push(`- ${v.calls.length} voter calls, $${cost.toFixed(4)} (not in the candidates' costs)`);
+  const reused = v.calls.filter((c) => c.reused).length;
+  if (v.calls.length > 0) {
+    const again = reused > 0 ? ` (${reused} of them answered before the run was interrupted, taken from the record)` : '';
+    lines.push(`- ${v.calls.length} voter calls${again}, $${state.voteCostUsd.toFixed(4)} (in the run's cost, not in the candidates')`);
+  }
   if (v.voters.length > 0) lines.push(`- voters: ${v.voters.map((w) => `${w.id} (${w.candidate ? `${w.candidate}'s agent` : `${w.kind}${w.model ? `:${w.model}` : ''}`})`).join(', ')}`);
   if (v.skipped) {
     lines.push(`- **${v.skipped}**`);

@@ -20,7 +20,8 @@ export function voteEventLine(event: VoteEvent): string {
             ? `${event.verdict.winner} better`
             : 'tie'
           : `${Object.keys(event.reviews ?? {}).length} reviews`;
-      return `vote ${event.voter} ${what}: ${said}${event.answers.length > 1 ? ' (asked twice)' : ''}`;
+      const how = event.reused ? ' (answered before the interruption, from the record)' : event.answers.length > 1 ? ' (asked twice)' : '';
+      return `vote ${event.voter} ${what}: ${said}${how}`;
     }
     case 'vote.finished':
       return event.message;

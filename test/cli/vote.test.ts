@@ -7,7 +7,9 @@
 import { chmodSync, cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
+import { PROJECT_ROOT, runCli, startCli } from '../helpers/cli.js';
+import { readEventLines } from '../helpers/run-record.js';
+import { waitUntil } from '../helpers/wait.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 import { voterViews } from '../../src/vote/order.js';
 
@@ -270,3 +272,91 @@ seed = "self"
 [select]
 merge = "branch"
 `;
+
+describe('a vote interrupted and resumed', () => {
+  /** A juror that hangs (until bestof dies) when HOLD_VOTER names it, and is the example's voter otherwise. */
+  const HELD_VOTER = '#!/bin/sh\nme=$1\nshift\nif [ "${HOLD_VOTER:-}" = "$me" ]; then exec sleep 600; fi\nexec node "$(dirname "$0")/voter.mjs" "$@"\n';
+  const heldJury = (sandbox: 'required' | 'off'): string =>
+    `${variant([
+      [
+        /^voters = \[[\s\S]*?\n\]/m,
+        'voters = [\n' +
+          ['lighthouse,harbor,fog', 'harbor,fog,lighthouse', 'lighthouse,fog,harbor']
+            .map((taste, i) => `  { kind = "command", command = "creative-draft/held-voter.sh", args = ["j${i + 1}", "{prompt_file}", "${taste}"] },`)
+            .join('\n') +
+          '\n]',
+      ],
+    ])}\n[sandbox]\nmode = "${sandbox}"\n`;
+
+  /** Runs the spec with j2 held, kills bestof with SIGKILL once j1 and j3 have cast their ballots, then resumes it. */
+  async function killDuringTheVoteAndResume(sandbox: 'required' | 'off') {
+    const r = exampleRepo({ 'configs/examples/creative-draft/held-voter.sh': HELD_VOTER, 'configs/examples/held.toml': heldJury(sandbox) });
+    const worktreesDir = join(tempDir(), 'worktrees');
+    const { child, done } = startCli(['run', 'configs/examples/held.toml'], { cwd: r.dir, worktreesDir, env: { HOLD_VOTER: 'j2' } });
+    let ended: string | undefined;
+    void done.then((res) => (ended = `exit ${res.code}\n${res.stdout}\n${res.stderr}`));
+    const runsDir = join(r.dir, '.bestof', 'runs');
+    const eventsFile = () => join(runsDir, readdirSync(runsDir)[0] as string, 'events.jsonl');
+    const ballotsIn = () => readEventLines(eventsFile()).filter((e) => e.type === 'vote.call' && (e as { purpose?: string }).purpose === 'ranking');
+    await waitUntil(() => ballotsIn().length === 2, 'the ballots of j1 and j3', { ended: () => ended });
+    child.kill('SIGKILL');
+    await done;
+    const runId = readdirSync(runsDir)[0] as string;
+    const resumed = await runCli(['resume', runId], { cwd: r.dir, worktreesDir });
+    const runDir = join(runsDir, runId);
+    const events = readEventLines(join(runDir, 'events.jsonl'));
+    const lastStart = events.map((e) => e.type).lastIndexOf('vote.started');
+    const calls = events.slice(lastStart).filter((e) => e.type === 'vote.call') as unknown as { voter: string; purpose: string; reused?: boolean }[];
+    return {
+      resumed,
+      report: JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as VoteReport & { costUsd: number; vote: { reusedCalls: number } },
+      markdown: readFileSync(join(runDir, 'report.md'), 'utf8'),
+      callsAfterResume: calls.map((c) => `${c.voter} ${c.purpose}${c.reused ? ' (reused)' : ''}`).sort(),
+      /** Voter calls really made, over both runs: one folder each under vote/<voter>/. */
+      callFolders: Object.fromEntries(['j1', 'j2', 'j3'].map((j) => [j, readdirSync(join(runDir, 'vote', j)).sort()])),
+    };
+  }
+
+  it('in the sandbox, resume takes the recorded answers and asks only the voter that had not answered; the result is the hand-worked one', async () => {
+    const { resumed, report, markdown, callsAfterResume, callFolders } = await killDuringTheVoteAndResume('required');
+    expect(resumed.code).toBe(0);
+    expect(callsAfterResume).toEqual(['j1 ranking (reused)', 'j1 review (reused)', 'j2 ranking', 'j2 review', 'j3 ranking (reused)', 'j3 review (reused)']);
+    // j1 and j3 were asked twice in all (review, ranking); j2 three times: the review it never answered, then both.
+    expect(callFolders).toEqual({ j1: ['01-review', '02-ranking'], j2: ['01-review', '02-review', '03-ranking'], j3: ['01-review', '02-ranking'] });
+    // The same seed, the same orders, the same ballots: the result of the uninterrupted example.
+    expect(report.vote?.ballots).toEqual([
+      { voter: 'j1', ranking: ['c1', 'c2', 'c3'] },
+      { voter: 'j2', ranking: ['c2', 'c3', 'c1'] },
+      { voter: 'j3', ranking: ['c1', 'c3', 'c2'] },
+    ]);
+    expect(report.winner).toBe('c1');
+    expect(report.vote.reusedCalls).toBe(4);
+    expect(markdown).toContain('6 voter calls (4 of them answered before the run was interrupted, taken from the record)');
+  });
+
+  it('without the sandbox, resume asks every voter again (the record could be forged) and says so', async () => {
+    const { resumed, report, callsAfterResume } = await killDuringTheVoteAndResume('off');
+    expect(resumed.code).toBe(0);
+    expect(callsAfterResume).toEqual(['j1 ranking', 'j1 review', 'j2 ranking', 'j2 review', 'j3 ranking', 'j3 review']);
+    expect(report.vote.reusedCalls).toBe(0);
+    expect(resumed.stdout + resumed.stderr).toContain('the vote starts again and asks every voter anew: without the sandbox an agent could have written the record');
+    expect(report.winner).toBe('c1');
+  });
+
+  it("voter calls count in the run's cost, and in no candidate's", async () => {
+    const paidVoter = '[[steps]]\nusage = { input = 100, output = 10 }\ncost_usd = 0.25\n[[steps]]\nsay = "FINAL RANKING:\\nA\\nB\\nC"\n';
+    const r = exampleRepo({
+      'configs/examples/creative-draft/paid-voter.toml': paidVoter,
+      'configs/examples/paid.toml': variant([
+        [/^voters = \[[\s\S]*?\n\]/m, 'voters = [\n  { kind = "script", script = "creative-draft/paid-voter.toml" },\n  { kind = "script", script = "creative-draft/paid-voter.toml" },\n]'],
+        ['cross_review = true', 'cross_review = false'],
+      ]),
+    });
+    const { code, report } = await run(r, 'configs/examples/paid.toml');
+    expect(code).toBe(0);
+    const full = report as VoteReport & { costUsd: number; candidates: { costUsd: number }[]; vote: { costUsd: number } };
+    expect(full.vote.costUsd).toBe(0.5);
+    expect(full.candidates.map((c) => c.costUsd)).toEqual([0, 0, 0]);
+    expect(full.costUsd).toBe(0.5);
+  });
+});

@@ -75,4 +75,17 @@ describe('the vote in the run state', () => {
     expect(skipped.vote?.skipped).toBe('the vote is stopped: …');
     expect(skipped.vote?.seed).toBe('s');
   });
+
+  it("voter calls count in the run's cost and in the vote's, never in a candidate's; an answer reused on resume is not counted twice", () => {
+    const call = (costUsd: number, reused?: true): RunEvent => ({ t, type: 'vote.call', voter: 'j1', purpose: 'ranking', answers: ['x'], ranking: ['c1', 'c2'], costUsd, ...(reused ? { reused } : {}) });
+    const first = foldEvents([started, voteStarted, call(0.25), call(0.5)]);
+    expect(first.costUsd).toBe(0.75);
+    expect(first.voteCostUsd).toBe(0.75);
+    expect(first.candidates.c1?.costUsd).toBe(0);
+    // Resumed: the vote starts again, one answer comes from the record, one is asked anew.
+    const resumed = foldEvents([started, voteStarted, call(0.25), call(0.5), voteStarted, call(0.25, true), call(0.125)]);
+    expect(resumed.costUsd).toBe(0.875);
+    expect(resumed.voteCostUsd).toBe(0.875);
+    expect(resumed.vote?.calls).toHaveLength(2);
+  });
 });

@@ -9,6 +9,7 @@
  *   voters        every candidate whose agent ran (recused from its own), or the jury (../vote-voters.ts)
  *   budget        the most calls the vote may make, at this run's cost per call so far, against `[budget]`
  *   vote.started  the seed, the views (which label stood for which candidate, per voter), the materials
+ *   reuse         on resume, the answers the interrupted vote recorded about the same prompts (../vote-reuse.ts)
  *   per voter     cross-review (when asked), then the ballot or the pair questions; each answer that
  *                 cannot be read is asked once more, then discarded and the voter recorded as missing
  *   vote.finished the tally, the combined ranking, the statistics, the close call (../vote-decide.ts)
@@ -20,6 +21,8 @@
  * sees the earlier voters' reviews, relabelled; otherwise they run side by side.
  */
 import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { BallotError } from '../../vote/ballot.js';
 import { parsePairVerdict, parseRanking, parseReviews } from '../../vote/ballot.js';
 import { plannedVoterCalls } from '../../vote/calls.js';
@@ -34,7 +37,9 @@ import type { CandidateState } from '../run-state.js';
 import { rankCandidates } from '../select.js';
 import { decideVote } from '../vote-decide.js';
 import { anonymiseContext, gatherMaterials, type Material } from '../vote-materials.js';
-import type { VoteCall } from '../vote-record.js';
+import type { VoteCall, VoteStart } from '../vote-record.js';
+import { voteDir } from '../vote-paths.js';
+import { callKey, reusableCalls, type Reuse } from '../vote-reuse.js';
 import { askVoter, closeVoters, createVoters, type Voter } from '../vote-voters.js';
 
 const CHECKS_ALONE = 'the ranking is by the checks alone';
@@ -47,6 +52,8 @@ export async function vote(ctx: RunContext): Promise<void> {
   const spec = plan.spec.vote;
   if (!spec.enabled) return;
   const state = ctx.state();
+  // What the interrupted run's vote recorded, read before this vote's vote.started replaces it.
+  const earlier = ctx.resume?.vote;
   const seed = spec.seed ?? (state.vote?.seed || randomBytes(8).toString('hex'));
   const skip = (message: string): void => ctx.emit({ type: 'vote.skipped', message, seed });
   const candidates = state.order.map((id) => state.candidates[id]).filter((c): c is CandidateState => c !== undefined);
@@ -77,8 +84,7 @@ export async function vote(ctx: RunContext): Promise<void> {
       return;
     }
     const materials = await gatherMaterials(plan, eligible, ctx.signal);
-    ctx.emit({
-      type: 'vote.started',
+    const start: VoteStart = {
       seed,
       method: spec.method,
       weight: spec.weight,
@@ -86,8 +92,11 @@ export async function vote(ctx: RunContext): Promise<void> {
       eligible: eligible.map((c) => c.id),
       views,
       materials: [...materials.values()].map((m) => m.info),
-    });
-    const outcome = await castVotes(ctx, voters, views, materials, seed);
+    };
+    const reuse = reusableCalls(earlier, start, plan.sandbox.enabled);
+    ctx.emit({ type: 'vote.started', ...start });
+    if (earlier && 'none' in reuse) ctx.emit({ type: 'run.warning', message: `the vote starts again and asks every voter anew: ${reuse.none}` });
+    const outcome = await castVotes(ctx, voters, views, materials, seed, reuse);
     if (ctx.signal.aborted) return;
     const result = decideVote({
       seed,
@@ -139,15 +148,18 @@ interface Cast {
   readonly missing: MissingVoter[];
 }
 
-async function castVotes(ctx: RunContext, voters: readonly Voter[], views: readonly VoterView[], materials: ReadonlyMap<string, Material>, seed: string): Promise<Cast> {
+async function castVotes(ctx: RunContext, voters: readonly Voter[], views: readonly VoterView[], materials: ReadonlyMap<string, Material>, seed: string, reuse: Reuse): Promise<Cast> {
   const spec = ctx.plan.spec.vote;
   const cast: Cast = { ballots: [], judgements: [], missing: [] };
   const anonymise = anonymiseContext(ctx.plan);
   /** Reviews so far, by reviewed candidate: shown to later voters with `show_reviews`. */
   const reviews: { voter: string; candidate: string; text: string }[] = [];
   const halt: Halt = {};
+  // With `show_reviews`, a voter's prompt holds the reviews written before it: once one call is
+  // asked anew, the later prompts may differ from the recorded ones, so nothing after it is reused.
+  const record: RecordedAnswers = { calls: 'calls' in reuse ? reuse.calls : new Map(), stopAtFirstFresh: spec.show_reviews };
   const one = async (voter: Voter, view: VoterView): Promise<void> => {
-    const asker = new Asker(ctx, voter, anonymise, halt);
+    const asker = new Asker(ctx, voter, anonymise, halt, record);
     const shown: ShownMaterial[] = view.shown.map((s) => {
       const m = materials.get(s.candidate) as Material;
       return { label: s.label, material: m.text, checks: m.info.checks };
@@ -161,14 +173,20 @@ async function castVotes(ctx: RunContext, voters: readonly Voter[], views: reado
         })
       : [];
     if (spec.cross_review && shown.length > 0) {
-      const answer = await asker.ask('review', crossReviewPrompt({ task: ctx.plan.prompt, shown, earlierReviews: earlier }), (text) => parseReviews(text, labels));
-      const byCandidate: Record<string, string> = {};
-      for (const [label, text] of answer.value ?? new Map<string, string>()) {
-        const candidate = candidateForLabel(view, label);
-        if (candidate !== undefined) byCandidate[candidate] = text;
+      const recorded = asker.recorded('review');
+      if (recorded?.reviews) {
+        emitCall(ctx, { ...recorded, reused: true });
+        for (const [candidate, text] of Object.entries(recorded.reviews)) reviews.push({ voter: voter.info.id, candidate, text });
+      } else {
+        const answer = await asker.ask('review', crossReviewPrompt({ task: ctx.plan.prompt, shown, earlierReviews: earlier }), (text) => parseReviews(text, labels));
+        const byCandidate: { [candidate: string]: string } = {};
+        for (const [label, text] of answer.value ?? new Map<string, string>()) {
+          const candidate = candidateForLabel(view, label);
+          if (candidate !== undefined) byCandidate[candidate] = text;
+        }
+        emitCall(ctx, { voter: voter.info.id, purpose: 'review', answers: answer.answers, costUsd: answer.costUsd, ...(answer.error ? { error: answer.error } : { reviews: byCandidate }) });
+        if (answer.value) for (const [candidate, text] of Object.entries(byCandidate)) reviews.push({ voter: voter.info.id, candidate, text });
       }
-      emitCall(ctx, { voter: voter.info.id, purpose: 'review', answers: answer.answers, costUsd: answer.costUsd, ...(answer.error ? { error: answer.error } : { reviews: byCandidate }) });
-      if (answer.value) for (const [candidate, text] of Object.entries(byCandidate)) reviews.push({ voter: voter.info.id, candidate, text });
     }
     if (ctx.signal.aborted) return;
     if (spec.method === 'pairwise') {
@@ -176,6 +194,12 @@ async function castVotes(ctx: RunContext, voters: readonly Voter[], views: reado
       return;
     }
     if (shown.length < 2) return; // a ballot of one candidate counts for nothing (src/vote/tally.ts)
+    const recorded = asker.recorded('ranking');
+    if (recorded?.ranking) {
+      emitCall(ctx, { ...recorded, reused: true });
+      cast.ballots.push({ voter: voter.info.id, ranking: recorded.ranking });
+      return;
+    }
     const answer = await asker.ask('ranking', rankingPrompt({ task: ctx.plan.prompt, shown, reviews: earlier }), (text) => parseRanking(text, { labels }));
     const ranking = answer.value ? deanonymiseRanking(view, answer.value) : undefined;
     emitCall(ctx, { voter: voter.info.id, purpose: 'ranking', answers: answer.answers, costUsd: answer.costUsd, ...(ranking ? { ranking } : { error: answer.error ?? 'no answer' }) });
@@ -209,6 +233,12 @@ async function pairBallots(ctx: RunContext, asker: Asker, view: VoterView, shown
   const failures: string[] = [];
   for (const q of pairwiseQuestions(seed, view)) {
     if (ctx.signal.aborted) return;
+    const recorded = asker.recorded('pair', q.first.candidate, q.second.candidate);
+    if (recorded?.verdict) {
+      emitCall(ctx, { ...recorded, reused: true });
+      verdicts.set(`${q.first.candidate}\u0000${q.second.candidate}`, recorded.verdict);
+      continue;
+    }
     const first = byLabel.get(q.first.label) as ShownMaterial;
     const second = byLabel.get(q.second.label) as ShownMaterial;
     const answer = await asker.ask('pair', pairwisePrompt({ task: ctx.plan.prompt, first, second }), (text) => parsePairVerdict(text, [first.label, second.label]));
@@ -250,16 +280,32 @@ interface Halt {
   leak?: LeakFound;
 }
 
+/** The interrupted vote's counted answers (../vote-reuse.ts), shared by every voter's Asker. */
+interface RecordedAnswers {
+  readonly calls: ReadonlyMap<string, VoteCall>;
+  readonly stopAtFirstFresh: boolean;
+  /** A call was asked anew (with `stopAtFirstFresh`: nothing more is reused). */
+  fresh?: boolean;
+}
+
 /** Asks one voter, once more when the answer cannot be read; every prompt is scanned before it goes. */
 class Asker {
-  private calls = 0;
+  /** Calls made so far, folders of an interrupted run included: each call's artifacts get a folder of their own. */
+  private calls: number | undefined;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly voter: Voter,
     private readonly anonymise: AnonymiseContext,
     private readonly halt: Halt,
+    private readonly record: RecordedAnswers,
   ) {}
+
+  /** The answer the interrupted vote recorded for this question, when it may be reused. */
+  recorded(purpose: VoteCall['purpose'], first?: string, second?: string): VoteCall | undefined {
+    if (this.record.stopAtFirstFresh && this.record.fresh) return undefined;
+    return this.record.calls.get(callKey(this.voter.info.id, purpose, first, second));
+  }
 
   async ask<T>(purpose: string, prompt: string, parse: (text: string) => Result<T, BallotError>): Promise<Asked<T>> {
     const answers: string[] = [];
@@ -270,7 +316,8 @@ class Asker {
       const asked = attempt === 1 ? prompt : `${prompt}\n\nYour previous answer could not be counted: ${normaliseMaterial(error, this.anonymise).text}.\n`;
       if (this.halt.leak) throw this.halt.leak;
       this.scan(asked);
-      this.calls += 1;
+      this.record.fresh = true;
+      this.calls = (this.calls ?? (await readdir(join(voteDir(this.ctx.plan.runDir), this.voter.info.id)).catch(() => [])).length) + 1;
       const answer = await askVoter(this.ctx, this.voter, asked, `${String(this.calls).padStart(2, '0')}-${purpose}`);
       costUsd += answer.costUsd;
       if (answer.text === undefined) return { answers, error: answer.error ?? 'no answer', costUsd };
