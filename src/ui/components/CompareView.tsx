@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { reviewText } from '../format/candidate.js';
 import { formatCost, formatElapsed } from '../format/numbers.js';
 import { oneLine } from '../format/text.js';
+import { voteSummary } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { candidateName } from '../layout/columns.js';
 import type { UiState } from '../state/ui-state.js';
@@ -9,8 +10,12 @@ import type { Theme } from '../theme.js';
 import { DiffPane } from './DiffPane.js';
 import { Line, type Segment } from './Line.js';
 import { RankingTable } from './RankingTable.js';
+import { toneStyle, VotePane } from './VotePane.js';
 
-/** Lines above the table, plus the table heading, the reviews line and the diff's two header lines. */
+/**
+ * Lines above the table, plus the table heading, the reviews line (the vote's summary in a run
+ * with a vote) and the diff's two header lines (the vote pane's, when it is shown instead).
+ */
 const FIXED_LINES = 6;
 
 /** How the compare view splits its height between the ranking table and the diff. */
@@ -21,10 +26,16 @@ export function compareHeights(candidates: number, height: number): { readonly t
 }
 
 /**
- * The review verdict of the selected candidate's latest reviewed iteration. This line is where
- * cross-review and anonymous votes go when they land.
+ * The line between the table and the lower pane. In a run with a vote, the vote's summary
+ * (./format/vote.ts) and the key to its pane (the footer's hints are the same for every run);
+ * otherwise the review verdict of the selected candidate's latest reviewed iteration.
  */
 function reviewLine(state: UiState, theme: Theme): Segment[] {
+  const vote = state.run.vote;
+  if (vote) {
+    const key = state.comparePane === 'vote' ? 'v: diff' : vote.skipped ? 'v: in full' : 'v: ballots';
+    return [{ text: 'Vote', style: theme.text.heading }, { text: ` (${key}): `, style: theme.text.secondary }, ...voteSummary(vote).map((p) => ({ text: p.text, style: toneStyle(p.tone, theme) }))];
+  }
   const reviewed = state.run.order.some((id) => state.run.candidates[id]?.iterations.some((it) => it.review));
   if (!reviewed) return [{ text: 'Reviews and votes: none in this run', style: theme.text.secondary }];
   const c = state.selected === undefined ? undefined : state.run.candidates[state.selected];
@@ -35,8 +46,16 @@ function reviewLine(state: UiState, theme: Theme): Segment[] {
 }
 
 /**
- * The end of a run: the outcome, the ranking with its check matrix, a place for review
- * verdicts and votes (none yet in this version), and the selected candidate's diff.
+ * The end of a run: the outcome, the ranking with its check matrix (and the vote's columns when
+ * a vote decided), the review verdict or the vote's summary, and the selected candidate's diff,
+ * or the vote about it.
+ *
+ * The vote takes the diff's place rather than lines of its own: `v` switches the lower pane
+ * between the two. A vote has more to say about one candidate (a ballot per voter, pair
+ * verdicts, a review per voter) than a few fixed lines hold, and lines taken from the diff
+ * would shrink it in every run with a vote, at 80x24 to almost nothing; one summary line (the
+ * old reviews line) stays on screen either way, so the result is never hidden. The pane has the
+ * diff's height, so compareHeights (and the page size App derives from it) stays one rule.
  */
 export function CompareView({ state, width, height }: { readonly state: UiState; readonly width: number; readonly height: number }) {
   const theme = useTheme();
@@ -58,7 +77,11 @@ export function CompareView({ state, width, height }: { readonly state: UiState;
       <Line segments={[{ text: outcome, style: run.merge && !run.merge.ok ? theme.status.warning : theme.text.secondary }]} width={width} />
       <RankingTable state={state} width={width} rows={tableRows} />
       <Line segments={reviewLine(state, theme)} width={width} />
-      {selected ? <DiffPane state={state} candidate={selected} width={width} lines={diffLines} /> : null}
+      {selected && run.vote && state.comparePane === 'vote' ? (
+        <VotePane state={state} vote={run.vote} candidate={selected} width={width} lines={diffLines} />
+      ) : selected ? (
+        <DiffPane state={state} candidate={selected} width={width} lines={diffLines} />
+      ) : null}
     </Box>
   );
 }

@@ -47,7 +47,7 @@ function hints(state: UiState, capabilities: Capabilities): string {
     case 'detail':
       return `esc back  ↑↓ candidate${steer}${quit}  ? keys`;
     case 'compare':
-      return `↑↓ candidate  j/k/space/b scroll  n/p file  ⏎ details${capabilities.chooseWinner ? '  w choose winner' : ''}${quit}  ? keys`;
+      return `↑↓ candidate  j/k/space/b scroll  n/p file${state.run.vote ? '  v vote' : ''}  ⏎ details${capabilities.chooseWinner ? '  w choose winner' : ''}${quit}  ? keys`;
     default: {
       const unreachable: never = state.view;
       return unreachable;

@@ -12,8 +12,9 @@ const KEYS: readonly (readonly [string, string, keyof Capabilities | undefined])
   ['m', 'type a message for its next prompt', 'message'],
   ['q / Ctrl-C', 'cancel the run (asks first); after the run: quit', undefined],
   ['Ctrl-C twice', 'while cancelling: quit at once', undefined],
-  ['j k / space b', 'compare view: scroll the diff by a line / a page', undefined],
+  ['j k / space b', 'compare view: scroll the diff (or the vote) by a line / a page', undefined],
   ['n / p', 'compare view: next / previous file of the diff', undefined],
+  ['v', 'compare view: the vote about the selected candidate instead of its diff, and back', undefined],
   ['w', 'compare view: choose the selected candidate as the winner and merge it (asks first)', 'chooseWinner'],
   ['?', 'this list', undefined],
 ];

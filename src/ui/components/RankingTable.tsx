@@ -4,6 +4,7 @@ import type { CandidateState } from '../../engine/run-state.js';
 import { CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreStyle } from '../format/candidate.js';
 import { formatCost, formatElapsed } from '../format/numbers.js';
 import { displayWidth, fit } from '../format/text.js';
+import { voteCells, voteDecided } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { candidateName, fitColumns, type ColumnSpec } from '../layout/columns.js';
 import { listWindow } from '../layout/window.js';
@@ -11,7 +12,7 @@ import { selectionOrder, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
 
-type FixedId = 'rank' | 'name' | 'points' | 'cost' | 'time' | 'diff' | 'checks' | 'note';
+type FixedId = 'rank' | 'name' | 'points' | 'vote' | 'combined' | 'cost' | 'time' | 'diff' | 'checks' | 'note';
 type ColumnId = FixedId | `check:${string}`;
 
 /** The row's note: winner, merge result, tampering, or why it can not win. */
@@ -39,9 +40,14 @@ function diffLabel(c: CandidateState, rank: RankEntry | undefined): string {
   return `+${c.diff.insertions} -${c.diff.deletions}`;
 }
 
-/** Columns: named check columns when they all fit, else one column of check glyphs. */
+/**
+ * Columns: named check columns when they all fit, else one column of check glyphs. When a vote
+ * decided, its two columns (vote score, combined place and score) come right after the points
+ * and before everything but the name: they decided the ranking as much as the points did.
+ */
 function planTable(state: UiState, width: number) {
   const run = state.run;
+  const voted = voteDecided(run);
   const names = run.order.map((id) => run.candidates[id]).filter((c) => c !== undefined);
   const nameWidth = Math.min(24, Math.max(9, ...names.map((c) => displayWidth(candidateName(c)))));
   const diffWidth = Math.min(14, Math.max(4, ...names.map((c) => displayWidth(diffLabel(c, undefined)))));
@@ -49,20 +55,22 @@ function planTable(state: UiState, width: number) {
     { id: 'rank', width: 3 },
     { id: 'name', width: nameWidth },
     { id: 'points', width: Math.max(6, String(run.maxScore).length * 2 + 1) },
+    ...(voted ? [{ id: 'vote' as const, width: 4 }, { id: 'combined' as const, width: Math.max(8, ...names.map((c) => displayWidth(voteCells(c).combined))) }] : []),
     { id: 'cost', width: 7 },
     { id: 'time', width: 6 },
     { id: 'diff', width: diffWidth },
   ];
   const named: ColumnSpec<ColumnId>[] = run.checks.map((k) => ({ id: `check:${k.name}`, width: Math.min(10, Math.max(3, displayWidth(k.name))) }));
   const noteSpec: ColumnSpec<ColumnId> = { id: 'note', width: 8, flex: true };
-  const withNames = fitColumns([...base, ...named, noteSpec], ['rank', 'name', 'points', 'note', 'cost', ...named.map((c) => c.id), 'time', 'diff'], width);
+  const first: ColumnId[] = ['rank', 'name', 'points', 'vote', 'combined', 'note'];
+  const withNames = fitColumns([...base, ...named, noteSpec], [...first, 'cost', ...named.map((c) => c.id), 'time', 'diff'], width);
   if (named.every((spec) => withNames.some((c) => c.id === spec.id))) return withNames;
   const glyphs: ColumnSpec<ColumnId> = { id: 'checks', width: run.checks.length === 0 ? 0 : Math.max(6, run.checks.length) };
-  return fitColumns([...base, glyphs, noteSpec], ['rank', 'name', 'points', 'note', 'checks', 'cost', 'time', 'diff'], width);
+  return fitColumns([...base, glyphs, noteSpec], [...first, 'checks', 'cost', 'time', 'diff'], width);
 }
 
-const TITLES: Record<FixedId, string> = { rank: '#', name: 'candidate', points: 'points', cost: 'cost', time: 'time', diff: 'diff', checks: 'checks', note: '' };
-const RIGHT_ALIGNED = new Set<ColumnId>(['points', 'cost', 'time']);
+const TITLES: Record<FixedId, string> = { rank: '#', name: 'candidate', points: 'points', vote: 'vote', combined: 'combined', cost: 'cost', time: 'time', diff: 'diff', checks: 'checks', note: '' };
+const RIGHT_ALIGNED = new Set<ColumnId>(['points', 'vote', 'cost', 'time']);
 
 type TableColumn = ReturnType<typeof planTable>[number];
 
@@ -83,6 +91,10 @@ function rowCell(state: UiState, c: CandidateState, col: TableColumn, theme: The
       return text(candidateName(c), c.id === state.selected ? theme.selection : theme.text.primary);
     case 'points':
       return text(formatScore(c), scoreStyle(c.score, run.scoreThreshold, theme));
+    case 'vote':
+      return text(voteCells(c).score, c.vote ? theme.text.primary : theme.text.secondary);
+    case 'combined':
+      return text(voteCells(c).combined, c.vote ? theme.text.primary : theme.text.secondary);
     case 'cost':
       return text(formatCost(rank?.costUsd ?? c.costUsd), theme.text.secondary);
     case 'time':
@@ -109,7 +121,8 @@ function rowSegments(state: UiState, c: CandidateState, columns: readonly TableC
 
 /**
  * The ranking and the check matrix in one table: a row per candidate, best first, with its
- * points, cost, time, diff size and a column per check (✓ passed, ✗ failed, · not run).
+ * points, its vote score and combined place when a vote decided ("-" for a candidate the vote
+ * did not judge), cost, time, diff size and a column per check (✓ passed, ✗ failed, · not run).
  */
 export function RankingTable({ state, width, rows }: { readonly state: UiState; readonly width: number; readonly rows: number }) {
   const theme = useTheme();

@@ -3,6 +3,7 @@
  * commands for the run (stop, message, cancel, choose a winner). hooks/useKeys.ts carries
  * them out; tests call this directly.
  */
+import { votePaneLines } from '../format/vote.js';
 import { isFinished, runIsOver, type MergeMode, type UiAction, type UiState } from './ui-state.js';
 
 /** The keys the UI uses, independent of Ink's Key type. */
@@ -40,7 +41,7 @@ export interface Capabilities {
 
 export interface KeyContext {
   readonly capabilities: Capabilities;
-  /** Lines of diff on screen, for page-wise scrolling. */
+  /** Lines of diff on screen, for page-wise scrolling (the vote pane has as many). */
   readonly diffViewport: number;
 }
 
@@ -136,16 +137,26 @@ function dashboardKey(state: UiState, key: KeyPress, context: KeyContext): Inten
 
 function compareKey(state: UiState, key: KeyPress, context: KeyContext): Intent[] {
   const page = Math.max(1, context.diffViewport - 1);
-  const scroll = (delta: number): Intent[] => [ui({ type: 'scroll-diff', delta, viewport: context.diffViewport })];
+  const viewport = context.diffViewport;
+  // j k space b scroll the pane on screen: the vote pane's lines, or the diff.
+  const voteShown = state.comparePane === 'vote' && state.run.vote !== undefined;
+  const scroll = (delta: number): Intent[] =>
+    voteShown
+      ? [ui({ type: 'scroll-vote', delta, viewport, lines: votePaneLines(state.run, state.selected).length })]
+      : [ui({ type: 'scroll-diff', delta, viewport })];
   if (key.up) return [ui({ type: 'move-selection', delta: -1 })];
   if (key.down) return [ui({ type: 'move-selection', delta: 1 })];
   if (key.enter && state.view === 'compare') return [ui({ type: 'open-detail' })];
+  if (key.input === 'v' && state.view === 'compare') {
+    if (!state.run.vote) return [notice('this run had no vote (`[vote] enabled = true` in the spec asks for one)')];
+    return [ui({ type: 'toggle-compare-pane' })];
+  }
   if (key.input === 'j') return scroll(1);
   if (key.input === 'k') return scroll(-1);
   if (key.pageDown || key.input === ' ') return scroll(page);
   if (key.pageUp || key.input === 'b') return scroll(-page);
-  if (key.input === 'n') return [ui({ type: 'jump-file', delta: 1, viewport: context.diffViewport })];
-  if (key.input === 'p') return [ui({ type: 'jump-file', delta: -1, viewport: context.diffViewport })];
+  if (key.input === 'n' && !voteShown) return [ui({ type: 'jump-file', delta: 1, viewport: context.diffViewport })];
+  if (key.input === 'p' && !voteShown) return [ui({ type: 'jump-file', delta: -1, viewport: context.diffViewport })];
   if (key.input === 'w') return chooseWinnerKey(state, context);
   return [];
 }

@@ -38,6 +38,12 @@ export interface Notice {
 /** How long a notice stays on a live dashboard. */
 export const NOTICE_MS = 6000;
 
+/**
+ * What the compare view shows below the ranking: the selected candidate's diff, or the vote
+ * about it (`v` switches; only a run with a vote has the second).
+ */
+export type ComparePane = 'diff' | 'vote';
+
 export type DiffView =
   | { readonly status: 'loading' }
   | { readonly status: 'ready'; readonly diff: ParsedDiff }
@@ -65,6 +71,9 @@ export interface UiState {
   /** Diffs for the compare view, by candidate id. */
   readonly diffs: Readonly<Record<string, DiffView>>;
   readonly diffScroll: number;
+  readonly comparePane: ComparePane;
+  /** The first line of the vote pane on screen. */
+  readonly voteScroll: number;
   /** A winner chosen in the compare view: in progress (`ok` undefined) or done. */
   readonly choice: { readonly candidate: string; readonly mode: MergeMode; readonly ok?: boolean; readonly message?: string } | undefined;
 }
@@ -83,6 +92,9 @@ export type UiAction =
   | { readonly type: 'exit' }
   | { readonly type: 'scroll-diff'; readonly delta: number; readonly viewport: number }
   | { readonly type: 'jump-file'; readonly delta: number; readonly viewport: number }
+  | { readonly type: 'toggle-compare-pane' }
+  /** `lines`: how many lines the vote pane has (format/vote.ts `votePaneLines`), to stop at its end. */
+  | { readonly type: 'scroll-vote'; readonly delta: number; readonly viewport: number; readonly lines: number }
   | { readonly type: 'diff-loading'; readonly candidate: string }
   | { readonly type: 'diff-loaded'; readonly candidate: string; readonly text: string }
   | { readonly type: 'diff-failed'; readonly candidate: string; readonly message: string }
@@ -118,6 +130,8 @@ export function initialUiState(options: UiStateOptions): UiState {
     exitRequested: false,
     diffs: {},
     diffScroll: 0,
+    comparePane: 'diff',
+    voteScroll: 0,
     choice: undefined,
   };
 }
@@ -214,7 +228,7 @@ function moveSelection(state: UiState, delta: number): UiState {
   const at = state.selected === undefined ? -1 : order.indexOf(state.selected);
   const index = Math.min(order.length - 1, Math.max(0, at + delta));
   const selected = order[index];
-  return selected === state.selected ? state : { ...state, selected, diffScroll: 0 };
+  return selected === state.selected ? state : { ...state, selected, diffScroll: 0, voteScroll: 0 };
 }
 
 function readyDiff(state: UiState): ParsedDiff | undefined {
@@ -269,6 +283,10 @@ export function reduceUiAction(state: UiState, action: UiAction): UiState {
       return { ...state, diffScroll: clampScroll(state, state.diffScroll + action.delta, action.viewport) };
     case 'jump-file':
       return { ...state, diffScroll: jumpFile(state, action.delta, action.viewport) };
+    case 'toggle-compare-pane':
+      return { ...state, comparePane: state.comparePane === 'vote' || !state.run.vote ? 'diff' : 'vote', voteScroll: 0 };
+    case 'scroll-vote':
+      return { ...state, voteScroll: Math.max(0, Math.min(state.voteScroll + action.delta, action.lines - Math.max(1, action.viewport))) };
     case 'diff-loading':
       return { ...state, diffs: { ...state.diffs, [action.candidate]: { status: 'loading' } } };
     case 'diff-loaded':
