@@ -6,17 +6,22 @@
  *
  * A voter is called like the reviewer (./review.ts): read-only, in the sandbox when there is
  * one, in an empty folder of its own outside every worktree (it needs nothing but the prompt,
- * which holds the anonymised material), with the checks' environment, never a candidate's
- * extra env. A failed or timed-out call is a value: the answer is missing, and why.
+ * which holds the anonymised material). The folder has a neutral name under the system's temp
+ * folder: every agent CLI tells its model its working directory, and a path under the worktrees
+ * root would name the run and the voter's own candidate. Its environment is the checks' (a PATH
+ * no worktree can shadow) plus the agent's own `env` from the spec, the key or base URL its CLI
+ * needs: a candidate votes through its own agent, a jury member with `[provider]`'s `env`.
+ * A failed or timed-out call is a value: the answer is missing, and why.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProvider, prepareAgent } from '../providers/registry.js';
 import type { Script } from '../providers/script-steps.js';
 import type { Provider } from '../providers/types.js';
 import type { ProviderSettings } from '../spec/schema.js';
 import { err, ok, type Result } from '../result.js';
-import { agentSandbox, reviewExportDir } from './agent-sandbox.js';
+import { agentSandbox } from './agent-sandbox.js';
 import { VOTE_PAYER } from './budget.js';
 import { checkEnv } from './candidate-env.js';
 import { juryVoterSettings, type CandidatePlan } from './plan.js';
@@ -26,6 +31,8 @@ import type { VoterInfo } from './vote-record.js';
 
 export interface Voter {
   readonly info: VoterInfo;
+  /** The agent's `env` of the spec: its candidate's (`[[parallel.providers]]` / `[provider]`), or `[provider]`'s for a jury member. */
+  readonly env: Readonly<Record<string, string>>;
   readonly provider: Provider;
   readonly model: string | undefined;
   /** Where its empty folder and HOME hang: a candidate's worktree path (only its parent is used). */
@@ -42,6 +49,7 @@ export async function createVoters(ctx: RunContext, ran: readonly CandidatePlan[
     return ok(
       ran.map((c) => ({
         info: { id: c.id, candidate: c.id, kind: c.settings.kind, ...(c.model !== undefined ? { model: c.model } : {}) },
+        env: c.settings.env,
         provider: createProvider(c.settings, c.agent, spec.providers[c.settings.kind]),
         model: c.model,
         anchor: c,
@@ -57,6 +65,7 @@ export async function createVoters(ctx: RunContext, ran: readonly CandidatePlan[
     if (!prepared.ok) return err(prepared.error);
     voters.push({
       info: { id, kind: v.kind, ...(v.model !== undefined ? { model: v.model } : {}) },
+      env: settings.env,
       provider: createProvider(settings, prepared.value, spec.providers[v.kind]),
       model: v.model,
       anchor,
@@ -75,13 +84,12 @@ export interface Answer {
 export async function askVoter(ctx: RunContext, voter: Voter, prompt: string, call: string): Promise<Answer> {
   const { plan } = ctx;
   const place = { id: `vote-${voter.info.id}`, worktree: voter.anchor.worktree };
-  const cwd = reviewExportDir(place);
-  const env = checkEnv(plan, voter.anchor);
+  const env = { ...checkEnv(plan, voter.anchor), ...voter.env };
   const artifactsDir = join(voteDir(plan.runDir), voter.info.id, call);
   await mkdir(artifactsDir, { recursive: true });
-  // A fresh, empty folder per call: nothing one call wrote is there for the next.
-  await rm(cwd, { recursive: true, force: true }).catch(() => undefined);
-  await mkdir(cwd, { recursive: true });
+  // A fresh, empty folder per call (nothing one call wrote is there for the next), named for no one.
+  const cwd = await mkdtemp(join(tmpdir(), 'voter-'));
+  const sandbox = agentSandbox(plan, place, env, 'reviewer');
   try {
     const result = await voter.provider.run({
       prompt,
@@ -96,7 +104,7 @@ export async function askVoter(ctx: RunContext, voter: Voter, prompt: string, ca
       onActivity: () => undefined,
       redact: ctx.secrets.redact,
       logRedactor: () => ctx.secrets.createStreamRedactor(),
-      sandbox: agentSandbox(plan, place, env, 'reviewer'),
+      sandbox: sandbox ? { ...sandbox, workdir: cwd } : undefined,
     });
     const warning = ctx.budget.record(VOTE_PAYER, result.costUsd);
     if (warning) ctx.emit({ type: 'run.warning', message: warning });

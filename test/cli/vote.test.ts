@@ -218,6 +218,26 @@ describe('the creative-draft example: a jury votes on three drafts', () => {
     expect(report.winner).toBe('c1');
   });
 
+  it("a voter gets its agent's env from the spec, and works in a folder whose name says nothing of the run", async () => {
+    const spec = SELF_VOTE.replace('args = ["{prompt_file}"]', 'args = ["{prompt_file}"]\nenv = { AGENT_KEY = "k1" }');
+    const r = exampleRepo({ 'configs/examples/agent.mjs': AGENT, 'configs/examples/env.toml': spec });
+    chmodSync(join(r.dir, 'configs/examples/agent.mjs'), 0o755);
+    r.commitAll('the agent');
+    const result = await runCli(['run', 'configs/examples/env.toml'], { cwd: r.dir, worktreesDir: join(tempDir(), 'worktrees'), env: { REQUIRE_AGENT_KEY: '1' } });
+    expect(result.code).toBe(0);
+    const runsDir = join(r.dir, '.bestof', 'runs');
+    const runId = readdirSync(runsDir)[0] as string;
+    const report = JSON.parse(readFileSync(join(runsDir, runId, 'report.json'), 'utf8')) as VoteReport;
+    expect(report.vote?.missingVoters).toEqual([]);
+    expect(report.vote?.ballots).toHaveLength(3);
+    for (const call of report.vote?.calls.filter((c) => c.purpose === 'ranking') ?? []) {
+      const cwd = /I ran in (.*)/.exec(call.answers[0] ?? '')?.[1] ?? '';
+      expect(cwd).toMatch(/voter-/);
+      expect(cwd).not.toContain(runId);
+      expect(cwd).not.toMatch(/c\d/);
+    }
+  });
+
   it('a review that names an agent, shown to a later voter, stops the vote before that voter is asked', async () => {
     const spec = SELF_VOTE.replace('"{prompt_file}"]', '"{prompt_file}", "leaky"]').replace('show_reviews = false', 'show_reviews = true');
     const r = exampleRepo({ 'configs/examples/agent.mjs': AGENT, 'configs/examples/leak.toml': spec });
@@ -238,10 +258,13 @@ const AGENT = `#!/usr/bin/env node
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 const prompt = readFileSync(process.argv[2], 'utf8');
 const leaky = process.argv[3] === 'leaky';
+// A stand-in for a CLI that needs its key from the spec's env, as a real agent does as a voter too.
+if (process.env.REQUIRE_AGENT_KEY && process.env.AGENT_KEY !== 'k1') { console.error('no AGENT_KEY in my environment'); process.exit(3); }
 const sections = [...prompt.matchAll(/^## Candidate ([A-Z]+)\\n\\n(\`{3,})\\n([\\s\\S]*?)\\n\\2/gm)].map((m) => ({ label: m[1], length: m[3].length }));
 if (prompt.startsWith('You are reviewing')) {
   for (const s of sections) console.log('## ' + s.label + '\\n\\n**Strengths**\\n- ' + (leaky ? 'reads like claude wrote it' : 'clear') + '\\n**Weaknesses**\\n- none\\n**Risks**\\n- none\\n');
 } else if (prompt.startsWith('You are ranking')) {
+  console.log('I ran in ' + process.cwd());
   console.log('FINAL RANKING:\\n' + [...sections].sort((a, b) => b.length - a.length).map((s) => s.label).join('\\n'));
 } else {
   const n = 4 - Number(process.env.BESTOF_INDEX);

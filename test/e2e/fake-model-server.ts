@@ -15,6 +15,13 @@
  * the last one. A turn can require a text in the feedback (the failing checks' report), and a
  * step can be held until the test releases it (to look at the agent's screen mid-run).
  *
+ * A voter (bestof's `[vote]`, src/vote/prompts.ts) is the same CLI asked to judge: when the
+ * latest user text of a main request is one of our vote prompts (`## Candidate X` sections
+ * with fenced material; `FINAL RANKING:` instructions for a ranking, **Strengths**, **Weaknesses**
+ * and **Risks** for a cross-review), the server answers with plain text (no tool use), by the
+ * API's `Behaviour.taste`: words, best first; a candidate's place is that of the first word its
+ * section contains. The prompt it read is logged, so a test can check what the voter was shown.
+ *
  * Every request is logged (method, path, API, step, what was answered) for the tests.
  */
 import { appendFileSync } from 'node:fs';
@@ -41,6 +48,12 @@ export interface Behaviour {
    * carries n Stop hook feedbacks; `steps` above is the turn before any block.
    */
   readonly continued?: readonly Turn[];
+  /**
+   * How this API votes: words, best first. A ballot puts first the candidate whose section (its
+   * fenced material) contains the earliest of these words; ties, and sections with none of them,
+   * keep the order they were shown in.
+   */
+  readonly taste?: readonly string[];
 }
 
 /** What the agent does after a Stop hook's block. */
@@ -62,7 +75,21 @@ export interface LoggedRequest {
   readonly cwd: string | undefined;
   /** Claude Code's `x-claude-code-session-id` header. */
   readonly session: string | undefined;
+  /** A voter's call: what it was asked, the prompt as found in the request, and the labels it answered, best first. */
+  readonly vote?: VoteAsked;
 }
+
+export interface VoteAsked {
+  readonly kind: VotePromptKind;
+  /** The user text that holds our prompt (without the CLI's own additions around it). */
+  readonly prompt: string;
+  /** The labels shown, in the order they were shown. */
+  readonly shown: readonly string[];
+  /** The labels by the API's taste, best first (the ranking answered, or the order of the reviews). */
+  readonly ranked: readonly string[];
+}
+
+export type VotePromptKind = 'ranking' | 'review';
 
 export interface FakeModelServer {
   readonly port: number;
@@ -123,8 +150,8 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
     const body = parseBody(raw);
     const api = apiOf(req.method ?? 'GET', url.pathname);
     let turn = 0;
-    const log = (main: boolean, step: number, answer: string, cwd?: string) =>
-      requests.push({ api, method: req.method ?? 'GET', path: url.pathname + url.search, main, step, turn, answer, cwd, session: header(req, 'x-claude-code-session-id') });
+    const log = (main: boolean, step: number, answer: string, cwd?: string, vote?: VoteAsked) =>
+      requests.push({ api, method: req.method ?? 'GET', path: url.pathname + url.search, main, step, turn, answer, cwd, session: header(req, 'x-claude-code-session-id'), ...(vote ? { vote } : {}) });
 
     if (api === 'unknown') {
       // Claude Code's warm-up (HEAD /), model lists, and anything else: a harmless 200.
@@ -143,6 +170,15 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
       return sideCall(api, url.pathname, res);
     }
     const behaviour = behaviours.get(api) ?? { steps: [{ kind: 'text', text: 'Nothing scripted.' }] };
+    const asked = votePrompt(latestUserTexts(api, body));
+    if (asked) {
+      // A voter: answered by the taste, in plain text, whatever the scripted steps are.
+      const ranked = byTaste(asked.sections, behaviour.taste ?? []);
+      const vote: VoteAsked = { kind: asked.kind, prompt: asked.prompt, shown: [...asked.sections.keys()], ranked };
+      log(true, toolResults(api, body), `vote ${asked.kind}`, cwd, vote);
+      const model = typeof body.model === 'string' ? body.model : undefined;
+      return answer(api, res, { model, text: voteAnswer(asked.kind, ranked) }, `vote_${requests.length}`);
+    }
     let step = toolResults(api, body);
     let steps = behaviour.steps;
     if (api === 'anthropic' && behaviour.continued) {
@@ -277,6 +313,85 @@ function stopHookFeedback(body: Body): { count: number; last: string; toolResult
   });
   const after = JSON.stringify(messages.slice(lastIndex + 1));
   return { count, last, toolResultsAfter: (after.match(/"type":"tool_result"/g) ?? []).length };
+}
+
+/**
+ * The texts of the latest user message, one per block (Anthropic `messages[].content` text
+ * blocks, OpenAI Responses `input[]` items' `input_text`, Gemini `contents[].parts[].text`).
+ */
+function latestUserTexts(api: Api, body: Body): string[] {
+  const list = api === 'anthropic' ? body.messages : api === 'openai' ? body.input : body.contents;
+  if (!Array.isArray(list)) return [];
+  const user = (list as unknown[]).filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user').at(-1);
+  if (!user) return [];
+  const blocks: unknown = api === 'gemini' ? user.parts : user.content;
+  if (typeof blocks === 'string') return [blocks];
+  if (!Array.isArray(blocks)) return [];
+  return blocks.flatMap((b) => {
+    const text = (b as { text?: unknown }).text;
+    const type = (b as { type?: unknown }).type;
+    // Anthropic: `text` blocks (not tool results); OpenAI: `input_text`; Gemini parts have no type.
+    return typeof text === 'string' && (type === undefined || type === 'text' || type === 'input_text') ? [text] : [];
+  });
+}
+
+interface FoundVotePrompt {
+  readonly kind: VotePromptKind;
+  readonly prompt: string;
+  /** Label → the fenced material of its `## Candidate <label>` section, in the order shown. */
+  readonly sections: Map<string, string>;
+}
+
+/**
+ * One of our vote prompts among the texts, found by its markers outside the fences: `## Candidate X`
+ * sections, and `FINAL RANKING:` (a ranking) or the review's **Strengths** list (a cross-review).
+ * A CLI may put its own reminders in the same text: `<system-reminder>` blocks are cut out.
+ */
+function votePrompt(texts: readonly string[]): FoundVotePrompt | undefined {
+  for (const raw of [...texts].reverse()) {
+    const prompt = raw.replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '').trim();
+    const sections = new Map<string, string[]>();
+    const outside: string[] = [];
+    let current: string[] | undefined;
+    let fence: string | undefined;
+    for (const line of prompt.split('\n')) {
+      const opens = /^(`{3,})/.exec(line);
+      if (opens && fence === undefined) {
+        fence = opens[1];
+        continue;
+      }
+      if (fence !== undefined) {
+        if (line.trim() === fence) fence = undefined;
+        else current?.push(line);
+        continue;
+      }
+      outside.push(line);
+      const heading = /^## Candidate ([A-Z]+)$/.exec(line);
+      if (heading) sections.set(heading[1]!, (current = []));
+      else if (/^## /.test(line)) current = undefined;
+    }
+    if (sections.size === 0) continue;
+    const instructions = outside.join('\n');
+    const kind: VotePromptKind | undefined = /^FINAL RANKING:$/m.test(instructions) ? 'ranking' : instructions.includes('**Strengths**, **Weaknesses** and **Risks**') ? 'review' : undefined;
+    if (kind) return { kind, prompt, sections: new Map([...sections].map(([label, lines]) => [label, lines.join('\n')])) };
+  }
+  return undefined;
+}
+
+/** The labels best first: by the earliest word of `taste` each section contains; ties keep the shown order. */
+function byTaste(sections: ReadonlyMap<string, string>, taste: readonly string[]): string[] {
+  const place = (label: string): number => {
+    const text = (sections.get(label) ?? '').toLowerCase();
+    const found = taste.findIndex((word) => text.includes(word.toLowerCase()));
+    return found === -1 ? taste.length : found;
+  };
+  return [...sections.keys()].map((label, shown) => ({ label, shown, place: place(label) })).sort((a, b) => a.place - b.place || a.shown - b.shown).map((e) => e.label);
+}
+
+/** What a voter answers: a ballot that ends with the ranking, or one review section per label. */
+function voteAnswer(kind: VotePromptKind, ranked: readonly string[]): string {
+  if (kind === 'ranking') return `I ranked the drafts by which one I would rather read.\n\nFINAL RANKING:\n${ranked.join('\n')}\n`;
+  return ranked.map((label, i) => `## ${label}\n\n**Strengths**\n- a clear scene\n\n**Weaknesses**\n- ${i === 0 ? 'little' : 'the ending is thin'}\n\n**Risks**\n- none\n`).join('\n');
 }
 
 /** The working directory as each CLI announces it to the model. */

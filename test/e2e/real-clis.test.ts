@@ -8,25 +8,13 @@
  * can; see scripts/test-e2e.mjs). BESTOF_E2E_CAPTURE=1 copies each candidate's raw output
  * into test/fixtures/providers/<kind>/captured-<scenario>.log for the parser tests.
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
-import { editScript, startFakeModelServer, type Api, type Behaviour, type FakeModelServer } from './fake-model-server.js';
-
-type Cli = 'claude' | 'codex' | 'gemini';
-const API: Record<Cli, Api> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
-
-/** The pinned CLIs: from scripts/test-e2e.mjs, or installed here when the tests are run directly. */
-function pinnedClis(): Record<Cli, string> {
-  const fromEnv = { claude: process.env.BESTOF_E2E_CLAUDE, codex: process.env.BESTOF_E2E_CODEX, gemini: process.env.BESTOF_E2E_GEMINI };
-  if (fromEnv.claude && fromEnv.codex && fromEnv.gemini) return fromEnv as Record<Cli, string>;
-  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'install-e2e-clis.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const paths = Object.fromEntries(out.trim().split('\n').map((line) => { const [name, , path] = line.split(' '); return [name, path]; }));
-  return paths as Record<Cli, string>;
-}
+import { API, namespaceInterfaces, pinnedClis, processesIn, providerEntry as entryFor, type CandidateOptions, type Cli } from './e2e-helpers.js';
+import { editScript, startFakeModelServer, type Behaviour, type FakeModelServer } from './fake-model-server.js';
 
 const CORRECT = 'export const add = (a, b) => a + b;\n';
 /** Passes the positive test only. */
@@ -69,12 +57,9 @@ let outside: string;
 beforeAll(async () => {
   clis = pinnedClis();
   server = await startFakeModelServer();
-  if (process.env.BESTOF_E2E_NETNS === '1') {
-    // Nothing but loopback exists in here: a CLI that ignored its settings could reach nothing.
-    // (/proc/net/dev lists the interfaces of this process's network namespace.)
-    const interfaces = readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2).map((line) => line.split(':')[0]!.trim()).filter(Boolean);
-    expect(interfaces).toEqual(['lo']);
-  }
+  // Nothing but loopback exists in the network namespace: a CLI that ignored its settings could reach nothing.
+  const interfaces = namespaceInterfaces();
+  if (interfaces) expect(interfaces).toEqual(['lo']);
 });
 afterAll(async () => server?.close());
 afterEach(() => {
@@ -83,44 +68,9 @@ afterEach(() => {
   if (outside) rmSync(outside, { recursive: true, force: true });
 });
 
-interface CandidateOptions {
-  readonly timeout?: string;
-  readonly env?: Record<string, string>;
-  readonly config?: Record<string, string | number | boolean>;
-}
-
 /** One `[[parallel.providers]]` entry per CLI, each pointed at the fake server only. */
 function providerEntry(cli: Cli, options: CandidateOptions = {}): string {
-  const home = join(outside, `home-${cli}`);
-  mkdirSync(home, { recursive: true });
-  const common = { HOME: home, ...options.env };
-  const entry: Record<string, unknown> = { kind: cli, command: clis[cli], isolate_config: true, timeout: options.timeout ?? '150s' };
-  if (cli === 'claude') {
-    entry.env = { ...common, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...options.env };
-  } else if (cli === 'codex') {
-    entry.model = 'gpt-5';
-    entry.env = { ...common, FAKE_OPENAI_KEY: 'sk-fake' };
-    // A custom model provider: it never tries WebSockets and reads its key from env_key.
-    entry.config = {
-      model_provider: 'fake',
-      'model_providers.fake.name': 'fake',
-      'model_providers.fake.base_url': `${server.url}/v1`,
-      'model_providers.fake.env_key': 'FAKE_OPENAI_KEY',
-      'model_providers.fake.wire_api': 'responses',
-      'analytics.enabled': false,
-      ...options.config,
-    };
-  } else {
-    entry.model = 'gemini-2.5-flash';
-    entry.env = { ...common, GEMINI_API_KEY: 'fake-gemini-key', GOOGLE_GEMINI_BASE_URL: server.url };
-  }
-  return `[[parallel.providers]]\n${Object.entries(entry).map(([key, value]) => `${key} = ${toml(value)}`).join('\n')}\n`;
-}
-
-function toml(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return `{ ${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)} = ${toml(v)}`).join(', ')} }`;
+  return entryFor(cli, { clis, serverUrl: server.url, outside }, options);
 }
 
 async function runBestof(entries: string[], extra = ''): Promise<{ report: Report; code: number | null; stderr: string; events: string }> {
@@ -176,20 +126,6 @@ function parseEvents(events: string): LoggedEvent[] {
 /** The activity lines of one candidate, in order. */
 function activity(events: string, id: string): string[] {
   return parseEvents(events).filter((e) => e.type === 'candidate.activity' && e.candidate === id).map((e) => e.text ?? '');
-}
-
-/** Processes whose working directory is inside `dir` (Linux /proc). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) found.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
 }
 
 function newProject(): void {
