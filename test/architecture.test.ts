@@ -47,7 +47,8 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
  * Outcome in src/providers, MergeMode in src/spec), and the UI renders them.
  */
 const TYPES_FROM: Partial<Record<Layer, readonly Layer[]>> = {
-  ui: ['checks', 'providers', 'spec'],
+  // …and the vote's verdicts (PairOutcome) that vote.call carries.
+  ui: ['checks', 'providers', 'spec', 'vote'],
 };
 
 /**
