@@ -166,12 +166,19 @@ export const providerKindSettings = z.strictObject({
     }),
 });
 
+/** A check's role in `bestof bench` (SWE-bench's): what "resolved" means for a task. A run scores every kind the same. */
+export const CHECK_KINDS = ['score', 'fail_to_pass', 'pass_to_pass'] as const;
+
 export const check = z.strictObject({
   name: nonEmpty.meta({ description: 'unique name, shown in the dashboard and the report' }),
   command: nonEmpty.meta({ description: "a shell command (bash) of the spec author's, run in the candidate's worktree; exit 0 passes" }),
   score: z.number().nonnegative('expected points of 0 or more').default(1).meta({ description: 'points for passing' }),
   timeout: duration.prefault('10m').meta({ description: 'the check fails past this' }),
   from_iteration: count(1).default(1).meta({ description: 'curriculum: the check counts from this iteration on' }),
+  kind: z.enum(CHECK_KINDS).default('score').meta({
+    description:
+      '`bestof bench`: `"fail_to_pass"` (the task is resolved only when it passes) or `"pass_to_pass"` (it must still pass); `"score"` only scores. A task without roles is resolved when every check passes',
+  }),
 });
 
 export const phase = z

@@ -59,7 +59,7 @@ function score(w: World, commitSha: string, opts: { command?: string; keep?: str
     commit: commitSha,
     frozen: ['test/**'],
     editable: opts.editable ?? [],
-    checks: [{ name: 'check', command: opts.command ?? 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1 }],
+    checks: [{ name: 'check', command: opts.command ?? 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
     keepPaths: opts.keep ?? [],
     env: { ...process.env },
     logDir: w.logs,

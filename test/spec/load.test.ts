@@ -49,7 +49,7 @@ describe('loadSpec', () => {
     const { spec } = await loadOk(
       '[prompt]\ntext = "x"\n[[checks.items]]\nname = "test"\ncommand = "npm test"\n[[parallel.providers]]\nkind = "codex"\n',
     );
-    expect(spec.checks.items).toEqual([{ name: 'test', command: 'npm test', score: 1, timeout: 10 * 60_000, from_iteration: 1 }]);
+    expect(spec.checks.items).toEqual([{ name: 'test', command: 'npm test', score: 1, timeout: 10 * 60_000, from_iteration: 1, kind: 'score' }]);
     expect(spec.parallel.providers).toEqual([{ kind: 'codex' }]);
   });
 
