@@ -27,6 +27,10 @@ Usage:
   bestof stop <run> [candidate]                stop a candidate at its next iteration boundary
   bestof attach <run> [candidate] [--write]    watch a shannon candidate's Claude Code in tmux (--write: take over)
   bestof hook <event>                          run by the Claude Code hooks of a shannon session (not by hand)
+  bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--json]
+                                               run a matrix of tasks x agents x trials; bench.json, bench.md, junit.xml
+  bestof bench merge <a.json> <b.json> ... [--out dir] [--baseline old.json] [--spec bench.toml]
+                                               join the shards of one bench (refuses a missing or overlapping shard)
 
 Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 4 a candidate was lost (nothing merged),
   70 internal error, 130 cancelled.
@@ -58,6 +62,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/attach.js')).attachCommand(rest);
     case 'hook':
       return (await import('./commands/hook.js')).hookCommand(rest);
+    case 'bench':
+      return (await import('./commands/bench.js')).benchCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -20,7 +20,7 @@ export function resolveSpecPath(specDir: string, p: string): string {
 type PathRule = NonNullable<SpecKeyMeta['pathRule']>;
 
 /** Every path the spec names under a key with a file rule, with its rule (a list's entries each count). */
-function pathsToCheck(data: unknown): Array<{ key: string; path: PathSegment[]; value: string; rule: PathRule }> {
+export function pathsToCheck(data: unknown): Array<{ key: string; path: PathSegment[]; value: string; rule: PathRule }> {
   return listSpecKeys().flatMap((key) => {
     const rule = key.meta.pathRule;
     if (rule === undefined) return [];

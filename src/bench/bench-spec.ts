@@ -1,0 +1,173 @@
+/**
+ * The bench spec (`bestof bench <bench.toml>`): a matrix of tasks x agents x trials.
+ *
+ * A task is a run spec (the same file `bestof run` takes: its repo and base, prompt, checks,
+ * loop, setup, sandbox), so that a task can be tried alone with `bestof run` and the run spec's
+ * zod schema stays the one source of truth for all of it. Its checks may carry a role,
+ * `kind = "fail_to_pass"` or `"pass_to_pass"` (src/spec/schema-parts.ts): a trial is *resolved*
+ * when every check with a role passes (SWE-bench's rule), or, in a task without roles, when
+ * every check passes. `folder` makes a plain folder the task's repo (a fresh git repo of its
+ * files, committed once per bench) instead of the run spec's `repo`.
+ *
+ * An agent is the run spec's `[provider]` table with an `id`: every trial of a task by an agent
+ * is a bestof run whose agents are that table alone (`best_of` candidates of it).
+ *
+ * Loading follows src/spec/load.ts: TOML, then zod, then the files; every problem says file,
+ * line, column and the dotted key, and nothing is created before all of it holds.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parse } from 'smol-toml';
+import { z } from 'zod';
+import { err, ok, type Result } from '../result.js';
+import type { SpecProblem } from '../spec/errors.js';
+import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
+import { count, duration, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
+import { closestKey } from '../spec/suggestions.js';
+import { SourceLocator } from '../spec/toml-positions.js';
+
+const id = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-" (it names the trials and their runs)')
+  .max(40, 'expected at most 40 characters');
+
+const task = z.strictObject({
+  id,
+  spec: nonEmpty.meta({ description: 'the task: a run spec file (repo, base, prompt, checks with optional `kind` roles, loop, setup), relative to the bench spec' }),
+  folder: nonEmpty.optional().meta({ description: "a plain folder made into a fresh git repo for the task, instead of the run spec's `repo`" }),
+  bar: z.number().min(0).max(1).default(0.5).meta({ description: "the resolved rate the task's JUnit test case needs, per agent" }),
+});
+
+const agent = providerOverride.extend({
+  id,
+  kind: providerOverride.shape.kind.unwrap(),
+});
+
+export const benchSpecSchema = z
+  .strictObject({
+    name: id.default('bench').meta({ description: 'the bench name: in bench.json, the reports and the trials\' run names' }),
+    trials: count(1).max(100).default(1).meta({ description: 'trials of every task by every agent' }),
+    best_of: count(1).max(8).default(1).meta({ description: 'candidates of the agent per trial; the trial is the best of them' }),
+    max_concurrency: count(1).default(2).meta({ description: 'trials that run at the same time' }),
+    time_limit: duration.optional().meta({ description: 'no trial starts after this; trials not run are listed as such' }),
+    max_total_cost_usd: usd.optional().meta({ description: 'no trial starts once the bench has spent this' }),
+    tolerance: z
+      .strictObject({
+        resolved_rate: z.number().min(0).max(1).default(0.05).meta({ description: '`--baseline`: a drop of the resolved rate past this (and outside the intervals) is a regression' }),
+        cost: z.number().nonnegative().default(0.25).meta({ description: '`--baseline`: a rise of mean cost past this fraction is a regression' }),
+      })
+      .prefault({}),
+    tasks: z.array(task).min(1, 'a bench needs at least one [[tasks]] entry'),
+    agents: z.array(agent).min(1, 'a bench needs at least one [[agents]] entry'),
+  })
+  .superRefine((spec, ctx) => {
+    for (const [list, name] of [
+      [spec.tasks, 'tasks'],
+      [spec.agents, 'agents'],
+    ] as const) {
+      const seen = new Set<string>();
+      list.forEach((entry, index) => {
+        if (seen.has(entry.id)) ctx.addIssue({ code: 'custom', path: [name, index, 'id'], message: `duplicate id "${entry.id}": ids must be unique` });
+        seen.add(entry.id);
+      });
+    }
+  });
+
+export type BenchSpec = z.output<typeof benchSpecSchema>;
+export type BenchTaskSpec = BenchSpec['tasks'][number];
+export type BenchAgentSpec = BenchSpec['agents'][number];
+
+export interface LoadedBench {
+  readonly spec: BenchSpec;
+  readonly specPath: string;
+  readonly specDir: string;
+  readonly source: string;
+  /** sha256 of the bench spec and every task's spec: shards of other specs are never merged. */
+  readonly hash: string;
+  /** Each task's run spec, loaded and checked, by task id. */
+  readonly tasks: ReadonlyMap<string, LoadedSpec>;
+  /** The raw TOML of each agent's table (what the trials' run specs hold), by agent id. */
+  readonly agentTables: ReadonlyMap<string, Record<string, unknown>>;
+}
+
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': Object.keys(benchSpecSchema.shape),
+  tasks: Object.keys(task.shape),
+  agents: Object.keys(agent.shape),
+  tolerance: ['resolved_rate', 'cost'],
+};
+
+export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBench, SpecProblem[]>> {
+  const absolute = resolve(specPath);
+  const specDir = dirname(absolute);
+  let source: string;
+  try {
+    source = (await readFile(absolute, 'utf8')).replace(/^\uFEFF/, '');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return err([{ file: specPath, message: code === 'ENOENT' ? `file not found: ${absolute}` : `cannot read ${absolute}: ${(error as Error).message}` }]);
+  }
+  let data: unknown;
+  try {
+    data = parse(source);
+  } catch (error) {
+    return err([tomlSyntaxProblem(specPath, source, error)]);
+  }
+  const locator = new SourceLocator(specPath, source);
+  const parsed = benchSpecSchema.safeParse(data, { error: humanIssueMessage });
+  if (!parsed.success) {
+    return err(
+      parsed.error.issues.flatMap((issue) => {
+        if (issue.code !== 'unrecognized_keys') return schemaProblems(issue, data, locator);
+        const table = issue.path.find((p): p is string => typeof p === 'string') ?? '';
+        return issue.keys.map((key) => {
+          const guess = closestKey(key, KNOWN_KEYS[table] ?? []);
+          const where = table === '' ? 'at the top level' : `in [[${table}]]`;
+          return locator.problem([...issue.path.filter((p): p is string | number => typeof p !== 'symbol'), key], `unknown key "${key}" ${where}${guess ? ` — did you mean "${guess}"?` : ` (known keys: ${(KNOWN_KEYS[table] ?? []).join(', ')})`}`, 'key');
+        });
+      }),
+    );
+  }
+  const spec = parsed.data;
+  const problems: SpecProblem[] = [];
+  const tasks = new Map<string, LoadedSpec>();
+  const hash = createHash('sha256').update(source);
+  for (const [index, t] of spec.tasks.entries()) {
+    const taskPath = resolve(specDir, t.spec);
+    const loaded = await loadSpec(taskPath);
+    if (!loaded.ok) {
+      problems.push(locator.problem(['tasks', index, 'spec'], `the task's run spec ${taskPath} is not valid (its problems follow)`, 'value'), ...loaded.error);
+      continue;
+    }
+    tasks.set(t.id, loaded.value);
+    hash.update(`\0${t.id}\0${loaded.value.source}`);
+    if (t.folder !== undefined) {
+      const folder = resolve(specDir, t.folder);
+      const kind = await stat(folder).then((s) => (s.isDirectory() ? 'dir' : 'file'), () => 'missing');
+      if (kind !== 'dir') problems.push(locator.problem(['tasks', index, 'folder'], `${kind === 'missing' ? 'folder not found' : 'not a folder'}: ${folder} (paths in a bench spec are relative to its folder)`, 'value'));
+    }
+  }
+  for (const [index, a] of spec.agents.entries()) {
+    if (a.kind === 'command' && a.command === undefined) problems.push(locator.problem(['agents', index, 'command'], 'kind = "command" needs `command = "path/to/agent"`', 'key'));
+    if (a.kind === 'script' && a.script === undefined) problems.push(locator.problem(['agents', index, 'script'], 'kind = "script" needs `script = "path/to/steps.toml"`', 'key'));
+    if (a.script !== undefined) {
+      const script = resolve(specDir, a.script);
+      if (!(await stat(script).then((s) => s.isFile(), () => false))) problems.push(locator.problem(['agents', index, 'script'], `file not found: ${script} (paths in a bench spec are relative to its folder)`, 'value'));
+    }
+  }
+  if (problems.length > 0) return err(problems);
+  const rawAgents = ((data as { agents?: unknown[] }).agents ?? []) as Record<string, unknown>[];
+  const agentTables = new Map(spec.agents.map((a, i) => [a.id, agentTable(rawAgents[i] ?? {}, specDir)]));
+  return ok({ spec, specPath: absolute, specDir, source, hash: hash.digest('hex').slice(0, 16), tasks, agentTables });
+}
+
+/** An agent's table as a run spec's `[provider]`: without `id`, its paths made absolute (the trial's spec lives elsewhere). */
+function agentTable(raw: Record<string, unknown>, specDir: string): Record<string, unknown> {
+  const { id: _id, ...table } = raw;
+  if (typeof table.script === 'string') table.script = resolve(specDir, table.script);
+  // A command with a slash is a path relative to the bench spec; a bare name is looked up on PATH.
+  if (typeof table.command === 'string' && table.command.includes('/')) table.command = resolve(specDir, table.command);
+  return table;
+}

@@ -1,0 +1,153 @@
+/**
+ * Runs a bench, or one shard of it: every cell of the slice is a trial (./run-trial.ts), up to
+ * `max_concurrency` at once, in matrix order. Limits are checked before a trial starts, never
+ * during one: once `time_limit` has passed or `max_total_cost_usd` is spent, the cells left are
+ * recorded as infra records "not run" (so a shard's file still covers its whole slice and the
+ * merge can tell a short bench from a lost shard), and the rates leave them out.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import { headCommit } from '../git/task-repo.js';
+import { bestofPackageRoot } from '../providers/shannon/hook-settings.js';
+import type { LoadedBench } from './bench-spec.js';
+import { allCells, cellIndex } from './matrix.js';
+import { prepareTaskRepo, runTrial, trialSpecFile, trialSpecToml, writeTrialSpec, type TaskRepo } from './run-trial.js';
+import { cellsOfShard } from './shard.js';
+import { BENCH_FORMAT_VERSION, type BenchFile, type BenchHarness, type BenchMatrix, type Cell, type Shard, type TrialRecord } from './types.js';
+
+export interface BenchProgress {
+  /** A trial started. */
+  readonly onStart?: (cell: Cell) => void;
+  /** A trial ended (or was not run): its record, and how many of the slice are done. */
+  readonly onRecord?: (record: TrialRecord, done: number, total: number) => void;
+}
+
+export interface RunBenchOptions extends BenchProgress {
+  readonly bench: LoadedBench;
+  /** Where repos/ and trials/ go (bench.json and the reports are the caller's). */
+  readonly outDir: string;
+  readonly shard: Shard | null;
+  readonly signal: AbortSignal;
+  readonly bestofVersion: string;
+}
+
+export function benchMatrix(bench: LoadedBench): BenchMatrix {
+  const { spec } = bench;
+  return {
+    tasks: spec.tasks.map((t) => ({ id: t.id, bar: t.bar })),
+    agents: spec.agents.map((a) => ({ id: a.id, kind: a.kind, model: a.model ?? null })),
+    trials: spec.trials,
+  };
+}
+
+export async function runBench(options: RunBenchOptions): Promise<BenchFile> {
+  const { bench, outDir, signal } = options;
+  const { spec } = bench;
+  const matrix = benchMatrix(bench);
+  const cells = options.shard ? cellsOfShard(matrix, options.shard) : allCells(matrix);
+  const startedAt = new Date();
+  const deadline = spec.time_limit !== undefined ? startedAt.getTime() + spec.time_limit : undefined;
+  let spent = 0;
+  const records: TrialRecord[] = [];
+  const repos = new Map<string, Promise<TaskRepo>>();
+  const repoOf = (taskId: string): Promise<TaskRepo> => {
+    let repo = repos.get(taskId);
+    if (!repo) {
+      const task = spec.tasks.find((t) => t.id === taskId);
+      const loaded = bench.tasks.get(taskId);
+      if (!task || !loaded) throw new Error(`no task ${taskId} in the bench spec`);
+      repo = prepareTaskRepo(task, loaded, bench.specDir, outDir);
+      repos.set(taskId, repo);
+    }
+    return repo;
+  };
+  const queue = new PQueue({ concurrency: spec.max_concurrency });
+  const record = (r: TrialRecord): void => {
+    records.push(r);
+    options.onRecord?.(r, records.length, cells.length);
+  };
+  await Promise.all(
+    cells.map((cell) =>
+      queue.add(async () => {
+        const task = spec.tasks.find((t) => t.id === cell.task);
+        const agent = spec.agents.find((a) => a.id === cell.agent);
+        const loaded = bench.tasks.get(cell.task);
+        if (!task || !agent || !loaded) return;
+        const why = signal.aborted
+          ? 'the bench was cancelled'
+          : deadline !== undefined && Date.now() >= deadline
+            ? `time_limit reached (${Math.round((spec.time_limit ?? 0) / 1000)}s)`
+            : spec.max_total_cost_usd !== undefined && spent >= spec.max_total_cost_usd
+              ? `max_total_cost_usd reached ($${spent.toFixed(2)} of $${spec.max_total_cost_usd.toFixed(2)})`
+              : undefined;
+        if (why !== undefined) {
+          record(notRun(cell, agent.kind, agent.model ?? null, `not run: ${why}`));
+          return;
+        }
+        options.onStart?.(cell);
+        let taskRepo: TaskRepo;
+        try {
+          taskRepo = await repoOf(cell.task);
+        } catch (error) {
+          record(notRun(cell, agent.kind, agent.model ?? null, `the task's repo could not be made: ${(error as Error).message}`));
+          return;
+        }
+        const specFile = trialSpecFile(outDir, cell);
+        writeTrialSpec(
+          specFile,
+          trialSpecToml({ loaded, agentTable: bench.agentTables.get(agent.id) ?? { kind: agent.kind }, taskRepo, name: trialName(spec.name, cell), bestOf: spec.best_of }),
+        );
+        const r = await runTrial({ cell, task, agent, loaded, specFile, cwd: taskRepo.repo, signal });
+        spent += r.costUsd;
+        record(r);
+      }),
+    ),
+  );
+  records.sort((a, b) => cellIndex(matrix, a) - cellIndex(matrix, b));
+  return {
+    format: BENCH_FORMAT_VERSION,
+    bench: spec.name,
+    specHash: bench.hash,
+    matrix,
+    shard: options.shard,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    harness: await harness(options.bestofVersion),
+    records,
+  };
+}
+
+/** The run name of a trial (letters, digits, `.`, `_`, `-`; at most 60). */
+function trialName(bench: string, cell: Cell): string {
+  return `${bench}-${cell.task}-${cell.agent}-${cell.trial}`.slice(0, 60).replace(/[^A-Za-z0-9]+$/, '');
+}
+
+function notRun(cell: Cell, kind: string, model: string | null, why: string): TrialRecord {
+  return {
+    task: cell.task,
+    agent: cell.agent,
+    kind,
+    model,
+    cliVersion: null,
+    trial: cell.trial,
+    outcome: { status: 'cancelled', reason: 'not_run' },
+    resolved: false,
+    score: 0,
+    maxScore: 0,
+    iterations: 0,
+    costUsd: 0,
+    tokens: { input: 0, output: 0 },
+    durationMs: 0,
+    infra: true,
+    infraReason: why,
+    runId: '',
+  };
+}
+
+/** What ran the bench: bestof's version, and its commit when it runs from a git checkout. */
+async function harness(bestofVersion: string): Promise<BenchHarness> {
+  const root = bestofPackageRoot();
+  const gitCommit = existsSync(join(root, '.git')) ? await headCommit(root).catch(() => null) : null;
+  return { bestofVersion, gitCommit };
+}

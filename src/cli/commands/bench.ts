@@ -1,0 +1,157 @@
+/**
+ * `bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--json]`: runs the
+ * matrix (or one shard of it) and writes bench.json, bench.md and junit.xml into `--out`
+ * (default `.bestof/bench/<name>`). `bestof bench merge <a.json> <b.json> ... [--out dir]
+ * [--baseline old.json] [--spec bench.toml]` joins the shards of one bench and writes the same
+ * three files, refusing a set that is incomplete or overlaps.
+ *
+ * Exit codes: 0 done; 1 a regression against `--baseline`; 2 bad input (a wrong spec, a shard
+ * that does not parse, shards that cannot be merged, a baseline that cannot be read), nothing
+ * written; 130 cancelled (bench.json then holds the trials that ended, the rest "not run").
+ * A task whose JUnit case fails does not change the exit code: CI reads junit.xml for that.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadBenchSpec } from '../../bench/bench-spec.js';
+import { compareToBaseline, type BaselineComparison, type BaselineTolerance } from '../../bench/baseline.js';
+import { parseBenchFile } from '../../bench/bench-file.js';
+import { renderJUnit } from '../../bench/junit.js';
+import { renderBenchMarkdown } from '../../bench/markdown.js';
+import { cellLabel } from '../../bench/matrix.js';
+import { mergeBenchFiles } from '../../bench/merge.js';
+import { runBench } from '../../bench/run-bench.js';
+import { formatShard, parseShard } from '../../bench/shard.js';
+import { summarizeBench } from '../../bench/summary.js';
+import type { BenchFile, TrialRecord } from '../../bench/types.js';
+import { EXIT_CODES } from '../../engine/exit-codes.js';
+import { formatSpecProblems } from '../../spec/errors.js';
+import { parseCommandArgs } from '../args.js';
+import { UsageError } from '../usage-error.js';
+import { version } from '../version.js';
+
+const DEFAULT_TOLERANCE: BaselineTolerance = { resolvedRateDrop: 0.05, costUsdRise: 0.25 };
+
+export async function benchCommand(args: readonly string[]): Promise<number> {
+  if (args[0] === 'merge') return mergeCommand(args.slice(1));
+  const { values, positionals } = parseCommandArgs('bench', args, {
+    shard: { type: 'string' },
+    baseline: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const specPath = positionals[0];
+  if (specPath === undefined) throw new UsageError('bench: which bench spec? `bestof bench bench.toml` (see README "bestof bench")');
+  const shard = values.shard === undefined ? null : parseShard(values.shard);
+  if (shard !== null && !shard.ok) throw new UsageError(`bench: --shard ${values.shard}: ${shard.error}`);
+  const loaded = await loadBenchSpec(specPath);
+  if (!loaded.ok) {
+    process.stderr.write(`${formatSpecProblems(loaded.error)}\nbestof: ${specPath} is not a valid bench spec; nothing was run or created.\n`);
+    return EXIT_CODES.badInput;
+  }
+  const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline);
+  if (baseline !== undefined && 'problems' in baseline) return refuse(baseline.problems);
+  const bench = loaded.value;
+  const outDir = resolve(values.out ?? join('.bestof', 'bench', bench.spec.name));
+  mkdirSync(outDir, { recursive: true });
+
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    process.stderr.write(`\nbestof bench: ${name}: cancelling the running trials (each keeps its work); the trials not started are recorded "not run"\n`);
+    controller.abort(new Error(`cancelled by ${name}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = values.json ? process.stderr : process.stdout;
+  const slice = shard?.ok ? ` (shard ${formatShard(shard.value)})` : '';
+  progress.write(`bench ${bench.spec.name}${slice}: ${bench.spec.tasks.length} task(s) x ${bench.spec.agents.length} agent(s) x ${bench.spec.trials} trial(s), ${bench.spec.max_concurrency} at a time; results in ${outDir}\n`);
+  try {
+    const file = await runBench({
+      bench,
+      outDir,
+      shard: shard?.ok ? shard.value : null,
+      signal: controller.signal,
+      bestofVersion: version(),
+      onRecord: (record, done, total) => progress.write(`[${done}/${total}] ${trialLine(record)}\n`),
+    });
+    const tolerance = { resolvedRateDrop: bench.spec.tolerance.resolved_rate, costUsdRise: bench.spec.tolerance.cost };
+    const code = writeResults(file, outDir, baseline?.file, tolerance, values.json === true);
+    return controller.signal.aborted ? EXIT_CODES.cancelled : code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+async function mergeCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('bench merge', args, {
+    out: { type: 'string' },
+    baseline: { type: 'string' },
+    spec: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length === 0) throw new UsageError('bench merge: which files? `bestof bench merge shard-1/bench.json shard-2/bench.json ...`');
+  const inputs: { name: string; value: unknown }[] = [];
+  const problems: string[] = [];
+  for (const name of positionals) {
+    try {
+      inputs.push({ name, value: JSON.parse(readFileSync(name, 'utf8')) as unknown });
+    } catch (error) {
+      problems.push(`${name}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not a bench.json: ${(error as Error).message}`}`);
+    }
+  }
+  if (problems.length > 0) return refuse(problems);
+  const merged = mergeBenchFiles(inputs);
+  if (!merged.ok) return refuse(merged.error);
+  const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline);
+  if (baseline !== undefined && 'problems' in baseline) return refuse(baseline.problems);
+  let tolerance = DEFAULT_TOLERANCE;
+  if (values.spec !== undefined) {
+    const spec = await loadBenchSpec(values.spec);
+    if (!spec.ok) {
+      process.stderr.write(`${formatSpecProblems(spec.error)}\n`);
+      return refuse([`${values.spec} is not a valid bench spec`]);
+    }
+    tolerance = { resolvedRateDrop: spec.value.spec.tolerance.resolved_rate, costUsdRise: spec.value.spec.tolerance.cost };
+  }
+  const outDir = resolve(values.out ?? '.');
+  mkdirSync(outDir, { recursive: true });
+  return writeResults(merged.value, outDir, baseline?.file, tolerance, values.json === true);
+}
+
+function refuse(problems: readonly string[]): number {
+  for (const p of problems) process.stderr.write(`bestof bench: ${p}\n`);
+  process.stderr.write('bestof bench: nothing was written.\n');
+  return EXIT_CODES.badInput;
+}
+
+function readBaseline(path: string): { file: BenchFile } | { problems: string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return { problems: [`--baseline ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not JSON: ${(error as Error).message}`}`] };
+  }
+  const parsed = parseBenchFile(value, path);
+  return parsed.ok ? { file: parsed.value } : { problems: parsed.error.map((p) => `--baseline: ${p}`) };
+}
+
+/** bench.json, bench.md and junit.xml; the exit code (1 on a regression against the baseline). */
+function writeResults(file: BenchFile, outDir: string, baseline: BenchFile | undefined, tolerance: BaselineTolerance, json: boolean): number {
+  const summary = summarizeBench(file);
+  const comparison: BaselineComparison | undefined = baseline ? compareToBaseline(summary, summarizeBench(baseline), tolerance) : undefined;
+  writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(file, null, 2)}\n`);
+  writeFileSync(join(outDir, 'bench.md'), renderBenchMarkdown(summary, comparison));
+  writeFileSync(join(outDir, 'junit.xml'), renderJUnit(summary));
+  const out = json ? process.stderr : process.stdout;
+  if (json) process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+  out.write(`written: ${join(outDir, 'bench.json')}, bench.md, junit.xml\n`);
+  for (const r of comparison?.regressions ?? []) out.write(`regression: ${r.message}\n`);
+  return comparison && comparison.regressions.length > 0 ? EXIT_CODES.noWinner : EXIT_CODES.ok;
+}
+
+function trialLine(r: TrialRecord): string {
+  const cell = cellLabel(r);
+  if (r.infra) return `${cell}: infra failure, left out of the rates: ${r.infraReason ?? r.outcome.reason}`;
+  const money = `$${r.costUsd.toFixed(2)}, ${Math.round(r.durationMs / 1000)}s`;
+  return `${cell}: ${r.resolved ? 'resolved' : 'not resolved'} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})`;
+}

@@ -1,0 +1,176 @@
+/**
+ * `bestof bench` end to end: the real binary runs a bench of 2 tasks x 3 `script` agents x 3
+ * trials, each trial a real `bestof run` in a repo made from the task's folder, in three shards
+ * at once; `bestof bench merge` joins them. The agents resolve or fail the trials the
+ * hand-worked bench of test/bench/hand-worked-bench.ts says (one trial lost to its setup, an
+ * infra failure), so the merged file's rates, Wilson intervals, pass@k and paired differences
+ * must be the ones worked out by hand there (test/bench/summary.test.ts asserts those numbers).
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { summarizeBench, type BenchSummary } from '../../src/bench/summary.js';
+import type { BenchFile } from '../../src/bench/types.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
+import { handWorkedBench } from '../bench/hand-worked-bench.js';
+
+/** Which trials each agent resolves (R), fails (U), or loses to its setup (I): the hand-worked plan. */
+const PLAN: Record<string, Record<string, string>> = {
+  'claude-sonnet': { t1: 'RRR', t2: 'RUR' },
+  'codex-mini': { t1: 'URU', t2: 'UUR' },
+  'gemini-flash': { t1: 'RIU', t2: 'UUU' },
+};
+/** What each task's function must do: t1 adds, t2 multiplies. */
+const RIGHT: Record<string, string> = { t1: 'a + b', t2: 'a * b' };
+
+/** A run spec of one task: the f2p test of its function, and a p2p check that must still pass. */
+function taskSpec(task: string, infra: string | undefined): string {
+  const expected = task === 't1' ? 5 : 6;
+  return [
+    `[prompt]\ntext = "Make f in src/f.js do what test/f.test.js asks."`,
+    infra ? `[setup]\ncommands = ['[ "$BESTOF_BENCH_AGENT#$BESTOF_BENCH_TRIAL" != "${infra}" ]']` : '',
+    '[checks]\nfrozen = ["test/**"]',
+    `[[checks.items]]\nname = "f"\ncommand = "node test/f.test.js"\nkind = "fail_to_pass"\nscore = 8\n`,
+    `[[checks.items]]\nname = "readme"\ncommand = "test -f README.md"\nkind = "pass_to_pass"\nscore = 2\n`,
+    `[[checks.items]]\nname = "style"\ncommand = "true"\nscore = 1\n`,
+    `# f(2, 3) must be ${expected}`,
+  ].join('\n');
+}
+
+/** A script agent: it writes the right f for the trials its plan resolves, a wrong one otherwise. */
+function agentScript(agent: string): string {
+  const cases = Object.entries(PLAN[agent] ?? {}).flatMap(([task, marks]) =>
+    [...marks].map((mark, i) => `${task}/${i + 1}) body='${mark === 'R' ? RIGHT[task] : 'a - b'}' ;;`),
+  );
+  return `[[steps]]\nrun = '''\ncase "$BESTOF_BENCH_TASK/$BESTOF_BENCH_TRIAL" in\n${cases.join('\n')}\n*) exit 9 ;;\nesac\nprintf 'module.exports = (a, b) => %s;\\n' "$body" > src/f.js\n'''\n`;
+}
+
+const made: string[] = [];
+afterEach(() => {
+  if (!process.env.KEEP_TEST_DIRS) for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The bench folder: bench.toml, the tasks' specs and folders, the agents' scripts. */
+function makeBench(options: { trials?: number; agents?: readonly string[]; tasks?: readonly string[] } = {}): string {
+  const dir = makeTempDir('bestof-bench-');
+  made.push(dir);
+  const tasks = options.tasks ?? ['t1', 't2'];
+  const agents = options.agents ?? Object.keys(PLAN);
+  for (const task of tasks) {
+    const folder = join(dir, 'tasks', task);
+    mkdirSync(join(folder, 'src'), { recursive: true });
+    mkdirSync(join(folder, 'test'), { recursive: true });
+    writeFileSync(join(folder, 'README.md'), `# ${task}\n`);
+    writeFileSync(join(folder, 'src', 'f.js'), 'module.exports = () => 0;\n');
+    writeFileSync(join(folder, 'test', 'f.test.js'), `const f = require('../src/f.js');\nif (f(2, 3) !== ${task === 't1' ? 5 : 6}) { console.error('f(2, 3) is ' + f(2, 3)); process.exit(1); }\n`);
+    writeFileSync(join(dir, 'tasks', `${task}.toml`), taskSpec(task, task === 't1' ? 'gemini-flash#2' : undefined));
+  }
+  mkdirSync(join(dir, 'agents'), { recursive: true });
+  for (const agent of agents) writeFileSync(join(dir, 'agents', `${agent}.toml`), agentScript(agent));
+  const bars: Record<string, number> = { t1: 0.5, t2: 0.6 };
+  writeFileSync(
+    join(dir, 'bench.toml'),
+    [
+      'name = "nightly"',
+      `trials = ${options.trials ?? 3}`,
+      'max_concurrency = 2',
+      ...tasks.map((t) => `[[tasks]]\nid = "${t}"\nspec = "tasks/${t}.toml"\nfolder = "tasks/${t}"\nbar = ${bars[t]}\n`),
+      ...agents.map((a) => `[[agents]]\nid = "${a}"\nkind = "script"\nscript = "agents/${a}.toml"\n`),
+    ].join('\n'),
+  );
+  return dir;
+}
+
+const four = (n: number | null | undefined): number | null => (n === null || n === undefined ? null : Math.round(n * 10_000) / 10_000);
+
+/** The numbers of a summary that do not depend on costs or durations. */
+function rates(s: BenchSummary) {
+  return {
+    agents: s.agents.map((a) => ({
+      agent: a.agent,
+      resolved: `${a.resolved}/${a.valid}`,
+      infra: a.infra,
+      rate: four(a.rate),
+      interval: [four(a.interval?.low), four(a.interval?.high)],
+      passAt1: four(a.passAt1),
+      passAtK: a.passAtK.map((p) => [p.k, four(p.value)]),
+    })),
+    pairs: s.pairs.map((p) => ({ pair: `${p.a} - ${p.b}`, perTask: p.perTask.map((t) => four(t.difference)), mean: four(p.estimate?.mean) })),
+    cells: s.cells.map((c) => `${c.task}/${c.agent}: ${c.verdict}`),
+  };
+}
+
+describe('bestof bench', () => {
+  it('three shards run at once and merged give the hand-worked rates, intervals, pass@k and paired differences', async () => {
+    const dir = makeBench();
+    const shards = await Promise.all([1, 2, 3].map((i) => runCli(['bench', 'bench.toml', '--shard', `${i}/3`, '--out', `out/${i}`], { cwd: dir, worktreesDir: join(dir, 'worktrees') })));
+    for (const [i, shard] of shards.entries()) expect(shard.code, `shard ${i + 1}: ${shard.stderr}`).toBe(0);
+    // One line per finished trial, and the infra failure is said to be left out.
+    expect(shards.map((s) => s.stdout).join('')).toMatch(/t1\/gemini-flash#2: infra failure, left out of the rates: setup_failed/);
+
+    const merged = await runCli(['bench', 'merge', 'out/1/bench.json', 'out/2/bench.json', 'out/3/bench.json', '--out', 'merged'], { cwd: dir });
+    expect(merged.code, merged.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(join(dir, 'merged', 'bench.json'), 'utf8')) as BenchFile;
+    expect(file.records.map((r) => `${r.task}/${r.agent}#${r.trial} ${r.infra ? 'I' : r.resolved ? 'R' : 'U'}`)).toEqual(
+      handWorkedBench().records.map((r) => `${r.task}/${r.agent}#${r.trial} ${r.infra ? 'I' : r.resolved ? 'R' : 'U'}`),
+    );
+    // Resolved means the fail-to-pass and pass-to-pass checks passed: the unresolved trials still scored the others.
+    expect(file.records.find((r) => r.task === 't1' && r.agent === 'codex-mini' && r.trial === 1)).toMatchObject({ resolved: false, score: 3, maxScore: 11, infra: false });
+    expect(file.records.find((r) => r.task === 't1' && r.agent === 'claude-sonnet' && r.trial === 1)).toMatchObject({ resolved: true, score: 11, kind: 'script' });
+    expect(rates(summarizeBench(file))).toEqual(rates(summarizeBench(handWorkedBench())));
+
+    // The reports: Markdown with the hand-worked rate line, and JUnit with one case per task x agent.
+    const markdown = readFileSync(join(dir, 'merged', 'bench.md'), 'utf8');
+    expect(markdown).toContain('83.3%');
+    expect(markdown).toContain('setup_failed');
+    const junit = readFileSync(join(dir, 'merged', 'junit.xml'), 'utf8');
+    expect(junit.match(/<testcase /g)).toHaveLength(6);
+    const failing = summarizeBench(handWorkedBench()).cells.filter((c) => c.verdict === 'failed').length;
+    expect(junit.match(/<failure /g) ?? []).toHaveLength(failing);
+
+    // A missing shard is refused, named, and nothing is written.
+    const missing = await runCli(['bench', 'merge', 'out/1/bench.json', 'out/3/bench.json', '--out', 'partial'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/2\/3/);
+    expect(existsSync(join(dir, 'partial', 'bench.json'))).toBe(false);
+
+    // Against a baseline where codex-mini resolved every trial, its drop is a regression: exit 1, said in bench.md.
+    const baseline: BenchFile = { ...file, records: file.records.map((r) => (r.agent === 'codex-mini' ? { ...r, resolved: true } : r)) };
+    writeFileSync(join(dir, 'baseline.json'), JSON.stringify(baseline));
+    const compared = await runCli(['bench', 'merge', 'out/1/bench.json', 'out/2/bench.json', 'out/3/bench.json', '--out', 'compared', '--baseline', 'baseline.json', '--spec', 'bench.toml'], { cwd: dir });
+    expect(compared.code, compared.stderr).toBe(1);
+    expect(compared.stdout).toMatch(/regression: .*codex-mini/);
+    expect(readFileSync(join(dir, 'compared', 'bench.md'), 'utf8')).toMatch(/codex-mini/);
+  });
+
+  it('runs the whole matrix without shards, prints bench.json with --json, and keeps its trials out of the task folder', async () => {
+    const dir = makeBench({ tasks: ['t2'], agents: ['claude-sonnet'], trials: 2 });
+    const result = await runCli(['bench', 'bench.toml', '--json', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
+    expect(result.code, result.stderr).toBe(0);
+    const file = JSON.parse(result.stdout) as BenchFile;
+    expect(file.shard).toBeNull();
+    expect(file.records.map((r) => [r.trial, r.resolved])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+    expect(file.records.every((r) => r.runId !== '' && r.cliVersion === null)).toBe(true);
+    // Each trial is a run of its own, in the bench's repo of the task, never in the task's folder.
+    expect(existsSync(join(dir, 'tasks', 't2', '.git'))).toBe(false);
+    expect(existsSync(join(dir, 'out', 'repos', 't2', '.bestof', 'runs', file.records[0]!.runId, 'report.json'))).toBe(true);
+    expect(readFileSync(join(dir, 'out', 'trials', 't2', 'claude-sonnet', 'trial-1.toml'), 'utf8')).toContain('merge = "none"');
+  });
+
+  it('a wrong bench spec says where and why, exits 2, and creates nothing', async () => {
+    const dir = makeBench({ tasks: ['t1'], agents: ['claude-sonnet'] });
+    writeFileSync(join(dir, 'bad.toml'), 'name = "b"\ntrials = 0\n[[tasks]]\nid = "t1"\nspec = "tasks/nope.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscirpt = "agents/claude-sonnet.toml"\n');
+    const result = await runCli(['bench', 'bad.toml', '--out', 'out'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad\.toml:2:\d+.*trials/s);
+    expect(result.stderr).toMatch(/unknown key "scirpt" in \[\[agents\]\] — did you mean "script"\?/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    const missingTask = await runCli(['bench', 'bench.toml', '--out', 'out'], { cwd: join(dir, 'tasks') });
+    expect(missingTask.code).toBe(2);
+    expect(existsSync(join(dir, 'tasks', 'out'))).toBe(false);
+  });
+});
