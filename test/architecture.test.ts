@@ -48,7 +48,8 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
  */
 const TYPES_FROM: Partial<Record<Layer, readonly Layer[]>> = {
   // …and the vote's verdicts (PairOutcome) that vote.call carries.
-  ui: ['checks', 'providers', 'spec', 'vote'],
+  // …and a bench's events and records (src/bench), for the bench's front ends.
+  ui: ['checks', 'providers', 'spec', 'vote', 'bench'],
 };
 
 /**

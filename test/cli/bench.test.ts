@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { summarizeBench, type BenchSummary } from '../../src/bench/summary.js';
 import type { BenchFile } from '../../src/bench/types.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { processesWithArg } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 import { handWorkedBench } from '../bench/hand-worked-bench.js';
 
@@ -159,6 +161,48 @@ describe('bestof bench', () => {
     expect(existsSync(join(dir, 'tasks', 't2', '.git'))).toBe(false);
     expect(existsSync(join(dir, 'out', 'repos', 't2', '.bestof', 'runs', file.records[0]!.runId, 'report.json'))).toBe(true);
     expect(readFileSync(join(dir, 'out', 'trials', 't2', 'claude-sonnet', 'trial-1.toml'), 'utf8')).toContain('merge = "none"');
+  });
+
+  it('a bench cancelled halfway (SIGTERM) goes on with --resume: the trials it recorded are kept, the cancelled and the unstarted ones run', async () => {
+    const dir = makeBench({ tasks: ['t1'], agents: ['claude-sonnet'] });
+    // Trial 2 hangs while HOLD_TRIAL is set (the first run), and runs as planned on resume.
+    const script = join(dir, 'agents', 'claude-sonnet.toml');
+    writeFileSync(script, `[[steps]]\nrun = 'if [ "$BESTOF_BENCH_TRIAL" = 2 ] && [ -n "\${HOLD_TRIAL:-}" ]; then sleep 607; fi'\n${readFileSync(script, 'utf8')}`);
+    writeFileSync(join(dir, 'bench.toml'), readFileSync(join(dir, 'bench.toml'), 'utf8').replace('max_concurrency = 2', 'max_concurrency = 1'));
+    const { child, done } = startCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees'), env: { HOLD_TRIAL: '1' } });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+    const journal = join(dir, 'out', 'records.jsonl');
+    // Trial 1 is recorded, and trial 2's agent is asleep.
+    await waitUntil(() => readFileSync(journal, 'utf8').trim().split('\n').length === 2 && processesWithArg('sleep\u0000607').length > 0, 'trial 1 recorded and trial 2 holding', { ended: () => ended });
+    child.kill('SIGTERM');
+    const first = await done;
+    expect(first.code).toBe(130);
+    expect(first.stdout).toContain('bench cancelled after');
+    const before = (JSON.parse(readFileSync(join(dir, 'out', 'bench.json'), 'utf8')) as BenchFile).records;
+    expect(before.map((r) => [r.trial, r.outcome.status, r.outcome.reason])).toEqual([
+      [1, 'winner', 'threshold_reached'],
+      [2, 'cancelled', expect.any(String)],
+      [3, 'cancelled', 'not_run'],
+    ]);
+
+    const resumed = await runCli(['bench', 'bench.toml', '--out', 'out', '--resume'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('1 recorded before, kept');
+    const after = (JSON.parse(readFileSync(join(dir, 'out', 'bench.json'), 'utf8')) as BenchFile).records;
+    expect(after.map((r) => [r.trial, r.resolved])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
+    // Trial 1 is the very record of the first run; 2 and 3 are new runs.
+    expect(after[0]?.runId).toBe(before[0]?.runId);
+    expect(after[1]?.runId).not.toBe(before[1]?.runId);
+    expect(new Set(after.map((r) => r.runId)).size).toBe(3);
+    // Another shard's journal is not this one's.
+    const wrong = await runCli(['bench', 'bench.toml', '--out', 'out', '--resume', '--shard', '1/2'], { cwd: dir });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/is of the whole bench, not of shard 1\/2/);
   });
 
   it('a wrong bench spec says where and why, exits 2, and creates nothing', async () => {

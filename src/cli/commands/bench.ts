@@ -1,5 +1,5 @@
 /**
- * `bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--json]`: runs the
+ * `bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--resume] [--json]`: runs the
  * matrix (or one shard of it) and writes bench.json, bench.md and junit.xml into `--out`
  * (default `.bestof/bench/<name>`). `bestof bench merge <a.json> <b.json> ... [--out dir]
  * [--baseline old.json] [--spec bench.toml]` joins the shards of one bench and writes the same
@@ -17,16 +17,16 @@ import { compareToBaseline, type BaselineComparison, type BaselineTolerance } fr
 import { parseBenchFile } from '../../bench/bench-file.js';
 import { renderJUnit } from '../../bench/junit.js';
 import { renderBenchMarkdown } from '../../bench/markdown.js';
-import { cellLabel } from '../../bench/matrix.js';
 import { mergeBenchFiles } from '../../bench/merge.js';
-import { runBench } from '../../bench/run-bench.js';
-import { formatShard, parseShard } from '../../bench/shard.js';
+import { resumedRecords, runBench } from '../../bench/run-bench.js';
+import { parseShard } from '../../bench/shard.js';
 import { summarizeBench } from '../../bench/summary.js';
 import type { BenchFile, TrialRecord } from '../../bench/types.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError } from '../usage-error.js';
+import { createBenchPlainReporter } from '../../ui/bench-lines.js';
 import { version } from '../version.js';
 
 const DEFAULT_TOLERANCE: BaselineTolerance = { resolvedRateDrop: 0.05, costUsdRise: 0.25 };
@@ -38,6 +38,7 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
     baseline: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'boolean' },
+    resume: { type: 'boolean' },
   });
   const specPath = positionals[0];
   if (specPath === undefined) throw new UsageError('bench: which bench spec? `bestof bench bench.toml` (see README "bestof bench")');
@@ -52,6 +53,13 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
   if (baseline !== undefined && 'problems' in baseline) return refuse(baseline.problems);
   const bench = loaded.value;
   const outDir = resolve(values.out ?? join('.bestof', 'bench', bench.spec.name));
+  const shardValue = shard?.ok ? shard.value : null;
+  let resumed: TrialRecord[] | undefined;
+  if (values.resume) {
+    const kept = resumedRecords(outDir, bench, shardValue);
+    if (!kept.ok) return refuse([kept.error]);
+    resumed = kept.value;
+  }
   mkdirSync(outDir, { recursive: true });
 
   const controller = new AbortController();
@@ -62,16 +70,15 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = values.json ? process.stderr : process.stdout;
-  const slice = shard?.ok ? ` (shard ${formatShard(shard.value)})` : '';
-  progress.write(`bench ${bench.spec.name}${slice}: ${bench.spec.tasks.length} task(s) x ${bench.spec.agents.length} agent(s) x ${bench.spec.trials} trial(s), ${bench.spec.max_concurrency} at a time; results in ${outDir}\n`);
   try {
     const file = await runBench({
       bench,
       outDir,
-      shard: shard?.ok ? shard.value : null,
+      shard: shardValue,
       signal: controller.signal,
       bestofVersion: version(),
-      onRecord: (record, done, total) => progress.write(`[${done}/${total}] ${trialLine(record)}\n`),
+      ...(resumed ? { resume: resumed } : {}),
+      onEvent: createBenchPlainReporter((line) => progress.write(line)),
     });
     const tolerance = { resolvedRateDrop: bench.spec.tolerance.resolved_rate, costUsdRise: bench.spec.tolerance.cost };
     const code = writeResults(file, outDir, baseline?.file, tolerance, values.json === true);
@@ -147,11 +154,4 @@ function writeResults(file: BenchFile, outDir: string, baseline: BenchFile | und
   out.write(`written: ${join(outDir, 'bench.json')}, bench.md, junit.xml\n`);
   for (const r of comparison?.regressions ?? []) out.write(`regression: ${r.message}\n`);
   return comparison && comparison.regressions.length > 0 ? EXIT_CODES.noWinner : EXIT_CODES.ok;
-}
-
-function trialLine(r: TrialRecord): string {
-  const cell = cellLabel(r);
-  if (r.infra) return `${cell}: infra failure, left out of the rates: ${r.infraReason ?? r.outcome.reason}`;
-  const money = `$${r.costUsd.toFixed(2)}, ${Math.round(r.durationMs / 1000)}s`;
-  return `${cell}: ${r.resolved ? 'resolved' : 'not resolved'} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})`;
 }

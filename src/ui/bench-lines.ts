@@ -1,0 +1,44 @@
+/**
+ * `bestof bench` without a terminal (CI, a pipe, --json): one line per finished trial, with how
+ * many of the slice are done, and a line when the bench starts and ends.
+ */
+import type { BenchEvent } from '../bench/events.js';
+import type { TrialRecord } from '../bench/types.js';
+
+export function createBenchPlainReporter(write: (line: string) => void): (event: BenchEvent) => void {
+  let total = 0;
+  let done = 0;
+  return (event) => {
+    switch (event.type) {
+      case 'bench.started': {
+        total = event.cells.length;
+        done = event.done.length;
+        const { tasks, agents, trials } = event.matrix;
+        const slice = event.shard ? ` (shard ${event.shard.index}/${event.shard.count}: ${total} of ${tasks.length * agents.length * trials} trials)` : '';
+        const resumed = done > 0 ? `; ${done} recorded before, kept` : '';
+        write(`bench ${event.bench}${slice}: ${tasks.length} task(s) x ${agents.length} agent(s) x ${trials} trial(s), ${event.concurrency} at a time${resumed}; results in ${event.outDir}\n`);
+        return;
+      }
+      case 'trial.started':
+        return;
+      case 'trial.finished':
+        done += 1;
+        write(`[${done}/${total}] ${trialLine(event.record)}\n`);
+        return;
+      case 'bench.finished':
+        if (event.cancelled) write(`bench cancelled after ${done} of ${total} trials: the rest are recorded "not run"; go on with --resume\n`);
+        return;
+      default: {
+        const unreachable: never = event;
+        return unreachable;
+      }
+    }
+  };
+}
+
+export function trialLine(r: TrialRecord): string {
+  const cell = `${r.task}/${r.agent}#${r.trial}`;
+  if (r.infra) return `${cell}: infra failure, left out of the rates: ${r.infraReason ?? r.outcome.reason}`;
+  const money = `$${r.costUsd.toFixed(2)}, ${Math.round(r.durationMs / 1000)}s`;
+  return `${cell}: ${r.resolved ? 'resolved' : 'not resolved'} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})`;
+}
