@@ -25,6 +25,7 @@ import type { SpecProblem } from '../spec/errors.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
 import { count, duration, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
+import { jsonSchemaFor } from '../spec/reference.js';
 import { closestKey } from '../spec/suggestions.js';
 import { SourceLocator } from '../spec/toml-positions.js';
 
@@ -34,14 +35,14 @@ const id = z
   .max(40, 'expected at most 40 characters');
 
 const task = z.strictObject({
-  id,
+  id: id.meta({ description: "the task's name in the reports" }),
   spec: nonEmpty.meta({ description: 'the task: a run spec file (repo, base, prompt, checks with optional `kind` roles, loop, setup), relative to the bench spec' }),
   folder: nonEmpty.optional().meta({ description: "a plain folder made into a fresh git repo for the task, instead of the run spec's `repo`" }),
   bar: z.number().min(0).max(1).default(0.5).meta({ description: "the resolved rate the task's JUnit test case needs, per agent" }),
 });
 
 const agent = providerOverride.extend({
-  id,
+  id: id.meta({ description: "the agent's name in the reports (`claude-sonnet`)" }),
   kind: providerOverride.shape.kind.unwrap(),
 });
 
@@ -58,9 +59,13 @@ export const benchSpecSchema = z
         resolved_rate: z.number().min(0).max(1).default(0.05).meta({ description: '`--baseline`: a drop of the resolved rate past this (and outside the intervals) is a regression' }),
         cost: z.number().nonnegative().default(0.25).meta({ description: '`--baseline`: a rise of mean cost past this fraction is a regression' }),
       })
-      .prefault({}),
-    tasks: z.array(task).min(1, 'a bench needs at least one [[tasks]] entry'),
-    agents: z.array(agent).min(1, 'a bench needs at least one [[agents]] entry'),
+      .prefault({})
+      .meta({ description: 'What `--baseline` lets pass before it calls a change a regression (exit 1).' }),
+    tasks: z.array(task).min(1, 'a bench needs at least one [[tasks]] entry').meta({ description: 'the tasks, one `[[tasks]]` entry each: a run spec, an optional plain folder for its repo, a bar' }),
+    agents: z
+      .array(agent)
+      .min(1, 'a bench needs at least one [[agents]] entry')
+      .meta({ description: 'the agents, one `[[agents]]` entry each: an `id` and the keys of a run spec\'s `[provider]` (kind, model, command, env, ...), paths relative to the bench spec' }),
   })
   .superRefine((spec, ctx) => {
     for (const [list, name] of [
@@ -141,6 +146,10 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
       problems.push(locator.problem(['tasks', index, 'spec'], `the task's run spec ${taskPath} is not valid (its problems follow)`, 'value'), ...loaded.error);
       continue;
     }
+    if (loaded.value.spec.checks.items.length === 0) {
+      problems.push(locator.problem(['tasks', index, 'spec'], `the task's run spec ${taskPath} has no checks: a trial is resolved by its checks ([[checks.items]], with \`kind = "fail_to_pass"\` for those the task must make pass)`, 'value'));
+      continue;
+    }
     tasks.set(t.id, loaded.value);
     hash.update(`\0${t.id}\0${loaded.value.source}`);
     if (t.folder !== undefined) {
@@ -170,4 +179,16 @@ function agentTable(raw: Record<string, unknown>, specDir: string): Record<strin
   // A command with a slash is a path relative to the bench spec; a bare name is looked up on PATH.
   if (typeof table.command === 'string' && table.command.includes('/')) table.command = resolve(specDir, table.command);
   return table;
+}
+
+/** Where the bench spec's JSON Schema is committed (scripts/gen-spec-docs.mjs writes it; a test keeps it current). */
+export const BENCH_JSON_SCHEMA_PATH = 'configs/bench.schema.json';
+
+/** The bench spec's JSON Schema, for editors (`#:schema` first line), as the run spec has one. */
+export function benchJsonSchemaText(): string {
+  const schema = jsonSchemaFor(benchSpecSchema, {
+    title: 'bestof bench spec',
+    description: 'A matrix of tasks (run specs) x agents ([provider] tables with an id) x trials for `bestof bench`. See the README\'s "bestof bench".',
+  });
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }

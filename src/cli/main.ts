@@ -33,7 +33,7 @@ Usage:
                                                join the shards of one bench (refuses a missing or overlapping shard)
 
 Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 4 a candidate was lost (nothing merged),
-  70 internal error, 130 cancelled.
+  70 internal error, 130 cancelled. bench: 0 ran, 1 a regression against --baseline, 2 bad input, 130 cancelled.
 Docs: README.md`;
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -179,7 +179,15 @@ const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?|(\\d+(\\.\\d+)?(ms|s|m|h|d))+)\\s
  * spec (`text` or `file`, unique check names, file rules) stay with `bestof validate`.
  */
 export function specJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(specSchema, {
+  return jsonSchemaFor(specSchema, {
+    title: 'bestof spec',
+    description: 'One bestof run: the task, the agents, the checks, the stop rules, the vote and the merge. See the README\'s "The spec".',
+  });
+}
+
+/** The JSON Schema of a spec-like zod schema (the run spec's, the bench spec's): draft-07, as written, our durations spelled out. */
+export function jsonSchemaFor(schema: z.ZodType, head: { readonly title: string; readonly description: string }): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, {
     io: 'input',
     target: 'draft-07',
     override: (ctx) => {
@@ -194,12 +202,7 @@ export function specJsonSchema(): Record<string, unknown> {
     },
   }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
-  return {
-    $schema,
-    title: 'bestof spec',
-    description: 'One bestof run: the task, the agents, the checks, the stop rules, the vote and the merge. See the README\'s "The spec".',
-    ...(tidy(rest) as Record<string, unknown>),
-  };
+  return { $schema, ...head, ...(tidy(rest) as Record<string, unknown>) };
 }
 
 /** Drops our own meta fields and zod's safe-integer bounds, and spells out tables keyed by an enum. */

@@ -282,15 +282,6 @@ export const specSchema = z
         description:
           'The `shannon` provider: Claude Code interactive in a tmux session per candidate, one turn per iteration, driven through its hooks; `bestof attach` watches it (see "The shannon provider").',
       }),
-
-    bench: z
-      .strictObject({
-        repeat: count(1).default(1).meta({ description: 'how many times the run is repeated' }),
-        junit: nonEmpty.optional().meta({ description: 'a JUnit XML file to write' }),
-        output: nonEmpty.optional().meta({ description: 'a JSON results file to write' }),
-      })
-      .prefault({})
-      .meta({ title: 'reserved', description: '*Reserved*: `bestof bench` repeats the run and writes machine-readable results for CI.' }),
   })
   .superRefine((spec, ctx) => {
     const names = new Set<string>();

@@ -1,12 +1,12 @@
 /**
- * A tiny validator for the part of JSON Schema that configs/bestof.schema.json uses, so a
+ * A tiny validator for the part of JSON Schema that configs/bestof.schema.json and bench.schema.json use, so a
  * test can check real specs against it without a dependency. It refuses any keyword it does
  * not know, so the generated schema cannot grow past what is checked here unnoticed.
  */
 type Schema = Record<string, unknown>;
 
 const ANNOTATIONS = new Set(['$schema', 'title', 'description', 'default']);
-const CHECKED = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'enum', 'anyOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']);
+const CHECKED = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'enum', 'anyOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems']);
 
 /** Every place `value` breaks `schema`, as `path: what`; empty when it fits. */
 export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): string[] {
@@ -32,6 +32,7 @@ export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): 
     if (typeof schema.minimum === 'number' && value < schema.minimum) problems.push(`${path}: below ${schema.minimum}`);
     if (typeof schema.maximum === 'number' && value > schema.maximum) problems.push(`${path}: above ${schema.maximum}`);
   }
+  if (Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems) problems.push(`${path}: fewer than ${schema.minItems} items`);
   if (Array.isArray(value) && schema.items !== undefined) {
     value.forEach((item, index) => problems.push(...validateJsonSchema(schema.items as Schema, item, `${path}[${index}]`)));
   }

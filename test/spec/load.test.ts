@@ -42,7 +42,6 @@ describe('loadSpec', () => {
     expect(spec.setup).toEqual({ commands: [], copy: [], base_port: 4100, timeout: 10 * 60_000 });
     expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false, max_file_size: 10 * 1024 * 1024 });
     expect(spec.shannon).toEqual({ command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000, hold_timeout: 1_200_000 });
-    expect(spec.bench).toEqual({ repeat: 1 });
   });
 
   it('fills the defaults of check items and candidates', async () => {
