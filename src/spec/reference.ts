@@ -24,13 +24,11 @@ export function specReferenceMarkdown(): string {
   const keys = listSpecKeys();
   const topLevel = keys.filter((key) => key.pattern.length === 1);
   const scalars = topLevel.filter((key) => !isTable(key));
-  // Reserved sections (accepted now, given behaviour later) go last, after the ones that work.
-  const tables = topLevel.filter(isTable).sort((a, b) => Number(isReserved(a)) - Number(isReserved(b)));
+  const tables = topLevel.filter(isTable);
   const blocks = [
     'The tables below are generated from the schema (`src/spec/schema.ts`), the single source of truth, by `npm run gen:spec`; ' +
       `so is \`${JSON_SCHEMA_PATH}\`, with which an editor that reads JSON Schema for TOML (Even Better TOML, taplo) completes and ` +
-      'checks a spec as you type, once its first line is `#:schema <path to bestof.schema.json>` (`bestof init` writes that line). ' +
-      'Keys marked *reserved* are accepted and validated now, and are given behaviour by later versions.',
+      'checks a spec as you type, once its first line is `#:schema <path to bestof.schema.json>` (`bestof init` writes that line).',
     section('### Top level', undefined, scalars),
     ...tables.map((table) =>
       section(`### ${tableHeading(table)}`, table.meta.description, keys.filter((key) => isUnder(key, table) && !documentedElsewhere(key))),
@@ -77,11 +75,6 @@ function isTable(key: UnwrappedSchema): boolean {
   const { shape, element, recordValue } = childrenOf(key);
   const tableOf = (schema: unknown): boolean => schema !== undefined && childrenOf(unwrapSchema(schema)).shape !== undefined;
   return shape !== undefined || tableOf(element) || tableOf(recordValue);
-}
-
-/** Reserved sections say so in their title (see schema.ts). */
-function isReserved(key: SpecKey): boolean {
-  return key.meta.title === 'reserved';
 }
 
 function isUnder(key: SpecKey, table: SpecKey): boolean {
