@@ -177,9 +177,16 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     };
     // A worktree left by a killed run may hold what the agent wrote after its last commit.
     if (workspace.reused) state = await keepCommitted(loop, await commitWork(loop, state, `iteration ${state.iteration + 1} (interrupted; saved on resume)`));
-    const described = await provider.describe?.();
-    if (described) emit({ type: 'candidate.provider', candidate: id, ...described });
+    // The description asks the CLI its version, which can take seconds on a loaded machine: it is
+    // asked while the loop runs, and recorded before the candidate's end.
+    const describing = (provider.describe?.() ?? Promise.resolve(undefined)).then(
+      (described) => {
+        if (described) emit({ type: 'candidate.provider', candidate: id, ...described });
+      },
+      () => undefined,
+    );
     const ended = await runLoop(loop, state);
+    await describing;
     return await finish(ctx, candidate, ended.state, ended.stop, workspace.setupPaths, setupGuard);
   } finally {
     // On every path out (an end, a cancel, a bug that throws): release the agents' sessions.

@@ -6,7 +6,8 @@
  * by line as it arrives, and classify the outcome. Each CLI's file supplies the argv, the
  * parser and the classifier.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../process/run-process.js';
 import { runAgentProcess } from '../process/sandbox.js';
@@ -221,18 +222,41 @@ export function redactArgs(args: readonly string[], options: RedactArgsOptions =
   });
 }
 
-/** `<binary> --version`, asked once per binary however many candidates use it. */
+/** `<binary> --version`, asked once per binary however many candidates use it (an answer that did not come is asked again). */
 const versions = new Map<string, Promise<string | undefined>>();
 
-export function cliVersion(binary: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
-  let version = versions.get(binary);
+/**
+ * The CLI's version, for the report and bench.json. A loaded machine can take many seconds to
+ * start a CLI (Gemini CLI needs about 2 s of CPU for `--version`), hence the generous limit; the
+ * engine asks while the agent's first call runs, so nobody waits for it.
+ *
+ * `isolate`: the candidate runs with `isolate_config = true`, whose promise is that the user's
+ * own config folders are neither read nor written. Some CLIs write there even for `--version`
+ * (Codex its `~/.codex/tmp/arg0`, Gemini CLI `~/.gemini/projects.json.*.tmp`), so the question
+ * is asked with a throwaway HOME and config folders, removed after.
+ */
+export function cliVersion(binary: string, env: Readonly<Record<string, string | undefined>>, options: { readonly isolate?: boolean } = {}): Promise<string | undefined> {
+  const key = `${options.isolate ? 'isolated' : 'own'}\u0000${binary}`;
+  let version = versions.get(key);
   if (!version) {
-    version = runProcess(binary, ['--version'], { cwd: process.cwd(), env, timeoutMs: 15_000, maxBufferTail: 4096 }).then(
-      (result) => (result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined),
-    );
-    versions.set(binary, version);
+    version = askVersion(binary, env, options.isolate === true);
+    versions.set(key, version);
+    void version.then((v) => {
+      if (v === undefined) versions.delete(key);
+    });
   }
   return version;
+}
+
+async function askVersion(binary: string, env: Readonly<Record<string, string | undefined>>, isolate: boolean): Promise<string | undefined> {
+  const home = isolate ? await mkdtemp(join(tmpdir(), 'bestof-version-')) : undefined;
+  const isolated = home ? { HOME: home, CODEX_HOME: join(home, '.codex'), GEMINI_CLI_HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') } : {};
+  try {
+    const result = await runProcess(binary, ['--version'], { cwd: home ?? process.cwd(), env: { ...env, ...isolated }, timeoutMs: 60_000, maxBufferTail: 4096 });
+    return result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined;
+  } finally {
+    if (home) await rm(home, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 async function describeCli<S>(adapter: CliAdapter<S>, options: CliOptions): Promise<ProviderDescription> {
@@ -240,7 +264,7 @@ async function describeCli<S>(adapter: CliAdapter<S>, options: CliOptions): Prom
   return {
     kind: adapter.kind,
     binary: options.binary,
-    version: await cliVersion(options.binary, { ...process.env, ...options.settings.env }),
+    version: await cliVersion(options.binary, { ...process.env, ...options.settings.env }, { isolate: options.settings.isolate_config }),
     // The engine redacts this description with the run's secrets when it records it (candidate.provider).
     argv: redactArgs(call.args, { promptIndex: call.promptIndex }),
     model: options.settings.model,

@@ -98,7 +98,7 @@ export async function describeShannon(options: ShannonOptions): Promise<Provider
   return {
     kind: 'shannon',
     binary: options.binary,
-    version: await cliVersion(options.binary, { ...process.env, ...options.settings.env }),
+    version: await cliVersion(options.binary, { ...process.env, ...options.settings.env }, { isolate: options.settings.isolate_config }),
     argv: redactArgs(args),
     model: options.settings.model,
   };
