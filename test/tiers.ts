@@ -10,4 +10,5 @@ export const TMUX_TIER = [
   'test/providers/shannon/**/*.test.ts',
   'test/cli/shannon.test.ts',
   'test/ui/tmux-smoke.test.ts',
+  'test/ui/bench-view-tmux.test.tsx',
 ];

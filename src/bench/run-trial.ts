@@ -142,11 +142,14 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     report = undefined;
   }
   if (!report) {
-    const why = lastLines(result.stderr) || result.spawnError || `bestof exited with ${result.exitCode ?? result.signal}`;
+    // Cancelled before the run could say anything (the signal came before its handler was set):
+    // a cancelled trial, which --resume runs again, not a crash of the machine's.
+    const cancelled = trial.signal.aborted;
+    const why = cancelled ? 'cancelled before its run recorded anything' : lastLines(result.stderr) || result.spawnError || `bestof exited with ${result.exitCode ?? result.signal}`;
     return {
       ...base,
       cliVersion: null,
-      outcome: { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' },
+      outcome: cancelled ? { status: 'cancelled', reason: 'cancelled' } : { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' },
       resolved: false,
       score: 0,
       maxScore: 0,

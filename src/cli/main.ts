@@ -27,7 +27,7 @@ Usage:
   bestof stop <run> [candidate]                stop a candidate at its next iteration boundary
   bestof attach <run> [candidate] [--write]    watch a shannon candidate's Claude Code in tmux (--write: take over)
   bestof hook <event>                          run by the Claude Code hooks of a shannon session (not by hand)
-  bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--resume] [--json]
+  bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--resume] [--json] [--no-tui]
                                                run a matrix of tasks x agents x trials; bench.json, bench.md, junit.xml
   bestof bench merge <a.json> <b.json> ... [--out dir] [--baseline old.json] [--spec bench.toml]
                                                join the shards of one bench (refuses a missing or overlapping shard)

@@ -1,15 +1,20 @@
 /**
- * Loads the Ink front end (Ink, React and our components). React chooses its development or
+ * Loads an Ink front end (Ink, React and our components). React chooses its development or
  * production build when it is first loaded, from NODE_ENV; the development build checks and
  * measures every render and costs several times the CPU, so the UI is loaded with NODE_ENV
  * set to production and the variable is put back at once: agents and check commands inherit
  * bestof's environment, and their NODE_ENV is the user's business.
  */
 export async function loadInkUi(): Promise<typeof import('./start-ui.js')> {
+  return withProductionReact(() => import('./start-ui.js'));
+}
+
+/** Runs `load` (an `import()` of a module that reaches React) with NODE_ENV=production, then puts NODE_ENV back. */
+export async function withProductionReact<T>(load: () => Promise<T>): Promise<T> {
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    return await import('./start-ui.js');
+    return await load();
   } finally {
     if (previous === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = previous;

@@ -27,6 +27,8 @@ import { formatSpecProblems } from '../../spec/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError } from '../usage-error.js';
 import { createBenchPlainReporter } from '../../ui/bench-lines.js';
+import { startBenchView, type BenchFrontEnd } from '../../ui/bench/bench-front-end.js';
+import { wantsInteractiveUi } from '../interactive-ui.js';
 import { version } from '../version.js';
 
 const DEFAULT_TOLERANCE: BaselineTolerance = { resolvedRateDrop: 0.05, costUsdRise: 0.25 };
@@ -39,6 +41,7 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
     out: { type: 'string' },
     json: { type: 'boolean' },
     resume: { type: 'boolean' },
+    'no-tui': { type: 'boolean' },
   });
   const specPath = positionals[0];
   if (specPath === undefined) throw new UsageError('bench: which bench spec? `bestof bench bench.toml` (see README "bestof bench")');
@@ -63,13 +66,28 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
   mkdirSync(outDir, { recursive: true });
 
   const controller = new AbortController();
+  let view: BenchFrontEnd | undefined;
   const onSignal = (name: NodeJS.Signals): void => {
-    process.stderr.write(`\nbestof bench: ${name}: cancelling the running trials (each keeps its work); the trials not started are recorded "not run"\n`);
+    // The view says it itself (a line on stderr would land in the middle of its frame).
+    if (view) view.cancelling();
+    else process.stderr.write(`\nbestof bench: ${name}: cancelling the running trials (each keeps its work); the trials not started are recorded "not run"\n`);
     controller.abort(new Error(`cancelled by ${name}`));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = values.json ? process.stderr : process.stdout;
+  const write = (line: string): void => {
+    progress.write(line);
+  };
+  // On a terminal the Ink view of the matrix (q or Ctrl-C cancels, as SIGINT does); else, or when
+  // it cannot start, one plain line per finished trial.
+  if (wantsInteractiveUi({ json: values.json, noTui: values['no-tui'] })) {
+    view = await startBenchView({
+      cancel: () => controller.abort(new Error('cancelled from the terminal view')),
+      write,
+      warn: (line) => process.stderr.write(line),
+    });
+  }
   try {
     const file = await runBench({
       bench,
@@ -78,12 +96,15 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
       signal: controller.signal,
       bestofVersion: version(),
       ...(resumed ? { resume: resumed } : {}),
-      onEvent: createBenchPlainReporter((line) => progress.write(line)),
+      onEvent: view ? view.listener : createBenchPlainReporter(write),
     });
+    // The last frame stays on the screen, above the lines that say what was written.
+    view?.close();
     const tolerance = { resolvedRateDrop: bench.spec.tolerance.resolved_rate, costUsdRise: bench.spec.tolerance.cost };
     const code = writeResults(file, outDir, baseline?.file, tolerance, values.json === true);
     return controller.signal.aborted ? EXIT_CODES.cancelled : code;
   } finally {
+    view?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
