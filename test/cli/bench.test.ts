@@ -6,83 +6,18 @@
  * infra failure), so the merged file's rates, Wilson intervals, pass@k and paired differences
  * must be the ones worked out by hand there (test/bench/summary.test.ts asserts those numbers).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { summarizeBench, type BenchSummary } from '../../src/bench/summary.js';
 import type { BenchFile } from '../../src/bench/types.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { processesWithArg } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
-import { makeTempDir } from '../helpers/temp-repo.js';
 import { handWorkedBench } from '../bench/hand-worked-bench.js';
+import { benchFolders } from '../helpers/bench-fixture.js';
 
-/** Which trials each agent resolves (R), fails (U), or loses to its setup (I): the hand-worked plan. */
-const PLAN: Record<string, Record<string, string>> = {
-  'claude-sonnet': { t1: 'RRR', t2: 'RUR' },
-  'codex-mini': { t1: 'URU', t2: 'UUR' },
-  'gemini-flash': { t1: 'RIU', t2: 'UUU' },
-};
-/** What each task's function must do: t1 adds, t2 multiplies. */
-const RIGHT: Record<string, string> = { t1: 'a + b', t2: 'a * b' };
-
-/** A run spec of one task: the f2p test of its function, and a p2p check that must still pass. */
-function taskSpec(task: string, infra: string | undefined): string {
-  const expected = task === 't1' ? 5 : 6;
-  return [
-    `[prompt]\ntext = "Make f in src/f.js do what test/f.test.js asks."`,
-    infra ? `[setup]\ncommands = ['[ "$BESTOF_BENCH_AGENT#$BESTOF_BENCH_TRIAL" != "${infra}" ]']` : '',
-    '[checks]\nfrozen = ["test/**"]',
-    `[[checks.items]]\nname = "f"\ncommand = "node test/f.test.js"\nkind = "fail_to_pass"\nscore = 8\n`,
-    `[[checks.items]]\nname = "readme"\ncommand = "test -f README.md"\nkind = "pass_to_pass"\nscore = 2\n`,
-    `[[checks.items]]\nname = "style"\ncommand = "true"\nscore = 1\n`,
-    `# f(2, 3) must be ${expected}`,
-  ].join('\n');
-}
-
-/** A script agent: it writes the right f for the trials its plan resolves, a wrong one otherwise. */
-function agentScript(agent: string): string {
-  const cases = Object.entries(PLAN[agent] ?? {}).flatMap(([task, marks]) =>
-    [...marks].map((mark, i) => `${task}/${i + 1}) body='${mark === 'R' ? RIGHT[task] : 'a - b'}' ;;`),
-  );
-  return `[[steps]]\nrun = '''\ncase "$BESTOF_BENCH_TASK/$BESTOF_BENCH_TRIAL" in\n${cases.join('\n')}\n*) exit 9 ;;\nesac\nprintf 'module.exports = (a, b) => %s;\\n' "$body" > src/f.js\n'''\n`;
-}
-
-const made: string[] = [];
-afterEach(() => {
-  if (!process.env.KEEP_TEST_DIRS) for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** The bench folder: bench.toml, the tasks' specs and folders, the agents' scripts. */
-function makeBench(options: { trials?: number; agents?: readonly string[]; tasks?: readonly string[] } = {}): string {
-  const dir = makeTempDir('bestof-bench-');
-  made.push(dir);
-  const tasks = options.tasks ?? ['t1', 't2'];
-  const agents = options.agents ?? Object.keys(PLAN);
-  for (const task of tasks) {
-    const folder = join(dir, 'tasks', task);
-    mkdirSync(join(folder, 'src'), { recursive: true });
-    mkdirSync(join(folder, 'test'), { recursive: true });
-    writeFileSync(join(folder, 'README.md'), `# ${task}\n`);
-    writeFileSync(join(folder, 'src', 'f.js'), 'module.exports = () => 0;\n');
-    writeFileSync(join(folder, 'test', 'f.test.js'), `const f = require('../src/f.js');\nif (f(2, 3) !== ${task === 't1' ? 5 : 6}) { console.error('f(2, 3) is ' + f(2, 3)); process.exit(1); }\n`);
-    writeFileSync(join(dir, 'tasks', `${task}.toml`), taskSpec(task, task === 't1' ? 'gemini-flash#2' : undefined));
-  }
-  mkdirSync(join(dir, 'agents'), { recursive: true });
-  for (const agent of agents) writeFileSync(join(dir, 'agents', `${agent}.toml`), agentScript(agent));
-  const bars: Record<string, number> = { t1: 0.5, t2: 0.6 };
-  writeFileSync(
-    join(dir, 'bench.toml'),
-    [
-      'name = "nightly"',
-      `trials = ${options.trials ?? 3}`,
-      'max_concurrency = 2',
-      ...tasks.map((t) => `[[tasks]]\nid = "${t}"\nspec = "tasks/${t}.toml"\nfolder = "tasks/${t}"\nbar = ${bars[t]}\n`),
-      ...agents.map((a) => `[[agents]]\nid = "${a}"\nkind = "script"\nscript = "agents/${a}.toml"\n`),
-    ].join('\n'),
-  );
-  return dir;
-}
+const { makeBench } = benchFolders();
 
 const four = (n: number | null | undefined): number | null => (n === null || n === undefined ? null : Math.round(n * 10_000) / 10_000);
 
@@ -144,7 +79,8 @@ describe('bestof bench', () => {
     expect(compared.code, compared.stderr).toBe(1);
     expect(compared.stdout).toMatch(/regression: .*codex-mini/);
     expect(readFileSync(join(dir, 'compared', 'bench.md'), 'utf8')).toMatch(/codex-mini/);
-  });
+    // 18 trials, each a real bestof run: minutes on a loaded 2-core machine.
+  }, 240_000);
 
   it('runs the whole matrix without shards, prints bench.json with --json, and keeps its trials out of the task folder', async () => {
     const dir = makeBench({ tasks: ['t2'], agents: ['claude-sonnet'], trials: 2 });
@@ -203,7 +139,7 @@ describe('bestof bench', () => {
     const wrong = await runCli(['bench', 'bench.toml', '--out', 'out', '--resume', '--shard', '1/2'], { cwd: dir });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/is of the whole bench, not of shard 1\/2/);
-  });
+  }, 180_000);
 
   it('a wrong bench spec says where and why, exits 2, and creates nothing', async () => {
     const dir = makeBench({ tasks: ['t1'], agents: ['claude-sonnet'] });
