@@ -47,6 +47,15 @@ export interface EntryContext {
 
 /** One `[[parallel.providers]]` entry per CLI, each pointed at the fake server only. */
 export function providerEntry(cli: Cli, context: EntryContext, options: CandidateOptions = {}): string {
+  return tomlTable('[[parallel.providers]]', providerTable(cli, context, options));
+}
+
+/**
+ * The keys of that entry (kind, the pinned binary, `isolate_config`, a `HOME` of the CLI's own
+ * outside the repo, the fake server's URL and key, Codex's model provider): also a bench's
+ * `[[agents]]` table, with an `id` added.
+ */
+export function providerTable(cli: Cli, context: EntryContext, options: CandidateOptions = {}): Record<string, unknown> {
   const home = join(context.outside, `home-${cli}`);
   mkdirSync(home, { recursive: true });
   const common = { HOME: home, ...options.env };
@@ -70,7 +79,12 @@ export function providerEntry(cli: Cli, context: EntryContext, options: Candidat
     entry.model = 'gemini-2.5-flash';
     entry.env = { ...common, ...fakeServerEnv('gemini', context.serverUrl) };
   }
-  return `[[parallel.providers]]\n${Object.entries(entry).map(([key, value]) => `${key} = ${toml(value)}`).join('\n')}\n`;
+  return entry;
+}
+
+/** A TOML table (`[name]` or `[[name]]`) of plain values and inline tables. */
+export function tomlTable(header: string, table: Record<string, unknown>): string {
+  return `${header}\n${Object.entries(table).map(([key, value]) => `${key} = ${toml(value)}`).join('\n')}\n`;
 }
 
 /** The variables that send one CLI to the fake server, with a fake key (Codex's base URL is in its `config`). */
