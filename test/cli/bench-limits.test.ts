@@ -73,4 +73,13 @@ describe('bestof bench limits', () => {
     ]);
     expect(report.winner).toBe('c1');
   });
+
+  it('an agent whose CLI cannot start is an infra failure, with the reason bestof run gave, out of the rates', async () => {
+    const dir = bench(FIX, 'trials = 1');
+    writeFileSync(join(dir, 'bench.toml'), readFileSync(join(dir, 'bench.toml'), 'utf8').replace('[[agents]]\nid = "a"\nkind = "script"\nscript = "agent.toml"', '[[agents]]\nid = "a"\nkind = "command"\ncommand = "/nonexistent/agent-cli"'));
+    const { code, file } = await runBench(dir);
+    expect(code).toBe(0);
+    expect(file.records[0]).toMatchObject({ infra: true, resolved: false, outcome: { status: 'failed', reason: 'refused' } });
+    expect(file.records[0]?.infraReason).toContain('/nonexistent/agent-cli');
+  });
 });
