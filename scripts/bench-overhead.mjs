@@ -1,75 +1,119 @@
 #!/usr/bin/env node
 /**
- * bestof's overhead against a plain serial git baseline, measured in the same run.
+ * bestof against a careful bash script doing the same job, at the same concurrency.
  *
- *   node scripts/bench-overhead.mjs [--files 5000] [--candidates 8] [--repeat 3]
- *   npm run bench:overhead
+ *   node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3]
+ *                                   [--concurrency N] [--no-sandbox-cost]
+ *   npm run bench:overhead                     (needs the build: npm run build)
+ *   node scripts/bench-overhead.mjs --files 500,5000,50000 --candidates 1,8,64   (the whole matrix:
+ *                                   50,000 files and 64 candidates take minutes per round)
  *
- * In a temp folder: a git repo of `--files` small files spread over folders (one commit), and,
- * outside the repo, a spec with `--candidates` "instant" script candidates (one step that
- * writes one file), one trivial check (`true`) and merge = "branch".
+ * For each repo size (`--files`): in a temp folder, a git repo of that many small files spread
+ * over folders (one commit). For each candidate count N (`--candidates`): a spec with N "instant"
+ * script candidates (one step that writes one file), one trivial check (`true`), merge = "branch"
+ * and `[parallel] max_concurrency` = `--concurrency` (default: bestof's own default).
  *
- * Each round runs, one after the other:
- * - the baseline: a bash script that, serially for each candidate, adds a worktree on a new
- *   branch, writes one file, commits it, runs the check in the worktree and removes the worktree;
- * - bestof: `node bin/bestof.js run <spec> --no-tui`, worktrees under a temp
- *   BESTOF_WORKTREES_DIR; it must exit 0.
- * Both are timed with performance.now() around the child process. Leftover branches, refs and
- * worktrees are removed between rounds. The report gives the medians and their ratio, plus a
- * breakdown of where bestof's time went, read from the run's events.jsonl.
+ * The baseline (BASELINE_SCRIPT below) is a bash script that runs, for each candidate and
+ * `--concurrency` candidates at a time (`xargs -P`), the steps bestof must take:
+ *   git worktree add -b <branch> <path> HEAD    a new branch from the base, checked out
+ *   the agent's write                           one file, in the worktree
+ *   git add -A; git commit                      in the worktree
+ *   the check                                   `sh -c true` in the worktree (bestof runs checks through a shell)
+ *   git update-ref <kept ref> HEAD              the candidate's kept ref
+ *   git worktree remove --force <path>
+ * that is 5 git processes per candidate. What bestof does beyond them, and the baseline does
+ * not: the guards (the untracked listing after the setup, a snapshot of the branches and
+ * `refs/replace` before the agent and the worktree's git files checked after it, the commit filter
+ * over `git status`, the checks that nothing unsaved is left before a worktree goes), the frozen
+ * restore (HEAD detached at the commit, the scoring tree prepared before the checks), the put-back
+ * after the checks (`reset --hard` + `clean`), the reword of the commit with its score
+ * (`commit-tree` + `update-ref`), the identity read for each commit, the look-up of the
+ * repository's own drivers once per folder (`git config --show-scope`), the diff stat, the event
+ * log, state.json, the reports and the ranking; and it removes the worktrees at the end of the run
+ * (after the selection) where the baseline removes each one as soon as its candidate is done.
+ * The count of each side's git processes is measured, not assumed (below).
  *
- * The sandbox's cost per agent call (`--no-sandbox-cost` skips it): in each round, two more bestof
- * runs of the same spec with a `command` agent (a process that writes one file) instead of the
- * in-process script, one with `[sandbox] mode = "off"` and one with "required"; the agent calls'
- * durations (provider.finished) are compared, median over candidates and rounds. Needs bubblewrap;
- * without it the section says so.
+ * Each cell (size x N) starts with an untimed run of each side with a `git` wrapper first on PATH
+ * that logs every call (scripts/lib/git-census.mjs): the git processes per candidate and shared,
+ * and bestof's per candidate by subcommand. It also warms the caches for the timed rounds.
  *
- * The README's aim is a ratio of at most 1.5x; these are shared machines, so the exit code
- * never depends on the ratio: non-zero means something failed.
+ * Then `--repeat` rounds: the baseline and bestof one after the other, the baseline first in odd
+ * rounds and bestof first in even ones, each timed with performance.now() around its process;
+ * leftover branches, refs and worktrees removed between runs (untimed). The result of a cell is
+ * each side's median and the median of the per-round ratios bestof/baseline with their minimum
+ * and maximum (scripts/lib/paired.mjs), and a phase breakdown: bestof's from its events.jsonl,
+ * the baseline's from timestamps it takes itself (bash's $EPOCHREALTIME, no process).
+ *
+ * The sandbox's cost per agent call (`--no-sandbox-cost` skips it): at the first size, with
+ * N = the largest count of `--candidates` but at most 8, `--repeat` alternated pairs of bestof runs
+ * with a `command` agent (a process that writes one file) instead of the in-process script, one
+ * with `[sandbox] mode = "off"` and one with "required"; the agent calls' durations
+ * (provider.finished) are compared, median over all calls. Needs bubblewrap; without it the
+ * section says so.
+ *
+ * These are shared machines: the exit code never depends on the ratios; non-zero means
+ * something failed (a run, a leftover, a missing event).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { gitWrapperScript, parseGitLog, summarizeCensus } from './lib/git-census.mjs';
+import { formatRatio, median, parseCountList, runAlternated, summarizePairs } from './lib/paired.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BESTOF_BIN = join(PROJECT, 'bin', 'bestof.js');
 const FILES_PER_FOLDER = 100;
-const AIM = 1.5;
+const MAX_CANDIDATES = 64;
+const SANDBOX_MAX_CANDIDATES = 8;
+const AGENT_OUTPUT = 'written by an instant candidate\n';
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-function positiveInt(name, raw) {
+const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost]\n';
+
+function positiveInt(option, raw, max) {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new Error(`--${option}: expected a whole number from 1 to ${max}, got ${JSON.stringify(raw)}`);
   return n;
 }
 
-function readOptions() {
+function readOptions(defaultConcurrency) {
   const { values } = parseArgs({
     options: {
-      files: { type: 'string', default: '5000' },
-      candidates: { type: 'string', default: '8' },
+      files: { type: 'string', default: '500,5000' },
+      candidates: { type: 'string', default: '1,8' },
       repeat: { type: 'string', default: '3' },
+      concurrency: { type: 'string' },
       'no-sandbox-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('usage: node scripts/bench-overhead.mjs [--files 5000] [--candidates 8] [--repeat 3] [--no-sandbox-cost]\n');
+    process.stdout.write(USAGE);
     process.exit(0);
   }
-  const candidates = positiveInt('candidates', values.candidates);
-  if (candidates > 64) throw new Error('--candidates: bestof allows at most 64 candidates');
-  return { files: positiveInt('files', values.files), candidates, repeat: positiveInt('repeat', values.repeat), sandboxCost: !values['no-sandbox-cost'] };
+  const repeat = positiveInt('repeat', values.repeat, 1000);
+  const concurrency = values.concurrency === undefined ? defaultConcurrency : positiveInt('concurrency', values.concurrency, MAX_CANDIDATES);
+  return {
+    files: parseCountList('files', values.files),
+    candidates: parseCountList('candidates', values.candidates, MAX_CANDIDATES),
+    repeat,
+    concurrency,
+    concurrencyIsDefault: values.concurrency === undefined,
+    sandboxCost: !values['no-sandbox-cost'],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Processes
+
+/** Children running now, so that a Ctrl-C or a kill of the benchmark ends their process groups too. */
+const children = new Set();
 
 /** Runs a program to completion; resolves with its exit code, output and wall time (never rejects on exit codes). */
 function run(command, args, { cwd, env } = {}) {
@@ -78,11 +122,17 @@ function run(command, args, { cwd, env } = {}) {
     const stderr = [];
     const startedAtMs = Date.now();
     const started = performance.now();
-    const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, killed as a whole on a signal (see onSignal in main).
+    const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.add(child);
     child.stdout.on('data', (chunk) => stdout.push(chunk));
     child.stderr.on('data', (chunk) => stderr.push(chunk));
-    child.on('error', reject);
+    child.on('error', (error) => {
+      children.delete(child);
+      reject(error);
+    });
     child.on('close', (code, signal) => {
+      children.delete(child);
       const ms = performance.now() - started;
       resolvePromise({
         code,
@@ -95,6 +145,16 @@ function run(command, args, { cwd, env } = {}) {
       });
     });
   });
+}
+
+function killChildren() {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 }
 
 function describeFailure(what, result) {
@@ -127,7 +187,7 @@ async function createRepo(repo, files) {
   for (const [key, value] of config) await git(repo, ['config', key, value]);
   const folders = Math.ceil(files / FILES_PER_FOLDER);
   for (let f = 0; f < folders; f++) {
-    // Two levels of folders: src/gN/dNN/, at most FILES_PER_FOLDER files in each.
+    // Two levels of folders: src/gN/dNNN/, at most FILES_PER_FOLDER files in each.
     const dir = join(repo, 'src', `g${Math.floor(f / 10)}`, `d${String(f).padStart(3, '0')}`);
     mkdirSync(dir, { recursive: true });
     for (let i = f * FILES_PER_FOLDER; i < Math.min(files, (f + 1) * FILES_PER_FOLDER); i++) {
@@ -145,22 +205,53 @@ async function createRepo(repo, files) {
 const tomlString = (text) => JSON.stringify(text);
 
 /**
- * The spec of the sandbox pair: the same run with a `command` agent, a process that writes one
- * file, so that each agent call starts a process (in bubblewrap or not, as `mode` says).
+ * A spec of N candidates on `repo`, written in `dir`. The agent is the in-process "instant" script
+ * (`agent: 'script'`) or a `command` process that writes the same file (`agent: 'command'`, for the
+ * sandbox pair, with `[sandbox] mode = sandbox`).
  */
-function writeCommandSpec(specDir, repo, candidates, mode) {
-  const agent = join(specDir, 'agent.sh');
-  writeFileSync(agent, "#!/bin/sh\nprintf 'written by an instant candidate\\n' > bench-output.txt\n", { mode: 0o755 });
-  const spec = join(specDir, `sandbox-${mode}.toml`);
-  const main = readFileSync(join(specDir, 'bench.toml'), 'utf8');
+function writeSpec(dir, { name, repo, candidates, concurrency, agent = 'script', sandbox }) {
+  mkdirSync(dir, { recursive: true });
+  const provider = [];
+  if (agent === 'script') {
+    writeFileSync(join(dir, 'instant.toml'), ['# An "instant" candidate: one step that writes one file.', '[[steps]]', 'write = "bench-output.txt"', `content = ${tomlString(AGENT_OUTPUT)}`, ''].join('\n'));
+    provider.push('kind = "script"', 'script = "instant.toml"');
+  } else {
+    const command = join(dir, 'agent.sh');
+    writeFileSync(command, `#!/bin/sh\nprintf ${shellQuote(AGENT_OUTPUT.replace('\n', '\\n'))} > bench-output.txt\n`, { mode: 0o755 });
+    provider.push('kind = "command"', `command = ${tomlString(command)}`);
+  }
+  const spec = join(dir, `${name}.toml`);
   writeFileSync(
     spec,
-    main
-      .replace('kind = "script"\nscript = "instant.toml"', `kind = "command"\ncommand = ${tomlString(agent)}`)
-      .replace('[select]', `[sandbox]\nmode = "${mode}"\n\n[select]`),
+    [
+      `name = ${tomlString(name)}`,
+      `repo = ${tomlString(repo)}`,
+      '',
+      '[prompt]',
+      'text = "Write one file."',
+      '',
+      '[parallel]',
+      `candidates = ${candidates}`,
+      `max_concurrency = ${concurrency}`,
+      '',
+      '[provider]',
+      ...provider,
+      '',
+      '[[checks.items]]',
+      'name = "trivial"',
+      'command = "true"',
+      'score = 1',
+      '',
+      ...(sandbox ? ['[sandbox]', `mode = ${tomlString(sandbox)}`, ''] : []),
+      '[select]',
+      'merge = "branch"',
+      '',
+    ].join('\n'),
   );
   return spec;
 }
+
+const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** Does bubblewrap work here (the same probe as bestof's, roughly)? */
 async function bwrapWorks() {
@@ -171,58 +262,61 @@ async function bwrapWorks() {
   }
 }
 
-function writeSpec(specDir, repo, candidates) {
-  mkdirSync(specDir, { recursive: true });
-  writeFileSync(
-    join(specDir, 'instant.toml'),
-    ['# An "instant" candidate: one step that writes one file.', '[[steps]]', 'write = "bench-output.txt"', 'content = "written by an instant candidate\\n"', ''].join('\n'),
-  );
-  const spec = join(specDir, 'bench.toml');
-  writeFileSync(
-    spec,
-    [
-      'name = "bench"',
-      `repo = ${tomlString(repo)}`,
-      '',
-      '[prompt]',
-      'text = "Write one file."',
-      '',
-      '[parallel]',
-      `candidates = ${candidates}`,
-      '# max_concurrency is left unset: the default applies.',
-      '',
-      '[provider]',
-      'kind = "script"',
-      'script = "instant.toml"',
-      '',
-      '[[checks.items]]',
-      'name = "trivial"',
-      'command = "true"',
-      'score = 1',
-      '',
-      '[select]',
-      'merge = "branch"',
-      '',
-    ].join('\n'),
-  );
-  return spec;
-}
+// ---------------------------------------------------------------------------------------------
+// The baseline
 
+/**
+ * bestof's job for each candidate done by a careful script (see the module doc), `concurrency`
+ * candidates at a time. Each candidate's job appends one line of bash timestamps to `timings`:
+ * `id` then the times before the worktree add, the write, the commit, the check, the kept ref,
+ * the removal, and after it.
+ */
 const BASELINE_SCRIPT = `#!/usr/bin/env bash
-# What bestof does for each candidate, done by hand and serially: worktree, one file, commit,
-# the check (a process started in the worktree, as bestof starts one), worktree removed.
 set -euo pipefail
-repo=$1 worktrees=$2 prefix=$3 count=$4
-cd "$repo"
-for i in $(seq 1 "$count"); do
-  path="$worktrees/c$i"
-  git worktree add --quiet -b "$prefix/c$i" "$path" HEAD
-  printf 'written by an instant candidate\\n' > "$path/bench-output.txt"
-  (cd "$path" && git add -A && git commit -q -m x)
+repo=$1 worktrees=$2 tag=$3 count=$4 concurrency=$5 timings=$6
+export repo worktrees tag timings
+candidate() {
+  local id="c$1" path="$worktrees/c$1" t0 t1 t2 t3 t4 t5 t6
+  t0=$EPOCHREALTIME
+  git -C "$repo" worktree add --quiet -b "baseline/$tag/$id" "$path" HEAD
+  t1=$EPOCHREALTIME
+  printf ${shellQuote(AGENT_OUTPUT.replace('\n', '\\n'))} > "$path/bench-output.txt"
+  t2=$EPOCHREALTIME
+  git -C "$path" add -A
+  git -C "$path" commit --quiet --no-verify -m "$id"
+  t3=$EPOCHREALTIME
   (cd "$path" && sh -c 'true')
-  git worktree remove --force "$path"
-done
+  t4=$EPOCHREALTIME
+  git -C "$path" update-ref "refs/baseline/$tag/$id/kept" HEAD
+  t5=$EPOCHREALTIME
+  git -C "$repo" worktree remove --force "$path"
+  t6=$EPOCHREALTIME
+  printf '%s %s %s %s %s %s %s %s\\n' "$id" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$t6" >> "$timings"
+}
+export -f candidate
+cd "$repo"
+seq 1 "$count" | xargs -P "$concurrency" -I{} bash -c 'candidate "$1"' _ {}
 `;
+
+/** Per-candidate phases of one baseline run, in ms, from its timings file. */
+function baselinePhases(timingsText, candidates) {
+  const lines = timingsText.split('\n').filter(Boolean);
+  if (lines.length !== candidates) throw new Error(`baseline timings: expected ${candidates} lines, found ${lines.length}`);
+  const per = { setup: [], agent: [], commit: [], checks: [], keep: [], removal: [], total: [] };
+  for (const line of lines) {
+    const [, ...stamps] = line.split(' ');
+    const t = stamps.map((s) => Number(s) * 1000);
+    if (t.length !== 7 || t.some((v) => !Number.isFinite(v))) throw new Error(`baseline timings: unreadable line ${JSON.stringify(line)} (bash 5 is needed for $EPOCHREALTIME)`);
+    per.setup.push(t[1] - t[0]);
+    per.agent.push(t[2] - t[1]);
+    per.commit.push(t[3] - t[2]);
+    per.checks.push(t[4] - t[3]);
+    per.keep.push(t[5] - t[4]);
+    per.removal.push(t[6] - t[5]);
+    per.total.push(t[6] - t[0]);
+  }
+  return Object.fromEntries(Object.entries(per).map(([k, v]) => [k, median(v)]));
+}
 
 /** Deletes refs in one `git update-ref --stdin` transaction. */
 async function deleteRefs(repo, refs) {
@@ -237,30 +331,33 @@ async function deleteRefs(repo, refs) {
   });
 }
 
-/** Between rounds: every branch but main, every refs/bestof ref and every worktree record gone; the checkout clean. */
-async function cleanRepo(repo) {
+/** After a run: every branch but main, every refs/bestof and refs/baseline ref and every worktree record gone; the checkout clean. */
+async function cleanRepo(repo, after) {
   await git(repo, ['worktree', 'prune']);
   const worktrees = (await git(repo, ['worktree', 'list', '--porcelain'])).split('\n').filter((l) => l.startsWith('worktree ')).length;
-  if (worktrees !== 1) throw new Error(`${worktrees - 1} worktree(s) were left behind in ${repo}:\n${await git(repo, ['worktree', 'list'])}`);
-  const refs = (await git(repo, ['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/bestof/']))
+  if (worktrees !== 1) throw new Error(`${after}: ${worktrees - 1} worktree(s) were left behind in ${repo}:\n${await git(repo, ['worktree', 'list'])}`);
+  const refs = (await git(repo, ['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/bestof/', 'refs/baseline/']))
     .split('\n')
     .filter((ref) => ref !== '' && ref !== 'refs/heads/main');
   await deleteRefs(repo, refs);
   const status = await git(repo, ['status', '--porcelain']);
-  if (status.trim() !== '') throw new Error(`the fixture checkout is not clean after a round:\n${status}`);
-  return refs.length;
+  if (status.trim() !== '') throw new Error(`${after}: the fixture checkout is not clean:\n${status}`);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Where bestof's time goes (from the run folder's events.jsonl)
+// bestof's runs and where their time goes (from the run folder's events.jsonl)
 
-function readRunEvents(repo) {
+/** The run folder a bestof run just made: the one folder of .bestof/runs not in `seen` (which it joins). */
+function newRunDir(repo, seen) {
   const runsDir = join(repo, '.bestof', 'runs');
-  const runs = readdirSync(runsDir).sort();
-  const last = runs[runs.length - 1];
-  if (!last) throw new Error(`no run folder in ${runsDir}`);
-  const text = readFileSync(join(runsDir, last, 'events.jsonl'), 'utf8');
-  return text
+  const fresh = readdirSync(runsDir).filter((name) => !seen.has(name));
+  if (fresh.length !== 1) throw new Error(`expected one new run folder in ${runsDir}, found ${fresh.length}: ${fresh.join(', ')}`);
+  seen.add(fresh[0]);
+  return join(runsDir, fresh[0]);
+}
+
+function readEvents(runDir) {
+  return readFileSync(join(runDir, 'events.jsonl'), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
@@ -270,230 +367,335 @@ function readRunEvents(repo) {
 }
 
 /**
- * Phases of one bestof run, in ms. Process-level phases are wall-clock slices of the run;
- * per-candidate phases are medians over the candidates (they overlap up to max_concurrency).
+ * Phases of one bestof run, in ms. Per candidate: medians over the candidates (they overlap up to
+ * max_concurrency). Wall clock: slices of the run, from the spawn of the process to its exit.
  */
-function phasesOf(events, processRun) {
+function bestofPhases(events, processRun) {
   const first = (predicate) => events.find(predicate);
-  const lastOf = (predicate) => events.filter(predicate).at(-1);
   const started = first((e) => e.type === 'run.started');
   const finished = first((e) => e.type === 'run.finished');
-  const candidateFinishes = events.filter((e) => e.type === 'candidate.finished');
-  const lastCandidate = candidateFinishes.at(-1);
+  const lastCandidate = events.filter((e) => e.type === 'candidate.finished').at(-1);
   const selection = first((e) => e.type === 'selection.finished');
-  if (!started || !finished || !lastCandidate || !selection) throw new Error('events.jsonl lacks run.started, candidate.finished, selection.finished or run.finished');
+  const firstSetup = first((e) => e.type === 'candidate.status' && e.status === 'setup');
+  if (!started || !finished || !lastCandidate || !selection || !firstSetup) throw new Error('events.jsonl lacks run.started, a candidate, selection.finished or run.finished');
 
-  const ids = started.candidates.map((c) => c.id);
-  const per = { setup: [], agent: [], commit: [], checks: [], restore: [], finish: [], total: [] };
-  let peak = 0;
+  const per = { setup: [], agent: [], commit: [], frozen: [], checks: [], keep: [], finish: [], total: [] };
   const intervals = [];
-  for (const id of ids) {
+  for (const { id } of started.candidates) {
     const of = (type, extra = () => true) => events.find((e) => e.candidate === id && e.type === type && extra(e));
     const setupStatus = of('candidate.status', (e) => e.status === 'setup');
     const setup = of('candidate.setup');
     const running = of('candidate.status', (e) => e.status === 'running');
     const provider = of('provider.finished');
-    const committed = of('candidate.committed');
     const checking = of('candidate.status', (e) => e.status === 'checking');
-    const lastCheck = lastOf((e) => e.candidate === id && e.type === 'check.finished');
-    const scored = of('candidate.scored');
+    const checks = events.filter((e) => e.candidate === id && e.type === 'check.finished');
+    const committed = of('candidate.committed');
     const done = of('candidate.finished');
-    if (!setupStatus || !setup || !running || !provider || !committed || !checking || !lastCheck || !scored || !done) {
-      throw new Error(`events.jsonl: candidate ${id} lacks one of its phase events`);
+    if (!setupStatus || !setup || !running || !provider || !checking || checks.length === 0 || !committed || !done) {
+      throw new Error(`events.jsonl: candidate ${id} lacks one of its phase events (setup, running, provider.finished, checking, check.finished, candidate.committed, candidate.finished)`);
     }
-    per.setup.push(setup.ms - setupStatus.ms); // git worktree add (+ copy, setup commands, untracked listing)
-    per.agent.push(provider.ms - running.ms); // the script provider itself
-    // The commit is made before the checks and recorded (candidate.committed) after them, once it is
-    // reworded with its score and kept: its making ends where the checks start.
-    per.commit.push(checking.ms - provider.ms); // link check, agent branches, filter, add -A, diff --cached, identity, commit
-    per.checks.push(lastCheck.ms - checking.ms); // the check processes
-    per.restore.push(committed.ms - lastCheck.ms); // reset --hard + clean after the checks, then the reword and the kept ref
-    per.finish.push(done.ms - scored.ms); // diff stat against base
+    const checkRun = checks.reduce((sum, e) => sum + e.check.durationMs, 0);
+    per.setup.push(setup.ms - setupStatus.ms); // worktree add + checkout, setup listing, guards
+    per.agent.push(provider.ms - running.ms); // the git-dir snapshot, then the script provider
+    // The commit is made before the checks and recorded (candidate.committed) after them, once it
+    // is reworded with its score and kept: its making ends where the checks start.
+    per.commit.push(checking.ms - provider.ms); // git-dir check, commit filter, add -A, identity, commit
+    per.frozen.push(checks.at(-1).ms - checking.ms - checkRun); // HEAD detached, the scoring tree prepared
+    per.checks.push(checkRun); // the check processes, as bestof timed them
+    per.keep.push(committed.ms - checks.at(-1).ms); // put-back (reset --hard + clean), reword, kept ref
+    per.finish.push(done.ms - committed.ms); // the score recorded, the diff stat
     per.total.push(done.ms - setupStatus.ms);
     intervals.push([setupStatus.ms, done.ms]);
   }
+  let peak = 0;
   for (const [start] of intervals) peak = Math.max(peak, intervals.filter(([s, e]) => s <= start && start < e).length);
-
-  const firstSetup = first((e) => e.type === 'candidate.status' && e.status === 'setup');
   return {
+    perCandidate: Object.fromEntries(Object.entries(per).map(([k, v]) => [k, median(v)])),
     wall: {
-      'start-up (spawn -> run.started)': started.ms - processRun.startedAtMs,
-      'candidates (run.started -> last candidate.finished)': lastCandidate.ms - started.ms,
-      '  of which before the first setup': firstSetup.ms - started.ms,
-      'selection (-> selection.finished)': selection.ms - lastCandidate.ms,
-      'worktree removal (-> run.finished)': finished.ms - selection.ms,
-      'reports + exit (run.finished -> exit)': processRun.endedAtMs - finished.ms,
+      startup: started.ms - processRun.startedAtMs,
+      beforeSetup: firstSetup.ms - started.ms,
+      candidates: lastCandidate.ms - started.ms,
+      selection: selection.ms - lastCandidate.ms,
+      removal: finished.ms - selection.ms,
+      exit: processRun.endedAtMs - finished.ms,
+      total: processRun.ms,
     },
-    perCandidate: {
-      'setup (worktree add)': median(per.setup),
-      'agent (script provider)': median(per.agent),
-      'commit': median(per.commit),
-      'checks': median(per.checks),
-      'restore, reword, keep': median(per.restore),
-      'finish (diff stat)': median(per.finish),
-      'total per candidate': median(per.total),
-    },
-    sums: Object.fromEntries(Object.entries(per).map(([k, v]) => [k, v.reduce((a, b) => a + b, 0)])),
-    peakConcurrency: peak,
+    peak,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One cell: a repo size and a candidate count
+
+/** Everything one cell's runs share. */
+function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRuns, baselineScript }) {
+  const id = `s${files}-n${candidates}`;
+  const runBaseline = async (tag, env = process.env) => {
+    const worktrees = join(temp, 'wt', tag);
+    const timings = join(temp, 'timings', `${tag}.txt`);
+    mkdirSync(worktrees, { recursive: true });
+    mkdirSync(dirname(timings), { recursive: true });
+    const result = await run('bash', [baselineScript, repo, worktrees, tag, String(candidates), String(concurrency), timings], { cwd: repo, env });
+    if (result.code !== 0) throw new Error(describeFailure(`baseline (${tag})`, result));
+    await cleanRepo(repo, `after the baseline (${tag})`);
+    return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
+  };
+  const runBestof = async (tag, env = process.env) => {
+    const worktrees = join(temp, 'wt', tag);
+    mkdirSync(worktrees, { recursive: true });
+    const result = await run(process.execPath, [BESTOF_BIN, 'run', spec, '--no-tui'], { cwd: temp, env: { ...env, BESTOF_WORKTREES_DIR: worktrees } });
+    if (result.code !== 0) throw new Error(describeFailure(`bestof run (${tag})`, result));
+    const events = readEvents(newRunDir(repo, seenRuns));
+    await cleanRepo(repo, `after bestof (${tag})`);
+    return { ms: result.ms, events, phases: bestofPhases(events, result) };
+  };
+  return { id, runBaseline, runBestof };
+}
+
+/** The untimed census run of each side with the git wrapper on PATH (see the module doc). */
+async function census(cell, { temp, candidates, wrapperDir }) {
+  const ids = Array.from({ length: candidates }, (_, i) => `c${i + 1}`);
+  const withWrapper = (log) => ({ ...process.env, PATH: `${wrapperDir}:${process.env.PATH ?? ''}`, BESTOF_BENCH_GIT_LOG: log });
+  const baselineTag = `${cell.id}-census`;
+  const baselineLog = join(temp, 'census', `${baselineTag}.log`);
+  const bestofLog = join(temp, 'census', `${cell.id}-bestof.log`);
+  mkdirSync(dirname(baselineLog), { recursive: true });
+  writeFileSync(baselineLog, '');
+  writeFileSync(bestofLog, '');
+  await cell.runBaseline(baselineTag, withWrapper(baselineLog));
+  const bestof = await cell.runBestof(`${cell.id}-census-bestof`, withWrapper(bestofLog));
+  const started = bestof.events.find((e) => e.type === 'run.started');
+  return {
+    baseline: summarizeCensus(parseGitLog(readFileSync(baselineLog, 'utf8')), { tag: baselineTag, candidates: ids }),
+    bestof: summarizeCensus(parseGitLog(readFileSync(bestofLog, 'utf8')), { tag: started.runId, candidates: ids, ignoreCommits: [started.baseCommit] }),
+  };
+}
+
+async function measureCell(context) {
+  const { files, candidates, concurrency, repeat } = context;
+  const cell = cellContext(context);
+  process.stdout.write(`\n== ${files} files x ${candidates} candidate(s), ${Math.min(concurrency, candidates)} at a time ==\n`);
+  const calls = await census(cell, context);
+  process.stdout.write(`git processes (an untimed run of each with a git wrapper): baseline ${describeCensus(calls.baseline)}; bestof ${describeCensus(calls.bestof)}\n`);
+  process.stdout.write(`  bestof's per candidate: ${calls.bestof.subcommands.map(([command, n]) => `${command} ${formatCount(n)}`).join(', ')}\n`);
+
+  const rounds = await runAlternated(
+    repeat,
+    {
+      baseline: (round) => cell.runBaseline(`${cell.id}-r${round}`),
+      bestof: (round) => cell.runBestof(`${cell.id}-r${round}-bestof`),
+    },
+    ({ round, order, results }) => {
+      process.stdout.write(`round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, bestof ${seconds(results.bestof.ms)}, ratio ${(results.bestof.ms / results.baseline.ms).toFixed(2)}x\n`);
+    },
+  );
+  const summary = summarizePairs(rounds.map(({ results }) => ({ reference: results.baseline.ms, measured: results.bestof.ms })));
+  // Each phase: its median over the rounds (of the per-round medians over the candidates).
+  const overRounds = (pick) => Object.fromEntries(Object.keys(pick(rounds[0].results)).map((k) => [k, median(rounds.map(({ results }) => pick(results)[k]))]));
+  const phases = {
+    baseline: overRounds((results) => results.baseline.phases),
+    bestof: overRounds((results) => results.bestof.phases.perCandidate),
+    wall: overRounds((results) => results.bestof.phases.wall),
+    peak: Math.max(...rounds.map(({ results }) => results.bestof.phases.peak)),
+  };
+  process.stdout.write(`median of ${summary.rounds} round(s): baseline ${seconds(summary.reference)}, bestof ${seconds(summary.measured)}; bestof/baseline, median of the paired ratios [min, max]: ${formatRatio(summary.ratio)}\n\n`);
+  process.stdout.write(`${phaseTable(phases, Math.min(concurrency, candidates))}\n`);
+  return { files, candidates, concurrency: Math.min(concurrency, candidates), calls, summary, phases };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox's cost per agent call
+
+async function measureSandbox({ temp, repo, candidates, concurrency, repeat, seenRuns }) {
+  const specs = {
+    off: writeSpec(join(temp, 'spec-sandbox'), { name: 'sandbox-off', repo, candidates, concurrency, agent: 'command', sandbox: 'off' }),
+    required: writeSpec(join(temp, 'spec-sandbox'), { name: 'sandbox-required', repo, candidates, concurrency, agent: 'command', sandbox: 'required' }),
+  };
+  const calls = { off: [], required: [] };
+  const runMode = (mode) => async (round) => {
+    const worktrees = join(temp, 'wt', `sandbox-${mode}-r${round}`);
+    mkdirSync(worktrees, { recursive: true });
+    const result = await run(process.execPath, [BESTOF_BIN, 'run', specs[mode], '--no-tui'], { cwd: temp, env: { ...process.env, BESTOF_WORKTREES_DIR: worktrees } });
+    if (result.code !== 0) throw new Error(describeFailure(`bestof run, sandbox ${mode} (round ${round})`, result));
+    const durations = readEvents(newRunDir(repo, seenRuns))
+      .filter((e) => e.type === 'provider.finished')
+      .map((e) => e.durationMs);
+    await cleanRepo(repo, `after bestof with the sandbox ${mode}`);
+    calls[mode].push(...durations);
+    return median(durations);
+  };
+  await runAlternated(repeat, { off: runMode('off'), required: runMode('required') }, ({ round, order, results }) => {
+    process.stdout.write(`round ${round} (${order[0]} first): agent call median, sandbox off ${results.off.toFixed(1)} ms, required ${results.required.toFixed(1)} ms\n`);
+  });
+  return { off: median(calls.off), required: median(calls.required), count: calls.off.length };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 const seconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
+const milliseconds = (ms) => (ms === undefined ? '-' : `${Math.round(ms)} ms`);
+const formatCount = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+function describeCensus({ perCandidate, shared }) {
+  const per = perCandidate.min === perCandidate.max ? formatCount(perCandidate.mean) : `${formatCount(perCandidate.mean)} (${perCandidate.min}-${perCandidate.max})`;
+  return `${per} per candidate + ${shared} shared`;
+}
 
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   return rows.map((row) => row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  ')).join('\n');
 }
 
-/** bestof's default [parallel] max_concurrency, read from the built schema (the spec leaves it unset). */
-async function defaultConcurrency() {
-  try {
-    const { specSchema } = await import(join(PROJECT, 'dist', 'spec', 'schema.js'));
-    return specSchema.parse({ prompt: { text: 'x' } }).parallel.max_concurrency;
-  } catch {
-    return 4;
-  }
+function phaseTable({ baseline, bestof, wall, peak }, atATime) {
+  const perCandidate = table([
+    [`per candidate (medians; ${atATime} at a time)`, 'baseline', 'bestof'],
+    ['setup (worktree add + checkout)', milliseconds(baseline.setup), milliseconds(bestof.setup)],
+    ['agent (one file written)', milliseconds(baseline.agent), milliseconds(bestof.agent)],
+    ['commit', milliseconds(baseline.commit), milliseconds(bestof.commit)],
+    ['frozen restore (scoring tree)', '-', milliseconds(bestof.frozen)],
+    ['checks (the `true` process)', milliseconds(baseline.checks), milliseconds(bestof.checks)],
+    ['keep (baseline: update-ref; bestof: put-back, reword, kept ref)', milliseconds(baseline.keep), milliseconds(bestof.keep)],
+    ['finish (score recorded, diff stat)', '-', milliseconds(bestof.finish)],
+    ['worktree removal', milliseconds(baseline.removal), 'at the end'],
+    ['total per candidate', milliseconds(baseline.total), milliseconds(bestof.total)],
+  ]);
+  const run = table([
+    ["bestof's wall clock (medians)", 'time'],
+    ['start-up (spawn -> run.started)', milliseconds(wall.startup)],
+    ['candidates (run.started -> last candidate.finished)', milliseconds(wall.candidates)],
+    ['  of which before the first setup', milliseconds(wall.beforeSetup)],
+    ['selection (-> selection.finished)', milliseconds(wall.selection)],
+    ['merge + worktree removal (-> run.finished)', milliseconds(wall.removal)],
+    ['reports + exit (run.finished -> exit)', milliseconds(wall.exit)],
+    ['whole run', milliseconds(wall.total)],
+  ]);
+  return `${perCandidate}\n\n${run}\npeak concurrent candidates observed: ${peak}\n`;
 }
 
-async function nproc() {
+function summaryTable(cells) {
+  const rows = [
+    '| files | candidates | at a time | git processes per candidate (baseline / bestof) | baseline | bestof | bestof / baseline: median of paired ratios [min, max] |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const { files, candidates, concurrency, calls, summary } of cells) {
+    rows.push(
+      `| ${files.toLocaleString('en-US')} | ${candidates} | ${concurrency} | ${formatCount(calls.baseline.perCandidate.mean)} / ${formatCount(calls.bestof.perCandidate.mean)} | ${seconds(summary.reference)} | ${seconds(summary.measured)} | **${formatRatio(summary.ratio)}** |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+function phaseSummaryTable(cells) {
+  const rows = [
+    '| files x candidates | setup | agent | commit | frozen restore | checks | put-back, reword, keep | finish | start-up | removal at the end |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const { files, candidates, phases } of cells) {
+    const b = phases.bestof;
+    const cellMs = (ms) => `${Math.round(ms)}`;
+    rows.push(
+      `| ${files.toLocaleString('en-US')} x ${candidates} | ${cellMs(b.setup)} (${cellMs(phases.baseline.setup)}) | ${cellMs(b.agent)} | ${cellMs(b.commit)} (${cellMs(phases.baseline.commit)}) | ${cellMs(b.frozen)} | ${cellMs(b.checks)} (${cellMs(phases.baseline.checks)}) | ${cellMs(b.keep)} (${cellMs(phases.baseline.keep)}) | ${cellMs(b.finish)} | ${cellMs(phases.wall.startup)} | ${cellMs(phases.wall.removal)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+/** bestof's default [parallel] max_concurrency, read from the built schema. */
+async function defaultConcurrency() {
+  const { specSchema } = await import(join(PROJECT, 'dist', 'spec', 'schema.js'));
+  return specSchema.parse({ prompt: { text: 'x' } }).parallel.max_concurrency;
+}
+
+async function commandLine(command, args) {
   try {
-    const result = await run('nproc', []);
+    const result = await run(command, args);
     if (result.code === 0) return result.stdout.trim();
   } catch {
-    // no nproc on this system
+    // not installed
   }
-  return `${availableParallelism()} (os.availableParallelism)`;
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const options = readOptions();
+  if (!existsSync(join(PROJECT, 'dist', 'cli', 'main.js'))) throw new Error(`bestof is not built (no ${join(PROJECT, 'dist')}): run \`npm run build\` in ${PROJECT} first`);
+  const options = readOptions(await defaultConcurrency());
   const temp = mkdtempSync(join(tmpdir(), 'bestof-bench-'));
   let cleaned = false;
   const cleanup = () => {
     if (cleaned) return;
     cleaned = true;
+    killChildren();
     rmSync(temp, { recursive: true, force: true });
   };
   const onSignal = (signal) => {
     cleanup();
-    process.stderr.write(`bench-overhead: ${signal}: temp folders removed\n`);
+    process.stderr.write(`bench-overhead: ${signal}: its processes were ended and its temp folder ${temp} removed\n`);
     process.exit(130);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
   try {
-    const [gitVersion, cores, concurrency] = await Promise.all([git(PROJECT, ['--version']), nproc(), defaultConcurrency()]);
-    const repo = join(temp, 'repo');
-    const specDir = join(temp, 'spec');
+    const [gitVersion, cores, realGit, commit, dirty] = await Promise.all([
+      git(PROJECT, ['--version']),
+      commandLine('nproc', []),
+      commandLine('sh', ['-c', 'command -v git']),
+      commandLine('git', ['-C', PROJECT, 'rev-parse', '--short', 'HEAD']),
+      commandLine('git', ['-C', PROJECT, 'status', '--porcelain', '--', 'src']),
+    ]);
+    // What was measured: the build in dist/, which may differ from the commit.
+    const build = `bestof ${commit ?? '(not a git checkout)'}${dirty ? ' + uncommitted changes in src/' : ''}, dist/ built ${statSync(join(PROJECT, 'dist', 'cli', 'main.js')).mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    if (!realGit) throw new Error('git is not on PATH');
     const baselineScript = join(temp, 'baseline.sh');
     writeFileSync(baselineScript, BASELINE_SCRIPT, { mode: 0o755 });
+    const wrapperDir = join(temp, 'git-wrapper');
+    mkdirSync(wrapperDir);
+    writeFileSync(join(wrapperDir, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
 
-    process.stdout.write(`bench-overhead: ${options.files} files, ${options.candidates} candidates, ${options.repeat} round(s)\n`);
-    process.stdout.write(`node ${process.version}, ${gitVersion.trim()}, nproc ${cores}\n`);
-    process.stdout.write(`bestof max_concurrency: ${concurrency} (the default; the spec leaves it unset)\n`);
+    const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+    process.stdout.write(`bench-overhead: files ${options.files.join(', ')}; candidates ${options.candidates.join(', ')}; ${options.repeat} round(s) per cell\n`);
+    process.stdout.write(
+      `${new Date().toISOString().slice(0, 10)}, ${build}, node ${process.version}, ${gitVersion.trim()}, nproc ${cores ?? availableParallelism()} (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}\n`,
+    );
+    process.stdout.write(`max_concurrency: ${options.concurrency} for bestof and the baseline (${options.concurrencyIsDefault ? "bestof's default" : '--concurrency'})\n`);
+    process.stdout.write(
+      'baseline: a bash script doing, per candidate, git worktree add -b, the write, git add -A + commit, the check (sh -c true), git update-ref, git worktree remove; that many at a time (xargs -P)\n',
+    );
 
-    const fixtureStarted = performance.now();
-    await createRepo(repo, options.files);
-    const spec = writeSpec(specDir, repo, options.candidates);
-    process.stdout.write(`fixture repo created in ${seconds(performance.now() - fixtureStarted)}: ${repo}\n\n`);
-
-    const sandboxSpecs = options.sandboxCost && (await bwrapWorks()) ? { off: writeCommandSpec(specDir, repo, options.candidates, 'off'), required: writeCommandSpec(specDir, repo, options.candidates, 'required') } : undefined;
-    if (options.sandboxCost && !sandboxSpecs) process.stdout.write('sandbox cost: not measured, bubblewrap does not work here\n\n');
-    const sandboxCalls = { off: [], required: [] };
-
-    const rounds = [];
-    for (let round = 1; round <= options.repeat; round++) {
-      // Baseline: fresh branch names per round.
-      const baselineWorktrees = join(temp, `baseline-worktrees-${round}`);
-      mkdirSync(baselineWorktrees, { recursive: true });
-      const baseline = await run('bash', [baselineScript, repo, baselineWorktrees, `baseline/r${round}`, String(options.candidates)], { cwd: repo });
-      if (baseline.code !== 0) throw new Error(describeFailure(`baseline (round ${round})`, baseline));
-      await cleanRepo(repo);
-
-      // bestof: its branch names are unique per run.
-      const bestofWorktrees = join(temp, `bestof-worktrees-${round}`);
-      mkdirSync(bestofWorktrees, { recursive: true });
-      const bestof = await run(process.execPath, [BESTOF_BIN, 'run', spec, '--no-tui'], {
-        cwd: temp,
-        env: { ...process.env, BESTOF_WORKTREES_DIR: bestofWorktrees },
-      });
-      if (bestof.code !== 0) throw new Error(describeFailure(`bestof run (round ${round})`, bestof));
-      const phases = phasesOf(readRunEvents(repo), bestof);
-      await cleanRepo(repo);
-
-      rounds.push({ baseline: baseline.ms, bestof: bestof.ms, phases });
-      process.stdout.write(`round ${round}: baseline ${seconds(baseline.ms)}, bestof ${seconds(bestof.ms)}\n`);
-
-      if (sandboxSpecs) {
-        // The sandbox pair, alternated with the rest so that a busy machine slows both alike.
-        for (const mode of ['off', 'required']) {
-          const worktrees = join(temp, `sandbox-${mode}-worktrees-${round}`);
-          mkdirSync(worktrees, { recursive: true });
-          const result = await run(process.execPath, [BESTOF_BIN, 'run', sandboxSpecs[mode], '--no-tui'], { cwd: temp, env: { ...process.env, BESTOF_WORKTREES_DIR: worktrees } });
-          if (result.code !== 0) throw new Error(describeFailure(`bestof run, sandbox ${mode} (round ${round})`, result));
-          const calls = readRunEvents(repo).filter((e) => e.type === 'provider.finished').map((e) => e.durationMs);
-          sandboxCalls[mode].push(...calls);
-          await cleanRepo(repo);
-          process.stdout.write(`round ${round}: bestof with a command agent, sandbox ${mode}: ${seconds(result.ms)}, agent call median ${median(calls).toFixed(1)} ms\n`);
-        }
+    const cells = [];
+    let sandbox;
+    for (const [sizeIndex, files] of options.files.entries()) {
+      const sizeDir = join(temp, `size-${files}`);
+      const repo = join(sizeDir, 'repo');
+      const fixtureStarted = performance.now();
+      await createRepo(repo, files);
+      process.stdout.write(`\nfixture repo of ${files} files created in ${seconds(performance.now() - fixtureStarted)}\n`);
+      const seenRuns = new Set();
+      for (const candidates of options.candidates) {
+        const spec = writeSpec(join(sizeDir, `spec-${candidates}`), { name: `bench-${candidates}`, repo, candidates, concurrency: options.concurrency });
+        cells.push(await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript }));
       }
+      if (sizeIndex === 0 && options.sandboxCost) {
+        const candidates = Math.min(Math.max(...options.candidates), SANDBOX_MAX_CANDIDATES);
+        process.stdout.write(`\n== the sandbox's cost per agent call: ${files} files x ${candidates} candidate(s), a command agent ==\n`);
+        if (await bwrapWorks()) sandbox = await measureSandbox({ temp: sizeDir, repo, candidates, concurrency: options.concurrency, repeat: options.repeat, seenRuns });
+        else process.stdout.write('not measured: bubblewrap does not work here\n');
+      }
+      // The next size's worktrees need the room.
+      rmSync(sizeDir, { recursive: true, force: true });
     }
 
-    const baselineMedian = median(rounds.map((r) => r.baseline));
-    const bestofMedian = median(rounds.map((r) => r.bestof));
-    const ratio = bestofMedian / baselineMedian;
-
-    process.stdout.write('\n');
-    process.stdout.write(
-      `${table([
-        ['', ...rounds.map((_, i) => `round ${i + 1}`), 'median'],
-        ['serial baseline', ...rounds.map((r) => seconds(r.baseline)), seconds(baselineMedian)],
-        ['bestof', ...rounds.map((r) => seconds(r.bestof)), seconds(bestofMedian)],
-        ['bestof/baseline', ...rounds.map((r) => `${(r.bestof / r.baseline).toFixed(2)}x`), `${ratio.toFixed(2)}x`],
-      ])}\n`,
-    );
-
-    // Where bestof's time went, medians over the rounds.
-    const wallKeys = Object.keys(rounds[0].phases.wall);
-    const candidateKeys = Object.keys(rounds[0].phases.perCandidate);
-    process.stdout.write(`\nbestof phases (from events.jsonl, median of ${rounds.length} round(s); timestamps have 1 ms resolution):\n`);
-    process.stdout.write(
-      `${table([
-        ['wall clock', 'time'],
-        ...wallKeys.map((k) => [k, seconds(median(rounds.map((r) => r.phases.wall[k])))]),
-      ])}\n\n`,
-    );
-    process.stdout.write(
-      `${table([
-        [`per candidate (median; up to ${concurrency} overlap)`, 'time'],
-        ...candidateKeys.map((k) => [k, seconds(median(rounds.map((r) => r.phases.perCandidate[k])))]),
-      ])}\n`,
-    );
-    process.stdout.write(`peak concurrent candidates observed: ${Math.max(...rounds.map((r) => r.phases.peakConcurrency))}\n\n`);
-
-    if (sandboxSpecs) {
-      const off = median(sandboxCalls.off);
-      const on = median(sandboxCalls.required);
+    process.stdout.write(`\nload average at the end: ${load()}\n\n`);
+    process.stdout.write(`${summaryTable(cells)}\n\n`);
+    process.stdout.write(`bestof's phases per candidate in ms, medians (the baseline's in brackets), from events.jsonl and the baseline's own timestamps:\n\n${phaseSummaryTable(cells)}\n\n`);
+    if (sandbox) {
       process.stdout.write(
-        `sandbox: an agent call (a process that writes one file) took ${off.toFixed(1)} ms without the sandbox and ${on.toFixed(1)} ms in it, inside bestof: ${on - off >= 0 ? '+' : ''}${(on - off).toFixed(1)} ms per call (medians over ${sandboxCalls.off.length} calls each)\n\n`,
+        `sandbox: an agent call (a process that writes one file) took ${sandbox.off.toFixed(1)} ms without the sandbox and ${sandbox.required.toFixed(1)} ms in it, inside bestof: ${sandbox.required - sandbox.off >= 0 ? '+' : ''}${(sandbox.required - sandbox.off).toFixed(1)} ms per call (medians over ${sandbox.count} calls each)\n`,
       );
     }
-    if (ratio > AIM) process.stdout.write(`note: above the README's aim of ${AIM}x (not a failure: machines are shared)\n`);
-    process.stdout.write(
-      `ratio: ${ratio.toFixed(2)}x (bestof ${seconds(bestofMedian)} vs serial baseline ${seconds(baselineMedian)}, ${options.files} files, ${options.candidates} candidates)\n`,
-    );
   } finally {
     cleanup();
     process.off('SIGINT', onSignal);
