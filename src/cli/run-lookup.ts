@@ -1,6 +1,5 @@
 import { openRepo } from '../git/repo.js';
 import { listRunFolders, type RunListing } from '../engine/run-folder.js';
-import { foldEventLog } from '../report/event-log.js';
 import { readStateFile } from '../report/state-file.js';
 import type { RunState } from '../engine/run-state.js';
 import { UsageError } from './usage-error.js';
@@ -29,6 +28,8 @@ export async function findRun(repoRoot: string, query: string | undefined): Prom
  * (`resume`, `send`, `clean`): the log holds every event, the snapshot may be 250 ms behind it.
  */
 export async function loadRunState(runDir: string): Promise<RunState> {
+  // Loaded when used: `ls` and `show` read the snapshot and need the log's reader only without one.
+  const { foldEventLog } = await import('../report/event-log.js');
   return foldEventLog(runDir);
 }
 

@@ -11,7 +11,9 @@ import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
 import { pathsMatching, topLevelPaths } from '../git/tree.js';
 import { frozenPathspecs } from '../checks/frozen.js';
-import { prepareAgent, type PreparedAgent } from '../providers/registry.js';
+// Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
+import { prepareAgent } from '../providers/definitions.js';
+import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';

@@ -15,7 +15,6 @@
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { execa } from 'execa';
 import { openCappedLog, type CappedLog } from './capped-log.js';
 import { killGroup } from './kill-tree.js';
 import { LineSplitter } from './line-splitter.js';
@@ -82,6 +81,11 @@ export async function runProcess(
     ok: false,
     ...extra,
   });
+  // execa (about 100 modules) is loaded with the first process, not with this module: commands
+  // that start none (`bestof show`; `bestof validate` without the sandbox's probe) import this
+  // file through the engine and the providers, and would pay for it at every start
+  // (scripts/bench-startup.mjs).
+  const { execa } = await import('execa');
   if (options.signal?.aborted) return notStarted({ canceled: true });
 
   // The raw log keeps the first and the last MB of the output (./capped-log.ts: an agent that prints

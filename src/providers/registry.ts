@@ -20,9 +20,9 @@
  * The real CLIs share their prepare and create through ./cli-definition.ts and their run
  * through ./cli-provider.ts (spawn, parse the JSON stream, classify).
  *
- * Adding a provider: write its file with its definition, and add one line to PROVIDERS.
- * Nothing else switches on the kind: AVAILABLE_PROVIDERS, prepareAgent and createProvider
- * all read the table.
+ * Adding a provider: write its file with its definition, and add one line to the table of
+ * ./definitions.ts. Nothing else switches on the kind: PROVIDERS, AVAILABLE_PROVIDERS,
+ * prepareAgent and createProvider all read that table.
  *
  * Outcomes are classified inside the provider: classify-claude.ts, classify-codex.ts and
  * classify-gemini.ts (on top of classify-common.ts) for the CLIs, exit codes in command.ts,
@@ -34,29 +34,21 @@
  * second call is harmless. The providers here keep nothing, so theirs do nothing.
  */
 import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
-import { err } from '../result.js';
-import { claudeDefinition } from './claude.js';
-import { codexDefinition } from './codex.js';
-import { commandDefinition } from './command.js';
-import { geminiDefinition } from './gemini.js';
-import { scriptDefinition } from './script.js';
-import { shannonDefinition } from './shannon/definition.js';
-import type { PreparedAgent, PrepareOptions, PrepareResult, Provider, ProviderDefinition, ProviderSection } from './types.js';
+import { DEFINITION_LOADERS, loadDefinition } from './definitions.js';
+import type { PreparedAgent, Provider, ProviderDefinition, ProviderSection } from './types.js';
 
 export type { PreparedAgent, PrepareOptions, PrepareResult } from './types.js';
+export { prepareAgent } from './definitions.js';
 
 /**
- * Every provider this version can run, by kind (shannon, interactive Claude Code in tmux, lives
- * in ./shannon/). A kind missing here is refused by prepareAgent.
+ * Every provider this version can run, by kind, loaded: the table of ./definitions.ts (shannon,
+ * interactive Claude Code in tmux, lives in ./shannon/). The planner prepares agents through
+ * ./definitions.ts, which loads only the kinds a spec names; what creates providers (a run)
+ * imports this module, which loads them all before anything uses it.
  */
-export const PROVIDERS: { readonly [K in ProviderKind]?: ProviderDefinition<K> } = {
-  claude: claudeDefinition,
-  codex: codexDefinition,
-  gemini: geminiDefinition,
-  shannon: shannonDefinition,
-  command: commandDefinition,
-  script: scriptDefinition,
-};
+export const PROVIDERS = Object.fromEntries(
+  await Promise.all(Object.keys(DEFINITION_LOADERS).map(async (kind) => [kind, await loadDefinition(kind)] as const)),
+) as { readonly [K in ProviderKind]?: ProviderDefinition<K> };
 
 export const AVAILABLE_PROVIDERS: readonly ProviderKind[] = Object.keys(PROVIDERS) as ProviderKind[];
 
@@ -67,20 +59,6 @@ function definitionOf(kind: string): ProviderDefinition | undefined {
 /** The install hint of the provider whose CLI is called `program` ("codex"), if any. */
 export function installHintFor(program: string): string | undefined {
   return definitionOf(program)?.installHint;
-}
-
-/**
- * Checks that a candidate's agent can start and resolves its paths (see the module doc).
- * `key` is the dotted spec key for messages; `scripts` caches parsed script files.
- */
-export async function prepareAgent(settings: ProviderSettings, options: PrepareOptions): Promise<PrepareResult> {
-  const definition = definitionOf(settings.kind);
-  if (!definition) {
-    return err(
-      `${options.key}.kind: the "${settings.kind}" provider is not available in this version of bestof; use kind = "claude", "codex", "gemini", "command" (any CLI) or "script"`,
-    );
-  }
-  return definition.prepare(settings, { ...options, installHintFor });
 }
 
 /**

@@ -1,0 +1,116 @@
+/**
+ * What the quick commands load: the real binary with scripts/list-modules.mjs preloaded
+ * (NODE_OPTIONS=--import), which writes every module the process loaded to BESTOF_MODULE_LIST
+ * when it exits. `ls`, `show` and `validate` must not pay at every start for the Ink UI (ink,
+ * react), for execa when they start no process, nor for the providers a spec does not name.
+ * scripts/bench-startup.mjs measures the time; nothing here does.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+import { PROVIDERS } from '../../src/providers/registry.js';
+
+const LIST_MODULES = pathToFileURL(join(PROJECT_ROOT, 'scripts', 'list-modules.mjs')).href;
+const DIST = pathToFileURL(join(PROJECT_ROOT, 'dist')).href;
+
+interface Loaded {
+  readonly result: CliResult;
+  /** Our own compiled modules, relative to dist/ ("cli/main.js"). */
+  readonly own: readonly string[];
+  /** Packages from node_modules ("simple-git", "@kwsites/file-exists"). */
+  readonly packages: ReadonlySet<string>;
+}
+
+let project: Project;
+let runId: string;
+let listings = 0;
+
+/** Runs `bestof <args>` in the project's repo and reads back the modules it loaded. */
+async function load(args: string[]): Promise<Loaded> {
+  const out = join(project.outside, `modules-${++listings}.json`);
+  const nodeOptions = [process.env.NODE_OPTIONS, `--import=${LIST_MODULES}`].filter(Boolean).join(' ');
+  const result = await runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions } });
+  const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
+  const own = modules.filter((url) => url.startsWith(`${DIST}/`)).map((url) => url.slice(DIST.length + 1));
+  const packages = new Set<string>();
+  for (const url of modules) {
+    const at = url.lastIndexOf('/node_modules/');
+    if (at < 0) continue;
+    const [scope, name] = url.slice(at + '/node_modules/'.length).split('/');
+    packages.add(scope?.startsWith('@') ? `${scope}/${name}` : (scope as string));
+  }
+  return { result, own, packages };
+}
+
+const notLoaded = (loaded: Loaded, names: readonly string[]) => names.filter((name) => loaded.packages.has(name));
+const PROVIDER_MODULES = ['providers/claude.js', 'providers/codex.js', 'providers/gemini.js', 'providers/shannon/definition.js', 'providers/command.js', 'providers/script.js'];
+
+beforeAll(async () => {
+  project = makeProject();
+  const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+  const spec = project.writeOutside('run.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`));
+  const run = await runCli(['run', spec, '--json'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+  expect(run.code).toBe(0);
+  runId = (JSON.parse(run.stdout) as { runId: string }).runId;
+});
+
+afterAll(() => project?.cleanup());
+
+describe('what the quick commands load', () => {
+  it('ls: no UI, no execa, and not the event log reader (it reads the snapshots)', async () => {
+    const ls = await load(['ls']);
+    expect(ls.result.code).toBe(0);
+    expect(ls.result.stdout).toMatch(new RegExp(`^${runId}\\s+t\\s+winner`));
+    // The listing is real: the command and git's runner were loaded.
+    expect(ls.own).toContain('cli/commands/ls.js');
+    expect(ls.packages.has('simple-git')).toBe(true);
+    expect(notLoaded(ls, ['ink', 'react', 'execa'])).toEqual([]);
+    expect(ls.own).not.toContain('report/event-log.js');
+  });
+
+  it('show, not on a terminal: the Markdown report without the UI, the merge code or execa', async () => {
+    const show = await load(['show', runId]);
+    expect(show.result.code).toBe(0);
+    expect(show.result.stdout).toContain(`# bestof run ${runId}`);
+    expect(show.own).toContain('report/report.js');
+    expect(notLoaded(show, ['ink', 'react', 'execa'])).toEqual([]);
+    expect(show.own.filter((m) => m === 'cli/interactive-ui.js' || m.startsWith('ui/') || m === 'engine/merge-policy.js')).toEqual([]);
+  });
+
+  it('validate of a script-agent spec: no UI, and of the providers only the script one', async () => {
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('script.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`));
+    const validate = await load(['validate', spec]);
+    expect(validate.result.stdout).toBe('ok\n');
+    expect(validate.result.code).toBe(0);
+    expect(validate.packages.has('zod')).toBe(true);
+    expect(notLoaded(validate, ['ink', 'react'])).toEqual([]);
+    expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/script.js']);
+  });
+
+  it('validate of a claude spec loads the claude provider and no other', async () => {
+    const fakeClaude = join(PROJECT_ROOT, 'test/fixtures/providers/bin/claude');
+    const spec = project.writeOutside(
+      'claude.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "claude"\ncommand = ${JSON.stringify(fakeClaude)}\nenv = { ANTHROPIC_API_KEY = "sk-test" }\n${ADD_CHECKS}`),
+    );
+    const validate = await load(['validate', spec]);
+    expect(validate.result.stdout).toBe('ok\n');
+    expect(notLoaded(validate, ['ink', 'react'])).toEqual([]);
+    expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/claude.js']);
+  });
+
+  it('a command agent named like a known CLI still gets that CLI\'s install hint, though only the providers it names are loaded', async () => {
+    const spec = project.writeOutside(
+      'command.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "command"\ncommand = "gemini"\nenv = { PATH = ${JSON.stringify(project.outside)} }\n${ADD_CHECKS}`),
+    );
+    const validate = await load(['validate', spec]);
+    expect(validate.result.code).toBe(2);
+    expect(validate.result.stderr).toContain(`provider.command: "gemini" was not found on PATH; ${PROVIDERS.gemini?.installHint}`);
+    expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m)).sort()).toEqual(['providers/command.js', 'providers/gemini.js']);
+  });
+});
