@@ -24,7 +24,7 @@ import { err, ok, type Result } from '../result.js';
 import type { SpecProblem } from '../spec/errors.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
-import { count, duration, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
+import { count, limit, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
 import { jsonSchemaFor } from '../spec/reference.js';
 import { closestKey } from '../spec/suggestions.js';
 import { SourceLocator } from '../spec/toml-positions.js';
@@ -52,7 +52,7 @@ export const benchSpecSchema = z
     trials: count(1).max(100).default(1).meta({ description: 'trials of every task by every agent' }),
     best_of: count(1).max(8).default(1).meta({ description: 'candidates of the agent per trial; the trial is the best of them' }),
     max_concurrency: count(1).default(2).meta({ description: 'trials that run at the same time' }),
-    time_limit: duration.optional().meta({ description: 'no trial starts after this; trials not run are listed as such' }),
+    time_limit: limit('start no trial at all', 'no limit').optional().meta({ description: 'no trial starts after this; trials not run are listed as such' }),
     max_total_cost_usd: usd.optional().meta({ description: 'no trial starts once the bench has spent this' }),
     tolerance: z
       .strictObject({

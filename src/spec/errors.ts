@@ -29,7 +29,7 @@ export interface FormatSpecProblemsOptions {
  * One block per problem:
  *
  * ```
- * spec.toml:12:5: checks.items[1].timeout: expected a duration like "90s", "15m" or "2h", got -1
+ * spec.toml:12:5: checks.items[1].timeout: expected a duration like "90s", "15m" or "2h", or a number of seconds, got -1
  *    12 |     timeout = -1
  *       |               ^
  * ```

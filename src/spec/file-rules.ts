@@ -34,7 +34,7 @@ export function pathsToCheck(data: unknown): Array<{ key: string; path: PathSegm
 export async function fileSystemProblems(data: unknown, specDir: string, locator: SourceLocator): Promise<SpecProblem[]> {
   const problems: SpecProblem[] = [];
   for (const { key, path, value, rule } of pathsToCheck(data)) {
-    const message = rule === 'existing-file' ? await existingFileProblem(specDir, value) : repoRelativePathProblem(key, value);
+    const message = rule === 'existing-file' ? await existingFileProblem(specDir, value) : repoRelativePathProblem(key, value, rule);
     if (message !== undefined) problems.push(locator.problem(path, message, 'value'));
   }
   return problems;
@@ -58,13 +58,25 @@ async function pathKind(absolute: string): Promise<'file' | 'folder' | 'missing'
   }
 }
 
-/** `setup.copy` copies from the repo into each worktree: refuse paths that leave the repo. */
-function repoRelativePathProblem(key: string, entry: string): string | undefined {
-  const hint = `${key} takes paths relative to the repo root and refuses paths that leave the repo`;
-  if (isAbsolute(entry) || win32.isAbsolute(entry) || entry.startsWith('~')) {
-    return `"${entry}" is an absolute path: ${hint}`;
+/**
+ * Keys that name a place in the repo (`setup.copy`, `prompt.output_file`, `vote.output_file`, the
+ * `checks` globs): refuse paths that leave it, here, with the key's line, rather than when a
+ * worktree or git meets them after the agents have run. A pathspec's leading `/` is the repo
+ * root (src/checks/frozen.ts strips it) and its `:` magic is git's, so only `..` is refused there.
+ */
+function repoRelativePathProblem(key: string, entry: string, rule: Exclude<PathRule, 'existing-file'>): string | undefined {
+  const what = rule === 'repo-pathspec' ? 'git pathspec globs relative to the repo root' : 'paths relative to the repo root';
+  const fix = `${key} takes ${what} and refuses paths that leave the repo: write it from the repo root`;
+  if (rule === 'repo-pathspec' && entry.trim().startsWith(':')) return undefined;
+  if (rule === 'inside-repo' && (isAbsolute(entry) || win32.isAbsolute(entry) || entry.startsWith('~'))) {
+    return `"${entry}" is an absolute path: ${fix} (e.g. "${exampleFor(key)}")`;
   }
-  const normalized = posix.normalize(entry.replaceAll('\\', '/'));
-  if (normalized === '..' || normalized.startsWith('../')) return `"${entry}" leaves the repo: ${hint}`;
+  const relative = rule === 'repo-pathspec' ? entry.trim().replace(/^\/+/, '') : entry;
+  const normalized = posix.normalize(relative.replaceAll('\\', '/'));
+  if (normalized === '..' || normalized.startsWith('../')) return `"${entry}" leaves the repo: ${fix}, without ".." that climbs out of it`;
   return undefined;
+}
+
+function exampleFor(key: string): string {
+  return key.endsWith('output_file') ? 'notes/output.md' : '.env';
 }

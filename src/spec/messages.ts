@@ -9,7 +9,7 @@ import { TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import type { SpecProblem } from './errors.js';
 import { formatKeyPath, isPlainObject, valueAtPath, type PathSegment } from './key-path.js';
-import { unknownKeyMessage } from './suggestions.js';
+import { closestKey, unknownKeyMessage } from './suggestions.js';
 import { sourceLines, type SourceLocator } from './toml-positions.js';
 
 // ---------------------------------------------------------------------------------------
@@ -120,7 +120,15 @@ export function schemaProblems(issue: z.core.$ZodIssue, data: unknown, locator: 
     message += `, got ${showValue(value)}`;
   }
   if (issue.code === 'invalid_type') message += tableSyntaxHint(issue.expected, path, value);
+  if (issue.code === 'invalid_value') message += closestValueHint(issue.values, value);
   return [locator.problem(path, message, 'value')];
+}
+
+/** Did-you-mean for a value out of a fixed list (`kind = "cluade"`), as keys get one. */
+function closestValueHint(allowed: readonly unknown[], value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const suggestion = closestKey(value, allowed.filter((option): option is string => typeof option === 'string'));
+  return suggestion === undefined || suggestion === value ? '' : ` — did you mean "${suggestion}"?`;
 }
 
 /** The two table spellings are easy to mix up; say which one the key needs. */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { formatKeyPath } from './key-path.js';
 import { childrenOf, EVERY_ENTRY, leafDetails, listSpecKeys, unwrapSchema, type LeafDetails, type SpecKey, type UnwrappedSchema } from './schema-walk.js';
-import { durationInput, specSchema } from './schema.js';
+import { durationInput, limitInput, specSchema } from './schema.js';
 
 export const REFERENCE_START = '<!-- spec-reference:start: generated from src/spec/schema.ts by `npm run gen:spec`; edit the schema, not this -->';
 export const REFERENCE_END = '<!-- spec-reference:end -->';
@@ -29,6 +29,7 @@ export function specReferenceMarkdown(): string {
     'The tables below are generated from the schema (`src/spec/schema.ts`), the single source of truth, by `npm run gen:spec`; ' +
       `so is \`${JSON_SCHEMA_PATH}\`, with which an editor that reads JSON Schema for TOML (Even Better TOML, taplo) completes and ` +
       'checks a spec as you type, once its first line is `#:schema <path to bestof.schema.json>` (`bestof init` writes that line).',
+    DURATIONS_TEXT,
     section('### Top level', undefined, scalars),
     ...tables.map((table) =>
       section(`### ${tableHeading(table)}`, table.meta.description, keys.filter((key) => isUnder(key, table) && !documentedElsewhere(key))),
@@ -36,6 +37,12 @@ export function specReferenceMarkdown(): string {
   ];
   return `${blocks.join('\n\n')}\n`;
 }
+
+/** What a duration is, said once above the tables (their type column says `duration`). */
+export const DURATIONS_TEXT =
+  'A *duration* is a string such as `"90s"`, `"15m"`, `"2h"`, `"1h30m"` or `"500ms"`, or a bare number of seconds ' +
+  '(`timeout = 90` is 90 seconds). A duration that is a limit (type `duration > 0`) must be more than 0, since a limit of 0 ' +
+  'would stop every call at once: leave the key out for its default (for `loop.duration` and `loop.run_duration`, no limit).';
 
 /** `readme` with the region between the markers replaced by `generated`. */
 export function withReferenceRegion(readme: string, generated: string): string {
@@ -111,7 +118,7 @@ function showToml(value: unknown): string {
 }
 
 function describeType(key: UnwrappedSchema): string {
-  if (key.isDuration) return 'duration';
+  if (key.isDuration) return key.isLimit ? 'duration > 0' : 'duration';
   const details = leafDetails(key);
   switch (key.type) {
     case 'string':
@@ -164,7 +171,15 @@ function orList(items: readonly string[]): string {
 const OWN_META_FIELDS = ['defaultText', 'pathRule', 'keyName'];
 
 /** Durations as `parseDuration` reads them: "90s", "1h30m", "500ms", or a bare number of seconds. */
-const DURATION_PATTERN = '^\\s*(\\d+(\\.\\d+)?|(\\d+(\\.\\d+)?(ms|s|m|h|d))+)\\s*$';
+const NUMBER = '\\d+(\\.\\d+)?';
+const UNIT = '(ms|s|m|h|d)';
+const DURATION_PATTERN = `^\\s*(${NUMBER}|(${NUMBER}${UNIT})+)\\s*$`;
+/**
+ * The same, with a digit other than 0 somewhere: a limit of "0s" or "0h0m" is refused. Spelled
+ * without lookahead, which taplo's regex engine (Rust's `regex`) does not have.
+ */
+const NONZERO_NUMBER = '(\\d*[1-9]\\d*(\\.\\d+)?|\\d+\\.\\d*[1-9]\\d*)';
+const LIMIT_PATTERN = `^\\s*(${NONZERO_NUMBER}|(${NUMBER}${UNIT})*${NONZERO_NUMBER}${UNIT}(${NUMBER}${UNIT})*)\\s*$`;
 
 /**
  * The spec's JSON Schema, for editors. It describes what a spec may be written as (`io:
@@ -184,12 +199,13 @@ export function jsonSchemaFor(schema: z.ZodType, head: { readonly title: string;
     io: 'input',
     target: 'draft-07',
     override: (ctx) => {
-      if (ctx.zodSchema !== durationInput) return;
+      if (ctx.zodSchema !== durationInput && ctx.zodSchema !== limitInput) return;
+      const isLimit = ctx.zodSchema === limitInput;
       for (const field of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[field];
       Object.assign(ctx.jsonSchema, {
         anyOf: [
-          { type: 'string', pattern: DURATION_PATTERN },
-          { type: 'number', minimum: 0 },
+          { type: 'string', pattern: isLimit ? LIMIT_PATTERN : DURATION_PATTERN },
+          isLimit ? { type: 'number', exclusiveMinimum: 0 } : { type: 'number', minimum: 0 },
         ],
       });
     },

@@ -18,9 +18,11 @@ export interface SpecKeyMeta {
   /**
    * The file rule the loader applies to the key's path (or to each path of a list):
    * - `existing-file`: relative to the spec's folder, must be a file that exists;
-   * - `inside-repo`: relative to the repo root, must not leave the repo.
+   * - `inside-repo`: relative to the repo root, must not leave the repo (no absolute path, no `..` out);
+   * - `repo-pathspec`: a git pathspec glob of the repo, must not leave it with `..` (a leading `/`
+   *   is the repo root, as src/checks/frozen.ts reads it; `:` magic is git's to check).
    */
-  readonly pathRule?: 'existing-file' | 'inside-repo';
+  readonly pathRule?: 'existing-file' | 'inside-repo' | 'repo-pathspec';
   /** A table with free keys: what its keys name, for the reference (`providers.<kind>`). */
   readonly keyName?: string;
 }
@@ -30,21 +32,57 @@ declare module 'zod' {
   interface GlobalMeta extends Omit<SpecKeyMeta, 'description' | 'title'> {}
 }
 
-/** What a duration may be written as; reference.ts describes it to JSON Schema by this identity. */
-export const durationInput = z.union([z.string(), z.number()], { error: 'expected a duration like "90s", "15m" or "2h"' });
+const DURATION_EXPECTED = 'expected a duration like "90s", "15m" or "2h", or a number of seconds';
 
 /**
- * A duration string ("90s", "15m", "2h"), parsed to milliseconds. Defaults are given with
- * `.prefault("15m")` (an input, parsed like any other) so the docs show them as written.
+ * What a duration may be written as: a string ("90s", "15m", "2h", "1h30m", "500ms") or a bare
+ * number of seconds (`timeout = 90`). reference.ts describes the two to JSON Schema by their
+ * identity: `durationInput` for a wait that may be 0, `limitInput` for a limit, which may not.
  */
-export const duration = durationInput.transform((value, ctx) => {
+export const durationInput = z.union([z.string(), z.number()], { error: DURATION_EXPECTED });
+export const limitInput = z.union([z.string(), z.number()], { error: DURATION_EXPECTED });
+
+/**
+ * A wait ("10s"), parsed to milliseconds; 0 is a wait like any other (no wait). Defaults are
+ * given with `.prefault("10s")` (an input, parsed like any other) so the docs show them as written.
+ */
+export const wait = durationInput.transform((value, ctx) => {
   const ms = parseDuration(value);
   if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `expected a duration like "90s", "15m" or "2h", got ${JSON.stringify(value)}` });
+    ctx.addIssue({ code: 'custom', message: `${DURATION_EXPECTED}, got ${JSON.stringify(value)}` });
     return z.NEVER;
   }
   return ms;
 });
+
+/**
+ * A limit ("15m"), parsed to milliseconds, more than 0. A limit of 0 is refused rather than
+ * read as "no limit": it would cut every call at once, and a reader cannot tell which of the
+ * two the writer meant. `zeroWould` says what 0 would do to this key ("stop every agent call
+ * at once"), `withoutKey` what leaving the key out gives ("the default (15m)", "no limit").
+ */
+export function limit(zeroWould: string, withoutKey: string) {
+  return limitInput.transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${DURATION_EXPECTED}, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    if (ms <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a duration of more than 0, got ${JSON.stringify(value)}: a limit of 0 would ${zeroWould}; remove the key for ${withoutKey}`,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+/** A limit with a default, written as an input ("15m") so the docs show it as written. */
+export function limitOr(defaultValue: string, zeroWould: string) {
+  return limit(zeroWould, `the default (${defaultValue})`).prefault(defaultValue);
+}
 
 /** Sizes as `parseSize` reads them, for editors (the JSON Schema): "10MB", "500 KB", "1.5g", "off". */
 const SIZE_PATTERN = '^\\s*([oO][fF][fF]|\\d+(\\.\\d+)?\\s*([bB]|[kKmMgG]([iI]?[bB])?)?)\\s*$';
@@ -100,7 +138,7 @@ const providerFields = {
     description:
       'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX` and `PORT` (inside the sandbox, `HOME` is its own)',
   }),
-  timeout: duration.optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
+  timeout: limit('stop every agent call at once', 'the default').optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
   script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see "Script files" below)', pathRule: 'existing-file' }),
   isolate_config: z.boolean().meta({
     description:
@@ -127,7 +165,7 @@ export const providerDefaults = z
     kind: providerFields.kind.default('claude'),
     args: providerFields.args.default([]),
     env: providerFields.env.default({}),
-    timeout: duration.prefault('15m').meta({ description: 'limit of one agent call; the process tree is killed past it' }),
+    timeout: limitOr('15m', 'stop every agent call at once').meta({ description: 'limit of one agent call; the process tree is killed past it' }),
     isolate_config: providerFields.isolate_config.default(false),
   })
   .prefault({})
@@ -173,7 +211,7 @@ export const check = z.strictObject({
   name: nonEmpty.meta({ description: 'unique name, shown in the dashboard and the report' }),
   command: nonEmpty.meta({ description: "a shell command (bash) of the spec author's, run in the candidate's worktree; exit 0 passes" }),
   score: z.number().nonnegative('expected points of 0 or more').default(1).meta({ description: 'points for passing' }),
-  timeout: duration.prefault('10m').meta({ description: 'the check fails past this' }),
+  timeout: limitOr('10m', 'fail the check at once').meta({ description: 'the check fails past this' }),
   from_iteration: count(1).default(1).meta({ description: 'curriculum: the check counts from this iteration on' }),
   kind: z.enum(CHECK_KINDS).default('score').meta({
     description:

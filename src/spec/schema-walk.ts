@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { isPlainObject, type PathSegment } from './key-path.js';
-import { durationInput, specSchema, type SpecKeyMeta } from './schema.js';
+import { durationInput, limitInput, specSchema, type SpecKeyMeta } from './schema.js';
 
 interface LooseDef {
   readonly type: string;
@@ -31,8 +31,10 @@ export interface UnwrappedSchema {
   readonly optional: boolean;
   /** The default as the TOML would write it; absent when the key has none. */
   readonly default?: { readonly value: unknown };
-  /** A duration ("90s", "15m"): a string or number parsed to milliseconds. */
+  /** A duration ("90s", "15m"): a string or number (of seconds) parsed to milliseconds. */
   readonly isDuration: boolean;
+  /** A duration that is a limit, so more than 0 (every one but a wait such as `loop.rate_limit_backoff`). */
+  readonly isLimit: boolean;
 }
 
 export function unwrapSchema(schema: unknown): UnwrappedSchema {
@@ -44,8 +46,8 @@ export function unwrapSchema(schema: unknown): UnwrappedSchema {
     meta = { ...(z.globalRegistry.get(current as z.ZodType) as SpecKeyMeta | undefined), ...meta };
     const def = defOf(current);
     if (def === undefined) break;
-    if (def.type === 'pipe' && def.in === durationInput) {
-      return { schema: current, type: 'duration', meta, optional, ...(defaultValue ? { default: defaultValue } : {}), isDuration: true };
+    if (def.type === 'pipe' && (def.in === durationInput || def.in === limitInput)) {
+      return { schema: current, type: 'duration', meta, optional, ...(defaultValue ? { default: defaultValue } : {}), isDuration: true, isLimit: def.in === limitInput };
     }
     if (WRAPPERS.has(def.type)) {
       if (def.type === 'optional' || def.type === 'default' || def.type === 'prefault') optional = true;
@@ -57,7 +59,7 @@ export function unwrapSchema(schema: unknown): UnwrappedSchema {
       break;
     }
   }
-  return { schema: current, type: defOf(current)?.type ?? 'unknown', meta, optional, ...(defaultValue ? { default: defaultValue } : {}), isDuration: false };
+  return { schema: current, type: defOf(current)?.type ?? 'unknown', meta, optional, ...(defaultValue ? { default: defaultValue } : {}), isDuration: false, isLimit: false };
 }
 
 /** The shape of an object schema, the element of an array, the value of a record. */

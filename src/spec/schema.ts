@@ -12,9 +12,9 @@
  * language already, so that specs written today keep their meaning.
  */
 import { z } from 'zod';
-import { check, count, duration, MERGE_MODES, nonEmpty, phase, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter } from './schema-parts.js';
+import { check, count, limit, limitOr, MERGE_MODES, nonEmpty, phase, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter, wait } from './schema-parts.js';
 
-export { durationInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
+export { durationInput, limitInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
 
 export const specSchema = z
   .strictObject({
@@ -35,7 +35,9 @@ export const specSchema = z
           retry_prompt_file: nonEmpty
             .optional()
             .meta({ description: "the prompt for iteration 2 and later (the loop's context is appended)", pathRule: 'existing-file' }),
-          output_file: nonEmpty.optional().meta({ description: 'where the agent keeps its output; retries are told to build on it' }),
+          output_file: nonEmpty
+            .optional()
+            .meta({ description: 'where the agent keeps its output, a path inside the repo; retries are told to build on it', pathRule: 'inside-repo' }),
         },
         { error: (issue) => (issue.input === undefined ? 'the task is required: add a [prompt] table with `text = "..."` or `file = "prompt.md"`' : undefined) },
       )
@@ -62,9 +64,9 @@ export const specSchema = z
         }),
         allow_regression: z.boolean().default(true).meta({ description: '`false` stops a candidate whose score drops' }),
         checkpoint: z.boolean().default(true).meta({ description: '`false`: `bestof resume` refuses the run' }),
-        duration: duration.optional().meta({ description: 'wall-clock limit per candidate; its agent call is cut at the limit' }),
-        run_duration: duration.optional().meta({ description: 'wall-clock limit of the whole run (counted from the start, or from a resume)' }),
-        rate_limit_backoff: duration
+        duration: limit('stop every candidate at once', 'no limit').optional().meta({ description: 'wall-clock limit per candidate; its agent call is cut at the limit' }),
+        run_duration: limit('stop the run at once', 'no limit').optional().meta({ description: 'wall-clock limit of the whole run (counted from the start, or from a resume)' }),
+        rate_limit_backoff: wait
           .prefault('10s')
           .meta({ description: 'first wait after a rate limit; doubles each time (±20% jitter, at most 5 minutes)' }),
         max_rate_limit_waits: count(0).default(8).meta({ description: 'rate-limit waits in a row before the candidate stops' }),
@@ -119,13 +121,15 @@ export const specSchema = z
       .strictObject({
         frozen: z.array(nonEmpty).default([]).meta({
           description:
-            'git pathspec globs restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it)',
+            'git pathspec globs, relative to the repo root, restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it)',
+          pathRule: 'repo-pathspec',
         }),
         items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),
         editable: z.array(nonEmpty).default([]).meta({
           description:
-            'an allow-list of git pathspec globs (`src/**`): changes outside it are reverted before scoring, never merged, and flag the candidate',
+            'an allow-list of git pathspec globs, relative to the repo root (`src/**`): changes outside it are reverted before scoring, never merged, and flag the candidate',
           defaultText: 'everything but `frozen`',
+          pathRule: 'repo-pathspec',
         }),
       })
       .prefault({})
@@ -139,14 +143,14 @@ export const specSchema = z
         enabled: z.boolean().default(true).meta({ description: "the table's presence turns the review on; `false` keeps it off" }),
         kind: providerKind.default('claude').meta({ description: "the reviewer's provider kind" }),
         model: nonEmpty.optional().meta({ description: 'its model' }),
-        script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file' }),
+        script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file', pathRule: 'existing-file' }),
         command: nonEmpty.optional().meta({ description: '`kind = "command"`: its program' }),
         args: z.array(z.string()).default([]).meta({ description: '`kind = "command"`: its argv template' }),
         prompt_file: nonEmpty
           .optional()
           .meta({ description: "the judge's instructions (the task and the diff are appended)", defaultText: 'built-in code review', pathRule: 'existing-file' }),
         score: z.number().nonnegative().default(0).meta({ description: 'points for LGTM' }),
-        timeout: duration.prefault('10m').meta({ description: 'limit of one review call' }),
+        timeout: limitOr('10m', 'stop every review call at once').meta({ description: 'limit of one review call' }),
       })
       .optional()
       .meta({
@@ -187,7 +191,7 @@ export const specSchema = z
           description: "a shell command run on each candidate's material before anonymising (it reads stdin, writes stdout), so that style is no fingerprint",
           defaultText: 'none',
         }),
-        timeout: duration.prefault('10m').meta({ description: 'limit of one voter call' }),
+        timeout: limitOr('10m', 'stop every voter call at once').meta({ description: 'limit of one voter call' }),
         seed: nonEmpty.optional().meta({
           description: "the seed of the voters' orders and the bootstrap; the report records it, and the same seed reproduces the orders",
           defaultText: 'a new random seed per run',
@@ -227,7 +231,7 @@ export const specSchema = z
           .default([])
           .meta({ description: 'untracked files or folders copied into each worktree (inside the repo only)', pathRule: 'inside-repo' }),
         base_port: count(1).max(65_000).default(4100).meta({ description: 'candidate *i* gets `PORT = base_port + i`' }),
-        timeout: duration.prefault('10m').meta({ description: 'limit of each setup command' }),
+        timeout: limitOr('10m', 'stop every setup command at once').meta({ description: 'limit of each setup command' }),
       })
       .prefault({})
       .meta({ description: 'What every new worktree gets before iteration 1.' }),
@@ -267,11 +271,11 @@ export const specSchema = z
         command: nonEmpty.default('claude').meta({
           description: 'the Claude Code program of `kind = "shannon"` candidates: a name on PATH or a path relative to the spec (a candidate\'s own `command` wins)',
         }),
-        startup_timeout: duration.prefault('60s').meta({ description: 'limit for the session to show its prompt; past it the call fails with the screen it is stuck on' }),
-        idle_timeout: duration.prefault('2m').meta({
+        startup_timeout: limitOr('60s', 'fail every session before it shows its prompt').meta({ description: 'limit for the session to show its prompt; past it the call fails with the screen it is stuck on' }),
+        idle_timeout: limitOr('2m', 'fail every turn at once').meta({
           description: 'a turn whose screen does not change and whose hooks do not fire for this long fails with the screen (a dialog no hook sees)',
         }),
-        hold_timeout: duration.prefault('20m').meta({
+        hold_timeout: limitOr('20m', 'let every turn end before its iteration is scored').meta({
           description:
             'how long the Stop hook is held while bestof scores the iteration; scoring that takes longer lets the turn end, and the next prompt is typed instead',
         }),

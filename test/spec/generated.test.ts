@@ -54,9 +54,13 @@ describe('generated from the schema', () => {
     expect(marked).toEqual([
       'prompt.file: existing-file',
       'prompt.retry_prompt_file: existing-file',
+      'prompt.output_file: inside-repo',
       'provider.script: existing-file',
       'parallel.providers[].script: existing-file',
       'prompts[].file: existing-file',
+      'checks.frozen: repo-pathspec',
+      'checks.editable: repo-pathspec',
+      'review.script: existing-file',
       'review.prompt_file: existing-file',
       'vote.voters[].script: existing-file',
       'vote.output_file: inside-repo',

@@ -6,7 +6,7 @@
 type Schema = Record<string, unknown>;
 
 const ANNOTATIONS = new Set(['$schema', 'title', 'description', 'default']);
-const CHECKED = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'enum', 'anyOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems']);
+const CHECKED = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'enum', 'anyOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'maximum', 'minItems']);
 
 /** Every place `value` breaks `schema`, as `path: what`; empty when it fits. */
 export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): string[] {
@@ -30,6 +30,7 @@ export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): 
   }
   if (typeof value === 'number') {
     if (typeof schema.minimum === 'number' && value < schema.minimum) problems.push(`${path}: below ${schema.minimum}`);
+    if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) problems.push(`${path}: not above ${schema.exclusiveMinimum}`);
     if (typeof schema.maximum === 'number' && value > schema.maximum) problems.push(`${path}: above ${schema.maximum}`);
   }
   if (Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems) problems.push(`${path}: fewer than ${schema.minItems} items`);

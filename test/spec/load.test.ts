@@ -93,6 +93,24 @@ timeout = "1.5m"
     expect(spec.setup.timeout).toBe(90_000);
   });
 
+  it('refuses only the paths and globs that leave the repo', async () => {
+    const inside = 'output_file = "notes/./output.md"\n[checks]\nfrozen = ["/test/**", "./scripts/check.sh", ":(exclude)docs/**", "lib/../test/x.js"]\neditable = ["src/**"]\n';
+    const { spec } = await loadOk(`[prompt]\ntext = "x"\n${inside}`);
+    expect(spec.prompt.output_file).toBe('notes/./output.md');
+    expect(spec.checks.frozen).toEqual(['/test/**', './scripts/check.sh', ':(exclude)docs/**', 'lib/../test/x.js']);
+    const outside = 'output_file = "notes/../../output.md"\n[checks]\nfrozen = ["/test/**", "./../scripts/check.sh"]\neditable = ["src/**", "/../x"]\n';
+    expect((await problemsOf(`[prompt]\ntext = "x"\n${outside}`)).map((p) => p.key)).toEqual(['prompt.output_file', 'checks.frozen[1]', 'checks.editable[1]']);
+  });
+
+  it('suggests a value only when one is close, and only for text', async () => {
+    const problems = await problemsOf('[prompt]\ntext = "x"\n[provider]\nkind = "gpt"\n[select]\nmerge = 3\ninto = "main"\n[sandbox]\nmode = "of"\n');
+    expect(problems.map((p) => p.message)).toEqual([
+      'expected one of "claude", "codex", "gemini", "shannon", "command", "script", got "gpt"',
+      'expected one of "merge", "squash", "ff", "branch", "pr", "none", got 3',
+      'expected one of "auto", "required", "off", got "of" — did you mean "off"?',
+    ]);
+  });
+
   it('resolves paths relative to the spec file, not to the working directory', async () => {
     const nestedToml = '[prompt]\nfile = "../prompts/task.md"\n[provider]\nkind = "script"\nscript = "../steps.toml"\n';
     const { dir, specPath } = writeSpec(nestedToml, {
@@ -184,7 +202,7 @@ command = "npm run lint"
 `);
     expect(formatSpecProblems(problems)).toBe(
       [
-        'spec.toml:11:15: checks.items[1].timeout: expected a duration like "90s", "15m" or "2h", got -1',
+        'spec.toml:11:15: checks.items[1].timeout: expected a duration like "90s", "15m" or "2h", or a number of seconds, got -1',
         '  11 |     timeout = -1',
         '     |               ^',
       ].join('\n'),

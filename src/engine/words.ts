@@ -1,0 +1,11 @@
+/**
+ * Counts in words: "1 file", "3 files", never "1 files". It lives in the engine, the lowest
+ * layer that every layer printing counts may import (the UI, the report, the bench and the CLI
+ * all import the engine; the engine imports none of them: test/architecture.test.ts), and it
+ * imports nothing, so any of them can use it.
+ */
+
+/** `count` and its noun, in the singular for exactly 1: `plural(1, 'check')` is "1 check". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
