@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../result.js';
+import { plural } from '../engine/words.js';
 import { cellIndex, listCells } from './matrix.js';
 import { formatShard, shardOfIndex } from './shard.js';
 import { BENCH_FORMAT_VERSION, RUN_STATUSES, type BenchFile, type Cell } from './types.js';
@@ -78,7 +79,7 @@ export function parseBenchFile(value: unknown, name: string): Result<BenchFile, 
     const issues = parsed.error.issues;
     const head = `${name} is not a bench file this bestof can read: pass the bench.json that \`bestof bench\` wrote, unedited`;
     const shown = issues.slice(0, 5).map((i) => `${name}: ${formatPath(i.path) || '(the file)'}: ${i.message}`);
-    return err([head, ...shown, ...(issues.length > 5 ? [`${name}: and ${issues.length - 5} more problems`] : [])]);
+    return err([head, ...shown, ...(issues.length > 5 ? [`${name}: and ${plural(issues.length - 5, 'more problem')}`] : [])]);
   }
   const file = parsed.data;
   const problems = cellProblems(file, name);

@@ -9,6 +9,7 @@
  * otherwise break the table.
  */
 import type { BaselineComparison } from './baseline.js';
+import { plural } from '../engine/words.js';
 import { duration, NONE, percent, percentInterval, points, pointsInterval, pointsSize, usd } from './format.js';
 import { formatShard } from './shard.js';
 import type { AgentSummary, BenchSummary, CellSummary } from './summary.js';
@@ -23,10 +24,6 @@ function row(values: readonly string[]): string {
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
   return [row(head), row(head.map(() => '---')), ...rows.map(row)];
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function agentModel(a: AgentSummary): string {
@@ -139,7 +136,7 @@ function headline(s: BenchSummary): string {
   const m = s.matrix;
   const shape = `${plural(m.tasks.length, 'task')} × ${plural(m.agents.length, 'agent')} × ${plural(m.trials, 'trial')}`;
   const scope = s.shard === null ? '' : `, shard ${formatShard(s.shard)}`;
-  const recorded = s.recorded === s.expected ? `${plural(s.recorded, 'trial')}` : `${s.recorded} of ${s.expected} trials recorded (incomplete)`;
+  const recorded = s.recorded === s.expected ? `${plural(s.recorded, 'trial')}` : `${s.recorded} of ${plural(s.expected, 'trial')} recorded (incomplete)`;
   return `${shape}${scope}: ${recorded}, ${plural(s.infraFailures.length, 'infra failure')}.`;
 }
 

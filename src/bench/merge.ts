@@ -17,6 +17,7 @@
  * it is the same too.
  */
 import { err, ok, type Result } from '../result.js';
+import { plural } from '../engine/words.js';
 import { parseBenchFile } from './bench-file.js';
 import { allCells, cellIndex, cellLabel, listCells } from './matrix.js';
 import { cellsOfShard, formatShard } from './shard.js';
@@ -111,7 +112,7 @@ function shardProblems(files: readonly Named[]): string[] {
     if (holders.length > 1) problems.push(`shard ${index}/${n} is given ${holders.length} times: ${holders.map((f) => f.name).join(', ')}; pass each shard once`);
     if (holders.length === 0) {
       const cells = cellsOfShard(first.matrix, { index, count: n });
-      const what = cells.length === 0 ? 'it has no cells, but its file is still needed to show it ran' : `its ${cells.length} cells: ${listCells(cells)}`;
+      const what = cells.length === 0 ? 'it has no cells, but its file is still needed to show it ran' : `its ${plural(cells.length, 'cell')}: ${listCells(cells)}`;
       problems.push(`the set is incomplete: shard ${index}/${n} is missing (${what}); add its bench.json, or run it with \`bestof bench --shard ${index}/${n}\``);
     }
   }
@@ -141,7 +142,7 @@ function cellProblems(files: readonly Named[]): string[] {
     if (lacking.length === 0) continue;
     const which = file.shard === null ? `${name}` : `shard ${formatShard(file.shard)} (${name})`;
     const resume = file.shard === null ? '`bestof bench --resume`' : `\`bestof bench --shard ${formatShard(file.shard)} --resume\``;
-    problems.push(`the set is incomplete: ${which} lacks ${lacking.length} of its ${own.length} cells: ${listCells(lacking)}; it did not finish, run it again with ${resume}`);
+    problems.push(`the set is incomplete: ${which} lacks ${lacking.length} of its ${plural(own.length, 'cell')}: ${listCells(lacking)}; it did not finish, run it again with ${resume}`);
   }
   return problems;
 }

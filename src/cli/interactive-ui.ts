@@ -2,52 +2,67 @@
  * The choice of front end, and what the Ink UI needs from the CLI side: the run's commands
  * (cancel through the run's AbortController; stop and message through the candidate's
  * channel file, like `bestof stop` and `bestof send`; choose another winner through the
- * engine's merge policy) and diffs read with git. The UI itself never imports the engine's
- * coordinator or git; Ink and React are loaded with `import()` (ui/load-ink-ui.ts) only when
- * this decides that stdout and stdin are an interactive terminal.
+ * engine's merge policy, recorded in the run's log) and diffs read with git. The UI itself
+ * never imports the engine's coordinator or git; Ink and React are loaded with `import()`
+ * (ui/load-ink-ui.ts) only when this decides that stdout and stdin are an interactive terminal.
  */
 import { writeToChannel } from '../engine/channel.js';
-import type { ChooseWinnerResult } from '../engine/control.js';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
 import { applyMergePolicy } from '../engine/merge-policy.js';
-import type { RunState } from '../engine/run-state.js';
+import { runIsAlive } from '../engine/run-lock.js';
+import { reduceRunState, type RunState } from '../engine/run-state.js';
 import { diffText } from '../git/diff.js';
 import { currentBranch } from '../git/repo.js';
-import type { DiffLoader, UiCommands } from '../ui/commands.js';
+import { recordAfterRun } from '../report/after-run.js';
+import type { DiffLoader, UiCommands, WinnerChoiceResult } from '../ui/commands.js';
 import { loadInkUi } from '../ui/load-ink-ui.js';
 import { formatEvent } from '../ui/plain-reporter.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** CI=true (and CI=1…) but not CI=false or CI=0, the same test as Ink's own (is-in-ci). */
-function inCi(env: Env): boolean {
-  return ['CI', 'CONTINUOUS_INTEGRATION'].some((key) => env[key] !== undefined && env[key] !== '0' && env[key] !== 'false');
-}
-
-/**
- * The Ink UI only on an interactive terminal: stdout and stdin are TTYs, no `--json` or
- * `--no-tui`, TERM is not "dumb", and not in CI (where Ink would print only its last frame).
- */
-export function wantsInteractiveUi(flags: { readonly json?: boolean; readonly noTui?: boolean }, env: Env = process.env): boolean {
-  if (flags.json || flags.noTui) return false;
-  if (!process.stdout.isTTY || !process.stdin.isTTY) return false;
-  return env.TERM !== 'dumb' && !inCi(env);
-}
+// Where it is decided, apart, so that a command can ask before it loads this module.
+export { wantsInteractiveUi } from './wants-interactive-ui.js';
 
 export const loadDiff: DiffLoader = ({ repo, from, to }) => diffText(repo, from, to);
 
-/** Makes `candidateId` the winner by the engine's own merge code, into `into` (the checked-out branch by default). */
-export async function chooseWinner(run: RunState, candidateId: string, mode: RunState['mergeMode'], into: string | undefined): Promise<ChooseWinnerResult> {
+/**
+ * Makes `candidateId` the winner by the engine's own merge code, into `into` (the checked-out
+ * branch by default), and records the choice in the run's log as winner.chosen, with state.json
+ * and the reports rewritten from it, so that `show`, `ls` and the reports name the winner the
+ * user chose. The recorded event comes back for the UI to fold.
+ */
+export async function chooseWinner(run: RunState, candidateId: string, mode: RunState['mergeMode'], into: string | undefined): Promise<WinnerChoiceResult> {
   const candidate = run.candidates[candidateId];
   if (!candidate) return { ok: false, message: `no candidate ${candidateId} in run ${run.runId}` };
   if (!candidate.commit) return { ok: false, message: `${candidateId} has no commit to merge` };
+  // `bestof show` of a run another bestof is still running: its record writer owns the files.
+  if (run.status === 'running' && runIsAlive(run.runDir)) {
+    return { ok: false, message: `run ${run.runId} is still running in another bestof process; nothing was merged: choose a winner once it has finished` };
+  }
   const target = into ?? (await currentBranch(run.repo));
   // The scored commit by sha; the protected paths it was seen to change are reverted first.
   const merged = await applyMergePolicy({
     repoRoot: run.repo, mode, runId: run.runId, candidate: candidateId, label: candidate.label, branch: candidate.branch,
     commit: candidate.commit, baseCommit: run.baseCommit, keptRef: candidate.ref, revert: candidate.tampered, into: target,
   });
-  return { ok: merged.ok, message: merged.message };
+  const event: RunEvent = {
+    t: new Date().toISOString(),
+    type: 'winner.chosen',
+    candidate: candidateId,
+    previous: run.winner,
+    mode,
+    ok: merged.ok,
+    ...(merged.commit ? { commit: merged.commit } : {}),
+    branch: candidate.branch,
+    message: merged.message,
+    by: 'user',
+  };
+  try {
+    await recordAfterRun(run.runDir, event);
+  } catch (error) {
+    // The merge happened (or not) whatever the record says: say both.
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: merged.ok, message: `${merged.message} (not recorded in the run folder ${run.runDir}: ${why}; \`bestof show\` still names the run's own winner)`, recorded: event };
+  }
+  return { ok: merged.ok, message: merged.message, recorded: event };
 }
 
 /** What the user chose in the compare view, for the exit code and the closing line. */
@@ -125,10 +140,13 @@ export async function startLiveFrontEnd(options: LiveFrontEndOptions): Promise<L
 export async function reviewRunInTerminal(run: RunState): Promise<UserChoice | undefined> {
   const { reviewRun } = await loadInkUi();
   let choice: UserChoice | undefined;
+  // The run as recorded so far: a second choice names the first as the winner it replaces.
+  let current = run;
   await reviewRun(run, {
     commands: {
       chooseWinner: async (candidateId, mode) => {
-        const result = await chooseWinner(run, candidateId, mode, undefined);
+        const result = await chooseWinner(current, candidateId, mode, undefined);
+        if (result.recorded) current = reduceRunState(current, result.recorded);
         choice = { candidate: candidateId, ok: result.ok, message: result.message };
         return result;
       },

@@ -168,6 +168,24 @@ export type RunEvent = Stamped &
         readonly branch: string;
         readonly message: string;
       }
+    | {
+        /**
+         * After the run: the user chose another winner in the compare view and bestof merged it
+         * (or tried: `ok`). Appended to the finished run's log (src/report/after-run.ts), so that
+         * state.json, the reports, `show` and `ls` name the winner the user chose.
+         */
+        readonly type: 'winner.chosen';
+        readonly candidate: string;
+        /** The winner until then (the selection's, or an earlier choice's); undefined when the run had none. */
+        readonly previous: string | undefined;
+        readonly mode: MergeMode;
+        readonly ok: boolean;
+        /** The commit that reached the user's branch (merge, squash, ff). */
+        readonly commit?: string;
+        readonly branch: string;
+        readonly message: string;
+        readonly by: 'user';
+      }
     | { readonly type: 'run.warning'; readonly message: string; readonly candidate?: string }
     | {
         readonly type: 'run.finished';

@@ -8,6 +8,7 @@
 import type { Outcome } from '../providers/types.js';
 import { backoffDelay } from './backoff.js';
 import type { StopReason } from './stop-rules.js';
+import { plural } from './words.js';
 
 /** What happens right after the call returns. */
 export type CallPolicy =
@@ -90,7 +91,7 @@ export type WaitDecision = { readonly waitMs: number } | { readonly giveUp: stri
 export function planWait(policy: Extract<CallPolicy, { kind: 'wait_and_retry' }>, input: WaitInput): WaitDecision {
   const wait = policy.wait === 'backoff' ? backoffDelay(input.backoffMs, input.attempt, input.retryAfterMs, input.random) : input.retryAfterMs;
   const tooMany = policy.wait === 'backoff' && input.attempt > input.maxRateLimitWaits;
-  if (tooMany) return { giveUp: `still rate-limited after ${input.attempt - 1} waits` };
+  if (tooMany) return { giveUp: `still rate-limited after ${plural(input.attempt - 1, 'wait')}` };
   if (wait === undefined) return { giveUp: 'the usage limit gives no reset time' };
   if (input.timeLeftMs !== undefined && wait >= input.timeLeftMs) return { giveUp: `waiting ${Math.round(wait / 1000)}s would pass the time limit` };
   return { waitMs: wait };

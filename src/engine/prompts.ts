@@ -13,6 +13,7 @@ import type { Outcome } from '../providers/types.js';
 import { formatDuration } from '../spec/duration.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
 import { OUTCOME_POLICY } from './outcome-policy.js';
+import { plural } from './words.js';
 
 /** Per failed check, at most this much of the end of its output. */
 export const MAX_CHECK_OUTPUT_CHARS = 2000;
@@ -60,7 +61,7 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   }
 
   const context: string[] = [`## bestof: iteration ${input.iteration} of ${input.maxIterations}`];
-  context.push(`Your previous attempt scored ${feedback.score} of ${feedback.maxScore} points; ${feedback.threshold} are needed to finish.`);
+  context.push(`Your previous attempt scored ${feedback.score} of ${plural(feedback.maxScore, 'point')}; ${feedback.threshold} ${feedback.threshold === 1 ? 'is' : 'are'} needed to finish.`);
   const note = OUTCOME_POLICY[feedback.outcome].promptNote;
   if (note) context.push(`Your previous run ended early (${feedback.outcome}): ${note}${feedback.outcomeMessage ? ` (${feedback.outcomeMessage})` : ''}.`);
   if (feedback.refuseReason) context.push(`The reviewer refused your previous attempt: ${feedback.refuseReason}`);

@@ -9,7 +9,8 @@ import type { MergeMode } from '../spec/schema.js';
 import type { RankEntry } from './select.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
-import type { CandidateInfo, CandidateStatus, RunEvent, RunStatus } from './events.js';
+import type { CandidateInfo, CandidateStatus, EventOf, RunEvent, RunStatus } from './events.js';
+import { EXIT_CODES } from './exit-codes.js';
 import type { StopReason } from './stop-rules.js';
 import type { VoteState } from './vote-record.js';
 
@@ -34,6 +35,12 @@ export interface CandidateState extends CandidateInfo {
   readonly score: number | undefined;
   readonly maxScore: number;
   readonly costUsd: number;
+  /**
+   * false once an agent call of this candidate reported no cost: a command agent (it reports
+   * nothing), or tokens of a model without a price. `costUsd` is then what the other calls cost,
+   * not what the candidate cost. Absent in the records of older runs: read it with costIsKnown.
+   */
+  readonly costKnown?: boolean;
   readonly usage: TokenUsage;
   readonly commit: string | undefined;
   readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
@@ -60,6 +67,19 @@ export interface CandidateVote {
   readonly score: number;
   /** `(1 - weight) * checks + weight * votes`, each divided by the best candidate's. */
   readonly combined: number;
+}
+
+/** A winner the user chose in the compare view after the run (winner.chosen), the latest one. */
+export interface WinnerChoice {
+  readonly candidate: string;
+  /** The winner until then; absent when the run had none. */
+  readonly previous?: string;
+  readonly mode: MergeMode;
+  /** The merge was done; when not, the run's winner and merge are the ones before the choice. */
+  readonly ok: boolean;
+  readonly message: string;
+  readonly by: 'user';
+  readonly at: string;
 }
 
 export interface RunState {
@@ -89,6 +109,8 @@ export interface RunState {
   /** The cross-review and vote (`[vote]`), when one was asked for. */
   readonly vote?: VoteState;
   readonly winner?: string;
+  /** Set when the user chose a winner in the compare view after the run (winner.chosen). */
+  readonly chosen?: WinnerChoice;
   readonly selectionMessage?: string;
   readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string };
   /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
@@ -96,8 +118,11 @@ export interface RunState {
   readonly warnings: readonly string[];
   /** Everything the run spent: the candidates' agent calls and the voters'. */
   readonly costUsd: number;
+  /** false when some candidate's cost is unknown (CandidateState.costKnown): `costUsd` is then a lower bound. */
+  readonly costKnown?: boolean;
   /** What the voters' calls cost, over every vote of the run (a resumed vote's new calls add to it). */
   readonly voteCostUsd: number;
+  /** From run.finished once the run has finished; until then (and for a run that was interrupted), from its start to its last event. */
   readonly durationMs: number;
 }
 
@@ -141,6 +166,15 @@ function updateIteration(c: CandidateState, iteration: number, update: (it: Iter
 }
 
 export function reduceRunState(state: RunState, event: RunEvent): RunState {
+  const next = reduceEvent(state, event);
+  // A run that has not finished (or never will: it was interrupted) lasted, as far as its record
+  // knows, until its last event. A choice made after the run is not part of it.
+  if (next.status !== 'running' || event.type === 'winner.chosen' || next.startedAt === '') return next;
+  const durationMs = Math.max(0, Date.parse(event.t) - Date.parse(next.startedAt));
+  return Number.isNaN(durationMs) || durationMs === next.durationMs ? next : { ...next, durationMs };
+}
+
+function reduceEvent(state: RunState, event: RunEvent): RunState {
   switch (event.type) {
     case 'run.started': {
       const candidates: Record<string, CandidateState> = {};
@@ -212,8 +246,10 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
     case 'candidate.activity':
       return updateCandidate(state, event.candidate, () => ({ lastActivity: event.text }));
     case 'provider.finished': {
+      const known = costReported(event, state.candidates[event.candidate]?.provider);
       const next = updateCandidate(state, event.candidate, (c) => ({
         costUsd: c.costUsd + event.costUsd,
+        ...(known ? {} : { costKnown: false }),
         usage: {
           input: c.usage.input + event.usage.input,
           output: c.usage.output + event.usage.output,
@@ -222,7 +258,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         },
         iterations: updateIteration(c, event.iteration, (it) => ({ outcome: event.outcome, providerMessage: event.message, costUsd: (it.costUsd ?? 0) + event.costUsd })),
       }));
-      return { ...next, costUsd: next.costUsd + event.costUsd };
+      return { ...next, costUsd: next.costUsd + event.costUsd, ...(known ? {} : { costKnown: false }) };
     }
     case 'candidate.committed':
       return updateCandidate(state, event.candidate, (c) => ({
@@ -309,6 +345,8 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         ...state,
         merge: { candidate: event.candidate, mode: event.mode, ok: event.ok, commit: event.commit, branch: event.branch, message: event.message },
       };
+    case 'winner.chosen':
+      return chooseWinner(state, event);
     case 'run.warning':
       return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
     case 'run.finished':
@@ -326,6 +364,58 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       return unreachable;
     }
   }
+}
+
+/**
+ * Whether an agent call's cost is known. The call's event says what was spent, not whether it
+ * was reported, so this reads it from what is there: a cost above 0 was reported; a command
+ * agent reports none; tokens spent at no cost are tokens of a model without a price. A call
+ * that spent no token and reported 0 (a CLI that failed before its first request) cost $0.
+ */
+function costReported(event: EventOf<'provider.finished'>, kind: CandidateState['provider'] | undefined): boolean {
+  if (event.costUsd > 0) return true;
+  if (kind === 'command') return false;
+  const { input, output, cacheRead, cacheWrite } = event.usage;
+  return input + output + cacheRead + cacheWrite === 0;
+}
+
+/** A candidate's cost is known unless a call of it reported none (older records carry no flag: known). */
+export function costIsKnown(c: { readonly costKnown?: boolean }): boolean {
+  return c.costKnown !== false;
+}
+
+/**
+ * The user's choice in the compare view. A merge that was done makes the candidate the run's
+ * winner, with its merge, and the run's outcome a winner; one that failed changed nothing in
+ * the repo, so the run keeps its winner and merge, and only the attempt is recorded.
+ */
+function chooseWinner(state: RunState, event: EventOf<'winner.chosen'>): RunState {
+  const chosen: WinnerChoice = {
+    candidate: event.candidate,
+    ...(event.previous !== undefined ? { previous: event.previous } : {}),
+    mode: event.mode,
+    ok: event.ok,
+    message: event.message,
+    by: event.by,
+    at: event.t,
+  };
+  if (!event.ok) return { ...state, chosen };
+  const label = state.candidates[event.candidate]?.label;
+  return {
+    ...state,
+    chosen,
+    winner: event.candidate,
+    merge: { candidate: event.candidate, mode: event.mode, ok: true, commit: event.commit, branch: event.branch, message: event.message },
+    status: 'winner',
+    exitCode: EXIT_CODES.winner,
+    message: `${event.candidate}${label ? ` (${label})` : ''} ${chosenByUser(chosen)}; ${event.message}`,
+  };
+}
+
+/** "chosen by you in the compare view, instead of c1": how the reports say who chose the winner. */
+export function chosenByUser(chosen: WinnerChoice): string {
+  const instead = chosen.previous === undefined ? ' (the run had no winner)' : chosen.previous === chosen.candidate ? '' : `, instead of ${chosen.previous}`;
+  return `chosen by you in the compare view${instead}`;
 }
 
 /** Every candidate's place in an earlier vote forgotten: a vote that starts again or is skipped decides nothing yet. */

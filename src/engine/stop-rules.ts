@@ -9,6 +9,7 @@
 import type { Outcome } from '../providers/types.js';
 import { trippedBreaker, type BreakerLimits } from './breaker.js';
 import { timeLeft, type LoopState } from './loop-state.js';
+import { plural } from './words.js';
 
 /** Why a candidate stopped: a closed set, shown in events, the UI and the report. */
 export const STOP_REASONS = [
@@ -98,7 +99,7 @@ export function stopBeforeIteration(state: LoopState, limits: LoopLimits, now: n
     if (limits.requestedIterations > limits.hardIterationLimit) {
       return {
         reason: 'hard_limit',
-        message: `stopped at the hard limit of ${limits.hardIterationLimit} iterations (the spec asked for ${limits.requestedIterations})`,
+        message: `stopped at the hard limit of ${plural(limits.hardIterationLimit, 'iteration')} (the spec asked for ${limits.requestedIterations})`,
       };
     }
     return { reason: limits.maxIterations === 1 ? 'completed' : 'max_iterations' };
@@ -137,11 +138,11 @@ export function stopAfterIteration(state: LoopState, limits: LoopLimits): Stop |
 export function breakerMessage(reason: 'breaker_same_failure' | 'breaker_errors' | 'breaker_no_diff', limits: BreakerLimits): string {
   switch (reason) {
     case 'breaker_same_failure':
-      return `the same checks failed ${limits.sameFailureIterations} iterations in a row`;
+      return `the same checks failed ${plural(limits.sameFailureIterations, 'iteration')} in a row`;
     case 'breaker_errors':
-      return `the agent failed ${limits.errorIterations} iterations in a row`;
+      return `the agent failed ${plural(limits.errorIterations, 'iteration')} in a row`;
     case 'breaker_no_diff':
-      return `${limits.noDiffIterations} iterations in a row changed nothing`;
+      return `${plural(limits.noDiffIterations, 'iteration')} in a row changed nothing`;
   }
 }
 

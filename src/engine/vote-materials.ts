@@ -15,6 +15,7 @@ import type { CheckOutcome } from '../checks/run-checks.js';
 import { worktreesRoot, type RunPlan } from './plan.js';
 import type { CandidateState } from './run-state.js';
 import type { MaterialInfo } from './vote-record.js';
+import { plural } from './words.js';
 
 export interface Material {
   readonly text: string;
@@ -45,7 +46,7 @@ export function anonymiseContext(plan: RunPlan): AnonymiseContext {
 export function checkLines(c: CandidateState): string {
   const checks: readonly CheckOutcome[] = c.iterations.find((it) => it.iteration === c.iteration)?.checks ?? [];
   if (checks.length === 0) return `score ${c.score ?? 0} of ${c.maxScore}`;
-  return checks.map((k) => `${k.name}: ${k.passed ? 'pass' : k.timedOut ? 'timed out' : 'fail'} (${k.points}/${k.maxPoints} points)`).join('\n');
+  return checks.map((k) => `${k.name}: ${k.passed ? 'pass' : k.timedOut ? 'timed out' : 'fail'} (${k.points}/${plural(k.maxPoints, 'point')})`).join('\n');
 }
 
 async function rawMaterial(plan: RunPlan, commit: string, signal: AbortSignal): Promise<string> {

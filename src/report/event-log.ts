@@ -5,7 +5,7 @@
  * before a crash or a kill -9 (the page cache keeps what a killed process wrote), and opening
  * the file per event costs more than the write. Read as a stream, never whole.
  */
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
@@ -30,6 +30,15 @@ export function createEventLogWriter(runDir: string): EventLogWriter {
       fd = undefined;
     },
   };
+}
+
+/**
+ * One event appended to the log of a run whose writer is closed or belongs to another process
+ * (a choice made in the compare view after the run, ./after-run.ts). One write of one line in
+ * append mode: it lands after every line already there, whole.
+ */
+export function appendEvent(runDir: string, event: RunEvent): void {
+  appendFileSync(join(runDir, EVENT_LOG_FILE), `${JSON.stringify(event)}\n`);
 }
 
 /**

@@ -9,8 +9,12 @@ export function createReportWriter(runDir: string, initial: RunState = initialRu
   let state = initial;
   return (event: RunEvent) => {
     state = reduceRunState(state, event);
-    if (event.type !== 'run.finished') return;
-    writeFileSync(join(runDir, 'report.json'), `${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
-    writeFileSync(join(runDir, 'report.md'), renderMarkdownReport(state));
+    if (event.type === 'run.finished') writeReports(runDir, state);
   };
+}
+
+/** Both reports of a run from its state (also rewritten after the run, ./after-run.ts). */
+export function writeReports(runDir: string, state: RunState): void {
+  writeFileSync(join(runDir, 'report.json'), `${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+  writeFileSync(join(runDir, 'report.md'), renderMarkdownReport(state));
 }

@@ -2,7 +2,8 @@
  * report.json and report.md, both built from the folded run state (never from the
  * engine's memory), so `bestof show` on a past run prints exactly what the run printed.
  */
-import type { RunState } from '../engine/run-state.js';
+import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
+import { plural } from '../engine/words.js';
 import { formatDuration } from '../spec/duration.js';
 import { voteJson, voteMarkdown } from './vote-report.js';
 
@@ -24,9 +25,15 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
     finishedAt: state.finishedAt,
     durationMs: state.durationMs,
     costUsd: state.costUsd,
+    /** false: some agent reported no cost (a command agent, or a model without a price); costUsd leaves it out. */
+    costKnown: costIsKnown(state),
     maxScore: state.maxScore,
     scoreThreshold: state.scoreThreshold,
     winner: state.winner ?? null,
+    /** Who chose the winner: "chosen by you in the compare view, instead of c1", or null for the run's own selection. */
+    winnerNote: winnerChosenByUser(state) ? chosenByUser(state.chosen) : null,
+    /** The latest choice made in the compare view after the run, merged or not. */
+    chosen: state.chosen ?? null,
     selection: state.selectionMessage,
     merge: state.merge ?? null,
     ranking: state.ranking,
@@ -47,6 +54,7 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
         maxScore: c.maxScore,
         iterations: c.iteration,
         costUsd: c.costUsd,
+        costKnown: costIsKnown(c),
         usage: c.usage,
         durationMs: c.durationMs,
         cli: c.cli ?? null,
@@ -64,13 +72,37 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** The winner is the one the user chose in the compare view (and its merge was done). */
+function winnerChosenByUser(state: RunState): state is RunState & { readonly chosen: NonNullable<RunState['chosen']> } {
+  return state.chosen !== undefined && state.chosen.ok && state.chosen.candidate === state.winner;
+}
+
+/** "$0.0123"; "–" when nothing was reported; "$0.0123+" when some calls reported no cost. */
+function reportCost(usd: number, known: boolean): string {
+  if (known) return `$${usd.toFixed(4)}`;
+  return usd === 0 ? '–' : `$${usd.toFixed(4)}+`;
+}
+
+/** The lines about the winner: who it is, who chose it, and a choice whose merge failed. */
+function winnerLines(state: RunState): string[] {
+  const lines: string[] = [];
+  const label = (id: string): string => state.candidates[id]?.label ?? '';
+  if (state.winner) lines.push(`- winner: **${state.winner}** (${label(state.winner)})${winnerChosenByUser(state) ? ` — ${chosenByUser(state.chosen)}` : ''}`);
+  const chosen = state.chosen;
+  if (chosen && !chosen.ok) {
+    const still = state.winner ? `; the winner is still ${state.winner}` : '';
+    lines.push(`- chosen by you in the compare view: **${chosen.candidate}** (${label(chosen.candidate)}), but its merge (${chosen.mode}) was not done — ${chosen.message}${still}`);
+  }
+  return lines;
+}
+
 export function renderMarkdownReport(state: RunState): string {
   const lines: string[] = [];
   lines.push(`# bestof run ${state.runId} — ${state.name}`, '');
   lines.push(`- status: **${state.status}**${state.message ? ` — ${state.message}` : ''}`);
   lines.push(`- base: \`${state.base}\` (${state.baseCommit.slice(0, 10)}) in ${state.repo}`);
-  lines.push(`- duration: ${formatDuration(state.durationMs)}, cost: $${state.costUsd.toFixed(4)}`);
-  if (state.winner) lines.push(`- winner: **${state.winner}** (${state.candidates[state.winner]?.label ?? ''})`);
+  lines.push(`- duration: ${formatDuration(state.durationMs)}, cost: ${reportCost(state.costUsd, costIsKnown(state))}`);
+  lines.push(...winnerLines(state));
   if (state.merge) lines.push(`- merge (${state.merge.mode}): ${state.merge.ok ? 'done' : 'not done'} — ${state.merge.message}`);
   lines.push('');
   lines.push('## Ranking', '');
@@ -84,9 +116,12 @@ export function renderMarkdownReport(state: RunState): string {
       .filter(Boolean)
       .join('; ');
     lines.push(
-      `| ${rank?.rank ?? i + 1} | ${id} ${cell(c.label)} | ${c.score ?? '-'}/${c.maxScore} | $${c.costUsd.toFixed(4)} | +${c.diff.insertions} -${c.diff.deletions} (${c.diff.files} files) | ${formatDuration(c.durationMs)} | ${c.status}${c.reason ? ` (${c.reason})` : ''} | ${cell(note)} |`,
+      `| ${rank?.rank ?? i + 1} | ${id} ${cell(c.label)} | ${c.score ?? '-'}/${c.maxScore} | ${reportCost(c.costUsd, costIsKnown(c))} | +${c.diff.insertions} -${c.diff.deletions} (${plural(c.diff.files, 'file')}) | ${formatDuration(c.durationMs)} | ${c.status}${c.reason ? ` (${c.reason})` : ''} | ${cell(note)} |`,
     );
   });
+  if (ranked.some((id) => !costIsKnown(state.candidates[id] ?? {}))) {
+    lines.push('', 'cost "–": the agent reported no cost (a command agent, or tokens of a model without a price in configs/prices.toml); "+": some of its calls did not.');
+  }
   if (state.checks.length > 0) {
     lines.push('', '## Checks (last iteration)', '');
     lines.push(`| candidate | ${state.checks.map((k) => cell(`${k.name} (${k.score})`)).join(' | ')} |`);

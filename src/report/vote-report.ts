@@ -6,6 +6,7 @@
  * missing (a degraded result), and "too close to call" with both rankings.
  */
 import type { RunState } from '../engine/run-state.js';
+import { plural } from '../engine/words.js';
 import type { VoteState } from '../engine/vote-record.js';
 import type { TallyStep } from '../vote/tally.js';
 
@@ -57,7 +58,7 @@ function stepLine(step: TallyStep): string {
     case 'judgement':
       return `- ${step.voter} on ${step.a} vs ${step.b}: ${step.counted}`;
     case 'pair':
-      return `- ${step.a} vs ${step.b}: ${step.winsA}–${step.winsB}, ${step.ties} tie(s); points ${num(step.pointsA)} / ${num(step.pointsB)}`;
+      return `- ${step.a} vs ${step.b}: ${step.winsA}–${step.winsB}, ${plural(step.ties, 'tie')}; points ${num(step.pointsA)} / ${num(step.pointsB)}`;
     default: {
       const unreachable: never = step;
       return unreachable;
@@ -79,7 +80,7 @@ export function voteMarkdown(state: RunState): string[] {
   const reused = v.calls.filter((c) => c.reused).length;
   if (v.calls.length > 0) {
     const again = reused > 0 ? ` (${reused} of them answered before the run was interrupted, taken from the record)` : '';
-    lines.push(`- ${v.calls.length} voter calls${again}, $${state.voteCostUsd.toFixed(4)} (in the run's cost, not in the candidates')`);
+    lines.push(`- ${plural(v.calls.length, 'voter call')}${again}, $${state.voteCostUsd.toFixed(4)} (in the run's cost, not in the candidates')`);
   }
   if (v.voters.length > 0) lines.push(`- voters: ${v.voters.map((w) => `${w.id} (${w.candidate ? `${w.candidate}'s agent` : `${w.kind}${w.model ? `:${w.model}` : ''}`})`).join(', ')}`);
   if (v.skipped) {
@@ -102,8 +103,8 @@ export function voteMarkdown(state: RunState): string[] {
   for (const e of r.combined.entries) lines.push(`| ${e.rank} | ${e.candidate} | ${num(e.checkScore)} (${num(e.checkNormalised)}) | ${num(e.vote)} (${num(e.voteNormalised)}) | ${num(e.combined)} |`);
   const s = r.stats;
   lines.push('');
-  lines.push(`- agreement: ${s.kendallW ? `Kendall's W ${num(s.kendallW.w)} (over ${s.kendallW.voterPairs} voter pairs)` : "Kendall's W undefined (no two voters ranked two candidates in common)"}${s.pairwiseAgreement ? `; pairwise agreement ${num(s.pairwiseAgreement.agreement)} over ${s.pairwiseAgreement.comparisons} comparisons` : ''}`);
-  if (s.orderFlipRate) lines.push(`- order-flip rate: ${num(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${s.orderFlipRate.judged} pairs changed verdict when the order was swapped)`);
+  lines.push(`- agreement: ${s.kendallW ? `Kendall's W ${num(s.kendallW.w)} (over ${plural(s.kendallW.voterPairs, 'voter pair')})` : "Kendall's W undefined (no two voters ranked two candidates in common)"}${s.pairwiseAgreement ? `; pairwise agreement ${num(s.pairwiseAgreement.agreement)} over ${s.pairwiseAgreement.comparisons} comparisons` : ''}`);
+  if (s.orderFlipRate) lines.push(`- order-flip rate: ${num(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${plural(s.orderFlipRate.judged, 'pair')} changed verdict when the order was swapped)`);
   lines.push(`- length correlation (material length vs vote): ${s.lengthCorrelation === undefined ? 'undefined (fewer than 3 candidates, or no variation)' : num(s.lengthCorrelation)}`);
   const changed = v.materials.filter((m) => Object.keys(m.changes).length > 0 || m.cut || m.formatterError);
   if (changed.length > 0) {

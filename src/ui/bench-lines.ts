@@ -4,6 +4,7 @@
  */
 import type { BenchEvent } from '../bench/events.js';
 import type { TrialRecord } from '../bench/types.js';
+import { plural } from '../engine/words.js';
 
 export function createBenchPlainReporter(write: (line: string) => void): (event: BenchEvent) => void {
   let total = 0;
@@ -14,9 +15,9 @@ export function createBenchPlainReporter(write: (line: string) => void): (event:
         total = event.cells.length;
         done = event.done.length;
         const { tasks, agents, trials } = event.matrix;
-        const slice = event.shard ? ` (shard ${event.shard.index}/${event.shard.count}: ${total} of ${tasks.length * agents.length * trials} trials)` : '';
+        const slice = event.shard ? ` (shard ${event.shard.index}/${event.shard.count}: ${total} of ${plural(tasks.length * agents.length * trials, 'trial')})` : '';
         const resumed = done > 0 ? `; ${done} recorded before, kept` : '';
-        write(`bench ${event.bench}${slice}: ${tasks.length} task(s) x ${agents.length} agent(s) x ${trials} trial(s), ${event.concurrency} at a time${resumed}; results in ${event.outDir}\n`);
+        write(`bench ${event.bench}${slice}: ${plural(tasks.length, 'task')} x ${plural(agents.length, 'agent')} x ${plural(trials, 'trial')}, ${event.concurrency} at a time${resumed}; results in ${event.outDir}\n`);
         return;
       }
       case 'trial.started':
@@ -26,7 +27,7 @@ export function createBenchPlainReporter(write: (line: string) => void): (event:
         write(`[${done}/${total}] ${trialLine(event.record)}\n`);
         return;
       case 'bench.finished':
-        if (event.cancelled) write(`bench cancelled after ${done} of ${total} trials: the rest are recorded "not run"; go on with --resume\n`);
+        if (event.cancelled) write(`bench cancelled after ${done} of ${plural(total, 'trial')}: the rest are recorded "not run"; go on with --resume\n`);
         return;
       default: {
         const unreachable: never = event;

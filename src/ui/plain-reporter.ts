@@ -3,6 +3,7 @@
  * No colours, no cursor movement; every line starts with the time since the run started.
  */
 import type { RunEvent } from '../engine/events.js';
+import { plural } from '../engine/words.js';
 import { voteEventLine } from './vote-lines.js';
 import { formatDuration } from '../spec/duration.js';
 
@@ -11,7 +12,7 @@ const MAX_ACTIVITY = 160;
 export function formatEvent(event: RunEvent): string {
   switch (event.type) {
     case 'run.started':
-      return `run ${event.runId} (${event.name}): ${event.candidates.length} candidates on ${event.base} (${event.baseCommit.slice(0, 10)}), ${event.checks.length} checks worth ${event.maxScore} points; run folder ${event.runDir}`;
+      return `run ${event.runId} (${event.name}): ${plural(event.candidates.length, 'candidate')} on ${event.base} (${event.baseCommit.slice(0, 10)}), ${plural(event.checks.length, 'check')} worth ${plural(event.maxScore, 'point')}; run folder ${event.runDir}`;
     case 'run.resumed':
       return `resuming ${event.resumed.length > 0 ? event.resumed.join(', ') : 'no candidate'}${event.finished.length > 0 ? `; already finished: ${event.finished.join(', ')}` : ''}`;
     case 'candidate.status':
@@ -56,6 +57,12 @@ export function formatEvent(event: RunEvent): string {
       return `merging ${event.candidate} (${event.mode})${event.into ? ` into ${event.into}` : ''}`;
     case 'merge.finished':
       return `${event.ok ? 'merge' : 'merge NOT done'} (${event.mode}): ${event.message}`;
+    case 'winner.chosen': {
+      const instead = event.previous === undefined ? '' : event.previous === event.candidate ? '' : ` instead of ${event.previous}`;
+      return event.ok
+        ? `winner chosen by you in the compare view: ${event.candidate}${instead} (${event.mode}): ${event.message}`
+        : `${event.candidate} chosen by you in the compare view, but the merge was NOT done (${event.mode}): ${event.message}${event.previous ? `; the winner is still ${event.previous}` : ''}`;
+    }
     case 'run.warning':
       return `warning: ${event.candidate ? `${event.candidate}: ` : ''}${event.message}`;
     case 'run.finished':

@@ -3,6 +3,7 @@
  * `vote.*` events), saying what happened and, for a call that did not count, why.
  */
 import type { EventOf } from '../engine/events.js';
+import { plural } from '../engine/words.js';
 
 export type VoteEvent = EventOf<'vote.started'> | EventOf<'vote.call'> | EventOf<'vote.finished'> | EventOf<'vote.skipped'>;
 
@@ -19,7 +20,7 @@ export function voteEventLine(event: VoteEvent): string {
           ? 'winner' in event.verdict
             ? `${event.verdict.winner} better`
             : 'tie'
-          : `${Object.keys(event.reviews ?? {}).length} reviews`;
+          : plural(Object.keys(event.reviews ?? {}).length, 'review');
       const how = event.reused ? ' (answered before the interruption, from the record)' : event.answers.length > 1 ? ' (asked twice)' : '';
       return `vote ${event.voter} ${what}: ${said}${how}`;
     }

@@ -91,7 +91,7 @@ describe('runCandidate: outcomes', () => {
     const p = await plan(loop({ max_rate_limit_waits: 1 }));
     const run = await runFakeCandidate(p, [{ outcome: 'rate_limited', message: '429', score: 20 }]);
     expect(run.provider.requests).toHaveLength(2);
-    expect(run.finished).toMatchObject({ status: 'stopped', reason: 'rate_limited', message: '429; still rate-limited after 1 waits', iterations: 1 });
+    expect(run.finished).toMatchObject({ status: 'stopped', reason: 'rate_limited', message: '429; still rate-limited after 1 wait', iterations: 1 });
     expect(run.of('candidate.scored')).toHaveLength(0);
     expect(run.of('candidate.committed')).toHaveLength(1);
   });

@@ -278,6 +278,8 @@ describe('the compare view of a run with a vote', () => {
     expect(frame).toContain('c4: Best of the three.');
     await ui.press('k');
     expect(ui.frame()).toMatch(/^combined: /m);
+    await ui.press('?');
+    expect(ui.frame()).toMatch(/^ {2}v {15}the vote about the selected candidate, or its diff again$/m);
   });
 
   it('shows a pairwise vote\'s pair verdicts, its pairwise agreement and the missing voter (degraded)', async () => {
@@ -319,7 +321,9 @@ describe('the compare view of a run with a vote', () => {
     expect(frame).toContain('Diff of c1 thorough against base bbbbbbbbbb');
     expect(frame).toContain('this run had no vote (`[vote] enabled = true` in the spec asks for one)');
     await ui.press('?');
-    expect(ui.frame()).toMatch(/^ {2}v {15}compare view: the vote about the selected candidate instead of its diff, and back$/m);
+    // The keys of this run: v has nothing to show without a vote (the footer leaves it out too).
+    expect(ui.frame()).toContain('Keys of the compare view');
+    expect(ui.frame()).not.toMatch(/^ {2}v /m);
     expect(frame).toMatch(/#\s+candidate\s+points\s+cost\s+time diff\s+basic unicode edges/);
   });
 });

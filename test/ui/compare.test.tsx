@@ -1,8 +1,23 @@
 /** The compare view of a finished run: ranking, check matrix, diff, choosing another winner. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EventOf, RunEvent } from '../../src/engine/events.js';
 import { foldEvents } from '../../src/engine/run-state.js';
 import { KEY, renderRun, type Rendered } from './render-helpers.js';
-import { DIFF_C2, finishedRun } from './scripted-runs.js';
+import { DIFF_C2, finishedRun, T0 } from './scripted-runs.js';
+
+/**
+ * The finished demo run with agents that report no cost: c2 a command agent, c3 a Codex whose
+ * model has no price (tokens, and a cost of 0).
+ */
+function unpricedRun(): RunEvent[] {
+  const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  return finishedRun().map((e): RunEvent => {
+    if (e.type === 'run.started') return { ...e, candidates: e.candidates.map((c) => (c.id === 'c2' ? { ...c, provider: 'command' } : c.id === 'c3' ? { ...c, provider: 'codex' } : c)) };
+    if (e.type === 'provider.finished' && e.candidate !== 'c1') return { ...e, costUsd: 0, usage: e.candidate === 'c2' ? zero : e.usage };
+    if (e.type === 'selection.finished') return { ...e, ranking: e.ranking.map((r) => (r.candidate === 'c1' ? r : { ...r, costUsd: 0 })) };
+    return e;
+  });
+}
 
 let ui: Rendered | undefined;
 afterEach(async () => {
@@ -57,6 +72,41 @@ describe('the compare view', () => {
     expect(frame).toContain('merged bestof/r1/c2 into main (squash) as 1234567890');
   });
 
+  it('names the chosen winner in its title once the choice is recorded (winner.chosen), in `bestof show` too', async () => {
+    const recorded: EventOf<'winner.chosen'> = {
+      t: new Date(T0 + 60_000).toISOString(),
+      type: 'winner.chosen',
+      candidate: 'c2',
+      previous: 'c1',
+      mode: 'squash',
+      ok: true,
+      commit: '1234567890'.padEnd(40, '0'),
+      branch: 'bestof/r1/c2',
+      message: 'merged bestof/r1/c2 into main (squash) as 1234567890',
+      by: 'user',
+    };
+    const chooseWinner = vi.fn(async () => ({ ok: true, message: recorded.message, recorded }));
+    ui = await renderRun([], { mode: 'review', run: foldEvents(finishedRun()), loadDiff, commands: { chooseWinner } });
+    expect(ui.frame()).toContain('bestof demo · winner c1 thorough');
+    await ui.press(KEY.down, 'w', 'y');
+    const frame = ui.frame();
+    expect(frame).toContain('bestof demo · winner c2 hasty');
+    // The run's own winner is no longer marked as the winner.
+    expect(frame).toMatch(/^ {2}1\.\s+c1 thorough 100\/100 .*✓$/m);
+    expect(frame).toMatch(/› 2\.\s+c2 hasty .*chosen by you: merged/);
+    expect(ui.store.getSnapshot().run.chosen).toMatchObject({ candidate: 'c2', previous: 'c1', ok: true });
+  });
+
+  it('shows "–" for a cost no agent reported, in the rows and the title, never "$0"', async () => {
+    ui = await renderRun(unpricedRun(), { loadDiff });
+    const frame = ui.frame();
+    expect(frame).toContain('bestof demo · winner c1 thorough · 6.1s · $0.010+ · merge');
+    expect(frame).toMatch(/1\.\s+c1 thorough 100\/100\s+\$0\.010\s+4\.2s/);
+    expect(frame).toMatch(/2\.\s+c2 hasty\s+40\/100\s+–\s+4\.2s/);
+    expect(frame).toMatch(/3\.\s+c3 gamer\s+0\/100\s+–\s+4\.2s/);
+    expect(frame).not.toMatch(/\$0 /);
+  });
+
   it('says so when the merge of a chosen winner fails', async () => {
     const chooseWinner = vi.fn(async () => ({ ok: false, message: 'the checkout has uncommitted changes; nothing was merged' }));
     ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner } });
@@ -81,6 +131,20 @@ describe('the compare view', () => {
     expect(ui.frame()).toContain('q quit');
     await ui.press('q');
     expect(ui.store.getSnapshot().exitRequested).toBe(true);
+  });
+
+  it('lists its own keys on ?: the arrows select, j and k scroll the diff (each said once)', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner: vi.fn() } });
+    await ui.press('?');
+    const help = ui.frame();
+    expect(help).toContain('Keys of the compare view');
+    expect(help).toMatch(/^ {2}↑ ↓ {13}select a candidate$/m);
+    expect(help).toMatch(/^ {2}j k {13}scroll the diff \(or the vote\) by a line$/m);
+    expect(help.match(/select a candidate/g)).toHaveLength(1);
+    expect(help).not.toContain('(k j)');
+    expect(help).toMatch(/^ {2}w {15}merge the selected candidate as the winner \(asks first\)$/m);
+    expect(help).toMatch(/^ {2}q \/ Ctrl-C {6}quit$/m);
+    expect(help).not.toContain('cancel the run');
   });
 
   it('opens a candidate\'s iteration history from the ranking and comes back', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stripAnsi } from '../../src/ui/format/text.js';
 import { monochromeTheme } from '../../src/ui/theme.js';
 import { KEY, renderRun, type Rendered } from './render-helpers.js';
-import { candidate, finished, mixedRun, runStarted, stamp } from './scripted-runs.js';
+import { candidate, check, finished, mixedRun, runStarted, stamp } from './scripted-runs.js';
 
 let ui: Rendered | undefined;
 afterEach(async () => {
@@ -17,15 +17,33 @@ describe('the dashboard', () => {
   it('shows four candidates in mixed states, one row each, in start order', async () => {
     ui = await renderRun(mixedRun(), { budgetUsd: 5, columns: 120 });
     const frame = ui.frame();
-    expect(frame).toContain('bestof demo · 30s · $0.026 of $5.00 · run r1');
+    // c3 is a command agent: it reports no cost, so the run's $0.026 leaves it out ("+").
+    expect(frame).toContain('bestof demo · 30s · $0.026+ of $5.00 · run r1');
     expect(frame).toContain('1 running · 1 waiting · 2 done');
     const rows = ['c1', 'c2', 'c3', 'c4'].map((id) => rowOf(frame, id));
     expect(rows[0]).toMatch(/› c1 thorough\s+script\s+✓ done\s+1\/3\s+█{10}\s+100\/100 ✓✓✓\s+\$0\.021\s+5\.6k\s+4\.2s Reading configs\/demo\/test/);
     expect(rows[1]).toMatch(/c2 hasty\s+command\/sonnet [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running\s+2\/3\s+█{4}░{6}\s+40\/100 ✓✗✗\s+\$0\.005\s+1\.3k\s+28s Fixing the accents/);
+    expect(rows[2]).toMatch(/c3 broken\s+command\/gpt-5\s+✗ failed\s+1\/3\s+░{10}\s+0\/100 ···\s+–\s+—/);
     expect(rows[3]).toMatch(/c4 late\s+script\s+· queued\s+—.*waiting for a free slot/);
     expect(frame.indexOf(' c1 ')).toBeLessThan(frame.indexOf(' c2 '));
     expect(frame.indexOf(' c3 ')).toBeLessThan(frame.indexOf(' c4 '));
     expect(frame).toContain('warning: the checkout has uncommitted changes');
+  });
+
+  it('says the cost was not reported, not "$0", when no agent reported one', async () => {
+    ui = await renderRun(
+      stamp([
+        runStarted([candidate(1, 'cmd', 'command')]),
+        { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 },
+        { type: 'provider.finished', candidate: 'c1', iteration: 1, outcome: 'success', costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, turns: 1, durationMs: 900 },
+        { type: 'candidate.status', candidate: 'c1', status: 'checking', iteration: 1 },
+      ]),
+      { columns: 120 },
+    );
+    const frame = ui.frame();
+    expect(frame).toContain('bestof demo · 30s · cost not reported · run r1');
+    expect(rowOf(frame, 'c1')).toMatch(/c1 cmd\s+command\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] checking\s+1\/3 .*\s–\s+—\s/);
+    expect(frame).not.toContain('$0');
   });
 
   it('shows why a candidate failed, in its row and in its details', async () => {
@@ -67,6 +85,38 @@ describe('the dashboard', () => {
     expect(detail).toContain('Fixing the accents: normalize NFKD then drop combining marks');
     await ui.press(KEY.escape);
     expect(ui.frame()).toContain('1 running · 1 waiting · 2 done');
+  });
+
+  it('shows the end of a failed check\'s output, where the assertion diff is, and how much is left out above', async () => {
+    // A test runner's output: the failing test named first, its assertion diff and a summary at the end.
+    const output = [
+      ' FAIL  test/slug.test.ts > slugify > strips accents',
+      ...Array.from({ length: 20 }, (_, i) => `   ✓ case ${i + 1}`),
+      "AssertionError: expected 'cr-me' to be 'creme'",
+      '- Expected',
+      '+ Received',
+      '- creme',
+      '+ cr-me',
+      ' Test Files  1 failed (1)',
+      '      Tests  1 failed | 20 passed (21)',
+    ].join('\n');
+    ui = await renderRun(
+      stamp([
+        runStarted([candidate(1, 'long'), candidate(2, 'other')]),
+        { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 },
+        { type: 'check.finished', candidate: 'c1', iteration: 1, check: check('unicode', false, output) },
+        { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 2 },
+      ]),
+      { columns: 120 },
+    );
+    await ui.press(KEY.enter);
+    const detail = ui.frame();
+    expect(detail).toContain('✗ unicode (exit 1, 0.3s)');
+    expect(detail).toMatch(/^ {4}… \d+ lines above not shown \(whole output in \.bestof\/runs\/r1\/candidates\/c1\/iteration-1\/checks\/\)$/m);
+    expect(detail).toContain("AssertionError: expected 'cr-me' to be 'creme'");
+    expect(detail).toMatch(/^ {4}\+ cr-me$/m);
+    expect(detail).toContain('Tests  1 failed | 20 passed (21)');
+    expect(detail).not.toContain('case 1\n');
   });
 
   it('a running shannon candidate\'s details say how to watch its tmux session; a finished one\'s do not', async () => {
@@ -121,7 +171,10 @@ describe('the dashboard', () => {
     ui = await renderRun(mixedRun(), { commands: { cancelRun: vi.fn() } });
     await ui.press('?');
     const help = ui.frame();
-    expect(help).toContain('select a candidate');
+    expect(help).toContain('Keys while the run goes');
+    expect(help).toMatch(/^ {2}↑ ↓ {2}\(k j\) {6}select a candidate$/m);
+    // j and k select here; what they do in the compare view is for its own list.
+    expect(help).not.toContain('scroll');
     expect(help).not.toContain('stop the selected candidate');
     await ui.press('s');
     expect(ui.frame()).toContain('↑↓ select');

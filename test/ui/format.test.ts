@@ -1,9 +1,9 @@
 /** Terminal text helpers, the diff parser and the column planner. */
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../src/engine/run-state.js';
-import { failureExcerpt, scoreBar } from '../../src/ui/format/candidate.js';
+import { failureTail, scoreBar } from '../../src/ui/format/candidate.js';
 import { fileAt, parseDiff } from '../../src/ui/format/diff.js';
-import { formatCost, formatElapsed } from '../../src/ui/format/numbers.js';
+import { formatCost, formatElapsed, formatKnownCost } from '../../src/ui/format/numbers.js';
 import { cut, displayWidth, fit, oneLine, stripAnsi } from '../../src/ui/format/text.js';
 import { planColumns } from '../../src/ui/layout/columns.js';
 import { listWindow } from '../../src/ui/layout/window.js';
@@ -25,6 +25,8 @@ describe('text', () => {
 
   it('formats costs and times for narrow cells', () => {
     expect([formatCost(0), formatCost(0.0214), formatCost(12.5)]).toEqual(['$0', '$0.021', '$12.50']);
+    // A cost nobody reported is not $0: "–", or what was reported and a "+" for the rest.
+    expect([formatKnownCost(0, true), formatKnownCost(0, false), formatKnownCost(0.0214, false)]).toEqual(['$0', '–', '$0.021+']);
     expect([formatElapsed(320), formatElapsed(42_000), formatElapsed(65_000), formatElapsed(7_380_000)]).toEqual(['0.3s', '42s', '1m05s', '2h03m']);
   });
 });
@@ -37,11 +39,22 @@ describe('score bar', () => {
   });
 });
 
-describe('failure excerpt', () => {
-  it('starts at the first line that reads like a failure, not at the summary', () => {
-    const output = ['TAP version 13', 'not ok 1 - strips accents', '  expected: "creme"', '  actual: "cr-me"', '# tests 1', '# pass 0', '# fail 1'].join('\n');
-    expect(failureExcerpt(output, 3)).toEqual(['not ok 1 - strips accents', '  expected: "creme"', '  actual: "cr-me"']);
-    expect(failureExcerpt('a\nb\nc', 2)).toEqual(['b', 'c']);
+describe('failure tail', () => {
+  it('is the end of the output, where test runners print the failure and its diff, with how much came before', () => {
+    // A vitest run: the name of the failing test early, its assertion diff at the end.
+    const output = [
+      ' FAIL  test/slug.test.ts > slugify > strips accents',
+      ...Array.from({ length: 12 }, (_, i) => `   ✓ case ${i + 1}`),
+      'AssertionError: expected \'cr-me\' to be \'creme\'',
+      '',
+      '- Expected',
+      '+ Received',
+      '- creme',
+      '+ cr-me',
+    ].join('\n');
+    expect(failureTail(output, 5)).toEqual({ lines: ["AssertionError: expected 'cr-me' to be 'creme'", '- Expected', '+ Received', '- creme', '+ cr-me'], hidden: 13 });
+    expect(failureTail('a\nb\nc', 2)).toEqual({ lines: ['b', 'c'], hidden: 1 });
+    expect(failureTail('a\n\nb', 5)).toEqual({ lines: ['a', 'b'], hidden: 0 });
   });
 });
 

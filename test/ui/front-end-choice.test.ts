@@ -3,11 +3,13 @@
  * import(), taken only on an interactive terminal. Checked on the static import graph of the
  * source, from the CLI's entry point.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseWinner, wantsInteractiveUi } from '../../src/cli/interactive-ui.js';
 import { foldEvents } from '../../src/engine/run-state.js';
+import { readEvents } from '../../src/report/event-log.js';
 import { finishedRun } from './scripted-runs.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
 
@@ -85,9 +87,22 @@ describe('choosing the front end', () => {
   });
 
   describe('chooseWinner (the compare view\'s merge, through the engine\'s merge policy)', () => {
-    it('applies the chosen merge mode to the chosen candidate', async () => {
-      const run = foldEvents(finishedRun());
-      expect(await chooseWinner(run, 'c2', 'branch', 'main')).toEqual({ ok: true, message: "the winner's work is on branch bestof/r1/c2 (merge it with `git merge bestof/r1/c2`)" });
+    let runDir: string | undefined;
+    afterEach(() => {
+      if (runDir) rmSync(runDir, { recursive: true, force: true });
+      runDir = undefined;
+    });
+
+    it('applies the chosen merge mode to the chosen candidate, and records the choice in the run\'s log', async () => {
+      runDir = mkdtempSync(join(tmpdir(), 'bestof-choice-'));
+      const dir = runDir;
+      const events = finishedRun().map((e) => (e.type === 'run.started' ? { ...e, runDir: dir } : e));
+      writeFileSync(join(dir, 'events.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      const run = foldEvents(events);
+      const message = "the winner's work is on branch bestof/r1/c2 (merge it with `git merge bestof/r1/c2`)";
+      const chosen = await chooseWinner(run, 'c2', 'branch', 'main');
+      expect(chosen).toMatchObject({ ok: true, message, recorded: { type: 'winner.chosen', candidate: 'c2', previous: 'c1', mode: 'branch', ok: true, branch: 'bestof/r1/c2', message, by: 'user' } });
+      expect((await readEvents(dir)).at(-1)).toEqual(chosen.recorded);
       expect(await chooseWinner(run, 'c9', 'branch', 'main')).toEqual({ ok: false, message: 'no candidate c9 in run r1' });
     });
   });

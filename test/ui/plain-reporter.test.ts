@@ -22,3 +22,25 @@ describe('plain reporter: tampering', () => {
     ]);
   });
 });
+
+describe('plain reporter: a winner chosen in the compare view', () => {
+  const chosen = (over: Partial<Extract<RunEvent, { type: 'winner.chosen' }>> = {}): RunEvent => ({
+    t: '2026-12-02T00:10:00.000Z',
+    type: 'winner.chosen',
+    candidate: 'c2',
+    previous: 'c1',
+    mode: 'squash',
+    ok: true,
+    branch: 'bestof/r1/c2',
+    message: 'merged bestof/r1/c2 into main (squash) as 1234567890',
+    by: 'user',
+    ...over,
+  });
+
+  it('says who was chosen instead of whom, and when the merge was not done, that the winner stays', () => {
+    expect(formatEvent(chosen())).toBe('winner chosen by you in the compare view: c2 instead of c1 (squash): merged bestof/r1/c2 into main (squash) as 1234567890');
+    expect(formatEvent(chosen({ ok: false, message: 'the checkout has uncommitted changes; nothing was merged' }))).toBe(
+      'c2 chosen by you in the compare view, but the merge was NOT done (squash): the checkout has uncommitted changes; nothing was merged; the winner is still c1',
+    );
+  });
+});

@@ -2,7 +2,8 @@ import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, loadRunSummary } from '../run-lookup.js';
 import { listRunFolders } from '../../engine/run-folder.js';
-import { formatDuration } from '../../spec/duration.js';
+import { runIsAlive } from '../../engine/run-lock.js';
+import { runListLine } from '../../report/run-list-line.js';
 import { outputClosed } from '../output.js';
 
 /** `bestof ls`: the runs of this repo, newest first. */
@@ -17,11 +18,7 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
     // `bestof ls | head -1`: once the reader has gone, the rest of the listing is not worth reading.
     if (outputClosed('stdout')) break;
     const state = await loadRunSummary(run.runDir);
-    const status = state.status === 'running' ? 'running or interrupted' : state.status;
-    const winner = state.winner ? `winner ${state.winner} (${state.candidates[state.winner]?.label ?? ''})` : '';
-    process.stdout.write(
-      `${run.runId}  ${state.name.padEnd(16)} ${status.padEnd(10)} ${String(state.order.length).padStart(2)} candidates  ${formatDuration(state.durationMs).padStart(7)}  ${winner}\n`,
-    );
+    process.stdout.write(`${runListLine(run.runId, state, { alive: runIsAlive(run.runDir) })}\n`);
   }
   return EXIT_CODES.ok;
 }

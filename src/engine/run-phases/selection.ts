@@ -17,6 +17,7 @@ import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
 import { rankCandidates, type CandidateEvidence } from '../select.js';
 import { besideKeptRef } from '../candidate-refs.js';
+import { plural } from '../words.js';
 
 export async function selection(ctx: RunContext): Promise<void> {
   const { spec, maxScore } = ctx.plan;
@@ -32,7 +33,7 @@ export async function selection(ctx: RunContext): Promise<void> {
     ranking,
     winner,
     message: winner
-      ? `${winner} wins with ${best?.score} of ${maxScore} points`
+      ? `${winner} wins with ${best?.score} of ${plural(maxScore, 'point')}`
       : `no candidate can win: ${ranking.map((r) => `${r.candidate} ${r.reason ?? ''}`.trim()).join('; ') || 'no candidates'}`,
   });
 }

@@ -41,6 +41,7 @@ import type { VoteCall, VoteStart } from '../vote-record.js';
 import { voteDir } from '../vote-paths.js';
 import { callKey, reusableCalls, type Reuse } from '../vote-reuse.js';
 import { askVoter, closeVoters, createVoters, type Voter } from '../vote-voters.js';
+import { plural } from '../words.js';
 
 const CHECKS_ALONE = 'the ranking is by the checks alone';
 
@@ -261,7 +262,7 @@ async function pairBallots(ctx: RunContext, asker: Asker, view: VoterView, shown
       cast.judgements.push({ voter: view.voter, a, b, aFirst: verdicts.get(`${a}\u0000${b}`), bFirst: verdicts.get(`${b}\u0000${a}`) });
     }
   });
-  if (failures.length > 0) cast.missing.push({ voter: view.voter, reason: `${failures.length} pair question(s) unanswered: ${failures.join('; ')}` });
+  if (failures.length > 0) cast.missing.push({ voter: view.voter, reason: `${plural(failures.length, 'pair question')} unanswered: ${failures.join('; ')}` });
 }
 
 function emitCall(ctx: RunContext, call: VoteCall): void {

@@ -13,6 +13,7 @@
  * height it is given, with a "… N more tasks" line when the tasks do not all fit.
  */
 import { trialLine } from '../bench-lines.js';
+import { plural } from '../../engine/words.js';
 import { Line, type Segment } from '../components/Line.js';
 import { formatCost, formatElapsed } from '../format/numbers.js';
 import { displayWidth, fit, oneLine } from '../format/text.js';
@@ -158,10 +159,10 @@ function legend(theme: Theme): Segment[] {
 
 function footer(state: BenchViewState, theme: Theme): Segment[] {
   if (state.finishedAt !== null) {
-    if (!state.cancelled) return [{ text: `finished: ${state.total} trials recorded; the reports follow below`, style: theme.status.ok }];
+    if (!state.cancelled) return [{ text: `finished: ${plural(state.total, 'trial')} recorded; the reports follow below`, style: theme.status.ok }];
     let notRun = 0;
     for (const mark of state.marks.values()) if (mark === 'not-run') notRun += 1;
-    return [{ text: `cancelled: ${notRun} trial${notRun === 1 ? '' : 's'} recorded "not run"; go on with --resume`, style: theme.status.warning }];
+    return [{ text: `cancelled: ${plural(notRun, 'trial')} recorded "not run"; go on with --resume`, style: theme.status.warning }];
   }
   if (state.cancelRequested) return [{ text: 'cancelling: running trials stop and keep their work; the rest are "not run"', style: theme.status.warning }];
   return [{ text: 'q or Ctrl-C: cancel the bench', style: theme.text.secondary }];
@@ -207,7 +208,7 @@ export function benchViewLines(state: BenchViewState, theme: Theme, width: numbe
     const above = start;
     const below = tasks.length - start - shown;
     const where = above > 0 && below > 0 ? ` (${above} above, ${below} below)` : above > 0 ? ' above' : '';
-    taskLines.push([{ text: `… ${above + below} more task${above + below === 1 ? '' : 's'}${where}`, style: theme.text.secondary }]);
+    taskLines.push([{ text: `… ${plural(above + below, 'more task')}${where}`, style: theme.text.secondary }]);
   }
   const recentLines: Segment[][] =
     recentShown === 0

@@ -46,7 +46,7 @@ export function App({ store, commands, loadDiff, size: fixedSize, onForceQuit, k
   }, [state.exitRequested, exit]);
 
   let body;
-  if (state.dialog?.kind === 'help') body = <HelpView width={width} capabilities={capabilities} />;
+  if (state.dialog?.kind === 'help') body = <HelpView state={state} width={width} capabilities={capabilities} />;
   else if (state.view === 'detail') body = <DetailView state={state} width={width} height={bodyHeight} />;
   else if (state.view === 'compare') body = <CompareView state={state} width={width} height={bodyHeight} />;
   else body = <Dashboard state={state} width={width} height={bodyHeight} />;

@@ -1,7 +1,7 @@
 import { memo } from 'react';
-import type { CandidateState, RunState } from '../../engine/run-state.js';
+import { costIsKnown, type CandidateState, type RunState } from '../../engine/run-state.js';
 import { activitySummary, candidateElapsed, CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreBar, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
-import { formatCost, formatElapsed, formatTokens } from '../format/numbers.js';
+import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
 import { fit } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { agentName, candidateName, MAX_CHECK_GLYPHS, type Column } from '../layout/columns.js';
@@ -49,7 +49,7 @@ function cell(column: Column, props: CandidateRowProps, theme: Theme): Segment[]
       return [...marks.map((m) => ({ text: CHECK_GLYPH[m.mark], style: checkStyle(m.mark, theme) })), { text: ' '.repeat(Math.max(0, column.width - marks.length)) }];
     }
     case 'cost':
-      return text(c.iterations.some((it) => it.outcome !== undefined) || c.costUsd > 0 ? formatCost(c.costUsd) : '—', theme.text.secondary);
+      return text(c.iterations.some((it) => it.outcome !== undefined) || c.costUsd > 0 ? formatKnownCost(c.costUsd, costIsKnown(c)) : '—', theme.text.secondary);
     case 'tokens':
       return text(c.usage.input + c.usage.output > 0 ? formatTokens(c.usage) : '—', theme.text.secondary);
     case 'elapsed': {

@@ -1,6 +1,7 @@
 import { Box } from 'ink';
+import { costIsKnown } from '../../engine/run-state.js';
 import { reviewText } from '../format/candidate.js';
-import { formatCost, formatElapsed } from '../format/numbers.js';
+import { formatElapsed, formatKnownCost } from '../format/numbers.js';
 import { oneLine } from '../format/text.js';
 import { voteSummary } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';
@@ -66,7 +67,7 @@ export function CompareView({ state, width, height }: { readonly state: UiState;
     { text: run.name, style: theme.text.accent },
     { text: ' · ' },
     winner ? { text: `winner ${candidateName(winner)}`, style: theme.status.ok } : { text: run.status.replace('_', ' '), style: theme.status.warning },
-    { text: ` · ${formatElapsed(run.durationMs)} · ${formatCost(run.costUsd)} · merge = "${run.mergeMode}" · run ${run.runId}`, style: theme.text.secondary },
+    { text: ` · ${formatElapsed(run.durationMs)} · ${formatKnownCost(run.costUsd, costIsKnown(run))} · merge = "${run.mergeMode}" · run ${run.runId}`, style: theme.text.secondary },
   ];
   const outcome = oneLine(run.merge?.message ?? run.message ?? run.selectionMessage ?? '');
   const { tableRows, diffLines } = compareHeights(run.order.length, height);

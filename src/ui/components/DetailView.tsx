@@ -1,7 +1,9 @@
 import { Box } from 'ink';
-import type { CandidateState, IterationState } from '../../engine/run-state.js';
-import { activitySummary, candidateElapsed, failureExcerpt, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
-import { formatCost, formatElapsed, formatTokens } from '../format/numbers.js';
+import { relative } from 'node:path';
+import { iterationDir } from '../../engine/run-folder.js';
+import { costIsKnown, type CandidateState, type IterationState } from '../../engine/run-state.js';
+import { activitySummary, candidateElapsed, failureTail, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
+import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { agentName, candidateName } from '../layout/columns.js';
 import { isBusy, type UiState } from '../state/ui-state.js';
@@ -30,16 +32,35 @@ function iterationLines(state: UiState, c: CandidateState, theme: Theme, max: nu
   return lines;
 }
 
-/** The failed checks of the latest iteration that ran checks, each with the tail of its output. */
-function failedCheckLines(c: CandidateState, theme: Theme, max: number): Lines {
+/** Where the whole output of an iteration's checks is: the check's lines on screen are the end of it. */
+function checkLogsDir(state: UiState, c: CandidateState): string | undefined {
+  const run = state.run;
+  const iteration = [...c.iterations].reverse().find((it) => it.checks.length > 0)?.iteration;
+  if (iteration === undefined || run.runDir === '') return undefined;
+  const dir = iterationDir(run.runDir, c.id, iteration);
+  return `${run.repo === '' ? dir : relative(run.repo, dir)}/checks/`;
+}
+
+/**
+ * The failed checks of the latest iteration that ran checks, each with the end of its output
+ * (where test runners print the failure), after a line that says how much is left out above.
+ */
+function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: number): Lines {
   const failed = latestChecks(c).filter((k) => !k.passed);
   if (failed.length === 0 || max <= 1) return [];
   const lines: Lines = [[{ text: 'Failed checks', style: theme.text.heading }]];
   const perCheck = Math.max(1, Math.floor((max - 1) / failed.length) - 1);
+  const logs = checkLogsDir(state, c);
   for (const check of failed) {
     const why = check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`;
     lines.push([{ text: `  ✗ ${check.name}`, style: theme.status.error }, { text: ` (${why}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary }]);
-    for (const tail of failureExcerpt(check.outputTail, perCheck)) lines.push([{ text: `    ${tail}`, style: theme.text.secondary }]);
+    let tail = failureTail(check.outputTail, perCheck);
+    // The count goes first: a narrow screen cuts the line from the right.
+    if (tail.hidden > 0 && perCheck > 1) {
+      tail = failureTail(check.outputTail, perCheck - 1);
+      lines.push([{ text: `    … ${tail.hidden} line${tail.hidden === 1 ? '' : 's'} above not shown${logs ? ` (whole output in ${logs})` : ''}`, style: theme.text.secondary }]);
+    }
+    for (const line of tail.lines) lines.push([{ text: `    ${line}`, style: theme.text.secondary }]);
   }
   return lines.slice(0, max);
 }
@@ -59,7 +80,7 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
     { text: `${statusGlyph(c.status, state.now)} ${c.status}${c.reason ? ` (${c.reason})` : ''}`, style: statusStyle(c.status, theme) },
     { text: ` · iteration ${c.iteration}/${state.run.maxIterations}${c.phase ? ` (${c.phase})` : ''} · ` },
     { text: formatScore(c), style: scoreStyle(c.score, state.run.scoreThreshold, theme) },
-    { text: ` · ${formatCost(c.costUsd)} · ${formatTokens(c.usage)} tokens${elapsed === undefined ? '' : ` · ${formatElapsed(elapsed)}`}`, style: theme.text.secondary },
+    { text: ` · ${formatKnownCost(c.costUsd, costIsKnown(c))} · ${formatTokens(c.usage)} tokens${elapsed === undefined ? '' : ` · ${formatElapsed(elapsed)}`}`, style: theme.text.secondary },
   ];
   const head: Lines = [title, [{ text: `branch ${c.branch} · kept at ${c.ref}`, style: theme.text.secondary }]];
   // A shannon candidate's Claude Code runs in a tmux session a person can watch or take over.
@@ -75,7 +96,7 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
   const budget = Math.max(4, height);
   const iterations = c.iterations.length > 0 || isBusy(c.status) ? [[{ text: 'Iterations', style: theme.text.heading }], ...iterationLines(state, c, theme, 5)] : [];
   const room = budget - head.length - iterations.length;
-  const checks = failedCheckLines(c, theme, Math.floor(room / 2));
+  const checks = failedCheckLines(state, c, theme, Math.floor(room / 2));
   const logRoom = room - checks.length - 1;
   const log = state.activity[c.id] ?? [];
   const activity: Lines =

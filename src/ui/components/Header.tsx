@@ -1,5 +1,6 @@
+import { costIsKnown } from '../../engine/run-state.js';
 import { runElapsed } from '../format/candidate.js';
-import { formatCost, formatElapsed } from '../format/numbers.js';
+import { formatCost, formatElapsed, formatKnownCost, UNKNOWN_COST } from '../format/numbers.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { isBusy, isFinished, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
@@ -11,9 +12,10 @@ function spendSegments(state: UiState, theme: Theme): Segment[] {
   const budget = state.budgetUsd ?? state.run.budget?.maxTotalCostUsd;
   const warnAt = state.run.budget?.warnAtUsd ?? (budget === undefined ? undefined : budget * 0.8);
   const warn = warnAt !== undefined && spent >= warnAt;
-  if (budget === undefined) return [{ text: `${formatCost(spent)} spent`, style: warn ? theme.status.warning : theme.text.secondary }];
+  const shown = formatKnownCost(spent, costIsKnown(state.run));
+  if (budget === undefined) return [{ text: shown === UNKNOWN_COST ? 'cost not reported' : `${shown} spent`, style: warn ? theme.status.warning : theme.text.secondary }];
   const style = spent >= budget ? theme.status.error : warn ? theme.status.warning : theme.text.secondary;
-  return [{ text: `${formatCost(spent)} of ${formatCost(budget)}`, style }];
+  return [{ text: `${shown} of ${formatCost(budget)}`, style }];
 }
 
 function countSegments(state: UiState, theme: Theme): Segment[] {

@@ -1,8 +1,8 @@
 import { Box } from 'ink';
 import type { RankEntry } from '../../engine/select.js';
-import type { CandidateState } from '../../engine/run-state.js';
+import { costIsKnown, type CandidateState } from '../../engine/run-state.js';
 import { CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreStyle } from '../format/candidate.js';
-import { formatCost, formatElapsed } from '../format/numbers.js';
+import { formatElapsed, formatKnownCost } from '../format/numbers.js';
 import { displayWidth, fit } from '../format/text.js';
 import { voteCells, voteDecided } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';
@@ -96,7 +96,7 @@ function rowCell(state: UiState, c: CandidateState, col: TableColumn, theme: The
     case 'combined':
       return text(voteCells(c).combined, c.vote ? theme.text.primary : theme.text.secondary);
     case 'cost':
-      return text(formatCost(rank?.costUsd ?? c.costUsd), theme.text.secondary);
+      return text(formatKnownCost(rank?.costUsd ?? c.costUsd, costIsKnown(c)), theme.text.secondary);
     case 'time':
       return text(formatElapsed(rank?.durationMs ?? c.durationMs), theme.text.secondary);
     case 'diff':

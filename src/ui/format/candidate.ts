@@ -125,14 +125,13 @@ export function reviewText(review: NonNullable<IterationState['review']>): strin
   return `no verdict${review.reason ? ` (${review.reason})` : ''}`;
 }
 
-const FAILURE_LINE = /\b(not ok|fail(?:ed|ure|s)?|error|expected|actual|assert\w*)\b|✗|✖/i;
-
 /**
- * The part of a failed check's output worth reading: from the first line that looks like a
- * failure (test runners end with a summary that says nothing), else the last lines.
+ * The end of a failed check's output, where test runners print the failure and its assertion
+ * diff (pytest, cargo, go test end with it; jest and vitest follow it with a short summary): the
+ * last `maxLines` non-blank lines, and how many lines came before them.
  */
-export function failureExcerpt(outputTail: string, maxLines: number): string[] {
+export function failureTail(outputTail: string, maxLines: number): { readonly lines: readonly string[]; readonly hidden: number } {
   const lines = cleanLines(outputTail).filter((line) => line.trim() !== '');
-  const first = lines.findIndex((line) => FAILURE_LINE.test(line));
-  return first >= 0 ? lines.slice(first, first + maxLines) : lines.slice(-maxLines);
+  const shown = Math.max(0, Math.min(lines.length, maxLines));
+  return { lines: lines.slice(lines.length - shown), hidden: lines.length - shown };
 }

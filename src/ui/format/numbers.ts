@@ -8,6 +8,18 @@ export function formatCost(usd: number): string {
   return usd < 1 ? `$${usd.toFixed(3)}` : `$${usd.toFixed(2)}`;
 }
 
+/** The mark of a cost no agent reported (a command agent, or a model without a price). */
+export const UNKNOWN_COST = '–';
+
+/**
+ * A cost that may not be known (run-state's costKnown): "–" when nothing was reported, "$0.020+"
+ * when some calls reported it and others did not, never a "$0" that was only never reported.
+ */
+export function formatKnownCost(usd: number, known: boolean): string {
+  if (known) return formatCost(usd);
+  return usd === 0 ? UNKNOWN_COST : `${formatCost(usd)}+`;
+}
+
 /** Input and output tokens (cache reads are not work the agent did): "840", "5.6k", "1.2M". */
 export function formatTokens(usage: TokenUsage): string {
   const n = usage.input + usage.output;

@@ -9,6 +9,7 @@
  * view and the scroll clamp (../state/ui-state.ts) read the same lines.
  */
 import type { CandidateState, RunState } from '../../engine/run-state.js';
+import { plural } from '../../engine/words.js';
 import type { VoteState } from '../../engine/vote-record.js';
 import type { PairOutcome } from '../../vote/types.js';
 import { candidateName } from '../layout/columns.js';
@@ -49,7 +50,7 @@ export function voteDecided(run: RunState): boolean {
 function agreement(v: VoteState, long: boolean): string {
   const s = v.result?.stats;
   if (!s) return '';
-  const w = s.kendallW ? `Kendall's W ${voteNumber(s.kendallW.w)}${long ? ` (over ${s.kendallW.voterPairs} voter pairs)` : ''}` : undefined;
+  const w = s.kendallW ? `Kendall's W ${voteNumber(s.kendallW.w)}${long ? ` (over ${plural(s.kendallW.voterPairs, 'voter pair')})` : ''}` : undefined;
   const pairs = s.pairwiseAgreement ? `pairwise agreement ${voteNumber(s.pairwiseAgreement.agreement)}${long ? ` over ${s.pairwiseAgreement.comparisons} comparisons` : ''}` : undefined;
   if (w && pairs) return long ? `${w}; ${pairs}` : w;
   return w ?? pairs ?? (long ? "undefined (no two voters ranked or judged two candidates in common)" : 'agreement undefined');
@@ -69,7 +70,7 @@ export function voteSummary(v: VoteState): VoteText[] {
   if (v.skipped) return [{ text: v.skipped, tone: 'warning' }];
   const r = v.result;
   const settings: VoteText = { text: ` · ${v.method}, weight ${v.weight}, seed ${v.seed}`, tone: 'secondary' };
-  if (!r) return [{ text: `the vote did not finish (${v.calls.length} voter calls recorded)`, tone: 'warning' }, settings];
+  if (!r) return [{ text: `the vote did not finish (${plural(v.calls.length, 'voter call')} recorded)`, tone: 'warning' }, settings];
   const parts: VoteText[] = [{ text: r.combined.entries.map((e) => e.candidate).join(' > '), tone: 'primary' }];
   const close = closeCallText(v);
   if (close) parts.push({ text: ` · ${close}`, tone: 'warning' });
@@ -86,7 +87,7 @@ function neverStarted(v: VoteState): boolean {
 /** The vote pane's second header line: how the vote was run. `costUsd`: what the voters cost the run (RunState.voteCostUsd, a resumed vote's earlier calls included). */
 export function voteSettings(v: VoteState, costUsd: number): string {
   if (neverStarted(v)) return `${v.seed ? `seed ${v.seed} · ` : ''}the vote did not start: no voter was asked`;
-  return `method ${v.method}, weight ${v.weight} (0 = checks only, 1 = votes only), seed ${v.seed} · ${v.calls.length} voter calls, $${costUsd.toFixed(4)}`;
+  return `method ${v.method}, weight ${v.weight} (0 = checks only, 1 = votes only), seed ${v.seed} · ${plural(v.calls.length, 'voter call')}, $${costUsd.toFixed(4)}`;
 }
 
 function verdictText(verdict: PairOutcome | undefined): string {
@@ -103,7 +104,7 @@ function resultLines(v: VoteState): VoteText[] {
     { text: `agreement: ${agreement(v, true)}`, tone: 'secondary' },
   ];
   const s = r.stats;
-  if (s.orderFlipRate) lines.push({ text: `order-flip rate: ${voteNumber(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${s.orderFlipRate.judged} pairs changed verdict when the order was swapped)`, tone: 'secondary' });
+  if (s.orderFlipRate) lines.push({ text: `order-flip rate: ${voteNumber(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${plural(s.orderFlipRate.judged, 'pair')} changed verdict when the order was swapped)`, tone: 'secondary' });
   const close = closeCallText(v);
   if (close && r.closeCall) {
     lines.push({ text: `${close}: ${r.closeCall.winner} leads ${r.closeCall.runnerUp} by ${voteNumber(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples of the ballots`, tone: 'warning' });

@@ -56,7 +56,11 @@ export function runIntents(intents: readonly Intent[], store: UiStore, commands:
           const { candidate, mode } = intent;
           store.dispatch({ type: 'winner-pending', candidate, mode });
           choose(candidate, mode).then(
-            (result) => store.dispatch({ type: 'winner-result', candidate, ok: result.ok, message: result.message }),
+            (result) => {
+              // The recorded choice first: the frame that shows the result names the new winner.
+              if (result.recorded) store.onEvent(result.recorded);
+              store.dispatch({ type: 'winner-result', candidate, ok: result.ok, message: result.message });
+            },
             (error: unknown) => store.dispatch({ type: 'winner-result', candidate, ok: false, message: describe(error) }),
           );
           break;
