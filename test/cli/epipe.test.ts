@@ -66,7 +66,7 @@ describe('bestof run | head -2', () => {
     expect(result.stderr).not.toMatch(CRASH);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^run \S+ \(t\): 1 candidate,/);
+    expect(lines[0]).toMatch(/^run \S+ \(t\): 1 candidate on /);
     expect(lines[2]).toBe('bestof exited with 0');
     expect(existsSync(readerGone)).toBe(true);
 
