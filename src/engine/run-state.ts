@@ -9,10 +9,15 @@ import type { MergeMode } from '../spec/schema.js';
 import type { RankEntry } from './select.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
-import type { CandidateInfo, CandidateStatus, EventOf, RunEvent, RunStatus } from './events.js';
-import { EXIT_CODES } from './exit-codes.js';
+import type { CandidateInfo, CandidateStatus, RunEvent, RunStatus } from './events.js';
+import { costReported } from './cost-known.js';
+import { chooseWinner, type WinnerChoice } from './winner-choice.js';
 import type { StopReason } from './stop-rules.js';
 import type { VoteState } from './vote-record.js';
+
+// Read by the front ends and reports beside the state they describe.
+export { costIsKnown } from './cost-known.js';
+export { chosenByUser, type WinnerChoice } from './winner-choice.js';
 
 export interface IterationState {
   readonly iteration: number;
@@ -67,19 +72,6 @@ export interface CandidateVote {
   readonly score: number;
   /** `(1 - weight) * checks + weight * votes`, each divided by the best candidate's. */
   readonly combined: number;
-}
-
-/** A winner the user chose in the compare view after the run (winner.chosen), the latest one. */
-export interface WinnerChoice {
-  readonly candidate: string;
-  /** The winner until then; absent when the run had none. */
-  readonly previous?: string;
-  readonly mode: MergeMode;
-  /** The merge was done; when not, the run's winner and merge are the ones before the choice. */
-  readonly ok: boolean;
-  readonly message: string;
-  readonly by: 'user';
-  readonly at: string;
 }
 
 export interface RunState {
@@ -364,58 +356,6 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       return unreachable;
     }
   }
-}
-
-/**
- * Whether an agent call's cost is known. The call's event says what was spent, not whether it
- * was reported, so this reads it from what is there: a cost above 0 was reported; a command
- * agent reports none; tokens spent at no cost are tokens of a model without a price. A call
- * that spent no token and reported 0 (a CLI that failed before its first request) cost $0.
- */
-function costReported(event: EventOf<'provider.finished'>, kind: CandidateState['provider'] | undefined): boolean {
-  if (event.costUsd > 0) return true;
-  if (kind === 'command') return false;
-  const { input, output, cacheRead, cacheWrite } = event.usage;
-  return input + output + cacheRead + cacheWrite === 0;
-}
-
-/** A candidate's cost is known unless a call of it reported none (older records carry no flag: known). */
-export function costIsKnown(c: { readonly costKnown?: boolean }): boolean {
-  return c.costKnown !== false;
-}
-
-/**
- * The user's choice in the compare view. A merge that was done makes the candidate the run's
- * winner, with its merge, and the run's outcome a winner; one that failed changed nothing in
- * the repo, so the run keeps its winner and merge, and only the attempt is recorded.
- */
-function chooseWinner(state: RunState, event: EventOf<'winner.chosen'>): RunState {
-  const chosen: WinnerChoice = {
-    candidate: event.candidate,
-    ...(event.previous !== undefined ? { previous: event.previous } : {}),
-    mode: event.mode,
-    ok: event.ok,
-    message: event.message,
-    by: event.by,
-    at: event.t,
-  };
-  if (!event.ok) return { ...state, chosen };
-  const label = state.candidates[event.candidate]?.label;
-  return {
-    ...state,
-    chosen,
-    winner: event.candidate,
-    merge: { candidate: event.candidate, mode: event.mode, ok: true, commit: event.commit, branch: event.branch, message: event.message },
-    status: 'winner',
-    exitCode: EXIT_CODES.winner,
-    message: `${event.candidate}${label ? ` (${label})` : ''} ${chosenByUser(chosen)}; ${event.message}`,
-  };
-}
-
-/** "chosen by you in the compare view, instead of c1": how the reports say who chose the winner. */
-export function chosenByUser(chosen: WinnerChoice): string {
-  const instead = chosen.previous === undefined ? ' (the run had no winner)' : chosen.previous === chosen.candidate ? '' : `, instead of ${chosen.previous}`;
-  return `chosen by you in the compare view${instead}`;
 }
 
 /** Every candidate's place in an earlier vote forgotten: a vote that starts again or is skipped decides nothing yet. */
