@@ -19,7 +19,7 @@ import type { LoadedBench } from './bench-spec.js';
 import { err, ok, type Result } from '../result.js';
 import type { BenchEvent, BenchEventListener } from './events.js';
 import { allCells, cellIndex, cellLabel } from './matrix.js';
-import { prepareTaskRepo, runTrial, trialSpecFile, trialSpecToml, writeTrialSpec, type TaskRepo } from './run-trial.js';
+import { infraRecord, prepareTaskRepo, runTrial, trialSpecFile, trialSpecToml, writeTrialSpec, type TaskRepo } from './run-trial.js';
 import { cellsOfShard, formatShard } from './shard.js';
 import { BENCH_FORMAT_VERSION, type BenchFile, type BenchHarness, type BenchMatrix, type Cell, type Shard, type TrialRecord } from './types.js';
 
@@ -174,25 +174,7 @@ function trialName(bench: string, cell: Cell): string {
 }
 
 function notRun(cell: Cell, kind: string, model: string | null, why: string): TrialRecord {
-  return {
-    task: cell.task,
-    agent: cell.agent,
-    kind,
-    model,
-    cliVersion: null,
-    trial: cell.trial,
-    outcome: { status: 'cancelled', reason: 'not_run' },
-    resolved: false,
-    score: 0,
-    maxScore: 0,
-    iterations: 0,
-    costUsd: 0,
-    tokens: { input: 0, output: 0 },
-    durationMs: 0,
-    infra: true,
-    infraReason: why,
-    runId: '',
-  };
+  return infraRecord(cell, { kind, model }, { status: 'cancelled', reason: 'not_run' }, why);
 }
 
 /** What ran the bench: bestof's version, and its commit when it runs from a git checkout. */

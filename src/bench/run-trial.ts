@@ -122,6 +122,29 @@ export interface TrialRun {
   readonly signal: AbortSignal;
 }
 
+/** The record of a trial the machine lost, or that never ran: no score, no cost, out of the rates. */
+export function infraRecord(cell: Cell, agent: { readonly kind: string; readonly model: string | null }, outcome: TrialRecord['outcome'], why: string, durationMs = 0): TrialRecord {
+  return {
+    task: cell.task,
+    agent: cell.agent,
+    kind: agent.kind,
+    model: agent.model,
+    cliVersion: null,
+    trial: cell.trial,
+    outcome,
+    resolved: false,
+    score: 0,
+    maxScore: 0,
+    iterations: 0,
+    costUsd: 0,
+    tokens: { input: 0, output: 0 },
+    durationMs,
+    infra: true,
+    infraReason: why,
+    runId: '',
+  };
+}
+
 /** Runs one trial and returns its record; never throws for what the run did. */
 export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
   const started = Date.now();
@@ -146,21 +169,8 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     // a cancelled trial, which --resume runs again, not a crash of the machine's.
     const cancelled = trial.signal.aborted;
     const why = cancelled ? 'cancelled before its run recorded anything' : lastLines(result.stderr) || result.spawnError || `bestof exited with ${result.exitCode ?? result.signal}`;
-    return {
-      ...base,
-      cliVersion: null,
-      outcome: cancelled ? { status: 'cancelled', reason: 'cancelled' } : { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' },
-      resolved: false,
-      score: 0,
-      maxScore: 0,
-      iterations: 0,
-      costUsd: 0,
-      tokens: { input: 0, output: 0 },
-      durationMs: Date.now() - started,
-      infra: true,
-      infraReason: why,
-      runId: '',
-    };
+    const outcome: TrialRecord['outcome'] = cancelled ? { status: 'cancelled', reason: 'cancelled' } : { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' };
+    return infraRecord(trial.cell, { kind: trial.agent.kind, model: trial.agent.model ?? null }, outcome, why, Date.now() - started);
   }
   const best = report.candidates.find((c) => c.id === (report.winner ?? report.ranking[0]?.candidate)) ?? report.candidates[0];
   const allInfra = report.candidates.length > 0 && report.candidates.every((c) => c.reason !== null && INFRA_REASONS.has(c.reason));

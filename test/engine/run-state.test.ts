@@ -3,25 +3,11 @@
  * (winner.chosen), costs that no agent reported, and the duration of a run that never finished.
  */
 import { describe, expect, it } from 'vitest';
-import type { EventOf, RunEvent, UnstampedEvent } from '../../src/engine/events.js';
+import type { RunEvent, UnstampedEvent } from '../../src/engine/events.js';
 import { costIsKnown, foldEvents } from '../../src/engine/run-state.js';
-import { candidate, finishedRun, runStarted, stamp, T0 } from '../ui/scripted-runs.js';
+import { candidate, finishedRun, runStarted, stamp, T0, winnerChosen } from '../ui/scripted-runs.js';
 
-function chosen(over: Partial<EventOf<'winner.chosen'>> = {}): EventOf<'winner.chosen'> {
-  return {
-    t: new Date(T0 + 600_000).toISOString(),
-    type: 'winner.chosen',
-    candidate: 'c2',
-    previous: 'c1',
-    mode: 'squash',
-    ok: true,
-    commit: 'd'.repeat(40),
-    branch: 'bestof/r1/c2',
-    message: 'merged bestof/r1/c2 (c2aaaaaaaa) into main (squash) as dddddddddd',
-    by: 'user',
-    ...over,
-  };
-}
+const chosen = winnerChosen;
 
 describe('winner.chosen', () => {
   it('makes the chosen candidate the winner, with its merge, and says who chose it', () => {

@@ -3,23 +3,12 @@
  * costs no agent reported ("–", never "$0").
  */
 import { describe, expect, it } from 'vitest';
-import type { EventOf, RunEvent } from '../../src/engine/events.js';
+import type { RunEvent } from '../../src/engine/events.js';
 import { foldEvents } from '../../src/engine/run-state.js';
 import { buildJsonReport, renderMarkdownReport } from '../../src/report/report.js';
-import { finishedRun, T0 } from '../ui/scripted-runs.js';
+import { finishedRun, winnerChosen } from '../ui/scripted-runs.js';
 
-const choice: EventOf<'winner.chosen'> = {
-  t: new Date(T0 + 600_000).toISOString(),
-  type: 'winner.chosen',
-  candidate: 'c2',
-  previous: 'c1',
-  mode: 'squash',
-  ok: true,
-  commit: 'd'.repeat(40),
-  branch: 'bestof/r1/c2',
-  message: 'merged bestof/r1/c2 (c2aaaaaaaa) into main (squash) as dddddddddd',
-  by: 'user',
-};
+const choice = winnerChosen();
 
 /** c2 a command agent (it reports no cost), c3 tokens of a model without a price. */
 function unpriced(): RunEvent[] {

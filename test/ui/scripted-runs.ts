@@ -144,6 +144,23 @@ export function finishedRun(): RunEvent[] {
   ]);
 }
 
+/** c2 chosen in the compare view after finishedRun() (c1 had won), merged with squash. */
+export function winnerChosen(over: Partial<Extract<RunEvent, { type: 'winner.chosen' }>> = {}): Extract<RunEvent, { type: 'winner.chosen' }> {
+  return {
+    t: new Date(T0 + 600_000).toISOString(),
+    type: 'winner.chosen',
+    candidate: 'c2',
+    previous: 'c1',
+    mode: 'squash',
+    ok: true,
+    commit: 'd'.repeat(40),
+    branch: 'bestof/r1/c2',
+    message: 'merged bestof/r1/c2 (c2aaaaaaaa) into main (squash) as dddddddddd',
+    by: 'user',
+    ...over,
+  };
+}
+
 export const DIFF_C2 = `diff --git a/configs/demo/slugify.mjs b/configs/demo/slugify.mjs
 index 1111111..2222222 100644
 --- a/configs/demo/slugify.mjs
