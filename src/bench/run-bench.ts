@@ -14,6 +14,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { headCommit } from '../git/task-repo.js';
+import { formatDuration } from '../spec/duration.js';
 import { bestofPackageRoot } from '../providers/shannon/hook-settings.js';
 import type { LoadedBench } from './bench-spec.js';
 import { err, ok, type Result } from '../result.js';
@@ -126,9 +127,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchFile> {
         const why = signal.aborted
           ? 'the bench was cancelled'
           : deadline !== undefined && Date.now() >= deadline
-            ? `time_limit reached (${Math.round((spec.time_limit ?? 0) / 1000)}s)`
+            ? `time_limit reached (${formatDuration(spec.time_limit ?? 0)}); --resume goes on with a new time_limit from its start`
             : spec.max_total_cost_usd !== undefined && spent >= spec.max_total_cost_usd
-              ? `max_total_cost_usd reached ($${spent.toFixed(2)} of $${spec.max_total_cost_usd.toFixed(2)})`
+              ? `max_total_cost_usd reached ($${spent.toFixed(2)} of $${spec.max_total_cost_usd.toFixed(2)}); a bench with a higher cap is a new spec and starts anew`
               : undefined;
         if (why !== undefined) {
           record(notRun(cell, agent.kind, agent.model ?? null, `not run: ${why}`));

@@ -43,8 +43,8 @@ describe('bestof bench limits', () => {
     expect(code).toBe(0);
     expect(file.records.map((r) => [r.trial, r.infra, r.infraReason])).toEqual([
       [1, false, null],
-      [2, true, 'not run: max_total_cost_usd reached ($0.05 of $0.01)'],
-      [3, true, 'not run: max_total_cost_usd reached ($0.05 of $0.01)'],
+      [2, true, 'not run: max_total_cost_usd reached ($0.05 of $0.01); a bench with a higher cap is a new spec and starts anew'],
+      [3, true, 'not run: max_total_cost_usd reached ($0.05 of $0.01); a bench with a higher cap is a new spec and starts anew'],
     ]);
     expect(file.records[0]).toMatchObject({ resolved: true, costUsd: 0.05 });
     expect(stdout).toContain('[3/3] t/a#3: infra failure, left out of the rates: not run: max_total_cost_usd reached');
