@@ -15,6 +15,7 @@ import { diffText } from '../git/diff.js';
 import { currentBranch } from '../git/repo.js';
 import { recordAfterRun } from '../report/after-run.js';
 import type { DiffLoader, UiCommands, WinnerChoiceResult } from '../ui/commands.js';
+import { wrapText } from '../ui/format/text.js';
 import { loadInkUi } from '../ui/load-ink-ui.js';
 import { formatEvent } from '../ui/plain-reporter.js';
 
@@ -63,6 +64,18 @@ export async function chooseWinner(run: RunState, candidateId: string, mode: Run
     return { ok: merged.ok, message: `${merged.message} (not recorded in the run folder ${run.runDir}: ${why}; \`bestof show\` still names the run's own winner)`, recorded: event };
   }
   return { ok: merged.ok, message: merged.message, recorded: event };
+}
+
+/**
+ * Prints the lines that close a run after the Ink UI, wrapped between words at the terminal's
+ * width: the terminal would break them anywhere, a command to copy in the middle of a branch
+ * name. A backquoted command stays on one line; one wider than the terminal gets a line of its
+ * own and the terminal's own wrapping, which copies back as one line.
+ */
+export function writeClosingLines(text: string, out: { readonly columns?: number; write(chunk: string): unknown } = process.stdout): void {
+  const width = out.columns;
+  const lines = text.split('\n').flatMap((line) => (width === undefined || width <= 0 ? [line] : wrapText(line, width, { long: 'keep' })));
+  out.write(`${lines.join('\n')}\n`);
 }
 
 /** What the user chose in the compare view, for the exit code and the closing line. */
@@ -127,8 +140,8 @@ export async function startLiveFrontEnd(options: LiveFrontEndOptions): Promise<L
     async finish() {
       await ui.closed;
       const choice = userChoice(ui.store.getSnapshot());
-      if (lastFinished) process.stdout.write(`${formatEvent(lastFinished)}\n`);
-      if (choice) process.stdout.write(`winner chosen in the compare view: ${choice.candidate}: ${choice.message}\n`);
+      if (lastFinished) writeClosingLines(formatEvent(lastFinished));
+      if (choice) writeClosingLines(`winner chosen in the compare view: ${choice.candidate}: ${choice.message}`);
       return choice;
     },
     cancelling: () => ui.store.dispatch({ type: 'cancel-requested' }),
@@ -153,6 +166,6 @@ export async function reviewRunInTerminal(run: RunState): Promise<UserChoice | u
     },
     loadDiff,
   });
-  if (choice) process.stdout.write(`winner chosen in the compare view: ${choice.candidate}: ${choice.message}\n`);
+  if (choice) writeClosingLines(`winner chosen in the compare view: ${choice.candidate}: ${choice.message}`);
   return choice;
 }

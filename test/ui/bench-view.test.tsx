@@ -321,6 +321,30 @@ describe('the bench view', () => {
     expect(more).toBe(`… ${30 - rows} more tasks (1 above, ${29 - rows} below)`);
   });
 
+  it('at 60 columns: the agents\' names whole over two lines above their columns, the legend and the cancelling line whole', async () => {
+    shown = await show(midBench(), { now: MID_NOW, columns: 60 });
+    let lines = shown.frame().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(lines.length).toBeLessThanOrEqual(23);
+    // The counts and the ETA stay; the concurrency is what goes.
+    expect(lines[1]).toBe('5/60 done · 4 running · 51 waiting · ETA 20m00s');
+    const names = lines.findIndex((l) => l.startsWith('task '));
+    const [first = '', second = ''] = lines.slice(names, names + 2);
+    const row = lines.find((l) => l.startsWith('fix-login')) ?? '';
+    expect(first).toMatch(/^task\s+claude-sonnet\s+gemini-flash$/);
+    expect(second).toMatch(/^\s+codex-mini\s+aider-gpt$/);
+    // Each name starts over its own column.
+    expect([first.indexOf('claude-sonnet'), second.indexOf('codex-mini'), first.indexOf('gemini-flash'), second.indexOf('aider-gpt')]).toEqual(
+      ['✓✗◐··', '!✓◐··', '◐····  ', '◐····'].map((cells, i) => (i === 3 ? row.lastIndexOf(cells) : row.indexOf(cells))),
+    );
+    const legend = lines.filter((l) => /^[✓·] (resolved|waiting)/.test(l)).join('  ');
+    expect(legend).toBe('✓ resolved  ✗ not resolved  ! infra failure  ◐ running  · waiting  – not run');
+    await shown.press('q');
+    lines = shown.frame().split('\n');
+    expect(lines.slice(-2).join(' ')).toBe('cancelling: running trials stop and keep their work; the rest are "not run"');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
   it('q cancels the bench once and says it is cancelling; Ctrl-C does the same; the end says what was not run', async () => {
     let cancels = 0;
     shown = await show(midBench(), { now: MID_NOW, cancel: () => (cancels += 1) });

@@ -246,6 +246,14 @@ describe('the compare view of a run with a vote', () => {
     expect(ui.frame()).toContain('Vote (v: ballots)');
   });
 
+  it('keeps the cost at 60 columns, next to the vote\'s columns (the check glyphs give way)', async () => {
+    ui = await renderRun(votedRun(), { loadDiff, columns: 60, rows: 24 });
+    const frame = ui.frame();
+    for (const l of lines(frame)) expect([...l].length).toBeLessThanOrEqual(60);
+    expect(frame).toMatch(/^ {2}#\s+candidate\s+points vote combined\s+cost$/m);
+    expect(frame).toMatch(/› 1\.\s+c1 thorough 100\/100\s+0\.50 1\. 0\.88\s+\$0\.010\s+winner/);
+  });
+
   it('cuts a multi-line review to one line of the width', async () => {
     ui = await renderRun(votedRun(), { loadDiff, columns: 40 });
     await ui.press(KEY.down, KEY.down, 'v');

@@ -147,6 +147,21 @@ describe('the compare view', () => {
     expect(help).not.toContain('cancel the run');
   });
 
+  it('lists the keys of a candidate\'s details after the run on ?: there k and j select, and nothing scrolls', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner: vi.fn() } });
+    await ui.press(KEY.down, KEY.enter, '?');
+    const help = ui.frame();
+    expect(help).toContain("Keys of a candidate's details");
+    expect(help).toMatch(/^ {2}↑ ↓ {2}\(k j\) {6}select a candidate$/m);
+    expect(help).toMatch(/^ {2}esc \/ backspace back to the ranking$/m);
+    expect(help).toMatch(/^ {2}w {15}merge the selected candidate as the winner \(asks first\)$/m);
+    expect(help).not.toContain('scroll');
+    expect(help).not.toContain('next / previous file');
+    // And they do select: k goes back up from c2 to c1.
+    await ui.press(KEY.escape, 'k');
+    expect(ui.frame()).toMatch(/^c1 thorough · /m);
+  });
+
   it('opens a candidate\'s iteration history from the ranking and comes back', async () => {
     ui = await renderRun(finishedRun(), { loadDiff });
     await ui.press(KEY.down, KEY.down, KEY.enter);

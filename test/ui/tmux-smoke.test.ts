@@ -24,17 +24,19 @@ afterEach(() => {
 /** Ink is interactive only outside CI; the test runner's own CI variables must not reach it. */
 const UNSET = ['CI', 'CONTINUOUS_INTEGRATION', 'NO_COLOR', 'FORCE_COLOR'];
 
-function bestof(args: readonly string[], cwd: string): TmuxSession {
+function bestof(args: readonly string[], cwd: string, size: { readonly columns: number; readonly rows: number } = { columns: 120, rows: 40 }): TmuxSession {
   const worktrees = makeTempDir();
   scratch.push(worktrees);
   return new TmuxSession([process.execPath, BESTOF_BIN, ...args], {
     cwd,
     env: { BESTOF_WORKTREES_DIR: join(worktrees, 'worktrees'), TERM: 'xterm-256color' },
     unset: UNSET,
-    columns: 120,
-    rows: 40,
+    ...size,
   });
 }
+
+/** How long the demo may take to reach its compare view before a test gives up (it polls, and goes on as soon as it is there). */
+const DEMO_RUN_LIMIT_MS = 150_000;
 
 const LIVE_SPEC = `name = "live"
 
@@ -119,7 +121,8 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
     repo.commitAll('add the demo');
     tmux = bestof(['run', 'configs/demo.toml'], repo.dir);
 
-    let screen = await tmux.waitFor((s) => s.includes('winner c1 thorough') && s.includes("+    .normalize('NFKD')"), 'the compare view with the winner\'s diff');
+    // The demo's whole run: on a loaded machine it takes more than a minute.
+    let screen = await tmux.waitFor((s) => s.includes('winner c1 thorough') && s.includes("+    .normalize('NFKD')"), 'the compare view with the winner\'s diff', DEMO_RUN_LIMIT_MS);
     expect(screen).toMatch(/› 1\.\s+c1 thorough\s+100\/100 .*✓\s+✓\s+✓\s+winner/);
     expect(screen).toMatch(/3\.\s+c3 gamer\s+0\/100 .*TAMPERED/);
     expect(screen).toContain('Diff of c1 thorough against base');
@@ -139,7 +142,32 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
     tmux.press('q');
     screen = await tmux.waitFor((s) => s.includes('EXIT='), 'bestof show to exit');
     expect(screen).toContain('EXIT=0');
-  }, 180_000);
+  }, 300_000);
+
+  it('on a 60-column terminal: the footer keeps `q quit` and `? keys`, and the merge command is whole on screen and after the exit', async () => {
+    repo = makeTempRepo();
+    cpSync(join(PROJECT_ROOT, 'configs'), join(repo.dir, 'configs'), { recursive: true });
+    repo.commitAll('add the demo');
+    tmux = bestof(['run', 'configs/demo.toml'], repo.dir, { columns: 60, rows: 24 });
+
+    // The demo keeps the winner's work on a branch (merge = "branch"): the command names it.
+    const command = /`git merge bestof\/[\w-]+\/c1`/;
+    let screen = await tmux.waitFor((s) => s.includes('winner c1 thorough') && s.includes('Diff of c1 thorough'), 'the compare view', DEMO_RUN_LIMIT_MS);
+    const lines = screen.split('\n').map((line) => line.trimEnd());
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(lines.filter((line) => line !== '').at(-1)).toMatch(/q quit {2}\? keys$/);
+    expect(lines.some((line) => command.test(line))).toBe(true);
+
+    tmux.press('q');
+    screen = await tmux.waitFor((s) => s.includes('EXIT='), 'bestof to exit');
+    expect(screen).toContain('EXIT=0');
+    // The closing lines, after the UI: wrapped between words, the command on one line.
+    // (The terminal's own wrapping would split a word at the 60th column: joined with spaces, the
+    // lines would read "merge it w ith".)
+    const closing = screen.slice(screen.lastIndexOf('run winner in'), screen.indexOf('EXIT=')).trimEnd().split('\n').map((line) => line.trimEnd());
+    expect(closing.join(' ')).toMatch(/^run winner in \S+ \(exit 0\): c1 \(thorough\) won; the winner's work is on branch bestof\/[\w-]+\/c1 \(merge it with `git merge bestof\/[\w-]+\/c1`\)$/);
+    expect(closing.some((line) => command.test(line))).toBe(true);
+  }, 240_000);
 
   it('stays plain with --no-tui on the same terminal', async () => {
     repo = makeTempRepo();

@@ -9,15 +9,17 @@
  * the height grows with the tasks only, the width with agents x trials, and 3 tasks x 4 agents
  * x 5 trials take 7 lines of 58 columns, which leaves room for the last trials' lines.
  *
- * Every line is cut at the terminal's width (never wrapped), and the whole view is cut at the
- * height it is given, with a "… N more tasks" line when the tasks do not all fit.
+ * Every line is cut at the terminal's width, and the whole view is cut at the height it is
+ * given, with a "… N more tasks" line when the tasks do not all fit. On a narrow terminal what
+ * must be read whole goes over more lines instead: the agents' names, the legend, the footer.
  */
 import { trialLine } from '../bench-lines.js';
 import { plural } from '../../engine/words.js';
 import { Line, type Segment } from '../components/Line.js';
 import { formatCost, formatElapsed } from '../format/numbers.js';
-import { displayWidth, fit, oneLine } from '../format/text.js';
+import { cut, displayWidth, fit, oneLine, wrapText } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
+import { fitSegments } from '../layout/fit-parts.js';
 import type { TextStyle, Theme } from '../theme.js';
 import { cellKey, etaLeftMs, markOf, type BenchViewState, type CellMark } from './bench-state.js';
 
@@ -62,7 +64,7 @@ export function rateText(tally: { readonly resolved: number; readonly valid: num
   return `${tally.resolved}/${tally.valid} ${Math.round((100 * tally.resolved) / tally.valid)}%`;
 }
 
-function headerLines(state: BenchViewState, theme: Theme, now: number): Segment[][] {
+function headerLines(state: BenchViewState, theme: Theme, now: number, width: number): Segment[][] {
   const status: Segment[] =
     state.finishedAt !== null
       ? [{ text: state.cancelled ? ' · cancelled' : ' · finished', style: state.cancelled ? theme.status.warning : theme.status.ok }]
@@ -90,8 +92,17 @@ function headerLines(state: BenchViewState, theme: Theme, now: number): Segment[
     const left = etaLeftMs(state, now);
     second.push({ text: ' · ' }, { text: `ETA ${left === null ? '–' : formatElapsed(left)}`, style: theme.text.primary });
   }
-  second.push({ text: ` · ${state.concurrency} at a time`, style: theme.text.secondary });
-  if (state.resumed > 0) second.push({ text: ` · ${state.resumed} resumed`, style: theme.text.secondary });
+  // On a narrow terminal the concurrency goes first, then the count of resumed trials: the counts and the ETA stay.
+  const used = second.reduce((sum, segment) => sum + displayWidth(segment.text), 0);
+  const extra = fitSegments<TextStyle>(
+    [
+      { text: `${state.concurrency} at a time`, style: theme.text.secondary, sep: ' · ', drop: 2 },
+      { text: state.resumed > 0 ? `${state.resumed} resumed` : '', style: theme.text.secondary, sep: ' · ', drop: 1 },
+    ],
+    width - used - 3,
+    theme.text.secondary,
+  );
+  if (extra.length > 0) second.push({ text: ' · ', style: theme.text.secondary }, ...extra);
   return [first, second];
 }
 
@@ -111,11 +122,29 @@ function columnWidths(state: BenchViewState, width: number): Columns {
   return { task, agent: Math.max(trials, Math.min(wanted, room)) };
 }
 
-function columnHeader(state: BenchViewState, theme: Theme, cols: Columns): Segment[] {
-  return [
-    { text: fit('task', cols.task), style: theme.text.secondary },
-    ...state.matrix.agents.flatMap((a): Segment[] => [{ text: GAP }, { text: fit(oneLine(a.id), cols.agent), style: theme.text.heading }]),
-  ];
+/**
+ * The agents' names over their columns: on one line when each fits its column, else on two,
+ * every other name on the second, where each has its own column, the gap and the next column
+ * (which is named on the other line): a name matters more than a straight line of them.
+ */
+function columnHeader(state: BenchViewState, theme: Theme, cols: Columns, width: number): Segment[][] {
+  const names = state.matrix.agents.map((a) => oneLine(a.id));
+  if (names.every((name) => displayWidth(name) <= cols.agent)) {
+    return [[{ text: fit('task', cols.task), style: theme.text.secondary }, ...names.flatMap((name): Segment[] => [{ text: GAP }, { text: fit(name, cols.agent), style: theme.text.heading }])]];
+  }
+  const step = GAP.length + cols.agent;
+  return [0, 1].map((line) => {
+    const segments: Segment[] = [{ text: fit(line === 0 ? 'task' : '', cols.task), style: theme.text.secondary }];
+    let at = cols.task;
+    names.forEach((name, i) => {
+      if (i % 2 !== line) return;
+      const start = cols.task + i * step + GAP.length;
+      const room = i + 1 < names.length ? step + cols.agent : width - start;
+      segments.push({ text: ' '.repeat(start - at) }, { text: cut(name, room), style: theme.text.heading });
+      at = start + displayWidth(cut(name, room));
+    });
+    return segments;
+  });
 }
 
 function taskRow(state: BenchViewState, theme: Theme, cols: Columns, taskId: string): Segment[] {
@@ -142,30 +171,44 @@ function rateRow(state: BenchViewState, theme: Theme, cols: Columns): Segment[] 
   ];
 }
 
-function legend(theme: Theme): Segment[] {
-  const entry = (mark: CellMark, text: string, last = false): Segment[] => [
-    { text: GLYPHS[mark], style: markStyle(mark, theme) },
-    { text: ` ${text}${last ? '' : '  '}`, style: theme.text.secondary },
+/** What each glyph means, over two lines (or more) on a narrow terminal, never between a glyph and its meaning. */
+function legend(theme: Theme, width: number): Segment[][] {
+  const entries: [CellMark, string][] = [
+    ['resolved', 'resolved'],
+    ['unresolved', 'not resolved'],
+    ['infra', 'infra failure'],
+    ['running', 'running'],
+    ['waiting', 'waiting'],
+    ['not-run', 'not run'],
   ];
-  return [
-    ...entry('resolved', 'resolved'),
-    ...entry('unresolved', 'not resolved'),
-    ...entry('infra', 'infra failure'),
-    ...entry('running', 'running'),
-    ...entry('waiting', 'waiting'),
-    ...entry('not-run', 'not run', true),
-  ];
+  const lines: Segment[][] = [[]];
+  let used = 0;
+  for (const [mark, text] of entries) {
+    const w = displayWidth(GLYPHS[mark]) + 1 + displayWidth(text);
+    const line = lines[lines.length - 1] ?? [];
+    if (used > 0 && used + 2 + w > width) {
+      lines.push([]);
+      used = 0;
+    }
+    const current = lines[lines.length - 1] ?? line;
+    if (used > 0) current.push({ text: '  ' });
+    current.push({ text: GLYPHS[mark], style: markStyle(mark, theme) }, { text: ` ${text}`, style: theme.text.secondary });
+    used += (used > 0 ? 2 : 0) + w;
+  }
+  return lines;
 }
 
-function footer(state: BenchViewState, theme: Theme): Segment[] {
+/** The keys, or what the bench is doing at its end, wrapped (it says what to do next). */
+function footer(state: BenchViewState, theme: Theme, width: number): Segment[][] {
+  const wrapped = (text: string, style: TextStyle): Segment[][] => wrapText(text, width).map((line) => [{ text: line, style }]);
   if (state.finishedAt !== null) {
-    if (!state.cancelled) return [{ text: `finished: ${plural(state.total, 'trial')} recorded; the reports follow below`, style: theme.status.ok }];
+    if (!state.cancelled) return wrapped(`finished: ${plural(state.total, 'trial')} recorded; the reports follow below`, theme.status.ok);
     let notRun = 0;
     for (const mark of state.marks.values()) if (mark === 'not-run') notRun += 1;
-    return [{ text: `cancelled: ${plural(notRun, 'trial')} recorded "not run"; go on with --resume`, style: theme.status.warning }];
+    return wrapped(`cancelled: ${plural(notRun, 'trial')} recorded "not run"; go on with --resume`, theme.status.warning);
   }
-  if (state.cancelRequested) return [{ text: 'cancelling: running trials stop and keep their work; the rest are "not run"', style: theme.status.warning }];
-  return [{ text: 'q or Ctrl-C: cancel the bench', style: theme.text.secondary }];
+  if (state.cancelRequested) return wrapped('cancelling: running trials stop and keep their work; the rest are "not run"', theme.status.warning);
+  return wrapped('q or Ctrl-C: cancel the bench', theme.text.secondary);
 }
 
 /** The first task with a trial still to record: where the window over many tasks starts. */
@@ -185,8 +228,11 @@ export function benchViewLines(state: BenchViewState, theme: Theme, width: numbe
   if (!state.started) return [[{ text: 'bestof bench: starting…', style: theme.text.secondary }]];
   const cols = columnWidths(state, width);
   const tasks = state.matrix.tasks;
+  const names = columnHeader(state, theme, cols, width);
+  const glyphs = legend(theme, width);
+  const end = footer(state, theme, width);
   // The header (2), a blank line and the column header; after the tasks the rates and the legend; a blank line and the footer.
-  const fixed = 2 + 1 + 1 + 2 + 1 + 1;
+  const fixed = 2 + 1 + names.length + 1 + glyphs.length + 1 + end.length;
   const room = Math.max(0, height - fixed);
   let recentShown = Math.min(RECENT_SHOWN, state.recent.length);
   let taskRoom = room - (recentShown > 0 ? recentShown + 1 : 0);
@@ -221,15 +267,15 @@ export function benchViewLines(state: BenchViewState, theme: Theme, width: numbe
           }),
         ];
   const lines = [
-    ...headerLines(state, theme, now),
+    ...headerLines(state, theme, now, width),
     [],
-    columnHeader(state, theme, cols),
+    ...names,
     ...taskLines,
     rateRow(state, theme, cols),
-    legend(theme),
+    ...glyphs,
     ...recentLines,
     [],
-    footer(state, theme),
+    ...end,
   ];
   return lines.slice(0, Math.max(1, height));
 }

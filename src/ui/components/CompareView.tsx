@@ -2,10 +2,11 @@ import { Box } from 'ink';
 import { costIsKnown } from '../../engine/run-state.js';
 import { reviewText } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost } from '../format/numbers.js';
-import { oneLine } from '../format/text.js';
+import { cut, oneLine, wrapText } from '../format/text.js';
 import { voteSummary } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { candidateName } from '../layout/columns.js';
+import { fitSegments } from '../layout/fit-parts.js';
 import type { UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { DiffPane } from './DiffPane.js';
@@ -14,14 +15,28 @@ import { RankingTable } from './RankingTable.js';
 import { toneStyle, VotePane } from './VotePane.js';
 
 /**
- * Lines above the table, plus the table heading, the reviews line (the vote's summary in a run
- * with a vote) and the diff's two header lines (the vote pane's, when it is shown instead).
+ * The title line, the table heading, the reviews line (the vote's summary in a run with a vote)
+ * and the diff's two header lines (the vote pane's, when it is shown instead); the outcome's
+ * lines (./compareOutcome) come on top.
  */
-const FIXED_LINES = 6;
+const FIXED_LINES = 5;
+
+/** The outcome of the run (the merge's result, with the command to merge a kept branch) takes at most this many lines. */
+const MAX_OUTCOME_LINES = 3;
+
+/**
+ * The outcome under the title, wrapped rather than cut: the merge's result names the command
+ * the user runs next (`git merge bestof/...`), and it must be read whole at any width.
+ */
+export function compareOutcome(run: UiState['run'], width: number): string[] {
+  const outcome = oneLine(run.merge?.message ?? run.message ?? run.selectionMessage ?? '');
+  const lines = wrapText(outcome, width);
+  return lines.length <= MAX_OUTCOME_LINES ? lines : [...lines.slice(0, MAX_OUTCOME_LINES - 1), cut(lines.slice(MAX_OUTCOME_LINES - 1).join(' '), width)];
+}
 
 /** How the compare view splits its height between the ranking table and the diff. */
-export function compareHeights(candidates: number, height: number): { readonly tableRows: number; readonly diffLines: number } {
-  const room = Math.max(2, height - FIXED_LINES);
+export function compareHeights(candidates: number, height: number, outcomeLines = 1): { readonly tableRows: number; readonly diffLines: number } {
+  const room = Math.max(2, height - FIXED_LINES - outcomeLines);
   const tableRows = Math.max(1, Math.min(candidates, Math.max(2, Math.floor(room / 2))));
   return { tableRows, diffLines: Math.max(1, room - tableRows) };
 }
@@ -62,20 +77,31 @@ export function CompareView({ state, width, height }: { readonly state: UiState;
   const theme = useTheme();
   const run = state.run;
   const winner = run.winner ? run.candidates[run.winner] : undefined;
+  // On a narrow terminal the merge mode goes first, then the run's id (the outcome and `bestof ls` say them).
   const title: Segment[] = [
     { text: 'bestof ', style: theme.text.heading },
-    { text: run.name, style: theme.text.accent },
-    { text: ' · ' },
-    winner ? { text: `winner ${candidateName(winner)}`, style: theme.status.ok } : { text: run.status.replace('_', ' '), style: theme.status.warning },
-    { text: ` · ${formatElapsed(run.durationMs)} · ${formatKnownCost(run.costUsd, costIsKnown(run))} · merge = "${run.mergeMode}" · run ${run.runId}`, style: theme.text.secondary },
+    ...fitSegments<Segment['style']>(
+      [
+        { text: run.name, style: theme.text.accent },
+        winner ? { text: `winner ${candidateName(winner)}`, style: theme.status.ok, sep: ' · ' } : { text: run.status.replace('_', ' '), style: theme.status.warning, sep: ' · ' },
+        { text: formatElapsed(run.durationMs), style: theme.text.secondary, sep: ' · ', drop: 1 },
+        { text: formatKnownCost(run.costUsd, costIsKnown(run)), style: theme.text.secondary, sep: ' · ' },
+        { text: `merge = "${run.mergeMode}"`, style: theme.text.secondary, sep: ' · ', drop: 3 },
+        { text: `run ${run.runId}`, style: theme.text.secondary, sep: ' · ', drop: 2 },
+      ],
+      width - 'bestof '.length,
+      theme.text.secondary,
+    ),
   ];
-  const outcome = oneLine(run.merge?.message ?? run.message ?? run.selectionMessage ?? '');
-  const { tableRows, diffLines } = compareHeights(run.order.length, height);
+  const outcome = compareOutcome(run, width);
+  const { tableRows, diffLines } = compareHeights(run.order.length, height, outcome.length);
   const selected = state.selected === undefined ? undefined : run.candidates[state.selected];
   return (
     <Box flexDirection="column">
       <Line segments={title} width={width} />
-      <Line segments={[{ text: outcome, style: run.merge && !run.merge.ok ? theme.status.warning : theme.text.secondary }]} width={width} />
+      {outcome.map((line, i) => (
+        <Line key={`outcome${i}`} segments={[{ text: line, style: run.merge && !run.merge.ok ? theme.status.warning : theme.text.secondary }]} width={width} />
+      ))}
       <RankingTable state={state} width={width} rows={tableRows} />
       <Line segments={reviewLine(state, theme)} width={width} />
       {selected && run.vote && state.comparePane === 'vote' ? (

@@ -4,8 +4,10 @@ import { iterationDir } from '../../engine/run-folder.js';
 import { costIsKnown, type CandidateState, type IterationState } from '../../engine/run-state.js';
 import { activitySummary, candidateElapsed, failureTail, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
+import { wrapText } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { agentName, candidateName } from '../layout/columns.js';
+import { wrapSegments } from '../layout/fit-parts.js';
 import { isBusy, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
@@ -13,7 +15,7 @@ import { Line, type Segment } from './Line.js';
 type Lines = Segment[][];
 
 /** Lines of the newest iterations (at most `max`), the one in progress included. */
-function iterationLines(state: UiState, c: CandidateState, theme: Theme, max: number): Lines {
+function iterationLines(state: UiState, c: CandidateState, theme: Theme, max: number, width: number): Lines {
   const lines: Lines = [];
   const inProgress = isBusy(c.status) && !c.iterations.some((it) => it.iteration === c.iteration) ? [{ iteration: c.iteration, checks: [], tampered: [] } as IterationState] : [];
   for (const it of [...c.iterations, ...inProgress].slice(-max)) {
@@ -27,7 +29,8 @@ function iterationLines(state: UiState, c: CandidateState, theme: Theme, max: nu
     if (it.review) line.push({ text: `  review ${reviewText(it.review)}`, style: it.review.verdict === 'lgtm' ? theme.status.ok : it.review.verdict === 'refuse' ? theme.status.error : theme.text.secondary });
     if (it.tampered.length > 0) line.push({ text: '  TAMPERED', style: theme.status.warning });
     if (it.providerMessage && it.outcome !== 'success' && it.providerMessage !== it.outcome) line.push({ text: `  ${it.providerMessage}`, style: theme.status.error });
-    lines.push(line);
+    // Over more lines on a narrow terminal, under the outcome: every check's name stays whole.
+    lines.push(...wrapSegments(line, width, ' '.repeat(6)));
   }
   return lines;
 }
@@ -45,7 +48,7 @@ function checkLogsDir(state: UiState, c: CandidateState): string | undefined {
  * The failed checks of the latest iteration that ran checks, each with the end of its output
  * (where test runners print the failure), after a line that says how much is left out above.
  */
-function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: number): Lines {
+function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: number, width: number): Lines {
   const failed = latestChecks(c).filter((k) => !k.passed);
   if (failed.length === 0 || max <= 1) return [];
   const lines: Lines = [[{ text: 'Failed checks', style: theme.text.heading }]];
@@ -55,10 +58,15 @@ function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: 
     const why = check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`;
     lines.push([{ text: `  ✗ ${check.name}`, style: theme.status.error }, { text: ` (${why}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary }]);
     let tail = failureTail(check.outputTail, perCheck);
-    // The count goes first: a narrow screen cuts the line from the right.
     if (tail.hidden > 0 && perCheck > 1) {
-      tail = failureTail(check.outputTail, perCheck - 1);
-      lines.push([{ text: `    … ${tail.hidden} line${tail.hidden === 1 ? '' : 's'} above not shown${logs ? ` (whole output in ${logs})` : ''}`, style: theme.text.secondary }]);
+      // The count goes first; the folder of the whole output wraps under it (between words, or
+      // after a "/"), if the check's lines leave room for it, else the line is cut at its end.
+      const note = (hidden: number): string => `… ${hidden} line${hidden === 1 ? '' : 's'} above not shown${logs ? ` (whole output in ${logs})` : ''}`;
+      const wrapped = wrapText(note(tail.hidden + 1), Math.max(8, width - 4));
+      const noteLines = perCheck > wrapped.length ? wrapped.length : 1;
+      tail = failureTail(check.outputTail, perCheck - noteLines);
+      const shown = noteLines > 1 ? wrapText(note(tail.hidden), Math.max(8, width - 4)) : [note(tail.hidden)];
+      for (const text of shown.slice(0, noteLines)) lines.push([{ text: `    ${text}`, style: theme.text.secondary }]);
     }
     for (const line of tail.lines) lines.push([{ text: `    ${line}`, style: theme.text.secondary }]);
   }
@@ -74,15 +82,21 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
   const c = state.selected === undefined ? undefined : state.run.candidates[state.selected];
   if (!c) return <Line segments={[{ text: 'no candidate selected' }]} width={width} />;
   const elapsed = candidateElapsed(c, state.now, state.activeSince[c.id]);
+  // Each part with the separator before it, so that a narrow terminal wraps the title between parts.
+  const sep = (text: string, style?: Segment['style']): Segment => (style === undefined ? { text: ` · ${text}` } : { text: ` · ${text}`, style });
   const title: Segment[] = [
     { text: candidateName(c), style: theme.selection },
-    { text: ` · ${agentName(c)} · `, style: theme.text.secondary },
+    sep(agentName(c), theme.text.secondary),
+    { text: ' · ' },
     { text: `${statusGlyph(c.status, state.now)} ${c.status}${c.reason ? ` (${c.reason})` : ''}`, style: statusStyle(c.status, theme) },
-    { text: ` · iteration ${c.iteration}/${state.run.maxIterations}${c.phase ? ` (${c.phase})` : ''} · ` },
+    sep(`iteration ${c.iteration}/${state.run.maxIterations}${c.phase ? ` (${c.phase})` : ''}`),
+    { text: ' · ' },
     { text: formatScore(c), style: scoreStyle(c.score, state.run.scoreThreshold, theme) },
-    { text: ` · ${formatKnownCost(c.costUsd, costIsKnown(c))} · ${formatTokens(c.usage)} tokens${elapsed === undefined ? '' : ` · ${formatElapsed(elapsed)}`}`, style: theme.text.secondary },
+    sep(formatKnownCost(c.costUsd, costIsKnown(c)), theme.text.secondary),
+    sep(`${formatTokens(c.usage)} tokens`, theme.text.secondary),
+    ...(elapsed === undefined ? [] : [sep(formatElapsed(elapsed), theme.text.secondary)]),
   ];
-  const head: Lines = [title, [{ text: `branch ${c.branch} · kept at ${c.ref}`, style: theme.text.secondary }]];
+  const head: Lines = [...wrapSegments(title, width, '  '), ...wrapSegments([{ text: `branch ${c.branch}`, style: theme.text.secondary }, { text: ` · kept at ${c.ref}`, style: theme.text.secondary }], width, '  ')];
   // A shannon candidate's Claude Code runs in a tmux session a person can watch or take over.
   if (c.provider === 'shannon' && isBusy(c.status)) head.push([{ text: `watch it: bestof attach ${state.run.runId} ${c.id} (--write to take over)`, style: theme.text.secondary }]);
   const summary = activitySummary(c);
@@ -94,9 +108,9 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
     head.push([{ text: `messages sent: ${c.messages.slice(-3).map((m) => `"${m}"`).join(', ')}`, style: theme.text.secondary }]);
   }
   const budget = Math.max(4, height);
-  const iterations = c.iterations.length > 0 || isBusy(c.status) ? [[{ text: 'Iterations', style: theme.text.heading }], ...iterationLines(state, c, theme, 5)] : [];
+  const iterations = c.iterations.length > 0 || isBusy(c.status) ? [[{ text: 'Iterations', style: theme.text.heading }], ...iterationLines(state, c, theme, 5, width)] : [];
   const room = budget - head.length - iterations.length;
-  const checks = failedCheckLines(state, c, theme, Math.floor(room / 2));
+  const checks = failedCheckLines(state, c, theme, Math.floor(room / 2), width);
   const logRoom = room - checks.length - 1;
   const log = state.activity[c.id] ?? [];
   const activity: Lines =

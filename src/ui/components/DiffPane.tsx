@@ -3,6 +3,7 @@ import type { CandidateState } from '../../engine/run-state.js';
 import { fileAt } from '../format/diff.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { candidateName } from '../layout/columns.js';
+import { fitSegments } from '../layout/fit-parts.js';
 import type { UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
@@ -24,13 +25,21 @@ export function DiffPane({ state, candidate, width, lines }: { readonly state: U
   const theme = useTheme();
   const view = state.diffs[candidate.id];
   const base = state.run.baseCommit.slice(0, 10);
-  const header = (extra: string): Segment[] => [
-    { text: `Diff of ${candidateName(candidate)}`, style: theme.text.heading },
-    { text: ` against base ${base}${extra}`, style: theme.text.secondary },
-  ];
+  // On a narrow terminal the base goes first, then the position in the diff: its size stays.
+  const header = (stats = '', position = ''): Segment[] =>
+    fitSegments<Segment['style']>(
+      [
+        { text: `Diff of ${candidateName(candidate)}`, style: theme.text.heading },
+        { text: `against base ${base}`, style: theme.text.secondary, sep: ' ', drop: 2 },
+        { text: stats, style: theme.text.secondary, sep: ' · ' },
+        { text: position, style: theme.text.secondary, sep: ' · ', drop: 1 },
+      ],
+      width,
+      theme.text.secondary,
+    );
   const message = (text: string, style?: Segment['style']) => (
     <Box flexDirection="column">
-      <Line segments={header('')} width={width} />
+      <Line segments={header()} width={width} />
       <Line segments={[{ text, style: style ?? theme.text.secondary }]} width={width} />
     </Box>
   );
@@ -49,7 +58,7 @@ export function DiffPane({ state, candidate, width, lines }: { readonly state: U
   const position = `${state.diffScroll + 1}-${state.diffScroll + shown.length} of ${diff.lines.length}${diff.truncated ? ' (cut)' : ''}`;
   return (
     <Box flexDirection="column">
-      <Line segments={header(` · ${diff.files.length} file${diff.files.length === 1 ? '' : 's'} +${diff.insertions} -${diff.deletions} · lines ${position}`)} width={width} />
+      <Line segments={header(`${diff.files.length} file${diff.files.length === 1 ? '' : 's'} +${diff.insertions} -${diff.deletions}`, `lines ${position}`)} width={width} />
       <Line segments={files} width={width} />
       {shown.map((line, i) => (
         <Line key={i} segments={[{ text: line === '' ? ' ' : line, style: diffLineStyle(line, theme) }]} width={width} />

@@ -1,7 +1,9 @@
 import { costIsKnown } from '../../engine/run-state.js';
 import { runElapsed } from '../format/candidate.js';
 import { formatCost, formatElapsed, formatKnownCost, UNKNOWN_COST } from '../format/numbers.js';
+import { displayWidth } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
+import { fitSegments } from '../layout/fit-parts.js';
 import { isBusy, isFinished, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
@@ -18,7 +20,7 @@ function spendSegments(state: UiState, theme: Theme): Segment[] {
   return [{ text: `${shown} of ${formatCost(budget)}`, style }];
 }
 
-function countSegments(state: UiState, theme: Theme): Segment[] {
+function countSegments(state: UiState, theme: Theme, width: number): Segment[] {
   const statuses = state.run.order.map((id) => state.run.candidates[id]?.status ?? 'queued');
   const running = statuses.filter(isBusy).length;
   const waiting = statuses.filter((s) => s === 'queued').length;
@@ -32,7 +34,16 @@ function countSegments(state: UiState, theme: Theme): Segment[] {
   ];
   const run = state.run;
   if (run.status === 'running' && statuses.length > 0 && done === statuses.length) parts.push({ text: ' · ranking, merging, cleaning up…', style: theme.status.busy });
-  parts.push({ text: ` · threshold ${run.scoreThreshold}/${run.maxScore} · up to ${run.maxIterations} iteration${run.maxIterations === 1 ? '' : 's'}`, style: theme.text.secondary });
+  // The spec's limits are what a narrow terminal leaves out first.
+  const limits = fitSegments<Segment['style']>(
+    [
+      { text: `threshold ${run.scoreThreshold}/${run.maxScore}`, style: theme.text.secondary, sep: ' · ', drop: 1 },
+      { text: `up to ${run.maxIterations} iteration${run.maxIterations === 1 ? '' : 's'}`, style: theme.text.secondary, sep: ' · ', drop: 2 },
+    ],
+    width - parts.reduce((sum, p) => sum + displayWidth(p.text), 0) - 3,
+    theme.text.secondary,
+  );
+  if (limits.length > 0) parts.push({ text: ' · ', style: theme.text.secondary }, ...limits);
   return parts;
 }
 
@@ -46,18 +57,23 @@ export function Header({ state, width }: { readonly state: UiState; readonly wid
         ? [{ text: ' · cancelling', style: theme.status.warning }]
         : []
       : [{ text: ` · ${run.status.replace('_', ' ')}`, style: run.status === 'winner' ? theme.status.ok : theme.status.warning }];
+  // The run's id is what a narrow terminal leaves out first (`bestof ls` lists it), then the clock.
+  const head: Segment[] = [{ text: 'bestof ', style: theme.text.heading }, { text: run.name || '…', style: theme.text.accent }, ...status];
   const first: Segment[] = [
-    { text: 'bestof ', style: theme.text.heading },
-    { text: run.name || '…', style: theme.text.accent },
-    ...status,
-    { text: ` · ${formatElapsed(runElapsed(state))} · ` },
-    ...spendSegments(state, theme),
-    { text: run.runId ? ` · run ${run.runId}` : '', style: theme.text.secondary },
+    ...head,
+    ...fitSegments<Segment['style']>(
+      [
+        { text: formatElapsed(runElapsed(state)), sep: ' · ', drop: 1 },
+        ...spendSegments(state, theme).map((segment) => ({ ...segment, sep: ' · ' })),
+        { text: run.runId ? `run ${run.runId}` : '', style: theme.text.secondary, sep: ' · ', drop: 2 },
+      ],
+      width - head.reduce((sum, p) => sum + displayWidth(p.text), 0) - 3,
+    ).map((segment, i) => (i === 0 ? { ...segment, text: ` · ${segment.text}` } : segment)),
   ];
   return (
     <>
       <Line segments={first} width={width} />
-      <Line segments={countSegments(state, theme)} width={width} />
+      <Line segments={countSegments(state, theme, width)} width={width} />
     </>
   );
 }

@@ -66,7 +66,8 @@ function planTable(state: UiState, width: number) {
   const withNames = fitColumns([...base, ...named, noteSpec], [...first, 'cost', ...named.map((c) => c.id), 'time', 'diff'], width);
   if (named.every((spec) => withNames.some((c) => c.id === spec.id))) return withNames;
   const glyphs: ColumnSpec<ColumnId> = { id: 'checks', width: run.checks.length === 0 ? 0 : Math.max(6, run.checks.length) };
-  return fitColumns([...base, glyphs, noteSpec], [...first, 'checks', 'cost', 'time', 'diff'], width);
+  // The cost before the check glyphs: with a vote's two columns, a 60-column terminal has room for one of them.
+  return fitColumns([...base, glyphs, noteSpec], [...first, 'cost', 'checks', 'time', 'diff'], width);
 }
 
 const TITLES: Record<FixedId, string> = { rank: '#', name: 'candidate', points: 'points', vote: 'vote', combined: 'combined', cost: 'cost', time: 'time', diff: 'diff', checks: 'checks', note: '' };

@@ -72,3 +72,85 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
   const pad = ' '.repeat(Math.max(0, width - displayWidth(cutText)));
   return align === 'left' ? cutText + pad : pad + cutText;
 }
+
+/**
+ * Words for wrapping: a run of text with a backquoted command in it (`git merge bestof/r1/c1`
+ * with its spaces, and the punctuation stuck to it) is one word, so that a command to copy is
+ * never split between two lines when it fits on one.
+ */
+const WORD = /(?:[^\s`]*`[^`]*`)+[^\s`]*|\S+/g;
+
+/** The longest start of `text` at most `width` columns wide. */
+function take(text: string, width: number): string {
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = codePointWidth(ch.codePointAt(0) ?? 0);
+    if (used + w > width) break;
+    out += ch;
+    used += w;
+  }
+  return out;
+}
+
+/**
+ * Cuts a word wider than `width` into pieces that fit: after a space inside a command, else
+ * after a "/" of a path, else anywhere.
+ */
+function breakWord(word: string, width: number): string[] {
+  const pieces: string[] = [];
+  let rest = word;
+  while (displayWidth(rest) > width) {
+    const head = take(rest, width);
+    const at = Math.max(head.lastIndexOf(' '), head.lastIndexOf('/'));
+    // At least one character per piece, even one wider than the width.
+    const end = at > 0 ? at + 1 : Math.max(head.length, [...rest][0]?.length ?? 1);
+    pieces.push(rest.slice(0, end).trimEnd());
+    rest = rest.slice(end).trimStart();
+  }
+  if (rest !== '') pieces.push(rest);
+  return pieces;
+}
+
+export interface WrapOptions {
+  /**
+   * A word wider than the width: cut into pieces ('break', for a screen, where a line is cut at
+   * its width) or kept whole on a line of its own ('keep', for text printed to a terminal, which
+   * wraps it itself and copies it back as one line).
+   * @default 'break'
+   */
+  readonly long?: 'break' | 'keep';
+  /** The first line's width, when it differs (text that starts after something else on its line). */
+  readonly first?: number;
+}
+
+/**
+ * `text` (one line, see `oneLine`) in lines of at most `width` columns, broken between words;
+ * a backquoted command stays whole on one line whenever it fits in `width`.
+ */
+export function wrapText(text: string, width: number, options: WrapOptions = {}): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    const size = Math.max(1, lines.length === 0 && options.first !== undefined ? options.first : width);
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (displayWidth(joined) <= size) {
+      line = joined;
+      continue;
+    }
+    // Nothing fits on a shorter first line: it stays empty.
+    if (line !== '' || (lines.length === 0 && options.first !== undefined && options.first < width)) lines.push(line);
+    line = '';
+    const next = Math.max(1, width);
+    if (displayWidth(word) <= next || options.long === 'keep') {
+      line = word;
+      continue;
+    }
+    const pieces = breakWord(word, next);
+    lines.push(...pieces.slice(0, -1));
+    line = pieces[pieces.length - 1] ?? '';
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
