@@ -8,35 +8,53 @@
 import { EXIT_CODES } from '../engine/exit-codes.js';
 import { guardOutputStreams } from './output.js';
 import { UsageError } from './usage-error.js';
+import { commandHelp, commandWords, findCommand, mainHelp, type CommandDescriptor } from './help.js';
 
 // Before anything is written: a reader that goes away (`| head`) or a closed terminal must not
 // stop a run (./output.ts).
 guardOutputStreams();
 
-const HELP = `bestof — run one task through N AI agents, score them with frozen checks, keep the best.
+/**
+ * The command whose help `argv` asks for: `bestof <command> --help` / `-h` (before any `--`),
+ * `bestof bench merge --help`, or `bestof help <command>`. Undefined: no help asked for.
+ */
+function helpRequest(argv: readonly string[]): { command: CommandDescriptor } | { unknown: string } | undefined {
+  const [first, ...rest] = argv;
+  if (first === undefined) return undefined;
+  const words = first === 'help' ? rest : argv;
+  const options = words.indexOf('--');
+  const beforeOptionsEnd = options < 0 ? words : words.slice(0, options);
+  if (first !== 'help' && !beforeOptionsEnd.some((word) => word === '--help' || word === '-h')) return undefined;
+  const [name, sub] = beforeOptionsEnd.filter((word) => word !== '--help' && word !== '-h');
+  if (name === undefined) return undefined; // `bestof help`, `bestof --help`: the list
+  const command = findCommand(sub === 'merge' && name === 'bench' ? 'bench merge' : name);
+  return command ? { command } : { unknown: name };
+}
 
-Usage:
-  bestof run [spec.toml] [--json] [--no-tui]   run a spec (default: bestof.toml); a live dashboard on a terminal
-  bestof validate [spec.toml]                  check a spec; prints "ok" or the errors
-  bestof init [--force]                        write a commented starter bestof.toml here
-  bestof ls                                    list the runs of this repo
-  bestof show [run] [--json] [--no-tui]        a run's report (default: the latest); the compare view on a terminal
-  bestof clean [run] [--dry-run] [--all]       remove worktrees and branches of finished runs
-  bestof resume <run> [--json]                 continue a run that crashed, was killed or cancelled
-  bestof send <run> [candidate] "text"         put a message into a candidate's next prompt
-  bestof stop <run> [candidate]                stop a candidate at its next iteration boundary
-  bestof attach <run> [candidate] [--write]    watch a shannon candidate's Claude Code in tmux (--write: take over)
-  bestof hook <event>                          run by the Claude Code hooks of a shannon session (not by hand)
-  bestof bench <bench.toml> [--shard i/n] [--baseline old.json] [--out dir] [--resume] [--json] [--no-tui]
-                                               run a matrix of tasks x agents x trials; bench.json, bench.md, junit.xml
-  bestof bench merge <a.json> <b.json> ... [--out dir] [--baseline old.json] [--spec bench.toml]
-                                               join the shards of one bench (refuses a missing or overlapping shard)
+function unknownCommand(name: string): UsageError {
+  return new UsageError(`unknown command '${name}'; run \`bestof --help\` for the list`, {
+    typed: name,
+    among: commandWords(),
+    say: (closest) => `unknown command '${name}'; did you mean \`bestof ${closest}\`? (\`bestof --help\` lists them all)`,
+  });
+}
 
-Exit codes: 0 winner chosen, 1 no candidate passed, 2 bad input, 3 merge refused, 4 a candidate was lost (nothing merged),
-  70 internal error, 130 cancelled. bench: 0 ran, 1 a regression against --baseline, 2 bad input, 130 cancelled.
-Docs: README.md`;
+/** The error's line, with its did-you-mean when a known word is close to what was typed. */
+async function usageMessage(error: UsageError): Promise<string> {
+  if (!error.didYouMean) return error.message;
+  // Loaded only now: it reads the spec's schema, which no command should load for nothing.
+  const { closestKey } = await import('../spec/suggestions.js');
+  const closest = closestKey(error.didYouMean.typed, error.didYouMean.among);
+  return closest === undefined ? error.message : error.didYouMean.say(closest);
+}
 
 async function main(argv: readonly string[]): Promise<number> {
+  const help = helpRequest(argv);
+  if (help !== undefined) {
+    if ('unknown' in help) throw unknownCommand(help.unknown);
+    process.stdout.write(`${commandHelp(help.command)}\n`);
+    return EXIT_CODES.ok;
+  }
   const [command, ...rest] = argv;
   switch (command) {
     case 'run':
@@ -68,14 +86,14 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${HELP}\n`);
+      process.stdout.write(`${mainHelp()}\n`);
       return command === undefined ? EXIT_CODES.badInput : EXIT_CODES.ok;
     case '--version':
     case '-v':
       process.stdout.write(`${(await import('./version.js')).version()}\n`);
       return EXIT_CODES.ok;
     default:
-      throw new UsageError(`unknown command "${command}"; run \`bestof --help\` for the list`);
+      throw unknownCommand(command);
   }
 }
 
@@ -85,8 +103,13 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`bestof: ${error.message}\n`);
-      process.exit(EXIT_CODES.badInput);
+      void usageMessage(error)
+        .catch(() => error.message)
+        .then((message) => {
+          process.stderr.write(`bestof: ${message}\n`);
+          process.exit(EXIT_CODES.badInput);
+        });
+      return;
     }
     process.stderr.write(`bestof: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
     process.exit(EXIT_CODES.internalError);

@@ -20,6 +20,7 @@ import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
 import { runDirOf } from './run-folder.js';
 import { resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
+import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 
 export interface CandidatePlan extends CandidateInfo {
@@ -185,19 +186,18 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   if (merging || spec.select.merge === 'pr') {
     const checkedOut = await currentBranch(repoRoot);
     into ??= checkedOut;
-    if (!into) {
-      problems.push(`select.into: the repo is on a detached HEAD, so there is no branch to merge into; set \`into = "main"\` or use merge = "branch"`);
-    } else if (merging && into === checkedOut) {
+    // One way out, said once (./merge-preflight.ts): on a detached HEAD, setting `into` alone
+    // would only lead to "not the checked-out branch".
+    const suggested = checkedOut === undefined ? await suggestedBranch(repoRoot, spec.base) : undefined;
+    const target = mergeTargetProblem({ mode: spec.select.merge, into: spec.select.into, checkedOut, suggested });
+    if (target !== undefined) problems.push(target);
+    else if (merging && into === checkedOut) {
       const dirty = await dirtyPaths(repoRoot);
       if (dirty.length > 0) {
         warnings.push(
           `your checkout has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', …' : ''}): the merge at the end will be refused unless you commit or stash them; the candidates work from ${spec.base} either way`,
         );
       }
-    } else if (merging && into !== checkedOut) {
-      problems.push(
-        `select.into: "${into}" is not the checked-out branch (${checkedOut ?? 'detached HEAD'}); bestof merges in your checkout: \`git switch ${into}\` first, or use merge = "branch"`,
-      );
     }
   }
   if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));

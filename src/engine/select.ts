@@ -11,6 +11,7 @@
 import type { TamperedPath } from '../checks/frozen.js';
 import type { TieBreak } from '../spec/schema.js';
 import type { CandidateState } from './run-state.js';
+import { costIsKnown } from './cost-known.js';
 
 export interface RankEntry {
   readonly candidate: string;
@@ -18,6 +19,8 @@ export interface RankEntry {
   readonly score: number;
   readonly maxScore: number;
   readonly costUsd: number;
+  /** false when the candidate's cost is unknown (./cost-known.ts): `costUsd` is then what the calls that reported one cost. */
+  readonly costKnown?: false;
   readonly diffSize: number;
   readonly durationMs: number;
   readonly iterations: number;
@@ -25,7 +28,10 @@ export interface RankEntry {
   /** The vote's normalised score and the combined score, when a vote decided (`[vote]`). */
   readonly vote?: number;
   readonly combined?: number;
-  /** Why an ineligible candidate cannot win. */
+  /**
+   * Why an ineligible candidate cannot win; for an eligible one, why it ranks after the one above
+   * it when that was decided by something the user would not guess (an unknown cost).
+   */
   readonly reason?: string;
 }
 
@@ -89,13 +95,34 @@ export function ineligibility(c: CandidateState, policy: SelectionPolicy, eviden
 
 const diffSize = (c: CandidateState): number => c.diff.insertions + c.diff.deletions;
 
+/**
+ * Cheaper first; an unknown cost after every known one. An unknown cost is not $0 (a model
+ * without a price, a command agent that reports none), so it never wins a cost comparison; two
+ * unknown costs separate no one.
+ */
+function compareCost(a: CandidateState, b: CandidateState): number {
+  const [aKnown, bKnown] = [costIsKnown(a), costIsKnown(b)];
+  if (aKnown && bKnown) return a.costUsd - b.costUsd;
+  if (aKnown !== bKnown) return aKnown ? -1 : 1;
+  return 0;
+}
+
+/** Which price is missing, in words: what the user adds to configs/prices.toml (or the spec) to know the cost. */
+export function missingPrice(c: Pick<CandidateState, 'provider' | 'model' | 'cli'>): string {
+  if (c.provider === 'command') return 'a command agent reports no cost';
+  const model = c.cli?.model ?? c.model;
+  return model
+    ? `no price for its model "${model}" (${c.provider}) in configs/prices.toml; add [providers.${c.provider}.prices."${model}"] to the spec`
+    : `its ${c.provider} CLI reported tokens of a model with no price in configs/prices.toml (its activity names the model)`;
+}
+
 /** Lower sorts first. */
 function compareBy(key: TieBreak, a: CandidateState, b: CandidateState): number {
   switch (key) {
     case 'score':
       return (b.score ?? -1) - (a.score ?? -1);
     case 'cost':
-      return a.costUsd - b.costUsd;
+      return compareCost(a, b);
     case 'diff_size':
       return diffSize(a) - diffSize(b);
     case 'duration':
@@ -119,26 +146,37 @@ export function rankCandidates(
 ): RankEntry[] {
   const keys: TieBreak[] = ['score', ...policy.tieBreak.filter((k) => k !== 'score')];
   const withEligibility = candidates.map((c) => ({ c, reason: ineligibility(c, policy, evidence.get(c.id)) }));
-  withEligibility.sort((x, y) => {
-    if ((x.reason === undefined) !== (y.reason === undefined)) return x.reason === undefined ? -1 : 1;
+  /** The order of two candidates, and the tie-break that decided it (undefined: eligibility, the vote or the index). */
+  const decide = (x: CandidateState, y: CandidateState, xReason: string | undefined, yReason: string | undefined): { order: number; by?: TieBreak } => {
+    if ((xReason === undefined) !== (yReason === undefined)) return { order: xReason === undefined ? -1 : 1 };
     // A vote decided (`[vote]`): its combined ranking of checks and votes orders the candidates it judged.
-    if (x.c.vote !== undefined && y.c.vote !== undefined && x.c.vote.rank !== y.c.vote.rank) return x.c.vote.rank - y.c.vote.rank;
+    if (x.vote !== undefined && y.vote !== undefined && x.vote.rank !== y.vote.rank) return { order: x.vote.rank - y.vote.rank };
     for (const key of keys) {
-      const order = compareBy(key, x.c, y.c);
-      if (order !== 0) return order;
+      const order = compareBy(key, x, y);
+      if (order !== 0) return { order, by: key };
     }
-    return x.c.index - y.c.index;
+    return { order: x.index - y.index };
+  };
+  withEligibility.sort((x, y) => decide(x.c, y.c, x.reason, y.reason).order);
+  // An eligible candidate ranked after an equal one for its unknown cost says so (and which price is missing).
+  const ranked = withEligibility.map(({ c, reason }, i) => {
+    const above = withEligibility[i - 1];
+    const eligible = reason === undefined;
+    if (!eligible || above === undefined || costIsKnown(c) || !costIsKnown(above.c)) return { c, eligible, reason };
+    if (decide(above.c, c, above.reason, reason).by !== 'cost') return { c, eligible, reason };
+    return { c, eligible, reason: `ranked after ${above.c.id} on cost: its cost is unknown (${missingPrice(c)}), and an unknown cost ranks after every known one` };
   });
-  return withEligibility.map(({ c, reason }, i) => ({
+  return ranked.map(({ c, eligible, reason }, i) => ({
     candidate: c.id,
     rank: i + 1,
     score: c.score ?? 0,
     maxScore: c.maxScore,
     costUsd: c.costUsd,
+    ...(costIsKnown(c) ? {} : { costKnown: false as const }),
     diffSize: diffSize(c),
     durationMs: c.durationMs,
     iterations: c.iteration,
-    eligible: reason === undefined,
+    eligible,
     ...(c.vote !== undefined ? { vote: c.vote.score, combined: c.vote.combined } : {}),
     ...(reason === undefined ? {} : { reason }),
   }));

@@ -73,7 +73,7 @@ export function costOf(usage: TokenUsage, price: ModelPrice): number {
 
 /**
  * The estimated cost of tokens spent on each model; `missing` names the models without a price
- * (counted as 0) so the caller can say so.
+ * (they add nothing to `costUsd`, and make the cost unknown: src/engine/cost-known.ts) so the caller can say so.
  */
 export function estimateCost(table: PriceTable, perModel: readonly { model: string; usage: TokenUsage }[]): { costUsd: number; missing: string[] } {
   let costUsd = 0;
@@ -90,5 +90,5 @@ export function estimateCost(table: PriceTable, perModel: readonly { model: stri
 
 /** The activity line that says a model had no price. */
 export function missingPriceNote(kind: string, models: readonly string[]): string {
-  return `no price for ${models.map((m) => `"${m}"`).join(', ')} in configs/prices.toml: its cost counts as 0; add [providers.${kind}.prices."${models[0]}"] to the spec`;
+  return `no price for ${models.map((m) => `"${m}"`).join(', ')} in configs/prices.toml: its cost is unknown (shown as "–", and ranked after every known cost); add [providers.${kind}.prices."${models[0]}"] to the spec`;
 }

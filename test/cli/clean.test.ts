@@ -3,7 +3,7 @@
  * cannot be committed, a destroyed `.git` link, a half-made worktree. Nothing is lost, and what
  * cannot be saved is kept and said.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -117,7 +117,9 @@ describe('bestof clean after a killed run', () => {
     expect(clean.stdout).toContain(`remove ${c2}: c2's setup never completed, so no agent worked in it`);
     expect(clean.stdout).toContain(`remove ${c1}.removing (left by an interrupted removal)`);
     expect(existsSync(c2)).toBe(false);
-    expect(readdirSync(join(project.worktreesDir, runId))).toEqual([]);
+    // The run's folder under the worktrees root, empty now, goes too (they used to pile up).
+    expect(existsSync(join(project.worktreesDir, runId))).toBe(false);
+    expect(clean.stdout).toContain(`remove the empty folder ${join(project.worktreesDir, runId)}`);
     expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`)).toBe(keptBefore);
     expect(worktreeCount()).toBe(1);
   });

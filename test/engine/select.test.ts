@@ -80,3 +80,51 @@ describe('rankCandidates with a vote', () => {
     expect(rankCandidates([c1, c2], { minScore: 0, tieBreak: [] }).map((r) => r.candidate)).toEqual(['c1', 'c2']);
   });
 });
+
+describe('an unknown cost in the cost tie-break', () => {
+  it('never wins it: at equal scores the known cost wins though the unknown one counts $0, and the reason names the missing price', () => {
+    // c1 (gemini, a model without a price) is listed first and "costs" $0: it used to win.
+    const unknown = candidate('c1', 1, { provider: 'gemini', model: 'gemini-9-ultra', costUsd: 0, costKnown: false });
+    const known = candidate('c2', 2, { provider: 'claude', model: 'claude-sonnet-4-5', costUsd: 0.4 });
+    const ranking = rankCandidates([unknown, known], policy);
+    expect(ranking.map((r) => [r.candidate, r.rank, r.eligible])).toEqual([['c2', 1, true], ['c1', 2, true]]);
+    expect(ranking[0]?.reason).toBeUndefined();
+    expect(ranking[1]?.costKnown).toBe(false);
+    expect(ranking[1]?.reason).toBe(
+      'ranked after c2 on cost: its cost is unknown (no price for its model "gemini-9-ultra" (gemini) in configs/prices.toml; add [providers.gemini.prices."gemini-9-ultra"] to the spec), and an unknown cost ranks after every known one',
+    );
+  });
+
+  it('names the model the CLI ran, and says a command agent reports none; a higher score still wins over a known cost', () => {
+    const ran = candidate('c1', 1, { provider: 'codex', model: undefined, cli: { binary: 'codex', version: '1', argv: [], model: 'gpt-9' }, costKnown: false });
+    const command = candidate('c3', 3, { provider: 'command', costKnown: false });
+    const known = candidate('c2', 2, { costUsd: 1 });
+    const ranking = rankCandidates([ran, known, command], policy);
+    expect(ranking.map((r) => r.candidate)).toEqual(['c2', 'c1', 'c3']);
+    expect(ranking[1]?.reason).toContain('no price for its model "gpt-9" (codex)');
+    // Two unknown costs separate no one: the index does, and nothing is said about cost.
+    expect(ranking[2]?.reason).toBeUndefined();
+    const better = rankCandidates([candidate('c1', 1, { provider: 'command', costKnown: false, score: 10 }), candidate('c2', 2, { score: 9, costUsd: 0.1 })], policy);
+    expect(better.map((r) => [r.candidate, r.reason])).toEqual([['c1', undefined], ['c2', undefined]]);
+  });
+
+  it('without cost in the tie-break, an unknown cost changes nothing', () => {
+    const ranking = rankCandidates([candidate('c1', 1, { costKnown: false, provider: 'command' }), candidate('c2', 2, { costUsd: 1 })], { minScore: 0, tieBreak: ['diff_size'] });
+    expect(ranking.map((r) => [r.candidate, r.reason])).toEqual([['c1', undefined], ['c2', undefined]]);
+  });
+});
+
+describe('the unknown cost in the report', () => {
+  it("report.md's ranking says why the candidate with an unknown cost ranks after the known one, and which price is missing", async () => {
+    const { foldEvents } = await import('../../src/engine/run-state.js');
+    const { renderMarkdownReport } = await import('../../src/report/report.js');
+    const { finishedRun } = await import('../ui/scripted-runs.js');
+    const state = foldEvents(finishedRun());
+    const [first, second] = state.order.map((id) => state.candidates[id] as CandidateState);
+    const unknown = { ...(first as CandidateState), provider: 'gemini' as const, model: 'gemini-9-ultra', score: 10, costUsd: 0, costKnown: false };
+    const known = { ...(second as CandidateState), score: 10, costUsd: 0.5, costKnown: true };
+    const ranking = rankCandidates([unknown, known], policy);
+    const md = renderMarkdownReport({ ...state, candidates: { ...state.candidates, [unknown.id]: unknown, [known.id]: known }, ranking });
+    expect(md).toMatch(new RegExp(`\\| 2 \\| ${unknown.id} .*ranked after ${known.id} on cost: its cost is unknown \\(no price for its model "gemini-9-ultra" \\(gemini\\) in configs/prices\\.toml`));
+  });
+});

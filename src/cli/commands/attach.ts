@@ -14,7 +14,7 @@ import { currentRepoRoot, findRun, loadRunSummary } from '../run-lookup.js';
 import { UsageError } from '../usage-error.js';
 
 export async function attachCommand(args: readonly string[]): Promise<number> {
-  const { positionals, values } = parseCommandArgs('attach', args, { write: { type: 'boolean', default: false } });
+  const { positionals, values } = parseCommandArgs('attach', args);
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError('attach: usage: bestof attach <run> [candidate] [--write]');
   const run = await findRun(await currentRepoRoot(), positionals[0]);
   const state = await loadRunSummary(run.runDir);

@@ -1,6 +1,8 @@
 /**
- * `bestof clean [run] [--dry-run] [--all]`: removes the worktrees and branches that finished
- * runs left behind (kept with `keep_worktrees`, or left by a run that was killed).
+ * `bestof clean [run] [--dry-run] [--all] [--runs --older-than 30d]`: removes the worktrees and
+ * branches that finished runs left behind (kept with `keep_worktrees`, or left by a run that was
+ * killed), and the per-run folders left empty under the worktrees root. With `--runs`, also the
+ * run folders and refs of old runs that hold nothing unmerged (../clean-runs.ts says the rule).
  *
  * It never loses work: changes left uncommitted in a worktree are committed and kept under
  * refs/bestof/<run>/<candidate>/kept before the worktree goes, and a branch is deleted only
@@ -34,6 +36,8 @@ import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
 import { revertedRef } from '../../engine/merge-policy.js';
 import { runBaseDir } from '../../providers/shannon/paths.js';
 import type { CandidateState } from '../../engine/run-state.js';
+import { cleanOldRuns, parseAge, removeEmptyWorktreeFolders } from '../clean-runs.js';
+import { UsageError } from '../usage-error.js';
 
 /** Some worktree was kept because its work could not be saved: the user has something to do. */
 const WORK_LEFT_IN_A_WORKTREE = 1;
@@ -41,11 +45,11 @@ const WORK_LEFT_IN_A_WORKTREE = 1;
 const LEFTOVER_GIT_WAIT_MS = 30_000;
 
 export async function cleanCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('clean', args, {
-    'dry-run': { type: 'boolean' },
-    all: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('clean', args);
   const dryRun = values['dry-run'] === true;
+  if (values['older-than'] !== undefined && !values.runs) throw new UsageError('clean: --older-than goes with --runs: `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
+  if (values.runs && values['older-than'] === undefined) throw new UsageError('clean: --runs needs --older-than, e.g. `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
+  const olderThanMs = values['older-than'] === undefined ? undefined : parseAge(values['older-than']);
   const repoRoot = await currentRepoRoot();
   const runs: RunListing[] = positionals[0] ? [await findRun(repoRoot, positionals[0])] : await listRunFolders(repoRoot);
   const say = (line: string): void => {
@@ -54,6 +58,8 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   const worktrees = await listWorktrees(repoRoot);
   let actions = 0;
   let keptWithWork = 0;
+  /** Runs with a worktree kept for its unsaved work: --runs leaves them. */
+  const keptRuns = new Set<string>();
   for (const run of runs) {
     if (runIsAlive(run.runDir)) {
       process.stdout.write(`skip ${run.runId}: it is still running (stop it first)\n`);
@@ -86,6 +92,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
         const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say });
         if (done === 'kept') {
           keptWithWork += 1;
+          keptRuns.add(run.runId);
           continue; // its branch stays with it
         }
       }
@@ -118,6 +125,12 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
     }
   }
   if (!dryRun) await pruneWorktrees(repoRoot);
+  actions += await removeEmptyWorktreeFolders(repoRoot, dryRun, say);
+  if (olderThanMs !== undefined) {
+    const old = await cleanOldRuns({ repoRoot, runs, olderThanMs, all: values.all === true, dryRun, keptWorktrees: keptRuns, loadState: loadRunState, say });
+    actions += old.removed;
+    if (old.removed === 0 && old.kept === 0) process.stdout.write(`no run started more than ${values['older-than']} ago\n`);
+  }
   if (actions === 0) process.stdout.write('nothing to clean\n');
   else if (!dryRun) process.stdout.write(`done; every candidate's commits stay under refs/bestof/ (\`git for-each-ref refs/bestof\`)\n`);
   if (keptWithWork > 0) {

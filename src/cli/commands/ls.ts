@@ -8,7 +8,7 @@ import { outputClosed } from '../output.js';
 
 /** `bestof ls`: the runs of this repo, newest first. */
 export async function lsCommand(args: readonly string[]): Promise<number> {
-  parseCommandArgs('ls', args, {});
+  parseCommandArgs('ls', args);
   const runs = await listRunFolders(await currentRepoRoot());
   if (runs.length === 0) {
     process.stdout.write('no runs yet (start one with `bestof run`)\n');

@@ -5,7 +5,7 @@ import { runPlanned } from '../run-session.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { loadSpec } from '../../spec/load.js';
 import { readRunKey } from '../../engine/leftovers.js';
-import { planRun } from '../../engine/plan.js';
+import { planWithMergeChecks } from '../plan-or-explain.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runIsAlive } from '../../engine/run-lock.js';
 
@@ -21,10 +21,7 @@ import { runIsAlive } from '../../engine/run-lock.js';
  * `verifyResumedRecord`, and the selection's own ref check).
  */
 export async function resumeCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('resume', args, {
-    json: { type: 'boolean' },
-    'no-tui': { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('resume', args);
   const run = await findRun(await currentRepoRoot(), positionals[0]);
   if (runIsAlive(run.runDir)) {
     process.stderr.write(`bestof resume: run ${run.runId} is still running in another process; nothing to resume\n`);
@@ -46,7 +43,7 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     process.stderr.write(`bestof resume: run ${run.runId} was started with loop.checkpoint = false; it cannot be resumed\n`);
     return EXIT_CODES.badInput;
   }
-  const planned = await planRun(
+  const planned = await planWithMergeChecks(
     { spec: loaded.spec, specPath: state.specPath, specDir: loaded.specDir, source: loaded.source },
     // The run's key, so that the processes the interrupted run left running are found and stopped (runs made before keys existed get a new one).
     { runId: state.runId, baseCommit: state.baseCommit, runKey: readRunKey(run.runDir) },

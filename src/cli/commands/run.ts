@@ -1,18 +1,15 @@
 import { parseCommandArgs } from '../args.js';
 import { loadSpecOrExplain } from '../load-spec-or-explain.js';
-import { planRun } from '../../engine/plan.js';
+import { planWithMergeChecks } from '../plan-or-explain.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runPlanned } from '../run-session.js';
 
 /** `bestof run [spec]`: load, plan (bad input exits 2 with nothing created), run. */
 export async function runCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('run', args, {
-    json: { type: 'boolean' },
-    'no-tui': { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('run', args);
   const loaded = await loadSpecOrExplain(positionals[0]);
   if (!loaded) return EXIT_CODES.badInput;
-  const planned = await planRun(loaded);
+  const planned = await planWithMergeChecks(loaded);
   if (!planned.ok) {
     for (const problem of planned.error) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
     process.stderr.write('bestof: nothing was run or created.\n');

@@ -32,7 +32,7 @@ function addressed(state: RunState, candidate: string | undefined): string[] {
 
 /** `bestof send <run> [candidate] "text"`: a message that goes into the candidate's next prompt. */
 export async function sendCommand(args: readonly string[]): Promise<number> {
-  const { positionals } = parseCommandArgs('send', args, {});
+  const { positionals } = parseCommandArgs('send', args);
   if (positionals.length < 2 || positionals.length > 3) throw new UsageError('send: usage: bestof send <run> [candidate] "text"');
   const [runQuery, ...rest] = positionals as [string, ...string[]];
   const text = rest.at(-1) as string;
@@ -51,7 +51,7 @@ export async function sendCommand(args: readonly string[]): Promise<number> {
 
 /** `bestof stop <run> [candidate]`: stop at the next iteration boundary; the work so far is kept. */
 export async function stopCommand(args: readonly string[]): Promise<number> {
-  const { positionals } = parseCommandArgs('stop', args, {});
+  const { positionals } = parseCommandArgs('stop', args);
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError('stop: usage: bestof stop <run> [candidate]');
   const run = await findRun(await currentRepoRoot(), positionals[0]);
   const state = await loadRunState(run.runDir);

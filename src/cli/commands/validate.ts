@@ -1,14 +1,14 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { loadSpecOrExplain } from '../load-spec-or-explain.js';
-import { planRun } from '../../engine/plan.js';
+import { planWithMergeChecks } from '../plan-or-explain.js';
 
 /** `bestof validate [spec]`: the spec's syntax and schema, then everything a run would check before it starts. */
 export async function validateCommand(args: readonly string[]): Promise<number> {
-  const { positionals } = parseCommandArgs('validate', args, {});
+  const { positionals } = parseCommandArgs('validate', args);
   const loaded = await loadSpecOrExplain(positionals[0]);
   if (!loaded) return EXIT_CODES.badInput;
-  const planned = await planRun(loaded);
+  const planned = await planWithMergeChecks(loaded);
   if (!planned.ok) {
     for (const problem of planned.error) process.stderr.write(`${loaded.specPath}: ${problem}\n`);
     return EXIT_CODES.badInput;
