@@ -12,3 +12,10 @@ export const TMUX_TIER = [
   'test/ui/tmux-smoke.test.ts',
   'test/ui/bench-view-tmux.test.tsx',
 ];
+
+/**
+ * The report tier (`npm run test:report`, which builds first): report.html and bench.html of
+ * real runs opened in a real headless Chromium (Debian's `chromium`, driven by playwright-core).
+ * It needs the browser; without it the tier skips, except under CI, where it fails.
+ */
+export const REPORT_TIER = ['test/report-tier/**/*.test.ts'];

@@ -10,10 +10,12 @@
 import { EXIT_CODES } from '../engine/exit-codes.js';
 import { killRunProcessesNow } from '../engine/leftovers.js';
 import { executeRun } from '../engine/run.js';
+import { runSecrets } from '../engine/run-context.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
 import { killAllChildrenNow } from '../process/run-process.js';
 import { buildJsonReport } from '../report/report.js';
+import { writeRunHtml } from '../report/html/write-run-html.js';
 import { createRunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
 import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd } from './interactive-ui.js';
@@ -85,7 +87,11 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       listeners: [...record.listeners, ui ? ui.listener : reporter],
       ...(options.resume ? { resume: options.resume } : {}),
     });
+    // report.html beside report.json, before the compare view opens (a winner chosen there rewrites
+    // it, src/report/after-run.ts). A report that cannot be written never fails the run.
+    const html = await writeRunHtml(plan.runDir, state, { secrets: runSecrets(plan), tieBreak: plan.spec.select.tie_break });
     const choice = await ui?.finish();
+    if (!html.ok) process.stderr.write(`bestof: warning: ${html.error}; report.json and report.md are complete (\`bestof show ${plan.runId} --html\` tries again)\n`);
     if (options.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
     // A winner the user chose in the compare view decides the exit code, as a policy winner would.
     if (choice) return choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed;

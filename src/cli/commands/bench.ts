@@ -3,7 +3,8 @@
  * matrix (or one shard of it) and writes bench.json, bench.md and junit.xml into `--out`
  * (default `.bestof/bench/<name>`). `bestof bench merge <a.json> <b.json> ... [--out dir]
  * [--baseline old.json] [--spec bench.toml]` joins the shards of one bench and writes the same
- * three files, refusing a set that is incomplete or overlaps.
+ * three files, refusing a set that is incomplete or overlaps. With `--html`, either also writes
+ * bench.html (src/report/html/bench-html.ts) beside them.
  *
  * Exit codes: 0 done; 1 a regression against `--baseline`; 2 bad input (a wrong spec, a shard
  * that does not parse, shards that cannot be merged, a baseline that cannot be read), nothing
@@ -25,6 +26,8 @@ import type { BenchFile, TrialRecord } from '../../bench/types.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { parseCommandArgs } from '../args.js';
+import { takeHtmlOption } from '../html-option.js';
+import { renderBenchHtml } from '../../report/html/bench-html.js';
 import { UsageError } from '../usage-error.js';
 import { createBenchPlainReporter } from '../../ui/bench-lines.js';
 import { startBenchView, type BenchFrontEnd } from '../../ui/bench/bench-front-end.js';
@@ -33,16 +36,10 @@ import { version } from '../version.js';
 
 const DEFAULT_TOLERANCE: BaselineTolerance = { resolvedRateDrop: 0.05, costUsdRise: 0.25 };
 
-export async function benchCommand(args: readonly string[]): Promise<number> {
-  if (args[0] === 'merge') return mergeCommand(args.slice(1));
-  const { values, positionals } = parseCommandArgs('bench', args, {
-    shard: { type: 'string' },
-    baseline: { type: 'string' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    resume: { type: 'boolean' },
-    'no-tui': { type: 'boolean' },
-  });
+export async function benchCommand(allArgs: readonly string[]): Promise<number> {
+  if (allArgs[0] === 'merge') return mergeCommand(allArgs.slice(1));
+  const { args, html } = takeHtmlOption('bench', allArgs, { valued: false });
+  const { values, positionals } = parseCommandArgs('bench', args);
   const specPath = positionals[0];
   if (specPath === undefined) throw new UsageError('bench: which bench spec? `bestof bench bench.toml` (see README "bestof bench")');
   const shard = values.shard === undefined ? null : parseShard(values.shard);
@@ -101,7 +98,7 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
     // The last frame stays on the screen, above the lines that say what was written.
     view?.close();
     const tolerance = { resolvedRateDrop: bench.spec.tolerance.resolved_rate, costUsdRise: bench.spec.tolerance.cost };
-    const code = writeResults(file, outDir, baseline?.file, tolerance, values.json === true);
+    const code = writeResults(file, outDir, baseline?.file, tolerance, { json: values.json === true, html: html !== false });
     return controller.signal.aborted ? EXIT_CODES.cancelled : code;
   } finally {
     view?.close();
@@ -110,13 +107,9 @@ export async function benchCommand(args: readonly string[]): Promise<number> {
   }
 }
 
-async function mergeCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('bench merge', args, {
-    out: { type: 'string' },
-    baseline: { type: 'string' },
-    spec: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+async function mergeCommand(allArgs: readonly string[]): Promise<number> {
+  const { args, html } = takeHtmlOption('bench merge', allArgs, { valued: false });
+  const { values, positionals } = parseCommandArgs('bench merge', args);
   if (positionals.length === 0) throw new UsageError('bench merge: which files? `bestof bench merge shard-1/bench.json shard-2/bench.json ...`');
   const inputs: { name: string; value: unknown }[] = [];
   const problems: string[] = [];
@@ -143,7 +136,7 @@ async function mergeCommand(args: readonly string[]): Promise<number> {
   }
   const outDir = resolve(values.out ?? '.');
   mkdirSync(outDir, { recursive: true });
-  return writeResults(merged.value, outDir, baseline?.file, tolerance, values.json === true);
+  return writeResults(merged.value, outDir, baseline?.file, tolerance, { json: values.json === true, html: html !== false });
 }
 
 function refuse(problems: readonly string[]): number {
@@ -163,16 +156,18 @@ function readBaseline(path: string): { file: BenchFile } | { problems: string[] 
   return parsed.ok ? { file: parsed.value } : { problems: parsed.error.map((p) => `--baseline: ${p}`) };
 }
 
-/** bench.json, bench.md and junit.xml; the exit code (1 on a regression against the baseline). */
-function writeResults(file: BenchFile, outDir: string, baseline: BenchFile | undefined, tolerance: BaselineTolerance, json: boolean): number {
+/** bench.json, bench.md, junit.xml and, with --html, bench.html; the exit code (1 on a regression against the baseline). */
+function writeResults(file: BenchFile, outDir: string, baseline: BenchFile | undefined, tolerance: BaselineTolerance, options: { readonly json: boolean; readonly html: boolean }): number {
+  const { json } = options;
   const summary = summarizeBench(file);
   const comparison: BaselineComparison | undefined = baseline ? compareToBaseline(summary, summarizeBench(baseline), tolerance) : undefined;
   writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(file, null, 2)}\n`);
   writeFileSync(join(outDir, 'bench.md'), renderBenchMarkdown(summary, comparison));
   writeFileSync(join(outDir, 'junit.xml'), renderJUnit(summary));
+  if (options.html) writeFileSync(join(outDir, 'bench.html'), renderBenchHtml(summary));
   const out = json ? process.stderr : process.stdout;
   if (json) process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
-  out.write(`written: ${join(outDir, 'bench.json')}, bench.md, junit.xml\n`);
+  out.write(`written: ${join(outDir, 'bench.json')}, bench.md, junit.xml${options.html ? ', bench.html' : ''}\n`);
   for (const r of comparison?.regressions ?? []) out.write(`regression: ${r.message}\n`);
   return comparison && comparison.regressions.length > 0 ? EXIT_CODES.noWinner : EXIT_CODES.ok;
 }

@@ -1,0 +1,37 @@
+/**
+ * Each candidate's diff for report.html, from git: the run's base commit against the
+ * candidate's kept ref (refs/bestof/<run>/<candidate>/kept), or its recorded commit when the
+ * ref is gone (`bestof clean` removes refs). A diff that cannot be read is a value that says
+ * why; the report shows it in the candidate's place.
+ */
+import { diffText } from '../../git/diff.js';
+import { commitExists, refCommit } from '../../git/refs.js';
+import { err, ok } from '../../result.js';
+import type { RunState } from '../../engine/run-state.js';
+import type { CandidateDiff } from './run-html.js';
+
+/** git diffs at once: a 64-candidate run should not start 64 git processes on 2 cores. */
+const CONCURRENCY = 4;
+
+export async function collectRunDiffs(state: RunState, options: { readonly signal?: AbortSignal } = {}): Promise<Map<string, CandidateDiff>> {
+  const diffs = new Map<string, CandidateDiff>();
+  const queue = [...state.order];
+  const worker = async (): Promise<void> => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) diffs.set(id, await candidateDiff(state, id, options.signal));
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  return new Map(state.order.flatMap((id) => (diffs.has(id) ? [[id, diffs.get(id) as CandidateDiff] as const] : [])));
+}
+
+async function candidateDiff(state: RunState, id: string, signal: AbortSignal | undefined): Promise<CandidateDiff> {
+  const c = state.candidates[id];
+  if (!c) return err(`${id} is not in the run's record`);
+  if (c.commit === undefined) return ok('');
+  try {
+    const at = (await refCommit(state.repo, c.ref, { signal })) ?? ((await commitExists(state.repo, c.commit, { signal })) ? c.commit : undefined);
+    if (at === undefined) return err(`neither ${c.ref} nor its commit ${c.commit.slice(0, 10)} is in ${state.repo} any more`);
+    return ok(await diffText(state.repo, state.baseCommit, at, { signal }));
+  } catch (error) {
+    return err(`git diff ${state.baseCommit.slice(0, 10)} ${c.ref} failed in ${state.repo}: ${(error as Error).message}`);
+  }
+}

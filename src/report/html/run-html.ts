@@ -1,0 +1,344 @@
+/**
+ * report.html: one self-contained page for the people who review what a run chose. The
+ * verdict first (the winner and the rule that decided, in one sentence), then the ranking, the
+ * check matrix (a failing cell opens the tail of its output), the findings (frozen paths
+ * changed, candidates that cannot be trusted, the run's warnings: an unsandboxed run, a ref
+ * that moved), the reviews, the vote (ballots de-anonymised, the tally), and each candidate's
+ * iterations and diff (diff2html with highlight.js, bundled in; plain text without it).
+ *
+ * Built from the folded run state like report.md and report.json, plus the diffs from git.
+ * Everything shown goes through the run's redaction first, then through escapeHtml: a diff or
+ * a check's output is text, whatever it holds.
+ */
+import { costIsKnown, type CandidateState, type IterationState, type RunState } from '../../engine/run-state.js';
+import { SHAPES_ONLY, type SecretSet } from '../../engine/secrets.js';
+import { plural } from '../../engine/words.js';
+import type { Result } from '../../result.js';
+import type { TieBreak } from '../../spec/schema.js';
+import { formatDuration } from '../../spec/duration.js';
+import type { TallyStep } from '../../vote/tally.js';
+import { loadDiffAssets, type DiffAssets } from './assets.js';
+import { capDiff, diffLimitFor, headOf, tailOf } from './diff-cap.js';
+import { escapeHtml as h } from './escape.js';
+import { renderPage } from './page.js';
+import { timelineSvg, type TimelinePoint } from './svg.js';
+import { DEFAULT_TIE_BREAK, runVerdict } from './verdict.js';
+
+/** A candidate's diff against the run's base, or why it could not be read. */
+export type CandidateDiff = Result<string>;
+
+export interface RunHtmlOptions {
+  /** The run's redaction, applied to everything shown (the state, the diffs, the check outputs). @default shapes only */
+  readonly secrets?: SecretSet;
+  /** The spec's `select.tie_break`, to name the tie-break that decided. @default the spec's default */
+  readonly tieBreak?: readonly TieBreak[];
+  /** diff2html's bundle; null renders plain diffs. @default read from node_modules (loadDiffAssets) */
+  readonly assets?: DiffAssets | null;
+  /** The limit of each diff. @default diffLimitFor(the number of candidates) */
+  readonly diffLimit?: number;
+}
+
+const num = (n: number): string => String(Math.round(n * 1000) / 1000);
+const domId = (prefix: string, i: number): string => `${prefix}-${i}`;
+
+function cost(usd: number, known: boolean): string {
+  if (known) return `$${usd.toFixed(4)}`;
+  return usd === 0 ? '–' : `$${usd.toFixed(4)}+`;
+}
+
+function statusBadge(status: string): string {
+  const tone = status === 'winner' || status === 'done' ? 'ok' : status === 'failed' || status === 'no_winner' ? 'bad' : status === 'running' ? '' : 'warn';
+  return `<span class="badge ${tone}">${h(status)}</span>`;
+}
+
+export function renderRunHtml(rawState: RunState, rawDiffs: ReadonlyMap<string, CandidateDiff>, options: RunHtmlOptions = {}): string {
+  const secrets = options.secrets ?? SHAPES_ONLY;
+  // The record is redacted when written; a report is redacted again with the secrets known now.
+  const state = secrets.redactDeep(rawState);
+  const assets = options.assets === undefined ? loadDiffAssets() : options.assets;
+  const limit = options.diffLimit ?? diffLimitFor(state.order.length);
+  const body = [
+    headerHtml(state),
+    verdictHtml(state, options.tieBreak ?? DEFAULT_TIE_BREAK),
+    rankingHtml(state),
+    checkMatrixHtml(state, secrets),
+    findingsHtml(state),
+    reviewsHtml(state),
+    voteHtml(state),
+    candidatesHtml(state, rawDiffs, secrets, limit, assets !== null),
+    `<footer>Written by bestof from the run's record (${h(state.runDir)}); report.json and report.md beside it hold the same data.</footer>`,
+  ].join('\n');
+  return renderPage({
+    title: `bestof ${state.runId} — ${state.name}`,
+    body,
+    ...(assets ? { styles: [assets.css], scripts: [assets.js] } : {}),
+    script: PAGE_SCRIPT,
+  });
+}
+
+function headerHtml(state: RunState): string {
+  const base = `base <code>${h(state.base)}</code> (${h(state.baseCommit.slice(0, 10))}) in ${h(state.repo)}`;
+  const spent = `${formatDuration(state.durationMs)}, ${cost(state.costUsd, costIsKnown(state))}${state.voteCostUsd > 0 ? ` (the vote: $${state.voteCostUsd.toFixed(4)})` : ''}`;
+  return `<h1>bestof run ${h(state.runId)} — ${h(state.name)}</h1>
+<p class="meta">${statusBadge(state.status)} ${plural(state.order.length, 'candidate')} · ${base} · ${h(spent)}${state.finishedAt ? ` · finished ${h(state.finishedAt)}` : ''}</p>`;
+}
+
+function verdictHtml(state: RunState, tieBreak: readonly TieBreak[]): string {
+  const verdict = runVerdict(state, tieBreak);
+  const winner = verdict.winner ? state.candidates[verdict.winner] : undefined;
+  const who = winner ? `Winner: ${h(winner.id)} <span class="note">(${h(winner.label)})</span>` : verdict.rule === 'running' ? 'No verdict yet' : 'No winner';
+  const lines: string[] = [];
+  if (state.merge) lines.push(`merge (${h(state.merge.mode)}): ${state.merge.ok ? 'done' : '<strong>not done</strong>'} — ${h(state.merge.message)}`);
+  const chosen = state.chosen;
+  if (chosen && !chosen.ok) lines.push(`chosen in the compare view: ${h(chosen.candidate)}, but its merge (${h(chosen.mode)}) was not done — ${h(chosen.message)}`);
+  if (state.message && state.status !== 'winner') lines.push(h(state.message));
+  return `<section id="verdict" class="verdict ${winner ? 'win' : 'none'}" data-rule="${verdict.rule}">
+<div class="who">${who}</div>
+<div class="why">${h(verdict.sentence)}</div>
+${lines.map((l) => `<div class="note">${l}</div>`).join('\n')}
+</section>`;
+}
+
+function rankedIds(state: RunState): string[] {
+  const ranked = state.ranking.map((r) => r.candidate);
+  return [...ranked, ...state.order.filter((id) => !ranked.includes(id))];
+}
+
+function rankingHtml(state: RunState): string {
+  const withVote = state.ranking.some((r) => r.combined !== undefined);
+  const rows = rankedIds(state).map((id, i) => {
+    const c = state.candidates[id];
+    if (!c) return '';
+    const r = state.ranking.find((x) => x.candidate === id);
+    const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen');
+    // The ranking's reason names the frozen paths when they are why the candidate cannot win.
+    const frozenNote = frozen.length > 0 && !r?.reason?.startsWith('changed frozen paths') ? `changed frozen ${frozen.map((p) => p.path).join(', ')}` : undefined;
+    const note = [r?.reason, frozenNote, c.message].filter(Boolean).join('; ');
+    const vote = withVote ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>` : '';
+    return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
+  });
+  const head = `<tr><th class="num">rank</th><th>candidate</th><th class="num">score</th>${withVote ? '<th class="num">vote</th><th class="num">combined</th>' : ''}<th class="num">cost</th><th class="num">diff</th><th class="num">time</th><th class="num">iterations</th><th>status</th><th>note</th></tr>`;
+  return `<h2>Ranking</h2>\n<table id="ranking">${head}\n${rows.join('\n')}</table>`;
+}
+
+/** A candidate's last iteration that ran checks: what its score is made of. */
+function lastChecked(c: CandidateState): IterationState | undefined {
+  return c.iterations.filter((it) => it.checks.length > 0).at(-1);
+}
+
+function checkMatrixHtml(state: RunState, secrets: SecretSet): string {
+  if (state.checks.length === 0) return '<h2>Checks</h2>\n<p class="note">The spec has no checks.</p>';
+  const outputs: string[] = [];
+  const rows = state.order.map((id) => {
+    const c = state.candidates[id];
+    const last = c ? lastChecked(c) : undefined;
+    const cells = state.checks.map((k) => {
+      const r = last?.checks.find((x) => x.name === k.name);
+      if (!r) return '<td class="skip">–</td>';
+      if (r.passed) return `<td class="pass" title="${h(`${r.points} of ${r.maxPoints} points, ${formatDuration(r.durationMs)}`)}">pass</td>`;
+      const target = domId('out', outputs.length);
+      const label = r.timedOut ? 'timeout' : 'FAIL';
+      const exit = r.timedOut ? 'timed out' : `exit ${r.exitCode ?? 'none (killed)'}`;
+      outputs.push(`<div id="${target}" class="check-output" hidden><h4>${h(id)} · ${h(k.name)} · ${h(exit)} · iteration ${last?.iteration ?? '?'}</h4><pre>${h(tailOf(secrets.redact(r.outputTail)) || '(no output)')}</pre></div>`);
+      return `<td class="fail"><button type="button" class="cell" data-output="${target}" aria-expanded="false" title="show the end of its output">${label}</button></td>`;
+    });
+    return `<tr data-candidate="${h(id)}"><th>${h(id)}</th>${cells.join('')}</tr>`;
+  });
+  const head = `<tr><th>candidate</th>${state.checks.map((k) => `<th>${h(k.name)} <span class="note">(${k.score})</span></th>`).join('')}</tr>`;
+  return `<h2>Checks <span class="note">(each candidate's last checked iteration; click a failing cell for the end of its output)</span></h2>
+<table id="check-matrix">${head}\n${rows.join('\n')}</table>
+<div id="check-outputs">${outputs.join('\n')}</div>`;
+}
+
+function findingsHtml(state: RunState): string {
+  const items: string[] = [];
+  for (const id of state.order) {
+    const c = state.candidates[id];
+    if (!c) continue;
+    for (const p of c.tampered) {
+      const rule = (p.rule ?? 'frozen') === 'frozen' ? 'a frozen path' : 'a path outside [checks] editable (reverted before a merge)';
+      items.push(`<li><span class="badge ${(p.rule ?? 'frozen') === 'frozen' ? 'bad' : 'warn'}">tampering</span> ${h(id)} ${h(p.change)} <code>${h(p.path)}</code>: ${rule}</li>`);
+    }
+  }
+  for (const r of state.ranking) {
+    if (r.reason && /moved|gone|missing/.test(r.reason)) items.push(`<li><span class="badge bad">untrusted</span> ${h(r.candidate)}: ${h(r.reason)}</li>`);
+  }
+  for (const w of state.warnings) items.push(`<li><span class="badge warn">${/sandbox/i.test(w) ? 'sandbox' : 'warning'}</span> ${h(w)}</li>`);
+  return `<h2>Findings</h2>\n${items.length > 0 ? `<ul id="findings" class="findings">${items.join('\n')}</ul>` : '<p id="findings" class="note">No tampering, no untrusted candidate, no warning.</p>'}`;
+}
+
+function reviewsHtml(state: RunState): string {
+  const rows = state.order.flatMap((id) =>
+    (state.candidates[id]?.iterations ?? []).flatMap((it) =>
+      it.review ? [`<tr><td>${h(id)}</td><td class="num">${it.iteration}</td><td>${statusBadge(it.review.verdict)}</td><td class="num">${it.review.points}</td><td>${h(headOf(it.review.reason ?? ''))}</td></tr>`] : [],
+    ),
+  );
+  if (rows.length === 0) return '';
+  return `<h2>Reviews</h2>\n<table id="reviews"><tr><th>candidate</th><th class="num">iteration</th><th>verdict</th><th class="num">points</th><th>reason</th></tr>\n${rows.join('\n')}</table>`;
+}
+
+function stepHtml(step: TallyStep): string {
+  switch (step.kind) {
+    case 'ballot':
+      return `${h(step.voter)}: ${step.contributions.map((c) => `${h(c.candidate)} +${num(c.points)}`).join(', ')}`;
+    case 'judgement':
+      return `${h(step.voter)} on ${h(step.a)} vs ${h(step.b)}: ${h(step.counted)}`;
+    case 'pair':
+      return `${h(step.a)} vs ${h(step.b)}: ${step.winsA}–${step.winsB}, ${plural(step.ties, 'tie')}; points ${num(step.pointsA)} / ${num(step.pointsB)}`;
+    default: {
+      const unreachable: never = step;
+      return unreachable;
+    }
+  }
+}
+
+function voteHtml(state: RunState): string {
+  const v = state.vote;
+  if (!v) return '';
+  const parts = [`<h2>Vote</h2>`, `<p class="meta">method ${h(v.method)}, weight ${num(v.weight)} (0 = checks only, 1 = votes only), seed <code>${h(v.seed)}</code>, ${plural(v.calls.length, 'voter call')}, $${state.voteCostUsd.toFixed(4)}</p>`];
+  if (v.skipped) return [...parts, `<p class="warning">${h(v.skipped)}</p>`].join('\n');
+  const r = v.result;
+  if (r) {
+    if (r.closeCall?.tooClose) parts.push(`<p class="warning">Too close to call: ${h(r.closeCall.winner)} leads ${h(r.closeCall.runnerUp)} by ${num(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples; by checks alone: ${h(r.checksOnly.join(' > '))}.</p>`);
+    if (r.combined.degraded) parts.push(`<p class="warning">Degraded: missing voters ${h(r.combined.missingVoters.map((m) => `${m.voter} (${m.reason})`).join('; '))}</p>`);
+    parts.push(
+      `<h3>Tally</h3><table id="vote-tally"><tr><th class="num">rank</th><th>candidate</th><th class="num">check score</th><th class="num">vote</th><th class="num">combined</th></tr>${r.combined.entries
+        .map((e) => `<tr><td class="num">${e.rank}</td><td>${h(e.candidate)}</td><td class="num">${num(e.checkScore)} (${num(e.checkNormalised)})</td><td class="num">${num(e.vote)} (${num(e.voteNormalised)})</td><td class="num">${num(e.combined)}</td></tr>`)
+        .join('')}</table>`,
+      `<ul>${[...r.tally.steps.map(stepHtml), ...r.tally.tieBreaks.map((t) => `tie: ${h(t)}`), ...r.combined.tieBreaks.map((t) => `combined tie: ${h(t)}`)].map((l) => `<li>${l}</li>`).join('')}</ul>`,
+    );
+  } else {
+    parts.push('<p class="warning">The vote did not finish.</p>');
+  }
+  const ballots = v.voters.map((voter) => {
+    const view = v.views.find((w) => w.voter === voter.id);
+    const shown = view ? view.shown.map((s) => `${s.label} = ${s.candidate}`).join(', ') + (view.recused ? `; recused from ${view.recused}` : '') : '';
+    const calls = v.calls.filter((c) => c.voter === voter.id && c.purpose !== 'review');
+    const ranking = calls.find((c) => c.ranking)?.ranking;
+    const pairs = calls.filter((c) => c.purpose === 'pair').map((c) => `${c.first} vs ${c.second}: ${c.verdict ? ('winner' in c.verdict ? c.verdict.winner : 'tie') : 'no answer'}`);
+    const errors = calls.filter((c) => c.error).map((c) => c.error);
+    const ballot = ranking ? ranking.join(' > ') : pairs.length > 0 ? pairs.join('; ') : `no ballot${errors.length > 0 ? ` (${errors.join('; ')})` : ''}`;
+    const who = voter.candidate ? `${voter.candidate}'s agent` : `${voter.kind}${voter.model ? `:${voter.model}` : ''}`;
+    return `<tr><td>${h(voter.id)} <span class="note">(${h(who)})</span></td><td>${h(shown)}</td><td>${h(ballot)}</td></tr>`;
+  });
+  parts.push(`<h3>Ballots</h3><table id="vote-ballots"><tr><th>voter</th><th>shown as</th><th>ballot</th></tr>${ballots.join('')}</table>`);
+  const reviews = v.calls.filter((c) => c.purpose === 'review').flatMap((c) => (c.error ? [`<li>${h(c.voter)}: no review (${h(c.error)})</li>`] : Object.entries(c.reviews ?? {}).map(([cand, text]) => `<li>${h(c.voter)} on ${h(cand)}: ${h(headOf(text))}</li>`)));
+  if (reviews.length > 0) parts.push(`<h3>Voters' reviews</h3><ul>${reviews.join('')}</ul>`);
+  return parts.join('\n');
+}
+
+function timelineOf(c: CandidateState): TimelinePoint[] {
+  return c.iterations.map((it) => ({
+    iteration: it.iteration,
+    score: it.score,
+    costUsd: it.costUsd,
+    outcome: it.outcome,
+    tone: it.score !== undefined && it.score >= c.maxScore && c.maxScore > 0 ? 'ok' : it.outcome !== undefined && it.outcome !== 'success' ? 'bad' : 'neutral',
+  }));
+}
+
+function iterationsTable(c: CandidateState): string {
+  const rows = c.iterations.map((it) => {
+    const checks = it.checks.map((k) => `${k.name} ${k.passed ? 'pass' : k.timedOut ? 'timeout' : 'FAIL'}`).join(', ');
+    const flags = it.tampered.length > 0 ? `tampered: ${it.tampered.map((p) => p.path).join(', ')}` : '';
+    return `<tr><td class="num">${it.iteration}</td><td>${h(it.outcome ?? '–')}${it.providerMessage ? ` <span class="note">${h(headOf(it.providerMessage, 400))}</span>` : ''}</td><td class="num">${it.score ?? '–'}</td><td class="num">${it.costUsd === undefined ? '–' : `$${it.costUsd.toFixed(4)}`}</td><td class="mono">${h(it.commit?.slice(0, 10) ?? '–')}</td><td>${h(checks)}</td><td>${h(flags)}${it.review ? ` review: ${h(it.review.verdict)}` : ''}</td></tr>`;
+  });
+  return `<table class="iterations"><tr><th class="num">#</th><th>outcome</th><th class="num">score</th><th class="num">cost</th><th>commit</th><th>checks</th><th>flags</th></tr>${rows.join('')}</table>`;
+}
+
+/** The diff as escaped text, each line marked for the plain view's colours; its text is the diff itself. */
+function plainDiff(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const cls = line.startsWith('diff --git ') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : '';
+      return cls ? `<span class="${cls}">${h(line)}</span>` : h(line);
+    })
+    .join('\n');
+}
+
+function diffHtml(c: CandidateState, diff: CandidateDiff | undefined, secrets: SecretSet, limit: number, rich: boolean, baseCommit: string): string {
+  if (diff === undefined) return '<p class="note diff-missing">No diff was collected for this candidate.</p>';
+  if (!diff.ok) return `<p class="warning diff-missing">Its diff could not be read: ${h(diff.error)}</p>`;
+  if (diff.value.trim() === '') return '<p class="note diff-empty">No changes against the base.</p>';
+  // Redacted before it is cut, so that a cut never leaves half a secret.
+  const capped = capDiff(secrets.redact(diff.value), limit);
+  const t = capped.truncated;
+  const note = t
+    ? `<p class="warning diff-truncated">Diff truncated: ${t.shownFiles} of ${plural(t.totalFiles, 'file')} shown (${Math.round(t.shownChars / 1024)} of ${Math.round(t.totalChars / 1024)} KB); the whole diff: <code>git diff ${h(baseCommit.slice(0, 10))} ${h(c.ref)}</code></p>`
+    : '';
+  return `${note}<pre class="plain-diff">${plainDiff(capped.text)}</pre>${rich ? '<div class="d2h-target"></div>' : ''}`;
+}
+
+function candidatesHtml(state: RunState, diffs: ReadonlyMap<string, CandidateDiff>, secrets: SecretSet, limit: number, rich: boolean): string {
+  const sections = rankedIds(state).map((id) => {
+    const c = state.candidates[id];
+    if (!c) return '';
+    const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen').length;
+    const summary = `<strong>${h(id)}</strong> ${h(c.label)} · ${c.score ?? '–'} / ${c.maxScore} · ${plural(c.iteration, 'iteration')} · +${c.diff.insertions} −${c.diff.deletions}${id === state.winner ? ' <span class="badge ok">winner</span>' : ''}${frozen > 0 ? ' <span class="badge bad">tampered</span>' : ''}`;
+    const meta = `<p class="meta">${h(c.provider)}${c.model ? ` · ${h(c.model)}` : ''} · branch <code>${h(c.branch)}</code> · kept at <code>${h(c.ref)}</code>${c.commit ? ` (${h(c.commit.slice(0, 10))})` : ''}${c.cli ? ` · ${h(c.cli.binary)} ${h(c.cli.version ?? '')}` : ''}</p>`;
+    const timeline = c.iterations.length > 0 ? `<div class="timeline">${timelineSvg(timelineOf(c), c.maxScore)}${iterationsTable(c)}</div>` : '<p class="note">No iteration ran.</p>';
+    return `<details class="candidate" id="candidate-${h(id)}" data-candidate="${h(id)}"${id === state.winner ? ' open' : ''}>
+<summary>${summary}</summary>
+<div class="body">${meta}
+<h3>Iterations</h3>${timeline}
+<h3>Diff</h3>${diffHtml(c, diffs.get(id), secrets, limit, rich, state.baseCommit)}</div>
+</details>`;
+  });
+  const toolbar = rich
+    ? '<div class="toolbar" role="group" aria-label="diff layout"><button type="button" data-format="line-by-line" aria-pressed="true">unified</button><button type="button" data-format="side-by-side" aria-pressed="false">side by side</button></div>'
+    : '<p class="note">The diff viewer (diff2html) was not found when this report was written: the diffs are plain text.</p>';
+  return `<h2>Candidates</h2>\n${toolbar}\n${sections.join('\n')}`;
+}
+
+/**
+ * The page's own behaviour: a failing check cell opens its output; a candidate's diff is drawn
+ * by diff2html when its section opens (64 highlighted diffs at once would make the page slow to
+ * open), in the layout chosen. Without diff2html the plain diff stays.
+ */
+const PAGE_SCRIPT = `
+(function () {
+  'use strict';
+  var format = 'line-by-line';
+  function draw(section) {
+    var pre = section.querySelector('pre.plain-diff');
+    var target = section.querySelector('.d2h-target');
+    if (!pre || !target || typeof Diff2HtmlUI === 'undefined') return;
+    if (section.getAttribute('data-drawn') === format) return;
+    try {
+      // Markdown as plain text: highlight.js drops the text of HTML tags inside Markdown when
+      // diff2html merges its spans back (a note that quotes a tag would lose those words).
+      var ui = new Diff2HtmlUI(target, pre.textContent, { outputFormat: format, drawFileList: true, fileListToggle: false, matching: 'lines', highlight: true, synchronisedScroll: true, highlightLanguages: { md: 'plaintext', markdown: 'plaintext' } });
+      ui.draw();
+      ui.highlightCode();
+      pre.hidden = true;
+      section.setAttribute('data-drawn', format);
+    } catch (e) {
+      pre.hidden = false;
+    }
+  }
+  var sections = document.querySelectorAll('details.candidate');
+  Array.prototype.forEach.call(sections, function (s) {
+    s.addEventListener('toggle', function () { if (s.open) draw(s); });
+    if (s.open) draw(s);
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.toolbar button[data-format]'), function (b) {
+    b.addEventListener('click', function () {
+      format = b.getAttribute('data-format');
+      Array.prototype.forEach.call(document.querySelectorAll('.toolbar button[data-format]'), function (o) { o.setAttribute('aria-pressed', String(o === b)); });
+      Array.prototype.forEach.call(sections, function (s) { if (s.open) draw(s); else s.removeAttribute('data-drawn'); });
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('button.cell[data-output]'), function (b) {
+    b.addEventListener('click', function () {
+      var panel = document.getElementById(b.getAttribute('data-output'));
+      if (!panel) return;
+      var show = panel.hidden;
+      Array.prototype.forEach.call(document.querySelectorAll('.check-output'), function (p) { p.hidden = true; });
+      Array.prototype.forEach.call(document.querySelectorAll('button.cell'), function (o) { o.setAttribute('aria-expanded', 'false'); });
+      panel.hidden = !show;
+      b.setAttribute('aria-expanded', String(show));
+    });
+  });
+})();
+`;
