@@ -29,7 +29,8 @@ function note(state: UiState, c: CandidateState, rank: RankEntry | undefined): {
     parts.push('TAMPERED');
     style = 'warning';
   }
-  if (rank && !rank.eligible && rank.reason) parts.push(rank.reason);
+  // An eligible entry's reason says why it ranks below the one above (an unknown cost, say).
+  if (rank?.reason) parts.push(rank.reason);
   else if (c.status === 'failed' || c.status === 'stopped' || c.status === 'cancelled') parts.push(`${c.status}${c.reason ? ` (${c.reason})` : ''}`);
   if (style === 'idle' && c.status === 'failed') style = 'error';
   return { text: parts.join(' · '), style };
