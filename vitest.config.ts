@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { REPORT_TIER, TMUX_TIER } from './test/tiers.js';
+import { REPORT_TIER, RUNS_TIER, TMUX_TIER } from './test/tiers.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // The other tiers: test/tiers.ts, test/e2e, test/trust, test/chaos.
-    exclude: ['test/e2e/**', 'test/trust/**', 'test/chaos/**', ...TMUX_TIER, ...REPORT_TIER, 'node_modules/**'],
+    exclude: ['test/e2e/**', 'test/trust/**', 'test/chaos/**', ...TMUX_TIER, ...REPORT_TIER, ...RUNS_TIER, 'node_modules/**'],
     // Integration tests spawn real git and real processes; forks keep them isolated.
     pool: 'forks',
     // Most of a test's time is spent waiting on git and child processes, not on the CPU: three

@@ -19,3 +19,11 @@ export const TMUX_TIER = [
  * It needs the browser; without it the tier skips, except under CI, where it fails.
  */
 export const REPORT_TIER = ['test/report-tier/**/*.test.ts'];
+
+/**
+ * The long-runs tier (`npm run test:runs`): files that drive many whole runs of the built binary,
+ * each of several iterations or trials (the loop's every stop rule end to end, benches of three
+ * shards, clean of old runs). They were a third of the default run's time; here they keep the
+ * default run under its 10 minutes, and `.ci/run` runs them right after it.
+ */
+export const RUNS_TIER = ['test/cli/loop.test.ts', 'test/cli/bench.test.ts', 'test/cli/bench-limits.test.ts', 'test/cli/clean-runs.test.ts'];
