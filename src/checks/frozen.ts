@@ -177,6 +177,17 @@ export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions)
   if (head !== commit) {
     throw new Error(`restoreFrozenPaths: ${worktree} is at ${head ?? 'no commit'}, not at the candidate's commit ${commit}`);
   }
+  return restoreFrozenPathsAtCommit(worktree, { ...opts, commit });
+}
+
+/**
+ * restoreFrozenPaths for a caller that has itself just put HEAD, the index and the files at
+ * `opts.commit` (a commit id): prepareScoringTree detaches HEAD there and resets to it. The same
+ * restore, without asking git again where HEAD is.
+ */
+export async function restoreFrozenPathsAtCommit(worktree: string, opts: RestoreOptions): Promise<TamperedPath[]> {
+  const specs = frozenPathspecs(opts.frozen);
+  if (specs.length === 0) return [];
   const records = await findTampering(worktree, opts);
   await restoreChangedPaths(worktree, opts.base, records, opts.signal);
   // Untracked and ignored leftovers under frozen paths, nested repositories there included.

@@ -18,9 +18,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, resetHard, untrackedEntries } from '../git/paths.js';
+import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, resetHard, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
 import { resolveCommit } from '../git/repo.js';
-import { findEditableViolations, restoreChangedPaths, restoreFrozenPaths, type TamperedPath } from './frozen.js';
+import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
 
 export interface ScoringTreeOptions {
   /** The spec author's revision. */
@@ -44,6 +44,11 @@ export interface ScoringTree {
   readonly headMovedFrom?: string;
   /** The branch HEAD was on (`refs/heads/...`): HEAD is detached at the commit until putBackScoringTree puts it back on it. */
   readonly branch?: string;
+  /**
+   * Index, HEAD and `.git` link as the preparation left them (`worktreeStamp`), for
+   * putBackScoringTree: when they are unchanged after the checks, it needs to look only at the files.
+   */
+  readonly stamp?: string;
 }
 
 /** Where a worktree's leftovers wait during the checks: beside the worktree, on the same file system, never inside it. */
@@ -134,7 +139,9 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
  */
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
-  const [head, commit] = await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, opts.commit, call)]);
+  const head = await resolveCommit(worktree, 'HEAD', call);
+  // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit.
+  const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
   const headMovedFrom = head !== commit ? (head ?? 'no commit') : undefined;
   // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
@@ -143,24 +150,62 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
   await resetHard(worktree, commit, call);
   const movedAside = await moveAside(worktree, opts.keep, opts.signal);
-  const frozen = await restoreFrozenPaths(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], ...call });
+  // HEAD is at the commit and the index holds it: detached and reset above.
+  const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], ...call });
   const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: [...opts.frozen], editable: opts.editable, ...call });
   await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
-  return { tampered: [...frozen, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}) };
+  const stamp = await worktreeStamp(worktree, call);
+  return { tampered: [...frozen, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}), ...(stamp ? { stamp } : {}) };
 }
 
 /**
  * After the checks: exactly the candidate's commit again, what the checks left untracked removed
  * (ignored output such as coverage stays, as before), the agent's leftovers back in place.
  * Takes no signal: a cancel must not interrupt it.
+ *
+ * With the preparation's `tree` (prepareScoringTree's result), only what the checks changed is
+ * undone. When index, HEAD and `.git` link are as the preparation left them and nothing had to be
+ * put back as in base (so the index still holds exactly the commit), one `git ls-files` (see
+ * worktreeChanges) says what differs: nothing, and nothing is done; only untracked entries, and
+ * only `git clean` runs; a tracked file changed or deleted, and `git reset --hard` runs too. When
+ * the index was written meanwhile (a check that ran git), or without `tree`, the index's
+ * `assume-unchanged`/`skip-worktree` bits are cleared first (`git reset --hard` leaves a file with
+ * the skip-worktree bit as it is), then the reset and the clean run.
  */
 export async function putBackScoringTree(
   worktree: string,
-  opts: { readonly commit: string; readonly keep: readonly string[]; readonly branch?: string | undefined },
+  opts: {
+    readonly commit: string;
+    readonly keep: readonly string[];
+    readonly branch?: string | undefined;
+    readonly tree?: Pick<ScoringTree, 'stamp' | 'tampered'> | undefined;
+  },
 ): Promise<{ readonly branchMovedTo?: string }> {
-  await resetHard(worktree, opts.commit);
-  await cleanUntracked(worktree, { keep: [...opts.keep] });
+  const stamp = opts.tree?.stamp;
+  const indexUntouched = stamp !== undefined && (await worktreeStamp(worktree)) === stamp;
+  const undo = indexUntouched && opts.tree?.tampered.length === 0 ? await whatChecksChanged(worktree, opts.keep) : { reset: true, clean: true };
+  if (!indexUntouched) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree));
+  if (undo.reset) await resetHard(worktree, opts.commit);
+  if (undo.clean) await cleanUntracked(worktree, { keep: [...opts.keep] });
   await putBackLeftovers(worktree);
   const branchMovedTo = opts.branch ? await attachHead(worktree, opts.branch, opts.commit) : undefined;
   return branchMovedTo ? { branchMovedTo } : {};
+}
+
+/**
+ * Which of the reset and the clean the put-back needs, when the index and HEAD are the commit's:
+ * the reset for a tracked file changed or deleted, the clean for an untracked entry that is not a
+ * setup path (a folder holding a setup path counts: the clean sorts it out).
+ */
+async function whatChecksChanged(worktree: string, keep: readonly string[]): Promise<{ readonly reset: boolean; readonly clean: boolean }> {
+  let changes;
+  try {
+    changes = await worktreeChanges(worktree);
+  } catch {
+    // git could not say (a `.git` link the checks broke?): the full put-back, whose errors are the real ones.
+    return { reset: true, clean: true };
+  }
+  const reset = changes.some((c) => c.kind !== 'untracked');
+  const clean = changes.some((c) => c.kind === 'untracked' && (!isKept(c.path, keep) || holdsKept(c.path, keep)));
+  return { reset, clean: clean || reset };
 }

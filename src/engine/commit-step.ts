@@ -16,7 +16,7 @@ import { rangeHoldsFiltered } from '../git/commit-filter.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
 import { besideKeptRef } from './candidate-refs.js';
-import { currentBranch, resolveCommit } from '../git/repo.js';
+import { currentBranch } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
 import type { LoopContext } from './iteration.js';
 
@@ -50,7 +50,8 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   const agentBranches = branchesBefore ? await branchesMadeByAgent(ctx, kept, branchesBefore) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
   if (agentBranches.length > 0) await adoptAgentBranches(ctx, agentBranches);
-  await foldFilteredAgentCommits(ctx, kept);
+  // Where HEAD is before bestof's commit: the candidate's work when the agent changed nothing more.
+  const headBefore = await foldFilteredAgentCommits(ctx, kept, head.head);
   if (head.headWas !== undefined || head.rewound) {
     const what = [
       head.headWas !== undefined ? `its agent had moved HEAD (${head.headWas}); bestof put HEAD back on ${candidate.branch}` : '',
@@ -64,9 +65,19 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     excludePaths: [...ctx.setupPaths],
     secrets: ctx.secrets,
     maxFileSizeBytes: plan.spec.git.max_file_size,
+    // On top of where bestof left the branch: a rival that moves the branch meanwhile (only possible
+    // without the sandbox) gets neither its commit recorded as this candidate's nor built upon.
+    onto: { branch: candidate.branch, head: headBefore },
   });
   reportLeftOut(ctx, committed.skipped);
-  const now = committed.commit ?? (await resolveCommit(candidate.worktree, 'HEAD'));
+  if (committed.commit !== undefined && committed.branchWasMoved !== undefined) {
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `${candidate.id}: its branch was moved to ${committed.branchWasMoved.slice(0, 12)} while bestof committed its work (only possible without the sandbox); bestof put it back on its own commit ${committed.commit.slice(0, 12)}`,
+    });
+  }
+  const now = committed.commit ?? headBefore;
   if (!now || now === kept) return { state, changed: false, changedFiles: 0 };
   return {
     state: { ...state, head: now, headIsOurs: committed.commit !== undefined },
@@ -168,17 +179,19 @@ function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): voi
  * over `[git] max_file_size` (even one deleted again later), they are folded into bestof's commit
  * (the branch goes back to the kept commit, their changes stay staged), whose filter leaves such
  * files out. Their blobs stay in .git/objects, unreachable, until git's garbage collection.
+ * `head`: where reclaimHead left HEAD (adopting the agent's branches moves no HEAD); returns where
+ * HEAD is after (`kept` when folded).
  */
-async function foldFilteredAgentCommits(ctx: CommitContext, kept: string): Promise<void> {
+async function foldFilteredAgentCommits(ctx: CommitContext, kept: string, head: string): Promise<string> {
   const { candidate, plan } = ctx;
-  const head = await resolveCommit(candidate.worktree, 'HEAD');
-  if (head === undefined || head === kept) return;
+  if (head === kept) return head;
   const reason = await rangeHoldsFiltered(candidate.worktree, kept, head, { secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size });
-  if (reason === undefined) return;
+  if (reason === undefined) return head;
   await foldCommitsAfter(candidate.worktree, kept);
   ctx.emit({
     type: 'run.warning',
     candidate: candidate.id,
     message: `${candidate.id}: its agent's own commits held ${reason}; bestof folded them into one commit of its own, which leaves such files out`,
   });
+  return kept;
 }

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
-import { prepareScoringTree, putBackScoringTree } from '../checks/scoring-tree.js';
+import { prepareScoringTree, putBackScoringTree, type ScoringTree } from '../checks/scoring-tree.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
@@ -62,6 +62,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   let tampered: Scoring['tampered'] = [];
   let headMovedFrom: string | undefined;
   let branch: string | undefined;
+  let prepared: ScoringTree | undefined;
   let setupRebuilt: Scoring['setupRebuilt'];
   let checks: CheckOutcome[] = [];
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
@@ -69,6 +70,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   const home = await mkdtemp(join(tmpdir(), 'bestof-check-home-'));
   try {
     const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths });
+    prepared = tree;
     tampered = tree.tampered;
     headMovedFrom = tree.headMovedFrom;
     branch = tree.branch;
@@ -89,7 +91,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
     // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
     try {
-      const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch });
+      // With the preparation's stamp, only what the checks changed is undone (nothing, usually).
+      const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch, tree: prepared });
       headMovedFrom ??= putBack.branchMovedTo;
       // After the checks, which may write caches there too: the next agent's changes are what counts.
       await options.setupGuard?.seal();

@@ -26,17 +26,29 @@ export interface Reworded {
  * name, as `git commit --amend` would do.
  */
 export async function rewordCommit(worktree: string, opts: { readonly commit: string; readonly branch: string; readonly message: string }): Promise<Reworded> {
-  const identity = await identityArgs(worktree);
-  const [tree, parentLine] = await Promise.all([gitOut(worktree, ['rev-parse', `${opts.commit}^{tree}`]), gitOut(worktree, ['rev-list', '--parents', '-n', '1', opts.commit])]);
-  const parents = parentLine.trim().split(' ').slice(1).flatMap((p) => ['-p', p]);
+  const [identity, header] = await Promise.all([identityArgs(worktree), commitHeader(worktree, opts.commit)]);
+  const parents = header.parents.flatMap((p) => ['-p', p]);
   // Only bestof's own commits are reworded, made with the same identity a moment before.
-  const made = (await gitOut(worktree, [...identity, 'commit-tree', tree.trim(), ...parents, '-m', opts.message])).trim();
+  const made = (await gitOut(worktree, [...identity, 'commit-tree', header.tree, ...parents, '-m', opts.message])).trim();
   const ref = `refs/heads/${opts.branch}`;
   const swapped = await runGit(worktree, ['update-ref', ref, made, opts.commit]);
   if (swapped.code === 0) return { commit: made };
   const movedTo = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', ref])).stdout.trim();
   await gitOut(worktree, ['update-ref', ref, made]);
   return { commit: made, branchWasMoved: movedTo || 'nothing (deleted)' };
+}
+
+/**
+ * The tree and parents of `commit`, from its raw object (one `git cat-file`): exactly what the
+ * commit records, grafts and replace refs playing no part.
+ */
+async function commitHeader(worktree: string, commit: string): Promise<{ readonly tree: string; readonly parents: string[] }> {
+  const raw = await gitOut(worktree, ['cat-file', 'commit', commit]);
+  const end = raw.indexOf('\n\n');
+  const lines = (end < 0 ? raw : raw.slice(0, end)).split('\n');
+  const tree = lines.find((l) => l.startsWith('tree '))?.slice('tree '.length);
+  if (!tree) throw new Error(`${commit} in ${worktree}: its commit object names no tree`);
+  return { tree, parents: lines.filter((l) => l.startsWith('parent ')).map((l) => l.slice('parent '.length)) };
 }
 
 /**

@@ -18,23 +18,46 @@ export interface CommitAllOptions {
   secrets?: SecretValues | undefined;
   /** `[git] max_file_size`: a larger file is left out of the commit (`skipped`). @default no limit */
   maxFileSizeBytes?: number | undefined;
+  /**
+   * The branch to commit on (`bestof/r7/c1`, not `refs/heads/...`) and the commit bestof left it at
+   * (reclaimHead, then the fold): the new commit's parent, whatever HEAD or the branch say by the
+   * time git runs. When the branch was moved meanwhile (by someone else: only possible without the
+   * sandbox), it is put on the new commit anyway. @default HEAD's branch and commit when commitAll starts
+   */
+  onto?: { readonly branch: string; readonly head: string } | undefined;
   signal?: AbortSignal;
 }
 
-/** `skipped`: files the agent wrote that the commit leaves out (too large, or holding a secret); they stay on disk. */
-export type CommitAllResult = ({ commit: string; changedFiles: number } | { commit: undefined }) & { skipped: SkippedFile[] };
+/**
+ * `skipped`: files the agent wrote that the commit leaves out (too large, or holding a secret); they stay on disk.
+ * `branchWasMoved`: the branch no longer pointed where bestof expected when the commit was made
+ * (where it pointed, or `nothing (deleted)`); the commit is bestof's own all the same.
+ */
+export type CommitAllResult = ({ commit: string; changedFiles: number; branchWasMoved?: string } | { commit: undefined }) & { skipped: SkippedFile[] };
 
 /**
  * Stages every change in the worktree (`git add -A`) except `excludePaths` and the files that
  * must not be committed (./commit-filter.ts: too large, or holding a secret value), and commits
- * it. Returns the new HEAD, or `{ commit: undefined }` when there was nothing to commit, and the
+ * it. Returns the new commit, or `{ commit: undefined }` when there was nothing to commit, and the
  * files left out. `worktree` must be the worktree's root folder.
+ *
+ * The commit is made with plumbing (`write-tree`, `commit-tree -p <expected>`, then `update-ref`
+ * from the expected commit to the new one, a compare-and-swap), not with `git commit` and a look at
+ * HEAD afterwards: without the sandbox a rival's agent can move this branch at any moment, and
+ * `git commit` would then build on the rival's commit, and HEAD read after it could even be the
+ * rival's commit itself, recorded and scored under this candidate's name. The result is always the
+ * commit made here, with the expected parent. (commit-tree runs no hook and, on git 2.39, signs
+ * only with -S; `--no-gpg-sign` says so anyway.)
  */
 export async function commitAll(worktree: string, opts: CommitAllOptions): Promise<CommitAllResult> {
   const call = { signal: opts.signal };
-  // An `assume-unchanged` / `skip-worktree` bit would hide an edit from `git add -A` (and from the
-  // filter's `git status`): the commit must hold what is on disk.
-  await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
+  // Where the commit goes, decided before anything is staged; asked of git only without `onto`.
+  const [onto] = await Promise.all([
+    opts.onto ? { ref: `refs/heads/${opts.onto.branch}`, head: opts.onto.head, owned: true } : headAsItIs(worktree, call),
+    // An `assume-unchanged` / `skip-worktree` bit would hide an edit from `git add -A` (and from the
+    // filter's `git status`): the commit must hold what is on disk.
+    flaggedIndexPaths(worktree, call).then((flagged) => clearIndexFlags(worktree, flagged, call)),
+  ]);
   // Decided before `git add`: an added file's blob stays in .git/objects even if it is unstaged later.
   const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.excludePaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes, signal: opts.signal });
   const excluded = [...(opts.excludePaths ?? []), ...skipped.map((file) => file.path)];
@@ -45,20 +68,34 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
   if (add.code !== 0 && !/^The following paths are ignored by one of your \.gitignore files:/.test(add.stderr)) {
     throw new GitCommandError(['add', '-A'], worktree, add);
   }
+  const parent = onto.head !== undefined ? [onto.head] : [];
   if (excluded.length > 0) {
-    // An agent may have run `git add .env` itself: unstage excluded paths so they never land in a commit.
-    await withPathspecFile(excluded.map(literalPathspec), (from) => gitOut(worktree, ['reset', '--quiet', ...from], call));
+    // An agent may have run `git add .env` itself: unstage excluded paths so they never land in a
+    // commit. As in the parent, not as in whatever HEAD names now.
+    await withPathspecFile(excluded.map(literalPathspec), (from) => gitOut(worktree, ['reset', '--quiet', ...parent, ...from], call));
   }
-  const staged = splitNul(await gitOut(worktree, ['diff', '--cached', '--name-only', '-z', '--no-renames'], call));
+  const staged = splitNul(await gitOut(worktree, ['diff', '--cached', '--name-only', '-z', '--no-renames', ...parent, '--'], call));
   if (staged.length === 0) return { commit: undefined, skipped };
-  const identity = await identityArgs(worktree, call);
-  // --no-verify: this is the tool's automatic checkpoint of an agent's work, not a commit by the user.
-  // The user's pre-commit/commit-msg hooks (linters, ticket-number checks) would otherwise decide
-  // whether a candidate's iteration is recorded at all; the spec's checks are what judges the work.
-  // --no-gpg-sign: dozens of unattended commits must not block on a signing prompt.
-  await gitOut(worktree, [...identity, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '--no-edit', '-m', opts.message], call);
-  const commit = (await gitOut(worktree, ['rev-parse', 'HEAD'], call)).trim();
-  return { commit, changedFiles: staged.length, skipped };
+  const [identity, tree] = await Promise.all([identityArgs(worktree, call), gitOut(worktree, ['write-tree'], call)]);
+  // The user's pre-commit/commit-msg hooks (linters, ticket-number checks) must not decide whether
+  // a candidate's iteration is recorded at all (commit-tree runs none; the spec's checks judge the
+  // work), and dozens of unattended commits must not block on a signing prompt.
+  const made = (await gitOut(worktree, [...identity, 'commit-tree', '--no-gpg-sign', tree.trim(), ...parent.flatMap((p) => ['-p', p]), '-m', opts.message], call)).trim();
+  const reflog = `commit${onto.head === undefined ? ' (initial)' : ''}: ${opts.message.split('\n')[0] ?? ''}`;
+  // Compare-and-swap: only from the commit this one builds on (`''`: the ref must not exist yet).
+  const swapped = await runGit(worktree, ['update-ref', ...(onto.ref === 'HEAD' ? ['--no-deref'] : []), '-m', reflog, onto.ref, made, onto.head ?? ''], call);
+  if (swapped.code === 0) return { commit: made, changedFiles: staged.length, skipped };
+  const movedTo = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', onto.ref], call)).stdout.trim() || 'nothing (deleted)';
+  // The candidate's branch is bestof's: back on the commit made here. Another (commitAll without
+  // `onto`) is left where it is now; the caller keeps the commit somewhere of its own.
+  if (onto.owned) await gitOut(worktree, ['update-ref', '-m', reflog, onto.ref, made], call);
+  return { commit: made, changedFiles: staged.length, branchWasMoved: movedTo, skipped };
+}
+
+/** HEAD's branch (`refs/heads/...`, or `HEAD` itself when detached) and its commit (undefined: none yet), as they are now. */
+async function headAsItIs(worktree: string, call: GitCallOptions): Promise<{ readonly ref: string; readonly head: string | undefined; readonly owned: false }> {
+  const [sym, head] = await Promise.all([runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], call), resolveCommit(worktree, 'HEAD', call)]);
+  return { ref: sym.code === 0 && sym.stdout.trim() !== '' ? sym.stdout.trim() : 'HEAD', head, owned: false };
 }
 
 /** Untracked, not ignored files of the worktree, relative to its root. */
@@ -92,6 +129,8 @@ export interface ReclaimedHead {
   readonly rewound: boolean;
   /** A branch of someone else's the agent had moved, put back where it was. */
   readonly branchRestored?: string;
+  /** The commit HEAD is at now (on the candidate's branch). */
+  readonly head: string;
 }
 
 /** `refs/heads/*` and where they point. */
@@ -113,23 +152,27 @@ export async function reclaimHead(worktree: string, opts: ReclaimHeadOptions): P
   const own = `refs/heads/${opts.branch}`;
   const sym = await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], call);
   const headRef = sym.code === 0 ? sym.stdout.trim() : undefined;
-  const [headSha, ownTip] = await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, own, call)]);
+  // HEAD on the candidate's branch (the usual case): HEAD's commit is the branch's, asked once.
+  const [headSha, ownTip] =
+    headRef === own
+      ? await resolveCommit(worktree, own, call).then((sha) => [sha, sha] as const)
+      : await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, own, call)]);
   const buildsOnKept = async (sha: string | undefined): Promise<boolean> => sha !== undefined && (sha === opts.kept || (await isAncestor(worktree, opts.kept, sha, call)));
-  if (headRef === own && (await buildsOnKept(ownTip))) return { rewound: false };
+  if (headRef === own && ownTip !== undefined && (await buildsOnKept(ownTip))) return { rewound: false, head: ownTip };
 
-  const tip = headRef === own || !(await buildsOnKept(headSha)) ? ((await buildsOnKept(ownTip)) ? ownTip : opts.kept) : headSha;
+  const tip = (headRef === own || !(await buildsOnKept(headSha)) ? ((await buildsOnKept(ownTip)) ? ownTip : opts.kept) : headSha) ?? opts.kept;
   const rewound = tip === opts.kept && ownTip !== undefined && !(await buildsOnKept(ownTip));
-  await gitOut(worktree, ['update-ref', own, tip ?? opts.kept], call);
-  if (headRef === own) return { rewound };
+  await gitOut(worktree, ['update-ref', own, tip], call);
+  if (headRef === own) return { rewound, head: tip };
   await gitOut(worktree, ['symbolic-ref', 'HEAD', own], call);
   const headWas = headRef ?? `detached at ${headSha ?? 'nothing'}`;
   const before = headRef !== undefined ? opts.branchesBefore?.get(headRef) : undefined;
   if (headRef !== undefined && before !== undefined && before !== headSha && headSha !== undefined) {
     // Compare-and-swap: only if it still points where the agent left it.
     await gitOut(worktree, ['update-ref', headRef, before, headSha], call);
-    return { headWas, rewound, branchRestored: headRef };
+    return { headWas, rewound, branchRestored: headRef, head: tip };
   }
-  return { headWas, rewound };
+  return { headWas, rewound, head: tip };
 }
 
 /**

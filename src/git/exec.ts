@@ -74,7 +74,7 @@ const FIXED_ENV: Readonly<Record<string, string | undefined>> = {
  */
 const SAFE_COMMANDS: ReadonlySet<string> = new Set([
   'rev-parse', 'config', 'symbolic-ref', 'update-ref', 'show-ref', 'for-each-ref', 'ls-tree', 'merge-base',
-  'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace',
+  'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace', 'write-tree',
 ]);
 
 /** Config keys whose value is a program git runs (or whether a missing one is fatal). */
@@ -173,18 +173,34 @@ async function driverOverrides(cwd: string, signal: AbortSignal | undefined): Pr
 }
 
 const driverCache = new Map<string, { readonly signature: string; readonly overrides: string[] }>();
-const configFilesOf = new Map<string, readonly string[]>();
+
+/** A repository's git dirs as seen from a folder in it: the shared one and the worktree's own (the same for a main checkout). */
+export interface GitDirs {
+  readonly commonDir: string;
+  readonly gitDir: string;
+}
+const gitDirsByCwd = new Map<string, GitDirs>();
+
+/**
+ * The absolute git dirs git uses in `cwd`, asked once per folder and process; undefined when git
+ * cannot say (not a repository). A worktree's `.git` link that an agent points elsewhere is put back
+ * by src/git/guard.ts after its call, before bestof's own calls there.
+ */
+export async function gitDirsOf(cwd: string, signal?: AbortSignal): Promise<GitDirs | undefined> {
+  const known = gitDirsByCwd.get(cwd);
+  if (known) return known;
+  const run = await rawGit(cwd, [...FIXED_CONFIG, 'rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir'], signal);
+  const [commonDir, gitDir] = splitLines(run.stdout);
+  if (run.code !== 0 || !commonDir || !gitDir) return undefined;
+  const dirs = { commonDir, gitDir };
+  gitDirsByCwd.set(cwd, dirs);
+  return dirs;
+}
 
 /** The repository-scoped config files git reads in `cwd`; undefined when git cannot say (not a repo). */
 async function repoConfigFiles(cwd: string, signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
-  const known = configFilesOf.get(cwd);
-  if (known) return known;
-  const run = await rawGit(cwd, [...FIXED_CONFIG, 'rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir'], signal);
-  const [common, gitDir] = splitLines(run.stdout);
-  if (run.code !== 0 || !common || !gitDir) return undefined;
-  const files = [join(common, 'config'), join(gitDir, 'config.worktree')];
-  configFilesOf.set(cwd, files);
-  return files;
+  const dirs = await gitDirsOf(cwd, signal);
+  return dirs ? [join(dirs.commonDir, 'config'), join(dirs.gitDir, 'config.worktree')] : undefined;
 }
 
 function fileSignature(path: string): string {
@@ -313,17 +329,42 @@ export async function withPathspecFile<T>(pathspecs: readonly string[], fn: (arg
   }
 }
 
+/** Identity arguments by repository (common dir and worktree git dir): see identityArgs. */
+const identities = new Map<string, readonly string[]>();
+
 /**
- * `-c` arguments that give git an identity when the user has none configured, so commits in a
- * fresh container or CI box do not fail with "Please tell me who you are". An identity from the
- * environment (GIT_AUTHOR_EMAIL, ...) still wins over `-c`.
+ * `-c` arguments that give bestof's commits their identity: the author and committer that git would
+ * take from the repository's config (`author.*` / `committer.*`, else `user.*`), or `bestof
+ * <bestof@localhost>` when no email is configured (a fresh container or CI box, where git would
+ * stop with "Please tell me who you are"), or name `bestof` when only the name is missing. An
+ * identity from the environment (GIT_AUTHOR_EMAIL, ...) still wins over `-c`.
+ *
+ * Read once per worktree and process (one `git config` call), then passed explicitly on every
+ * commit: the identity is the one the repository had when bestof first committed there. An agent
+ * that writes `user.email` into the shared `.git/config` (possible without the sandbox; put back by
+ * src/git/guard.ts after its call, but a rival's call may still be running while another candidate
+ * commits), into `~/.gitconfig` or into its worktree's config can neither lend bestof's later commits
+ * another identity nor make them fail by removing it. (Asked afresh per commit, as before, both were
+ * possible, and the fallback was decided on whatever the config said at that moment.)
  */
 export async function identityArgs(cwd: string, opts: GitCallOptions = {}): Promise<string[]> {
-  const [email, name] = await Promise.all([
-    runGit(cwd, ['config', 'user.email'], opts),
-    runGit(cwd, ['config', 'user.name'], opts),
-  ]);
-  if (email.stdout.trim() === '') return ['-c', 'user.name=bestof', '-c', 'user.email=bestof@localhost'];
-  if (name.stdout.trim() === '') return ['-c', 'user.name=bestof'];
-  return [];
+  const dirs = await gitDirsOf(cwd, opts.signal);
+  const key = dirs ? `${dirs.commonDir}\0${dirs.gitDir}` : undefined;
+  const known = key !== undefined ? identities.get(key) : undefined;
+  if (known) return [...known];
+  // Exit 1: none of these keys is set.
+  const run = await runGit(cwd, ['config', '-z', '--get-regexp', '^(user|author|committer)\\.(name|email)$'], opts);
+  const values = new Map<string, string>();
+  for (const entry of run.code === 0 ? splitNul(run.stdout) : []) {
+    const nl = entry.indexOf('\n');
+    // The last value wins, as in git; a key without a value counts as unset.
+    if (nl > 0) values.set(entry.slice(0, nl).toLowerCase(), entry.slice(nl + 1).trim());
+  }
+  const args = (['author', 'committer'] as const).flatMap((role) => {
+    const email = values.get(`${role}.email`) || values.get('user.email');
+    const name = email ? values.get(`${role}.name`) || values.get('user.name') || 'bestof' : 'bestof';
+    return ['-c', `${role}.name=${name}`, '-c', `${role}.email=${email || 'bestof@localhost'}`];
+  });
+  if (key !== undefined) identities.set(key, args);
+  return [...args];
 }

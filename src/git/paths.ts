@@ -6,7 +6,9 @@
  * Every list of paths goes to git through a pathspec file, so thousands of paths (or paths
  * with newlines) never hit the command-line length limit.
  */
-import { gitOut, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitDirsOf, gitOut, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
 
 /** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
 export function literalPathspec(path: string): string {
@@ -151,4 +153,59 @@ export async function attachHead(worktree: string, branchRef: string, commit: st
   }
   await gitOut(worktree, ['symbolic-ref', 'HEAD', branchRef], opts);
   return movedTo;
+}
+
+/**
+ * Where git's view of a worktree stands, as a string to compare later: the identity of its index
+ * file (mtime, ctime, size, inode: git writes the index through a new file, and any write moves its
+ * ctime, which no program can set back), what HEAD holds, and the worktree's `.git` link. The same
+ * string later: nothing has written the index, moved HEAD or replaced the link meanwhile. Costs no
+ * git process once the worktree's git dir is known. Undefined when git cannot say where it is.
+ */
+export async function worktreeStamp(worktree: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  const dirs = await gitDirsOf(worktree, opts.signal);
+  if (!dirs) return undefined;
+  return [fileIdentity(join(dirs.gitDir, 'index')), fileText(join(dirs.gitDir, 'HEAD')), fileIdentity(join(worktree, '.git')), fileText(join(worktree, '.git'))].join('|');
+}
+
+function fileIdentity(path: string): string {
+  try {
+    const info = lstatSync(path, { bigint: true });
+    return `${info.mode}:${info.mtimeNs}:${info.ctimeNs}:${info.size}:${info.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+function fileText(path: string): string {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, 'utf8') : 'not a file';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** A path where the worktree differs from its index (see worktreeChanges). */
+export interface WorktreeChange {
+  /** `changed` or `deleted`: a tracked path; `untracked`: not in the index and not ignored (a folder ends in `/`). */
+  readonly kind: 'changed' | 'deleted' | 'untracked';
+  readonly path: string;
+}
+
+const CHANGE_KIND: Readonly<Record<string, WorktreeChange['kind']>> = { C: 'changed', R: 'deleted', '?': 'untracked' };
+
+/**
+ * Where the files differ from the index, in one `git ls-files -t -m -d -o --directory
+ * --exclude-standard`: tracked files changed in content, mode or type, or deleted (an edit whose
+ * stat data was put back is still seen: its ctime moved), and untracked entries that are not
+ * ignored, a wholly untracked folder as one entry, empty folders included: what `git clean -d`
+ * would remove. Says nothing of the index against HEAD, nor of ignored files.
+ */
+export async function worktreeChanges(worktree: string, opts: GitCallOptions = {}): Promise<WorktreeChange[]> {
+  const out = await gitOut(worktree, ['ls-files', '-z', '-t', '-m', '-d', '-o', '--directory', '--exclude-standard', '--full-name', '--', ':/'], opts);
+  return splitNul(out).map((entry) => {
+    const kind = CHANGE_KIND[entry.charAt(0)];
+    if (kind === undefined || entry.charAt(1) !== ' ') throw new Error(`git ls-files -t in ${worktree}: unexpected entry ${JSON.stringify(entry)}`);
+    return { kind, path: entry.slice(2) };
+  });
 }

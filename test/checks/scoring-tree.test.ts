@@ -5,13 +5,13 @@
  * byte-for-byte as before.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll } from '../../src/git/commit.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { scoreCommit, type Scoring } from '../../src/engine/score.js';
-import { asideDir } from '../../src/checks/scoring-tree.js';
+import { asideDir, prepareScoringTree, putBackScoringTree } from '../../src/checks/scoring-tree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
@@ -217,5 +217,97 @@ describe('[checks] editable', () => {
     expect(s.checks[0]?.passed).toBe(true);
     expect(readFileSync(join(w.wt, 'conftest.sh'), 'utf8')).toBe('exit 0\n');
     expect(git(w.wt, 'status', '--porcelain')).toBe('');
+  });
+});
+
+/**
+ * The git subcommands bestof runs during `fn`: a `git` first on PATH that writes down its arguments
+ * and runs the real git (bestof starts git from PATH).
+ */
+async function gitSubcommands(fn: () => Promise<unknown>): Promise<string[]> {
+  const dir = tempDir();
+  const log = join(dir, 'calls.log');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${dir}:${path ?? ''}`;
+  try {
+    await fn();
+  } finally {
+    process.env.PATH = path;
+  }
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  return lines.map((line) => {
+    const args = line.split(' ');
+    let i = 0;
+    while (args[i] === '-c') i += 2;
+    return args[i] ?? '';
+  });
+}
+
+describe('after the checks: back to exactly the commit', () => {
+  it('puts back everything a check changed: an edited, a deleted and a re-moded tracked file, an untracked file and an empty folder', async () => {
+    const w = await world();
+    put(w.wt, 'setup-made.txt', 'from setup\n');
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt, ['setup-made.txt']);
+    const check = 'printf 43 >> src/answer.txt && rm README.md && chmod +x src/answer.txt && echo junk > junk.txt && mkdir -p empty/inner && sh test/check.sh';
+
+    const s = await score(w, sha, { command: check, keep: ['setup-made.txt'] });
+
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(readFileSync(join(w.wt, 'src/answer.txt'), 'utf8')).toBe('42\n');
+    expect(statSync(join(w.wt, 'src/answer.txt')).mode & 0o111).toBe(0);
+    expect(readFileSync(join(w.wt, 'README.md'), 'utf8')).toBe('# r\n');
+    expect(existsSync(join(w.wt, 'junk.txt'))).toBe(false);
+    expect(existsSync(join(w.wt, 'empty'))).toBe(false);
+    expect(readFileSync(join(w.wt, 'setup-made.txt'), 'utf8')).toBe('from setup\n');
+    expect(git(w.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('?? setup-made.txt');
+    expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+    expect(git(w.wt, 'rev-parse', 'HEAD')).toBe(sha);
+  });
+
+  it('puts back a tracked file a check edited behind the skip-worktree bit (git reset --hard alone leaves it)', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    const check = 'git update-index --skip-worktree src/answer.txt && echo 99 > src/answer.txt && sh test/check.sh';
+
+    const s = await score(w, sha, { command: check });
+
+    expect(s.checks[0]?.passed).toBe(false); // it saw its own 99
+    expect(readFileSync(join(w.wt, 'src/answer.txt'), 'utf8')).toBe('42\n');
+    expect(git(w.wt, 'ls-files', '-v')).not.toMatch(/^[a-zS]/m);
+    expect(git(w.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+
+  it('runs no reset and no clean when the checks changed nothing, only the clean when they left an untracked file', async () => {
+    const w = await world();
+    const keep = ['setup-made.txt', '.env'];
+    put(w.wt, 'setup-made.txt', 'from setup\n');
+    put(w.wt, '.env', 'SECRET=1\n');
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt, keep);
+    const putBackAfter = async (checks: () => void): Promise<string[]> => {
+      const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep });
+      checks();
+      const calls = await gitSubcommands(() => putBackScoringTree(w.wt, { commit: sha, keep, branch: tree.branch, tree }));
+      expect(git(w.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('?? setup-made.txt');
+      expect(readFileSync(join(w.wt, 'src/answer.txt'), 'utf8')).toBe('42\n');
+      expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+      return calls.filter((c) => c === 'reset' || c === 'clean');
+    };
+
+    // Checks that read the files, rewrite one with the same bytes and set its mtime back a day: nothing changed.
+    const unchanged = await putBackAfter(() => {
+      writeFileSync(join(w.wt, 'src/answer.txt'), readFileSync(join(w.wt, 'src/answer.txt')));
+      const dayAgo = new Date(Date.now() - 86_400_000);
+      utimesSync(join(w.wt, 'src/answer.txt'), dayAgo, dayAgo);
+      readFileSync(join(w.wt, '.env'));
+    });
+    expect(unchanged).toEqual([]);
+    expect(await putBackAfter(() => put(w.wt, 'out/report.txt', 'report\n'))).toEqual(['clean']);
+    expect(existsSync(join(w.wt, 'out'))).toBe(false);
+    expect(await putBackAfter(() => put(w.wt, 'src/answer.txt', '43\n'))).toEqual(['reset', 'clean']);
   });
 });

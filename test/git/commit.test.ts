@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSecretSet } from '../../src/engine/secrets.js';
+import { rewordCommit } from '../../src/git/checkpoint.js';
 import { commitAll, untrackedFiles } from '../../src/git/commit.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
@@ -27,6 +28,7 @@ describe('commitAll', () => {
     expect(result).toEqual({ commit: result.commit, changedFiles: 4, skipped: [] });
     expect(r.git('rev-parse', 'HEAD~1')).toBe(before);
     expect(r.git('log', '-1', '--format=%s')).toBe('bestof: iteration 1');
+    expect(r.git('reflog', '-1', '--format=%gs', 'main')).toBe('commit: bestof: iteration 1');
     expect(committedFiles(r)).toEqual(['README.md', 'name with spaces [x].txt', 'src/new.ts']);
     // the excluded files are still there, untracked
     expect(await untrackedFiles(r.dir)).toEqual(['.env', 'config/local/secrets.json']);
@@ -85,6 +87,33 @@ describe('commitAll', () => {
     expect(result.commit).toBeDefined();
   });
 
+  it("keeps the identity the repository had at bestof's first commit there: one written or removed later (an agent without the sandbox) changes nothing", async () => {
+    const r = repo();
+    // The user's own setting, there from the start: git's precedence (author.* over user.*) holds.
+    r.git('config', 'author.name', 'Test Author');
+    const author = 'Test Author <test@example.com>|Test User <test@example.com>';
+    r.write('a.txt', 'a\n');
+    const first = await commitAll(r.dir, { message: 'first' });
+    expect(r.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', first.commit ?? '')).toBe(author);
+
+    r.git('config', 'user.name', 'Agent');
+    r.git('config', 'user.email', 'agent@evil.example');
+    r.git('config', 'committer.email', 'agent@evil.example');
+    r.write('b.txt', 'b\n');
+    const second = await commitAll(r.dir, { message: 'second' });
+    expect(r.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', second.commit ?? '')).toBe(author);
+    const reworded = await rewordCommit(r.dir, { commit: second.commit ?? '', branch: 'main', message: 'second, score 1' });
+    expect(r.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', reworded.commit)).toBe(author);
+
+    // An identity removed altogether does not make bestof's commit fail.
+    r.git('config', '--unset', 'user.email');
+    r.git('config', '--unset', 'committer.email');
+    r.git('config', '--unset', 'author.name');
+    r.write('c.txt', 'c\n');
+    const third = await commitAll(r.dir, { message: 'third' });
+    expect(r.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', third.commit ?? '')).toBe(author);
+  });
+
   describe('without a git identity', () => {
     const saved: Record<string, string | undefined> = {};
     const vars = ['HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'EMAIL'];
@@ -113,6 +142,94 @@ describe('commitAll', () => {
       // nothing was written to the user's config
       expect(r.git('config', '--list', '--show-origin').includes('bestof@localhost')).toBe(false);
     });
+  });
+});
+
+/**
+ * A rival that moves the branch while bestof commits (possible without the sandbox), made
+ * deterministic: a `git` first on PATH that, right after the first git call of one of the
+ * `after` subcommands, points `branch` at `rival`. bestof starts git from PATH.
+ */
+async function withBranchMovedAfter<T>(r: TempRepo, after: readonly string[], branch: string, rival: string, fn: () => Promise<T>): Promise<T> {
+  const dir = tempDir();
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const script = [
+    '#!/bin/sh',
+    'sub=""; skip=0',
+    'for a in "$@"; do',
+    '  if [ "$skip" = 1 ]; then skip=0; continue; fi',
+    '  case "$a" in -c|-C) skip=1 ;; -*) ;; *) sub="$a"; break ;; esac',
+    'done',
+    `'${real}' "$@"; rc=$?`,
+    `case " ${after.join(' ')} " in *" $sub "*)`,
+    `  if mkdir '${join(dir, 'moved')}' 2>/dev/null; then '${real}' -C '${r.dir}' update-ref 'refs/heads/${branch}' '${rival}'; fi ;;`,
+    'esac',
+    'exit $rc',
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, 'git'), script, { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${dir}:${path ?? ''}`;
+  try {
+    return await fn();
+  } finally {
+    process.env.PATH = path;
+    expect(existsSync(join(dir, 'moved')), `the branch was moved after git ${after.join('/')}`).toBe(true);
+  }
+}
+
+/** A rival's commit on top of `parent`: its tree plus `files`, made without touching the repo's index or files. */
+function rivalCommit(r: TempRepo, parent: string, files: Record<string, string>): string {
+  const index = join(tempDir(), 'index');
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  const git = (args: string[], input?: string): string => execFileSync('git', args, { cwd: r.dir, env, encoding: 'utf8', ...(input !== undefined ? { input } : {}) }).trim();
+  git(['read-tree', parent]);
+  for (const [path, content] of Object.entries(files)) git(['update-index', '--add', '--cacheinfo', `100644,${git(['hash-object', '-w', '--stdin'], content)},${path}`]);
+  return git(['commit-tree', git(['write-tree']), '-p', parent, '-m', 'rival']);
+}
+
+describe('commitAll while a rival moves the branch (without the sandbox)', () => {
+  it("records the commit it made, never the one the branch was moved to after git made it", async () => {
+    const r = repo();
+    const before = r.git('rev-parse', 'HEAD');
+    const rival = rivalCommit(r, before, { 'PWNED.txt': 'rival\n' });
+    r.write('a.txt', 'a\n');
+
+    // `commit` is the git call of a commit made the porcelain way, `commit-tree` the plumbing one.
+    const result = await withBranchMovedAfter(r, ['commit', 'commit-tree'], 'main', rival, () => commitAll(r.dir, { message: 'mine' }));
+
+    expect(result.commit).toBeDefined();
+    expect(result.commit).not.toBe(rival);
+    expect(r.git('rev-parse', `${result.commit ?? ''}^`)).toBe(before);
+    expect(committedFiles(r, result.commit)).toEqual(['README.md', 'a.txt']);
+    expect(r.git('log', '-1', '--format=%s', result.commit ?? '')).toBe('mine');
+    // Without `onto`, the branch is not known to be bestof's: it stays where the rival put it.
+    expect(result).toMatchObject({ changedFiles: 1, branchWasMoved: rival });
+    expect(r.git('rev-parse', 'main')).toBe(rival);
+  });
+
+  it('builds on the head it was given (onto), leaves out an excluded file the rival commit holds, and puts its branch back on its own commit', async () => {
+    const r = repo();
+    const wt = join(tempDir(), 'wt');
+    r.git('worktree', 'add', '--quiet', '-b', 'bestof/t/c1', wt);
+    const before = r.git('rev-parse', 'HEAD');
+    const rival = rivalCommit(r, before, { 'PWNED.txt': 'rival\n', '.env': 'RIVAL=1\n' });
+    writeFileSync(join(wt, 'a.txt'), 'a\n');
+    writeFileSync(join(wt, '.env'), 'SECRET=1\n');
+    execFileSync('git', ['add', '.env'], { cwd: wt });
+
+    // Moved right after `git add`, before anything is committed (and before the excluded path is unstaged).
+    const result = await withBranchMovedAfter(r, ['add'], 'bestof/t/c1', rival, () =>
+      commitAll(wt, { message: 'mine', excludePaths: ['.env'], onto: { branch: 'bestof/t/c1', head: before } }),
+    );
+
+    expect(result.commit).toBeDefined();
+    expect(r.git('rev-parse', `${result.commit ?? ''}^`)).toBe(before);
+    expect(committedFiles(r, result.commit)).toEqual(['README.md', 'a.txt']);
+    expect(result).toMatchObject({ changedFiles: 1, branchWasMoved: rival });
+    // The candidate's branch is bestof's: back on the commit it made, the worktree clean but for the excluded file.
+    expect(r.git('rev-parse', 'bestof/t/c1')).toBe(result.commit);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: wt, encoding: 'utf8' })).toBe('?? .env\n');
   });
 });
 

@@ -90,7 +90,7 @@ describe('reclaimHead', () => {
     const head = await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base, branchesBefore });
     const committed = await commitAll(wt, { message: 'bestof: c1 iteration 1' });
 
-    expect(head).toMatchObject({ headWas: 'refs/heads/main', branchRestored: 'refs/heads/main' });
+    expect(head).toMatchObject({ headWas: 'refs/heads/main', branchRestored: 'refs/heads/main', head: agentCommit });
     expect(git(wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
     // The agent's commit builds on the kept one: it stays the candidate's work, bestof's commit on top.
     expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(committed.commit);
@@ -106,7 +106,7 @@ describe('reclaimHead', () => {
     agentGit(wt, 'checkout', '--quiet', '--detach');
     put(wt, 'src/a.txt', 'agent\n');
     const head = await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base });
-    expect(head.headWas).toBe(`detached at ${base}`);
+    expect(head).toMatchObject({ headWas: `detached at ${base}`, head: base });
     expect(readFileSync(join(wt, 'src/a.txt'), 'utf8')).toBe('agent\n');
     const committed = await commitAll(wt, { message: 'm' });
     expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(committed.commit);
@@ -122,7 +122,7 @@ describe('reclaimHead', () => {
     const head = await reclaimHead(wt, { branch: 'bestof/t/c1', kept });
     const committed = await commitAll(wt, { message: 'm' });
 
-    expect(head.rewound).toBe(true);
+    expect(head).toMatchObject({ rewound: true, head: kept });
     expect(git(wt, 'rev-parse', `${committed.commit ?? ''}^`)).toBe(kept);
     expect(git(wt, 'show', 'HEAD:src/b.txt')).toBe('new');
     expect(git(wt, 'show', 'HEAD:src/a.txt')).toBe('a'); // the agent's own tree, reverted file included
@@ -133,7 +133,7 @@ describe('reclaimHead', () => {
     put(wt, 'src/a.txt', 'agent\n');
     agentGit(wt, 'commit', '--quiet', '-am', 'agent');
     const tip = git(wt, 'rev-parse', 'HEAD');
-    expect(await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base })).toEqual({ rewound: false });
+    expect(await reclaimHead(wt, { branch: 'bestof/t/c1', kept: base })).toEqual({ rewound: false, head: tip });
     expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(tip);
   });
 });
