@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
-import { gitOut, runGit, splitNul, type GitCallOptions } from './exec.js';
+import { gitOut, runGit, splitLines, splitNul, type GitCallOptions } from './exec.js';
 
 export interface RepoInfo {
   /** Top level of the working tree (absolute). */
@@ -16,19 +16,20 @@ export interface RepoInfo {
   readonly commonDir: string;
 }
 
-/** The repository `path` is in; an error the user can act on when it is none, or has no commit yet. */
+/**
+ * The repository `path` is in; an error the user can act on when it is none, or has no commit yet.
+ * One git process (it runs at every start of bestof): the top level and the common dir print even
+ * when HEAD has no commit, and only then is the third line (HEAD's commit) missing.
+ */
 export async function openRepo(path: string, opts: GitCallOptions = {}): Promise<Result<RepoInfo>> {
   const abs = resolve(path);
   const notRepo = err(`not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)`);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) return notRepo;
-  const top = await runGit(abs, ['rev-parse', '--show-toplevel'], opts);
-  if (top.code !== 0 || top.stdout.trim() === '') return notRepo;
-  const root = top.stdout.trim();
-  const common = await gitOut(root, ['rev-parse', '--git-common-dir'], opts);
-  // Older git prints the common dir relative to the cwd; resolve() keeps absolute ones as they are.
-  const commonDir = resolve(root, common.trim());
-  const head = await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], opts);
-  if (head.code !== 0) {
+  // Absolute paths: the common dir as git resolves it, never joined by hand to a path through a symlink.
+  const run = await runGit(abs, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--verify', '--quiet', 'HEAD^{commit}'], opts);
+  const [root, commonDir, head] = splitLines(run.stdout);
+  if (!root || !commonDir) return notRepo;
+  if (run.code !== 0 || !head) {
     return err(`the git repository at ${root} has no commits yet: commit something first (bestof branches every candidate from a commit)`);
   }
   return ok({ root, commonDir });

@@ -25,11 +25,11 @@
  * `BESTOF_BWRAP` overrides where bwrap is (tests set it to a path that does not exist to
  * simulate a machine without it); otherwise it is looked up on PATH.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findOnPath } from './find-on-path.js';
-import { runProcess } from './run-process.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
 export interface SandboxLayout {
@@ -77,10 +77,33 @@ async function runProbe(override: string | undefined, env: Readonly<Record<strin
   if (bwrap === undefined) return { ok: false, reason: 'bwrap (bubblewrap) is not installed' };
   if (!existsSync(bwrap)) return { ok: false, reason: `bwrap is not at ${bwrap} (BESTOF_BWRAP)` };
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--die-with-parent', '--', 'true'];
-  const result = await runProcess(bwrap, args, { cwd: '/', env: { PATH: env.PATH }, timeoutMs: 15_000, maxBufferTail: 4096 });
-  if (result.ok) return { ok: true, bwrap };
-  const why = result.spawnError ?? (result.stderr.trim().split('\n').pop() || `exit ${result.exitCode ?? result.signal}`);
+  const why = await probeRun(bwrap, args, env.PATH);
+  if (why === undefined) return { ok: true, bwrap };
   return { ok: false, reason: `${bwrap} does not work here: ${why}` };
+}
+
+/** What a spawn error's code means, for the probe's message (as src/process/run-process.ts says it). */
+const SPAWN_REASONS: Readonly<Record<string, string>> = { ENOENT: 'not found', EACCES: 'permission denied' };
+
+/**
+ * Runs the probe: undefined when bwrap exits 0, else why not (the last line of its stderr, its exit
+ * code or signal, or why it could not start). Through node's execFile, not runProcess: `validate`
+ * probes the sandbox too, and this way does not load execa and the process-tree machinery, which
+ * a run needs and a quick command does not. bwrap runs `true` and nothing else; `--unshare-pid`
+ * and `--die-with-parent` leave nothing behind when it is killed at the timeout.
+ */
+function probeRun(bwrap: string, args: readonly string[], path: string | undefined): Promise<string | undefined> {
+  return new Promise((done) => {
+    const env = path !== undefined ? { PATH: path } : {};
+    execFile(bwrap, args, { cwd: '/', env, timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' }, (error, _stdout, stderr) => {
+      if (!error) return done(undefined);
+      if (typeof error.code === 'string') {
+        done(`cannot start ${bwrap}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
+        return;
+      }
+      done(stderr.trim().split('\n').pop() || `exit ${error.code ?? error.signal ?? 'unknown'}`);
+    });
+  });
 }
 
 /** The argv that runs `command args` inside the sandbox described by `layout`. */
@@ -173,6 +196,8 @@ export async function runAgentProcess(
   layout: SandboxLayout | undefined,
   extra: { readonly readOnly?: readonly string[]; readonly writable?: readonly string[] } = {},
 ): Promise<ProcessResult> {
+  // Loaded on first use: only a run starts agents (see probeRun).
+  const { runProcess } = await import('./run-process.js');
   if (!layout) return runProcess(command, args, options);
   await mkdir(layout.home, { recursive: true, mode: 0o700 });
   const full: SandboxLayout = {

@@ -5,7 +5,7 @@
  * react), for execa when they start no process, nor for the providers a spec does not name.
  * scripts/bench-startup.mjs measures the time; nothing here does.
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,10 +29,10 @@ let runId: string;
 let listings = 0;
 
 /** Runs `bestof <args>` in the project's repo and reads back the modules it loaded. */
-async function load(args: string[]): Promise<Loaded> {
+async function load(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
   const out = join(project.outside, `modules-${++listings}.json`);
   const nodeOptions = [process.env.NODE_OPTIONS, `--import=${LIST_MODULES}`].filter(Boolean).join(' ');
-  const result = await runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions } });
+  const result = await runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { ...env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions } });
   const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
   const own = modules.filter((url) => url.startsWith(`${DIST}/`)).map((url) => url.slice(DIST.length + 1));
   const packages = new Set<string>();
@@ -80,14 +80,17 @@ describe('what the quick commands load', () => {
     expect(show.own.filter((m) => m === 'cli/interactive-ui.js' || m.startsWith('ui/') || m === 'engine/merge-policy.js')).toEqual([]);
   });
 
-  it('validate of a script-agent spec: no UI, and of the providers only the script one', async () => {
+  it('validate of a script-agent spec: no UI, no execa (the sandbox probe starts bwrap without it), and of the providers only the script one', async () => {
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = project.writeOutside('script.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`));
-    const validate = await load(['validate', spec]);
+    // The sandbox probe (mode "auto", the default) starts a process, also on a machine without bwrap: a stand-in that works.
+    const bwrap = project.writeOutside('bwrap', '#!/bin/sh\nexit 0\n');
+    chmodSync(bwrap, 0o755);
+    const validate = await load(['validate', spec], { BESTOF_BWRAP: bwrap });
     expect(validate.result.stdout).toBe('ok\n');
     expect(validate.result.code).toBe(0);
     expect(validate.packages.has('zod')).toBe(true);
-    expect(notLoaded(validate, ['ink', 'react'])).toEqual([]);
+    expect(notLoaded(validate, ['ink', 'react', 'execa'])).toEqual([]);
     expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/script.js']);
   });
 

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../../src/result.js';
@@ -27,7 +28,54 @@ describe('openRepo', () => {
     const info = await openRepo(r.dir);
     expect(!info.ok && info.error).toMatch(/no commits/);
   });
+
+  it('asks git once: from the top, a subfolder, a linked worktree, a path through a symlink; without a commit; outside a repository', async () => {
+    const r = repo({ 'src/deep/a.ts': 'a\n' });
+    const root = realpathSync(r.dir);
+    const common = join(root, '.git');
+    const wt = join(tempDir(), 'wt');
+    r.git('worktree', 'add', '--quiet', '-b', 'x', wt);
+    mkdirSync(join(wt, 'sub'));
+    const outside = tempDir();
+    // A symlink straight to a subfolder: `..` from it is not the repository's root.
+    symlinkSync(join(root, 'src', 'deep'), join(outside, 'link'));
+    const noCommits = repo();
+    noCommits.git('update-ref', '-d', 'HEAD');
+    mkdirSync(join(noCommits.dir, 'sub'));
+    const noCommitsRoot = realpathSync(noCommits.dir);
+
+    const cases: [string, Awaited<ReturnType<typeof openRepo>>][] = [
+      [r.dir, ok({ root, commonDir: common })],
+      [join(r.dir, 'src', 'deep'), ok({ root, commonDir: common })],
+      [join(wt, 'sub'), ok({ root: wt, commonDir: common })],
+      [join(outside, 'link'), ok({ root, commonDir: common })],
+      [join(noCommits.dir, 'sub'), err(`the git repository at ${noCommitsRoot} has no commits yet: commit something first (bestof branches every candidate from a commit)`)],
+      [join(root, '.git'), err(`not a git repository: ${join(root, '.git')} (run bestof inside a git repo or set \`repo\` in the spec)`)],
+      [outside, err(`not a git repository: ${outside} (run bestof inside a git repo or set \`repo\` in the spec)`)],
+    ];
+    for (const [path, expected] of cases) {
+      const { result, calls } = await gitCalls(() => openRepo(path));
+      expect(result, path).toEqual(expected);
+      expect(calls, path).toHaveLength(1);
+    }
+  });
 });
+
+/** What `fn` returns, and the git processes it started: a `git` first on PATH writes down each call, then runs the real git. */
+async function gitCalls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
+  const dir = tempDir();
+  const log = join(dir, 'calls.log');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${dir}:${path ?? ''}`;
+  try {
+    const result = await fn();
+    return { result, calls: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [] };
+  } finally {
+    process.env.PATH = path;
+  }
+}
 
 describe('abort', () => {
   it('rejects with an AbortError when the signal is already aborted', async () => {
