@@ -47,6 +47,11 @@ interface SharedWatch {
   active: number;
   started: number;
   readonly baseline: Promise<Shared>;
+  /**
+   * The shared part of each restore, one after another: two agents whose calls end together must
+   * not both see (and both be charged with) one change; the second sees it put back already.
+   */
+  restoring: Promise<unknown>;
 }
 
 const sharedWatches = new Map<string, SharedWatch>();
@@ -173,7 +178,7 @@ export async function watchGitDir(worktree: string): Promise<GitDirWatch> {
   const { commonDir, adminDir } = await gitDirs(worktree);
   let shared = sharedWatches.get(commonDir);
   if (!shared) {
-    shared = { active: 0, started: 0, baseline: snapshotShared(worktree, commonDir) };
+    shared = { active: 0, started: 0, baseline: snapshotShared(worktree, commonDir), restoring: Promise.resolve() };
     sharedWatches.set(commonDir, shared);
   }
   const watch = shared;
@@ -198,7 +203,9 @@ export async function watchGitDir(worktree: string): Promise<GitDirWatch> {
         const ownChanges = (await restoreFiles(own, ownSaved)).map(
           (c): GitDirChange => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }),
         );
-        const sharedChanges = await restoreShared(worktree, baseline);
+        const mine = watch.restoring.then(() => restoreShared(worktree, baseline));
+        watch.restoring = mine.catch(() => undefined);
+        const sharedChanges = await mine;
         return { changes: [...sharedChanges, ...ownChanges], overlapped };
       } finally {
         watch.active -= 1;

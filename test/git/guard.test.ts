@@ -67,6 +67,23 @@ describe('watchGitDir', () => {
     expect(activeGitDirWatches()).toBe(0);
   });
 
+  it('two calls that end together: the change is charged once, to the call restored first, and put back once', async () => {
+    const { r, wt, base } = await world();
+    const wt2 = join(tempDir(), 'run', 'c2');
+    expect((await addWorktree(r.dir, { path: wt2, branch: 'bestof/t/c2', base })).ok).toBe(true);
+    const configBytes = readFileSync(join(r.dir, '.git/config'));
+    const watchOne = await watchGitDir(wt);
+    const watchTwo = await watchGitDir(wt2);
+    agentGit(wt2, 'config', 'core.fsmonitor', '/evil');
+    // Both restores start before either has read a file: without the queue both saw the change.
+    const [one, two] = await Promise.all([watchOne.restore(), watchTwo.restore()]);
+    expect(one.changes.map((c) => c.path)).toEqual(['.git/config']);
+    expect(two.changes).toEqual([]);
+    expect(one.overlapped && two.overlapped).toBe(true);
+    expect(readFileSync(join(r.dir, '.git/config')).equals(configBytes)).toBe(true);
+    expect(activeGitDirWatches()).toBe(0);
+  });
+
   it('reports nothing when nothing changed', async () => {
     const { wt } = await world();
     const watch = await watchGitDir(wt);

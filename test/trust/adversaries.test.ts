@@ -83,6 +83,13 @@ interface AdversaryCase {
   readonly also?: (project: TrustProject, report: TrustReport) => void;
   /** The adversary may kill bestof: resume the run then (as a user would). */
   readonly resumeIfKilled?: boolean;
+  /**
+   * It changes the shared git dir: without the sandbox the two agents run one after the other.
+   * bestof cannot tell which of two agents running at once changed the shared git dir: it charges
+   * the call that ends first (src/git/guard.ts, a limit the README states). These cases test the
+   * defence (put back, flagged, no point gained), not that guess, which a slow machine can turn.
+   */
+  readonly sharedGitDir?: true;
 }
 
 const EDITABLE_SRC = { editable: ['src/**'] };
@@ -90,12 +97,12 @@ const EDITABLE_SRC = { editable: ['src/**'] };
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
   { title: 'index bits: skip-worktree / assume-unchanged on frozen files, then edits them', script: 'index-bits', modes: ['auto', 'off'], flagged: 'always' },
-  { title: 'git runs agent code: core.fsmonitor in .git/config', script: 'git-fsmonitor', modes: ['auto', 'off'], flagged: 'off' },
-  { title: 'git runs agent code: core.hooksPath in .git/config', script: 'git-hookspath', modes: ['auto', 'off'], flagged: 'off' },
-  { title: 'git runs agent code: post-commit (and other) hooks in .git/hooks', script: 'git-post-commit', modes: ['auto', 'off'], flagged: 'off' },
-  { title: 'git runs agent code: a smudge filter in .git/config + .git/info/attributes', script: 'git-smudge-filter', modes: ['auto', 'off'], flagged: 'off' },
-  { title: 'git runs agent code: `git replace` of base by a look-alike with a gutted test', script: 'git-replace', modes: ['auto', 'off'], flagged: 'always' },
-  { title: 'git runs agent code: its diff tells a gullible reviewer to set core.fsmonitor in the user\'s .git/config', script: 'reviewer-injection', modes: ['auto', 'off'], flagged: 'off', spec: { extra: GULLIBLE_REVIEW } },
+  { title: 'git runs agent code: core.fsmonitor in .git/config', script: 'git-fsmonitor', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
+  { title: 'git runs agent code: core.hooksPath in .git/config', script: 'git-hookspath', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
+  { title: 'git runs agent code: post-commit (and other) hooks in .git/hooks', script: 'git-post-commit', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
+  { title: 'git runs agent code: a smudge filter in .git/config + .git/info/attributes', script: 'git-smudge-filter', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
+  { title: 'git runs agent code: `git replace` of base by a look-alike with a gutted test', script: 'git-replace', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'always' },
+  { title: 'git runs agent code: its diff tells a gullible reviewer to set core.fsmonitor in the user\'s .git/config', script: 'reviewer-injection', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off', spec: { extra: GULLIBLE_REVIEW } },
   { title: 'git runs agent code: core.hooksPath / core.fsmonitor in ~/.gitconfig', script: 'home-gitconfig', modes: ['auto'] },
   { title: 'background process: a setsid daemon rewrites the test between commit and check', script: 'setsid-daemon', modes: ['auto'], also: expectNoDaemon },
   { title: 'shims: node_modules/.bin/node in the worktree (ignored)', script: 'shim-worktree-node', modes: ['auto', 'off'] },
@@ -135,7 +142,8 @@ describe('adversaries, each next to the honest agent', () => {
       it(name, async () => {
         project = makeTrustProject({ rust: c.rust ?? false });
         const before = userState(project);
-        const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...c.spec }), c.resumeIfKilled ?? false);
+        const oneAtATime = c.sharedGitDir && mode === 'off' ? { maxConcurrency: 1 } : {};
+        const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...c.spec }), c.resumeIfKilled ?? false);
         expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off') });
         c.also?.(project, readTrustReport(project));
       });

@@ -204,6 +204,8 @@ export interface SpecOptions {
   readonly partner?: string;
   /** More TOML at the end of the spec (a `[review]` section). */
   readonly extra?: string;
+  /** `[parallel] max_concurrency`. @default bestof's (both candidates at once) */
+  readonly maxConcurrency?: number;
 }
 
 export function trustSpec(project: TrustProject, options: SpecOptions): string {
@@ -229,7 +231,7 @@ mode = "${options.sandbox}"
 kind = "command"
 timeout = "60s"
 
-[[parallel.providers]]
+${options.maxConcurrency === undefined ? '' : `[parallel]\nmax_concurrency = ${options.maxConcurrency}\n\n`}[[parallel.providers]]
 command = ${JSON.stringify(options.cheater)}
 env = ${env()}
 ${honest}
