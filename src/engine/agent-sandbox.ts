@@ -17,6 +17,7 @@ import { agentGitDirs } from '../git/agent-git-dirs.js';
 import { BWRAP_INSTALL_HINT, probeSandbox, type SandboxLayout } from '../process/sandbox.js';
 import { err, ok, type Result } from '../result.js';
 import type { Spec } from '../spec/schema.js';
+import { linkedTargets } from './setup-link.js';
 
 export interface SandboxPlan {
   readonly enabled: boolean;
@@ -43,6 +44,8 @@ export async function resolveSandbox(mode: Spec['sandbox']['mode']): Promise<Res
 interface SandboxRun {
   readonly repoRoot: string;
   readonly sandbox: SandboxPlan;
+  /** `[setup] link`: what the worktree's links point at is bound read-only (./setup-link.ts). */
+  readonly spec?: { readonly setup: { readonly link: readonly string[] } };
 }
 
 interface SandboxCandidate {
@@ -88,6 +91,7 @@ export function agentSandbox(
     readOnly: [
       join(candidate.worktree, '.git'),
       ...(git ? [git.commonDir, join(git.adminDir, 'commondir'), join(git.adminDir, 'gitdir')] : []),
+      ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
     ],
   };
 }

@@ -124,12 +124,15 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     keptRef: candidate.ref,
     baseCommit: plan.baseCommit,
     copy: spec.setup.copy,
+    link: spec.setup.link,
     commands: spec.setup.commands,
     commandTimeoutMs: spec.setup.timeout,
     env: agentEnv,
     logFile: join(candidateDir(plan.runDir, id), 'setup.log'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
     setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
+    onProgress: (progress) => emit({ type: 'candidate.setup_progress', candidate: id, ...progress }),
+    sandboxed: plan.sandbox.enabled,
     signal,
   };
   const prepared = await prepareWorkspace(workspaceOptions);

@@ -67,6 +67,14 @@ export type RunEvent = Stamped &
       }
     | { readonly type: 'candidate.setup'; readonly candidate: string; readonly ok: boolean; readonly message?: string; readonly copied: readonly string[] }
     | {
+        /** What the candidate's setup is doing now (src/engine/setup-progress.ts): a step as it starts, and a running command every 10 s. */
+        readonly type: 'candidate.setup_progress';
+        readonly candidate: string;
+        readonly step: 'copy' | 'link' | 'submodules' | 'command';
+        /** `copying node_modules (264 MB)`, `command 1/2 \`npm ci\` running for 20s` */
+        readonly text: string;
+      }
+    | {
         /** What the candidate's agent CLI is, for reproducibility: version, argv (secrets redacted), model. */
         readonly type: 'candidate.provider';
         readonly candidate: string;

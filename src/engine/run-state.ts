@@ -233,6 +233,9 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       }));
     case 'candidate.setup':
       return event.ok ? state : updateCandidate(state, event.candidate, () => ({ message: event.message }));
+    case 'candidate.setup_progress':
+      // The dashboard's row shows the last activity: while setting up, what setup is doing.
+      return updateCandidate(state, event.candidate, () => ({ lastActivity: `setup: ${event.text}` }));
     case 'candidate.provider':
       return updateCandidate(state, event.candidate, () => ({ cli: { binary: event.binary, version: event.version, argv: event.argv, model: event.model } }));
     case 'candidate.activity':

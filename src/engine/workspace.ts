@@ -1,11 +1,13 @@
 /**
- * A candidate's workspace: its git worktree on its own branch, the untracked files it
- * needs copied in (`[setup] copy` and `.worktreeinclude`), and the setup commands run with
- * the candidate's identity and port in the environment.
+ * A candidate's workspace: its git worktree on its own branch, its submodules initialized
+ * (./setup-submodules.ts), the untracked files it needs copied in (`[setup] copy` and
+ * `.worktreeinclude`) or linked (`[setup] link`, ./setup-link.ts), and the setup commands run
+ * with the candidate's identity and port in the environment. Each step is reported as it starts
+ * (./setup-progress.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { addWorktree, addWorktreeOnBranch, removeWorktreeTrash, restoreMissingBranch } from '../git/worktree.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { clearStaleCandidateLocks } from '../git/stale-locks.js';
@@ -16,6 +18,10 @@ import { runShell } from '../process/run-process.js';
 import type { LogRedactor } from '../process/types.js';
 import { outputTail } from '../checks/run-checks.js';
 import { err, ok, type Result } from '../result.js';
+import { expandCopyPattern } from './setup-paths.js';
+import { makeSetupLinks } from './setup-link.js';
+import { COMMAND_HEARTBEAT_MS, commandText, heartbeat, sizeOf, type SetupProgressListener } from './setup-progress.js';
+import { initSubmodules } from './setup-submodules.js';
 
 export interface WorkspaceOptions {
   /** "new": a new branch from base; "resume": the candidate's existing branch, reusing its worktree if it is still there. */
@@ -27,6 +33,8 @@ export interface WorkspaceOptions {
   /** The candidate's kept ref (`refs/bestof/<run>/<candidate>/kept`): on resume, a missing branch is recreated there. */
   readonly keptRef: string;
   readonly copy: readonly string[];
+  /** `[setup] link`: untracked folders shared with every worktree through a symbolic link (./setup-link.ts). @default none */
+  readonly link?: readonly string[];
   readonly commands: readonly string[];
   readonly commandTimeoutMs: number;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -39,6 +47,15 @@ export interface WorkspaceOptions {
    * without it never had an agent in it.
    */
   readonly setupPathsFile: string;
+  /** What setup is doing, while it does it (copying, linking, each command and how long it runs). @default none */
+  readonly onProgress?: SetupProgressListener | undefined;
+  /** How often a running setup command is reported again. @default COMMAND_HEARTBEAT_MS (10 s) */
+  readonly progressEveryMs?: number | undefined;
+  /**
+   * Whether the agents run in the sandbox. false: `[setup] link` is shared writable (nothing stops
+   * an agent writing through the link into the repo's own folder), and the run says so. @default unknown: no warning
+   */
+  readonly sandboxed?: boolean | undefined;
   readonly signal: AbortSignal;
 }
 
@@ -158,12 +175,18 @@ async function runSetup(options: WorkspaceOptions, warnings: string[]): Promise<
  */
 export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly string[], signal: AbortSignal): Promise<Result<void, WorkspaceFailure>> {
   for (const path of setupPaths) await rm(join(options.worktree, path), { recursive: true, force: true });
-  const steps = await runSetupSteps({ ...options, signal }, []);
+  // The submodules are tracked content, not setup paths: they are left as the agent has them.
+  const steps = await runSetupSteps({ ...options, signal }, [], { submodules: false });
   return steps.ok ? ok() : steps;
 }
 
-/** The spec's setup: copies (and `.worktreeinclude`), then commands. Returns what was copied. */
-async function runSetupSteps(options: WorkspaceOptions, warnings: string[]): Promise<Result<string[], WorkspaceFailure>> {
+/**
+ * The spec's setup: the submodules (a new worktree only), copies (and `.worktreeinclude`), links,
+ * then commands, each step reported to `onProgress` as it starts. Returns what was copied.
+ */
+async function runSetupSteps(options: WorkspaceOptions, warnings: string[], steps: { readonly submodules: boolean } = { submodules: true }): Promise<Result<string[], WorkspaceFailure>> {
+  const progress = options.onProgress ?? (() => undefined);
+  if (steps.submodules) warnings.push(...(await initSubmodules(options.repoRoot, options.worktree, { signal: options.signal, timeoutMs: options.commandTimeoutMs, onProgress: progress })));
   const patterns = [...options.copy, ...(await readWorktreeInclude(options.repoRoot))];
   const copied: string[] = [];
   for (const pattern of patterns) {
@@ -171,6 +194,7 @@ async function runSetupSteps(options: WorkspaceOptions, warnings: string[]): Pro
     if (!matches.ok) return err({ message: matches.error, infrastructure: false });
     if (matches.value.length === 0) warnings.push(`setup.copy: "${pattern}" matches nothing in ${options.repoRoot}; nothing copied`);
     for (const path of matches.value) {
+      progress({ step: 'copy', text: `copying ${path} (${await sizeOf(join(options.repoRoot, path))})` });
       try {
         await cp(join(options.repoRoot, path), join(options.worktree, path), { recursive: true, force: true });
       } catch (error) {
@@ -180,8 +204,23 @@ async function runSetupSteps(options: WorkspaceOptions, warnings: string[]): Pro
     }
   }
 
-  for (const command of options.commands) {
+  const link = options.link ?? [];
+  if (link.length > 0) {
+    progress({ step: 'link', text: `linking ${link.join(', ')}` });
+    const linked = await makeSetupLinks(options.repoRoot, options.worktree, link, warnings);
+    if (!linked.ok) return err({ message: linked.error, infrastructure: false });
+    if (linked.value.length > 0 && options.sandboxed === false) {
+      warnings.push(
+        `setup.link: agents run without the sandbox, so an agent that writes into ${linked.value.join(', ')} writes through the link into ${options.repoRoot}'s own, for you and every candidate; install bubblewrap (the sandbox makes the links read-only), or use setup.copy`,
+      );
+    }
+  }
+
+  const total = options.commands.length;
+  for (const [index, command] of options.commands.entries()) {
     if (options.signal.aborted) return err({ message: 'cancelled during setup', infrastructure: false });
+    progress({ step: 'command', text: commandText(index + 1, total, command) });
+    const beat = heartbeat(options.progressEveryMs ?? COMMAND_HEARTBEAT_MS, (elapsedMs) => progress({ step: 'command', text: commandText(index + 1, total, command, elapsedMs) }));
     // A shell on purpose: setup commands are the spec author's own shell lines.
     const result = await runShell(command, {
       cwd: options.worktree,
@@ -190,7 +229,7 @@ async function runSetupSteps(options: WorkspaceOptions, warnings: string[]): Pro
       signal: options.signal,
       logFile: options.logFile,
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    });
+    }).finally(() => beat.stop());
     if (!result.ok) {
       const how = result.timedOut
         ? `timed out after ${Math.round(options.commandTimeoutMs / 1000)}s`
@@ -233,46 +272,4 @@ async function readWorktreeInclude(repoRoot: string): Promise<string[]> {
   }
 }
 
-/**
- * A copy entry is a path relative to the repo root (a file or a folder), or a pattern with
- * `*` in its last segment (`config/*.local.json`). Anything that resolves outside the repo,
- * through `..`, an absolute path or a symbolic link, is refused.
- */
-export async function expandCopyPattern(repoRoot: string, pattern: string): Promise<Result<string[]>> {
-  const entry = pattern.replace(/^\/+/, '').replace(/\/+$/, '');
-  const leaves = (path: string): boolean => {
-    const rel = relative(repoRoot, resolve(repoRoot, path));
-    return rel.startsWith('..') || isAbsolute(rel);
-  };
-  if (isAbsolute(pattern) || leaves(entry)) return err(`setup.copy: "${pattern}" leaves the repo; copy only paths inside ${repoRoot}`);
-  let candidates: string[];
-  if (basename(entry).includes('*')) {
-    const folder = dirname(entry);
-    const regex = new RegExp(`^${basename(entry).split('*').map(escapeRegExp).join('[^/]*')}$`);
-    try {
-      candidates = (await readdir(join(repoRoot, folder))).filter((name) => regex.test(name)).map((name) => (folder === '.' ? name : join(folder, name)));
-    } catch {
-      candidates = [];
-    }
-  } else {
-    candidates = [entry];
-  }
-  const paths: string[] = [];
-  const realRoot = await realpath(repoRoot);
-  for (const path of candidates) {
-    let real: string;
-    try {
-      real = await realpath(join(repoRoot, path));
-    } catch {
-      continue; // does not exist
-    }
-    const rel = relative(realRoot, real);
-    if (rel.startsWith('..') || isAbsolute(rel)) return err(`setup.copy: "${path}" is a link that leaves the repo; refused`);
-    paths.push(path);
-  }
-  return ok(paths);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-}
+export { expandCopyPattern } from './setup-paths.js';

@@ -1,6 +1,8 @@
 /**
- * What an agent's commit must leave out: files over `[git] max_file_size`, and files that hold
- * one of the run's secret values (an `env-dump.txt`). It must be decided before `git add`: once a
+ * What an agent's commit must leave out: files over `[git] max_file_size`, files that hold one of
+ * the run's secret values (an `env-dump.txt`), and the agent's edits inside a submodule (bestof
+ * does not commit inside submodules: the gitlink is left out, the edits stay on disk, and the
+ * `skipped` entry says so). It must be decided before `git add`: once a
  * file is added, its blob is in `.git/objects` for good (no ref needed; `git gc` keeps loose
  * objects for two weeks), and from a commit it reaches the merge, the reviewer's prompt and any
  * push.
@@ -37,8 +39,8 @@ export interface SecretValues {
 export interface SkippedFile {
   /** Relative to the worktree root. */
   readonly path: string;
-  readonly reason: 'too_large' | 'secret';
-  /** For the user, never the value: `512 MB > git.max_file_size 10 MB`, `holds the value of OPENAI_API_KEY`. */
+  readonly reason: 'too_large' | 'secret' | 'submodule';
+  /** For the user, never the value: `512 MB > git.max_file_size 10 MB`, `holds the value of OPENAI_API_KEY`, or why a submodule's edits are not committed. */
   readonly detail: string;
 }
 
@@ -58,14 +60,50 @@ const CONCURRENCY = 8;
 const CHUNK_CHARS = 1024 * 1024;
 
 /**
- * The files that `git add -A` would stage and that must stay out of the commit, in path order.
- * Empty at no cost when there is no limit and no secret value.
+ * The files that `git add -A` would stage and that must stay out of the commit, in path order:
+ * also every submodule the agent changed (its gitlink stays as it was). Without a limit, a secret
+ * value or a `.gitmodules`, empty at the cost of one lstat.
  */
 export async function filesToLeaveOut(worktree: string, opts: CommitFilterOptions): Promise<SkippedFile[]> {
+  const excluded = new Set((opts.excludePaths ?? []).map((path) => path.replace(/\/+$/, '')));
+  const submodules = (await changedSubmodules(worktree, { signal: opts.signal })).filter((path) => !isUnder(path, excluded));
+  const inSubmodules = submodules.map((path): SkippedFile => ({ path, reason: 'submodule', detail: submoduleDetail(path) }));
+  const files = await filesToLeaveOutOfTheSuperproject(worktree, opts, excluded);
+  return [...inSubmodules, ...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Why a submodule's changes stay out: its files belong to another repository, whose commits
+ * bestof does not make (nor push), so a gitlink moved to a commit made inside the worktree would
+ * point at a commit that exists nowhere once the worktree is gone.
+ */
+function submoduleDetail(path: string): string {
+  return `edits inside submodule ${path} are not committed: bestof does not commit inside submodules (they stay on disk in the worktree; the commit keeps the submodule at the commit it had)`;
+}
+
+/**
+ * Submodules whose checkout differs from the commit the index records: new commits, edited or
+ * untracked files inside, or the submodule removed. Only looked for when the worktree has a
+ * `.gitmodules` (one `git status` of the submodules alone, no untracked walk of the worktree).
+ */
+async function changedSubmodules(worktree: string, opts: GitCallOptions): Promise<string[]> {
+  if (!(await lstat(join(worktree, '.gitmodules')).then(() => true, () => false))) return [];
+  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=none', '--no-renames'], opts));
+  // "1 <XY> <sub> <mH> <mI> <mW> <hH> <hI> <path>": <sub> is "S<c><m><u>" for a submodule.
+  const changed: string[] = [];
+  for (const entry of entries) {
+    const fields = entry.split(' ');
+    if (fields[0] !== '1' || !fields[2]?.startsWith('S')) continue;
+    changed.push(fields.slice(8).join(' '));
+  }
+  return changed;
+}
+
+/** The files of the worktree itself (not of its submodules) that must stay out: too large, or holding a secret. */
+async function filesToLeaveOutOfTheSuperproject(worktree: string, opts: CommitFilterOptions, excluded: ReadonlySet<string>): Promise<SkippedFile[]> {
   const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
   const limit = opts.maxFileSizeBytes;
   if (secrets === undefined && limit === undefined) return [];
-  const excluded = new Set((opts.excludePaths ?? []).map((path) => path.replace(/\/+$/, '')));
   const changed = (await changedPaths(worktree, { signal: opts.signal })).filter((entry) => !isUnder(entry.path, excluded));
   const skipped: SkippedFile[] = [];
   for (let i = 0; i < changed.length; i += CONCURRENCY) {

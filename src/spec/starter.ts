@@ -4,6 +4,7 @@
  * follow `schema.ts`; optional sections are shown commented out with their defaults.
  */
 import { JSON_SCHEMA_PATH } from './reference.js';
+import type { ProbedCheck, RepoProbe } from './repo-probe.js';
 
 export interface StarterSpecOptions {
   /** The run's name; characters a branch name cannot hold become "-" (e.g. "My App" -> "My-App"). */
@@ -13,6 +14,11 @@ export interface StarterSpecOptions {
    * Even Better TOML read it); none when absent. `bestof init` passes `installedSchemaUrl()`.
    */
   readonly schema?: string;
+  /**
+   * What `bestof init` found in the repo (./repo-probe.ts): its checks, frozen paths and links
+   * are written. Absent or empty: one placeholder check that says what to replace, no frozen path.
+   */
+  readonly probe?: RepoProbe;
 }
 
 /**
@@ -110,22 +116,7 @@ kind = "gemini"                  # Google Gemini CLI; approval_mode = "auto_edit
 
 # ------------------------------------------------------------------------------------------
 # Checks: your commands, run in each candidate's worktree; exit code 0 = pass.
-[checks]
-frozen = ["test/**"]             # restored from \`base\` before every check run: no candidate can edit its way to a pass
-# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
-
-[[checks.items]]
-name = "test"                    # shown in the dashboard and the report
-command = "npm test"             # a shell command, run in the candidate's worktree
-score = 70                       # points for passing
-timeout = "10m"                  # the check fails past this
-# from_iteration = 1             # curriculum: the check counts from this iteration on
-
-[[checks.items]]
-name = "lint"
-command = "npm run lint"         # replace with your own checks; drop the ones you do not have
-score = 30                       # the scores of all checks add up to the candidate's score
-
+${checksSection(options.probe)}
 # ------------------------------------------------------------------------------------------
 # Optional: an LLM judge whose verdict carries points.
 # [review]
@@ -134,7 +125,8 @@ score = 30                       # the scores of all checks add up to the candid
 # prompt_file = "review.md"
 # score = 30
 
-# Optional: candidates review each other's anonymised work and vote.
+# Optional: after the final scoring, the candidates (or a jury of other agents) review each
+# other's anonymised work and vote; the ranking then combines check scores and votes.
 # [vote]
 # enabled = true
 # method = "borda"               # borda | approval | plurality | pairwise
@@ -154,15 +146,70 @@ merge = "branch"                 # leave the winner on a branch to review; or me
 # into = "main"                  # branch to merge into (default: the one checked out)
 
 [setup]
-commands = []                    # run once in every new worktree, e.g. ["npm ci"]
+commands = []                    # run once in every new worktree, e.g. ["make deps"]
 copy = []                        # untracked files copied into each worktree, e.g. [".env"]
-# base_port = 4100               # candidate i gets PORT = base_port + i
+${linkLine(options.probe)}# base_port = 4100               # candidate i gets PORT = base_port + i
 
 [git]
 auto_commit = true               # one commit per iteration
 branch_prefix = "bestof"         # candidate branches are named <prefix>/...
 keep_worktrees = false           # true: keep every candidate's worktree after the run
 `;
+}
+
+/** `[checks]`: frozen paths and checks found in the repo, or a placeholder that says what to do. */
+function checksSection(probe: RepoProbe | undefined): string {
+  const frozen = probe?.frozen ?? [];
+  const frozenLine =
+    frozen.length > 0
+      ? `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`
+      : `frozen = []                      # add your tests, e.g. ["test/**"]: restored from \`base\` before every check run, so no candidate can edit its way to a pass`;
+  const checks = probe?.checks ?? [];
+  const items =
+    checks.length > 0
+      ? checks.map((check, index) => checkItem(check, scoreOf(index, checks.length), index === 0)).join('\n')
+      : checkItem(
+          { name: 'test', command: "echo 'bestof.toml: put your test command here' >&2; exit 1", source: 'nothing found to run: replace it' },
+          100,
+          true,
+        );
+  const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
+  return `[checks]
+${frozenLine}
+# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
+
+${found}${items}`;
+}
+
+function checkItem(check: ProbedCheck, score: number, explain: boolean): string {
+  const pad = (text: string): string => text.padEnd(32);
+  return [
+    '[[checks.items]]',
+    `${pad(`name = ${JSON.stringify(check.name)}`)} # ${explain ? 'shown in the dashboard and the report' : check.source}`,
+    `${pad(`command = ${JSON.stringify(check.command)}`)} # ${explain ? `a shell command, run in the candidate's worktree (${check.source})` : 'run in the worktree'}`,
+    `${pad(`score = ${score}`)} # ${explain ? 'points for passing; the scores of all checks add up to the candidate\'s score' : 'points for passing'}`,
+    ...(explain ? [`${pad('timeout = "10m"')} # the check fails past this`, '# from_iteration = 1             # curriculum: the check counts from this iteration on'] : []),
+    '',
+  ].join('\n');
+}
+
+/** 100 points in all: the first check (the tests) 70 when there are others, the rest shared. */
+function scoreOf(index: number, count: number): number {
+  if (count === 1) return 100;
+  if (index === 0) return 70;
+  const share = Math.floor(30 / (count - 1));
+  return index === count - 1 ? 30 - share * (count - 2) : share;
+}
+
+function linkLine(probe: RepoProbe | undefined): string {
+  const link = probe?.link ?? [];
+  return link.length > 0
+    ? `link = ${tomlList(link)}${' '.repeat(Math.max(1, 33 - `link = ${tomlList(link)}`.length))}# shared into each worktree as a link (read-only to sandboxed agents): the fastest way, no copy\n`
+    : '# link = ["node_modules"]        # untracked folders shared into each worktree as a link (read-only to sandboxed agents), faster than copy\n';
+}
+
+function tomlList(items: readonly string[]): string {
+  return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
 }
 
 /** Makes any text a valid run name, so the starter always loads (e.g. "My App" -> "My-App"). */

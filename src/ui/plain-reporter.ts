@@ -25,6 +25,8 @@ export function formatEvent(event: RunEvent): string {
       return `${event.candidate} review: ${event.verdict === 'lgtm' ? `LGTM (+${event.points})` : event.verdict === 'refuse' ? `REFUSE: ${event.reason ?? ''}` : `no verdict${event.reason ? ` (${event.reason})` : ''}`}`;
     case 'candidate.setup':
       return event.ok ? `${event.candidate} ready${event.copied.length > 0 ? ` (copied ${event.copied.join(', ')})` : ''}` : `${event.candidate} setup failed: ${event.message ?? ''}`;
+    case 'candidate.setup_progress':
+      return `${event.candidate} setup: ${event.text}`;
     case 'candidate.provider':
       return `${event.candidate} agent: ${event.kind} ${event.version ?? '(version unknown)'}${event.model ? `, model ${event.model}` : ''} — ${event.argv.join(' ')}`;
     case 'candidate.activity': {
@@ -52,7 +54,7 @@ export function formatEvent(event: RunEvent): string {
     case 'candidate.finished':
       return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${event.message ? ` — ${event.message}` : ''}`;
     case 'selection.finished':
-      return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.eligible ? '' : ` (${r.reason})`}`).join(', ')} — ${event.message}`;
+      return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.reason ? ` (${r.reason})` : ''}`).join(', ')} — ${event.message}`;
     case 'merge.started':
       return `merging ${event.candidate} (${event.mode})${event.into ? ` into ${event.into}` : ''}`;
     case 'merge.finished':

@@ -65,6 +65,7 @@ describe('generated from the schema', () => {
       'vote.voters[].script: existing-file',
       'vote.output_file: inside-repo',
       'setup.copy: inside-repo',
+      'setup.link: inside-repo',
     ]);
   });
 });

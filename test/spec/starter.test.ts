@@ -16,8 +16,10 @@ describe('starterSpec', () => {
     expect(spec.prompt.text).toContain('Describe the task');
     expect(spec.parallel.candidates).toBe(3);
     expect(spec.parallel.providers.map((p) => p.kind)).toEqual(['claude', 'codex', 'gemini']);
-    expect(spec.checks.frozen.length).toBeGreaterThan(0);
-    expect(spec.checks.items.map((c) => c.name)).toEqual(['test', 'lint']);
+    // Without a look at a repo (src/spec/repo-probe.ts) nothing is guessed: one check to replace, no frozen path.
+    expect(spec.checks.frozen).toEqual([]);
+    expect(spec.checks.items.map((c) => c.name)).toEqual(['test']);
+    expect(spec.checks.items[0]?.command).toContain('put your test command here');
     expect(spec.select.merge).toBe('branch');
   });
 
@@ -53,13 +55,27 @@ describe('starterSpec', () => {
     expect(result.value.spec.name).toBe('My-App-v2-');
   });
 
-  it('comments every setting it writes', () => {
-    const settings = starterSpec({ name: 'x' })
-      .split('\n')
-      .filter((line) => /^[a-z_]+ = /.test(line) && !line.startsWith('text = '));
-    expect(settings.length).toBeGreaterThan(20);
-    // The second and third agents and the second check repeat keys explained just above them.
-    expect(settings.filter((line) => !line.includes('#'))).toEqual(['name = "lint"']);
+  it('comments every setting it writes, also the checks found in a repo', () => {
+    const probe = {
+      kinds: ['node' as const],
+      checks: [
+        { name: 'test', command: 'npm test', source: 'package.json "test" script' },
+        { name: 'lint', command: 'npm run lint', source: 'package.json "lint" script' },
+      ],
+      frozen: ['test/**'],
+      link: ['node_modules'],
+    };
+    for (const toml of [starterSpec({ name: 'x' }), starterSpec({ name: 'x', probe })]) {
+      const settings = toml.split('\n').filter((line) => /^[a-z_]+ = /.test(line) && !line.startsWith('text = '));
+      expect(settings.length).toBeGreaterThan(20);
+      expect(settings.filter((line) => !line.includes('#'))).toEqual([]);
+    }
+  });
+
+  it('presents the vote as what it is: it runs when enabled', () => {
+    const toml = starterSpec({ name: 'x' });
+    expect(toml).not.toMatch(/does nothing|not yet|not implemented/i);
+    expect(toml).toContain("# Optional: after the final scoring, the candidates (or a jury of other agents) review each\n# other's anonymised work and vote");
   });
 
   it('starts with a #:schema line for editors when given the schema, and still loads', async () => {

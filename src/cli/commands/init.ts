@@ -1,14 +1,20 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { existsSync, writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
 import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/repo.js';
+import { trackedFiles as listTrackedFiles } from '../../git/tracked-files.js';
+import { runProcess } from '../../process/run-process.js';
+import { probeRepo, type RepoProbe } from '../../spec/repo-probe.js';
 
-/** `bestof init`: a commented starter spec at the root of the current repo. */
+/**
+ * `bestof init`: a commented starter spec at the root of the current repo (also when run from a
+ * subfolder: the run reads it there), with the checks, frozen paths and links found in the repo.
+ */
 export async function initCommand(args: readonly string[]): Promise<number> {
-  const { values } = parseCommandArgs('init', args, { force: { type: 'boolean' } });
+  const { values } = parseCommandArgs('init', args);
   const repo = await openRepo(process.cwd());
   if (!repo.ok) {
     process.stderr.write(`bestof init: ${repo.error}\n`);
@@ -20,8 +26,30 @@ export async function initCommand(args: readonly string[]): Promise<number> {
     return EXIT_CODES.badInput;
   }
   const name = basename(repo.value.root).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'task';
+  const probe = await probeAt(repo.value.root);
   // The `#:schema` line lets editors with TOML support complete and check the spec as it is edited.
-  writeFileSync(path, starterSpec({ name, schema: installedSchemaUrl() }));
-  process.stdout.write(`wrote ${path}\nedit the task and the checks, then: bestof validate && bestof run\n`);
+  writeFileSync(path, starterSpec({ name, schema: installedSchemaUrl(), probe }));
+  const sub = relative(repo.value.root, resolve(process.cwd()));
+  const where = sub === '' ? '' : ` (at the root of the repo, not in ${sub}/: bestof validate and bestof run find it from any folder of the repo)`;
+  process.stdout.write(`wrote ${path}${where}\n${foundLine(probe)}\nedit the task and the checks, then: bestof validate && bestof run\n`);
   return EXIT_CODES.ok;
+}
+
+/** What the repo holds, for the starter: its tracked files from git, and whether clippy is installed (for a Rust repo). */
+async function probeAt(root: string): Promise<RepoProbe> {
+  const trackedFiles = await listTrackedFiles(root);
+  const clippy = existsSync(resolve(root, 'Cargo.toml'))
+    ? (await runProcess('cargo', ['clippy', '--version'], { cwd: root, env: process.env, timeoutMs: 20_000 })).ok
+    : false;
+  return probeRepo(root, { trackedFiles, clippy });
+}
+
+function foundLine(probe: RepoProbe): string {
+  if (probe.checks.length === 0) return 'found no test command (package.json scripts, pytest, Cargo.toml, go.mod, a Makefile test target): the spec has a placeholder check to replace';
+  const parts = [
+    `checks: ${probe.checks.map((check) => `\`${check.command}\``).join(', ')}`,
+    probe.frozen.length > 0 ? `frozen: ${probe.frozen.join(', ')}` : 'no test folder to freeze found',
+    ...(probe.link.length > 0 ? [`setup.link: ${probe.link.join(', ')}`] : []),
+  ];
+  return `found ${probe.kinds.join(', ')}: ${parts.join('; ')}`;
 }

@@ -1,0 +1,184 @@
+/**
+ * What `bestof init` finds in a repo, so the starter spec holds checks and frozen paths that
+ * exist there rather than guesses: the test, lint and typecheck scripts of a package.json, pytest
+ * (pyproject.toml, setup.cfg, pytest.ini, tests), cargo (Cargo.toml), go (go.mod), a Makefile's
+ * `test` target; the test folders and test-file patterns that match tracked files; and, for a Node
+ * repo whose dependencies are installed, `[setup] link = ["node_modules"]` (the fastest way to give
+ * every worktree its dependencies: scripts/bench-setup.mjs).
+ *
+ * Only the repo's files are read here; what needs git or a process (the tracked files, whether
+ * clippy is installed: a clippy check is offered only where it is) the caller finds out
+ * (src/cli/commands/init.ts), as the spec layer runs nothing.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
+
+export interface ProbedCheck {
+  readonly name: string;
+  readonly command: string;
+  /** Why it is there, for the comment beside it: `package.json "test" script`. */
+  readonly source: string;
+}
+
+export interface RepoProbe {
+  /** The kinds of project found, in the order their checks come. */
+  readonly kinds: readonly RepoKind[];
+  readonly checks: readonly ProbedCheck[];
+  /** `[checks] frozen` patterns, each matching at least one tracked file. */
+  readonly frozen: readonly string[];
+  /** `[setup] link` entries that exist (node_modules of a Node repo). */
+  readonly link: readonly string[];
+}
+
+/** npm's placeholder: `npm init` writes it, and it always fails. */
+const NPM_PLACEHOLDER_TEST = /no test specified/;
+
+/** Test folders and test-file patterns, by kind; only those that match tracked files are kept. */
+const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[] }[] = [
+  { pattern: 'test/**' },
+  { pattern: 'tests/**' },
+  { pattern: '__tests__/**', kinds: ['node'] },
+  { pattern: 'spec/**', kinds: ['node'] },
+  { pattern: 'src/**/*.test.ts', kinds: ['node'] },
+  { pattern: 'src/**/*.test.js', kinds: ['node'] },
+  { pattern: 'src/**/*.spec.ts', kinds: ['node'] },
+  { pattern: '**/test_*.py', kinds: ['python'] },
+  { pattern: '**/*_test.py', kinds: ['python'] },
+  { pattern: '**/conftest.py', kinds: ['python'] },
+  { pattern: 'pytest.ini', kinds: ['python'] },
+  { pattern: '**/*_test.go', kinds: ['go'] },
+  { pattern: '**/testdata/**', kinds: ['go'] },
+  // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.
+  { pattern: 'package.json', kinds: ['node'] },
+  { pattern: 'Makefile', kinds: ['make'] },
+];
+
+export interface ProbeFacts {
+  /** The repo's tracked files (`git ls-files`): an ignored build folder or node_modules must not make a frozen pattern look useful. */
+  readonly trackedFiles: readonly string[];
+  /** `cargo clippy --version` works here. */
+  readonly clippy: boolean;
+}
+
+export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
+  const kinds: RepoKind[] = [];
+  const checks: ProbedCheck[] = [];
+  const link: string[] = [];
+
+  const pkg = readJson(join(root, 'package.json'));
+  if (pkg !== undefined) {
+    kinds.push('node');
+    const scripts = isRecord(pkg.scripts) ? pkg.scripts : {};
+    const script = (name: string): string | undefined => (typeof scripts[name] === 'string' ? (scripts[name] as string) : undefined);
+    const test = script('test');
+    if (test !== undefined && !NPM_PLACEHOLDER_TEST.test(test)) checks.push({ name: 'test', command: 'npm test', source: 'package.json "test" script' });
+    for (const name of ['lint', 'typecheck']) {
+      if (script(name) !== undefined) checks.push({ name, command: `npm run ${name}`, source: `package.json "${name}" script` });
+    }
+    if (script('typecheck') === undefined && existsSync(join(root, 'tsconfig.json')) && dependsOn(pkg, 'typescript')) {
+      checks.push({ name: 'typecheck', command: 'npx tsc --noEmit', source: 'tsconfig.json and the typescript dependency' });
+    }
+    if (isFolder(join(root, 'node_modules'))) link.push('node_modules');
+  }
+
+  if (usesPytest(root)) {
+    kinds.push('python');
+    checks.push({ name: 'test', command: 'python3 -m pytest -q', source: 'pytest configuration or tests' });
+  }
+
+  if (existsSync(join(root, 'Cargo.toml'))) {
+    kinds.push('rust');
+    checks.push({ name: 'test', command: 'cargo test', source: 'Cargo.toml' });
+    if (facts.clippy) checks.push({ name: 'clippy', command: 'cargo clippy -- -D warnings', source: 'Cargo.toml, clippy installed' });
+  }
+
+  if (existsSync(join(root, 'go.mod'))) {
+    kinds.push('go');
+    checks.push({ name: 'test', command: 'go test ./...', source: 'go.mod' });
+    checks.push({ name: 'vet', command: 'go vet ./...', source: 'go.mod' });
+  }
+
+  const makefile = ['Makefile', 'makefile', 'GNUmakefile'].find((name) => existsSync(join(root, name)));
+  if (makefile !== undefined && /^test\s*:/m.test(readFileSync(join(root, makefile), 'utf8'))) {
+    kinds.push('make');
+    if (!checks.some((check) => check.name === 'test')) checks.push({ name: 'test', command: 'make test', source: `${makefile} "test" target` });
+  }
+
+  const tracked = facts.trackedFiles;
+  const frozen = FROZEN_CANDIDATES.filter(({ pattern, kinds: only }) => (only === undefined || only.some((kind) => kinds.includes(kind))) && tracked.some((file) => globMatches(pattern, file))).map(
+    ({ pattern }) => pattern,
+  );
+  return { kinds, checks: uniqueNames(checks), frozen, link };
+}
+
+/** Two checks of the same name (a Node and a Python test) cannot both be `test`: the later ones get their kind's name. */
+function uniqueNames(checks: readonly ProbedCheck[]): ProbedCheck[] {
+  const seen = new Set<string>();
+  return checks.map((check) => {
+    let name = check.name;
+    if (seen.has(name)) name = `${check.command.split(' ')[0]}-${check.name}`;
+    seen.add(name);
+    return name === check.name ? check : { ...check, name };
+  });
+}
+
+function usesPytest(root: string): boolean {
+  const text = (file: string): string => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '');
+  if (existsSync(join(root, 'pytest.ini')) || existsSync(join(root, 'conftest.py'))) return true;
+  if (/\[tool\.pytest|pytest/.test(text('pyproject.toml'))) return true;
+  if (/\[tool:pytest\]/.test(text('setup.cfg')) || /\[pytest\]/.test(text('tox.ini'))) return true;
+  // A Python project with a tests folder: pytest also runs unittest-style tests.
+  const python = existsSync(join(root, 'pyproject.toml')) || existsSync(join(root, 'setup.py')) || existsSync(join(root, 'setup.cfg'));
+  return python && (isFolder(join(root, 'tests')) || isFolder(join(root, 'test')));
+}
+
+/**
+ * Does a `[checks] frozen` pattern (git's glob pathspec, see src/checks/frozen.ts) match this
+ * file? `**` crosses folders, `*` does not; `dir/**` also covers `dir` itself.
+ */
+export function globMatches(pattern: string, file: string): boolean {
+  let regex = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (pattern.startsWith('**/', i)) {
+      regex += '(?:.*/)?';
+      i += 2;
+    } else if (pattern.startsWith('/**', i) && i + 3 === pattern.length) {
+      regex += '(?:/.*)?';
+      i += 2;
+    } else if (pattern.startsWith('**', i)) {
+      regex += '.*';
+      i += 1;
+    } else if (c === '*') regex += '[^/]*';
+    else if (c === '?') regex += '[^/]';
+    else regex += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${regex}$`).test(file);
+}
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function dependsOn(pkg: Record<string, unknown>, name: string): boolean {
+  return ['dependencies', 'devDependencies'].some((field) => isRecord(pkg[field]) && name in (pkg[field] as Record<string, unknown>));
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Submodules in the candidates' worktrees: initialized during setup (a local one only from a
+ * folder outside the repo), a warning when one cannot be, and an agent's edits inside one never
+ * silently dropped: left out of the commit with a warning, kept on disk. Real repos throughout.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace.js';
+import { commitAll } from '../../src/git/commit.js';
+import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
+
+const { repo, tempDir } = tempRepos();
+
+/** An app repo with a submodule `lib` made from another repo (`url` as `git submodule add` is given it). */
+function withSubmodule(where: 'outside' | 'inside'): { app: TempRepo; lib: TempRepo; options(overrides?: Partial<WorkspaceOptions>): WorkspaceOptions; worktree: string } {
+  const lib = repo({ 'lib.txt': 'library v1\n' });
+  const app = repo({ 'README.md': '# app\n' });
+  let url = lib.dir;
+  if (where === 'inside') {
+    // The shape of CVE-2022-39253: the submodule's source is a repo inside the superproject's own folder.
+    execFileSync('git', ['clone', '--quiet', '--bare', lib.dir, join(app.dir, 'vendor', 'lib.git')]);
+    url = './vendor/lib.git';
+  }
+  app.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', url, 'lib');
+  app.commitAll('add the lib submodule');
+  const outside = tempDir();
+  const worktree = join(outside, 'worktrees', 'r1', 'c1');
+  const runDir = join(outside, 'run');
+  mkdirSync(runDir, { recursive: true });
+  const options = (overrides: Partial<WorkspaceOptions> = {}): WorkspaceOptions => ({
+    mode: 'new',
+    repoRoot: app.dir,
+    worktree,
+    branch: 'bestof/r1/c1',
+    baseCommit: app.git('rev-parse', 'HEAD'),
+    keptRef: 'refs/bestof/r1/c1/kept',
+    copy: [],
+    commands: [],
+    commandTimeoutMs: 30_000,
+    env: process.env,
+    logFile: join(runDir, 'setup.log'),
+    setupPathsFile: join(runDir, 'setup-paths.json'),
+    signal: new AbortController().signal,
+    ...overrides,
+  });
+  return { app, lib, options, worktree };
+}
+
+describe('submodules in the worktrees', () => {
+  it('are initialized during setup, and the progress says so', async () => {
+    const s = withSubmodule('outside');
+    const steps: string[] = [];
+    const made = await prepareWorkspace(s.options({ onProgress: (p) => steps.push(p.text) }));
+    expect(made.ok && made.value.warnings).toEqual([]);
+    expect(readFileSync(join(s.worktree, 'lib', 'lib.txt'), 'utf8')).toBe('library v1\n');
+    expect(steps).toEqual(['submodule 1/1 lib: initializing']);
+    // Nothing of the submodule is a setup path (it is tracked content), and the worktree is clean.
+    expect(made.ok && made.value.setupPaths).toEqual([]);
+    expect(s.app.git('-C', s.worktree, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a submodule whose source is inside the repo is not cloned: a warning says which and why', async () => {
+    const s = withSubmodule('inside');
+    const made = await prepareWorkspace(s.options());
+    expect(made.ok && made.value.warnings).toEqual([
+      expect.stringMatching(/^submodule lib is not initialized in the worktrees: its URL ".*vendor\/lib\.git" is a folder inside this repo, which bestof does not clone .*CVE-2022-39253/),
+    ]);
+    expect(existsSync(join(s.worktree, 'lib', 'lib.txt'))).toBe(false);
+  });
+
+  it('a submodule that cannot be cloned is a warning, not a failed setup', async () => {
+    const s = withSubmodule('outside');
+    execFileSync('rm', ['-rf', s.lib.dir]);
+    const made = await prepareWorkspace(s.options());
+    expect(made.ok && made.value.warnings).toEqual([expect.stringMatching(/^submodule lib is not initialized in the worktrees: git clone failed: .*; the candidates work without it \(check its URL/)]);
+  });
+
+  it("an agent's edits inside a submodule are left out of the commit, with a warning, and stay on disk", async () => {
+    const s = withSubmodule('outside');
+    const made = await prepareWorkspace(s.options());
+    expect(made.ok).toBe(true);
+    const gitlink = s.app.git('-C', s.worktree, 'rev-parse', 'HEAD:lib');
+    // The agent edits a file of the app, a file inside the submodule, and commits inside it.
+    writeFileSync(join(s.worktree, 'README.md'), '# app, edited\n');
+    writeFileSync(join(s.worktree, 'lib', 'lib.txt'), 'library v2\n');
+    execFileSync('git', ['-c', 'user.name=A', '-c', 'user.email=a@example.com', 'commit', '--quiet', '-am', 'inside'], { cwd: join(s.worktree, 'lib') });
+    writeFileSync(join(s.worktree, 'lib', 'new.txt'), 'new\n');
+    const committed = await commitAll(s.worktree, { message: 'iteration 1' });
+    expect(committed.skipped).toEqual([
+      { path: 'lib', reason: 'submodule', detail: expect.stringMatching(/^edits inside submodule lib are not committed: bestof does not commit inside submodules/) },
+    ]);
+    expect(s.app.git('-C', s.worktree, 'show', '--name-only', '--format=', 'HEAD')).toBe('README.md');
+    expect(s.app.git('-C', s.worktree, 'rev-parse', 'HEAD:lib')).toBe(gitlink);
+    expect(readFileSync(join(s.worktree, 'lib', 'lib.txt'), 'utf8')).toBe('library v2\n');
+    expect(readFileSync(join(s.worktree, 'lib', 'new.txt'), 'utf8')).toBe('new\n');
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The starter spec written from what the repo holds (src/spec/repo-probe.ts): each kind of repo,
+ * made for real in a temp folder, gets the checks, frozen paths and links that exist there, and
+ * the starter still loads as written.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatSpecProblems } from '../../src/spec/errors.js';
+import { loadSpec } from '../../src/spec/load.js';
+import { globMatches, probeRepo } from '../../src/spec/repo-probe.js';
+import { starterSpec } from '../../src/spec/starter.js';
+import { tempRepos } from '../helpers/temp-repo.js';
+import { REPO_FIXTURES, type FixtureKind } from './repo-fixtures.js';
+
+const { repo } = tempRepos();
+
+function probed(kind: FixtureKind, extra: (dir: string) => void = () => undefined, clippy = false) {
+  const r = repo(REPO_FIXTURES[kind]);
+  extra(r.dir);
+  const trackedFiles = r.git('ls-files').split('\n').filter(Boolean);
+  return { r, probe: probeRepo(r.dir, { trackedFiles, clippy }) };
+}
+
+async function loadStarter(dir: string, toml: string) {
+  const path = join(dir, 'bestof.toml');
+  writeFileSync(path, toml);
+  const loaded = await loadSpec(path);
+  if (!loaded.ok) throw new Error(`${formatSpecProblems(loaded.error)}\n\n${toml}`);
+  return loaded.value.spec;
+}
+
+describe('probeRepo and the starter it writes', () => {
+  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; link?: string[] }]>([
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], link: ['node_modules'] }],
+    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'] }],
+    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go'] }],
+    ['make', { checks: [['test', 'make test']], frozen: ['tests/**', 'Makefile'] }],
+  ])('a %s repo: its own checks and frozen paths, and the starter loads as written', async (kind, expected) => {
+    // A Node repo with its dependencies installed gets them linked.
+    const { r, probe } = probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
+    expect(probe.checks.map((c) => [c.name, c.command])).toEqual(expected.checks);
+    expect(probe.frozen).toEqual(expected.frozen);
+    expect(probe.link).toEqual(expected.link ?? []);
+    const spec = await loadStarter(r.dir, starterSpec({ name: kind, probe }));
+    expect(spec.checks.items.map((c) => [c.name, c.command])).toEqual(expected.checks);
+    expect(spec.checks.items.reduce((sum, c) => sum + c.score, 0)).toBe(100);
+    expect(spec.checks.frozen).toEqual(expected.frozen);
+    expect(spec.setup.link).toEqual(expected.link ?? []);
+  });
+
+  it('a Rust repo gets a clippy check only where clippy is installed', () => {
+    expect(probed('rust', undefined, true).probe.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
+  });
+
+  it("npm's placeholder test script, a tsconfig and a Node repo without node_modules", () => {
+    const { probe } = probed('node', (dir) => {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { typescript: '5' } }));
+      writeFileSync(join(dir, 'tsconfig.json'), '{}');
+    });
+    expect(probe.checks.map((c) => c.command)).toEqual(['npx tsc --noEmit']);
+    expect(probe.link).toEqual([]);
+  });
+
+  it('a repo with nothing to run: one placeholder check that says so, no frozen path, and it loads', async () => {
+    const { r, probe } = probed('bare');
+    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], link: [] });
+    const toml = starterSpec({ name: 'bare', probe });
+    const spec = await loadStarter(r.dir, toml);
+    expect(spec.checks.items).toHaveLength(1);
+    expect(spec.checks.items[0]?.command).toContain('put your test command here');
+    expect(spec.checks.frozen).toEqual([]);
+    expect(toml).not.toContain('npm run lint');
+  });
+
+  it('a test folder with no tracked file in it is not frozen', () => {
+    const { probe } = probed('bare', (dir) => {
+      writeFileSync(join(dir, 'package.json'), '{}');
+      mkdirSync(join(dir, 'test'));
+      writeFileSync(join(dir, 'test', 'out.log'), 'x');
+    });
+    expect(probe.frozen).toEqual([]);
+  });
+
+  it('frozen patterns match as git glob pathspecs do', () => {
+    expect(globMatches('test/**', 'test/a/b.js')).toBe(true);
+    expect(globMatches('test/**', 'tests/a.js')).toBe(false);
+    expect(globMatches('**/*_test.go', 'add_test.go')).toBe(true);
+    expect(globMatches('**/*_test.go', 'pkg/x/add_test.go')).toBe(true);
+    expect(globMatches('src/**/*.test.ts', 'src/a.test.ts')).toBe(true);
+    expect(globMatches('src/*.ts', 'src/a/b.ts')).toBe(false);
+  });
+});
