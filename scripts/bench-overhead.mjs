@@ -62,10 +62,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gitWrapperScript, parseGitLog, summarizeCensus } from './lib/git-census.mjs';
 import { formatRatio, median, parseCountList, runAlternated, summarizePairs } from './lib/paired.mjs';
+import { writeFixtureFiles } from './lib/fixture-files.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BESTOF_BIN = join(PROJECT, 'bin', 'bestof.js');
-const FILES_PER_FOLDER = 100;
 const MAX_CANDIDATES = 64;
 const SANDBOX_MAX_CANDIDATES = 8;
 const AGENT_OUTPUT = 'written by an instant candidate\n';
@@ -185,15 +185,7 @@ async function createRepo(repo, files) {
     ['core.autocrlf', 'false'],
   ];
   for (const [key, value] of config) await git(repo, ['config', key, value]);
-  const folders = Math.ceil(files / FILES_PER_FOLDER);
-  for (let f = 0; f < folders; f++) {
-    // Two levels of folders: src/gN/dNNN/, at most FILES_PER_FOLDER files in each.
-    const dir = join(repo, 'src', `g${Math.floor(f / 10)}`, `d${String(f).padStart(3, '0')}`);
-    mkdirSync(dir, { recursive: true });
-    for (let i = f * FILES_PER_FOLDER; i < Math.min(files, (f + 1) * FILES_PER_FOLDER); i++) {
-      writeFileSync(join(dir, `file${String(i).padStart(5, '0')}.txt`), `file ${i}\n${'x'.repeat(i % 97)}\n`);
-    }
-  }
+  writeFixtureFiles(repo, files);
   writeFileSync(join(repo, 'README.md'), '# bench fixture\n');
   await git(repo, ['add', '-A']);
   await git(repo, ['commit', '--quiet', '--no-verify', '-m', 'fixture']);
