@@ -21,9 +21,17 @@ export const TMUX_TIER = [
 export const REPORT_TIER = ['test/report-tier/**/*.test.ts'];
 
 /**
- * The long-runs tier (`npm run test:runs`): files that drive many whole runs of the built binary,
- * each of several iterations or trials (the loop's every stop rule end to end, benches of three
- * shards, clean of old runs). They were a third of the default run's time; here they keep the
+ * The long-runs tier (`npm run test:runs`): files that drive many whole runs (of the built binary, or of the engine in-process),
+ * each of several iterations or trials (the loop's every stop rule end to end, the vote with resume
+ * after kill -9, benches of three shards, clean of old runs). They were a third of the default run's time; here they keep the
  * default run under its 10 minutes, and `.ci/run` runs them right after it.
  */
-export const RUNS_TIER = ['test/cli/loop.test.ts', 'test/cli/bench.test.ts', 'test/cli/bench-limits.test.ts', 'test/cli/clean-runs.test.ts'];
+export const RUNS_TIER = [
+  'test/cli/loop.test.ts',
+  'test/cli/loop-flow.test.ts',
+  'test/engine/loop.test.ts',
+  'test/cli/vote.test.ts',
+  'test/cli/bench.test.ts',
+  'test/cli/bench-limits.test.ts',
+  'test/cli/clean-runs.test.ts',
+];

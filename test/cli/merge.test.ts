@@ -82,20 +82,21 @@ describe('[select] merge', () => {
     expect(report().merge?.ok).toBe(false);
   });
 
-  it('pr without gh says that it needs gh and keeps the branch', async () => {
+  it('pr: when the pull request fails at the end (gh logged in, origin there), the run says why and keeps the branch', async () => {
     project = makeProject();
-    // A PATH with git and node but no gh.
-    const bin = project.writeOutside('bin/.keep', '');
-    const binDir = join(bin, '..');
-    symlinkSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), join(binDir, 'git'));
-    symlinkSync(process.execPath, join(binDir, 'node'));
-    symlinkSync('/bin/sh', join(binDir, 'sh'));
-    symlinkSync('/bin/bash', join(binDir, 'bash'));
-    const result = await runWithMerge('pr', '', { PATH: binDir });
-    expect(result.code).toBe(3);
-    expect(result.stdout).toContain('needs the GitHub CLI `gh`');
+    // validate's checks pass (src/engine/merge-preflight.ts: gh on PATH and logged in, an origin);
+    // the pull request itself fails at the end: exit 3, the winner's branch pushed and kept.
+    const origin = join(project.writeOutside('origin/.keep', ''), '..', 'repo.git');
+    execFileSync('git', ['init', '--quiet', '--bare', origin]);
+    project.repo.git('remote', 'add', 'origin', origin);
+    const gh = project.writeOutside('bin/gh', '#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "GraphQL: could not create the pull request" >&2\nexit 1\n');
+    execFileSync('chmod', ['+x', gh]);
+    const result = await runWithMerge('pr', '', { PATH: `${join(gh, '..')}:${process.env.PATH ?? ''}` });
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expect(result.stdout).toContain('gh pr create failed: GraphQL: could not create the pull request');
     const winner = report().candidates[0];
     expect(project.repo.git('rev-parse', winner?.branch as string)).toBe(winner?.commit);
+    expect(execFileSync('git', ['--git-dir', origin, 'rev-parse', winner?.branch as string], { encoding: 'utf8' }).trim()).toBe(winner?.commit);
   });
 
   it('refuses a spec whose `into` is not the checked-out branch before creating anything', async () => {
