@@ -22,7 +22,7 @@ function diffsOf(state: RunState, text: (id: string) => string = (id) => DIFF(`s
 }
 
 /** A finished run with the ranking replaced: the rule that decided follows from it. */
-function ranked(entries: readonly { candidate: string; score: number; costUsd?: number; diffSize?: number; eligible?: boolean; reason?: string; vote?: number; combined?: number }[], winner: string | undefined): RunState {
+function ranked(entries: readonly { candidate: string; score: number; costUsd?: number; costKnown?: false; diffSize?: number; eligible?: boolean; reason?: string; vote?: number; combined?: number }[], winner: string | undefined): RunState {
   const events = finishedRun().map((e): RunEvent => {
     if (e.type === 'selection.finished') {
       return {
@@ -63,6 +63,9 @@ describe('the verdict names the rule that decided, in one sentence', () => {
     // With diff_size first in the spec's order, diff size decided (cost is not looked at).
     const bySize = ranked([{ candidate: 'c2', score: 100, diffSize: 4, costUsd: 0.05 }, { candidate: 'c1', score: 100, diffSize: 10 }], 'c2');
     expect(runVerdict(bySize, ['score', 'diff_size', 'cost']).sentence).toContain('broken by diff size 4 vs 10 lines');
+    // An unknown cost (shown as 0 in the ranking's number) loses the cost tie-break and is said to be unknown.
+    const unknown = ranked([{ candidate: 'c1', score: 100, costUsd: 0.03 }, { candidate: 'c2', score: 100, costUsd: 0, costKnown: false }], 'c1');
+    expect(runVerdict(unknown).sentence).toContain('broken by cost $0.0300 vs unknown');
   });
 
   it('a tie nothing separates: the spec\'s order of candidates', () => {

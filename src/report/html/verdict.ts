@@ -50,6 +50,9 @@ function separatedBy(key: TieBreak, a: RankEntry, b: RankEntry): string | undefi
     case 'score':
       return a.score !== b.score ? `score ${num(a.score)} vs ${num(b.score)}` : undefined;
     case 'cost':
+      // An unknown cost ranks after every known one (select.ts) and is never shown as a number.
+      if ((a.costKnown === false) !== (b.costKnown === false)) return a.costKnown === false ? 'cost unknown vs known' : `cost ${usd(a.costUsd)} vs unknown`;
+      if (a.costKnown === false) return undefined;
       return a.costUsd !== b.costUsd ? `cost ${usd(a.costUsd)} vs ${usd(b.costUsd)}` : undefined;
     case 'diff_size':
       return a.diffSize !== b.diffSize ? `diff size ${a.diffSize} vs ${b.diffSize} lines` : undefined;
