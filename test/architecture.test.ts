@@ -28,7 +28,8 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   // DESIGN: "ui imports only engine's types and events" (run-state's reducer is the UI's snapshot).
   ui: ['engine'],
   bench: ['engine', ...BELOW_ENGINE],
-  report: ['engine', ...BELOW_ENGINE],
+  // A bench's report (bench.html) reads the bench's summary and number formats; bench never imports report.
+  report: ['engine', 'bench', ...BELOW_ENGINE],
   engine: BELOW_ENGINE,
   // The layers under the engine are peers; these are the edges between them that make sense:
   // everyone reads the spec's types, the frozen-files check needs git, a cross-review runs providers.

@@ -3,91 +3,28 @@
  * agent, the resolved rate), each agent's resolved rate with its 95% Wilson interval, and its
  * mean cost per trial against its resolved rate; then the numbers of bench.md (agents, infra
  * failures, notes). Computed from the same summary as bench.md and junit.xml, so all three agree.
- *
- * The report layer does not import src/bench (DESIGN.md's layers: the CLI joins the two), so the
- * page declares the part of the summary it reads (BenchPageData, which src/bench/summary.ts's
- * BenchSummary is), and writes numbers the way src/bench/format.ts does: "66.7%", "$0.012", "–".
+ * Numbers are written by src/bench/format.ts, as in bench.md: "66.7%", "$0.012", "–".
  */
+import type { AgentSummary, BenchSummary, CellSummary } from '../../bench/summary.js';
+import { duration, NONE, percent, percentInterval, usd } from '../../bench/format.js';
 import { SHAPES_ONLY, type SecretSet } from '../../engine/secrets.js';
-import { formatDuration } from '../../spec/duration.js';
 import { plural } from '../../engine/words.js';
 import { escapeHtml as h } from './escape.js';
 import { renderPage } from './page.js';
 import { costScatterSvg, heatColour, rateChartSvg } from './svg.js';
-
-interface Interval {
-  readonly low: number;
-  readonly high: number;
-}
-
-/** A task x agent cell (src/bench/summary.ts CellSummary). */
-export interface BenchPageCell {
-  readonly task: string;
-  readonly agent: string;
-  readonly records: readonly unknown[];
-  readonly valid: number;
-  readonly resolved: number;
-  readonly infra: number;
-  readonly rate: number | null;
-  readonly verdict: 'passed' | 'failed' | 'skipped';
-}
-
-/** An agent's numbers (src/bench/summary.ts AgentSummary). */
-export interface BenchPageAgent {
-  readonly agent: string;
-  readonly kind: string;
-  readonly model: string | null;
-  readonly valid: number;
-  readonly resolved: number;
-  readonly infra: number;
-  readonly rate: number | null;
-  readonly interval: Interval | null;
-  readonly passAt1: number | null;
-  readonly meanScore: number | null;
-  readonly costUsd: { readonly mean: number | null };
-  readonly totalCostUsd: number;
-  readonly durationMs: { readonly p50: number | null };
-}
-
-/** What the page reads of a bench's summary (src/bench/summary.ts BenchSummary). */
-export interface BenchPageData {
-  readonly bench: string;
-  readonly specHash: string;
-  readonly matrix: { readonly tasks: readonly { readonly id: string; readonly bar: number }[]; readonly agents: readonly { readonly id: string }[]; readonly trials: number };
-  readonly shard: { readonly index: number; readonly count: number } | null;
-  readonly startedAt: string;
-  readonly finishedAt: string;
-  readonly harness: { readonly bestofVersion: string; readonly gitCommit: string | null };
-  readonly recorded: number;
-  readonly expected: number;
-  readonly cells: readonly BenchPageCell[];
-  readonly agents: readonly BenchPageAgent[];
-  readonly infraFailures: readonly { readonly task: string; readonly agent: string; readonly trial: number; readonly reason: string; readonly runId: string }[];
-  readonly notes: readonly string[];
-}
-
-const NONE = '–';
-const percent = (rate: number | null): string => (rate === null ? NONE : `${(rate * 100).toFixed(1)}%`);
-const percentInterval = (i: Interval | null): string => (i === null ? NONE : `[${percent(i.low)}, ${percent(i.high)}]`);
-const duration = (ms: number | null): string => (ms === null ? NONE : formatDuration(ms));
-function usd(value: number | null): string {
-  if (value === null) return NONE;
-  const size = Math.abs(value);
-  return `$${value.toFixed(size >= 1 || size === 0 ? 2 : size >= 0.01 ? 3 : 4)}`;
-}
 
 export interface BenchHtmlOptions {
   /** Redaction of every text shown (an infra failure's reason may quote a command's output). @default shapes only */
   readonly secrets?: SecretSet;
 }
 
-function cellText(c: BenchPageCell | undefined): string {
+function cellText(c: CellSummary | undefined): string {
   if (c === undefined || c.records.length === 0) return 'not run';
   if (c.rate === null) return `skipped (${plural(c.infra, 'infra failure')})`;
   return `${percent(c.rate)} <span class="note">(${c.resolved}/${c.valid})</span>`;
 }
 
-function heatMap(s: BenchPageData): string {
+function heatMap(s: BenchSummary): string {
   const head = `<tr><th>task</th><th class="num">bar</th>${s.matrix.agents.map((a) => `<th>${h(a.id)}</th>`).join('')}</tr>`;
   const rows = s.matrix.tasks.map((t) => {
     const cells = s.matrix.agents.map((a) => {
@@ -100,7 +37,7 @@ function heatMap(s: BenchPageData): string {
   return `<h2>Matrix <span class="note">(resolved rate of each task and agent; red 0%, green 100%)</span></h2>\n<table id="heat-map" class="heat">${head}\n${rows.join('\n')}</table>`;
 }
 
-function agentsTable(s: BenchPageData): string {
+function agentsTable(s: BenchSummary): string {
   const rows = s.agents.map(
     (a) =>
       `<tr data-agent="${h(a.agent)}"><td><strong>${h(a.agent)}</strong></td><td>${h(a.model === null ? a.kind : `${a.kind} · ${a.model}`)}</td><td class="num">${a.rate === null ? NONE : `${percent(a.rate)} (${a.resolved}/${a.valid})`}</td><td class="num">${percentInterval(a.interval)}</td><td class="num">${percent(a.passAt1)}</td><td class="num">${percent(a.meanScore)}</td><td class="num">${usd(a.costUsd.mean)}</td><td class="num">${usd(a.totalCostUsd)}</td><td class="num">${duration(a.durationMs.p50)}</td><td class="num">${a.infra}</td></tr>`,
@@ -108,7 +45,7 @@ function agentsTable(s: BenchPageData): string {
   return `<h2>Agents</h2>\n<table id="agents"><tr><th>agent</th><th>kind · model</th><th class="num">resolved</th><th class="num">95% interval</th><th class="num">pass@1</th><th class="num">mean score</th><th class="num">cost mean</th><th class="num">cost total</th><th class="num">time p50</th><th class="num">infra</th></tr>\n${rows.join('\n')}</table>`;
 }
 
-export function renderBenchHtml(rawSummary: BenchPageData, options: BenchHtmlOptions = {}): string {
+export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOptions = {}): string {
   const s = (options.secrets ?? SHAPES_ONLY).redactDeep(rawSummary);
   const rates = rateChartSvg(
     s.agents.map((a) => ({
