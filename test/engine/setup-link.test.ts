@@ -13,6 +13,7 @@ import { runShell } from '../../src/process/run-process.js';
 import { probeSandbox, runAgentProcess, type SandboxLayout } from '../../src/process/sandbox.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
+import { workspaceFixture } from '../helpers/workspace-options.js';
 
 const { repo, tempDir } = tempRepos();
 
@@ -32,27 +33,9 @@ function nodeProject(gitignore = 'node_modules\n'): Project {
   r.write('node_modules/left-pad/package.json', JSON.stringify({ name: 'left-pad', main: 'index.js' }));
   r.write('node_modules/left-pad/index.js', "module.exports = (s, n) => s.padStart(n, '0');\n");
   r.write('node_modules/.bin/hello', '#!/bin/sh\necho hello from bin\n');
-  const outside = tempDir();
-  const worktree = join(outside, 'worktrees', 'r1', 'c1');
-  const runDir = join(outside, 'run');
-  mkdirSync(runDir, { recursive: true });
-  const options = (overrides: Partial<WorkspaceOptions> = {}): WorkspaceOptions => ({
-    mode: 'new',
-    repoRoot: r.dir,
-    worktree,
-    branch: 'bestof/r1/c1',
-    baseCommit: r.git('rev-parse', 'HEAD'),
-    keptRef: 'refs/bestof/r1/c1/kept',
-    copy: [],
-    link: ['node_modules'],
-    commands: [],
-    commandTimeoutMs: 30_000,
-    env: process.env,
-    logFile: join(runDir, 'setup.log'),
-    setupPathsFile: join(runDir, 'setup-paths.json'),
-    signal: new AbortController().signal,
-    ...overrides,
-  });
+  const fixture = workspaceFixture(r.dir, r.git('rev-parse', 'HEAD'), tempDir());
+  const options = (overrides: Partial<WorkspaceOptions> = {}): WorkspaceOptions => fixture.options({ link: ['node_modules'], ...overrides });
+  const { worktree } = fixture;
   return { r, worktree, options };
 }
 

@@ -4,12 +4,13 @@
  * silently dropped: left out of the commit with a warning, kept on disk. Real repos throughout.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace.js';
 import { commitAll } from '../../src/git/commit.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
+import { workspaceFixture } from '../helpers/workspace-options.js';
 
 const { repo, tempDir } = tempRepos();
 
@@ -25,26 +26,7 @@ function withSubmodule(where: 'outside' | 'inside'): { app: TempRepo; lib: TempR
   }
   app.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', url, 'lib');
   app.commitAll('add the lib submodule');
-  const outside = tempDir();
-  const worktree = join(outside, 'worktrees', 'r1', 'c1');
-  const runDir = join(outside, 'run');
-  mkdirSync(runDir, { recursive: true });
-  const options = (overrides: Partial<WorkspaceOptions> = {}): WorkspaceOptions => ({
-    mode: 'new',
-    repoRoot: app.dir,
-    worktree,
-    branch: 'bestof/r1/c1',
-    baseCommit: app.git('rev-parse', 'HEAD'),
-    keptRef: 'refs/bestof/r1/c1/kept',
-    copy: [],
-    commands: [],
-    commandTimeoutMs: 30_000,
-    env: process.env,
-    logFile: join(runDir, 'setup.log'),
-    setupPathsFile: join(runDir, 'setup-paths.json'),
-    signal: new AbortController().signal,
-    ...overrides,
-  });
+  const { options, worktree } = workspaceFixture(app.dir, app.git('rev-parse', 'HEAD'), tempDir());
   return { app, lib, options, worktree };
 }
 

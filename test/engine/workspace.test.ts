@@ -10,11 +10,10 @@ import { commitAll } from '../../src/git/commit.js';
 import { distModule, runNodeScript } from '../helpers/lock-holder.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';
+import { WORKSPACE_BRANCH, WORKSPACE_KEPT_REF, workspaceFixture } from '../helpers/workspace-options.js';
 
 const { repo, tempDir } = tempRepos();
 
-const BRANCH = 'bestof/r1/c1';
-const KEPT = 'refs/bestof/r1/c1/kept';
 
 interface Setup {
   readonly r: TempRepo;
@@ -30,27 +29,10 @@ function project(files: Record<string, string> = { 'README.md': '# hi\n', 'src/a
   writeFileSync(join(r.dir, '.env'), 'TOKEN=local\n');
   r.write('.gitignore', '.env\nbuilt/\n');
   const base = r.commitAll('ignore .env');
-  const outside = tempDir();
-  const worktree = join(outside, 'worktrees', 'r1', 'c1');
-  const runDir = join(outside, 'run');
-  mkdirSync(runDir, { recursive: true });
-  const options = (overrides: Partial<WorkspaceOptions> = {}): WorkspaceOptions => ({
-    mode: 'new',
-    repoRoot: r.dir,
-    worktree,
-    branch: BRANCH,
-    baseCommit: base,
-    keptRef: KEPT,
-    copy: ['.env'],
-    commands: [`mkdir -p built && echo ok > built/out.txt && echo run >> ${join(runDir, 'setup-runs')}`],
-    commandTimeoutMs: 30_000,
-    env: process.env,
-    logFile: join(runDir, 'setup.log'),
-    setupPathsFile: join(runDir, 'setup-paths.json'),
-    signal: new AbortController().signal,
-    ...overrides,
-  });
-  return { r, base, worktree, runDir, options };
+  const fixture = workspaceFixture(r.dir, base, tempDir());
+  const defaults = { copy: ['.env'], commands: [`mkdir -p built && echo ok > built/out.txt && echo run >> ${join(fixture.runDir, 'setup-runs')}`] };
+  const options = (overrides: Partial<WorkspaceOptions> = {}): WorkspaceOptions => fixture.options({ ...defaults, ...overrides });
+  return { r, base, worktree: fixture.worktree, runDir: fixture.runDir, options };
 }
 
 function setupRuns(s: Setup): number {
@@ -61,7 +43,7 @@ function setupRuns(s: Setup): number {
 function expectReady(s: Setup): void {
   expect(readFileSync(join(s.worktree, '.env'), 'utf8')).toBe('TOKEN=local\n');
   expect(readFileSync(join(s.worktree, 'built', 'out.txt'), 'utf8')).toBe('ok\n');
-  expect(s.r.git('-C', s.worktree, 'symbolic-ref', 'HEAD')).toBe(`refs/heads/${BRANCH}`);
+  expect(s.r.git('-C', s.worktree, 'symbolic-ref', 'HEAD')).toBe(`refs/heads/${WORKSPACE_BRANCH}`);
   expect(s.r.git('-C', s.worktree, 'status', '--porcelain')).toBe('');
   expect(JSON.parse(readFileSync(join(s.runDir, 'setup-paths.json'), 'utf8'))).toEqual(['.env', 'built']);
 }
@@ -72,7 +54,7 @@ describe('prepareWorkspace, new', () => {
     const made = await prepareWorkspace(s.options());
     expect(made).toEqual({ ok: true, value: { copied: ['.env'], warnings: [], setupPaths: ['.env', 'built'], reused: false } });
     expectReady(s);
-    expect(s.r.git('rev-parse', BRANCH)).toBe(s.base);
+    expect(s.r.git('rev-parse', WORKSPACE_BRANCH)).toBe(s.base);
   });
 
   it("a failing setup command or a bad setup.copy is the spec's failure: not retried, not infrastructure", async () => {
@@ -93,7 +75,7 @@ describe('prepareWorkspace, new', () => {
     const failed = await prepareWorkspace(s.options());
     expect(failed).toEqual({ ok: false, error: { message: expect.stringMatching(/cannot create worktree .*c1 on branch bestof\/r1\/c1 .*\(tried 3 times\)/), infrastructure: true } });
     expect(existsSync(s.worktree)).toBe(false);
-    expect(s.r.git('branch', '--list', BRANCH)).toBe('');
+    expect(s.r.git('branch', '--list', WORKSPACE_BRANCH)).toBe('');
     expect(setupRuns(s)).toBe(0);
   });
 });
@@ -105,16 +87,16 @@ describe('prepareWorkspace, resume from any instant', () => {
     expect(resumed.ok && resumed.value.reused).toBe(false);
     expect(resumed.ok && resumed.value.warnings.join('\n')).toMatch(/bestof\/r1\/c1 was missing .* recreated at the base commit/);
     expectReady(s);
-    expect(s.r.git('rev-parse', BRANCH)).toBe(s.base);
+    expect(s.r.git('rev-parse', WORKSPACE_BRANCH)).toBe(s.base);
 
     const t = project();
     t.r.write('src/a.txt', 'kept work\n');
     const kept = t.r.commitAll('kept work');
-    t.r.git('update-ref', KEPT, kept);
+    t.r.git('update-ref', WORKSPACE_KEPT_REF, kept);
     t.r.git('reset', '--quiet', '--hard', t.base);
     const fromKept = await prepareWorkspace(t.options({ mode: 'resume' }));
-    expect(fromKept.ok && fromKept.value.warnings.join('\n')).toMatch(new RegExp(`recreated at ${KEPT}`));
-    expect(t.r.git('rev-parse', BRANCH)).toBe(kept);
+    expect(fromKept.ok && fromKept.value.warnings.join('\n')).toMatch(new RegExp(`recreated at ${WORKSPACE_KEPT_REF}`));
+    expect(t.r.git('rev-parse', WORKSPACE_BRANCH)).toBe(kept);
     expect(readFileSync(join(t.worktree, 'src/a.txt'), 'utf8')).toBe('kept work\n');
   });
 
@@ -135,8 +117,8 @@ describe('prepareWorkspace, resume from any instant', () => {
     expect(setupRuns(s)).toBe(1);
     const committed = await commitAll(s.worktree, { message: 'saved', excludePaths: ['.env', 'built'] });
     expect(committed.commit).toBeDefined();
-    expect(s.r.git('show', `${BRANCH}:src/a.txt`)).toBe('the agent was here');
-    s.r.git('update-ref', KEPT, committed.commit as string);
+    expect(s.r.git('show', `${WORKSPACE_BRANCH}:src/a.txt`)).toBe('the agent was here');
+    s.r.git('update-ref', WORKSPACE_KEPT_REF, committed.commit as string);
   });
 
   it('a worktree made with --no-checkout and never checked out is made again, and nothing is committed as deleted', async () => {
@@ -144,9 +126,9 @@ describe('prepareWorkspace, resume from any instant', () => {
     for (let i = 0; i < 50; i++) files[`src/f${i}.txt`] = `${i}\n`;
     const s = project(files);
     // What a kill -9 during the checkout leaves: the branch, the admin entry, a folder with only `.git`, no marker.
-    s.r.git('branch', BRANCH);
+    s.r.git('branch', WORKSPACE_BRANCH);
     mkdirSync(join(s.worktree, '..'), { recursive: true });
-    s.r.git('worktree', 'add', '--quiet', '--no-checkout', s.worktree, BRANCH);
+    s.r.git('worktree', 'add', '--quiet', '--no-checkout', s.worktree, WORKSPACE_BRANCH);
     const before = s.r.git('-C', s.worktree, 'status', '--porcelain').split('\n');
     expect(before.filter((line) => line.startsWith('D '))).toHaveLength(51);
 
@@ -161,20 +143,20 @@ describe('prepareWorkspace, resume from any instant', () => {
 
   it('a half-made worktree is made again from its branch, whose tip is kept, with stale locks and half its files', async () => {
     const s = project({ 'README.md': '# hi\n', 'src/a.txt': 'a\n', 'src/b.txt': 'b\n' });
-    s.r.git('branch', BRANCH);
+    s.r.git('branch', WORKSPACE_BRANCH);
     mkdirSync(join(s.worktree, '..'), { recursive: true });
-    s.r.git('worktree', 'add', '--quiet', s.worktree, BRANCH);
+    s.r.git('worktree', 'add', '--quiet', s.worktree, WORKSPACE_BRANCH);
     // A commit on the branch that is neither base nor kept: it must stay.
     writeFileSync(join(s.worktree, 'extra.txt'), 'extra\n');
     s.r.git('-C', s.worktree, 'add', 'extra.txt');
     s.r.git('-C', s.worktree, 'commit', '--quiet', '-m', 'extra');
-    const tip = s.r.git('rev-parse', BRANCH);
+    const tip = s.r.git('rev-parse', WORKSPACE_BRANCH);
     rmSync(join(s.worktree, 'src'), { recursive: true });
     writeFileSync(join(s.r.dir, '.git', 'worktrees', 'c1', 'index.lock'), '');
 
     const resumed = await prepareWorkspace(s.options({ mode: 'resume' }));
     expect(resumed.ok && resumed.value.reused).toBe(false);
-    expect(s.r.git('rev-parse', BRANCH)).toBe(tip);
+    expect(s.r.git('rev-parse', WORKSPACE_BRANCH)).toBe(tip);
     expectReady(s);
     expect(readFileSync(join(s.worktree, 'src/b.txt'), 'utf8')).toBe('b\n');
     expect(readFileSync(join(s.worktree, 'extra.txt'), 'utf8')).toBe('extra\n');
@@ -224,7 +206,7 @@ describe('prepareWorkspace, resume from any instant', () => {
     const creator = runNodeScript(
       `import { addWorktree } from ${distModule('worktree.js')};
        await addWorktree(process.argv[1], { path: process.argv[2], branch: process.argv[3], base: 'HEAD' });`,
-      [s.r.dir, s.worktree, BRANCH],
+      [s.r.dir, s.worktree, WORKSPACE_BRANCH],
     );
     let ended = false;
     void creator.done.then(() => (ended = true));
