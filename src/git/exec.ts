@@ -70,11 +70,12 @@ const FIXED_ENV: Readonly<Record<string, string | undefined>> = {
 
 /**
  * Commands that never convert file content nor run a filter, diff or merge driver: they skip the
- * driver look-up (one extra `git config` call). Anything else pays it.
+ * driver look-up (one extra `git config` call). Anything else pays it. Not `write-tree`: writing
+ * the index back hashes a racily clean entry's file again, through the clean filter.
  */
 const SAFE_COMMANDS: ReadonlySet<string> = new Set([
   'rev-parse', 'config', 'symbolic-ref', 'update-ref', 'show-ref', 'for-each-ref', 'ls-tree', 'merge-base',
-  'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace', 'write-tree',
+  'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace',
 ]);
 
 /** Config keys whose value is a program git runs (or whether a missing one is fatal). */

@@ -3,7 +3,7 @@
  * files are unchanged: a filter an agent adds between two calls (directly, or through a file the
  * config includes) must still be switched off in the next call.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGit } from '../../src/git/exec.js';
@@ -34,6 +34,24 @@ describe('the driver look-up of every git call', () => {
     writeFileSync(included, `[filter "evil"]\n\tsmudge = sh -c 'touch ${marker}; cat'\n\trequired = true\n`);
     writeFileSync(join(r.dir, 'a.txt'), 'changed\n');
     expect((await runGit(r.dir, ['checkout', '--', 'a.txt'])).code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('write-tree of an index git cannot trust by its stat data (racily clean) runs no clean filter', async () => {
+    // An entry whose file is as new as the index itself is "racily clean": git hashes the file again,
+    // through the clean filter of the attributes, even for `write-tree`. So write-tree is not a
+    // command that needs no driver look-up (it once was listed as one, and ran the agent's filter).
+    const r = repo({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil\n' });
+    const marker = join(tempDir(), 'ran');
+    // The index records the file's mtime t, and the index file itself is from that same second.
+    const t = new Date(Math.floor(Date.now() / 1000) * 1000 - 5000);
+    writeFileSync(join(r.dir, 'a.txt'), 'b\n');
+    utimesSync(join(r.dir, 'a.txt'), t, t);
+    r.git('add', 'a.txt');
+    utimesSync(join(r.dir, '.git', 'index'), t, t);
+    r.git('config', 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`);
+    r.git('config', 'filter.evil.required', 'true');
+    expect((await runGit(r.dir, ['write-tree'])).code).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });
 });
