@@ -13,6 +13,7 @@ import { addWorktree } from '../../src/git/worktree.js';
 import { scoreCommit, type Scoring } from '../../src/engine/score.js';
 import { asideDir, prepareScoringTree, putBackScoringTree } from '../../src/checks/scoring-tree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 
 const { repo, tempDir } = tempRepos();
 
@@ -220,24 +221,10 @@ describe('[checks] editable', () => {
   });
 });
 
-/**
- * The git subcommands bestof runs during `fn`: a `git` first on PATH that writes down its arguments
- * and runs the real git (bestof starts git from PATH).
- */
+/** The git subcommands bestof runs during `fn` (without their `-c` options). */
 async function gitSubcommands(fn: () => Promise<unknown>): Promise<string[]> {
-  const dir = tempDir();
-  const log = join(dir, 'calls.log');
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-  const path = process.env.PATH;
-  process.env.PATH = `${dir}:${path ?? ''}`;
-  try {
-    await fn();
-  } finally {
-    process.env.PATH = path;
-  }
-  const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  return lines.map((line) => {
+  const { calls } = await recordGitCalls(tempDir(), fn);
+  return calls.map((line) => {
     const args = line.split(' ');
     let i = 0;
     while (args[i] === '-c') i += 2;

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../../src/result.js';
 import { currentBranch, dirtyPaths, ensureExcluded, hasUncommittedChanges, openRepo, resolveCommit } from '../../src/git/repo.js';
 import { tempRepos } from '../helpers/temp-repo.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 
 const { repo, tempDir } = tempRepos();
 
@@ -54,28 +54,12 @@ describe('openRepo', () => {
       [outside, err(`not a git repository: ${outside} (run bestof inside a git repo or set \`repo\` in the spec)`)],
     ];
     for (const [path, expected] of cases) {
-      const { result, calls } = await gitCalls(() => openRepo(path));
+      const { result, calls } = await recordGitCalls(tempDir(), () => openRepo(path));
       expect(result, path).toEqual(expected);
       expect(calls, path).toHaveLength(1);
     }
   });
 });
-
-/** What `fn` returns, and the git processes it started: a `git` first on PATH writes down each call, then runs the real git. */
-async function gitCalls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
-  const dir = tempDir();
-  const log = join(dir, 'calls.log');
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-  const path = process.env.PATH;
-  process.env.PATH = `${dir}:${path ?? ''}`;
-  try {
-    const result = await fn();
-    return { result, calls: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [] };
-  } finally {
-    process.env.PATH = path;
-  }
-}
 
 describe('abort', () => {
   it('rejects with an AbortError when the signal is already aborted', async () => {
