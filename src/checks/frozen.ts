@@ -25,6 +25,7 @@ import { resolve, sep } from 'node:path';
 import { changedPaths, type PathChange } from '../git/diff.js';
 import { checkoutPathsFrom, cleanUntracked, globPathspec, literalPathspec, removeFromIndex, resetHard } from '../git/paths.js';
 import { resolveCommit } from '../git/repo.js';
+import { pathsMatching } from '../git/tree.js';
 
 /** What a candidate's commit did to a frozen path, compared with base. */
 export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
@@ -80,6 +81,20 @@ export function frozenPathspecs(frozen: readonly string[]): string[] {
     specs.push(p.startsWith(':') ? p : globPathspec(p === '.' ? '' : p));
   }
   return specs;
+}
+
+/**
+ * The `frozen` / `editable` globs that match at least one file of `commit`, as git matches them:
+ * what the plan refuses a glob for (it protects nothing) and what `bestof init` offers.
+ */
+export async function globsMatching(repo: string, commit: string, globs: readonly string[]): Promise<Set<string>> {
+  const matching = await Promise.all(
+    globs.map(async (glob) => {
+      const [pathspec] = frozenPathspecs([glob]);
+      return pathspec !== undefined && (await pathsMatching(repo, commit, [pathspec])).length > 0;
+    }),
+  );
+  return new Set(globs.filter((_, i) => matching[i]));
 }
 
 /** Folders leading to what a pattern freezes, up to its first wildcard: `a/b/*.ts` -> `a`, `a/b`. */

@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-import { pathsMatching, topLevelPaths } from '../git/tree.js';
-import { frozenPathspecs } from '../checks/frozen.js';
+import { topLevelPaths } from '../git/tree.js';
+import { frozenPathspecs, globsMatching } from '../checks/frozen.js';
 // Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
@@ -295,11 +295,11 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
  */
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
+  const matching = await globsMatching(repoRoot, baseCommit, [...checks.frozen, ...checks.editable]);
   let topLevel: string[] | undefined;
   for (const key of ['frozen', 'editable'] as const) {
     for (const [i, glob] of checks[key].entries()) {
-      const [pathspec] = frozenPathspecs([glob]);
-      if (pathspec === undefined || (await pathsMatching(repoRoot, baseCommit, [pathspec])).length > 0) continue;
+      if (matching.has(glob) || frozenPathspecs([glob]).length === 0) continue;
       topLevel ??= await topLevelPaths(repoRoot, baseCommit);
       const shown = topLevel.slice(0, 12).join(', ') + (topLevel.length > 12 ? ', …' : '');
       problems.push(

@@ -6,9 +6,9 @@
  * repo whose dependencies are installed, `[setup] link = ["node_modules"]` (the fastest way to give
  * every worktree its dependencies: scripts/bench-setup.mjs).
  *
- * Only the repo's files are read here; what needs git or a process (the tracked files, whether
- * clippy is installed: a clippy check is offered only where it is) the caller finds out
- * (src/cli/commands/init.ts), as the spec layer runs nothing.
+ * Only the repo's files are read here; what needs git or a process (which frozen patterns match a
+ * committed file, as the plan matches them; whether clippy is installed: a clippy check is offered
+ * only where it is) the caller finds out (src/cli/commands/init.ts), as the spec layer runs nothing.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ export interface RepoProbe {
   /** The kinds of project found, in the order their checks come. */
   readonly kinds: readonly RepoKind[];
   readonly checks: readonly ProbedCheck[];
-  /** `[checks] frozen` patterns, each matching at least one tracked file. */
+  /** `[checks] frozen` patterns, each matching at least one committed file. */
   readonly frozen: readonly string[];
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
@@ -35,7 +35,7 @@ export interface RepoProbe {
 /** npm's placeholder: `npm init` writes it, and it always fails. */
 const NPM_PLACEHOLDER_TEST = /no test specified/;
 
-/** Test folders and test-file patterns, by kind; only those that match tracked files are kept. */
+/** Test folders and test-file patterns, by kind; only those that match a committed file are kept. */
 const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[] }[] = [
   { pattern: 'test/**' },
   { pattern: 'tests/**' },
@@ -55,9 +55,15 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: 'Makefile', kinds: ['make'] },
 ];
 
+/** Every frozen pattern init may offer: the caller asks git which of them match (ProbeFacts). */
+export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.map(({ pattern }) => pattern);
+
 export interface ProbeFacts {
-  /** The repo's tracked files (`git ls-files`): an ignored build folder or node_modules must not make a frozen pattern look useful. */
-  readonly trackedFiles: readonly string[];
+  /**
+   * Which of FROZEN_CANDIDATE_PATTERNS match a file of HEAD (src/checks/frozen.ts globsMatching,
+   * the plan's own test): an ignored build folder or node_modules makes no pattern look useful.
+   */
+  readonly frozenMatching: ReadonlySet<string>;
   /** `cargo clippy --version` works here. */
   readonly clippy: boolean;
 }
@@ -106,8 +112,7 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     if (!checks.some((check) => check.name === 'test')) checks.push({ name: 'test', command: 'make test', source: `${makefile} "test" target` });
   }
 
-  const tracked = facts.trackedFiles;
-  const frozen = FROZEN_CANDIDATES.filter(({ pattern, kinds: only }) => (only === undefined || only.some((kind) => kinds.includes(kind))) && tracked.some((file) => globMatches(pattern, file))).map(
+  const frozen = FROZEN_CANDIDATES.filter(({ pattern, kinds: only }) => (only === undefined || only.some((kind) => kinds.includes(kind))) && facts.frozenMatching.has(pattern)).map(
     ({ pattern }) => pattern,
   );
   return { kinds, checks: uniqueNames(checks), frozen, link };
@@ -132,30 +137,6 @@ function usesPytest(root: string): boolean {
   // A Python project with a tests folder: pytest also runs unittest-style tests.
   const python = existsSync(join(root, 'pyproject.toml')) || existsSync(join(root, 'setup.py')) || existsSync(join(root, 'setup.cfg'));
   return python && (isFolder(join(root, 'tests')) || isFolder(join(root, 'test')));
-}
-
-/**
- * Does a `[checks] frozen` pattern (git's glob pathspec, see src/checks/frozen.ts) match this
- * file? `**` crosses folders, `*` does not; `dir/**` also covers `dir` itself.
- */
-export function globMatches(pattern: string, file: string): boolean {
-  let regex = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (pattern.startsWith('**/', i)) {
-      regex += '(?:.*/)?';
-      i += 2;
-    } else if (pattern.startsWith('/**', i) && i + 3 === pattern.length) {
-      regex += '(?:/.*)?';
-      i += 2;
-    } else if (pattern.startsWith('**', i)) {
-      regex += '.*';
-      i += 1;
-    } else if (c === '*') regex += '[^/]*';
-    else if (c === '?') regex += '[^/]';
-    else regex += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${regex}$`).test(file);
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {

@@ -8,18 +8,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { globMatches, probeRepo } from '../../src/spec/repo-probe.js';
+import { FROZEN_CANDIDATE_PATTERNS, probeRepo } from '../../src/spec/repo-probe.js';
+import { globsMatching } from '../../src/checks/frozen.js';
 import { starterSpec } from '../../src/spec/starter.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from './repo-fixtures.js';
 
 const { repo } = tempRepos();
 
-function probed(kind: FixtureKind, extra: (dir: string) => void = () => undefined, clippy = false) {
+async function probed(kind: FixtureKind, extra: (dir: string) => void = () => undefined, clippy = false) {
   const r = repo(REPO_FIXTURES[kind]);
   extra(r.dir);
-  const trackedFiles = r.git('ls-files').split('\n').filter(Boolean);
-  return { r, probe: probeRepo(r.dir, { trackedFiles, clippy }) };
+  const frozenMatching = await globsMatching(r.dir, 'HEAD', FROZEN_CANDIDATE_PATTERNS);
+  return { r, probe: probeRepo(r.dir, { frozenMatching, clippy }) };
 }
 
 async function loadStarter(dir: string, toml: string) {
@@ -39,7 +40,7 @@ describe('probeRepo and the starter it writes', () => {
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**', 'Makefile'] }],
   ])('a %s repo: its own checks and frozen paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
-    const { r, probe } = probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
+    const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
     expect(probe.checks.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(probe.frozen).toEqual(expected.frozen);
     expect(probe.link).toEqual(expected.link ?? []);
@@ -50,12 +51,12 @@ describe('probeRepo and the starter it writes', () => {
     expect(spec.setup.link).toEqual(expected.link ?? []);
   });
 
-  it('a Rust repo gets a clippy check only where clippy is installed', () => {
-    expect(probed('rust', undefined, true).probe.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
+  it('a Rust repo gets a clippy check only where clippy is installed', async () => {
+    expect((await probed('rust', undefined, true)).probe.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
   });
 
-  it("npm's placeholder test script, a tsconfig and a Node repo without node_modules", () => {
-    const { probe } = probed('node', (dir) => {
+  it("npm's placeholder test script, a tsconfig and a Node repo without node_modules", async () => {
+    const { probe } = await probed('node', (dir) => {
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { typescript: '5' } }));
       writeFileSync(join(dir, 'tsconfig.json'), '{}');
     });
@@ -64,7 +65,7 @@ describe('probeRepo and the starter it writes', () => {
   });
 
   it('a repo with nothing to run: one placeholder check that says so, no frozen path, and it loads', async () => {
-    const { r, probe } = probed('bare');
+    const { r, probe } = await probed('bare');
     expect(probe).toEqual({ kinds: [], checks: [], frozen: [], link: [] });
     const toml = starterSpec({ name: 'bare', probe });
     const spec = await loadStarter(r.dir, toml);
@@ -74,8 +75,8 @@ describe('probeRepo and the starter it writes', () => {
     expect(toml).not.toContain('npm run lint');
   });
 
-  it('a test folder with no tracked file in it is not frozen', () => {
-    const { probe } = probed('bare', (dir) => {
+  it('a test folder with no committed file in it is not frozen', async () => {
+    const { probe } = await probed('bare', (dir) => {
       writeFileSync(join(dir, 'package.json'), '{}');
       mkdirSync(join(dir, 'test'));
       writeFileSync(join(dir, 'test', 'out.log'), 'x');
@@ -83,12 +84,10 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.frozen).toEqual([]);
   });
 
-  it('frozen patterns match as git glob pathspecs do', () => {
-    expect(globMatches('test/**', 'test/a/b.js')).toBe(true);
-    expect(globMatches('test/**', 'tests/a.js')).toBe(false);
-    expect(globMatches('**/*_test.go', 'add_test.go')).toBe(true);
-    expect(globMatches('**/*_test.go', 'pkg/x/add_test.go')).toBe(true);
-    expect(globMatches('src/**/*.test.ts', 'src/a.test.ts')).toBe(true);
-    expect(globMatches('src/*.ts', 'src/a/b.ts')).toBe(false);
+  it('frozen patterns are offered as git matches them: `**/` also matches at the top, `*` stays in its folder', async () => {
+    const { probe } = await probed('go');
+    expect(probe.frozen).toContain('**/*_test.go'); // the fixture's add_test.go is at the top level
+    const matching = await globsMatching((await probed('node')).r.dir, 'HEAD', ['test/**', 'tests/**', 'src/*.nothing']);
+    expect([...matching]).toEqual(['test/**']);
   });
 });

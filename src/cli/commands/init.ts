@@ -5,9 +5,9 @@ import { parseCommandArgs } from '../args.js';
 import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
 import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/repo.js';
-import { trackedFiles as listTrackedFiles } from '../../git/tracked-files.js';
+import { globsMatching } from '../../checks/frozen.js';
 import { runProcess } from '../../process/run-process.js';
-import { probeRepo, type RepoProbe } from '../../spec/repo-probe.js';
+import { FROZEN_CANDIDATE_PATTERNS, probeRepo, type RepoProbe } from '../../spec/repo-probe.js';
 
 /**
  * `bestof init`: a commented starter spec at the root of the current repo (also when run from a
@@ -35,13 +35,13 @@ export async function initCommand(args: readonly string[]): Promise<number> {
   return EXIT_CODES.ok;
 }
 
-/** What the repo holds, for the starter: its tracked files from git, and whether clippy is installed (for a Rust repo). */
+/** What the repo holds, for the starter: the frozen patterns that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
 async function probeAt(root: string): Promise<RepoProbe> {
-  const trackedFiles = await listTrackedFiles(root);
+  const frozenMatching = await globsMatching(root, 'HEAD', FROZEN_CANDIDATE_PATTERNS);
   const clippy = existsSync(resolve(root, 'Cargo.toml'))
     ? (await runProcess('cargo', ['clippy', '--version'], { cwd: root, env: process.env, timeoutMs: 20_000 })).ok
     : false;
-  return probeRepo(root, { trackedFiles, clippy });
+  return probeRepo(root, { frozenMatching, clippy });
 }
 
 function foundLine(probe: RepoProbe): string {
