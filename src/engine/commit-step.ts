@@ -45,7 +45,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   const link = await repairWorktreeLinkDetailed(plan.repoRoot, candidate.worktree, candidate.branch);
   if (link.ok && link.value.status === 'repaired') {
     const aside = link.value.movedAside ? `; its own .git folder was moved to ${link.value.movedAside}` : '';
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}` });
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}` });
   }
   const agentBranches = branchesBefore ? await branchesMadeByAgent(ctx, kept, branchesBefore) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
@@ -58,7 +58,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
       head.rewound ? `its branch had lost the last kept commit ${kept.slice(0, 12)}; bestof set it back and commits the agent's files on top` : '',
       head.branchRestored ? `${head.branchRestored} was moved back where it was` : '',
     ].filter(Boolean);
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: ${what.join('; ')}` });
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: what.join('; ') });
   }
   const committed = await commitAll(candidate.worktree, {
     message: `bestof: ${candidate.id} ${label}`,
@@ -74,7 +74,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     ctx.emit({
       type: 'run.warning',
       candidate: candidate.id,
-      message: `${candidate.id}: its branch was moved to ${committed.branchWasMoved.slice(0, 12)} while bestof committed its work (only possible without the sandbox); bestof put it back on its own commit ${committed.commit.slice(0, 12)}`,
+      message: `its branch was moved to ${committed.branchWasMoved.slice(0, 12)} while bestof committed its work (only possible without the sandbox); bestof put it back on its own commit ${committed.commit.slice(0, 12)}`,
     });
   }
   const now = committed.commit ?? headBefore;
@@ -96,7 +96,7 @@ export async function keepCommitted(ctx: Pick<LoopContext, 'plan' | 'candidate' 
   const removed = await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, state.head);
   if (removed.length > 0) {
     // Only possible without the sandbox: a ref planted in the way cannot make the work unreachable.
-    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `${ctx.candidate.id}: refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs` });
+    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs` });
   }
   ctx.emit({ type: 'candidate.committed', candidate: ctx.candidate.id, iteration: state.iteration, commit: state.head, changedFiles: work.changedFiles });
   return state;
@@ -109,7 +109,7 @@ export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit
   const { candidate } = ctx;
   const reworded = await rewordCommit(candidate.worktree, { commit: state.head, branch: candidate.branch, message: `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}` });
   if (reworded.branchWasMoved) {
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.id}: its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored` });
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored` });
   }
   return { ...work, state: { ...state, head: reworded.commit } };
 }
@@ -155,14 +155,14 @@ async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: 
   ctx.emit({
     type: 'run.warning',
     candidate: candidate.id,
-    message: `${candidate.id}: its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${kept('')}`,
+    message: `its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${kept('')}`,
   });
 }
 
 /** Per candidate, the files already reported as left out: a file stays on disk, so every later commit finds it again. */
 const reportedLeftOut = new WeakMap<object, Set<string>>();
 
-/** A run.warning per file the commit left out (too large, or holding a secret value: named, never the value), once per file and reason. */
+/** A run.warning per file the commit left out (too large, holding a secret value: named, never the value; a changed submodule), once per file and reason. */
 function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): void {
   let seen = reportedLeftOut.get(ctx.candidate);
   if (!seen) reportedLeftOut.set(ctx.candidate, (seen = new Set()));
@@ -170,7 +170,9 @@ function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): voi
     const key = `${file.reason}\0${file.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `${ctx.candidate.id}: ${file.path} was not committed: ${file.detail}` });
+    // The front ends name the candidate; a submodule's detail names its path itself.
+    const message = file.reason === 'submodule' ? file.detail : `${file.path} was not committed: ${file.detail}`;
+    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message });
   }
 }
 
@@ -191,7 +193,7 @@ async function foldFilteredAgentCommits(ctx: CommitContext, kept: string, head: 
   ctx.emit({
     type: 'run.warning',
     candidate: candidate.id,
-    message: `${candidate.id}: its agent's own commits held ${reason}; bestof folded them into one commit of its own, which leaves such files out`,
+    message: `its agent's own commits held ${reason}; bestof folded them into one commit of its own, which leaves such files out`,
   });
   return kept;
 }

@@ -120,6 +120,7 @@ describe('a run whose agent leaks every secret it can', () => {
     expect(committed).not.toContain('env-dump.txt');
     expect(committed).not.toContain('big-output.bin');
     expect(result.stderr).toMatch(/env-dump\.txt.*holds the value of (FAKE_SERVICE_TOKEN|GITHUB_TOKEN|SPEC_SERVICE_TOKEN)/);
-    expect(result.stderr).toMatch(/big-output\.bin.*4 KB > git\.max_file_size 1 KB/);
+    // One line each, naming the candidate once.
+    expect(result.stderr).toMatch(/^warning: c1: big-output\.bin was not committed: 4 KB > git\.max_file_size 1 KB/m);
   });
 });
