@@ -23,6 +23,7 @@ import { runDirOf, type RunListing } from '../engine/run-folder.js';
 import type { RunState } from '../engine/run-state.js';
 import { parseDuration } from '../spec/duration.js';
 import { UsageError } from './usage-error.js';
+import { plural } from '../engine/words.js';
 
 const DAY_MS = 86_400_000;
 
@@ -82,7 +83,7 @@ export async function cleanOldRuns(request: OldRunsRequest): Promise<{ removed: 
     }
     removed += 1;
     const folder = relative(repoRoot, run.runDir) || run.runDir;
-    say(`remove run ${run.runId} (${age}): its folder ${folder} and ${refs.length} ref${refs.length === 1 ? '' : 's'} under refs/bestof/${run.runId}/`);
+    say(`remove run ${run.runId} (${age}): its folder ${folder} and ${plural(refs.length, 'ref')} under refs/bestof/${run.runId}/`);
     if (dryRun) continue;
     for (const { ref } of refs) await deleteRef(repoRoot, ref);
     await rm(run.runDir, { recursive: true, force: true });
@@ -113,7 +114,7 @@ async function whyKeep(request: OldRunsRequest & { run: RunListing; state: RunSt
   const unmerged: string[] = [];
   for (const { ref, sha } of refs) if (!(await onBranch(sha))) unmerged.push(ref);
   if (unmerged.length > 0 && !request.all) {
-    return `it has no winner and ${unmerged.length} ref${unmerged.length === 1 ? '' : 's'} whose commit is on no branch (${unmerged.slice(0, 2).join(', ')}${unmerged.length > 2 ? ', …' : ''}); --all removes them too`;
+    return `it has no winner and ${plural(unmerged.length, 'ref')} whose commit is on no branch (${unmerged.slice(0, 2).join(', ')}${unmerged.length > 2 ? ', …' : ''}); --all removes them too`;
   }
   return undefined;
 }

@@ -11,6 +11,7 @@ import { wrapSegments } from '../layout/fit-parts.js';
 import { isBusy, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
+import { plural } from '../../engine/words.js';
 
 type Lines = Segment[][];
 
@@ -61,7 +62,7 @@ function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: 
     if (tail.hidden > 0 && perCheck > 1) {
       // The count goes first; the folder of the whole output wraps under it (between words, or
       // after a "/"), if the check's lines leave room for it, else the line is cut at its end.
-      const note = (hidden: number): string => `… ${hidden} line${hidden === 1 ? '' : 's'} above not shown${logs ? ` (whole output in ${logs})` : ''}`;
+      const note = (hidden: number): string => `… ${plural(hidden, 'line')} above not shown${logs ? ` (whole output in ${logs})` : ''}`;
       const wrapped = wrapText(note(tail.hidden + 1), Math.max(8, width - 4));
       const noteLines = perCheck > wrapped.length ? wrapped.length : 1;
       tail = failureTail(check.outputTail, perCheck - noteLines);

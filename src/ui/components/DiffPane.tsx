@@ -7,6 +7,7 @@ import { fitSegments } from '../layout/fit-parts.js';
 import type { UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
+import { plural } from '../../engine/words.js';
 
 function diffLineStyle(line: string, theme: Theme): Segment['style'] {
   if (line.startsWith('diff --git')) return theme.diff.file;
@@ -58,7 +59,7 @@ export function DiffPane({ state, candidate, width, lines }: { readonly state: U
   const position = `${state.diffScroll + 1}-${state.diffScroll + shown.length} of ${diff.lines.length}${diff.truncated ? ' (cut)' : ''}`;
   return (
     <Box flexDirection="column">
-      <Line segments={header(`${diff.files.length} file${diff.files.length === 1 ? '' : 's'} +${diff.insertions} -${diff.deletions}`, `lines ${position}`)} width={width} />
+      <Line segments={header(`${plural(diff.files.length, 'file')} +${diff.insertions} -${diff.deletions}`, `lines ${position}`)} width={width} />
       <Line segments={files} width={width} />
       {shown.map((line, i) => (
         <Line key={i} segments={[{ text: line === '' ? ' ' : line, style: diffLineStyle(line, theme) }]} width={width} />

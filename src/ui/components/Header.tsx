@@ -7,6 +7,7 @@ import { fitSegments } from '../layout/fit-parts.js';
 import { isBusy, isFinished, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
+import { plural } from '../../engine/words.js';
 
 function spendSegments(state: UiState, theme: Theme): Segment[] {
   const spent = state.run.costUsd;
@@ -38,7 +39,7 @@ function countSegments(state: UiState, theme: Theme, width: number): Segment[] {
   const limits = fitSegments<Segment['style']>(
     [
       { text: `threshold ${run.scoreThreshold}/${run.maxScore}`, style: theme.text.secondary, sep: ' · ', drop: 1 },
-      { text: `up to ${run.maxIterations} iteration${run.maxIterations === 1 ? '' : 's'}`, style: theme.text.secondary, sep: ' · ', drop: 2 },
+      { text: `up to ${plural(run.maxIterations, 'iteration')}`, style: theme.text.secondary, sep: ' · ', drop: 2 },
     ],
     width - parts.reduce((sum, p) => sum + displayWidth(p.text), 0) - 3,
     theme.text.secondary,

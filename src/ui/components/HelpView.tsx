@@ -4,6 +4,7 @@ import { useTheme } from '../hooks/useTheme.js';
 import type { Capabilities } from '../state/keys.js';
 import { runIsOver, type UiState } from '../state/ui-state.js';
 import { Line, type Segment } from './Line.js';
+import { plural } from '../../engine/words.js';
 
 /** The screens with keys of their own: the run going (the dashboard and a candidate's details), the compare view, and a candidate's details once the run is over. */
 type Screen = 'running' | 'compare' | 'details';
@@ -67,7 +68,7 @@ export function HelpView({ state, width, height, capabilities }: { readonly stat
     const left = keys.length - i;
     // The last line says what is left out, when the rest does not fit.
     if (lines.length + wrapped.length > height - (left > 1 ? 1 : 0)) {
-      if (lines.length < height) lines.push([{ text: `  … ${left} more key${left === 1 ? '' : 's'}: a taller terminal shows them`, style: theme.text.secondary }]);
+      if (lines.length < height) lines.push([{ text: `  … ${plural(left, 'more key')}: a taller terminal shows them`, style: theme.text.secondary }]);
       break;
     }
     lines.push(...wrapped);
