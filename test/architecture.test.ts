@@ -3,6 +3,7 @@
  *
  *   cli -> (ui, engine, bench, report) -> engine -> (providers, checks, vote, git, spec) -> process
  *
+ * (beside them, report reads bench's summary for bench.html, and ui a bench's types; never the reverse)
  * plus src/result.ts, which every layer may import and which imports nothing of ours. Every
  * relative import of every file under src/ is checked against the table below; so are the
  * packages that belong to one layer only (ink and react to the UI, simple-git to src/git, execa
