@@ -40,6 +40,8 @@ import type { IterationState } from './run-state.js';
 import { finalVerdict, stopBeforeStart, type LoopLimits, type Stop, type StopReason } from './stop-rules.js';
 import { createSetupGuard, type SetupGuard } from './setup-guard.js';
 import { prepareWorkspace, redoSetup, type WorkspaceOptions } from './workspace.js';
+import { cowLayerDir } from './cow-layout.js';
+import type { OverlayMounts } from '../git/cow-worktree.js';
 
 export interface CandidateResume {
   /** Iterations recorded in the event log (the last one may be unfinished). */
@@ -63,6 +65,8 @@ export interface CandidateContext {
   /** Date.now() past which the run starts no new work (`loop.run_duration`). */
   readonly runDeadline?: number;
   readonly resume?: CandidateResume;
+  /** Copy-on-write worktrees: the run's shared base checkout is ready at `lower` (./run-phases/candidates.ts). */
+  readonly cow?: { readonly lower: string; readonly mounts: OverlayMounts };
 }
 
 /** How a candidate's loop ended: what the final-scoring phase needs to score it again. */
@@ -133,6 +137,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
     onProgress: (progress) => emit({ type: 'candidate.setup_progress', candidate: id, ...progress }),
     sandboxed: plan.sandbox.enabled,
+    ...(ctx.cow ? { cow: { lower: ctx.cow.lower, layer: cowLayerDir(candidate.worktree), mounts: ctx.cow.mounts } } : {}),
     signal,
   };
   const prepared = await prepareWorkspace(workspaceOptions);

@@ -70,7 +70,7 @@ export type RunEvent = Stamped &
         /** What the candidate's setup is doing now (src/engine/setup-progress.ts): a step as it starts, and a running command every 10 s. */
         readonly type: 'candidate.setup_progress';
         readonly candidate: string;
-        readonly step: 'copy' | 'link' | 'submodules' | 'command';
+        readonly step: 'checkout' | 'copy' | 'link' | 'submodules' | 'command';
         /** `copying node_modules (264 MB)`, `command 1/2 \`npm ci\` running for 20s` */
         readonly text: string;
       }

@@ -22,6 +22,7 @@ import { runDirOf } from './run-folder.js';
 import { resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
+import type { OverlayMounts } from '../git/cow-worktree.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -63,6 +64,11 @@ export interface RunPlan {
   readonly warnings: readonly string[];
   /** Whether agents run in bubblewrap (`[sandbox] mode` against what this machine can do). */
   readonly sandbox: SandboxPlan;
+  /**
+   * Copy-on-write worktrees in effect (`[git] worktrees = "copy-on-write"`, and this bestof runs in
+   * a mount namespace where it can mount them: src/cli/worktree-mode.ts). Undefined: plain worktrees.
+   */
+  readonly cow?: { readonly mounts: OverlayMounts };
 }
 
 /** No spec can lift a candidate past this many iterations. */

@@ -26,8 +26,23 @@ export function runIsAlive(runDir: string): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process that has ended but was not reaped yet still answers signal 0: a bestof run inside a
+ * mount namespace (src/process/namespace.ts) whose outer process was killed is reparented to
+ * whatever reaps orphans, which in a container may be slow to do it or never do it.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false; // no /proc (not Linux): signal 0 is all there is
   }
 }

@@ -7,7 +7,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatBytes } from '../git/commit-filter.js';
 
-export type SetupStep = 'copy' | 'link' | 'submodules' | 'command';
+export type SetupStep = 'checkout' | 'copy' | 'link' | 'submodules' | 'command';
 
 export interface SetupProgress {
   readonly step: SetupStep;

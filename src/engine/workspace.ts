@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { addWorktree, addWorktreeOnBranch, removeWorktreeTrash, restoreMissingBranch } from '../git/worktree.js';
+import { addCowWorktree, addCowWorktreeOnBranch, remountCowWorktree, type OverlayMounts } from '../git/cow-worktree.js';
+import { cowLayerDir, isCowWorktree } from './cow-layout.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { clearStaleCandidateLocks } from '../git/stale-locks.js';
 import { waitForGitToLeave } from '../git/worktree-users.js';
@@ -56,7 +58,20 @@ export interface WorkspaceOptions {
    * an agent writing through the link into the repo's own folder), and the run says so. @default unknown: no warning
    */
   readonly sandboxed?: boolean | undefined;
+  /**
+   * Copy-on-write worktrees (`[git] worktrees = "copy-on-write"`, src/git/cow-worktree.ts): the
+   * run's shared base checkout and what mounts the candidate's layer. Undefined: plain worktrees.
+   */
+  readonly cow?: WorkspaceCow | undefined;
   readonly signal: AbortSignal;
+}
+
+export interface WorkspaceCow {
+  /** The shared checkout of the base commit (./cow-layout.ts cowBaseDir). */
+  readonly lower: string;
+  /** The candidate's layer folder (./cow-layout.ts cowLayerDir). */
+  readonly layer: string;
+  readonly mounts: OverlayMounts;
 }
 
 export interface Workspace {
@@ -94,7 +109,9 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
       if (resumed.value === 'reused') return ok({ copied: [], warnings, setupPaths: readSetupPaths(options.setupPathsFile), reused: true });
     } else {
       await rm(options.setupPathsFile, { force: true });
-      const added = await addWorktree(options.repoRoot, { path: options.worktree, branch: options.branch, base: options.baseCommit, signal: options.signal });
+      const added = options.cow
+        ? await addCowWorktree(options.repoRoot, { path: options.worktree, branch: options.branch, ...options.cow, holder: options.cow.mounts, signal: options.signal })
+        : await addWorktree(options.repoRoot, { path: options.worktree, branch: options.branch, base: options.baseCommit, signal: options.signal });
       if (!added.ok) return worktreeFailure(options, added.error);
     }
     return await runSetup(options, warnings);
@@ -118,6 +135,17 @@ function worktreeFailure(options: WorkspaceOptions, message: string): Result<nev
  */
 async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Promise<Result<'reused' | 'recreated', WorkspaceFailure>> {
   const { repoRoot, worktree, branch, keptRef } = options;
+  // A copy-on-write worktree's changes are in its layer on disk: mounted again first, so that
+  // everything below sees the agent's files as it left them.
+  const cowLayer = cowLayerDir(worktree);
+  const layered = isCowWorktree(worktree);
+  if (layered) {
+    if (!options.cow) {
+      return worktreeFailure(options, `${worktree} is a copy-on-write worktree (its changes are in ${cowLayer}) and copy-on-write worktrees cannot be mounted now (see the warning above); resume where they can, or keep what you need from ${join(cowLayer, 'upper')}`);
+    }
+    const mounted = await remountCowWorktree(repoRoot, { path: worktree, branch, ...options.cow, holder: options.cow.mounts, signal: options.signal });
+    if (!mounted.ok) return worktreeFailure(options, `cannot mount ${worktree} again: ${mounted.error}`);
+  }
   // What a removal killed half-way left beside the worktree (`<path>.removing`) goes first.
   await removeWorktreeTrash(worktree);
   // A git command of the killed bestof may still be writing there (a long checkout): let it end first.
@@ -151,7 +179,10 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   }
   // From here on the setup runs again: without the mark until it completes.
   await rm(options.setupPathsFile, { force: true });
-  const made = await addWorktreeOnBranch(repoRoot, { path: worktree, branch, signal: options.signal });
+  if (layered && options.cow) await options.cow.mounts.unmount(worktree);
+  const made = options.cow
+    ? await addCowWorktreeOnBranch(repoRoot, { path: worktree, branch, ...options.cow, holder: options.cow.mounts, signal: options.signal })
+    : await addWorktreeOnBranch(repoRoot, { path: worktree, branch, signal: options.signal });
   if (!made.ok) return worktreeFailure(options, made.error);
   return ok('recreated');
 }

@@ -24,7 +24,7 @@
  * not import): this module only needs something that mounts and unmounts.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
@@ -109,6 +109,52 @@ export async function addCowWorktree(repo: string, opts: CowWorktreeOptions): Pr
   await removeLayerDir(opts.layer).catch(() => undefined);
   await runGit(repo, ['update-ref', '-d', `refs/heads/${opts.branch}`, base]).catch(() => undefined);
   return err(`cannot create worktree ${path} on branch ${opts.branch}: ${made.error}`);
+}
+
+/**
+ * A copy-on-write worktree at `path` on the existing branch `branch` (a resumed run whose worktree
+ * is gone or was half made): the base checkout's index and files, then `git reset --hard` to the
+ * branch's tip, which writes only the files that differ from the base into the upper layer.
+ * Whatever was left at `path` (an admin entry, the mount point's `.git` file) and in `layer` goes
+ * first: the caller has unmounted it, and no agent's work is in it (see the resume's rules).
+ */
+export async function addCowWorktreeOnBranch(repo: string, opts: CowWorktreeOptions): Promise<Result<void>> {
+  const call = { signal: opts.signal };
+  const path = resolve(opts.path);
+  await discardWorktree(repo, path, call);
+  await removeLayerDir(opts.layer);
+  const made = await linkAndMount(repo, path, opts, true);
+  if (!made.ok) return err(`cannot create worktree ${path} on branch ${opts.branch}: ${made.error}`);
+  const reset = await runGit(path, ['reset', '--hard', '--quiet'], call);
+  if (reset.code !== 0) return err(`cannot check out ${opts.branch} in ${path}: ${gitMessage(reset.stderr || reset.stdout)}`);
+  return ok();
+}
+
+/**
+ * Turns a mounted copy-on-write worktree into a plain folder at the same path, for a worktree that
+ * must outlive the run (`keep_worktrees`, or work that could not be saved): outside the namespace
+ * the mount point is empty. The merged tree is copied beside it, unmounted, and moved in place;
+ * the layer is deleted. The admin entry and index stay (git refreshes the stat data once).
+ */
+export async function materializeCowWorktree(opts: { path: string; layer: string; holder: OverlayMounts }): Promise<Result<void>> {
+  const path = resolve(opts.path);
+  const copy = `${path}.materializing`;
+  try {
+    await rm(copy, { recursive: true, force: true });
+    await cp(path, copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  } catch (error) {
+    await rm(copy, { recursive: true, force: true }).catch(() => undefined);
+    return err(`cannot copy worktree ${path} out of its overlay: ${(error as Error).message}`);
+  }
+  const unmounted = await opts.holder.unmount(path);
+  if (!unmounted.ok) {
+    await rm(copy, { recursive: true, force: true }).catch(() => undefined);
+    return err(`cannot unmount worktree ${path}: ${unmounted.error}`);
+  }
+  await rm(path, { recursive: true, force: true });
+  await rename(copy, path);
+  await removeLayerDir(opts.layer);
+  return ok();
 }
 
 /**

@@ -250,6 +250,10 @@ export const specSchema = z
           .default('bestof')
           .meta({ description: 'branches are `<prefix>/<run>/<candidate>`' }),
         keep_worktrees: z.boolean().default(false).meta({ description: 'keep the worktrees after the run (`bestof clean` removes them later)' }),
+        worktrees: z.enum(['plain', 'copy-on-write']).default('plain').meta({
+          description:
+            '`"copy-on-write"`: one checkout of `base` shared by every candidate, each with an overlayfs layer of its own, so a candidate costs what it changes, not what the repo holds (Linux 5.11+, no root: bestof runs itself in a user and mount namespace; where that cannot be done it says so and uses plain worktrees). `"plain"`: one `git worktree add` per candidate',
+        }),
         max_file_size: size.prefault('10MB').meta({
           description:
             'a file an agent adds or grows past this size is left out of its commits, and a warning names it: once committed, a file stays in `.git` for good (a file the repo already holds at that size may still be edited). A size such as `"10MB"` or `"500KB"` (1 KB = 1024 bytes), a number of bytes, or `"off"`',

@@ -35,7 +35,9 @@ import { runIsAlive } from '../../engine/run-lock.js';
 import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
 import { revertedRef } from '../../engine/merge-policy.js';
 import { runBaseDir } from '../../providers/shannon/paths.js';
-import type { CandidateState } from '../../engine/run-state.js';
+import type { CandidateState, RunState } from '../../engine/run-state.js';
+import { isCowWorktree } from '../../engine/cow-layout.js';
+import { changesFolder, cleanCowMode, mountForClean, removeForClean, removeRunCowBase, type CleanCowMode } from '../clean-cow.js';
 import { cleanOldRuns, parseAge, removeEmptyWorktreeFolders } from '../clean-runs.js';
 import { UsageError } from '../usage-error.js';
 
@@ -56,6 +58,14 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
     process.stdout.write(`${dryRun ? 'would ' : ''}${line}\n`);
   };
   const worktrees = await listWorktrees(repoRoot);
+  const states = new Map<string, RunState>();
+  for (const run of runs) if (!runIsAlive(run.runDir)) states.set(run.runId, await loadRunState(run.runDir));
+  // Copy-on-write worktrees are seen only inside a mount namespace: clean runs itself in one (../clean-cow.ts).
+  const cow = await cleanCowMode(
+    [...states.values()].flatMap((state) => Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []))),
+    dryRun,
+  );
+  if (cow.kind === 'ran-inside') return cow.exitCode;
   let actions = 0;
   let keptWithWork = 0;
   /** Runs with a worktree kept for its unsaved work: --runs leaves them. */
@@ -77,7 +87,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       await rm(shannonDir, { recursive: true, force: true });
       say(`remove ${shannonDir} (the run's tmux socket and hook folders)`);
     }
-    const state = await loadRunState(run.runDir);
+    const state = states.get(run.runId) ?? (await loadRunState(run.runDir));
     for (const id of state.order) {
       const candidate = state.candidates[id];
       if (!candidate) continue;
@@ -89,7 +99,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       if (folder) {
         actions += 1;
         const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
-        const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say });
+        const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow, baseCommit: state.baseCommit });
         if (done === 'kept') {
           keptWithWork += 1;
           keptRuns.add(run.runId);
@@ -123,6 +133,12 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
         if (!deleted.ok) process.stderr.write(`${deleted.error}\n`);
       }
     }
+    if (cow.kind === 'mount' && !dryRun) {
+      const runWorktrees = Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []));
+      const base = await removeRunCowBase(repoRoot, runWorktrees);
+      if (!base.ok) process.stderr.write(`${base.error}\n`);
+      else if (base.value) say(`remove ${run.runId}'s shared base checkout (copy-on-write worktrees)`);
+    }
   }
   if (!dryRun) await pruneWorktrees(repoRoot);
   actions += await removeEmptyWorktreeFolders(repoRoot, dryRun, say);
@@ -146,7 +162,8 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
  * the worktree git lists on its branch.
  */
 function candidateWorktree(candidate: CandidateState, worktrees: readonly WorktreeInfo[]): string | undefined {
-  if (candidate.worktree && existsSync(candidate.worktree)) return resolve(candidate.worktree);
+  // A copy-on-write worktree's changes are in its layer even when its mount point is gone.
+  if (candidate.worktree && (existsSync(candidate.worktree) || isCowWorktree(candidate.worktree))) return resolve(candidate.worktree);
   return worktrees.find((w) => w.path === candidate.worktree || w.branch === candidate.branch)?.path;
 }
 
@@ -159,6 +176,9 @@ interface CleanWorktreeRequest {
   readonly setupFile: string;
   readonly dryRun: boolean;
   readonly say: (line: string) => void;
+  readonly cow: CleanCowMode;
+  /** The run's base commit: a copy-on-write worktree's base checkout is made again at it. */
+  readonly baseCommit: string;
 }
 
 /**
@@ -169,6 +189,15 @@ interface CleanWorktreeRequest {
 async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' | 'kept'> {
   const { repoRoot, id, candidate, folder, dryRun, say } = request;
   const setupCompleted = existsSync(request.setupFile);
+  const layered = isCowWorktree(folder);
+  if (layered && request.cow.kind === 'unavailable') {
+    process.stderr.write(`keep worktree ${folder}: it is a copy-on-write worktree, which cannot be mounted here (${request.cow.why}); ${id}'s changes are in ${changesFolder(folder)}\n`);
+    return 'kept';
+  }
+  if (dryRun && layered) {
+    say(`${setupCompleted ? `save ${id}'s uncommitted changes (if any) at ${candidate.ref}, then ` : ''}remove copy-on-write worktree ${folder} and its layer`);
+    return 'removed';
+  }
   if (dryRun) {
     if (!setupCompleted) say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);
     else {
@@ -178,15 +207,25 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
     return 'removed';
   }
   const keepIt = (why: string): 'kept' => {
-    process.stderr.write(`keep worktree ${folder}: ${why}; ${id}'s files are there as its agent left them\n`);
+    const where = layered ? `${id}'s changes over the base commit are in ${changesFolder(folder)}` : `${id}'s files are there as its agent left them`;
+    process.stderr.write(`keep worktree ${folder}: ${why}; ${where}\n`);
     return 'kept';
   };
   // A git command of the dead run may still be writing there (a long checkout): let it end first.
   const busy = await waitForGitToLeave(folder, { timeoutMs: LEFTOVER_GIT_WAIT_MS });
   if (busy.length > 0) return keepIt(`git processes ${busy.join(', ')} are still working in it; let them end or stop them, then clean again`);
+  if (layered) {
+    const mounted = await mountForClean(repoRoot, folder, candidate.branch, request.baseCommit);
+    if (!mounted.ok) return keepIt(mounted.error);
+  }
+  const remove = async (): Promise<void> => {
+    const removed = layered ? await removeForClean(repoRoot, folder) : await removeWorktree(repoRoot, folder, { force: true });
+    if (!removed.ok) process.stderr.write(`${removed.error}\n`);
+  };
   if (!setupCompleted) {
     say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);
-    await discardWorktree(repoRoot, folder);
+    if (layered) await remove();
+    else await discardWorktree(repoRoot, folder);
     return 'removed';
   }
   // The run is dead (checked above): whatever git locks it left are stale (see src/git/stale-locks.ts).
@@ -209,8 +248,7 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
     if (!kept || !(await isAncestor(repoRoot, saved.value.head, kept))) await updateRef(repoRoot, candidate.ref, saved.value.head);
   }
   say(`remove worktree ${folder}`);
-  const removed = await removeWorktree(repoRoot, folder, { force: true });
-  if (!removed.ok) process.stderr.write(`${removed.error}\n`);
+  await remove();
   return 'removed';
 }
 

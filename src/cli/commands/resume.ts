@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { runPlanned } from '../run-session.js';
+import { chooseWorktreeMode } from '../worktree-mode.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { loadSpec } from '../../spec/load.js';
 import { readRunKey } from '../../engine/leftovers.js';
@@ -53,5 +54,7 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     process.stderr.write('bestof resume: nothing was resumed.\n');
     return EXIT_CODES.badInput;
   }
-  return runPlanned(planned.value, { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
+  const mode = await chooseWorktreeMode(planned.value);
+  if (mode.kind === 'ran-inside') return mode.exitCode;
+  return runPlanned(mode.plan, { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
 }

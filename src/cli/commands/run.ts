@@ -3,6 +3,7 @@ import { loadSpecOrExplain } from '../load-spec-or-explain.js';
 import { planWithMergeChecks } from '../plan-or-explain.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runPlanned } from '../run-session.js';
+import { chooseWorktreeMode } from '../worktree-mode.js';
 
 /** `bestof run [spec]`: load, plan (bad input exits 2 with nothing created), run. */
 export async function runCommand(args: readonly string[]): Promise<number> {
@@ -16,5 +17,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     return EXIT_CODES.badInput;
   }
 
-  return runPlanned(planned.value, { json: values.json === true, noTui: values['no-tui'] === true });
+  const mode = await chooseWorktreeMode(planned.value);
+  if (mode.kind === 'ran-inside') return mode.exitCode;
+  return runPlanned(mode.plan, { json: values.json === true, noTui: values['no-tui'] === true });
 }

@@ -6,7 +6,9 @@
 import { refCommit } from '../../git/refs.js';
 import { createProvider } from '../../providers/registry.js';
 import type { Provider } from '../../providers/types.js';
-import { runCandidate } from '../candidate.js';
+import { runCandidate, type CandidateContext } from '../candidate.js';
+import { prepareCowBase } from '../../git/cow-worktree.js';
+import { cowBaseDir } from '../cow-layout.js';
 import type { UnstampedEvent } from '../events.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
@@ -19,6 +21,8 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
   const providerFor = (candidate: CandidatePlan): Provider => createProvider(candidate.settings, candidate.agent, spec.providers[candidate.settings.kind]);
   const review = plan.review;
   const createReviewer = review ? (): Provider => createProvider(review.settings, review.agent, spec.providers[review.settings.kind]) : undefined;
+
+  const cow = await prepareSharedBase(ctx);
 
   // No `signal` for queue.add on purpose: p-queue would reject at once on abort while the
   // task is still committing the candidate's work. A task that starts after a cancel returns.
@@ -46,6 +50,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
               budget: ctx.budget,
               secrets: ctx.secrets,
               ...(ctx.runDeadline !== undefined ? { runDeadline: ctx.runDeadline } : {}),
+              ...(cow ? { cow } : {}),
               ...(past
                 ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } }
                 : {}),
@@ -59,6 +64,25 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
       }),
     ),
   );
+}
+
+/**
+ * Copy-on-write worktrees: the one checkout of the base commit every candidate's layer lies on,
+ * made before any of them starts (kept as it is on resume). When it cannot be made, the run says
+ * so and goes on with plain worktrees.
+ */
+async function prepareSharedBase(ctx: RunContext): Promise<CandidateContext['cow']> {
+  const { plan } = ctx;
+  const first = plan.candidates[0];
+  if (!plan.cow || !first) return undefined;
+  const lower = cowBaseDir(first.worktree);
+  for (const candidate of candidatesToRun(ctx)) {
+    ctx.emit({ type: 'candidate.setup_progress', candidate: candidate.id, step: 'checkout', text: `checking out ${plan.baseCommit.slice(0, 12)} once for every candidate (copy-on-write worktrees)` });
+  }
+  const made = await prepareCowBase(plan.repoRoot, lower, plan.baseCommit, { signal: ctx.signal });
+  if (made.ok) return { lower, mounts: plan.cow.mounts };
+  ctx.emit({ type: 'run.warning', message: `copy-on-write worktrees: ${made.error}; the candidates get plain worktrees (one checkout each)` });
+  return undefined;
 }
 
 /** A bug or an unexpected git failure: this candidate stops, the others go on. */

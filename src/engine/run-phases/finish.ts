@@ -12,6 +12,10 @@ import type { RunContext } from '../run-context.js';
 import { markRunFinished } from '../run-lock.js';
 import { removeAgentHomes } from '../agent-sandbox.js';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { materializeCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
+import { cowBaseDir, cowDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
 import { updateRef } from '../../git/refs.js';
@@ -22,7 +26,8 @@ import { readSetupPaths } from './final-scoring.js';
 
 export async function finish(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
-  const unsavedWorktrees = plan.spec.git.keep_worktrees ? [] : await removeWorktrees(ctx);
+  const unsavedWorktrees = plan.spec.git.keep_worktrees ? await keepCowWorktrees(ctx) : await removeWorktrees(ctx);
+  await removeSharedBase(ctx);
   await removeAgentHomes(plan); // the agents' HOMEs hold copies of logins: never kept
   const { status, exitCode, message } = closing(ctx, unsavedWorktrees);
   ctx.emit({ type: 'run.finished', status, exitCode, winner: ctx.state().winner, durationMs: Math.round(performance.now() - ctx.startedAt), message });
@@ -83,14 +88,52 @@ async function removeWorktrees(ctx: RunContext): Promise<string[]> {
   // repository's worktree lock only to unlink it (its files are deleted outside the lock).
   const kept = await Promise.all(
     plan.candidates.map(async (candidate): Promise<string | undefined> => {
-      if (existsSync(candidate.worktree) && !(await saveLeftover(ctx, candidate))) return candidate.id;
-      const removed = await removeWorktree(plan.repoRoot, candidate.worktree, { force: true });
+      if (existsSync(candidate.worktree) && !(await saveLeftover(ctx, candidate))) {
+        await materialize(ctx, candidate);
+        return candidate.id;
+      }
+      const removed =
+        plan.cow && isCowWorktree(candidate.worktree)
+          ? await removeCowWorktree(plan.repoRoot, { path: candidate.worktree, layer: cowLayerDir(candidate.worktree), holder: plan.cow.mounts })
+          : await removeWorktree(plan.repoRoot, candidate.worktree, { force: true });
       if (!removed.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${removed.error}; \`bestof clean\` will retry` });
       return undefined;
     }),
   );
   await pruneWorktrees(plan.repoRoot);
   return kept.filter((id): id is string => id !== undefined);
+}
+
+/**
+ * `keep_worktrees` with copy-on-write worktrees: each one becomes a plain folder (seen from outside
+ * bestof's mount namespace, a mount point is empty). Returns none: every candidate's work is
+ * committed by now, as for plain kept worktrees.
+ */
+async function keepCowWorktrees(ctx: RunContext): Promise<string[]> {
+  await Promise.all(ctx.plan.candidates.map((candidate) => materialize(ctx, candidate)));
+  return [];
+}
+
+/** A copy-on-write worktree that must outlive the run, made a plain folder; a plain one is left alone. */
+async function materialize(ctx: RunContext, candidate: CandidatePlan): Promise<void> {
+  const { plan } = ctx;
+  if (!plan.cow || !isCowWorktree(candidate.worktree)) return;
+  const layer = cowLayerDir(candidate.worktree);
+  const made = await materializeCowWorktree({ path: candidate.worktree, layer, holder: plan.cow.mounts });
+  if (!made.ok) {
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${made.error}; its files as the agent left them (changes only, over ${plan.baseCommit.slice(0, 12)}) are in ${join(layer, 'upper')}` });
+  }
+}
+
+/** The shared base checkout of copy-on-write worktrees, once no layer lies on it any more. */
+async function removeSharedBase(ctx: RunContext): Promise<void> {
+  const { plan } = ctx;
+  const first = plan.candidates[0];
+  if (!plan.cow || !first) return;
+  if (plan.candidates.some((candidate) => isCowWorktree(candidate.worktree))) return; // a layer kept for its work (warned above)
+  const removed = await removeCowBase(plan.repoRoot, cowBaseDir(first.worktree));
+  if (!removed.ok) ctx.emit({ type: 'run.warning', message: `${removed.error}; \`bestof clean\` will retry` });
+  else await rm(cowDir(first.worktree), { recursive: true, force: true });
 }
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */

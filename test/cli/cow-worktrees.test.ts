@@ -1,0 +1,185 @@
+/**
+ * `[git] worktrees = "copy-on-write"` with the real binary: the run goes on inside a mount
+ * namespace of its own (src/process/namespace.ts), every candidate on the one shared base
+ * checkout with an overlay layer of its own. What must hold is what holds for plain worktrees:
+ * the honest candidate wins over one that edits the frozen tests, every candidate's work is on its
+ * branch, nothing is left behind; `keep_worktrees` leaves real folders; a `kill -9` loses nothing
+ * (`bestof resume` mounts the layers again and goes on; `bestof clean` saves and removes them);
+ * where the namespace cannot be had, plain worktrees and a warning.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli.js';
+import { killAll, processesWithEnv } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
+import { runIsAlive } from '../../src/engine/run-lock.js';
+import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project;
+const seen = new Set<number>();
+afterEach(() => {
+  killAll(seen);
+  project?.cleanup();
+});
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const runsDir = (): string => join(project.repo.dir, '.bestof', 'runs');
+const onlyRunId = (): string | undefined => (existsSync(runsDir()) ? readdirSync(runsDir())[0] : undefined);
+const events = (runId: string): Array<Record<string, unknown>> =>
+  readFileSync(join(runsDir(), runId, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** Rewrites the frozen test so that it passes without a fix: must not gain a point. */
+const CHEAT_SCRIPT = `
+[[steps]]
+write = "test/add.test.mjs"
+content = "import { test } from 'node:test';\\ntest('adds', () => {});\\n"
+`;
+
+function cowSpec(body: string, git = ''): string {
+  return project.writeOutside('spec.toml', specToml(project.repo.dir, `[git]\nworktrees = "copy-on-write"\n${git}\n${body}\n${ADD_CHECKS}`));
+}
+
+function twoCandidates(git = ''): string {
+  const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+  const cheat = project.writeOutside('cheat.toml', CHEAT_SCRIPT);
+  return cowSpec(
+    `[parallel]
+candidates = 2
+[[parallel.providers]]
+kind = "script"
+script = ${JSON.stringify(fix)}
+label = "honest"
+[[parallel.providers]]
+kind = "script"
+script = ${JSON.stringify(cheat)}
+label = "cheater"
+[select]
+merge = "none"`,
+    git,
+  );
+}
+
+describe('copy-on-write worktrees', () => {
+  it('a run on one shared base: the honest candidate wins over the cheater, each branch holds its work, nothing is left behind', async () => {
+    project = makeProject();
+    const result = await runCli(['run', twoCandidates(), '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(result.stderr + result.stdout).not.toMatch(/cannot be used here/);
+    expect(result.code).toBe(0);
+    const runId = onlyRunId() as string;
+    const log = events(runId);
+    // The shared checkout was made, and each candidate's worktree was not a checkout of its own.
+    expect(log.filter((e) => e.type === 'candidate.setup_progress' && e.step === 'checkout')).toHaveLength(2);
+    const finished = log.find((e) => e.type === 'run.finished') as { winner?: string };
+    expect(finished.winner).toBe('c1');
+    expect(log.find((e) => e.type === 'candidate.tampered' && e.candidate === 'c2')).toBeDefined();
+    expect(git(project.repo.dir, 'show', `bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
+    expect(git(project.repo.dir, 'show', `bestof/${runId}/c2:test/add.test.mjs`)).not.toContain('assert');
+    // Nothing left: no worktree but the main checkout, no layer, no base checkout.
+    expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+    expect(existsSync(join(project.worktreesDir, runId, 'c1'))).toBe(false);
+  });
+
+  it('keep_worktrees: each kept worktree is a real folder outside the namespace, clean as git sees it', async () => {
+    project = makeProject();
+    const result = await runCli(['run', twoCandidates('keep_worktrees = true'), '--no-tui'], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+    });
+    expect(result.code).toBe(0);
+    const runId = onlyRunId() as string;
+    const worktree = join(project.worktreesDir, runId, 'c1');
+    // Seen from here, outside the run's namespace: the files themselves, not an empty mount point.
+    expect(readFileSync(join(worktree, 'src/add.mjs'), 'utf8')).toContain('a + b');
+    expect(readFileSync(join(worktree, 'README.md'), 'utf8')).toBe('# project\n');
+    expect(git(worktree, 'status', '--porcelain')).toBe('');
+    expect(git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(`bestof/${runId}/c1`);
+    expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+    // And clean removes them as plain worktrees.
+    const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(cleaned.code).toBe(0);
+    expect(existsSync(worktree)).toBe(false);
+  });
+
+  it('BESTOF_OVERLAY=off: plain worktrees, and the run says so', async () => {
+    project = makeProject();
+    const result = await runCli(['run', twoCandidates(), '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_OVERLAY: 'off' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/git\.worktrees = "copy-on-write" cannot be used here \(overlay worktrees are switched off \(BESTOF_OVERLAY=off\)\): plain worktrees instead/);
+    const runId = onlyRunId() as string;
+    expect(events(runId).some((e) => e.type === 'candidate.setup_progress' && e.step === 'checkout')).toBe(false);
+    expect(git(project.repo.dir, 'show', `bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
+  });
+
+  describe('kill -9 of bestof mid-run', () => {
+    /** Writes wip.txt on its first call and hangs; on a resumed call appends to it and ends. */
+    const RESUMABLE_SCRIPT = `
+[[steps]]
+run = "if [ -f wip.txt ]; then echo resumed >> wip.txt; else echo started > wip.txt; sleep 120; fi"
+`;
+
+    async function killedMidRun(): Promise<{ runId: string; worktree: string }> {
+      project = makeProject();
+      const script = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
+      const spec = cowSpec(`[parallel]
+candidates = 1
+[provider]
+kind = "script"
+script = ${JSON.stringify(script)}
+[select]
+merge = "none"
+[sandbox]
+mode = "off"`);
+      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      let runId = '';
+      await waitUntil(
+        () => {
+          runId = onlyRunId() ?? '';
+          return runId !== '' && existsSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c1', 'upper', 'wip.txt'));
+        },
+        'the agent wrote wip.txt into its layer',
+        { attempts: 600 },
+      );
+      const key = readFileSync(join(runsDir(), runId, 'run-key'), 'utf8').trim();
+      for (const pid of processesWithEnv('BESTOF_RUN_KEY', key)) seen.add(pid);
+      child.kill('SIGKILL');
+      await done;
+      const worktree = join(project.worktreesDir, runId, 'c1');
+      // The inner bestof died with the outer one (--pdeathsig): the run is not alive any more.
+      await waitUntil(() => !runIsAlive(join(runsDir(), runId)), 'the inner bestof ended with the outer one', { attempts: 100 });
+      // Outside the namespace: the mount point holds only git's link; the work is in the layer.
+      expect(readdirSync(worktree)).toEqual(['.git']);
+      expect(readFileSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c1', 'upper', 'wip.txt'), 'utf8')).toBe('started\n');
+      return { runId, worktree };
+    }
+
+    it('resume mounts the layer again: the agent finds its file, and the run ends with it committed', async () => {
+      const { runId } = await killedMidRun();
+      const resumed = await runCli(['resume', runId, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(resumed.stderr).not.toMatch(/cannot be used here/);
+      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(1); // no winner: the agent never fixes add()
+      expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:wip.txt`)).toBe('started\nresumed');
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+      expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    });
+
+    it('clean mounts the layer again, saves the uncommitted file at the kept ref, and removes layer and base', async () => {
+      const { runId, worktree } = await killedMidRun();
+      const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(cleaned.code).toBe(0);
+      expect(cleaned.stdout).toMatch(/commit c1's uncommitted changes/);
+      // Saved as the agent left it: one new file, every tracked file still there (not "all deleted").
+      expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:wip.txt`)).toBe('started');
+      expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:README.md`)).toBe('# project');
+      expect(git(project.repo.dir, 'diff', '--name-status', 'HEAD', `refs/bestof/${runId}/c1/kept`)).toBe('A\twip.txt');
+      expect(existsSync(worktree)).toBe(false);
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+      expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    });
+  });
+});
