@@ -24,7 +24,8 @@
  * not import): this module only needs something that mounts and unmounts.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
@@ -34,20 +35,26 @@ import { adminDirNamedBy, discardWorktree, withWorktreesLock } from './worktree-
 /** Why the base checkout is locked (`git worktree lock`): it is every candidate's lower layer. */
 const BASE_LOCK_REASON = 'bestof: the shared base of copy-on-write worktrees (read-only; removed at the end of the run)';
 
+/** Written beside the base checkout once it is complete: a checkout killed half-way has HEAD set but files missing. */
+const readyMark = (path: string): string => `${path}.ready`;
+
 /**
  * The run's shared base: a detached plain checkout of `commit` at `dir`, locked so that no
- * `git worktree prune` or removal drops it while candidates stand on it. A base already there at
- * that commit (a resumed run) is kept as it is.
+ * `git worktree prune` or removal drops it while candidates stand on it. A complete base already
+ * there at that commit (a resumed run) is kept as it is; one whose checkout was killed half-way
+ * (no ready mark: no candidate's layer was made on it yet) is made again.
  */
 export async function prepareCowBase(repo: string, dir: string, commit: string, opts: GitCallOptions = {}): Promise<Result<void>> {
   const path = resolve(dir);
   const sha = await resolveCommit(repo, commit, opts);
   if (sha === undefined) return err(`cannot make the shared base checkout: ${commit} is not a commit in ${repo}`);
-  if (existsSync(join(path, '.git'))) {
+  if (existsSync(join(path, '.git')) && existsSync(readyMark(path))) {
     const head = await runGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD'], opts);
     if (head.code === 0 && head.stdout.trim() === sha) return ok();
     return err(`cannot use ${path} as the shared base of ${commit.slice(0, 12)}: it holds another checkout; remove it with \`git worktree remove --force --force ${path}\``);
   }
+  if (existsSync(path) && !existsSync(readyMark(path))) await discardWorktree(repo, path, opts); // half made
+  await rm(readyMark(path), { force: true });
   if (existsSync(path) && readdirSync(path).length > 0) return err(`cannot make the shared base checkout: ${path} exists and is not empty`);
   await mkdir(dirname(path), { recursive: true });
   const added = await withWorktreesLock(repo, () => runGit(repo, ['worktree', 'add', '--quiet', '--detach', '--lock', '--reason', BASE_LOCK_REASON, path, sha], opts), opts);
@@ -55,6 +62,7 @@ export async function prepareCowBase(repo: string, dir: string, commit: string, 
     await discardWorktree(repo, path).catch(() => undefined);
     return err(`cannot make the shared base checkout at ${path}: ${gitMessage(added.stderr || added.stdout)}`);
   }
+  await writeFile(readyMark(path), `${sha}\n`);
   return ok();
 }
 
@@ -62,6 +70,8 @@ export async function prepareCowBase(repo: string, dir: string, commit: string, 
 export async function removeCowBase(repo: string, dir: string, opts: GitCallOptions = {}): Promise<Result<void>> {
   const path = resolve(dir);
   if (!existsSync(path)) return ok();
+  // The mark first: a base without it is never used again, whatever this removal leaves.
+  await rm(readyMark(path), { force: true });
   const removed = await withWorktreesLock(repo, () => runGit(repo, ['worktree', 'remove', '--force', '--force', path], opts), opts);
   if (removed.code !== 0) return err(`cannot remove the shared base checkout ${path}: ${gitMessage(removed.stderr || removed.stdout)}`);
   return ok();
@@ -82,8 +92,25 @@ export interface CowWorktreeOptions {
   /** The candidate's layer folder (`upper/`, `work/`), on the same file system as the worktrees. */
   readonly layer: string;
   readonly holder: OverlayMounts;
+  /** How a command runs inside the merged tree. @default this process's namespace (bestof's, once it runs in one) */
+  readonly exec?: RunInside;
   readonly signal?: AbortSignal;
 }
+
+/**
+ * Runs `command args` in `cwd` where the mounts are seen: in this process's own namespace by
+ * default (bestof runs itself in one: src/process/namespace.ts); tests that hold the mounts in an
+ * OverlayHolder's namespace pass one that enters it.
+ */
+export type RunInside = (command: string, args: readonly string[], cwd: string) => Promise<{ readonly code: number; readonly output: string }>;
+
+const runHere: RunInside = (command, args, cwd) =>
+  new Promise((resolveRun) => {
+    execFile(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
+      resolveRun({ code, output: `${stderr}${stdout}`.trim() || (error?.message ?? '') });
+    });
+  });
 
 /**
  * A new branch `branch` at the base checkout's commit and its copy-on-write worktree at `path`,
@@ -125,8 +152,9 @@ export async function addCowWorktreeOnBranch(repo: string, opts: CowWorktreeOpti
   await removeLayerDir(opts.layer);
   const made = await linkAndMount(repo, path, opts, true);
   if (!made.ok) return err(`cannot create worktree ${path} on branch ${opts.branch}: ${made.error}`);
-  const reset = await runGit(path, ['reset', '--hard', '--quiet'], call);
-  if (reset.code !== 0) return err(`cannot check out ${opts.branch} in ${path}: ${gitMessage(reset.stderr || reset.stdout)}`);
+  // In the merged tree: outside the namespace git would write under the mount point.
+  const reset = await (opts.exec ?? runHere)('git', ['reset', '--hard', '--quiet'], path);
+  if (reset.code !== 0) return err(`cannot check out ${opts.branch} in ${path}: ${gitMessage(reset.output)}`);
   return ok();
 }
 
@@ -136,15 +164,15 @@ export async function addCowWorktreeOnBranch(repo: string, opts: CowWorktreeOpti
  * the mount point is empty. The merged tree is copied beside it, unmounted, and moved in place;
  * the layer is deleted. The admin entry and index stay (git refreshes the stat data once).
  */
-export async function materializeCowWorktree(opts: { path: string; layer: string; holder: OverlayMounts }): Promise<Result<void>> {
+export async function materializeCowWorktree(opts: { path: string; layer: string; holder: OverlayMounts; exec?: RunInside }): Promise<Result<void>> {
   const path = resolve(opts.path);
   const copy = `${path}.materializing`;
-  try {
-    await rm(copy, { recursive: true, force: true });
-    await cp(path, copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-  } catch (error) {
+  await rm(copy, { recursive: true, force: true });
+  // `cp -a` in the merged tree: modes, symlinks and times kept (a reflink where the file system has them).
+  const copied = await (opts.exec ?? runHere)('cp', ['-a', '--reflink=auto', `${path}/.`, copy], dirname(path));
+  if (copied.code !== 0) {
     await rm(copy, { recursive: true, force: true }).catch(() => undefined);
-    return err(`cannot copy worktree ${path} out of its overlay: ${(error as Error).message}`);
+    return err(`cannot copy worktree ${path} out of its overlay: ${copied.output}`);
   }
   const unmounted = await opts.holder.unmount(path);
   if (!unmounted.ok) {

@@ -168,6 +168,43 @@ mode = "off"`);
       expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
     });
 
+    it('Ctrl-C (SIGINT to the outer bestof) cancels the run inside; resume makes the worktree again on the branch over a new base', async () => {
+      project = makeProject();
+      const script = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
+      const spec = cowSpec(`[parallel]
+candidates = 1
+[provider]
+kind = "script"
+script = ${JSON.stringify(script)}
+[select]
+merge = "none"
+[sandbox]
+mode = "off"`);
+      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      let runId = '';
+      await waitUntil(
+        () => {
+          runId = onlyRunId() ?? '';
+          return runId !== '' && existsSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c1', 'upper', 'wip.txt'));
+        },
+        'the agent wrote wip.txt into its layer',
+        { attempts: 600 },
+      );
+      child.kill('SIGINT');
+      const cancelled = await done;
+      expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(130);
+      // The work is committed and the worktree, its layer and the base are gone, as with plain worktrees.
+      expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:wip.txt`)).toBe('started');
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+      expect(existsSync(join(project.worktreesDir, runId, 'c1'))).toBe(false);
+
+      const resumed = await runCli(['resume', runId, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(1); // no winner: the agent never fixes add()
+      // The agent found its file from the branch (checked out over the base), not a bare base.
+      expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:wip.txt`)).toBe('started\nresumed');
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+    });
+
     it('clean mounts the layer again, saves the uncommitted file at the kept ref, and removes layer and base', async () => {
       const { runId, worktree } = await killedMidRun();
       const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });

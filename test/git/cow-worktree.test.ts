@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'nod
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
-import { addCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree } from '../../src/git/cow-worktree.js';
+import { addCowWorktree, addCowWorktreeOnBranch, materializeCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree, type RunInside } from '../../src/git/cow-worktree.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { overlayAvailable, startOverlayHolder, type OverlayHolder } from '../../src/process/overlay-holder.js';
 import { agentSandbox } from '../../src/engine/agent-sandbox.js';
@@ -54,6 +54,17 @@ async function holder(): Promise<OverlayHolder> {
 function inside(h: OverlayHolder, cwd: string, command: string, ...args: string[]): string {
   const argv = h.inside(command, args, cwd);
   return execFileSync(argv.command, argv.args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** The RunInside of bestof's cow functions, for mounts held by `h` (bestof itself runs in its namespace). */
+function execInside(h: OverlayHolder): RunInside {
+  return async (command, args, cwd) => {
+    try {
+      return { code: 0, output: inside(h, cwd, command, ...args) };
+    } catch (error) {
+      return { code: 1, output: String((error as { stderr?: unknown }).stderr ?? (error as Error).message) };
+    }
+  };
 }
 
 /** What an agent does to a worktree: edit, delete, add, rename, a new symlink, a changed one. */
@@ -281,5 +292,56 @@ describe('overlay worktrees after a kill -9', () => {
     expect(inside(second, path, 'git', 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('bestof/run/a');
     expect(inside(second, path, 'git', 'status', '--porcelain')).toBe('M src/b.txt');
     expect(inside(second, path, 'cat', 'src/a.txt')).toBe('committed');
+  });
+});
+
+describe('overlay worktrees for runs: resume and worktrees that outlive the run', () => {
+  it('a base checkout killed half-way (no ready mark) is made again, never used with files missing', async () => {
+    const r = repo();
+    const { lower } = await cowBase(r);
+    // What a kill -9 during the checkout leaves: HEAD set, files missing, no ready mark.
+    execFileSync('rm', ['-f', join(lower, 'src/a.txt'), `${lower}.ready`]);
+    expect(await prepareCowBase(r.dir, lower, 'HEAD')).toEqual(ok());
+    expect(readFileSync(join(lower, 'src/a.txt'), 'utf8')).toBe('a\n');
+    expect(existsSync(`${lower}.ready`)).toBe(true);
+    // A complete one is kept as it is (a resumed run's candidates stand on it).
+    execFileSync('touch', [join(lower, 'kept-marker')]);
+    expect(await prepareCowBase(r.dir, lower, 'HEAD')).toEqual(ok());
+    expect(existsSync(join(lower, 'kept-marker'))).toBe(true);
+  });
+
+  it('on an existing branch ahead of the base: the tip checked out over the base, only what differs written to the layer', async () => {
+    const r = repo();
+    const h = await holder();
+    const { lower, path, layer } = await cowBase(r);
+    // The branch a cancelled candidate left: one commit past the base.
+    const plain = join(tempDir(), 'plain');
+    expect(await addWorktree(r.dir, { path: plain, branch: 'bestof/run/a', base: 'HEAD' })).toEqual(ok());
+    execFileSync('sh', ['-c', 'printf "from the branch\\n" > src/a.txt && rm src/b.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm work'], { cwd: plain });
+    const tip = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: plain, encoding: 'utf8' }).trim();
+    execFileSync('git', ['worktree', 'remove', '--force', plain], { cwd: r.dir });
+
+    expect(await addCowWorktreeOnBranch(r.dir, { path, branch: 'bestof/run/a', lower, layer, holder: h, exec: execInside(h) })).toEqual(ok());
+    expect(inside(h, path, 'git', 'rev-parse', 'HEAD')).toBe(tip);
+    expect(inside(h, path, 'git', 'status', '--porcelain')).toBe('');
+    expect(inside(h, path, 'cat', 'src/a.txt')).toBe('from the branch');
+    expect(inside(h, path, 'sh', '-c', 'test -e src/b.txt && echo there || echo gone')).toBe('gone');
+    // Only the changed file and the deletion's whiteout are in the layer, not the 6 others.
+    const upper = join(layer, 'upper');
+    expect(readdirSync(upper).sort()).toEqual(['.git', 'src']);
+    expect(readdirSync(join(upper, 'src')).sort()).toEqual(['a.txt', 'b.txt']);
+  });
+
+  it('materialized: a mounted worktree becomes a plain folder at the same path, its uncommitted work in it, its layer gone', async () => {
+    const { r, h, path, layer } = await cowWorktree();
+    inside(h, path, 'sh', '-c', 'printf "edited\\n" > src/a.txt && printf "untracked\\n" > notes.txt && rm src/c.txt');
+    expect(await materializeCowWorktree({ path, layer, holder: h, exec: execInside(h) })).toEqual(ok());
+    // Seen from outside the namespace, without it: the files themselves.
+    expect(readFileSync(join(path, 'src/a.txt'), 'utf8')).toBe('edited\n');
+    expect(readFileSync(join(path, 'notes.txt'), 'utf8')).toBe('untracked\n');
+    expect(readFileSync(join(path, 'README.md'), 'utf8')).toBe('# hi\n');
+    expect(existsSync(join(path, 'src/c.txt'))).toBe(false);
+    expect(r.git('-C', path, 'status', '--porcelain')).toBe('M src/a.txt\n D src/c.txt\n?? notes.txt'); // (the helper trims the first space)
+    expect(existsSync(layer)).toBe(false);
   });
 });
