@@ -33,8 +33,14 @@ const events = (runId: string): Array<Record<string, unknown>> =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-/** Rewrites the frozen test so that it passes without a fix: must not gain a point. */
+/**
+ * Rewrites the frozen test so that it passes without a fix: must not gain a point. First it tries
+ * the shared base checkout every candidate's tree lies on (`../.cow/base`): written there, the
+ * honest candidate would see a changed test and be flagged for it. The sandbox hides it.
+ */
 const CHEAT_SCRIPT = `
+[[steps]]
+run = "printf 'test(1)' > ../.cow/base/test/add.test.mjs 2>/dev/null; printf 'x' > ../.cow/base/framed.txt 2>/dev/null; true"
 [[steps]]
 write = "test/add.test.mjs"
 content = "import { test } from 'node:test';\\ntest('adds', () => {});\\n"
@@ -59,7 +65,10 @@ kind = "script"
 script = ${JSON.stringify(cheat)}
 label = "cheater"
 [select]
-merge = "none"`,
+merge = "none"
+# bubblewrap inside bestof's namespace: the agents are sandboxed there too.
+[sandbox]
+mode = "required"`,
     git,
   );
 }
@@ -77,6 +86,9 @@ describe('copy-on-write worktrees', () => {
     const finished = log.find((e) => e.type === 'run.finished') as { winner?: string };
     expect(finished.winner).toBe('c1');
     expect(log.find((e) => e.type === 'candidate.tampered' && e.candidate === 'c2')).toBeDefined();
+    // The honest one was not framed through the shared base: not flagged, full score.
+    expect(log.find((e) => e.type === 'candidate.tampered' && e.candidate === 'c1')).toBeUndefined();
+    expect(git(project.repo.dir, 'ls-tree', '--name-only', `bestof/${runId}/c1`)).not.toContain('framed.txt');
     expect(git(project.repo.dir, 'show', `bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
     expect(git(project.repo.dir, 'show', `bestof/${runId}/c2:test/add.test.mjs`)).not.toContain('assert');
     // Nothing left: no worktree but the main checkout, no layer, no base checkout.
