@@ -217,6 +217,20 @@ mode = "off"`);
       expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
     });
 
+    it('clean removes a shared base that no layer lies on any more (a run killed while it removed its worktrees)', async () => {
+      const { runId, worktree } = await killedMidRun();
+      // What the finish phase had done before the kill: the candidate's worktree and layer gone, the base not yet.
+      const layer = join(project.worktreesDir, runId, '.cow', 'layers', 'c1');
+      execFileSync('sh', ['-c', `chmod -R u+rwx ${JSON.stringify(layer)} && rm -rf ${JSON.stringify(layer)}`]);
+      execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: project.repo.dir });
+      expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(2); // main and the base
+      const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(cleaned.code, cleaned.stdout + cleaned.stderr).toBe(0);
+      expect(cleaned.stdout).toMatch(/remove .*shared base checkout/);
+      expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+    });
+
     it('clean mounts the layer again, saves the uncommitted file at the kept ref, and removes layer and base', async () => {
       const { runId, worktree } = await killedMidRun();
       const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });

@@ -133,7 +133,8 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
         if (!deleted.ok) process.stderr.write(`${deleted.error}\n`);
       }
     }
-    if (cow.kind === 'mount' && !dryRun) {
+    // Also when no layer is left (a run killed after removing its candidates' layers): the base alone needs no namespace.
+    if (!dryRun) {
       const runWorktrees = Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []));
       const base = await removeRunCowBase(repoRoot, runWorktrees);
       if (!base.ok) process.stderr.write(`${base.error}\n`);
