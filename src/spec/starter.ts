@@ -154,6 +154,7 @@ ${linkLine(options.probe)}# base_port = 4100               # candidate i gets PO
 auto_commit = true               # one commit per iteration
 branch_prefix = "bestof"         # candidate branches are named <prefix>/...
 keep_worktrees = false           # true: keep every candidate's worktree after the run
+# worktrees = "copy-on-write"    # big repos (Linux): one checkout of base shared by all, a layer per candidate
 `;
 }
 
