@@ -3,7 +3,7 @@
  * bestof against a careful bash script doing the same job, at the same concurrency.
  *
  *   node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3]
- *                                   [--concurrency N] [--no-sandbox-cost]
+ *                                   [--concurrency N] [--no-sandbox-cost] [--worktrees copy-on-write]
  *   npm run bench:overhead                     (needs the build: npm run build)
  *   node scripts/bench-overhead.mjs --files 500,5000,50000 --candidates 1,8,64   (the whole matrix:
  *                                   50,000 files and 64 candidates take minutes per round)
@@ -73,12 +73,18 @@ const AGENT_OUTPUT = 'written by an instant candidate\n';
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost]\n';
+const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--worktrees plain|copy-on-write]\n';
 
 function positiveInt(option, raw, max) {
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new Error(`--${option}: expected a whole number from 1 to ${max}, got ${JSON.stringify(raw)}`);
   return n;
+}
+
+/** `--worktrees plain|copy-on-write`: bestof's `[git] worktrees` (the baseline always makes plain worktrees). */
+function worktreesOption(raw) {
+  if (raw !== 'plain' && raw !== 'copy-on-write') throw new Error(`--worktrees: expected plain or copy-on-write, got ${JSON.stringify(raw)}`);
+  return raw;
 }
 
 function readOptions(defaultConcurrency) {
@@ -89,6 +95,7 @@ function readOptions(defaultConcurrency) {
       repeat: { type: 'string', default: '3' },
       concurrency: { type: 'string' },
       'no-sandbox-cost': { type: 'boolean', default: false },
+      worktrees: { type: 'string', default: 'plain' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -106,6 +113,7 @@ function readOptions(defaultConcurrency) {
     concurrency,
     concurrencyIsDefault: values.concurrency === undefined,
     sandboxCost: !values['no-sandbox-cost'],
+    worktrees: worktreesOption(values.worktrees),
   };
 }
 
@@ -201,7 +209,7 @@ const tomlString = (text) => JSON.stringify(text);
  * (`agent: 'script'`) or a `command` process that writes the same file (`agent: 'command'`, for the
  * sandbox pair, with `[sandbox] mode = sandbox`).
  */
-function writeSpec(dir, { name, repo, candidates, concurrency, agent = 'script', sandbox }) {
+function writeSpec(dir, { name, repo, candidates, concurrency, agent = 'script', sandbox, worktrees = 'plain' }) {
   mkdirSync(dir, { recursive: true });
   const provider = [];
   if (agent === 'script') {
@@ -235,6 +243,7 @@ function writeSpec(dir, { name, repo, candidates, concurrency, agent = 'script',
       'score = 1',
       '',
       ...(sandbox ? ['[sandbox]', `mode = ${tomlString(sandbox)}`, ''] : []),
+      ...(worktrees !== 'plain' ? ['[git]', `worktrees = ${tomlString(worktrees)}`, ''] : []),
       '[select]',
       'merge = "branch"',
       '',
@@ -437,6 +446,7 @@ function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRun
     mkdirSync(worktrees, { recursive: true });
     const result = await run(process.execPath, [BESTOF_BIN, 'run', spec, '--no-tui'], { cwd: temp, env: { ...env, BESTOF_WORKTREES_DIR: worktrees } });
     if (result.code !== 0) throw new Error(describeFailure(`bestof run (${tag})`, result));
+    if (/cannot be used here/.test(result.stdout + result.stderr)) throw new Error(describeFailure(`bestof run (${tag}) made plain worktrees, not copy-on-write ones`, result));
     const events = readEvents(newRunDir(repo, seenRuns));
     await cleanRepo(repo, `after bestof (${tag})`);
     return { ms: result.ms, events, phases: bestofPhases(events, result) };
@@ -653,6 +663,7 @@ async function main() {
       `${new Date().toISOString().slice(0, 10)}, ${build}, node ${process.version}, ${gitVersion.trim()}, nproc ${cores ?? availableParallelism()} (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}\n`,
     );
     process.stdout.write(`max_concurrency: ${options.concurrency} for bestof and the baseline (${options.concurrencyIsDefault ? "bestof's default" : '--concurrency'})\n`);
+    process.stdout.write(`bestof's worktrees: ${options.worktrees} (the baseline makes plain ones)\n`);
     process.stdout.write(
       'baseline: a bash script doing, per candidate, git worktree add -b, the write, git add -A + commit, the check (sh -c true), git update-ref, git worktree remove; that many at a time (xargs -P)\n',
     );
@@ -667,7 +678,7 @@ async function main() {
       process.stdout.write(`\nfixture repo of ${files} files created in ${seconds(performance.now() - fixtureStarted)}\n`);
       const seenRuns = new Set();
       for (const candidates of options.candidates) {
-        const spec = writeSpec(join(sizeDir, `spec-${candidates}`), { name: `bench-${candidates}`, repo, candidates, concurrency: options.concurrency });
+        const spec = writeSpec(join(sizeDir, `spec-${candidates}`), { name: `bench-${candidates}`, repo, candidates, concurrency: options.concurrency, worktrees: options.worktrees });
         cells.push(await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript }));
       }
       if (sizeIndex === 0 && options.sandboxCost) {
