@@ -11,7 +11,7 @@
  * and adds one, one check (`test -f answer.txt`), `merge = "none"`, `max_concurrency` as given,
  * the sandbox as this machine has it (auto). Each round times `bestof run <spec> --no-tui` from
  * start to exit on both sides, alternated (scripts/lib/paired.mjs), and one plain
- * `git worktree add` of the repo. Each run must exit 0 with a winner whose branch holds the
+ * `git worktree add` of the repo right before the copy-on-write run (the aim's pair). Each run must exit 0 with a winner whose branch holds the
  * agent's edit, and leave no worktree behind.
  *
  * Shared machines: the exit code never depends on the ratios; non-zero means something failed.
@@ -161,12 +161,11 @@ async function main() {
       const rounds = await runAlternated(
         opts.repeat,
         {
-          plain: async (round) => {
-            if (singles.length < round) singles.push(await singlePlainAdd(ctx, round));
-            return timedRun(ctx, specs.plain);
-          },
+          plain: () => timedRun(ctx, specs.plain),
+          // The single add right before the copy-on-write run it is compared with: the page cache
+          // and the load swing from minute to minute, and the aim pairs these two.
           cow: async (round) => {
-            if (singles.length < round) singles.push(await singlePlainAdd(ctx, round));
+            singles[round - 1] = await singlePlainAdd(ctx, round);
             return timedRun(ctx, specs.cow);
           },
         },
