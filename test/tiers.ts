@@ -34,4 +34,6 @@ export const RUNS_TIER = [
   'test/cli/bench.test.ts',
   'test/cli/bench-limits.test.ts',
   'test/cli/clean-runs.test.ts',
+  // Copy-on-write worktrees: whole runs in a mount namespace, with kill -9, resume and clean.
+  'test/cli/cow-worktrees.test.ts',
 ];

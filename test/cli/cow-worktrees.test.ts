@@ -217,6 +217,54 @@ mode = "off"`);
       expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
     });
 
+    // Without the sandbox the finished candidate is scored again (the record is not trusted); with it, its
+    // record stands and only the finish looks into its worktree, which must not look all-deleted then.
+    it.each(['off', 'required'])('resume mounts the layers of candidates that had finished too (sandbox %s): the finished one wins, nothing saved as left over', async (sandbox) => {
+      project = makeProject();
+      const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+      const slow = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
+      const spec = cowSpec(`[parallel]
+candidates = 2
+[[parallel.providers]]
+kind = "script"
+script = ${JSON.stringify(fix)}
+[[parallel.providers]]
+kind = "script"
+script = ${JSON.stringify(slow)}
+[select]
+merge = "none"
+[sandbox]
+mode = "${sandbox}"`);
+      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      let runId = '';
+      await waitUntil(
+        () => {
+          runId = onlyRunId() ?? '';
+          return (
+            runId !== '' &&
+            existsSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c2', 'upper', 'wip.txt')) &&
+            events(runId).some((e) => e.type === 'candidate.finished' && e.candidate === 'c1')
+          );
+        },
+        'c1 finished and c2 wrote wip.txt',
+        { attempts: 600 },
+      );
+      child.kill('SIGKILL');
+      await done;
+      await waitUntil(() => !runIsAlive(join(runsDir(), runId)), 'the inner bestof ended with the outer one', { attempts: 100 });
+
+      const resumed = await runCli(['resume', runId, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+      const log = events(runId);
+      const finalC1 = log.filter((e) => e.type === 'candidate.scored' && e.candidate === 'c1').at(-1);
+      expect(finalC1?.score).toBe(10);
+      expect(log.some((e) => e.type === 'run.warning' && e.candidate === 'c1' && String(e.message).includes('no commit had'))).toBe(false);
+      expect((log.findLast((e) => e.type === 'run.finished') as { winner?: string }).winner).toBe('c1');
+      // Nothing saved as "work left in the worktree": c1's worktree was whole when the run ended.
+      expect(() => git(project.repo.dir, 'rev-parse', '--verify', '--quiet', `refs/bestof/${runId}/c1/leftover`)).toThrow();
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+    });
+
     it('clean removes a shared base that no layer lies on any more (a run killed while it removed its worktrees)', async () => {
       const { runId, worktree } = await killedMidRun();
       // What the finish phase had done before the kill: the candidate's worktree and layer gone, the base not yet.

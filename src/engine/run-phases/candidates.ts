@@ -7,8 +7,8 @@ import { refCommit } from '../../git/refs.js';
 import { createProvider } from '../../providers/registry.js';
 import type { Provider } from '../../providers/types.js';
 import { runCandidate, type CandidateContext } from '../candidate.js';
-import { prepareCowBase } from '../../git/cow-worktree.js';
-import { cowBaseDir } from '../cow-layout.js';
+import { prepareCowBase, remountCowWorktree, type OverlayMounts } from '../../git/cow-worktree.js';
+import { cowBaseDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
 import type { UnstampedEvent } from '../events.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
@@ -80,9 +80,29 @@ async function prepareSharedBase(ctx: RunContext): Promise<CandidateContext['cow
     ctx.emit({ type: 'candidate.setup_progress', candidate: candidate.id, step: 'checkout', text: `checking out ${plan.baseCommit.slice(0, 12)} once for every candidate (copy-on-write worktrees)` });
   }
   const made = await prepareCowBase(plan.repoRoot, lower, plan.baseCommit, { signal: ctx.signal });
-  if (made.ok) return { lower, mounts: plan.cow.mounts };
-  ctx.emit({ type: 'run.warning', message: `copy-on-write worktrees: ${made.error}; the candidates get plain worktrees (one checkout each)` });
-  return undefined;
+  if (!made.ok) {
+    ctx.emit({ type: 'run.warning', message: `copy-on-write worktrees: ${made.error}; the candidates get plain worktrees (one checkout each)` });
+    return undefined;
+  }
+  await remountFinished(ctx, lower, plan.cow.mounts);
+  return { lower, mounts: plan.cow.mounts };
+}
+
+/**
+ * A resumed run: the candidates that had finished are not set up again, but the final scoring may
+ * score them again in their worktrees, and the finish saves what they hold: their layers are
+ * mounted again too (unmounted, the folder holds only its `.git` file, and git would see every
+ * file deleted).
+ */
+async function remountFinished(ctx: RunContext, lower: string, mounts: OverlayMounts): Promise<void> {
+  if (!ctx.resume) return;
+  const running = new Set(candidatesToRun(ctx).map((c) => c.id));
+  for (const candidate of ctx.plan.candidates) {
+    if (running.has(candidate.id) || !isCowWorktree(candidate.worktree)) continue;
+    const layer = cowLayerDir(candidate.worktree);
+    const mounted = await remountCowWorktree(ctx.plan.repoRoot, { path: candidate.worktree, branch: candidate.branch, lower, layer, holder: mounts, signal: ctx.signal });
+    if (!mounted.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `cannot mount its worktree again (${mounted.error}); its changes are in ${layer}/upper` });
+  }
 }
 
 /** A bug or an unexpected git failure: this candidate stops, the others go on. */
