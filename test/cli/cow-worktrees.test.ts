@@ -118,6 +118,22 @@ describe('copy-on-write worktrees', () => {
     expect(existsSync(worktree)).toBe(false);
   });
 
+  it('bad input, found inside the namespace: exit 2 with the problem, nothing created', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `[git]\nworktrees = "copy-on-write"\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`).replace('[prompt]', 'base = "no-such-branch"\n\n[prompt]'),
+    );
+    const result = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/base: "no-such-branch" is not a commit/);
+    expect(result.stderr).toMatch(/nothing was run or created/);
+    expect(existsSync(runsDir())).toBe(false);
+    expect(existsSync(project.worktreesDir)).toBe(false);
+    expect(git(project.repo.dir, 'branch', '--list', 'bestof/*')).toBe('');
+  });
+
   it('BESTOF_OVERLAY=off: plain worktrees, and the run says so', async () => {
     project = makeProject();
     const result = await runCli(['run', twoCandidates(), '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_OVERLAY: 'off' } });

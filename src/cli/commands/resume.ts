@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { runPlanned } from '../run-session.js';
-import { chooseWorktreeMode } from '../worktree-mode.js';
+import { runInsideForCopyOnWrite, withWorktreeMode } from '../worktree-mode.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { loadSpec } from '../../spec/load.js';
 import { readRunKey } from '../../engine/leftovers.js';
@@ -44,6 +44,9 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     process.stderr.write(`bestof resume: run ${run.runId} was started with loop.checkpoint = false; it cannot be resumed\n`);
     return EXIT_CODES.badInput;
   }
+  // Copy-on-write worktrees: the rest happens in a mount namespace (../worktree-mode.ts).
+  const inside = await runInsideForCopyOnWrite(loaded.spec);
+  if ('exitCode' in inside) return inside.exitCode;
   const planned = await planWithMergeChecks(
     { spec: loaded.spec, specPath: state.specPath, specDir: loaded.specDir, source: loaded.source },
     // The run's key, so that the processes the interrupted run left running are found and stopped (runs made before keys existed get a new one).
@@ -54,7 +57,5 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     process.stderr.write('bestof resume: nothing was resumed.\n');
     return EXIT_CODES.badInput;
   }
-  const mode = await chooseWorktreeMode(planned.value);
-  if (mode.kind === 'ran-inside') return mode.exitCode;
-  return runPlanned(mode.plan, { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
+  return runPlanned(withWorktreeMode(planned.value, inside.why), { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
 }
