@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, resetHard, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
+import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
 import { resolveCommit } from '../git/repo.js';
 import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
 
@@ -139,13 +139,17 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
  */
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
+  // Both reads of HEAD at once (its commit, and the branch it is on, which detachHead returns):
+  // they are independent, and each is a git process whose wait is the cost here.
+  const branchNow = headBranchRef(worktree, call);
+  branchNow.catch(() => undefined); // awaited by detachHead below; a throw from resolveCommit first must not leave it unhandled
   const head = await resolveCommit(worktree, 'HEAD', call);
   // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit.
   const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
   const headMovedFrom = head !== commit ? (head ?? 'no commit') : undefined;
   // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
-  const branch = await detachHead(worktree, commit, call);
+  const branch = await detachHead(worktree, commit, { ...call, branch: branchNow });
   await putBackLeftovers(worktree);
   await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
   await resetHard(worktree, commit, call);

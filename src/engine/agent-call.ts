@@ -6,7 +6,6 @@
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { branchTips } from '../git/commit.js';
 import { watchGitDir } from '../git/guard.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { ProviderResult } from '../providers/types.js';
@@ -202,9 +201,10 @@ export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'
   const { candidate } = ctx;
   // A reviewer acts on what it reads, the candidate's work: a change it makes there is the candidate's.
   const actor = who === 'agent' ? `${candidate.id}'s agent` : `the reviewer of ${candidate.id}'s work`;
-  const [watch, branchesBefore] = await Promise.all([watchGitDir(candidate.worktree), branchTips(candidate.worktree)]);
+  // The branches are read with the watch's replace refs: one git process, the same moment.
+  const watch = await watchGitDir(candidate.worktree, { branches: true });
   return {
-    branchesBefore,
+    branchesBefore: watch.branchesBefore ?? new Map(),
     async restore() {
       const { changes, overlapped } = await watch.restore();
       if (changes.length === 0) return [];

@@ -11,7 +11,7 @@
  * branch that builds on the kept commit).
  */
 import { rewordCommit } from '../git/checkpoint.js';
-import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type SkippedFile } from '../git/commit.js';
+import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type CommitHeader, type SkippedFile } from '../git/commit.js';
 import { rangeHoldsFiltered } from '../git/commit-filter.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
@@ -27,6 +27,8 @@ export interface CommittedWork {
   readonly changed: boolean;
   /** Files in bestof's commit (0 when the agent committed by itself). */
   readonly changedFiles: number;
+  /** bestof's commit and its tree and parents, as commitAll made it: the reword needs not read them back. */
+  readonly made?: { readonly commit: string; readonly header: CommitHeader };
 }
 
 type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
@@ -83,6 +85,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     state: { ...state, head: now, headIsOurs: committed.commit !== undefined },
     changed: true,
     changedFiles: committed.commit ? committed.changedFiles : 0,
+    ...(committed.commit !== undefined ? { made: { commit: committed.commit, header: committed.header } } : {}),
   };
 }
 
@@ -107,7 +110,13 @@ export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit
   const { state } = work;
   if (!work.changed || !state.head || !state.headIsOurs) return work;
   const { candidate } = ctx;
-  const reworded = await rewordCommit(candidate.worktree, { commit: state.head, branch: candidate.branch, message: `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}` });
+  const reworded = await rewordCommit(candidate.worktree, {
+    commit: state.head,
+    branch: candidate.branch,
+    message: `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}`,
+    // Only for the very commit commitAll made: anything else is read from git.
+    header: work.made?.commit === state.head ? work.made.header : undefined,
+  });
   if (reworded.branchWasMoved) {
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored` });
   }

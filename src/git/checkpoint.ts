@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
+import type { CommitHeader } from './commit.js';
 import { gitOut, identityArgs, runGit } from './exec.js';
 import { isAncestor } from './refs.js';
 import { resolveCommit } from './repo.js';
@@ -25,8 +26,20 @@ export interface Reworded {
  * checks ran (possible without the sandbox) must not get its tree recorded under this candidate's
  * name, as `git commit --amend` would do.
  */
-export async function rewordCommit(worktree: string, opts: { readonly commit: string; readonly branch: string; readonly message: string }): Promise<Reworded> {
-  const [identity, header] = await Promise.all([identityArgs(worktree), commitHeader(worktree, opts.commit)]);
+export async function rewordCommit(
+  worktree: string,
+  opts: {
+    readonly commit: string;
+    readonly branch: string;
+    readonly message: string;
+    /**
+     * `commit`'s tree and parents when the caller made it (commitAll's `header`): a sha names one
+     * commit object for good, so they need not be read back. @default read with `git cat-file`
+     */
+    readonly header?: CommitHeader | undefined;
+  },
+): Promise<Reworded> {
+  const [identity, header] = await Promise.all([identityArgs(worktree), opts.header ?? commitHeader(worktree, opts.commit)]);
   const parents = header.parents.flatMap((p) => ['-p', p]);
   // Only bestof's own commits are reworded, made with the same identity a moment before.
   const made = (await gitOut(worktree, [...identity, 'commit-tree', header.tree, ...parents, '-m', opts.message])).trim();
@@ -42,7 +55,7 @@ export async function rewordCommit(worktree: string, opts: { readonly commit: st
  * The tree and parents of `commit`, from its raw object (one `git cat-file`): exactly what the
  * commit records, grafts and replace refs playing no part.
  */
-async function commitHeader(worktree: string, commit: string): Promise<{ readonly tree: string; readonly parents: string[] }> {
+async function commitHeader(worktree: string, commit: string): Promise<CommitHeader> {
   const raw = await gitOut(worktree, ['cat-file', 'commit', commit]);
   const end = raw.indexOf('\n\n');
   const lines = (end < 0 ? raw : raw.slice(0, end)).split('\n');

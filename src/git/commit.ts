@@ -33,7 +33,16 @@ export interface CommitAllOptions {
  * `branchWasMoved`: the branch no longer pointed where bestof expected when the commit was made
  * (where it pointed, or `nothing (deleted)`); the commit is bestof's own all the same.
  */
-export type CommitAllResult = ({ commit: string; changedFiles: number; branchWasMoved?: string } | { commit: undefined }) & { skipped: SkippedFile[] };
+export type CommitAllResult = ({ commit: string; changedFiles: number; branchWasMoved?: string; header: CommitHeader } | { commit: undefined }) & { skipped: SkippedFile[] };
+
+/**
+ * The tree and parents a commit records. Of a commit made here they are known without asking git
+ * (a commit's sha names exactly these), which spares the reword its `git cat-file`.
+ */
+export interface CommitHeader {
+  readonly tree: string;
+  readonly parents: readonly string[];
+}
 
 /**
  * Stages every change in the worktree (`git add -A`) except `excludePaths` and the files that
@@ -80,16 +89,17 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
   // The user's pre-commit/commit-msg hooks (linters, ticket-number checks) must not decide whether
   // a candidate's iteration is recorded at all (commit-tree runs none; the spec's checks judge the
   // work), and dozens of unattended commits must not block on a signing prompt.
-  const made = (await gitOut(worktree, [...identity, 'commit-tree', '--no-gpg-sign', tree.trim(), ...parent.flatMap((p) => ['-p', p]), '-m', opts.message], call)).trim();
+  const header: CommitHeader = { tree: tree.trim(), parents: parent };
+  const made = (await gitOut(worktree, [...identity, 'commit-tree', '--no-gpg-sign', header.tree, ...parent.flatMap((p) => ['-p', p]), '-m', opts.message], call)).trim();
   const reflog = `commit${onto.head === undefined ? ' (initial)' : ''}: ${opts.message.split('\n')[0] ?? ''}`;
   // Compare-and-swap: only from the commit this one builds on (`''`: the ref must not exist yet).
   const swapped = await runGit(worktree, ['update-ref', ...(onto.ref === 'HEAD' ? ['--no-deref'] : []), '-m', reflog, onto.ref, made, onto.head ?? ''], call);
-  if (swapped.code === 0) return { commit: made, changedFiles: staged.length, skipped };
+  if (swapped.code === 0) return { commit: made, changedFiles: staged.length, skipped, header };
   const movedTo = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', onto.ref], call)).stdout.trim() || 'nothing (deleted)';
   // The candidate's branch is bestof's: back on the commit made here. Another (commitAll without
   // `onto`) is left where it is now; the caller keeps the commit somewhere of its own.
   if (onto.owned) await gitOut(worktree, ['update-ref', '-m', reflog, onto.ref, made], call);
-  return { commit: made, changedFiles: staged.length, branchWasMoved: movedTo, skipped };
+  return { commit: made, changedFiles: staged.length, branchWasMoved: movedTo, skipped, header };
 }
 
 /** HEAD's branch (`refs/heads/...`, or `HEAD` itself when detached) and its commit (undefined: none yet), as they are now. */

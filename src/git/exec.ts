@@ -150,11 +150,22 @@ async function driverOverrides(cwd: string, signal: AbortSignal | undefined): Pr
   const signature = files?.map(fileSignature).join('|');
   const cached = driverCache.get(cwd);
   if (signature !== undefined && cached?.signature === signature) return cached.overrides;
+  // Another folder of the same repository with the same config files, unchanged (a new worktree:
+  // same shared config, no config.worktree): git reads the same files there, so it answers the same.
+  const sameFiles = files !== undefined ? sameFilesKey(files) : undefined;
+  const shared = sameFiles !== undefined ? driverCacheByFiles.get(sameFiles) : undefined;
+  if (signature !== undefined && shared !== undefined) {
+    driverCache.set(cwd, { signature, overrides: shared });
+    return shared;
+  }
 
   const run = await rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', '^(filter|diff|merge|gpg|include|includeif)\\.'], signal);
   const trusted = new Map<string, string>();
   const untrusted = new Set<string>();
   let includesFiles = false;
+  // A conditional include anywhere (`includeIf.gitdir:`, `onbranch:`, even the user's own in
+  // ~/.gitconfig) can make git read other files in another folder of the same repository.
+  let conditional = false;
   // Exit 1: no such key at all.
   const parts = run.code === 0 ? splitNul(run.stdout) : [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -163,17 +174,46 @@ async function driverOverrides(cwd: string, signal: AbortSignal | undefined): Pr
     const nl = entry.indexOf('\n');
     const key = nl < 0 ? entry : entry.slice(0, nl);
     if (!TRUSTED_SCOPES.has(scope) && /^include(if\..*)?\.path$/.test(key)) includesFiles = true;
+    if (/^includeif\./i.test(key)) conditional = true;
     if (!DRIVER_KEY.test(key)) continue;
     if (TRUSTED_SCOPES.has(scope)) trusted.set(key, nl < 0 ? 'true' : entry.slice(nl + 1));
     else untrusted.add(key);
   }
   const overrides = [...untrusted].flatMap((key) => ['-c', `${key}=${trusted.get(key) ?? (key.endsWith('.required') ? 'false' : DRIVER_DEFAULTS[key] ?? '')}`]);
-  if (signature !== undefined && !includesFiles) driverCache.set(cwd, { signature, overrides });
-  else driverCache.delete(cwd);
+  if (signature !== undefined && !includesFiles) {
+    driverCache.set(cwd, { signature, overrides });
+    if (sameFiles !== undefined && !conditional) rememberByFiles(sameFiles, overrides);
+  } else driverCache.delete(cwd);
   return overrides;
 }
 
 const driverCache = new Map<string, { readonly signature: string; readonly overrides: string[] }>();
+
+/**
+ * The same answers by the config files they were read from (sameFilesKey): one `git config` per
+ * repository and config change, not one per worktree. Bounded: a key is dropped when its files change.
+ */
+const driverCacheByFiles = new Map<string, string[]>();
+const DRIVER_CACHE_BY_FILES_MAX = 64;
+
+function rememberByFiles(key: string, overrides: string[]): void {
+  if (driverCacheByFiles.size >= DRIVER_CACHE_BY_FILES_MAX) driverCacheByFiles.delete(driverCacheByFiles.keys().next().value as string);
+  driverCacheByFiles.set(key, overrides);
+}
+
+/**
+ * The config files git reads in a folder, each by path and exact state (as fileSignature); a
+ * missing one by its absence only: a worktree without its own config.worktree reads exactly what
+ * the main checkout without one reads.
+ */
+function sameFilesKey(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      const signature = fileSignature(file);
+      return signature === 'missing' ? 'missing' : `${file}\0${signature}`;
+    })
+    .join('|');
+}
 
 /** A repository's git dirs as seen from a folder in it: the shared one and the worktree's own (the same for a main checkout). */
 export interface GitDirs {

@@ -16,8 +16,8 @@
  * may commit while bestof runs); the commit step re-points a HEAD the agent moved (see commit.ts).
  */
 import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { gitOut, splitLines } from './exec.js';
+import { dirname, join, relative } from 'node:path';
+import { gitDirsOf, gitOut, splitLines } from './exec.js';
 
 /** A watched file (`.git/...`, or `.git` for the worktree's link) or replace ref that an agent changed. */
 export interface GitDirChange {
@@ -128,17 +128,26 @@ async function restoreFiles(watched: Watched, saved: Files): Promise<GitDirChang
   return changes;
 }
 
-async function replaceRefs(repo: string): Promise<Map<string, string>> {
-  const out = await gitOut(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/replace/']);
+/** Refs under `prefixes` (each ending in `/`) -> object, from one `git for-each-ref`. */
+async function refsUnder(repo: string, prefixes: readonly string[]): Promise<Map<string, string>> {
+  const out = await gitOut(repo, ['for-each-ref', '--format=%(refname) %(objectname)', ...prefixes]);
   return new Map(splitLines(out).map((line) => line.split(' ') as [string, string]));
+}
+
+function onlyUnder(refs: ReadonlyMap<string, string>, prefix: string): Map<string, string> {
+  return new Map([...refs].filter(([ref]) => ref.startsWith(prefix)));
+}
+
+async function replaceRefs(repo: string): Promise<Map<string, string>> {
+  return refsUnder(repo, ['refs/replace/']);
 }
 
 function sharedWatched(commonDir: string): Watched {
   return { files: [join(commonDir, 'config')], dirs: [join(commonDir, 'hooks'), join(commonDir, 'info')] };
 }
 
-async function snapshotShared(repo: string, commonDir: string): Promise<Shared> {
-  return { commonDir, files: await snapshot(sharedWatched(commonDir)), replaceRefs: await replaceRefs(repo) };
+async function snapshotShared(repo: string, commonDir: string, replace: Promise<Map<string, string>>): Promise<Shared> {
+  return { commonDir, files: await snapshot(sharedWatched(commonDir)), replaceRefs: await replace };
 }
 
 /** Restores the shared git dir to `baseline`; replace refs with git (loose or packed alike). */
@@ -160,6 +169,8 @@ async function restoreShared(repo: string, baseline: Shared): Promise<GitDirChan
 }
 
 export interface GitDirWatch {
+  /** With `branches`: every `refs/heads/*` and where it pointed when the watch began. */
+  readonly branchesBefore?: ReadonlyMap<string, string>;
   /**
    * Puts back every watched file and replace ref that changed since the watch began and says what
    * had changed (`.git/...` paths). Call exactly once, after the agent call.
@@ -167,19 +178,36 @@ export interface GitDirWatch {
   restore(): Promise<{ readonly changes: readonly GitDirChange[]; readonly overlapped: boolean }>;
 }
 
-/** Absolute git dirs of a worktree: the shared one and the worktree's own admin dir. */
+/**
+ * Absolute git dirs of a worktree: the shared one and the worktree's own admin dir. Asked of git
+ * once per folder and process (gitDirsOf), not before every agent call: they are what bestof's
+ * own git calls there use, and a `.git` link an agent points elsewhere is put back after its
+ * call (the link is one of the watched files), so asking again could only ever follow an
+ * agent's redirection, never find the real dirs moved.
+ */
 async function gitDirs(worktree: string): Promise<{ commonDir: string; adminDir: string }> {
-  const out = splitLines(await gitOut(worktree, ['rev-parse', '--git-common-dir', '--git-dir']));
-  return { commonDir: resolve(worktree, out[0] ?? '.git'), adminDir: resolve(worktree, out[1] ?? '.git') };
+  const dirs = await gitDirsOf(worktree);
+  if (!dirs) throw new Error(`watchGitDir: git cannot tell the git dirs of ${worktree} (not a repository?)`);
+  return { commonDir: dirs.commonDir, adminDir: dirs.gitDir };
 }
 
-/** Starts watching the git dirs of `worktree` (see the module doc). */
-export async function watchGitDir(worktree: string): Promise<GitDirWatch> {
+/**
+ * Starts watching the git dirs of `worktree` (see the module doc). `branches`: also read every
+ * `refs/heads/*` as the watch begins (`branchesBefore`, for reclaimHead). When this watch takes the
+ * shared baseline, they come from the same `git for-each-ref` as the replace refs (one git process
+ * fewer per agent call; the two reads happened at the same moment before, side by side).
+ */
+export async function watchGitDir(worktree: string, opts: { readonly branches?: boolean } = {}): Promise<GitDirWatch> {
   const { commonDir, adminDir } = await gitDirs(worktree);
   let shared = sharedWatches.get(commonDir);
+  let branches: Promise<Map<string, string>> | undefined;
   if (!shared) {
-    shared = { active: 0, started: 0, baseline: snapshotShared(worktree, commonDir), restoring: Promise.resolve() };
+    const refs = refsUnder(worktree, opts.branches ? ['refs/replace/', 'refs/heads/'] : ['refs/replace/']);
+    if (opts.branches) branches = refs.then((all) => onlyUnder(all, 'refs/heads/'));
+    shared = { active: 0, started: 0, baseline: snapshotShared(worktree, commonDir, refs.then((all) => onlyUnder(all, 'refs/replace/'))), restoring: Promise.resolve() };
     sharedWatches.set(commonDir, shared);
+  } else if (opts.branches) {
+    branches = refsUnder(worktree, ['refs/heads/']);
   }
   const watch = shared;
   watch.active += 1;
@@ -192,19 +220,26 @@ export async function watchGitDir(worktree: string): Promise<GitDirWatch> {
       ? { files: [], dirs: [] }
       : { files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')], dirs: [join(adminDir, 'info')] };
   const ownSaved = await snapshot(own);
-  const baseline = await watch.baseline;
+  // Together: a failed read of the branches is never left unhandled.
+  const [baseline, branchesBefore] = await Promise.all([watch.baseline, branches]);
   let done = false;
   return {
+    ...(branchesBefore ? { branchesBefore } : {}),
     async restore() {
       if (done) throw new Error('watchGitDir: restore() was already called');
       done = true;
       const overlapped = activeAtStart > 1 || watch.started !== startedBefore || watch.active > 1;
       try {
-        const ownChanges = (await restoreFiles(own, ownSaved)).map(
+        const ownDone = restoreFiles(own, ownSaved);
+        // The place in the shared queue is taken now, in the order restore() is called, not when this
+        // worktree's own files are done: two restores called together were otherwise charged in
+        // whichever order their own files happened to finish. The shared part still waits for them
+        // (the worktree's `.git` link put back first: restoreShared runs git in the worktree).
+        const mine = Promise.all([watch.restoring, ownDone]).then(() => restoreShared(worktree, baseline));
+        watch.restoring = mine.catch(() => undefined);
+        const ownChanges = (await ownDone).map(
           (c): GitDirChange => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }),
         );
-        const mine = watch.restoring.then(() => restoreShared(worktree, baseline));
-        watch.restoring = mine.catch(() => undefined);
         const sharedChanges = await mine;
         return { changes: [...sharedChanges, ...ownChanges], overlapped };
       } finally {

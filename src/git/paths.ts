@@ -128,10 +128,19 @@ export async function untrackedEntries(worktree: string, opts: GitCallOptions & 
  * if any. While the checks run the worktree then no longer follows its branch: a branch moved by
  * someone else (a rival agent without the sandbox) cannot move what is being scored.
  */
-export async function detachHead(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<string | undefined> {
-  const branch = (await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], opts)).stdout.trim() || undefined;
-  await gitOut(worktree, ['update-ref', '--no-deref', 'HEAD', commit], opts);
+export async function detachHead(worktree: string, commit: string, opts: GitCallOptions & { readonly branch?: Promise<string | undefined> } = {}): Promise<string | undefined> {
+  const call = { signal: opts.signal };
+  const branch = await (opts.branch ?? headBranchRef(worktree, call));
+  await gitOut(worktree, ['update-ref', '--no-deref', 'HEAD', commit], call);
   return branch;
+}
+
+/**
+ * The branch ref HEAD is on (`refs/heads/...`), undefined when detached. For detachHead's
+ * `branch`: read beside HEAD's commit, the two reads cost one git wait instead of two.
+ */
+export async function headBranchRef(worktree: string, opts: GitCallOptions = {}): Promise<string | undefined> {
+  return (await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], opts)).stdout.trim() || undefined;
 }
 
 /**

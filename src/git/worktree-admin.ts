@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitOut, type GitCallOptions } from './exec.js';
+import { gitDirsOf, gitOut, type GitCallOptions } from './exec.js';
 import { withRepoLock } from './repo-lock.js';
 
 const commonDirs = new Map<string, string>();
@@ -17,6 +17,15 @@ export async function commonGitDir(repo: string, opts: GitCallOptions = {}): Pro
   const key = resolve(repo);
   const known = commonDirs.get(key);
   if (known !== undefined && existsSync(known)) return known;
+  if (known === undefined) {
+    // Already asked, with the same flag, for the git calls there (gitDirsOf: the driver look-up of
+    // any call in that folder asks it): no git process of its own.
+    const dirs = await gitDirsOf(key, opts.signal);
+    if (dirs !== undefined && existsSync(dirs.commonDir)) {
+      commonDirs.set(key, dirs.commonDir);
+      return dirs.commonDir;
+    }
+  }
   const out = await gitOut(key, ['rev-parse', '--path-format=absolute', '--git-common-dir'], opts);
   const dir = out.trim();
   commonDirs.set(key, dir);

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reattachWorktree, rewordCommit } from '../../src/git/checkpoint.js';
 import { ok } from '../../src/result.js';
+import { commitAll } from '../../src/git/commit.js';
+import { identityArgs } from '../../src/git/exec.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
@@ -88,4 +91,33 @@ describe('rewordCommit', () => {
     expect(r.git('rev-parse', 'HEAD')).toBe(reworded.commit);
     expect(r.git('rev-parse', `${reworded.commit}^`)).toBe(r.git('rev-parse', `${mine}^`));
   });
+
+  it('with the header of a commit commitAll made, rewords it without reading it back: commit-tree and update-ref only', async () => {
+    const r = repo({ 'README.md': '# r\n' });
+    r.git('checkout', '--quiet', '-b', 'bestof/run/c1');
+    r.write('mine.txt', 'mine\n');
+    const made = await commitAll(r.dir, { message: 'bestof: c1 iteration 1' });
+    if (made.commit === undefined) throw new Error('nothing committed');
+    const known = { commit: made.commit, branch: 'bestof/run/c1', message: 'bestof: c1 iteration 1, score 10', header: made.header };
+    // identityArgs is asked once per worktree and process: asked here, before the count.
+    await identityArgs(r.dir);
+    const { result: reworded, calls } = await recordGitCalls(tempDir(), () => rewordCommit(r.dir, known));
+    expect(calls.map(subcommand)).toEqual(['commit-tree', 'update-ref']);
+    expect(reworded.branchWasMoved).toBeUndefined();
+    expect(r.git('rev-parse', 'HEAD')).toBe(reworded.commit);
+    expect(r.git('rev-parse', `${reworded.commit}^{tree}`)).toBe(r.git('rev-parse', `${made.commit}^{tree}`));
+    expect(r.git('rev-parse', `${reworded.commit}^`)).toBe(r.git('rev-parse', `${made.commit}^`));
+    expect(r.git('log', '-1', '--format=%s', reworded.commit)).toBe('bestof: c1 iteration 1, score 10');
+
+    // Without it, the commit object is read (one cat-file), to the same result.
+    r.git('update-ref', 'refs/heads/bestof/run/c1', made.commit);
+    const { result: again, calls: readBack } = await recordGitCalls(tempDir(), () => rewordCommit(r.dir, { ...known, header: undefined }));
+    expect(readBack.map(subcommand)).toEqual(['cat-file', 'commit-tree', 'update-ref']);
+    expect(r.git('rev-parse', `${again.commit}^{tree}`)).toBe(r.git('rev-parse', `${reworded.commit}^{tree}`));
+  });
 });
+
+/** The git subcommand of a recorded call (the `-c k=v` options before it may hold spaces: an identity). */
+function subcommand(call: string): string {
+  return /(?:^| )(cat-file|commit-tree|update-ref|rev-parse|config) /.exec(call)?.[1] ?? call;
+}

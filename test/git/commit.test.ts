@@ -25,7 +25,8 @@ describe('commitAll', () => {
     const result = await commitAll(r.dir, { message: 'bestof: iteration 1', excludePaths: ['.env', 'config/local'] });
     expect(result.commit).toBeDefined();
     expect(result.commit).toBe(r.git('rev-parse', 'HEAD'));
-    expect(result).toEqual({ commit: result.commit, changedFiles: 4, skipped: [] });
+    // The header is what the commit object records: the reword builds on it without reading it back.
+    expect(result).toEqual({ commit: result.commit, changedFiles: 4, skipped: [], header: { tree: r.git('rev-parse', 'HEAD^{tree}'), parents: [before] } });
     expect(r.git('rev-parse', 'HEAD~1')).toBe(before);
     expect(r.git('log', '-1', '--format=%s')).toBe('bestof: iteration 1');
     expect(r.git('reflog', '-1', '--format=%gs', 'main')).toBe('commit: bestof: iteration 1');

@@ -5,8 +5,9 @@
  */
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runGit } from '../../src/git/exec.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
@@ -53,5 +54,44 @@ describe('the driver look-up of every git call', () => {
     r.git('config', 'filter.evil.required', 'true');
     expect((await runGit(r.dir, ['write-tree'])).code).toBe(0);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  describe('shared by the folders of one repository', () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+    const lookUps = (calls: readonly string[]): number => calls.filter((c) => c.includes('config --show-scope')).length;
+
+    it('a new worktree without a config of its own reuses the main checkout look-up, until the shared config changes', async () => {
+      const r = repo({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil\n' });
+      expect((await runGit(r.dir, ['status', '--porcelain'])).code).toBe(0);
+      const wt = join(tempDir(), 'wt');
+      r.git('worktree', 'add', '--quiet', '-b', 'other', wt);
+      const first = await recordGitCalls(tempDir(), () => runGit(wt, ['status', '--porcelain']));
+      expect(first.result.code).toBe(0);
+      expect(lookUps(first.calls)).toBe(0);
+      // An agent adds a filter to the shared config: asked again in the worktree, and switched off.
+      const marker = join(tempDir(), 'ran');
+      r.git('config', 'filter.evil.smudge', `sh -c 'touch ${marker}; cat'`);
+      r.git('config', 'filter.evil.required', 'true');
+      writeFileSync(join(wt, 'a.txt'), 'changed\n');
+      const after = await recordGitCalls(tempDir(), () => runGit(wt, ['checkout', '--', 'a.txt']));
+      expect(after.result.code).toBe(0);
+      expect(lookUps(after.calls)).toBe(1);
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it('is not shared when a config has a conditional include (it can read other files in another folder)', async () => {
+      const global = join(tempDir(), 'global.gitconfig');
+      writeFileSync(global, `[includeIf "gitdir:${join(tempDir(), 'elsewhere')}/"]\n\tpath = ${join(tempDir(), 'never.gitconfig')}\n`);
+      vi.stubEnv('GIT_CONFIG_GLOBAL', global);
+      const r = repo({ 'a.txt': 'a\n' });
+      expect((await runGit(r.dir, ['status', '--porcelain'])).code).toBe(0);
+      const wt = join(tempDir(), 'wt');
+      r.git('worktree', 'add', '--quiet', '-b', 'other', wt);
+      const first = await recordGitCalls(tempDir(), () => runGit(wt, ['status', '--porcelain']));
+      expect(first.result.code).toBe(0);
+      expect(lookUps(first.calls)).toBe(1);
+    });
   });
 });

@@ -57,15 +57,17 @@ export function movedTipRef(keptRef: string, what: 'ref' | 'branch'): string {
  * Undefined when the candidate's kept ref and branch point at `scored`; otherwise why it cannot
  * win, after putting them back (and one run.warning that says what happened and what was kept).
  */
-async function verifyRefs(ctx: RunContext, c: { readonly id: string; readonly ref: string; readonly branch: string }, scored: string): Promise<string | undefined> {
+export async function verifyRefs(ctx: Pick<RunContext, 'plan' | 'emit'>, c: { readonly id: string; readonly ref: string; readonly branch: string }, scored: string): Promise<string | undefined> {
   const repo = ctx.plan.repoRoot;
-  if (!(await commitExists(repo, scored))) {
+  const branchRef = `refs/heads/${c.branch}`;
+  // Read only, so they may come first: a ref that resolves to the scored commit (peeled with
+  // `^{commit}`, which reads the object) shows that the commit is there, without a `git cat-file`.
+  const [refAt, branchAt] = await Promise.all([refCommit(repo, c.ref), refCommit(repo, branchRef)]);
+  if (refAt !== scored && branchAt !== scored && !(await commitExists(repo, scored))) {
     const reason = `its scored commit ${scored.slice(0, 10)} is gone from the repository`;
     ctx.emit({ type: 'run.warning', candidate: c.id, message: `${reason}: it cannot win` });
     return reason;
   }
-  const branchRef = `refs/heads/${c.branch}`;
-  const [refAt, branchAt] = await Promise.all([refCommit(repo, c.ref), refCommit(repo, branchRef)]);
   const moved: string[] = [];
   const notes: string[] = [];
   if (refAt === undefined) {
