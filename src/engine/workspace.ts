@@ -191,11 +191,27 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
 async function runSetup(options: WorkspaceOptions, warnings: string[]): Promise<WorkspaceResult> {
   const steps = await runSetupSteps(options, warnings);
   if (!steps.ok) return steps;
-  const setupPaths = await setupCreatedPaths(options.worktree);
+  const setupPaths = nothingCouldBeMade(options, steps.value) ? [] : await setupCreatedPaths(options.worktree);
   // Recorded so that a resume and `bestof clean` can save leftover work without the setup files.
   // Written whole or not at all: it is also the mark that setup completed.
   await writeAtomically(options.setupPathsFile, JSON.stringify(setupPaths));
   return ok({ copied: steps.value, warnings, setupPaths, reused: false });
+}
+
+/**
+ * A new worktree in which no setup step ran holds nothing untracked or ignored: git checked it out
+ * with hooks off (no post-checkout hook), nothing was copied, linked or run, and there are no
+ * submodules to clone. Its setup paths are none, without the two `git ls-files` walks that would
+ * say so (about 100-200 ms a candidate; scripts/bench-overhead.mjs).
+ */
+function nothingCouldBeMade(options: WorkspaceOptions, copied: readonly string[]): boolean {
+  return (
+    options.mode === 'new' &&
+    copied.length === 0 &&
+    (options.link ?? []).length === 0 &&
+    options.commands.length === 0 &&
+    !existsSync(join(options.worktree, '.gitmodules'))
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { commitAll } from '../../src/git/commit.js';
 import { distModule, runNodeScript } from '../helpers/lock-holder.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { WORKSPACE_BRANCH, WORKSPACE_KEPT_REF, workspaceFixture } from '../helpers/workspace-options.js';
 
 const { repo, tempDir } = tempRepos();
@@ -220,5 +221,23 @@ describe('prepareWorkspace, resume from any instant', () => {
     expectReady(s);
     expect(s.r.git('-C', s.worktree, 'ls-files').split('\n')).toHaveLength(3001);
     expect((await commitAll(s.worktree, { message: 'nothing', excludePaths: ['.env', 'built'] })).commit).toBeUndefined();
+  });
+});
+
+describe('prepareWorkspace, the setup paths', () => {
+  it('a new worktree without any setup step: no setup paths, and no git walk to find them', async () => {
+    const s = project();
+    const { result, calls } = await recordGitCalls(tempDir(), () => prepareWorkspace(s.options({ copy: [], commands: [] })));
+    expect(result).toEqual({ ok: true, value: { copied: [], warnings: [], setupPaths: [], reused: false } });
+    expect(JSON.parse(readFileSync(join(s.runDir, 'setup-paths.json'), 'utf8'))).toEqual([]);
+    expect(calls.filter((call) => / ls-files /.test(` ${call} `))).toEqual([]);
+    // Whatever is in it is the candidate's work then: the listing is right to be empty.
+    expect(s.r.git('-C', s.worktree, 'status', '--porcelain', '--ignored')).toBe('');
+  });
+
+  it('with a setup command, the files it makes are listed (the walk runs)', async () => {
+    const s = project();
+    const made = await prepareWorkspace(s.options({ copy: [], commands: ['mkdir -p built && echo ok > built/out.txt && echo hi > scratch.txt'] }));
+    expect(made.ok && [...made.value.setupPaths].sort()).toEqual(['built', 'scratch.txt']);
   });
 });
