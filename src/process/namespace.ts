@@ -91,9 +91,15 @@ export interface NamespaceMounts {
   unmount(target: string): Promise<Result<void>>;
 }
 
-/** Mounts in this process's namespace (the inner bestof's). */
+/**
+ * Mounts in this process's namespace (the inner bestof's). `userxattr`: overlayfs keeps its marks
+ * (an opaque folder, a deleted one) in `user.overlay.*` attributes, which a user namespace may
+ * write; without it an unprivileged overlay cannot delete a folder of the lower layer (EIO).
+ * Renaming such a folder with rename(2) still fails with EXDEV (redirect_dir needs real root):
+ * `mv` copies instead, `git mv <folder>` fails (the README says so).
+ */
 export const namespaceMounts: NamespaceMounts = {
-  mount: (m) => command('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${m.lower},upperdir=${m.upper},workdir=${m.work}`, m.target]),
+  mount: (m) => command('mount', ['-t', 'overlay', 'overlay', '-o', `userxattr,lowerdir=${m.lower},upperdir=${m.upper},workdir=${m.work}`, m.target]),
   unmount: (target) => command('umount', ['-l', target]),
 };
 

@@ -53,11 +53,11 @@ export interface OverlayHolder {
   close(): Promise<void>;
 }
 
-/** The shell loop of the holder; one answer line per request: `ok` or `fail <message>`. */
+/** The shell loop of the holder; one answer line per request: `ok` or `fail <message>`. (`userxattr`: see ./namespace.ts namespaceMounts.) */
 const HOLDER_SCRIPT = [
   'while IFS="$(printf \'\\t\')" read -r op a b c d; do',
   '  case "$op" in',
-  '    mount) out=$(mount -t overlay overlay -o "lowerdir=$a,upperdir=$b,workdir=$c" "$d" 2>&1) ;;',
+  '    mount) out=$(mount -t overlay overlay -o "userxattr,lowerdir=$a,upperdir=$b,workdir=$c" "$d" 2>&1) ;;',
   '    umount) out=$(umount -l "$a" 2>&1) ;;',
   '    *) out="unknown request $op"; false ;;',
   '  esac',

@@ -176,6 +176,22 @@ describe('overlay worktrees behave like plain ones', () => {
     expect(readdirSync(path)).toEqual(['.git']);
   });
 
+  it('whole folders: deleted and made again (empty), moved with mv, as in a plain worktree (overlayfs with userxattr)', async () => {
+    const { r, h, path } = await cowWorktree();
+    const plain = join(tempDir(), 'plain');
+    expect(await addWorktree(r.dir, { path: plain, branch: 'bestof/run/plain', base: 'HEAD' })).toEqual(ok());
+    // Without userxattr, an unprivileged overlay cannot mark a folder opaque: `rm -rf src` fails with EIO.
+    const work = 'rm -rf src && mkdir src && printf "only\\n" > src/only.txt && mv docs documents';
+    inside(h, path, 'sh', '-c', work);
+    execFileSync('sh', ['-c', work], { cwd: plain });
+    const plainGit = (...args: string[]): string => execFileSync('git', args, { cwd: plain, encoding: 'utf8' }).trim();
+    expect(inside(h, path, 'ls', 'src')).toBe('only.txt');
+    expect(inside(h, path, 'git', 'status', '--porcelain', '--untracked-files=all')).toBe(plainGit('status', '--porcelain', '--untracked-files=all'));
+    inside(h, path, 'git', 'add', '-A');
+    plainGit('add', '-A');
+    expect(inside(h, path, 'git', 'write-tree')).toBe(plainGit('write-tree'));
+  });
+
   it('bestof\'s commit and frozen restore, run inside the namespace: reset --hard + clean put the scored commit back', async () => {
     const { r, h, path } = await cowWorktree();
     inside(h, path, 'sh', '-c', 'printf "scored\\n" > src/a.txt && printf "x\\n" > extra.txt');
