@@ -10,13 +10,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
-import { processesWithArg, processesWithEnv, killAll } from '../helpers/processes.js';
+import { processesWithArg, processesWithEnv, killAll, SeenProcesses } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
 /** Pids a test saw and that must not outlive it, even when it fails. */
-const seen = new Set<number>();
+const seen = new SeenProcesses();
 afterEach(() => {
   killAll(seen);
   project?.cleanup();

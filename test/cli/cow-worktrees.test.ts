@@ -12,13 +12,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
-import { killAll, processesWithEnv } from '../helpers/processes.js';
+import { killAll, processesWithEnv, SeenProcesses } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 import { runIsAlive } from '../../src/engine/run-lock.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
-const seen = new Set<number>();
+const seen = new SeenProcesses();
 afterEach(() => {
   killAll(seen);
   project?.cleanup();

@@ -17,12 +17,12 @@ import { readLoopReport } from '../helpers/loop.js';
 import { ADD_CHECKS, makeProject, specToml, type Project } from '../helpers/project.js';
 import { readEventLines } from '../helpers/run-record.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
-import { killAll } from '../helpers/processes.js';
+import { killAll, SeenProcesses } from '../helpers/processes.js';
 
 const FAKE = join(PROJECT_ROOT, 'test/fixtures/bin/fake-claude-tui');
 let project: Project;
 const sockets: string[] = [];
-const seen = new Set<number>();
+const seen = new SeenProcesses();
 afterEach(async () => {
   for (const socket of sockets.splice(0)) {
     await killServer(socket);

@@ -39,13 +39,45 @@ export function processesWithEnv(name: string, value: string): number[] {
     .map(Number);
 }
 
-/** SIGKILLs every pid of `pids` that is still there and empties the set: for an afterEach, so that what a failing test saw never outlives it. */
-export function killAll(pids: Set<number>): void {
+/** When the process started (field 22 of /proc/<pid>/stat, clock ticks after boot); undefined: gone. */
+function startTime(pid: number): string | undefined {
+  const stat = read(`/proc/${pid}/stat`);
+  return stat === '' ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+/**
+ * The pids a test saw, each with when it started: a pid is reused once its process is gone
+ * (these machines count to 32768, and a busy test run wraps around in minutes), and killAll must
+ * never kill the stranger that got it (it once killed another test's, or a benchmark's, bestof).
+ */
+export class SeenProcesses extends Set<number> {
+  private readonly started = new Map<number, string | undefined>();
+
+  override add(pid: number): this {
+    if (!this.started.has(pid)) this.started.set(pid, startTime(pid));
+    return super.add(pid);
+  }
+
+  /** Is `pid` still the process that was seen? */
+  same(pid: number): boolean {
+    const then = this.started.get(pid);
+    return then !== undefined && startTime(pid) === then;
+  }
+
+  override clear(): void {
+    this.started.clear();
+    super.clear();
+  }
+}
+
+/** SIGKILLs every pid of `pids` that is still the process seen and empties the set: for an afterEach, so that what a failing test saw never outlives it. */
+export function killAll(pids: SeenProcesses): void {
   for (const pid of pids) {
+    if (!pids.same(pid)) continue; // gone, as it should be, or its pid is another process's now
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
-      // gone, as it should be
+      // gone meanwhile
     }
   }
   pids.clear();
