@@ -24,8 +24,7 @@
  * not import): this module only needs something that mounts and unmounts.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
@@ -92,25 +91,18 @@ export interface CowWorktreeOptions {
   /** The candidate's layer folder (`upper/`, `work/`), on the same file system as the worktrees. */
   readonly layer: string;
   readonly holder: OverlayMounts;
-  /** How a command runs inside the merged tree. @default this process's namespace (bestof's, once it runs in one) */
+  /** How a command runs inside the merged tree. @default in this process's namespace (bestof's, once it runs in one) */
   readonly exec?: RunInside;
   readonly signal?: AbortSignal;
 }
 
 /**
- * Runs `command args` in `cwd` where the mounts are seen: in this process's own namespace by
- * default (bestof runs itself in one: src/process/namespace.ts); tests that hold the mounts in an
- * OverlayHolder's namespace pass one that enters it.
+ * Runs `command args` in `cwd` where the mounts are seen. Without one, this process works in the
+ * merged tree itself (bestof runs itself in the namespace: src/process/namespace.ts): git through
+ * runGit, files through node. Tests that hold the mounts in an OverlayHolder's namespace pass one
+ * that enters it.
  */
 export type RunInside = (command: string, args: readonly string[], cwd: string) => Promise<{ readonly code: number; readonly output: string }>;
-
-const runHere: RunInside = (command, args, cwd) =>
-  new Promise((resolveRun) => {
-    execFile(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
-      resolveRun({ code, output: `${stderr}${stdout}`.trim() || (error?.message ?? '') });
-    });
-  });
 
 /**
  * A new branch `branch` at the base checkout's commit and its copy-on-write worktree at `path`,
@@ -153,7 +145,8 @@ export async function addCowWorktreeOnBranch(repo: string, opts: CowWorktreeOpti
   const made = await linkAndMount(repo, path, opts, true);
   if (!made.ok) return err(`cannot create worktree ${path} on branch ${opts.branch}: ${made.error}`);
   // In the merged tree: outside the namespace git would write under the mount point.
-  const reset = await (opts.exec ?? runHere)('git', ['reset', '--hard', '--quiet'], path);
+  const args = ['reset', '--hard', '--quiet'];
+  const reset = opts.exec ? await opts.exec('git', args, path) : await runGit(path, args, call).then((r) => ({ code: r.code, output: r.stderr || r.stdout }));
   if (reset.code !== 0) return err(`cannot check out ${opts.branch} in ${path}: ${gitMessage(reset.output)}`);
   return ok();
 }
@@ -168,8 +161,13 @@ export async function materializeCowWorktree(opts: { path: string; layer: string
   const path = resolve(opts.path);
   const copy = `${path}.materializing`;
   await rm(copy, { recursive: true, force: true });
-  // `cp -a` in the merged tree: modes, symlinks and times kept (a reflink where the file system has them).
-  const copied = await (opts.exec ?? runHere)('cp', ['-a', '--reflink=auto', `${path}/.`, copy], dirname(path));
+  // The merged tree, copied with modes, symlinks as they are and times kept.
+  const copied = opts.exec
+    ? await opts.exec('cp', ['-a', `${path}/.`, copy], dirname(path))
+    : await cp(path, copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true }).then(
+        () => ({ code: 0, output: '' }),
+        (error: Error) => ({ code: 1, output: error.message }),
+      );
   if (copied.code !== 0) {
     await rm(copy, { recursive: true, force: true }).catch(() => undefined);
     return err(`cannot copy worktree ${path} out of its overlay: ${copied.output}`);
