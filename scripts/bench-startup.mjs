@@ -3,7 +3,7 @@
  * How long bestof's quick commands take to start, against `node -e 0`, and how many modules
  * each one loads.
  *
- *   npm run build && node scripts/bench-startup.mjs [--rounds 15] [--bin other/bin/bestof.js]
+ *   npm run build && node scripts/bench-startup.mjs [--rounds 15] [--bin other/bin/bestof.js] [--against before/bin/bestof.js]
  *
  * In a temp folder: a git repo with 3 finished runs (made by `bestof run` with a script agent,
  * merge = "branch"), a spec with a `script` agent and one with `kind = "claude"` whose
@@ -18,6 +18,10 @@
  * wall time and for the CPU time (user + sys of the process and its children, from bash's
  * `time`: on a shared machine it swings far less with the neighbours' load than the wall time).
  * One warm-up round is not counted. Every command must exit 0 with the output it should have.
+ *
+ * `--against <bin>`: the same bestof commands of another build (a copy of bin/ and dist/ from
+ * before a change, with its node_modules) run in the same rounds, marked "(against)", so that a
+ * before/after comparison is paired round by round even when the machine's load drifts.
  *
  * Modules: each command runs once more with scripts/list-modules.mjs preloaded
  * (NODE_OPTIONS=--import, see that file), which records every ES module and every CommonJS
@@ -43,17 +47,18 @@ function readOptions() {
     options: {
       rounds: { type: 'string', default: '15' },
       bin: { type: 'string', default: join(PROJECT, 'bin', 'bestof.js') },
+      against: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('usage: node scripts/bench-startup.mjs [--rounds 15] [--bin path/to/bin/bestof.js]\n');
+    process.stdout.write('usage: node scripts/bench-startup.mjs [--rounds 15] [--bin path/to/bin/bestof.js] [--against path/to/other/bin/bestof.js]\n');
     process.exit(0);
   }
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: expected a whole number of at least 1, got ${JSON.stringify(values.rounds)}`);
-  return { rounds, bin: resolve(values.bin) };
+  return { rounds, bin: resolve(values.bin), against: values.against === undefined ? undefined : resolve(values.against) };
 }
 
 /** Runs a program to completion; resolves with its exit code, output and wall time (never rejects on exit codes). */
@@ -91,7 +96,7 @@ timeout = "60s"
 `;
 
 /** The temp repo with its finished runs, the specs, and the commands to time. */
-async function setUp(bin) {
+async function setUp(bin, against) {
   const root = mkdtempSync(join(tmpdir(), 'bestof-bench-startup-'));
   const repo = join(root, 'repo');
   const outside = join(root, 'outside');
@@ -129,14 +134,21 @@ async function setUp(bin) {
   const runIds = readdirSync(join(repo, '.bestof', 'runs')).sort();
   if (runIds.length !== 3) throw new Error(`setting up: expected 3 runs, found ${runIds.length}`);
 
-  const bestof = (...args) => [process.execPath, [bin, ...args]];
+  /** The bestof commands of one build; `suffix` marks the --against build's. */
+  const bestofCommands = (binary, suffix) => {
+    const bestof = (...args) => [process.execPath, [binary, ...args]];
+    return [
+      { name: `bestof --version${suffix}`, argv: bestof('--version'), expect: (r) => /^\d+\.\d+\.\d+\n$/.test(r.stdout) },
+      { name: `bestof ls${suffix}`, argv: bestof('ls'), expect: (r) => r.stdout.trim().split('\n').length === 3 },
+      { name: `bestof show <run>${suffix}`, argv: bestof('show', runIds[1]), expect: (r) => r.stdout.includes(runIds[1]) },
+      { name: `bestof validate (script)${suffix}`, argv: bestof('validate', scriptSpec), expect: (r) => r.stdout === 'ok\n' },
+      { name: `bestof validate (claude)${suffix}`, argv: bestof('validate', claudeSpec), expect: (r) => r.stdout === 'ok\n' },
+    ];
+  };
   const commands = [
     { name: 'node -e 0', argv: [process.execPath, ['-e', '0']], expect: (r) => r.stdout === '' },
-    { name: 'bestof --version', argv: bestof('--version'), expect: (r) => /^\d+\.\d+\.\d+\n$/.test(r.stdout) },
-    { name: 'bestof ls', argv: bestof('ls'), expect: (r) => r.stdout.trim().split('\n').length === 3 },
-    { name: 'bestof show <run>', argv: bestof('show', runIds[1]), expect: (r) => r.stdout.includes(runIds[1]) },
-    { name: 'bestof validate (script)', argv: bestof('validate', scriptSpec), expect: (r) => r.stdout === 'ok\n' },
-    { name: 'bestof validate (claude)', argv: bestof('validate', claudeSpec), expect: (r) => r.stdout === 'ok\n' },
+    ...bestofCommands(bin, ''),
+    ...(against === undefined ? [] : bestofCommands(against, ' (against)')),
   ];
   return { root, repo, env, commands };
 }
@@ -186,7 +198,7 @@ const median = (values) => {
 
 async function main() {
   const options = readOptions();
-  const setup = await setUp(options.bin);
+  const setup = await setUp(options.bin, options.against);
   try {
     const { commands } = setup;
     const times = new Map(commands.map((c) => [c.name, []]));
@@ -222,7 +234,7 @@ async function main() {
     }
 
     process.stdout.write(`bestof startup against \`node -e 0\`, ${options.rounds} alternated rounds, node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
-    process.stdout.write(`bin: ${options.bin}\n\n`);
+    process.stdout.write(`bin: ${options.bin}\n${options.against === undefined ? '' : `against: ${options.against}\n`}\n`);
     process.stdout.write('| command | wall (median) | wall x node -e 0 | min-max | CPU (median) | CPU x node -e 0 | min-max | modules | packages from node_modules |\n');
     process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---:|---|\n');
     for (const row of rows) {
@@ -234,7 +246,7 @@ async function main() {
       );
     }
     process.stdout.write('\nRatios are medians of per-round ratios to the same round\'s `node -e 0`; CPU is user + sys of the process and its children (git, bwrap).\n');
-    const over = rows.filter((r) => /ls|show|validate/.test(r.name) && r.ratio >= AIM).map((r) => r.name);
+    const over = rows.filter((r) => /ls|show|validate/.test(r.name) && !r.name.endsWith('(against)') && r.ratio >= AIM).map((r) => r.name);
     process.stdout.write(`Aim: validate, ls and show under ${AIM}x node -e 0 (wall). ${over.length === 0 ? 'Met.' : `Not met by: ${over.join(', ')}.`}\n`);
   } finally {
     rmSync(setup.root, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { workTreeTopLevel } from '../git/top-level.js';
 import { formatSpecProblems } from '../spec/errors.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 
@@ -15,6 +14,8 @@ export const DEFAULT_SPEC = 'bestof.toml';
 export async function findDefaultSpec(cwd: string): Promise<{ readonly path: string; readonly found: boolean }> {
   const here = join(cwd, DEFAULT_SPEC);
   if (existsSync(here)) return { path: here, found: true };
+  // Loaded only here: with the spec named or found at once, no git runs before the spec has loaded.
+  const { workTreeTopLevel } = await import('../git/top-level.js');
   const root = await workTreeTopLevel(cwd);
   if (root === undefined) return { path: here, found: false };
   // git prints the root with symlinks resolved; walk from the same kind of path.

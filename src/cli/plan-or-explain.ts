@@ -8,6 +8,7 @@ import { pullRequestReadiness } from '../engine/merge-preflight.js';
 import { planRun, type PlanOptions, type PlanResult } from '../engine/plan.js';
 import { err, ok } from '../result.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
+import { startLoadingAgentKinds, startSandboxProbe } from './early-probes.js';
 
 /**
  * planRun (which judges the branch to merge into, ../engine/merge-preflight.ts mergeTargetProblem),
@@ -15,6 +16,9 @@ import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
  * also made for tests and benches, does not need to).
  */
 export async function planWithMergeChecks(loaded: LoadedSpec, options: PlanOptions = {}): Promise<PlanResult> {
+  // Ready by the time planRun asks, after its git calls (./early-probes.ts).
+  startSandboxProbe(loaded.spec);
+  startLoadingAgentKinds(loaded.spec);
   const planned = await planRun(loaded, options);
   if (!planned.ok && planned.error.some((p) => p.startsWith('repo:'))) return planned;
   const root = planned.ok ? planned.value.repoRoot : await repoRootOf(loaded);

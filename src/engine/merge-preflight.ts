@@ -9,10 +9,8 @@
  *   be on PATH, the repository must have an `origin`, and `gh auth status` must say it is
  *   logged in. Nothing here calls the network on its own: `gh auth status` is gh's own check.
  */
-import { branchesAtHead, isLocalBranch } from '../git/branch-hints.js';
-import { remoteHost, remoteUrl } from '../git/remote.js';
-import { findOnPath } from '../process/find-on-path.js';
-import { runProcess } from '../process/run-process.js';
+// What only a detached HEAD or merge = "pr" needs is loaded there: the planner imports this file
+// for every spec, and `bestof validate` should not pay for what its spec does not ask.
 import type { MergeMode } from '../spec/schema.js';
 
 /** The remote merge = "pr" pushes to (src/git/remote.ts pushBranch). */
@@ -55,6 +53,7 @@ export function mergeTargetProblem(target: MergeTarget): string | undefined {
 
 /** The advice's branch on a detached HEAD: `base` when it is a branch, else a branch at HEAD, else none. */
 export async function suggestedBranch(repoRoot: string, base: string): Promise<string | undefined> {
+  const { branchesAtHead, isLocalBranch } = await import('../git/branch-hints.js');
   if (await isLocalBranch(repoRoot, base)) return base;
   return (await branchesAtHead(repoRoot))[0];
 }
@@ -74,6 +73,11 @@ export interface PullRequestCheckOptions {
 
 /** merge = "pr": `gh` on PATH, an `origin` to push to, gh logged in (to origin's host). */
 export async function pullRequestReadiness(repoRoot: string, options: PullRequestCheckOptions = {}): Promise<PullRequestReadiness> {
+  const [{ remoteHost, remoteUrl }, { findOnPath }, { runProcess }] = await Promise.all([
+    import('../git/remote.js'),
+    import('../process/find-on-path.js'),
+    import('../process/run-process.js'),
+  ]);
   const env = options.env ?? process.env;
   const problems: string[] = [];
   const warnings: string[] = [];

@@ -9,8 +9,6 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-import { topLevelPaths } from '../git/tree.js';
-import { frozenPathspecs, globsMatching } from '../checks/frozen.js';
 // Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
@@ -301,6 +299,9 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
  */
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
+  // Loaded only for a spec with globs to match: `bestof validate` of one without pays for none of it.
+  if (checks.frozen.length === 0 && checks.editable.length === 0) return problems;
+  const [{ frozenPathspecs, globsMatching }, { topLevelPaths }] = await Promise.all([import('../checks/frozen.js'), import('../git/tree.js')]);
   const matching = await globsMatching(repoRoot, baseCommit, [...checks.frozen, ...checks.editable]);
   let topLevel: string[] | undefined;
   for (const key of ['frozen', 'editable'] as const) {

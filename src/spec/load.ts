@@ -54,7 +54,9 @@ export async function loadSpec(specPath: string, options: LoadSpecOptions = {}):
   }
 
   const locator = new SourceLocator(specPath, source);
-  const parsed = specSchema.safeParse(data, { error: humanIssueMessage });
+  // jitless: zod's default compiles a parser per table on the first parse (`new Function`), which
+  // costs more than the one or two parses of a spec per process ever win back (scripts/bench-startup.mjs).
+  const parsed = specSchema.safeParse(data, { error: humanIssueMessage, jitless: true });
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => schemaProblems(issue, data, locator))),
     ...(await fileSystemProblems(data, specDir, locator)),

@@ -2,8 +2,10 @@
  * What the quick commands load: the real binary with scripts/list-modules.mjs preloaded
  * (NODE_OPTIONS=--import), which writes every module the process loaded to BESTOF_MODULE_LIST
  * when it exits. `ls`, `show` and `validate` must not pay at every start for the Ink UI (ink,
- * react), for execa when they start no process, nor for the providers a spec does not name.
- * scripts/bench-startup.mjs measures the time; nothing here does.
+ * react), for execa when they start no process, nor for the providers a spec does not name;
+ * `validate` not for git nor the planner when the spec does not load, nor for what only some specs
+ * need (frozen globs, merge = "pr", a detached HEAD). scripts/bench-startup.mjs measures the time;
+ * nothing here does.
  */
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +48,8 @@ async function load(args: string[], env: Record<string, string> = {}): Promise<L
 }
 
 const notLoaded = (loaded: Loaded, names: readonly string[]) => names.filter((name) => loaded.packages.has(name));
+/** Loaded only for merge = "pr" (origin, gh), a detached HEAD (a branch to suggest), or a spec not named (the repo's root, up to which bestof.toml is looked for). */
+const PR_OR_DETACHED_OR_SEARCH = ['git/remote.js', 'git/branch-hints.js', 'git/top-level.js'];
 const PROVIDER_MODULES = ['providers/claude.js', 'providers/codex.js', 'providers/gemini.js', 'providers/shannon/definition.js', 'providers/command.js', 'providers/script.js'];
 
 beforeAll(async () => {
@@ -91,6 +95,53 @@ describe('what the quick commands load', () => {
     expect(validate.result.code).toBe(0);
     expect(validate.packages.has('zod')).toBe(true);
     expect(notLoaded(validate, ['ink', 'react', 'execa'])).toEqual([]);
+    expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/script.js']);
+    // The spec's globs were matched against base: the frozen-files code was loaded for them.
+    expect(validate.own).toContain('checks/frozen.js');
+    // What only a pull request (merge = "pr"), a detached HEAD or a spec found by searching needs.
+    expect(validate.own.filter((m) => PR_OR_DETACHED_OR_SEARCH.includes(m))).toEqual([]);
+  });
+
+  it('validate of a spec without frozen or editable globs: not the frozen-files code, which only matches globs', async () => {
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside(
+      'no-globs.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n\n[[checks.items]]\nname = "tests"\ncommand = "true"\n\n[select]\nmerge = "branch"\n`),
+    );
+    const validate = await load(['validate', spec]);
+    expect(validate.result.stdout).toBe('ok\n');
+    expect(validate.result.code).toBe(0);
+    // The plan was made (the repo opened, the agent prepared).
+    expect(validate.own).toContain('engine/plan.js');
+    expect(validate.own).toContain('providers/script.js');
+    expect(validate.own.filter((m) => ['checks/frozen.js', 'git/tree.js', 'git/diff.js', 'git/paths.js'].includes(m))).toEqual([]);
+  });
+
+  it('validate of a spec that does not load: neither the planner nor git (simple-git), which only a loaded spec needs', async () => {
+    const spec = project.writeOutside('bad.toml', specToml(project.repo.dir, '[loop]\nmax_iterations = "many"\n'));
+    const validate = await load(['validate', spec]);
+    expect(validate.result.code).toBe(2);
+    expect(validate.result.stderr).toContain('loop.max_iterations');
+    expect(validate.result.stdout).toBe('');
+    // The spec was read and judged by its schema.
+    expect(validate.packages.has('zod')).toBe(true);
+    expect(validate.own).toContain('spec/load.js');
+    expect(validate.own.filter((m) => m === 'cli/plan-or-explain.js' || m === 'engine/plan.js' || PROVIDER_MODULES.includes(m))).toEqual([]);
+    expect(notLoaded(validate, ['simple-git', 'ink', 'react', 'execa'])).toEqual([]);
+  });
+
+  it('validate loads the providers of the entries the candidates are given, not those of the entries past `candidates`', async () => {
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const fakeClaude = join(PROJECT_ROOT, 'test/fixtures/providers/bin/claude');
+    const spec = project.writeOutside(
+      'first-entry.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]\ncandidates = 1\n\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n\n[[parallel.providers]]\nkind = "claude"\ncommand = ${JSON.stringify(fakeClaude)}\n${ADD_CHECKS}`,
+      ),
+    );
+    const validate = await load(['validate', spec]);
+    expect(validate.result.stdout).toBe('ok\n');
     expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/script.js']);
   });
 
