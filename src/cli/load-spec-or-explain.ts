@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { formatSpecProblems } from '../spec/errors.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import { insideMountNamespace } from '../process/namespace.js';
 
 export const DEFAULT_SPEC = 'bestof.toml';
 
@@ -36,7 +37,8 @@ export async function loadSpecOrExplain(path: string | undefined): Promise<Loade
     const found = await findDefaultSpec(process.cwd());
     searched = !found.found;
     if (found.found && dirname(found.path) !== realpathSync(process.cwd()) && dirname(found.path) !== process.cwd()) {
-      process.stderr.write(`bestof: using ${found.path} (no ${DEFAULT_SPEC} in this folder; it is the nearest one up to the repo's root)\n`);
+      // Said once: a bestof run again in a mount namespace (copy-on-write worktrees) finds it again.
+      if (!insideMountNamespace()) process.stderr.write(`bestof: using ${found.path} (no ${DEFAULT_SPEC} in this folder; it is the nearest one up to the repo's root)\n`);
       specPath = found.path;
     }
   }

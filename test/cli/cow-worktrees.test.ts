@@ -8,7 +8,7 @@
  * where the namespace cannot be had, plain worktrees and a warning.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -132,6 +132,16 @@ describe('copy-on-write worktrees', () => {
     expect(existsSync(runsDir())).toBe(false);
     expect(existsSync(project.worktreesDir)).toBe(false);
     expect(git(project.repo.dir, 'branch', '--list', 'bestof/*')).toBe('');
+  });
+
+  it('run from a subfolder: the spec found up the tree is named once, not again by the bestof inside the namespace', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    writeFileSync(join(project.repo.dir, 'bestof.toml'), `name = "t"\n[prompt]\ntext = "Fix."\n[git]\nworktrees = "copy-on-write"\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[select]\nmerge = "none"\n${ADD_CHECKS}`);
+    const result = await runCli(['run', '--no-tui'], { cwd: join(project.repo.dir, 'src'), worktreesDir: project.worktreesDir });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr.match(/bestof: using .*bestof\.toml/g)).toHaveLength(1);
+    expect(events(onlyRunId() as string).some((e) => e.type === 'candidate.setup_progress' && e.step === 'checkout')).toBe(true);
   });
 
   it('BESTOF_OVERLAY=off: plain worktrees, and the run says so', async () => {
