@@ -161,7 +161,8 @@ describe('copy-on-write worktrees', () => {
 run = "if [ -f wip.txt ]; then echo resumed >> wip.txt; else echo started > wip.txt; sleep 120; fi"
 `;
 
-    async function killedMidRun(): Promise<{ runId: string; worktree: string }> {
+    /** A one-candidate copy-on-write run (no sandbox) of RESUMABLE_SCRIPT, once its agent has written wip.txt into its layer. */
+    async function slowRunUnderWay(): Promise<{ runId: string; child: ReturnType<typeof startCli>['child']; done: ReturnType<typeof startCli>['done'] }> {
       project = makeProject();
       const script = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
       const spec = cowSpec(`[parallel]
@@ -183,6 +184,11 @@ mode = "off"`);
         'the agent wrote wip.txt into its layer',
         { attempts: 600 },
       );
+      return { runId, child, done };
+    }
+
+    async function killedMidRun(): Promise<{ runId: string; worktree: string }> {
+      const { runId, child, done } = await slowRunUnderWay();
       const key = readFileSync(join(runsDir(), runId, 'run-key'), 'utf8').trim();
       for (const pid of processesWithEnv('BESTOF_RUN_KEY', key)) seen.add(pid);
       child.kill('SIGKILL');
@@ -207,27 +213,7 @@ mode = "off"`);
     });
 
     it('Ctrl-C (SIGINT to the outer bestof) cancels the run inside; resume makes the worktree again on the branch over a new base', async () => {
-      project = makeProject();
-      const script = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
-      const spec = cowSpec(`[parallel]
-candidates = 1
-[provider]
-kind = "script"
-script = ${JSON.stringify(script)}
-[select]
-merge = "none"
-[sandbox]
-mode = "off"`);
-      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
-      let runId = '';
-      await waitUntil(
-        () => {
-          runId = onlyRunId() ?? '';
-          return runId !== '' && existsSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c1', 'upper', 'wip.txt'));
-        },
-        'the agent wrote wip.txt into its layer',
-        { attempts: 600 },
-      );
+      const { runId, child, done } = await slowRunUnderWay();
       child.kill('SIGINT');
       const cancelled = await done;
       expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(130);
