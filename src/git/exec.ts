@@ -1,10 +1,9 @@
 /**
- * The one way this package runs git: simple-git's `raw`, but with the exit code kept.
+ * The one way this package runs git (through spawn-git.ts), with the exit code kept.
  *
- * simple-git only turns a non-zero exit into an error when git also wrote to stderr,
- * so `git merge` with conflicts or `git diff --quiet` would look like success. Here every
- * call returns `{ code, stdout, stderr }` and the caller decides what a non-zero code
- * means; `gitOut` is the strict variant for calls whose failure is a bug.
+ * Every call returns `{ code, stdout, stderr }` and the caller decides what a non-zero code
+ * means (`git merge` with conflicts, `git diff --quiet`); `gitOut` is the strict variant for calls
+ * whose failure is a bug.
  *
  * Private to src/git: every other folder calls the named functions of src/git (an
  * architecture test checks it), so what git is asked to do stays in one place.
@@ -34,13 +33,9 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitPluginError, simpleGit } from 'simple-git';
+import { type GitRun, spawnGit } from './spawn-git.js';
 
-export interface GitRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { GitRun } from './spawn-git.js';
 
 /** `-c` settings of every call (see the module doc). */
 const FIXED_CONFIG: readonly string[] = [
@@ -110,12 +105,6 @@ export class GitCommandError extends Error {
   ) {
     super(`git ${args.join(' ')} failed in ${cwd} (exit ${run.code}): ${gitMessage(run.stderr || run.stdout)}`);
   }
-}
-
-function abortError(args: readonly string[], signal: AbortSignal): Error {
-  const err = new Error(`git ${args[0] ?? ''} was aborted`, { cause: signal.reason });
-  err.name = 'AbortError';
-  return err;
 }
 
 /** Runs `git <args>` in `cwd`. Resolves with the exit code; throws only on abort or when git cannot run. */
@@ -264,60 +253,10 @@ function gitEnv(): Record<string, string> {
 }
 
 async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined, extraEnv: Readonly<Record<string, string>> = {}): Promise<GitRun> {
-  if (signal?.aborted) throw abortError(args, signal);
-  let captured: { stdOut: Buffer[]; stdErr: Buffer[]; exitCode: number } | undefined;
-  const git = simpleGit({
-    baseDir: cwd,
-    ...(signal ? { abort: signal } : {}),
-    // simple-git's default ends a call 50 ms after the process *exits*, even if stdout has not been
-    // read to the end: on a busy machine that silently truncates output (a diff missing files).
-    // Wait for the streams to close. No exit-based fallback: simple-git never clears that
-    // timer, so every git call would keep bestof alive for its full length after the run.
-    completion: { onClose: true, onExit: false },
-    // simple-git refuses these keys and variables to protect callers from hostile arguments; here
-    // bestof itself sets them, to switch the repository's programs *off*.
-    unsafe: {
-      allowUnsafeHooksPath: true,
-      allowUnsafeFsMonitor: true,
-      allowUnsafeFilter: true,
-      allowUnsafeDiffExternal: true,
-      allowUnsafeDiffTextConv: true,
-      allowUnsafeMergeDriver: true,
-      allowUnsafeGpgProgram: true,
-      allowUnsafeEditor: true,
-      allowUnsafePager: true,
-      // The user's own environment (GIT_CONFIG_GLOBAL, GIT_SSH_COMMAND, ...), passed on as it is.
-      allowUnsafeConfigPaths: true,
-      allowUnsafeConfigEnvCount: true,
-      allowUnsafeAskPass: true,
-      allowUnsafeSshCommand: true,
-      allowUnsafeGitProxy: true,
-      allowUnsafeTemplateDir: true,
-    },
-    // Keep the raw result and never turn an exit code into an error; only plugin
-    // rejections (abort, blocked argument, timeout) still throw.
-    errors: (error, result) => {
-      captured = result;
-      return error instanceof GitPluginError ? error : undefined;
-    },
-  }).env({ ...gitEnv(), ...extraEnv });
-  try {
-    await git.raw([...args]);
-  } catch (err) {
-    if (signal?.aborted) throw abortError(args, signal);
-    throw err;
-  }
-  // A signal that fires after git finished does not undo what git did: report the real result.
-  if (!captured) throw new Error(`git ${args.join(' ')}: simple-git returned no result`);
-  const run: GitRun = {
-    code: captured.exitCode,
-    stdout: Buffer.concat(captured.stdOut).toString('utf8'),
-    stderr: Buffer.concat(captured.stdErr).toString('utf8'),
-  };
-  if (typeof run.code !== 'number' || run.code < 0) {
-    // Killed by a signal, or git could not be spawned at all (not installed?).
-    throw new GitCommandError(args, cwd, run);
-  }
+  // A signal that fires after git finished does not undo what git did: spawnGit reports the real result.
+  const run = await spawnGit(cwd, args, { ...gitEnv(), ...extraEnv }, signal);
+  // Killed by a signal, or git could not be started at all (not installed? no such folder?).
+  if (run.code < 0) throw new GitCommandError(args, cwd, run);
   return run;
 }
 

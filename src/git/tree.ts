@@ -9,10 +9,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitPluginError, simpleGit } from 'simple-git';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
 import { literalPathspec } from './paths.js';
+import { spawnGit } from './spawn-git.js';
 
 /** Git's empty tree in this repository's hash format. */
 async function emptyTree(repo: string, opts: GitCallOptions): Promise<string> {
@@ -65,24 +65,14 @@ async function entriesUnder(repo: string, rev: string, paths: readonly string[],
  * filter or fsmonitor is involved; replace objects are ignored, like in every call of bestof.
  */
 async function runWithIndex(repo: string, indexFile: string, args: readonly string[], opts: GitCallOptions): Promise<GitRun> {
-  let captured: { stdOut: Buffer[]; stdErr: Buffer[]; exitCode: number } | undefined;
-  const git = simpleGit({
-    baseDir: repo,
-    ...(opts.signal ? { abort: opts.signal } : {}),
-    completion: { onClose: true, onExit: false },
-    errors: (error, result) => {
-      captured = result;
-      return error instanceof GitPluginError ? error : undefined;
-    },
-  }).env(plumbingEnv(indexFile));
-  await git.raw([...args]);
-  if (!captured || typeof captured.exitCode !== 'number' || captured.exitCode < 0) throw new Error(`git ${args.join(' ')}: no result in ${repo}`);
-  return { code: captured.exitCode, stdout: Buffer.concat(captured.stdOut).toString('utf8'), stderr: Buffer.concat(captured.stdErr).toString('utf8') };
+  const run = await spawnGit(repo, args, plumbingEnv(indexFile), opts.signal);
+  if (run.code < 0) throw new Error(`git ${args.join(' ')}: no result in ${repo}: ${run.stderr}`);
+  return run;
 }
 
 /**
- * A small environment of its own: only plumbing runs with it, and simple-git refuses to pass
- * on variables such as EDITOR or GIT_SSH that the user's environment may hold.
+ * A small environment of its own: only plumbing runs with it, and none of the variables the
+ * user's environment may hold (EDITOR, GIT_SSH, GIT_DIR ...) has anything to do there.
  */
 function plumbingEnv(indexFile: string): Record<string, string> {
   const env: Record<string, string> = { GIT_INDEX_FILE: indexFile, GIT_NO_REPLACE_OBJECTS: '1' };

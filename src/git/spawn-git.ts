@@ -1,0 +1,91 @@
+/**
+ * Starting one git process and collecting what it says: the only file of src/git that touches
+ * node:child_process (an architecture test checks it). Everything else in src/git goes through
+ * exec.ts, which adds the guards every call needs.
+ *
+ * Why not simple-git, which did this before: when a git process prints nothing (update-ref,
+ * symbolic-ref, `reset --quiet`, `worktree add --quiet` ...), simple-git's completion plugin waits
+ * another 50 ms after the process has closed before it answers, and no option turns that off. Most
+ * of bestof's calls print nothing: about 15 of the 37 git calls of a candidate, 0.75 s of its 1.4 s
+ * on a 500-file repository (scripts/bench-overhead.mjs). Nothing else of simple-git was used: its
+ * argument screening was switched off (bestof itself sets the keys it refuses, to switch the
+ * repository's programs off), errors were turned back into exit codes, and loading it cost startup
+ * time (`bestof ls` 1.5x `node -e 0` for simple-git alone).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export interface GitRun {
+  /** git's exit code; -1 when it was killed by a signal or could not start (stderr says which). */
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `git <args>` in `cwd` with exactly `env`, stdin empty. Resolves when the process has closed
+ * its output, with what it printed. Rejects (an AbortError) only when `signal` ended the call: then
+ * git gets SIGTERM, on which it removes its lock files and stops what it started, and the promise
+ * settles as soon as git has exited (a program git started may still hold the output open).
+ */
+export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GitRun> {
+  if (signal?.aborted) return Promise.reject(abortError(args, signal));
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let startError: Error | undefined;
+    let aborted = false;
+    let settled = false;
+    const onAbort = (): void => {
+      aborted = true;
+      child.kill('SIGTERM');
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settleAborted = (): void => {
+      if (settled || !signal) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      reject(abortError(args, signal));
+    };
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => {
+      // Could not start (no git on PATH, no such folder, no more processes), or could not be signalled.
+      startError ??= error;
+    });
+    child.on('exit', () => {
+      if (aborted) settleAborted();
+    });
+    child.on('close', (code, killedBy) => {
+      if (aborted) return settleAborted();
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      const said = Buffer.concat(stderr).toString('utf8');
+      if (code !== null && startError === undefined) {
+        resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: said });
+        return;
+      }
+      const why = startError ? cannotStart(cwd, startError) : `git was killed by ${killedBy ?? 'a signal'}`;
+      resolve({ code: -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: said === '' ? why : `${said}\n${why}` });
+    });
+  });
+}
+
+function cannotStart(cwd: string, error: Error): string {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    return existsSync(cwd) ? 'git could not be started: it is not installed or not on PATH' : `git could not be started in ${cwd}: the folder does not exist`;
+  }
+  return `git could not be started: ${error.message}`;
+}
+
+/** The error of a call that `signal` ended, naming git's subcommand (after the `-c k=v` options). */
+export function abortError(args: readonly string[], signal: AbortSignal): Error {
+  const command = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C');
+  const err = new Error(`git ${command ?? ''} was aborted`, { cause: signal.reason });
+  err.name = 'AbortError';
+  return err;
+}

@@ -1,0 +1,92 @@
+/**
+ * git's runner (src/git/spawn-git.ts, through exec.ts's runGit): exit codes kept, output whole,
+ * a clear error when git cannot start, and an abort that interrupts git.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GitCommandError, runGit } from '../../src/git/exec.js';
+import { tempRepos } from '../helpers/temp-repo.js';
+import { waitUntil } from '../helpers/wait.js';
+
+const { repo } = tempRepos();
+
+describe('spawnGit via runGit', () => {
+  it('keeps a non-zero exit code and what git printed, without throwing', async () => {
+    const r = repo();
+    r.write('README.md', 'changed\n');
+    const diff = await runGit(r.dir, ['diff', '--quiet']);
+    expect(diff).toEqual({ code: 1, stdout: '', stderr: '' });
+    const missing = await runGit(r.dir, ['rev-parse', '--verify', 'no-such-branch']);
+    expect(missing.code).toBe(128);
+    expect(missing.stderr).toContain('Needed a single revision');
+  });
+
+  it('collects the whole of a long output', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`folder-${i % 30}/a-rather-long-file-name-${i}.txt`] = `${i}\n`;
+    const r = repo(files);
+    const listed = await runGit(r.dir, ['ls-files', '-z']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\0').filter(Boolean)).toHaveLength(3000);
+  });
+
+  it('says so when the folder does not exist', async () => {
+    const r = repo();
+    const gone = join(r.dir, 'gone');
+    const error = await runGit(gone, ['status']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GitCommandError);
+    expect((error as GitCommandError).message).toContain(`git could not be started in ${gone}: the folder does not exist`);
+  });
+
+  it('says so when git is not on PATH', async () => {
+    const r = repo();
+    const path = process.env.PATH;
+    process.env.PATH = join(r.dir, 'no-bin');
+    try {
+      const error = await runGit(r.dir, ['status']).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(GitCommandError);
+      expect((error as GitCommandError).message).toContain('git could not be started: it is not installed or not on PATH');
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it('an abort interrupts a running git and rejects with an AbortError naming the command', async () => {
+    const r = repo();
+    const controller = new AbortController();
+    // An alias that runs a shell command which would outlive the test (and keeps git's output open).
+    const pidFile = join(r.dir, 'wait.pid');
+    const call = runGit(r.dir, ['-c', `alias.wait=!echo $$ > ${pidFile}; exec sleep 60`, 'wait'], { signal: controller.signal });
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the alias to start');
+    controller.abort(new Error('stop'));
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    } catch {
+      // git's SIGTERM reached it first
+    }
+    expect(error?.name).toBe('AbortError');
+    expect(error?.message).toBe('git wait was aborted');
+  });
+
+  it('an abort before the call starts nothing', async () => {
+    const r = repo();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(runGit(r.dir, ['update-ref', 'refs/heads/made', 'HEAD'], { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    // Nothing ran: the branch would exist.
+    expect((await runGit(r.dir, ['rev-parse', '--verify', '--quiet', 'refs/heads/made'])).code).toBe(1);
+    expect((await runGit(r.dir, ['update-ref', 'refs/heads/made', 'HEAD'])).code).toBe(0);
+    expect((await runGit(r.dir, ['rev-parse', '--verify', '--quiet', 'refs/heads/made'])).code).toBe(0);
+  });
+});
