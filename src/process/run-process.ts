@@ -12,6 +12,7 @@
  * The children started and not yet reaped are kept in a set, so that bestof can kill them
  * all synchronously right before it exits (killAllChildrenNow: a second Ctrl-C).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
@@ -36,33 +37,6 @@ const DRAIN_MS = 500;
  */
 export async function runShell(command: string, options: RunProcessOptions): Promise<ProcessResult> {
   return runProcess('bash', ['-c', command], options);
-}
-
-let execaModule: Promise<typeof import('execa')> | undefined;
-
-/** execa, imported once (the import is shared by every caller). */
-function loadExeca(): Promise<typeof import('execa')> {
-  execaModule ??= import('execa');
-  return execaModule;
-}
-
-/**
- * Starts loading what runProcess needs (execa: about 100 modules, 150-200 ms on a loaded machine)
- * without waiting for it. For a command that will start processes anyway (`bestof run`): loaded
- * while its first git calls run, the import no longer delays its first check (whose duration
- * included it) and costs no time of its own. A failed import is left to the first runProcess to
- * report, as before.
- */
-export function preloadProcessRunner(): void {
-  loadExeca().catch(() => {
-    // A failed import is not cached: the first runProcess tries again and reports it.
-    execaModule = undefined;
-  });
-}
-
-/** Whether the process runner's modules are loading or loaded (for tests). */
-export function processRunnerRequested(): boolean {
-  return execaModule !== undefined;
 }
 
 /** Children started and not yet swept after their exit: process group id -> tag. */
@@ -108,11 +82,6 @@ export async function runProcess(
     ok: false,
     ...extra,
   });
-  // execa (about 100 modules) is loaded with the first process, not with this module: commands
-  // that start none (`bestof show`; `bestof validate` without the sandbox's probe) import this
-  // file through the engine and the providers, and would pay for it at every start
-  // (scripts/bench-startup.mjs). A run asks for it early (preloadProcessRunner).
-  const { execa } = await loadExeca();
   if (options.signal?.aborted) return notStarted({ canceled: true });
 
   // The raw log keeps the first and the last MB of the output (./capped-log.ts: an agent that prints
@@ -145,29 +114,30 @@ export async function runProcess(
   const err = new OutputSink(maxTail, guard(options.onStderrLine), writeLog);
 
   const tag = newProcessTag();
-  const child = execa(file, args, {
+  const child = spawn(file, [...args], {
     cwd: options.cwd,
     env: { ...options.env, [PROCESS_TAG_VAR]: tag },
-    extendEnv: false,
     detached: true,
-    reject: false,
-    buffer: false, // we consume stdout/stderr ourselves, as they arrive
-    ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
+    stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   if (child.pid !== undefined) liveChildren.set(child.pid, tag);
   child.stdout?.on('data', (chunk: Uint8Array) => out.push(chunk));
   child.stderr?.on('data', (chunk: Uint8Array) => err.push(chunk));
+  if (options.input !== undefined && child.stdin) {
+    // A child that exits without reading all of its input is not an error of ours (EPIPE).
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  }
 
   const outcome = new Promise<Outcome>((resolve) => {
-    // Resolve on 'exit', not on execa's promise: that one also waits for the pipes to close,
-    // which a grandchild holding them open would delay forever.
+    // Resolve on 'exit', not on 'close': that one also waits for the pipes to close, which a
+    // grandchild holding them open would delay forever.
     child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
-    // With reject:false execa's promise resolves even when spawning failed (ENOENT, EACCES,
-    // bad cwd); in that case there is no 'exit' event. It is a no-op after an 'exit'.
-    void child.then(
-      (result) => resolve({ kind: 'spawnError', message: spawnErrorMessage(file, options.cwd, result) }),
-      (error: unknown) => resolve({ kind: 'spawnError', message: `cannot start ${file}: ${String(error)}` }),
-    );
+    // The child could not be started (ENOENT, EACCES, no such folder): no 'exit' comes then.
+    // An 'error' of a started child (a failed kill) leaves the outcome to 'exit'.
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (child.pid === undefined) resolve({ kind: 'spawnError', message: spawnErrorMessage(file, options.cwd, error) });
+    });
   });
 
   let timedOut = false;
@@ -279,15 +249,11 @@ async function drain(stream: Readable | null): Promise<void> {
 }
 
 
-function spawnErrorMessage(
-  file: string,
-  cwd: string,
-  result: { code?: string | undefined; originalMessage?: string | undefined },
-): string {
-  if (result.code === 'ENOENT' && !existsSync(cwd)) {
+function spawnErrorMessage(file: string, cwd: string, error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT' && !existsSync(cwd)) {
     return `cannot start ${file}: working directory ${cwd} not found (ENOENT)`;
   }
   const reasons: Record<string, string> = { ENOENT: 'not found', EACCES: 'permission denied' };
-  const reason = (result.code !== undefined ? reasons[result.code] : undefined) ?? result.originalMessage ?? 'unknown error';
-  return `cannot start ${file}: ${reason}${result.code !== undefined ? ` (${result.code})` : ''}`;
+  const reason = (error.code !== undefined ? reasons[error.code] : undefined) ?? error.message;
+  return `cannot start ${file}: ${reason}${error.code !== undefined ? ` (${error.code})` : ''}`;
 }

@@ -88,7 +88,7 @@ const SPAWN_REASONS: Readonly<Record<string, string>> = { ENOENT: 'not found', E
 /**
  * Runs the probe: undefined when bwrap exits 0, else why not (the last line of its stderr, its exit
  * code or signal, or why it could not start). Through node's execFile, not runProcess: `validate`
- * probes the sandbox too, and this way does not load execa and the process-tree machinery, which
+ * probes the sandbox too, and this way does not load the process-tree machinery, which
  * a run needs and a quick command does not. bwrap runs `true` and nothing else; `--unshare-pid`
  * and `--die-with-parent` leave nothing behind when it is killed at the timeout.
  */

@@ -2,7 +2,7 @@
  * What the quick commands load: the real binary with scripts/list-modules.mjs preloaded
  * (NODE_OPTIONS=--import), which writes every module the process loaded to BESTOF_MODULE_LIST
  * when it exits. `ls`, `show` and `validate` must not pay at every start for the Ink UI (ink,
- * react), for execa when they start no process, nor for the providers a spec does not name;
+ * react), nor for the providers a spec does not name;
  * `validate` not for git nor the planner when the spec does not load, nor for what only some specs
  * need (frozen globs, merge = "pr", a detached HEAD). scripts/bench-startup.mjs measures the time;
  * nothing here does.
@@ -22,7 +22,7 @@ interface Loaded {
   readonly result: CliResult;
   /** Our own compiled modules, relative to dist/ ("cli/main.js"). */
   readonly own: readonly string[];
-  /** Packages from node_modules ("simple-git", "@kwsites/file-exists"). */
+  /** Packages from node_modules ("zod", "smol-toml"). */
   readonly packages: ReadonlySet<string>;
 }
 
@@ -64,27 +64,27 @@ beforeAll(async () => {
 afterAll(() => project?.cleanup());
 
 describe('what the quick commands load', () => {
-  it('ls: no UI, no execa, and not the event log reader (it reads the snapshots)', async () => {
+  it('ls: no UI, and not the event log reader (it reads the snapshots)', async () => {
     const ls = await load(['ls']);
     expect(ls.result.code).toBe(0);
     expect(ls.result.stdout).toMatch(new RegExp(`^${runId}\\s+t\\s+winner`));
     // The listing is real: the command and git's runner were loaded.
     expect(ls.own).toContain('cli/commands/ls.js');
-    expect(ls.packages.has('simple-git')).toBe(true);
-    expect(notLoaded(ls, ['ink', 'react', 'execa'])).toEqual([]);
+    expect(ls.own).toContain('git/spawn-git.js');
+    expect(notLoaded(ls, ['ink', 'react'])).toEqual([]);
     expect(ls.own).not.toContain('report/event-log.js');
   });
 
-  it('show, not on a terminal: the Markdown report without the UI, the merge code or execa', async () => {
+  it('show, not on a terminal: the Markdown report without the UI or the merge code', async () => {
     const show = await load(['show', runId]);
     expect(show.result.code).toBe(0);
     expect(show.result.stdout).toContain(`# bestof run ${runId}`);
     expect(show.own).toContain('report/report.js');
-    expect(notLoaded(show, ['ink', 'react', 'execa'])).toEqual([]);
+    expect(notLoaded(show, ['ink', 'react'])).toEqual([]);
     expect(show.own.filter((m) => m === 'cli/interactive-ui.js' || m.startsWith('ui/') || m === 'engine/merge-policy.js')).toEqual([]);
   });
 
-  it('validate of a script-agent spec: no UI, no execa (the sandbox probe starts bwrap without it), and of the providers only the script one', async () => {
+  it('validate of a script-agent spec: no UI, and of the providers only the script one', async () => {
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = project.writeOutside('script.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`));
     // The sandbox probe (mode "auto", the default) starts a process, also on a machine without bwrap: a stand-in that works.
@@ -94,7 +94,7 @@ describe('what the quick commands load', () => {
     expect(validate.result.stdout).toBe('ok\n');
     expect(validate.result.code).toBe(0);
     expect(validate.packages.has('zod')).toBe(true);
-    expect(notLoaded(validate, ['ink', 'react', 'execa'])).toEqual([]);
+    expect(notLoaded(validate, ['ink', 'react'])).toEqual([]);
     expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/script.js']);
     // The spec's globs were matched against base: the frozen-files code was loaded for them.
     expect(validate.own).toContain('checks/frozen.js');
@@ -117,7 +117,7 @@ describe('what the quick commands load', () => {
     expect(validate.own.filter((m) => ['checks/frozen.js', 'git/tree.js', 'git/diff.js', 'git/paths.js'].includes(m))).toEqual([]);
   });
 
-  it('validate of a spec that does not load: neither the planner nor git (simple-git), which only a loaded spec needs', async () => {
+  it('validate of a spec that does not load: neither the planner nor the git runner, which only a loaded spec needs', async () => {
     const spec = project.writeOutside('bad.toml', specToml(project.repo.dir, '[loop]\nmax_iterations = "many"\n'));
     const validate = await load(['validate', spec]);
     expect(validate.result.code).toBe(2);
@@ -127,7 +127,8 @@ describe('what the quick commands load', () => {
     expect(validate.packages.has('zod')).toBe(true);
     expect(validate.own).toContain('spec/load.js');
     expect(validate.own.filter((m) => m === 'cli/plan-or-explain.js' || m === 'engine/plan.js' || PROVIDER_MODULES.includes(m))).toEqual([]);
-    expect(notLoaded(validate, ['simple-git', 'ink', 'react', 'execa'])).toEqual([]);
+    expect(notLoaded(validate, ['ink', 'react'])).toEqual([]);
+    expect(validate.own).not.toContain('git/spawn-git.js');
   });
 
   it('validate loads the providers of the entries the candidates are given, not those of the entries past `candidates`', async () => {

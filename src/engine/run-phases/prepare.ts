@@ -10,7 +10,6 @@ import { stopRunLeftovers, writeRunKey } from '../leftovers.js';
 import type { RunContext } from '../run-context.js';
 import { createRunFolder } from '../run-folder.js';
 import { markRunAlive } from '../run-lock.js';
-import { preloadProcessRunner } from '../../process/run-process.js';
 
 /** Candidates in these states are finished and stay so when a run is resumed. */
 export const FINISHED_STATUSES: ReadonlySet<string> = new Set(['done', 'failed', 'stopped']);
@@ -60,9 +59,6 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
     });
   }
   for (const warning of plan.warnings) ctx.emit({ type: 'run.warning', message: warning });
-  // Every run starts processes (checks, setup, agents): their runner's modules load now, while the
-  // candidates' first git calls run, instead of inside the first check (150-200 ms of `true`).
-  preloadProcessRunner();
 }
 
 /** Every candidate of a new run; on resume, those that had not finished. */
