@@ -8,7 +8,7 @@
  */
 import { err } from '../result.js';
 import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
-import type { PrepareOptions, PrepareResult, ProviderDefinition } from './types.js';
+import type { PreparedAgent, PrepareOptions, PrepareResult, Provider, ProviderDefinition, ProviderSection } from './types.js';
 
 /** Every provider this version can run, by kind. A kind missing here is refused by prepareAgent. */
 export const DEFINITION_LOADERS: { readonly [K in ProviderKind]?: () => Promise<ProviderDefinition<K>> } = {
@@ -60,4 +60,15 @@ export async function prepareAgent(settings: ProviderSettings, options: PrepareO
   // `command = "codex"` gets codex's): that program's definition, if it names one, is loaded first.
   if (settings.command !== undefined) await loadDefinition(settings.command);
   return definition.prepare(settings, { ...options, installHintFor: loadedInstallHintFor });
+}
+
+/**
+ * The Provider for one candidate or reviewer whose agent prepareAgent prepared (which loaded its
+ * kind's definition): what a run creates providers with, so that it loads only the kinds its spec
+ * names (./registry.ts's createProvider, with every kind loaded, does the same for whoever has that table).
+ */
+export function createPreparedProvider(settings: ProviderSettings, agent: PreparedAgent, section: ProviderSection | undefined): Provider {
+  const definition = loaded.get(settings.kind);
+  if (!definition) throw new Error(`bug: provider "${settings.kind}" was not prepared before it was created`);
+  return definition.create(settings, agent, section);
 }
