@@ -29,13 +29,15 @@
  *   agent's. A repository-local filter of the user's own (`git lfs install --local`, git-crypt) is
  *   therefore off in bestof's calls too: its files are checked out as stored.
  */
-import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ConfigQuestions, driverOverrides } from './driver-overrides.js';
+import { gitMessage, splitLines, splitNul } from './git-output.js';
 import { type GitRun, spawnGit } from './spawn-git.js';
 
 export type { GitRun } from './spawn-git.js';
+export { gitMessage, splitLines, splitNul } from './git-output.js';
 
 /** `-c` settings of every call (see the module doc). */
 const FIXED_CONFIG: readonly string[] = [
@@ -73,16 +75,6 @@ const SAFE_COMMANDS: ReadonlySet<string> = new Set([
   'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace',
 ]);
 
-/** Config keys whose value is a program git runs (or whether a missing one is fatal). */
-const DRIVER_KEY = /^(filter\..+\.(clean|smudge|process|required)|diff\..+\.(command|textconv)|merge\..+\.driver|diff\.external|gpg\.(.+\.)?program)$/;
-const TRUSTED_SCOPES: ReadonlySet<string> = new Set(['system', 'global', 'command']);
-const DRIVER_DEFAULTS: Readonly<Record<string, string>> = {
-  'gpg.program': 'gpg',
-  'gpg.openpgp.program': 'gpg',
-  'gpg.x509.program': 'gpgsm',
-  'gpg.ssh.program': 'ssh-keygen',
-};
-
 export interface GitCallOptions {
   signal?: AbortSignal | undefined;
   /**
@@ -110,7 +102,7 @@ export class GitCommandError extends Error {
 /** Runs `git <args>` in `cwd`. Resolves with the exit code; throws only on abort or when git cannot run. */
 export async function runGit(cwd: string, args: readonly string[], opts: GitCallOptions = {}): Promise<GitRun> {
   const command = subcommandOf(args);
-  const drivers = command !== undefined && SAFE_COMMANDS.has(command) ? [] : await driverOverrides(cwd, opts.signal);
+  const drivers = command !== undefined && SAFE_COMMANDS.has(command) ? [] : await driverOverrides(cwd, configQuestions, opts.signal);
   const fixed = opts.userHooks ? FIXED_CONFIG.slice(2) : FIXED_CONFIG;
   return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal, opts.indexFile !== undefined ? { GIT_INDEX_FILE: opts.indexFile } : {});
 }
@@ -123,85 +115,6 @@ function subcommandOf(args: readonly string[]): string | undefined {
     else if (!arg.startsWith('-')) return arg.toLowerCase();
   }
   return undefined;
-}
-
-/**
- * `-c` arguments that put every program-running driver key defined in the repository's own config
- * (local or worktree scope) back to its machine-wide value, or empty it (see the module doc).
- *
- * The answer is kept per folder while the repository's own config files (`<common dir>/config`,
- * `<git dir>/config.worktree`) are unchanged to the nanosecond (mtime, ctime, size, inode): one
- * `git config` call per change instead of one per git call. Never kept when that config includes
- * other files (`include.path`, `includeIf`): an included file can change without the config itself.
- */
-async function driverOverrides(cwd: string, signal: AbortSignal | undefined): Promise<string[]> {
-  const files = await repoConfigFiles(cwd, signal);
-  const signature = files?.map(fileSignature).join('|');
-  const cached = driverCache.get(cwd);
-  if (signature !== undefined && cached?.signature === signature) return cached.overrides;
-  // Another folder of the same repository with the same config files, unchanged (a new worktree:
-  // same shared config, no config.worktree): git reads the same files there, so it answers the same.
-  const sameFiles = files !== undefined ? sameFilesKey(files) : undefined;
-  const shared = sameFiles !== undefined ? driverCacheByFiles.get(sameFiles) : undefined;
-  if (signature !== undefined && shared !== undefined) {
-    driverCache.set(cwd, { signature, overrides: shared });
-    return shared;
-  }
-
-  const run = await rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', '^(filter|diff|merge|gpg|include|includeif)\\.'], signal);
-  const trusted = new Map<string, string>();
-  const untrusted = new Set<string>();
-  let includesFiles = false;
-  // A conditional include anywhere (`includeIf.gitdir:`, `onbranch:`, even the user's own in
-  // ~/.gitconfig) can make git read other files in another folder of the same repository.
-  let conditional = false;
-  // Exit 1: no such key at all.
-  const parts = run.code === 0 ? splitNul(run.stdout) : [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const scope = parts[i] ?? '';
-    const entry = parts[i + 1] ?? '';
-    const nl = entry.indexOf('\n');
-    const key = nl < 0 ? entry : entry.slice(0, nl);
-    if (!TRUSTED_SCOPES.has(scope) && /^include(if\..*)?\.path$/.test(key)) includesFiles = true;
-    if (/^includeif\./i.test(key)) conditional = true;
-    if (!DRIVER_KEY.test(key)) continue;
-    if (TRUSTED_SCOPES.has(scope)) trusted.set(key, nl < 0 ? 'true' : entry.slice(nl + 1));
-    else untrusted.add(key);
-  }
-  const overrides = [...untrusted].flatMap((key) => ['-c', `${key}=${trusted.get(key) ?? (key.endsWith('.required') ? 'false' : DRIVER_DEFAULTS[key] ?? '')}`]);
-  if (signature !== undefined && !includesFiles) {
-    driverCache.set(cwd, { signature, overrides });
-    if (sameFiles !== undefined && !conditional) rememberByFiles(sameFiles, overrides);
-  } else driverCache.delete(cwd);
-  return overrides;
-}
-
-const driverCache = new Map<string, { readonly signature: string; readonly overrides: string[] }>();
-
-/**
- * The same answers by the config files they were read from (sameFilesKey): one `git config` per
- * repository and config change, not one per worktree. Bounded: a key is dropped when its files change.
- */
-const driverCacheByFiles = new Map<string, string[]>();
-const DRIVER_CACHE_BY_FILES_MAX = 64;
-
-function rememberByFiles(key: string, overrides: string[]): void {
-  if (driverCacheByFiles.size >= DRIVER_CACHE_BY_FILES_MAX) driverCacheByFiles.delete(driverCacheByFiles.keys().next().value as string);
-  driverCacheByFiles.set(key, overrides);
-}
-
-/**
- * The config files git reads in a folder, each by path and exact state (as fileSignature); a
- * missing one by its absence only: a worktree without its own config.worktree reads exactly what
- * the main checkout without one reads.
- */
-function sameFilesKey(files: readonly string[]): string {
-  return files
-    .map((file) => {
-      const signature = fileSignature(file);
-      return signature === 'missing' ? 'missing' : `${file}\0${signature}`;
-    })
-    .join('|');
 }
 
 /** A repository's git dirs as seen from a folder in it: the shared one and the worktree's own (the same for a main checkout). */
@@ -227,20 +140,12 @@ export async function gitDirsOf(cwd: string, signal?: AbortSignal): Promise<GitD
   return dirs;
 }
 
-/** The repository-scoped config files git reads in `cwd`; undefined when git cannot say (not a repo). */
-async function repoConfigFiles(cwd: string, signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
-  const dirs = await gitDirsOf(cwd, signal);
-  return dirs ? [join(dirs.commonDir, 'config'), join(dirs.gitDir, 'config.worktree')] : undefined;
-}
-
-function fileSignature(path: string): string {
-  try {
-    const info = statSync(path, { bigint: true });
-    return `${info.mtimeNs}:${info.ctimeNs}:${info.size}:${info.ino}`;
-  } catch {
-    return 'missing';
-  }
-}
+/** What driver-overrides.ts asks git, through this runner (it does not import it: no cycle). */
+const configQuestions: ConfigQuestions = {
+  gitDirs: gitDirsOf,
+  driverEntries: (cwd, signal) =>
+    rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', '^(filter|diff|merge|gpg|include|includeif)\\.'], signal),
+};
 
 function gitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -265,32 +170,6 @@ export async function gitOut(cwd: string, args: readonly string[], opts: GitCall
   const run = await runGit(cwd, args, opts);
   if (run.code !== 0) throw new GitCommandError(args, cwd, run);
   return run.stdout;
-}
-
-/**
- * What git said, on one line, for a user-facing message: `fatal:`/`error:` prefixes and `hint:`
- * lines dropped, the rest joined (so a list of files git names stays in), capped at 400 characters.
- */
-export function gitMessage(text: string): string {
-  const joined = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0 && !l.startsWith('hint:'))
-    .map((l) => l.replace(/^(fatal|error|warning):\s*/, ''))
-    .join(' ');
-  return joined.length > 400 ? `${joined.slice(0, 399)}…` : joined;
-}
-
-/** Splits NUL-separated output (`-z`), dropping the trailing empty element. */
-export function splitNul(text: string): string[] {
-  const parts = text.split('\0');
-  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-  return parts;
-}
-
-/** Splits newline-separated output, dropping empty lines. */
-export function splitLines(text: string): string[] {
-  return text.split('\n').filter((l) => l.length > 0);
 }
 
 /**
