@@ -12,17 +12,17 @@
  * the sandbox as this machine has it (auto). Each round times `bestof run <spec> --no-tui` from
  * start to exit on both sides, alternated (scripts/lib/paired.mjs), and one plain
  * `git worktree add` of the repo right before the copy-on-write run (the aim's pair). Each run must exit 0 with a winner whose branch holds the
- * agent's edit, and leave no worktree behind.
+ * agent's edit, and leave no worktree behind. A copy-on-write run's shared base checkout is deleted
+ * by a process of its own after bestof exits: the script waits for it, untimed, before the next step.
  *
  * Shared machines: the exit code never depends on the ratios; non-zero means something failed.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatRatio, median, parseCountList, runAlternated, summarizePairs } from './lib/paired.mjs';
-import { writeFixtureFiles } from './lib/fixture-files.mjs';
+import { createRepo, git, run, seconds, singlePlainAdd } from './lib/bench-git.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'bestof.js');
@@ -46,37 +46,9 @@ function parseArgs(argv) {
   return opts;
 }
 
-function run(command, args, options = {}) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? '/', env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', (error) => resolvePromise({ code: -1, stdout, stderr: error.message }));
-    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
-async function must(command, args, options) {
-  const result = await run(command, args, options);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${(result.stderr.trim() || result.stdout.trim()).slice(-2000)}`);
-  return result.stdout;
-}
 
-const git = (cwd, args) => must('git', args, { cwd });
-const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-async function createRepo(repo, files) {
-  mkdirSync(repo, { recursive: true });
-  await git(repo, ['init', '--quiet', '--initial-branch=main']);
-  for (const [key, value] of [['user.name', 'bench'], ['user.email', 'bench@localhost'], ['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgsign', 'false']]) {
-    await git(repo, ['config', key, value]);
-  }
-  writeFixtureFiles(repo, files);
-  await git(repo, ['add', '-A']);
-  await git(repo, ['commit', '--quiet', '--no-verify', '-m', 'fixture']);
-}
 
 const AGENT = `
 [[steps]]
@@ -129,18 +101,26 @@ async function timedRun(ctx, spec) {
   if (!edited.includes('file 0, edited')) throw new Error(`the winner's branch ${branch} lacks the agent's edit`);
   const left = (await git(ctx.repo, ['worktree', 'list', '--porcelain'])).match(/^worktree /gm)?.length ?? 0;
   if (left !== 1) throw new Error(`${left - 1} worktrees left after the run of ${spec}`);
+  await untilTrashIsGone(ctx, t0 + ms);
   return ms;
 }
 
-async function singlePlainAdd(ctx, round) {
-  const path = join(ctx.wtRoot, `single-${round}`);
-  const t0 = performance.now();
-  await git(ctx.repo, ['worktree', 'add', '--quiet', '-b', `bench/single-${round}`, path, 'HEAD']);
-  const ms = performance.now() - t0;
-  await git(ctx.repo, ['worktree', 'remove', '--force', path]);
-  await git(ctx.repo, ['branch', '-D', '--quiet', `bench/single-${round}`]);
-  return ms;
+/**
+ * A copy-on-write run leaves its shared base checkout to a process of its own that deletes it
+ * after bestof exits: untimed, nothing else runs until it is done (it would slow whatever is timed
+ * next), and how long it took after the exit is said.
+ */
+async function untilTrashIsGone(ctx, exitedAt) {
+  const trash = join(ctx.wtRoot, '.bestof-trash');
+  if (!existsSync(trash)) return;
+  const deadline = performance.now() + 600_000;
+  while (existsSync(trash)) {
+    if (performance.now() > deadline) throw new Error(`${trash} was not deleted within 10 minutes of the run`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  console.log(`  (the shared base checkout was deleted ${seconds(performance.now() - exitedAt)} after bestof exited; untimed)`);
 }
+
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));

@@ -27,13 +27,12 @@
  * These are shared machines: the exit code never depends on the ratios; non-zero means something
  * failed.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatRatio, median, parseCountList, summarizePairs } from './lib/paired.mjs';
-import { writeFixtureFiles } from './lib/fixture-files.mjs';
+import { createRepo, git, must, seconds, singlePlainAdd } from './lib/bench-git.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = 'usage: node scripts/bench-worktrees.mjs [--files 5000,50000] [--candidates 8] [--repeat 3] [--concurrency 4]\n';
@@ -56,25 +55,8 @@ function parseArgs(argv) {
   return opts;
 }
 
-function run(command, args, options = {}) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? '/', stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', (error) => resolvePromise({ code: -1, stdout, stderr: error.message }));
-    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
-async function must(command, args, options) {
-  const result = await run(command, args, options);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${result.stderr.trim() || result.stdout.trim()}`);
-  return result.stdout;
-}
 
-const git = (cwd, args) => must('git', args, { cwd });
 
 /** Runs `task(i)` for i in 0..count-1, `limit` at a time. */
 async function pool(count, limit, task) {
@@ -88,18 +70,7 @@ async function pool(count, limit, task) {
   await Promise.all(workers);
 }
 
-async function createRepo(repo, files) {
-  mkdirSync(repo, { recursive: true });
-  await git(repo, ['init', '--quiet', '--initial-branch=main']);
-  for (const [key, value] of [['user.name', 'bench'], ['user.email', 'bench@localhost'], ['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgsign', 'false'], ['core.autocrlf', 'false']]) {
-    await git(repo, ['config', key, value]);
-  }
-  writeFixtureFiles(repo, files);
-  await git(repo, ['add', '-A']);
-  await git(repo, ['commit', '--quiet', '--no-verify', '-m', 'fixture']);
-}
 
-const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 async function plainSide(ctx, round) {
   const paths = Array.from({ length: ctx.n }, (_, i) => join(ctx.wtRoot, `plain-${round}-${i}`));
@@ -152,15 +123,6 @@ async function overlaySide(ctx, round) {
   return { create: t1 - t0, status: t2 - t1 };
 }
 
-async function singlePlainAdd(ctx, round) {
-  const path = join(ctx.wtRoot, `single-${round}`);
-  const t0 = performance.now();
-  await git(ctx.repo, ['worktree', 'add', '--quiet', '-b', `bench/single-${round}`, path, 'HEAD']);
-  const ms = performance.now() - t0;
-  await git(ctx.repo, ['worktree', 'remove', '--force', path]);
-  await git(ctx.repo, ['branch', '-D', '--quiet', `bench/single-${round}`]);
-  return ms;
-}
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
