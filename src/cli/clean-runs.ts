@@ -18,6 +18,7 @@ import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { branchesContaining, deleteRef, listRefs } from '../git/refs.js';
 import { worktreesRoot } from '../engine/plan.js';
+import { COW_TRASH } from '../engine/cow-layout.js';
 import { runIsAlive } from '../engine/run-lock.js';
 import { runDirOf, type RunListing } from '../engine/run-folder.js';
 import type { RunState } from '../engine/run-state.js';
@@ -154,4 +155,26 @@ export async function removeEmptyWorktreeFolders(repoRoot: string, dryRun: boole
     say(`remove the empty folder ${folder}`);
   }
   return count;
+}
+
+/**
+ * Finishes deleting what runs left in the worktrees root's trash (the shared base checkouts of
+ * copy-on-write worktrees, deleted by a process of their own after the run: see
+ * src/process/background-remove.ts), when that process was killed or the machine stopped. Returns
+ * how many it removed (or would remove, with `dryRun`).
+ */
+export async function removeLeftoverTrash(repoRoot: string, dryRun: boolean, say: (line: string) => void): Promise<number> {
+  const trash = join(worktreesRoot(repoRoot), COW_TRASH);
+  let names: string[];
+  try {
+    names = await readdir(trash);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    say(`remove ${join(trash, name)} (a shared base checkout left being deleted)`);
+    if (!dryRun) await rm(join(trash, name), { recursive: true, force: true });
+  }
+  if (!dryRun) await rmdir(trash).catch(() => undefined);
+  return names.length;
 }

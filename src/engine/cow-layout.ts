@@ -31,3 +31,16 @@ export function cowLayerDir(worktree: string): string {
 export function isCowWorktree(worktree: string): boolean {
   return existsSync(join(cowLayerDir(worktree), 'upper'));
 }
+
+/**
+ * Where a finished run's shared base checkout goes to be deleted after the run: beside the runs'
+ * folders in the worktrees root (the same file system, so moving it there is a rename). A process
+ * of its own deletes it while bestof exits (src/process/background-remove.ts); `bestof clean`
+ * deletes what such a process left (killed, or the machine stopped).
+ */
+export function cowTrashRoot(worktree: string): string {
+  return join(dirname(dirname(worktree)), COW_TRASH);
+}
+
+/** The trash folder's name in the worktrees root. */
+export const COW_TRASH = '.bestof-trash';

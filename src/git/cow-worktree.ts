@@ -29,7 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
 import { resolveCommit } from './repo.js';
-import { adminDirNamedBy, discardWorktree, withWorktreesLock } from './worktree-admin.js';
+import { adminDirNamedBy, adminDirsOf, discardWorktree, withWorktreesLock } from './worktree-admin.js';
 
 /** Why the base checkout is locked (`git worktree lock`): it is every candidate's lower layer. */
 const BASE_LOCK_REASON = 'bestof: the shared base of copy-on-write worktrees (read-only; removed at the end of the run)';
@@ -63,6 +63,35 @@ export async function prepareCowBase(repo: string, dir: string, commit: string, 
   }
   await writeFile(readyMark(path), `${sha}\n`);
   return ok();
+}
+
+/**
+ * Takes the shared base checkout out of the repository without deleting its files (after every
+ * candidate's overlay is gone): its admin entry removed and its folder renamed to `trash`, on the
+ * same file system, so that the caller can delete it later or elsewhere. Resolves false, having
+ * changed nothing but the ready mark, when the folder cannot be renamed there (another file system):
+ * removeCowBase then.
+ */
+export async function detachCowBase(repo: string, dir: string, trash: string, opts: GitCallOptions = {}): Promise<Result<boolean>> {
+  const path = resolve(dir);
+  if (!existsSync(path)) return ok(true);
+  // The mark first: a base without it is never used again, whatever happens next.
+  await rm(readyMark(path), { force: true });
+  return withWorktreesLock(
+    repo,
+    async (common) => {
+      const admins = adminDirsOf(common, path);
+      try {
+        await mkdir(dirname(trash), { recursive: true });
+        await rename(path, trash);
+      } catch {
+        return ok(false);
+      }
+      for (const admin of admins) await rm(admin, { recursive: true, force: true });
+      return ok(true);
+    },
+    opts,
+  );
 }
 
 /** Removes the shared base checkout (after every candidate's overlay is gone). */

@@ -8,7 +8,7 @@
  * where the namespace cannot be had, plain worktrees and a warning.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -95,6 +95,23 @@ describe('copy-on-write worktrees', () => {
     expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
     expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
     expect(existsSync(join(project.worktreesDir, runId, 'c1'))).toBe(false);
+    // The base checkout's files are deleted by a process of their own after the run, the trash folder with them.
+    const trash = join(project.worktreesDir, '.bestof-trash');
+    await waitUntil(() => !existsSync(trash), 'the shared base checkout to be deleted after the run');
+  });
+
+  it('clean deletes what a killed background deletion left in the trash', async () => {
+    project = makeProject();
+    const left = join(project.worktreesDir, '.bestof-trash', '20261203-000000-abcd-base-0a1b2c');
+    mkdirSync(join(left, 'src'), { recursive: true });
+    writeFileSync(join(left, 'src', 'file.txt'), 'x\n');
+    const dry = await runCli(['clean', '--dry-run'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(dry.stdout).toContain(`remove ${left} (a shared base checkout left being deleted)`);
+    expect(existsSync(left)).toBe(true);
+    const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(cleaned.code, cleaned.stdout + cleaned.stderr).toBe(0);
+    expect(cleaned.stdout).toContain(`remove ${left} (a shared base checkout left being deleted)`);
+    expect(existsSync(join(project.worktreesDir, '.bestof-trash'))).toBe(false);
   });
 
   it('keep_worktrees: each kept worktree is a real folder outside the namespace, clean as git sees it', async () => {

@@ -168,4 +168,14 @@ describe('what the quick commands load', () => {
     expect(validate.result.stderr).toContain(`provider.command: "gemini" was not found on PATH; ${PROVIDERS.gemini?.installHint}`);
     expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m)).sort()).toEqual(['providers/command.js', 'providers/gemini.js']);
   });
+
+  it('a run of a script spec creates its providers without loading the other kinds (the CLIs\' parsers, tmux)', async () => {
+    const fix = project.writeOutside('fix-run.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('run-script.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`));
+    const run = await load(['run', spec, '--no-tui']);
+    expect(run.result.code).toBe(0);
+    expect(run.result.stdout + run.result.stderr).toContain('won');
+    expect(run.own).toContain('engine/run-phases/candidates.js');
+    expect(run.own.filter((m) => PROVIDER_MODULES.includes(m) || m === 'providers/registry.js' || m.startsWith('process/tmux'))).toEqual(['providers/script.js']);
+  });
 });

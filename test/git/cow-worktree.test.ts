@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
-import { addCowWorktree, addCowWorktreeOnBranch, materializeCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree, type RunInside } from '../../src/git/cow-worktree.js';
+import { addCowWorktree, addCowWorktreeOnBranch, detachCowBase, materializeCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree, type RunInside } from '../../src/git/cow-worktree.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { overlayAvailable, startOverlayHolder, type OverlayHolder } from '../../src/process/overlay-holder.js';
 import { agentSandbox } from '../../src/engine/agent-sandbox.js';
@@ -255,6 +255,22 @@ describe('overlay worktrees behave like plain ones', () => {
     expect(await removeCowBase(r.dir, lower)).toEqual(ok());
     expect(existsSync(lower)).toBe(false);
     expect(r.git('worktree', 'list').split('\n')).toHaveLength(1);
+  });
+
+  it('detaching the base: out of git\'s worktrees and renamed aside at once, its files untouched for whoever deletes them', async () => {
+    const r = repo();
+    const { lower } = await cowBase(r);
+    const trash = join(dirname(lower), '.trash', 'base-1');
+    expect(await detachCowBase(r.dir, lower, trash)).toEqual(ok(true));
+    expect(existsSync(lower)).toBe(false);
+    expect(existsSync(`${lower}.ready`)).toBe(false);
+    expect(readFileSync(join(trash, 'README.md'), 'utf8')).toBe(readFileSync(join(r.dir, 'README.md'), 'utf8'));
+    // git no longer knows it (no admin entry left to prune), and a new base can be made where it was.
+    expect(r.git('worktree', 'list').split('\n')).toHaveLength(1);
+    expect(readdirSync(join(r.dir, '.git', 'worktrees'))).toEqual([]);
+    expect(await prepareCowBase(r.dir, lower, 'HEAD')).toEqual(ok());
+    // Nothing there any more: nothing to do.
+    expect(await detachCowBase(r.dir, join(dirname(lower), 'none'), join(dirname(lower), '.trash', 'none'))).toEqual(ok(true));
   });
 
   it('git worktree prune keeps a mounted overlay worktree (its mount point keeps the .git file)', async () => {

@@ -11,11 +11,13 @@ import { EXIT_CODES } from '../exit-codes.js';
 import type { RunContext } from '../run-context.js';
 import { markRunFinished } from '../run-lock.js';
 import { removeAgentHomes } from '../agent-sandbox.js';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { materializeCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
-import { cowBaseDir, cowDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
+import { detachCowBase, materializeCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
+import { removeInBackground } from '../../process/background-remove.js';
+import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '../cow-layout.js';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
 import { updateRef } from '../../git/refs.js';
@@ -23,6 +25,7 @@ import { besideKeptRef } from '../candidate-refs.js';
 import type { CandidatePlan } from '../plan.js';
 import { lostCandidates, type RunState } from '../run-state.js';
 import { readSetupPaths } from './final-scoring.js';
+import { ok } from '../../result.js';
 
 export async function finish(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
@@ -125,12 +128,25 @@ async function materialize(ctx: RunContext, candidate: CandidatePlan): Promise<v
   }
 }
 
-/** The shared base checkout of copy-on-write worktrees, once no layer lies on it any more. */
+/**
+ * The shared base checkout of copy-on-write worktrees, once no layer lies on it any more: taken out
+ * of the repository and renamed into the worktrees root's trash at once, its files deleted by a
+ * process of its own that outlives the run (deleting 50,000 files takes seconds of disk work that
+ * nobody needs to wait for). Where that cannot be done, deleted here as before.
+ */
 async function removeSharedBase(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
   const first = plan.candidates[0];
   if (!plan.cow || !first) return;
   if (plan.candidates.some((candidate) => isCowWorktree(candidate.worktree))) return; // a layer kept for its work (warned above)
+  const trashRoot = cowTrashRoot(first.worktree);
+  const trash = join(trashRoot, `${plan.runId}-base-${randomBytes(3).toString('hex')}`);
+  const moved = await detachCowBase(plan.repoRoot, cowBaseDir(first.worktree), trash).catch(() => ok(false));
+  if (moved.ok && moved.value) {
+    if (existsSync(trash) && !removeInBackground(trash, trashRoot)) ctx.emit({ type: 'run.warning', message: `cannot start deleting ${trash}; \`bestof clean\` will` });
+    await rm(cowDir(first.worktree), { recursive: true, force: true });
+    return;
+  }
   const removed = await removeCowBase(plan.repoRoot, cowBaseDir(first.worktree));
   if (!removed.ok) ctx.emit({ type: 'run.warning', message: `${removed.error}; \`bestof clean\` will retry` });
   else await rm(cowDir(first.worktree), { recursive: true, force: true });
