@@ -12,8 +12,8 @@
  * the sandbox as this machine has it (auto). Each round times `bestof run <spec> --no-tui` from
  * start to exit on both sides, alternated (scripts/lib/paired.mjs), and one plain
  * `git worktree add` of the repo right before the copy-on-write run (the aim's pair). Each run must exit 0 with a winner whose branch holds the
- * agent's edit, and leave no worktree behind. A copy-on-write run's shared base checkout is deleted
- * by a process of its own after bestof exits: the script waits for it, untimed, before the next step.
+ * agent's edit, and leave no worktree behind. What bestof removed at the end of a run is deleted by a
+ * process of its own after it exits: the script waits for it, untimed, before the next step.
  *
  * Shared machines: the exit code never depends on the ratios; non-zero means something failed.
  */
@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatRatio, median, parseCountList, runAlternated, summarizePairs } from './lib/paired.mjs';
-import { createRepo, git, run, seconds, singlePlainAdd } from './lib/bench-git.mjs';
+import { createRepo, git, run, seconds, singlePlainAdd, untilDeletedAfterTheRun } from './lib/bench-git.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'bestof.js');
@@ -106,21 +106,15 @@ async function timedRun(ctx, spec) {
 }
 
 /**
- * A copy-on-write run leaves its shared base checkout to a process of its own that deletes it
- * after bestof exits: untimed, nothing else runs until it is done (it would slow whatever is timed
- * next), and how long it took after the exit is said.
+ * bestof deletes the files of what it removed at the end of a run (the worktrees, a copy-on-write
+ * run's shared base checkout) in a process of its own after it exits: untimed, nothing else runs
+ * until that is done (it would slow whatever is timed next), and how long it took is said.
  */
 async function untilTrashIsGone(ctx, exitedAt) {
-  const trash = join(ctx.wtRoot, '.bestof-trash');
-  if (!existsSync(trash)) return;
-  const deadline = performance.now() + 600_000;
-  while (existsSync(trash)) {
-    if (performance.now() > deadline) throw new Error(`${trash} was not deleted within 10 minutes of the run`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  console.log(`  (the shared base checkout was deleted ${seconds(performance.now() - exitedAt)} after bestof exited; untimed)`);
+  const t = performance.now();
+  await untilDeletedAfterTheRun(ctx.wtRoot);
+  if (performance.now() - t > 50) console.log(`  (the removed worktrees' files were deleted ${seconds(performance.now() - exitedAt)} after bestof exited; untimed)`);
 }
-
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));

@@ -39,7 +39,8 @@
  *
  * Then `--repeat` rounds: the baseline and bestof one after the other, the baseline first in odd
  * rounds and bestof first in even ones, each timed with performance.now() around its process;
- * leftover branches, refs and worktrees removed between runs (untimed). The result of a cell is
+ * leftover branches, refs and worktrees removed between runs, and bestof's deletion of its removed
+ * worktrees' files, which goes on after it exits, waited for (untimed). The result of a cell is
  * each side's median and the median of the per-round ratios bestof/baseline with their minimum
  * and maximum (scripts/lib/paired.mjs), and a phase breakdown: bestof's from its events.jsonl,
  * the baseline's from timestamps it takes itself (bash's $EPOCHREALTIME, no process).
@@ -63,6 +64,7 @@ import { parseArgs } from 'node:util';
 import { gitWrapperScript, parseGitLog, summarizeCensus } from './lib/git-census.mjs';
 import { formatRatio, median, parseCountList, runAlternated, summarizePairs } from './lib/paired.mjs';
 import { writeFixtureFiles } from './lib/fixture-files.mjs';
+import { untilDeletedAfterTheRun } from './lib/bench-git.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BESTOF_BIN = join(PROJECT, 'bin', 'bestof.js');
@@ -448,6 +450,7 @@ function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRun
     if (result.code !== 0) throw new Error(describeFailure(`bestof run (${tag})`, result));
     if (/cannot be used here/.test(result.stdout + result.stderr)) throw new Error(describeFailure(`bestof run (${tag}) made plain worktrees, not copy-on-write ones`, result));
     const events = readEvents(newRunDir(repo, seenRuns));
+    await untilDeletedAfterTheRun(worktrees);
     await cleanRepo(repo, `after bestof (${tag})`);
     return { ms: result.ms, events, phases: bestofPhases(events, result) };
   };
@@ -522,6 +525,7 @@ async function measureSandbox({ temp, repo, candidates, concurrency, repeat, see
     const durations = readEvents(newRunDir(repo, seenRuns))
       .filter((e) => e.type === 'provider.finished')
       .map((e) => e.durationMs);
+    await untilDeletedAfterTheRun(worktrees);
     await cleanRepo(repo, `after bestof with the sandbox ${mode}`);
     calls[mode].push(...durations);
     return median(durations);

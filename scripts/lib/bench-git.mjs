@@ -1,10 +1,10 @@
 /**
  * What the worktree benchmarks (scripts/bench-worktrees.mjs, scripts/bench-cow-run.mjs) share:
- * running a command as a value, a fixture repository, and the aim's pair (one plain
- * `git worktree add` of the repository, timed).
+ * running a command as a value, a fixture repository, the aim's pair (one plain `git worktree add`
+ * of the repository, timed), and waiting for what bestof deletes after a run (scripts/bench-overhead.mjs too).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFixtureFiles } from './fixture-files.mjs';
 
@@ -53,4 +53,25 @@ export async function singlePlainAdd(ctx, round) {
   await git(ctx.repo, ['worktree', 'remove', '--force', path]);
   await git(ctx.repo, ['branch', '-D', '--quiet', `bench/single-${round}`]);
   return ms;
+}
+
+/**
+ * bestof deletes the files of the worktrees it removed at the end of a run in a process of its own
+ * that outlives it (`<worktree>.removing`, `.bestof-trash/`): untimed, nothing else runs until that
+ * is done, or it would slow whatever is timed next.
+ */
+export async function untilDeletedAfterTheRun(worktrees) {
+  const removing = (run) => {
+    try {
+      return readdirSync(join(worktrees, run)).some((name) => /\.removing(-\d+)?$/.test(name));
+    } catch {
+      return false; // a file, or gone
+    }
+  };
+  const pending = () => existsSync(join(worktrees, '.bestof-trash')) || readdirSync(worktrees).some(removing);
+  const deadline = performance.now() + 600_000;
+  while (existsSync(worktrees) && pending()) {
+    if (performance.now() > deadline) throw new Error(`the worktrees under ${worktrees} were not deleted within 10 minutes of the run`);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+  }
 }

@@ -169,12 +169,13 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * A forced removal first renames the folder to `<path>.removing` and drops its admin entry, under
  * the lock, then deletes the files outside it: a kill in the middle leaves no half-deleted worktree
  * that a resume or a clean would take for an agent's work (the files it lost would be committed as
- * deletions), only that trash folder, which `removeWorktreeTrash` deletes.
+ * deletions), only that trash folder, which `removeWorktreeTrash` deletes. `deleteFiles` deletes
+ * that folder instead of an `rm` here (the end of a run hands it to a process of its own).
  */
 export async function removeWorktree(
   repo: string,
   path: string,
-  opts: { force?: boolean; signal?: AbortSignal } = {},
+  opts: { force?: boolean; signal?: AbortSignal; deleteFiles?: (trash: string) => Promise<void> } = {},
 ): Promise<Result<void>> {
   const abs = resolve(path);
   const call = { signal: opts.signal };
@@ -201,9 +202,11 @@ export async function removeWorktree(
     call,
   );
   if (!removed.ok) return removed;
-  if (removed.value !== undefined) await rm(removed.value, { recursive: true, force: true });
+  if (removed.value !== undefined) await (opts.deleteFiles ?? deleteNow)(removed.value);
   return ok();
 }
+
+const deleteNow = (folder: string): Promise<void> => rm(folder, { recursive: true, force: true });
 
 const TRASH_SUFFIX = '.removing';
 

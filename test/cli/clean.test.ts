@@ -115,7 +115,7 @@ describe('bestof clean after a killed run', () => {
     expect(clean.stderr).toBe('');
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain(`remove ${c2}: c2's setup never completed, so no agent worked in it`);
-    expect(clean.stdout).toContain(`remove ${c1}.removing (left by an interrupted removal)`);
+    expect(clean.stdout).toContain(`remove ${c1}.removing (a removed worktree's files, left being deleted)`);
     expect(existsSync(c2)).toBe(false);
     // The run's folder under the worktrees root, empty now, goes too (they used to pile up).
     expect(existsSync(join(project.worktreesDir, runId))).toBe(false);

@@ -89,6 +89,25 @@ describe('worktrees', () => {
     expect(existsSync(join(r.dir, 'README.md'))).toBe(true);
   });
 
+  it('a forced removal can hand the renamed folder to whoever deletes it later (the end of a run): out of git at once, its files intact until then', async () => {
+    const r = repo();
+    const path = join(tempDir(), 'c1');
+    expect(await addWorktree(r.dir, { path, branch: 'bestof/t/c1', base: 'main' })).toEqual(ok());
+    writeFileSync(join(path, 'work.txt'), 'committed before the removal\n');
+    const handed: string[] = [];
+    const removed = await removeWorktree(r.dir, path, {
+      force: true,
+      deleteFiles: async (trash) => {
+        handed.push(trash);
+      },
+    });
+    expect(removed).toEqual(ok());
+    expect(handed).toEqual([`${path}.removing`]);
+    expect(existsSync(path)).toBe(false);
+    expect(readFileSync(join(`${path}.removing`, 'work.txt'), 'utf8')).toBe('committed before the removal\n');
+    expect(r.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  });
+
   it('removeWorktreeTrash deletes what a forced removal killed midway left, and nothing else', async () => {
     const dir = tempDir();
     for (const name of ['c1.removing', 'c1.removing-2', 'c1', 'c1.removing-x', 'c10.removing']) mkdirSync(join(dir, name));

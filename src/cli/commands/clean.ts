@@ -93,8 +93,8 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       if (!candidate) continue;
       const folder = candidateWorktree(candidate, worktrees);
       if (candidate.worktree) {
-        // What a removal killed midway left: trash by then (the work was saved before the removal began).
-        for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (left by an interrupted removal)`);
+        // What a removal killed midway, or a deletion after the run still going on, left: trash by then (the work was saved before the removal began).
+        for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (a removed worktree's files, left being deleted)`);
       }
       if (folder) {
         actions += 1;

@@ -98,13 +98,24 @@ async function removeWorktrees(ctx: RunContext): Promise<string[]> {
       const removed =
         plan.cow && isCowWorktree(candidate.worktree)
           ? await removeCowWorktree(plan.repoRoot, { path: candidate.worktree, layer: cowLayerDir(candidate.worktree), holder: plan.cow.mounts })
-          : await removeWorktree(plan.repoRoot, candidate.worktree, { force: true });
+          : await removeWorktree(plan.repoRoot, candidate.worktree, { force: true, deleteFiles: deleteAfterTheRun });
       if (!removed.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${removed.error}; \`bestof clean\` will retry` });
       return undefined;
     }),
   );
   await pruneWorktrees(plan.repoRoot);
   return kept.filter((id): id is string => id !== undefined);
+}
+
+/**
+ * A removed worktree's files (renamed aside by removeWorktree, its admin entry gone: nothing of git's
+ * points at them any more, and its work is committed or saved by now), deleted by a process of their
+ * own while bestof exits: at 50,000 files or 64 candidates, deleting them is most of a run's last
+ * minute. Deleted here when no such process can be started; `bestof clean` deletes what an
+ * interrupted one left (`<worktree>.removing`).
+ */
+async function deleteAfterTheRun(trash: string): Promise<void> {
+  if (!removeInBackground(trash)) await rm(trash, { recursive: true, force: true });
 }
 
 /**
