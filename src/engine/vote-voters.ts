@@ -16,7 +16,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPreparedProvider as createProvider, prepareAgent } from '../providers/definitions.js';
+import { createProvider, prepareAgent } from '../providers/definitions.js';
 import type { Script } from '../providers/script-steps.js';
 import type { Provider } from '../providers/types.js';
 import type { ProviderSettings } from '../spec/schema.js';

@@ -63,12 +63,13 @@ export async function prepareAgent(settings: ProviderSettings, options: PrepareO
 }
 
 /**
- * The Provider for one candidate or reviewer whose agent prepareAgent prepared (which loaded its
- * kind's definition): what a run creates providers with, so that it loads only the kinds its spec
- * names (./registry.ts's createProvider, with every kind loaded, does the same for whoever has that table).
+ * The Provider for one candidate or reviewer. `section` is the spec's `[providers.<kind>]` table for
+ * `settings.kind` (`spec.providers[settings.kind]`), undefined when the spec has none. Its kind's
+ * definition is the one prepareAgent loaded for `agent`: a run loads only the kinds its spec names.
  */
-export function createPreparedProvider(settings: ProviderSettings, agent: PreparedAgent, section: ProviderSection | undefined): Provider {
+export function createProvider(settings: ProviderSettings, agent: PreparedAgent, section: ProviderSection | undefined): Provider {
   const definition = loaded.get(settings.kind);
+  // prepareAgent refuses kinds this version cannot run, and loads the others: reaching this is a bug.
   if (!definition) throw new Error(`bug: provider "${settings.kind}" was not prepared before it was created`);
   return definition.create(settings, agent, section);
 }

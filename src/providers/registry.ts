@@ -33,18 +33,19 @@
  * engine calls it when a candidate ends, on cancel and on crash paths; it is idempotent, so a
  * second call is harmless. The providers here keep nothing, so theirs do nothing.
  */
-import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
+import type { ProviderKind } from '../spec/schema.js';
 import { DEFINITION_LOADERS, loadDefinition } from './definitions.js';
-import type { PreparedAgent, Provider, ProviderDefinition, ProviderSection } from './types.js';
+import type { ProviderDefinition } from './types.js';
 
 export type { PreparedAgent, PrepareOptions, PrepareResult } from './types.js';
-export { prepareAgent } from './definitions.js';
+export { createProvider, prepareAgent } from './definitions.js';
 
 /**
  * Every provider this version can run, by kind, loaded: the table of ./definitions.ts (shannon,
- * interactive Claude Code in tmux, lives in ./shannon/). The planner prepares agents through
- * ./definitions.ts, which loads only the kinds a spec names; what creates providers (a run)
- * imports this module, which loads them all before anything uses it.
+ * interactive Claude Code in tmux, lives in ./shannon/). A run prepares and creates its agents
+ * through ./definitions.ts, which loads only the kinds its spec names; this module loads them all
+ * when it is imported, for whoever needs every kind at once (the providers' tests, the list of
+ * available kinds).
  */
 export const PROVIDERS = Object.fromEntries(
   await Promise.all(Object.keys(DEFINITION_LOADERS).map(async (kind) => [kind, await loadDefinition(kind)] as const)),
@@ -59,15 +60,4 @@ function definitionOf(kind: string): ProviderDefinition | undefined {
 /** The install hint of the provider whose CLI is called `program` ("codex"), if any. */
 export function installHintFor(program: string): string | undefined {
   return definitionOf(program)?.installHint;
-}
-
-/**
- * The Provider for one candidate or reviewer. `section` is the spec's `[providers.<kind>]`
- * table for `settings.kind` (`spec.providers[settings.kind]`), undefined when the spec has none.
- */
-export function createProvider(settings: ProviderSettings, agent: PreparedAgent, section: ProviderSection | undefined): Provider {
-  const definition = definitionOf(settings.kind);
-  // prepareAgent refuses kinds this version cannot run, so reaching this is a bug.
-  if (!definition) throw new Error(`bug: provider "${settings.kind}" is not available`);
-  return definition.create(settings, agent, section);
 }

@@ -4,7 +4,7 @@
  * ends as failed with internal_error; the others go on.
  */
 import { refCommit } from '../../git/refs.js';
-import { createPreparedProvider as createProvider } from '../../providers/definitions.js';
+import { createProvider } from '../../providers/definitions.js';
 import type { Provider } from '../../providers/types.js';
 import { runCandidate, type CandidateContext } from '../candidate.js';
 import { prepareCowBase, remountCowWorktree, type OverlayMounts } from '../../git/cow-worktree.js';
