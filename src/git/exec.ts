@@ -34,7 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConfigQuestions, driverOverrides } from './driver-overrides.js';
 import { gitMessage, splitLines, splitNul } from './git-output.js';
-import { type GitRun, spawnGit } from './spawn-git.js';
+import { type GitRun, spawnGit, subcommandOf } from './spawn-git.js';
 
 export type { GitRun } from './spawn-git.js';
 export { gitMessage, splitLines, splitNul } from './git-output.js';
@@ -105,16 +105,6 @@ export async function runGit(cwd: string, args: readonly string[], opts: GitCall
   const drivers = command !== undefined && SAFE_COMMANDS.has(command) ? [] : await driverOverrides(cwd, configQuestions, opts.signal);
   const fixed = opts.userHooks ? FIXED_CONFIG.slice(2) : FIXED_CONFIG;
   return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal, opts.indexFile !== undefined ? { GIT_INDEX_FILE: opts.indexFile } : {});
-}
-
-/** The git subcommand in `args` (after global options such as `-c k=v`), lowercased. */
-function subcommandOf(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === '-c' || arg === '-C') i++;
-    else if (!arg.startsWith('-')) return arg.toLowerCase();
-  }
-  return undefined;
 }
 
 /** A repository's git dirs as seen from a folder in it: the shared one and the worktree's own (the same for a main checkout). */

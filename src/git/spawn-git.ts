@@ -82,10 +82,19 @@ function cannotStart(cwd: string, error: Error): string {
   return `git could not be started: ${error.message}`;
 }
 
-/** The error of a call that `signal` ended, naming git's subcommand (after the `-c k=v` options). */
-export function abortError(args: readonly string[], signal: AbortSignal): Error {
-  const command = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C');
-  const err = new Error(`git ${command ?? ''} was aborted`, { cause: signal.reason });
+/** The error of a call that `signal` ended, naming git's subcommand. */
+function abortError(args: readonly string[], signal: AbortSignal): Error {
+  const err = new Error(`git ${subcommandOf(args) ?? ''} was aborted`, { cause: signal.reason });
   err.name = 'AbortError';
   return err;
+}
+
+/** The git subcommand in `args` (after global options such as `-c k=v`), lowercased. */
+export function subcommandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-')) return arg.toLowerCase();
+  }
+  return undefined;
 }
