@@ -32,6 +32,9 @@ export function isCowWorktree(worktree: string): boolean {
   return existsSync(join(cowLayerDir(worktree), 'upper'));
 }
 
+/** The trash folder's name in the worktrees root (`bestof clean` looks there too). */
+export const COW_TRASH = '.bestof-trash';
+
 /**
  * Where a finished run's shared base checkout goes to be deleted after the run: beside the runs'
  * folders in the worktrees root (the same file system, so moving it there is a rename). A process
@@ -41,6 +44,3 @@ export function isCowWorktree(worktree: string): boolean {
 export function cowTrashRoot(worktree: string): string {
   return join(dirname(dirname(worktree)), COW_TRASH);
 }
-
-/** The trash folder's name in the worktrees root. */
-export const COW_TRASH = '.bestof-trash';

@@ -154,7 +154,7 @@ async function removeSharedBase(ctx: RunContext): Promise<void> {
   const trash = join(trashRoot, `${plan.runId}-base-${randomBytes(3).toString('hex')}`);
   const moved = await detachCowBase(plan.repoRoot, cowBaseDir(first.worktree), trash).catch(() => ok(false));
   if (moved.ok && moved.value) {
-    if (existsSync(trash) && !removeInBackground(trash, trashRoot)) ctx.emit({ type: 'run.warning', message: `cannot start deleting ${trash}; \`bestof clean\` will` });
+    if (existsSync(trash) && !removeInBackground(trash, trashRoot)) ctx.emit({ type: 'run.warning', message: `the shared base checkout (a checkout of base, no candidate's work) was moved to ${trash} but no process could be started to delete it; \`bestof clean\` deletes it` });
     await rm(cowDir(first.worktree), { recursive: true, force: true });
     return;
   }
