@@ -21,16 +21,19 @@ describe('the git wrapper', () => {
     writeFileSync(join(bin, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
     const log = join(dir, 'git.log');
     writeFileSync(log, '');
-    // The baseline's five steps, for c1 and c2 at the same time, and one call of the run's own.
+    // The baseline's five steps, for c1 and c2 at the same time, and one call of the run's own. The
+    // two `git worktree add` (and removals) take turns, as bestof's do under its lock: two at once
+    // race in git itself (one can die reading the other's half-written admin entry), and a
+    // candidate's shell then stops early with fewer calls logged (seen in CI on a loaded machine).
     const steps = [
       'candidate() {',
       '  local path="$WT/t7/$1"',
-      '  git -C "$REPO" worktree add --quiet -b "bench/t7/$1" "$path" HEAD',
+      '  flock "$REPO/.git/census-test.lock" git -C "$REPO" worktree add --quiet -b "bench/t7/$1" "$path" HEAD',
       '  echo hi > "$path/out.txt"',
       '  git -C "$path" add -A',
       `  git -C "$path" commit --quiet -m "$1$(printf '\\nsecond line')"`,
       '  git -C "$path" update-ref "refs/bench/t7/$1/kept" HEAD',
-      '  git -C "$REPO" worktree remove --force "$path"',
+      '  flock "$REPO/.git/census-test.lock" git -C "$REPO" worktree remove --force "$path"',
       '}',
       'candidate c1 & candidate c2 & wait',
       'git -C "$REPO" rev-parse HEAD >/dev/null',
