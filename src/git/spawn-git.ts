@@ -24,14 +24,20 @@ export interface GitRun {
 
 /**
  * Runs `git <args>` in `cwd` with exactly `env`, stdin empty. Resolves when the process has closed
- * its output, with what it printed. Rejects (an AbortError) only when `signal` ended the call: then
- * git gets SIGTERM, on which it removes its lock files and stops what it started, and the promise
- * settles as soon as git has exited (a program git started may still hold the output open).
+ * its output, with what it printed. git leads a process group of its own. Rejects (an AbortError)
+ * only when `signal` ended the call: then git gets SIGTERM, on which it removes its lock files and
+ * stops what it started, and the promise settles as soon as git has exited (a program git started
+ * may still hold the output open).
  */
 export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GitRun> {
   if (signal?.aborted) return Promise.reject(abortError(args, signal));
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, as every other child of bestof has (src/process/run-process.ts):
+    // a signal to bestof's group (a terminal's Ctrl-C, `bestof bench` cancelling a trial) is
+    // bestof's to handle; it reached git too, and a git killed in the middle of a candidate's
+    // commit made that candidate fail with an internal error instead of ending cancelled with its
+    // work kept. git stops when `signal` says so, or finishes its short call.
+    const child = spawn('git', [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let startError: Error | undefined;

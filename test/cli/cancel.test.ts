@@ -6,7 +6,8 @@
  * that was killed (`bestof resume` stops it first). The processes of a run are found by the
  * run's key, which each of them carries as BESTOF_RUN_KEY.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -124,6 +125,57 @@ ${ADD_CHECKS}`,
     expect(project.repo.git('rev-parse', 'HEAD')).toBe(headBefore);
     expect(project.repo.git('status', '--porcelain')).toBe('');
     expect(project.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  });
+});
+
+describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench cancelling its trial)', () => {
+  it('reaches bestof, not the git it is running: the candidate is cancelled with its work kept, not failed with an internal error', async () => {
+    project = makeProject();
+    // git on PATH is real git behind a wrapper that holds the candidate's commit (`git add -A`)
+    // for a few seconds after it has said so in a file: the signal is sent while that git runs.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = join(project.outside, 'bin');
+    mkdirSync(bin);
+    const holding = join(project.outside, 'git-add-holding');
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\ncase " $* " in *" add -A "*) if [ ! -e ${holding} ]; then : > ${holding}; sleep 3; fi ;; esac\nexec ${realGit} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const script = project.writeOutside('quick.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n');
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]
+candidates = 1
+[provider]
+kind = "script"
+script = ${JSON.stringify(script)}
+[select]
+merge = "none"
+[sandbox]
+mode = "off"
+${ADD_CHECKS}`,
+      ),
+    );
+    const { child, done } = startCli(['run', spec], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+      ownProcessGroup: true,
+    });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+    await waitUntil(() => existsSync(holding), 'the candidate\'s commit to start', { ended: () => ended });
+    process.kill(-(child.pid as number), 'SIGINT');
+    const result = await done;
+
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    const runId = onlyRunId() as string;
+    const state = JSON.parse(readFileSync(join(runsDir(), runId, 'state.json'), 'utf8'));
+    expect(state.candidates.c1.reason, state.candidates.c1.message).toBe('cancelled');
+    expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/c1/kept:answer.txt`)).toBe('blob');
   });
 });
 

@@ -26,6 +26,11 @@ export interface CliOptions {
   readonly env?: Record<string, string | undefined>;
   /** Where worktrees go (BESTOF_WORKTREES_DIR), so tests never write to the user's cache. */
   readonly worktreesDir?: string;
+  /**
+   * Starts bestof as the leader of a process group of its own, as a shell does for a command, so
+   * that a test can signal the whole group (`process.kill(-pid, ...)`) the way a terminal's Ctrl-C does.
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess; done: Promise<CliResult> } {
@@ -38,6 +43,7 @@ export function startCli(args: readonly string[], options: CliOptions): { child:
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup === true,
   });
   let stdout = '';
   let stderr = '';
