@@ -132,7 +132,9 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const repo = await openRepo(spec.repo ? resolveSpecPath(specDir, spec.repo) : specDir);
   if (!repo.ok) return err([`repo: ${repo.error}`]);
   const repoRoot = repo.value.root;
-  const baseCommit = await resolveCommit(repoRoot, options.baseCommit ?? spec.base);
+  const base = options.baseCommit ?? spec.base;
+  // HEAD was resolved as the repository was opened, a moment ago.
+  const baseCommit = base === 'HEAD' ? repo.value.head : await resolveCommit(repoRoot, base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
 
   let prompt = spec.prompt.text ?? '';

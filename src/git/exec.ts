@@ -130,6 +130,11 @@ export async function gitDirsOf(cwd: string, signal?: AbortSignal): Promise<GitD
   return dirs;
 }
 
+/** The git dirs of `cwd`, known from a git call that printed them (openRepo's). */
+export function rememberGitDirs(cwd: string, dirs: GitDirs): void {
+  gitDirsByCwd.set(cwd, dirs);
+}
+
 /** What driver-overrides.ts asks git, through this runner (it does not import it: no cycle). */
 const configQuestions: ConfigQuestions = {
   gitDirs: gitDirsOf,

@@ -7,32 +7,37 @@ import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
-import { gitOut, runGit, splitLines, splitNul, type GitCallOptions } from './exec.js';
+import { gitDirsOf, gitOut, rememberGitDirs, runGit, splitLines, splitNul, type GitCallOptions } from './exec.js';
 
 export interface RepoInfo {
   /** Top level of the working tree (absolute). */
   readonly root: string;
   /** The git common dir (absolute): shared by all worktrees, holds refs, objects and info/exclude. */
   readonly commonDir: string;
+  /** HEAD's commit (full name) when the repository was opened. */
+  readonly head: string;
 }
 
 /**
  * The repository `path` is in; an error the user can act on when it is none, or has no commit yet.
- * One git process (it runs at every start of bestof): the top level and the common dir print even
- * when HEAD has no commit, and only then is the third line (HEAD's commit) missing.
+ * One git process (it runs at every start of bestof): the top level and the git dirs print even
+ * when HEAD has no commit, and only then is the fourth line (HEAD's commit) missing. The git dirs
+ * are remembered for the top level (gitDirsOf asks no second time).
  */
 export async function openRepo(path: string, opts: GitCallOptions = {}): Promise<Result<RepoInfo>> {
   const abs = resolve(path);
   const notRepo = err(`not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)`);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) return notRepo;
   // Absolute paths: the common dir as git resolves it, never joined by hand to a path through a symlink.
-  const run = await runGit(abs, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--verify', '--quiet', 'HEAD^{commit}'], opts);
-  const [root, commonDir, head] = splitLines(run.stdout);
-  if (!root || !commonDir) return notRepo;
+  const run = await runGit(abs, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir', '--verify', '--quiet', 'HEAD^{commit}'], opts);
+  const [root, commonDir, gitDir, head] = splitLines(run.stdout);
+  if (!root || !commonDir || !gitDir) return notRepo;
+  // The same working tree as `abs`: the same git dirs.
+  rememberGitDirs(root, { commonDir, gitDir });
   if (run.code !== 0 || !head) {
     return err(`the git repository at ${root} has no commits yet: commit something first (bestof branches every candidate from a commit)`);
   }
-  return ok({ root, commonDir });
+  return ok({ root, commonDir, head });
 }
 
 /** Full sha of `rev^{commit}`, or undefined when `rev` names no commit. */
@@ -87,8 +92,9 @@ export async function gitPath(repo: string, name: string, opts: GitCallOptions =
  * own folders (e.g. `/.bestof/`) never show up as untracked files or get committed.
  */
 export async function ensureExcluded(repo: string, pattern: string, opts: GitCallOptions = {}): Promise<void> {
-  const common = (await gitOut(repo, ['rev-parse', '--git-common-dir'], opts)).trim();
-  const file = join(resolve(repo, common), 'info', 'exclude');
+  const dirs = await gitDirsOf(repo, opts.signal);
+  if (!dirs) throw new Error(`ensureExcluded: git cannot tell the git dirs of ${repo} (not a repository?)`);
+  const file = join(dirs.commonDir, 'info', 'exclude');
   let text = '';
   try {
     text = await readFile(file, 'utf8');

@@ -14,9 +14,19 @@ import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions
 import { literalPathspec } from './paths.js';
 import { spawnGit } from './spawn-git.js';
 
-/** Git's empty tree in this repository's hash format. */
-async function emptyTree(repo: string, opts: GitCallOptions): Promise<string> {
-  return (await gitOut(repo, ['hash-object', '-t', 'tree', '/dev/null'], opts)).trim();
+/** Git's empty tree in each hash format, by the length of an object name in it. */
+const EMPTY_TREES: Readonly<Record<number, string>> = {
+  40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+
+/**
+ * Git's empty tree in this repository's hash format: known without a git process when `commit` is a
+ * full object name (sha-1 or sha-256: its length says which), asked of git otherwise.
+ */
+async function emptyTree(repo: string, commit: string, opts: GitCallOptions): Promise<string> {
+  const known = /^[0-9a-f]+$/.test(commit) ? EMPTY_TREES[commit.length] : undefined;
+  return known ?? (await gitOut(repo, ['hash-object', '-t', 'tree', '/dev/null'], opts)).trim();
 }
 
 /**
@@ -26,7 +36,7 @@ async function emptyTree(repo: string, opts: GitCallOptions): Promise<string> {
  */
 export async function pathsMatching(repo: string, commit: string, pathspecs: readonly string[], opts: GitCallOptions = {}): Promise<string[]> {
   if (pathspecs.length === 0) return [];
-  const empty = await emptyTree(repo, opts);
+  const empty = await emptyTree(repo, commit, opts);
   const out = await gitOut(repo, ['diff-tree', '-r', '--name-only', '-z', '--no-renames', empty, commit, '--', ...pathspecs], opts);
   return splitNul(out).sort();
 }

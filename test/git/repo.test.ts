@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../../src/result.js';
 import { currentBranch, dirtyPaths, ensureExcluded, hasUncommittedChanges, openRepo, resolveCommit } from '../../src/git/repo.js';
+import { gitDirsOf } from '../../src/git/exec.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 
@@ -12,7 +13,7 @@ describe('openRepo', () => {
   it('finds the top level and the absolute common dir from a subfolder', async () => {
     const r = repo({ 'src/a.ts': 'a\n' });
     const info = await openRepo(join(r.dir, 'src'));
-    expect(info).toEqual(ok({ root: realpathSync(r.dir), commonDir: join(realpathSync(r.dir), '.git') }));
+    expect(info).toEqual(ok({ root: realpathSync(r.dir), commonDir: join(realpathSync(r.dir), '.git'), head: r.git('rev-parse', 'HEAD') }));
   });
 
   it('says what to do outside a git repository', async () => {
@@ -43,12 +44,13 @@ describe('openRepo', () => {
     noCommits.git('update-ref', '-d', 'HEAD');
     mkdirSync(join(noCommits.dir, 'sub'));
     const noCommitsRoot = realpathSync(noCommits.dir);
+    const head = r.git('rev-parse', 'HEAD');
 
     const cases: [string, Awaited<ReturnType<typeof openRepo>>][] = [
-      [r.dir, ok({ root, commonDir: common })],
-      [join(r.dir, 'src', 'deep'), ok({ root, commonDir: common })],
-      [join(wt, 'sub'), ok({ root: wt, commonDir: common })],
-      [join(outside, 'link'), ok({ root, commonDir: common })],
+      [r.dir, ok({ root, commonDir: common, head })],
+      [join(r.dir, 'src', 'deep'), ok({ root, commonDir: common, head })],
+      [join(wt, 'sub'), ok({ root: wt, commonDir: common, head })],
+      [join(outside, 'link'), ok({ root, commonDir: common, head })],
       [join(noCommits.dir, 'sub'), err(`the git repository at ${noCommitsRoot} has no commits yet: commit something first (bestof branches every candidate from a commit)`)],
       [join(root, '.git'), err(`not a git repository: ${join(root, '.git')} (run bestof inside a git repo or set \`repo\` in the spec)`)],
       [outside, err(`not a git repository: ${outside} (run bestof inside a git repo or set \`repo\` in the spec)`)],
@@ -57,6 +59,21 @@ describe('openRepo', () => {
       const { result, calls } = await recordGitCalls(tempDir(), () => openRepo(path));
       expect(result, path).toEqual(expected);
       expect(calls, path).toHaveLength(1);
+    }
+  });
+
+  it('remembers the git dirs of the top level it found: asking them again starts no git', async () => {
+    const r = repo({ 'src/a.ts': 'a\n' });
+    const root = realpathSync(r.dir);
+    const wt = join(tempDir(), 'wt');
+    r.git('worktree', 'add', '--quiet', '-b', 'x', wt);
+    for (const [from, top, gitDir] of [[join(r.dir, 'src'), root, join(root, '.git')], [wt, wt, join(root, '.git', 'worktrees', 'wt')]] as const) {
+      const { result, calls } = await recordGitCalls(tempDir(), async () => {
+        await openRepo(from);
+        return gitDirsOf(top);
+      });
+      expect(result, from).toEqual({ commonDir: join(root, '.git'), gitDir });
+      expect(calls, from).toHaveLength(1);
     }
   });
 });
@@ -104,7 +121,7 @@ describe('ensureExcluded', () => {
     const r = repo();
     const wt = join(tempDir(), 'wt');
     r.git('worktree', 'add', '--quiet', '-b', 'x', wt);
-    expect(await openRepo(wt)).toEqual(ok({ root: wt, commonDir: join(realpathSync(r.dir), '.git') }));
+    expect(await openRepo(wt)).toEqual(ok({ root: wt, commonDir: join(realpathSync(r.dir), '.git'), head: r.git('rev-parse', 'HEAD') }));
     await ensureExcluded(r.dir, '/.bestof/');
     await ensureExcluded(wt, '/.bestof/');
     await ensureExcluded(r.dir, '/.bestof/');
