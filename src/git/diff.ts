@@ -57,6 +57,29 @@ const PATH_STATUSES: ReadonlySet<string> = new Set(['M', 'A', 'D', 'T']);
  */
 export async function changedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions = {}): Promise<PathChange[]> {
   if (pathspecs.length === 0) throw new Error('changedPaths: an empty pathspec list would mean every path');
+  const key = FULL_NAME.test(from) && FULL_NAME.test(to) ? [repo, from, to, ...pathspecs].join('\0') : undefined;
+  const known = key !== undefined ? changedPathsByCommits.get(key) : undefined;
+  if (known) return [...known];
+  const changes = await askChangedPaths(repo, from, to, pathspecs, opts);
+  if (key !== undefined) {
+    if (changedPathsByCommits.size >= MAX_REMEMBERED) changedPathsByCommits.clear();
+    changedPathsByCommits.set(key, changes);
+  }
+  return [...changes];
+}
+
+/**
+ * Answers of changedPaths between two full commit names, kept for the process: the frozen and
+ * editable checks of a candidate's commit are asked again, with the same commits and pathspecs,
+ * at the end of the candidate and at the selection (a git process each). Two commits' trees never
+ * change, and bestof's git never follows replace refs (GIT_NO_REPLACE_OBJECTS, ./exec.ts), so the
+ * answer cannot either.
+ */
+const changedPathsByCommits = new Map<string, readonly PathChange[]>();
+const MAX_REMEMBERED = 1000;
+const FULL_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+async function askChangedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions): Promise<PathChange[]> {
   const out = await gitOut(repo, ['diff', '--name-status', '--no-renames', '-z', '--no-ext-diff', from, to, '--', ...pathspecs], opts);
   const parts = splitNul(out);
   const changes: PathChange[] = [];

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diffStat, diffText } from '../../src/git/diff.js';
+import { changedPaths, diffStat, diffText } from '../../src/git/diff.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
-const { repo } = tempRepos();
+const { repo, tempDir } = tempRepos();
 
 describe('diffStat / diffText', () => {
   it('counts lines, files and paths; binary files count 0/0; a rename counts once', async () => {
@@ -31,5 +32,31 @@ describe('diffStat / diffText', () => {
     expect(text).toContain('diff --git a/a.txt b/a.txt');
     expect(text).toContain('+TWO');
     expect(text).not.toContain('\x1b['); // no colour
+  });
+});
+
+describe('changedPaths', () => {
+  it('asks git once for two full commit names and the same pathspecs; a ref name is asked each time', async () => {
+    const r = repo({ 'test/a.test.ts': 'a\n', 'src/a.ts': 'a\n' });
+    const base = r.git('rev-parse', 'HEAD');
+    r.write('test/a.test.ts', 'changed\n');
+    r.write('src/b.ts', 'b\n');
+    const head = r.commitAll('change');
+    const tests = [':(top,glob)test/**'];
+    const { result, calls } = await recordGitCalls(tempDir(), async () => [
+      await changedPaths(r.dir, base, head, tests),
+      await changedPaths(r.dir, base, head, tests),
+      await changedPaths(r.dir, base, head, [':/']),
+      await changedPaths(r.dir, base, 'HEAD', tests),
+      await changedPaths(r.dir, base, 'HEAD', tests),
+    ]);
+    expect(result).toEqual([
+      [{ path: 'test/a.test.ts', status: 'M' }],
+      [{ path: 'test/a.test.ts', status: 'M' }],
+      [{ path: 'src/b.ts', status: 'A' }, { path: 'test/a.test.ts', status: 'M' }],
+      [{ path: 'test/a.test.ts', status: 'M' }],
+      [{ path: 'test/a.test.ts', status: 'M' }],
+    ]);
+    expect(calls.filter((c) => c.includes(' diff '))).toHaveLength(4);
   });
 });
