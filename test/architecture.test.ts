@@ -4,7 +4,8 @@
  *   cli -> (ui, engine, bench, report) -> engine -> (providers, checks, vote, git, spec) -> process
  *
  * (beside them, report reads bench's summary for bench.html, and ui a bench's types; never the reverse)
- * plus src/result.ts, which every layer may import and which imports nothing of ours. Every
+ * plus src/result.ts and src/package-root.ts (where the package's own files are), which every layer
+ * may import and which import nothing of ours. Every
  * relative import of every file under src/ is checked against the table below; so are the
  * packages that belong to one layer only (ink and react to the UI, child_process to src/process
  * and to src/git/spawn-git.ts, git's own runner).
@@ -16,7 +17,7 @@ import { PROJECT_ROOT } from './helpers/cli.js';
 
 const SRC = join(PROJECT_ROOT, 'src');
 
-type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result';
+type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root';
 
 const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
 
@@ -41,6 +42,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   spec: [],
   process: [],
   result: [],
+  'package-root': [],
 };
 
 /**
@@ -169,7 +171,7 @@ describe('architecture', () => {
         const to = target(f.path, i.specifier);
         if (to === undefined) continue;
         const toLayer = layerOf(to);
-        if (toLayer === f.layer || toLayer === 'result') continue;
+        if (toLayer === f.layer || toLayer === 'result' || toLayer === 'package-root') continue;
         if (allowed.includes(toLayer as Layer)) continue;
         if (i.typeOnly && typesFrom.includes(toLayer as Layer)) continue;
         violations.push(`${f.path} -> ${to}`);
@@ -180,9 +182,12 @@ describe('architecture', () => {
     expect(KNOWN_EXCEPTIONS.filter((e) => !violations.includes(e))).toEqual([]);
   });
 
-  it('src/result.ts imports nothing of ours', () => {
-    const result = files.find((f) => f.path === 'result.ts');
-    expect(result?.imports.filter((i) => i.specifier.startsWith('.'))).toEqual([]);
+  it('src/result.ts and src/package-root.ts import nothing of ours', () => {
+    for (const path of ['result.ts', 'package-root.ts']) {
+      const file = files.find((f) => f.path === path);
+      expect(file, path).toBeDefined();
+      expect(file?.imports.filter((i) => i.specifier.startsWith('.')), path).toEqual([]);
+    }
   });
 
   it('nothing imports the CLI', () => {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { headCommit } from '../git/task-repo.js';
 import { formatDuration } from '../spec/duration.js';
-import { bestofPackageRoot } from '../providers/shannon/hook-settings.js';
+import { packageRoot } from '../package-root.js';
 import type { LoadedBench } from './bench-spec.js';
 import { err, ok, type Result } from '../result.js';
 import type { BenchEvent, BenchEventListener } from './events.js';
@@ -180,7 +180,7 @@ function notRun(cell: Cell, kind: string, model: string | null, why: string): Tr
 
 /** What ran the bench: bestof's version, and its commit when it runs from a git checkout. */
 async function harness(bestofVersion: string): Promise<BenchHarness> {
-  const root = bestofPackageRoot();
+  const root = packageRoot();
   const gitCommit = existsSync(join(root, '.git')) ? await headCommit(root).catch(() => null) : null;
   return { bestofVersion, gitCommit };
 }

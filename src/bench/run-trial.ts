@@ -21,7 +21,7 @@ import { cloneAt, headCommit, repoFromFolder } from '../git/task-repo.js';
 import type { LoadedSpec } from '../spec/load.js';
 import { pathsToCheck } from '../spec/file-rules.js';
 import { resolveSpecPath } from '../spec/load.js';
-import { bestofPackageRoot } from '../providers/shannon/hook-settings.js';
+import { packageRoot } from '../package-root.js';
 import { runProcess } from '../process/run-process.js';
 import type { ProcessResult } from '../process/types.js';
 import type { BenchAgentSpec, BenchTaskSpec } from './bench-spec.js';
@@ -216,7 +216,7 @@ function lastLines(text: string, n = 3): string {
  * its work committed and kept), and a minute for it before the SIGKILL.
  */
 function runBestof(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ProcessResult> {
-  return runProcess(process.execPath, [join(bestofPackageRoot(), 'bin', 'bestof.js'), ...args], { cwd, env, signal, killGraceMs: 60_000, maxBufferTail: 64 * 1024 * 1024 });
+  return runProcess(process.execPath, [join(packageRoot(), 'bin', 'bestof.js'), ...args], { cwd, env, signal, killGraceMs: 60_000, maxBufferTail: 64 * 1024 * 1024 });
 }
 
 export function trialSpecFile(benchDir: string, cell: Cell): string {

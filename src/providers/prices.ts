@@ -4,7 +4,9 @@
  * entries override it model by model.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import { packageRoot } from '../package-root.js';
 import { isObject } from './stream-lines.js';
 import type { TokenUsage } from './types.js';
 
@@ -18,7 +20,6 @@ export interface ModelPrice {
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-const BUILT_IN_PRICES = new URL('../../configs/prices.toml', import.meta.url);
 let builtIn: Readonly<Record<string, PriceTable>> | undefined;
 
 /** Parses a prices file: `[<kind>]` tables of `"<model>" = { input, output, cache_read?, cache_write? }`. */
@@ -46,7 +47,7 @@ export function parsePriceFile(source: string): Record<string, PriceTable> {
 
 /** The built-in prices of one provider kind, merged with the spec's overrides. */
 export function pricesFor(kind: string, overrides: PriceTable | undefined): PriceTable {
-  builtIn ??= parsePriceFile(readFileSync(BUILT_IN_PRICES, 'utf8'));
+  builtIn ??= parsePriceFile(readFileSync(join(packageRoot(), 'configs', 'prices.toml'), 'utf8'));
   return { ...(builtIn[kind] ?? {}), ...(overrides ?? {}) };
 }
 

@@ -3,6 +3,9 @@
  * user who only edits the task and the check commands has a runnable spec. Keys and defaults
  * follow `schema.ts`; optional sections are shown commented out with their defaults.
  */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../package-root.js';
 import { JSON_SCHEMA_PATH } from './reference.js';
 import type { ProbedCheck, RepoProbe } from './repo-probe.js';
 
@@ -24,13 +27,13 @@ export interface StarterSpecOptions {
 /**
  * The JSON Schema of the bestof that is running, as a file:// URL. The spec lives in the
  * user's repo and the schema in the installed package (global, npx cache, node_modules), so
- * no relative path between them is stable: an absolute one, resolved from this module's place
- * in the package (src/spec or dist/spec, both two levels below the root). A URL rather than a
+ * no relative path between them is stable: an absolute one, in the package's folder
+ * (../package-root.ts). A URL rather than a
  * path because taplo reads the directive as a URL first, and a Windows path ("C:\...") would
  * parse as one with the scheme "c:".
  */
 export function installedSchemaUrl(): string {
-  return new URL(`../../${JSON_SCHEMA_PATH}`, import.meta.url).href;
+  return pathToFileURL(join(packageRoot(), JSON_SCHEMA_PATH)).href;
 }
 
 export function starterSpec(options: StarterSpecOptions): string {

@@ -8,8 +8,8 @@
  * PATH is, and inside the sandbox, where bestof's own files are bound in read-only.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../package-root.js';
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -19,17 +19,9 @@ const QUICK_HOOK_TIMEOUT_S = 10;
 /** The hook command gives up this long before Claude Code would cancel it, and allows. */
 export const HOOK_MARGIN_MS = 5000;
 
-/** The folder of this bestof package (the one with package.json, bin/ and dist/). */
-export function bestofPackageRoot(): string {
-  // src/providers/shannon/ or dist/providers/shannon/: three levels up either way.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 3; i++) dir = dirname(dir);
-  return dir;
-}
-
 /** bin/bestof.js of this package. */
 export function bestofBin(): string {
-  return join(bestofPackageRoot(), 'bin', 'bestof.js');
+  return join(packageRoot(), 'bin', 'bestof.js');
 }
 
 /** The shell command of one hook. */
@@ -58,7 +50,7 @@ export function hookWaitMs(stopTimeoutMs: number): number {
 
 /** The built CLI is there (bin/bestof.js needs dist/): without it every hook would fail open. */
 export function hookCommandUsable(): boolean {
-  return existsSync(join(bestofPackageRoot(), 'dist', 'cli', 'main.js'));
+  return existsSync(join(packageRoot(), 'dist', 'cli', 'main.js'));
 }
 
 export function shellQuote(text: string): string {

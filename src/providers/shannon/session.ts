@@ -21,7 +21,8 @@ import { capturePane, killServer, killSession, sendKeys, sessionAlive, startSess
 import { err, ok, type Result } from '../../result.js';
 import type { ProviderSettings } from '../../spec/schema.js';
 import type { HookBridge } from './hook-bridge.js';
-import { bestofPackageRoot, hookSettings, hookWaitMs, HOOK_MARGIN_MS } from './hook-settings.js';
+import { hookSettings, hookWaitMs, HOOK_MARGIN_MS } from './hook-settings.js';
+import { packageRoot } from '../../package-root.js';
 import type { SessionPaths, SessionRecord } from './paths.js';
 import { dialogOn, isReady, screenTail } from './screen.js';
 import { seedConfigDir } from './session-config.js';
@@ -153,7 +154,7 @@ function sandboxLayout(base: SandboxLayout, cwd: string, paths: SessionPaths): S
   const hidden = ['/tmp', ...base.hidden];
   const hiddenHere = (path: string) => hidden.some((dir) => isInside(path, dir));
   const node = real(process.execPath);
-  const own = [node, bestofPackageRoot()].filter(hiddenHere);
+  const own = [node, packageRoot()].filter(hiddenHere);
   return {
     ...base,
     workdir: cwd,
