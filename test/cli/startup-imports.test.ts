@@ -1,7 +1,9 @@
 /**
  * What the quick commands load: the real binary with scripts/list-modules.mjs preloaded
  * (NODE_OPTIONS=--import), which writes every module the process loaded to BESTOF_MODULE_LIST
- * when it exits. `ls`, `show` and `validate` must not pay at every start for the Ink UI (ink,
+ * when it exits, started from tsc's dist/cli/main.js rather than the bundle bin/bestof.js starts
+ * (the bundle keeps each dynamic import() a chunk of its own, so what is lazy here is lazy there;
+ * here the modules have their own names). `ls`, `show` and `validate` must not pay at every start for the Ink UI (ink,
  * react), nor for the providers a spec does not name;
  * `validate` not for git nor the planner when the spec does not load, nor for what only some specs
  * need (frozen globs, merge = "pr", a detached HEAD). scripts/bench-startup.mjs measures the time;
@@ -34,7 +36,7 @@ let listings = 0;
 async function load(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
   const out = join(project.outside, `modules-${++listings}.json`);
   const nodeOptions = [process.env.NODE_OPTIONS, `--import=${LIST_MODULES}`].filter(Boolean).join(' ');
-  const result = await runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { ...env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions } });
+  const result = await runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { ...env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions }, entry: join(PROJECT_ROOT, 'dist', 'cli', 'main.js') });
   const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
   const own = modules.filter((url) => url.startsWith(`${DIST}/`)).map((url) => url.slice(DIST.length + 1));
   const packages = new Set<string>();

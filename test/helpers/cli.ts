@@ -31,10 +31,12 @@ export interface CliOptions {
    * that a test can signal the whole group (`process.kill(-pid, ...)`) the way a terminal's Ctrl-C does.
    */
   readonly ownProcessGroup?: boolean;
+  /** The script node starts; default bin/bestof.js (which starts the bundle, dist/bundle/). */
+  readonly entry?: string;
 }
 
 export function startCli(args: readonly string[], options: CliOptions): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BESTOF_BIN, ...args], {
+  const child = spawn(process.execPath, [options.entry ?? BESTOF_BIN, ...args], {
     cwd: options.cwd,
     env: {
       ...process.env,
