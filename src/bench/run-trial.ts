@@ -168,7 +168,13 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     // Cancelled before the run could say anything (the signal came before its handler was set):
     // a cancelled trial, which --resume runs again, not a crash of the machine's.
     const cancelled = trial.signal.aborted;
-    const why = cancelled ? 'cancelled before its run recorded anything' : lastLines(result.stderr) || result.spawnError || `bestof exited with ${result.exitCode ?? result.signal}`;
+    // How the trial's bestof ended, and its last words, even when cancelled: a run that had begun
+    // prints its report when it is cancelled, so a missing one after a cancel is worth reading.
+    const ended =
+      result.spawnError ??
+      (result.signal ? `bestof was ended by ${result.signal}` : result.exitCode !== undefined ? `bestof exited with ${result.exitCode}` : 'bestof was not started');
+    const said = lastLines(result.stderr);
+    const why = cancelled ? `cancelled before its run recorded anything (${ended}${said ? `: ${said}` : ''})` : said || ended;
     const outcome: TrialRecord['outcome'] = cancelled ? { status: 'cancelled', reason: 'cancelled' } : { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' };
     return infraRecord(trial.cell, { kind: trial.agent.kind, model: trial.agent.model ?? null }, outcome, why, Date.now() - started);
   }
