@@ -34,8 +34,8 @@ function processesOfRun(runId: string): number[] {
   return pids;
 }
 
-/** A one-candidate spec whose agent is a fixture of test/fixtures/bin, unsandboxed. */
-function commandAgentSpec(agent: string, more: { args?: string[]; body?: string } = {}): string {
+/** A one-candidate spec, unsandboxed, with this `[provider]` table's lines and `body` after them. */
+function oneCandidateSpec(provider: string, body = ''): string {
   return project.writeOutside(
     'spec.toml',
     specToml(
@@ -43,16 +43,19 @@ function commandAgentSpec(agent: string, more: { args?: string[]; body?: string 
       `[parallel]
 candidates = 1
 [provider]
-kind = "command"
-command = ${JSON.stringify(join(FIXTURE_BIN, agent))}
-${more.args ? `args = ${JSON.stringify(more.args)}\n` : ''}
+${provider}
 [select]
 merge = "none"
 [sandbox]
 mode = "off"
-${more.body ?? ''}`,
+${body}`,
     ),
   );
+}
+
+/** A one-candidate spec whose agent is a fixture of test/fixtures/bin, unsandboxed. */
+function commandAgentSpec(agent: string, more: { args?: string[]; body?: string } = {}): string {
+  return oneCandidateSpec(`kind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, agent))}\n${more.args ? `args = ${JSON.stringify(more.args)}\n` : ''}`, more.body);
 }
 
 const SLOW_SCRIPT = `
@@ -139,26 +142,11 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     const holding = join(project.outside, 'git-add-holding');
     writeFileSync(
       join(bin, 'git'),
-      `#!/bin/sh\ncase " $* " in *" add -A "*) if [ ! -e ${holding} ]; then : > ${holding}; sleep 3; fi ;; esac\nexec ${realGit} "$@"\n`,
+      `#!/bin/sh\ncase " $* " in *" add -A "*) if [ ! -e '${holding}' ]; then : > '${holding}'; sleep 3; fi ;; esac\nexec '${realGit}' "$@"\n`,
       { mode: 0o755 },
     );
     const script = project.writeOutside('quick.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n');
-    const spec = project.writeOutside(
-      'spec.toml',
-      specToml(
-        project.repo.dir,
-        `[parallel]
-candidates = 1
-[provider]
-kind = "script"
-script = ${JSON.stringify(script)}
-[select]
-merge = "none"
-[sandbox]
-mode = "off"
-${ADD_CHECKS}`,
-      ),
-    );
+    const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(script)}`, ADD_CHECKS);
     const { child, done } = startCli(['run', spec], {
       cwd: project.repo.dir,
       worktreesDir: project.worktreesDir,
