@@ -63,7 +63,7 @@ describe('bin/bestof.js', () => {
     execFileSync(process.execPath, [BESTOF_BIN, '--version'], { env: { ...process.env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: `--import=${listModules}` }, encoding: 'utf8' });
     const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
     const dist = pathToFileURL(join(PROJECT_ROOT, 'dist')).href;
-    expect(modules).toContain(`${dist}/bundle/main.js`);
+    expect(modules, 'bin/bestof.js did not start dist/bundle/main.js: is the bundle older than dist/cli/main.js (a `tsc` alone)? `npm run build` makes both').toContain(`${dist}/bundle/main.js`);
     expect(modules.filter((url) => url.startsWith(`${dist}/`) && !url.startsWith(`${dist}/bundle/`))).toEqual([]);
   });
 });
