@@ -187,8 +187,12 @@ export function stopAfterCall(call: ProviderCall, aborted: boolean): Stop | unde
 export interface AgentCallWatch {
   /** Every local branch before the call: one the agent moved while it had it checked out is put back at the commit. */
   readonly branchesBefore: ReadonlyMap<string, string>;
-  /** Puts back what the agent changed in the shared git dir; each change is reported as a warning and returned as frozen tampering. */
-  restore(iteration: number): Promise<TamperedPath[]>;
+  /**
+   * Puts back what the agent changed in the shared git dir; each change is reported as a warning and
+   * returned as frozen tampering. Also every local branch as the call left them (`branchesAfter`,
+   * read with the replace refs the restore reads anyway: the commit step needs ask no more).
+   */
+  restore(iteration: number): Promise<{ readonly tampered: TamperedPath[]; readonly branchesAfter: ReadonlyMap<string, string> }>;
 }
 
 /**
@@ -206,15 +210,15 @@ export async function watchAgentCall(ctx: Pick<LoopContext, 'candidate' | 'emit'
   return {
     branchesBefore: watch.branchesBefore ?? new Map(),
     async restore() {
-      const { changes, overlapped } = await watch.restore();
-      if (changes.length === 0) return [];
+      const { changes, overlapped, branchesAfter = new Map<string, string>() } = await watch.restore();
+      if (changes.length === 0) return { tampered: [], branchesAfter };
       const list = changes.map((c) => `${c.path} (${c.change})`).join(', ');
       ctx.emit({
         type: 'run.warning',
         candidate: candidate.id,
         message: `the git dir changed while ${actor} ran: ${list}; bestof put it back as it was, and ${candidate.id} cannot win${overlapped ? ' (other agents ran at the same time: without the sandbox bestof cannot tell which one did it)' : ''}`,
       });
-      return changes.map((c) => ({ path: c.path, change: c.change, rule: 'frozen' }));
+      return { tampered: changes.map((c): TamperedPath => ({ path: c.path, change: c.change, rule: 'frozen' })), branchesAfter };
     },
   };
 }

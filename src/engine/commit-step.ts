@@ -33,14 +33,21 @@ export interface CommittedWork {
 
 type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
 
+/** Every local branch (`refs/heads/*` -> commit) before the agent call, and after it when the watch's restore read them. */
+export interface AgentCallBranches {
+  readonly before: ReadonlyMap<string, string>;
+  readonly after?: ReadonlyMap<string, string>;
+}
+
 /**
  * Commits whatever is in the worktree (never the setup files) on the candidate's branch. An agent
  * may also commit by itself: HEAD is the truth, not what bestof committed, as long as it is the
  * candidate's branch and builds on the last kept commit (`reclaimHead`). The kept ref does not
  * move here: `keepCommitted` does that, after the reword.
  */
-export async function commitWork(ctx: CommitContext, state: LoopState, label: string, branchesBefore?: ReadonlyMap<string, string>): Promise<CommittedWork> {
+export async function commitWork(ctx: CommitContext, state: LoopState, label: string, branches?: AgentCallBranches): Promise<CommittedWork> {
   const { plan, candidate } = ctx;
+  const branchesBefore = branches?.before;
   const kept = state.head ?? plan.baseCommit; // the last kept commit: every iteration keeps its commit before it ends
   // An agent may have destroyed its worktree's `.git` link (`rm .git`, `git init`): repaired first,
   // its files untouched, so that what it wrote can be committed.
@@ -49,7 +56,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     const aside = link.value.movedAside ? `; its own .git folder was moved to ${link.value.movedAside}` : '';
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}` });
   }
-  const agentBranches = branchesBefore ? await branchesMadeByAgent(ctx, kept, branchesBefore) : [];
+  const agentBranches = branches ? await branchesMadeByAgent(ctx, kept, branches) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
   if (agentBranches.length > 0) await adoptAgentBranches(ctx, agentBranches);
   // Where HEAD is before bestof's commit: the candidate's work when the agent changed nothing more.
@@ -131,10 +138,11 @@ export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit
  * candidate's work is the base commit: a new branch there that the worktree has not checked out
  * cannot be told from the user's, so it is left alone too.)
  */
-async function branchesMadeByAgent(ctx: CommitContext, kept: string, before: ReadonlyMap<string, string>): Promise<{ ref: string; sha: string }[]> {
+async function branchesMadeByAgent(ctx: CommitContext, kept: string, branches: AgentCallBranches): Promise<{ ref: string; sha: string }[]> {
   const { candidate, plan } = ctx;
   const runBranches = `refs/heads/${candidate.branch.slice(0, candidate.branch.lastIndexOf('/') + 1)}`;
-  const fresh = [...(await branchTips(candidate.worktree))].filter(([ref]) => !before.has(ref) && !ref.startsWith(runBranches));
+  const after = branches.after ?? (await branchTips(candidate.worktree));
+  const fresh = [...after].filter(([ref]) => !branches.before.has(ref) && !ref.startsWith(runBranches));
   if (fresh.length === 0) return [];
   const branch = await currentBranch(candidate.worktree);
   const checkedOut = branch !== undefined ? `refs/heads/${branch}` : undefined;

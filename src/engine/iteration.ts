@@ -97,11 +97,11 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
 
   const watch = await watchAgentCall(ctx);
   const call = await callProvider(ctx, state, { prompt, artifactsDir, model: phase?.model ?? candidate.model });
-  const gitDirTampered = await watch.restore(iteration);
+  const { tampered: gitDirTampered, branchesAfter } = await watch.restore(iteration);
   state = { ...state, lastOutcome: call.result.outcome, lastMessage: call.result.message };
   // Commit before anything else: a crash, a timeout or a cancel keeps what was written. The
   // commit is on the candidate's branch now; it is kept (ref and record) once reworded with its score.
-  let committed = await commitWork(ctx, state, `iteration ${iteration}`, watch.branchesBefore);
+  let committed = await commitWork(ctx, state, `iteration ${iteration}`, { before: watch.branchesBefore, after: branchesAfter });
   state = committed.state;
   const stop = stopAfterCall(call, ctx.signal.aborted);
   if (stop) {
@@ -242,7 +242,7 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
     await watch.restore(state.iteration);
     throw error;
   }
-  const tampered = await watch.restore(state.iteration);
+  const { tampered } = await watch.restore(state.iteration);
   const warning = ctx.budget.record(candidate.id, review.costUsd);
   if (warning) ctx.emit({ type: 'run.warning', message: warning });
   // A reviewer that changed the git dir gave no verdict worth points.

@@ -29,7 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
 import { resolveCommit } from './repo.js';
-import { adminDirNamedBy, adminDirsOf, discardWorktree, withWorktreesLock } from './worktree-admin.js';
+import { adminDirNamedBy, adminDirsOf, discardWorktree, rememberNewWorktreeDirs, withWorktreesLock } from './worktree-admin.js';
 
 /** Why the base checkout is locked (`git worktree lock`): it is every candidate's lower layer. */
 const BASE_LOCK_REASON = 'bestof: the shared base of copy-on-write worktrees (read-only; removed at the end of the run)';
@@ -245,6 +245,8 @@ async function linkAndMount(repo: string, path: string, opts: CowWorktreeOptions
   const admin = adminDirNamedBy(path);
   const lowerAdmin = adminDirNamedBy(opts.lower);
   if (admin === undefined || lowerAdmin === undefined) return err(`git made no admin entry for ${path} or ${opts.lower}`);
+  // The same `.git` file is the merged tree's (copied into the upper layer below): the same dirs.
+  await rememberNewWorktreeDirs(repo, path, call);
   const upper = join(opts.layer, 'upper');
   await mkdir(upper, { recursive: true });
   await mkdir(join(opts.layer, 'work'), { recursive: true });

@@ -150,11 +150,15 @@ async function snapshotShared(repo: string, commonDir: string, replace: Promise<
   return { commonDir, files: await snapshot(sharedWatched(commonDir)), replaceRefs: await replace };
 }
 
-/** Restores the shared git dir to `baseline`; replace refs with git (loose or packed alike). */
-async function restoreShared(repo: string, baseline: Shared): Promise<GitDirChange[]> {
+/**
+ * Restores the shared git dir to `baseline`; replace refs with git (loose or packed alike).
+ * `branches`: every `refs/heads/*` as well, read by the same `git for-each-ref` (returned as is).
+ */
+async function restoreShared(repo: string, baseline: Shared, branches: boolean): Promise<{ records: GitDirChange[]; branches?: Map<string, string> }> {
   const report = (abs: string): string => `.git/${relative(baseline.commonDir, abs)}`;
   const records: GitDirChange[] = (await restoreFiles(sharedWatched(baseline.commonDir), baseline.files)).map((c) => ({ path: report(c.path), change: c.change }));
-  const now = await replaceRefs(repo);
+  const refs = branches ? await refsUnder(repo, ['refs/replace/', 'refs/heads/']) : await replaceRefs(repo);
+  const now = branches ? onlyUnder(refs, 'refs/replace/') : refs;
   for (const [ref, sha] of now) {
     if (baseline.replaceRefs.get(ref) === sha) continue;
     records.push({ path: `.git/${ref}`, change: baseline.replaceRefs.has(ref) ? 'modified' : 'added' });
@@ -165,7 +169,7 @@ async function restoreShared(repo: string, baseline: Shared): Promise<GitDirChan
     records.push({ path: `.git/${ref}`, change: 'deleted' });
     await gitOut(repo, ['update-ref', ref, sha]);
   }
-  return records;
+  return { records, ...(branches ? { branches: onlyUnder(refs, 'refs/heads/') } : {}) };
 }
 
 export interface GitDirWatch {
@@ -173,9 +177,11 @@ export interface GitDirWatch {
   readonly branchesBefore?: ReadonlyMap<string, string>;
   /**
    * Puts back every watched file and replace ref that changed since the watch began and says what
-   * had changed (`.git/...` paths). Call exactly once, after the agent call.
+   * had changed (`.git/...` paths). Call exactly once, after the agent call. With `branches`, also
+   * every `refs/heads/*` as the restore found them (`branchesAfter`: read with the replace refs, one
+   * git process for both).
    */
-  restore(): Promise<{ readonly changes: readonly GitDirChange[]; readonly overlapped: boolean }>;
+  restore(): Promise<{ readonly changes: readonly GitDirChange[]; readonly overlapped: boolean; readonly branchesAfter?: ReadonlyMap<string, string> }>;
 }
 
 /**
@@ -235,13 +241,13 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
         // worktree's own files are done: two restores called together were otherwise charged in
         // whichever order their own files happened to finish. The shared part still waits for them
         // (the worktree's `.git` link put back first: restoreShared runs git in the worktree).
-        const mine = Promise.all([watch.restoring, ownDone]).then(() => restoreShared(worktree, baseline));
+        const mine = Promise.all([watch.restoring, ownDone]).then(() => restoreShared(worktree, baseline, opts.branches === true));
         watch.restoring = mine.catch(() => undefined);
         const ownChanges = (await ownDone).map(
           (c): GitDirChange => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }),
         );
-        const sharedChanges = await mine;
-        return { changes: [...sharedChanges, ...ownChanges], overlapped };
+        const shared = await mine;
+        return { changes: [...shared.records, ...ownChanges], overlapped, ...(shared.branches ? { branchesAfter: shared.branches } : {}) };
       } finally {
         watch.active -= 1;
         if (watch.active === 0) sharedWatches.delete(commonDir);

@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { gitDirsOf, gitOut, type GitCallOptions } from './exec.js';
+import { gitDirsOf, gitOut, rememberGitDirs, type GitCallOptions } from './exec.js';
 import { withRepoLock } from './repo-lock.js';
 
 const commonDirs = new Map<string, string>();
@@ -78,6 +78,20 @@ export function adminDirNamedBy(worktree: string): string | undefined {
   if (!line?.startsWith('gitdir:')) return undefined;
   const target = line.slice('gitdir:'.length).trim();
   return isAbsolute(target) ? target : resolve(worktree, target);
+}
+
+/**
+ * A worktree bestof has just made: its git dirs are the repository's common dir and the admin entry
+ * its fresh `.git` file names, remembered for gitDirsOf (the guard and the driver look-up ask them
+ * before the agent's first call: one `git rev-parse` fewer per candidate). Only when the two agree
+ * with git's own layout, in the same spelling git prints (`<common>/worktrees/<name>`); otherwise
+ * git is asked as before.
+ */
+export async function rememberNewWorktreeDirs(repo: string, worktree: string, opts: GitCallOptions = {}): Promise<void> {
+  const admin = adminDirNamedBy(worktree);
+  const repoDirs = await gitDirsOf(resolve(repo), opts.signal);
+  if (admin === undefined || repoDirs === undefined || dirname(admin) !== join(repoDirs.commonDir, 'worktrees')) return;
+  rememberGitDirs(worktree, { commonDir: repoDirs.commonDir, gitDir: admin });
 }
 
 /** Is `admin` a direct child of `<common>/worktrees/`? (A `.git` file may name any folder at all.) */

@@ -14,7 +14,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, runGit, type GitCallOptions } from './exec.js';
 import { resolveCommit } from './repo.js';
-import { adminDirsOf, canonicalPath, discardWorktree, withWorktreesLock } from './worktree-admin.js';
+import { adminDirsOf, canonicalPath, discardWorktree, rememberNewWorktreeDirs, withWorktreesLock } from './worktree-admin.js';
 
 export interface WorktreeInfo {
   /** Absolute path as git records it (symlinks in it are resolved, e.g. /private/tmp on macOS). */
@@ -146,6 +146,7 @@ async function createOnce(repo: string, path: string, addArgs: readonly string[]
   // no config of its own, so the repository's answer about drivers (exec.ts) holds, already known.
   const checkout = await runGit(repo, ['-C', path, 'reset', '--hard', '--quiet', '--no-recurse-submodules'], call);
   if (checkout.code !== 0) return err(`checkout failed: ${gitMessage(checkout.stderr || checkout.stdout)}`);
+  await rememberNewWorktreeDirs(repo, path, call);
   return ok();
 }
 

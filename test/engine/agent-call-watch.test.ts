@@ -19,7 +19,7 @@ function watchContext(worktree: string): Pick<LoopContext, 'candidate' | 'emit'>
 }
 
 describe('watchAgentCall', () => {
-  it('reads the replace refs and the branches in one for-each-ref, and the git dirs once per worktree', async () => {
+  it('reads the replace refs and the branches in one for-each-ref before the call and one after it, and never the git dirs of a worktree bestof made', async () => {
     const r = repo({ 'README.md': '# r\n' });
     const base = r.git('rev-parse', 'HEAD');
     r.git('branch', 'feature');
@@ -27,20 +27,23 @@ describe('watchAgentCall', () => {
     expect((await addWorktree(r.dir, { path: wt, branch: 'bestof/t/c1', base })).ok).toBe(true);
     const ctx = watchContext(wt);
 
-    const calls: string[][] = [];
-    for (let i = 0; i < 2; i++) {
-      const around = await recordGitCalls(tempDir(), async () => {
-        const watch = await watchAgentCall(ctx);
-        return { branchesBefore: watch.branchesBefore, tampered: await watch.restore(i + 1) };
-      });
-      expect(around.result.branchesBefore).toEqual(await branchTips(wt));
-      expect([...around.result.branchesBefore.keys()].sort()).toEqual(['refs/heads/bestof/t/c1', 'refs/heads/feature', 'refs/heads/main']);
-      expect(around.result.tampered).toEqual([]);
-      calls.push(around.calls);
-    }
     const bare = (call: string): string => call.replace(/^(-c \S+ )+/, '');
-    // The first watch may ask where the git dirs are (once per worktree); the second never does.
-    expect(calls[1]?.map(bare)).toEqual(['for-each-ref --format=%(refname) %(objectname) refs/replace/ refs/heads/', 'for-each-ref --format=%(refname) %(objectname) refs/replace/']);
-    expect(calls[0]?.filter((c) => c.includes('for-each-ref')).map(bare)).toEqual(calls[1]?.map(bare));
+    const bothRefs = 'for-each-ref --format=%(refname) %(objectname) refs/replace/ refs/heads/';
+    for (let i = 0; i < 2; i++) {
+      const watching = await recordGitCalls(tempDir(), () => watchAgentCall(ctx));
+      const watch = watching.result;
+      expect(watch.branchesBefore).toEqual(await branchTips(wt));
+      expect([...watch.branchesBefore.keys()].sort()).toEqual(['refs/heads/bestof/t/c1', 'refs/heads/feature', 'refs/heads/main', ...(i === 1 ? ['refs/heads/agent-0'] : [])].sort());
+      // What an agent does during its call: a branch of its own (the commit step adopts such a one).
+      r.git('-C', wt, 'branch', `agent-${i}`);
+      const restoring = await recordGitCalls(tempDir(), () => watch.restore(i + 1));
+      expect(restoring.result.tampered).toEqual([]);
+      // After the call: the branches as the agent left them, its new one included.
+      expect(restoring.result.branchesAfter).toEqual(await branchTips(wt));
+      expect(restoring.result.branchesAfter.get(`refs/heads/agent-${i}`)).toBe(base);
+      expect(restoring.calls.map(bare)).toEqual([bothRefs]);
+      // The git dirs are known since the worktree was made: never asked.
+      expect(watching.calls.map(bare)).toEqual([bothRefs]);
+    }
   });
 });

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
 import { addCowWorktree, addCowWorktreeOnBranch, detachCowBase, materializeCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree, type RunInside } from '../../src/git/cow-worktree.js';
 import { addWorktree } from '../../src/git/worktree.js';
+import { gitDirsOf } from '../../src/git/exec.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { overlayAvailable, startOverlayHolder, type OverlayHolder } from '../../src/process/overlay-holder.js';
 import { agentSandbox } from '../../src/engine/agent-sandbox.js';
 import { probeSandbox, wrapInSandbox } from '../../src/process/sandbox.js';
@@ -146,6 +148,11 @@ describe('overlay worktrees behave like plain ones', () => {
     expect(inside(h, path, 'git', 'status', '--porcelain')).toBe('');
     expect(inside(h, path, 'cat', 'src/a.txt')).toBe('a');
     expect(r.git('worktree', 'list', '--porcelain')).toContain(`worktree ${path}\nHEAD ${base}\nbranch refs/heads/bestof/run/a`);
+    // Its git dirs are known from its creation (no git process), and they are what git says inside.
+    const known = await recordGitCalls(tempDir(), () => gitDirsOf(path));
+    expect(known.calls).toEqual([]);
+    const [commonDir, gitDir] = inside(h, path, 'git', 'rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir').split('\n');
+    expect(known.result).toEqual({ commonDir, gitDir });
   });
 
   it('edit, delete, add, rename and symlinks: the same status, diff and commit as in a plain worktree', async () => {

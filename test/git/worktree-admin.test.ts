@@ -1,8 +1,9 @@
-/** The common git dir of a repository, asked of git at most once per folder by bestof's git calls together. */
+/** The git dirs of a repository and of bestof's new worktrees, asked of git at most once per folder by bestof's git calls together. */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGit } from '../../src/git/exec.js';
+import { gitDirsOf, runGit } from '../../src/git/exec.js';
+import { addWorktree } from '../../src/git/worktree.js';
 import { commonGitDir } from '../../src/git/worktree-admin.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
@@ -29,5 +30,19 @@ describe('commonGitDir', () => {
     const again = await recordGitCalls(tempDir(), () => commonGitDir(sub));
     expect(again.result).toBe(first.result);
     expect(again.calls).toEqual([]);
+  });
+});
+
+describe('a worktree bestof makes', () => {
+  it('has its git dirs known from its creation: what git says there, and no git process to ask it', async () => {
+    const r = repo({ 'a.txt': 'a\n' });
+    const path = join(tempDir(), 'c1');
+    expect((await addWorktree(r.dir, { path, branch: 'bestof/r/c1', base: 'HEAD' })).ok).toBe(true);
+    const { result, calls } = await recordGitCalls(tempDir(), () => gitDirsOf(path));
+    expect(calls).toEqual([]);
+    const asked = await runGit(path, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir']);
+    const [commonDir, gitDir] = asked.stdout.trim().split('\n');
+    expect(result).toEqual({ commonDir, gitDir });
+    expect(gitDir).toBe(join(realpathSync(r.dir), '.git', 'worktrees', 'c1'));
   });
 });
