@@ -33,6 +33,9 @@ export interface AddWorktreeOptions {
   signal?: AbortSignal;
 }
 
+/** A full object name: 40 (sha-1) or 64 (sha-256) lowercase hex digits. */
+const FULL_OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /** Creation attempts before a worktree is given up, and the pause after each failed one. */
 export const WORKTREE_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = [150, 500];
@@ -46,7 +49,10 @@ export async function addWorktree(repo: string, opts: AddWorktreeOptions): Promi
   const { branch, base, signal } = opts;
   const path = resolve(opts.path);
   const call = { signal };
-  const baseCommit = await resolveCommit(repo, base, call);
+  // A full commit name (the planner's resolved base, as every run passes it) is not asked of git
+  // again: the create-only `update-ref` below refuses an object that is missing or no commit
+  // (git checks what a branch points at). Any other revision is resolved first.
+  const baseCommit = FULL_OBJECT_NAME.test(base) ? base : await resolveCommit(repo, base, call);
   if (baseCommit === undefined) {
     return err(`cannot create worktree for ${branch}: base ${base} is not a commit in ${repo}`);
   }

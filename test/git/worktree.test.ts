@@ -7,6 +7,7 @@ import { discardWorktree } from '../../src/git/worktree-admin.js';
 import { withRepoLock } from '../../src/git/repo-lock.js';
 import { waitUntil } from '../helpers/wait.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 
 const { repo: tempRepo, tempDir } = tempRepos();
 const repo = (): TempRepo => tempRepo({ 'README.md': '# hi\n' });
@@ -54,6 +55,25 @@ describe('worktrees', () => {
     const busy = await addWorktree(r.dir, { path: dir, branch: 'c', base: 'main' });
     expect(!busy.ok && busy.error).toMatch(/not empty/);
     expect(r.git('branch', '--list', 'b', 'c')).toBe('');
+  });
+
+  it('takes a full commit name as it is (no git process to resolve it), and refuses a full name of a tree or of nothing', async () => {
+    const r = repo();
+    const dir = tempDir();
+    const head = r.git('rev-parse', 'HEAD');
+    const made = await recordGitCalls(tempDir(), () => addWorktree(r.dir, { path: join(dir, 'a'), branch: 'a', base: head }));
+    expect(made.result).toEqual(ok());
+    expect(made.calls.filter((call) => call.includes(' rev-parse --verify '))).toEqual([]);
+    expect(r.git('rev-parse', 'a')).toBe(head);
+
+    const tree = r.git('rev-parse', 'HEAD^{tree}');
+    const onTree = await addWorktree(r.dir, { path: join(dir, 'b'), branch: 'b', base: tree });
+    expect(!onTree.ok && onTree.error).toMatch(new RegExp(`cannot create branch b at ${tree}: .*non-commit`));
+    const missing = 'f'.repeat(head.length);
+    const onNothing = await addWorktree(r.dir, { path: join(dir, 'c'), branch: 'c', base: missing });
+    expect(!onNothing.ok && onNothing.error).toMatch(new RegExp(`cannot create branch c at ${missing}: `));
+    expect(r.git('branch', '--list', 'b', 'c')).toBe('');
+    expect(existsSync(join(dir, 'b')) || existsSync(join(dir, 'c'))).toBe(false);
   });
 
   it('refuses to remove a dirty worktree unless forced', async () => {
