@@ -3,7 +3,7 @@
  * bestof against a careful bash script doing the same job, at the same concurrency.
  *
  *   node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3]
- *                                   [--concurrency N] [--no-sandbox-cost] [--worktrees copy-on-write]
+ *                                   [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees copy-on-write]
  *   npm run bench:overhead                     (needs the build: npm run build)
  *   node scripts/bench-overhead.mjs --files 500,5000,50000 --candidates 1,8,64   (the whole matrix:
  *                                   50,000 files and 64 candidates take minutes per round)
@@ -36,6 +36,8 @@
  * Each cell (size x N) starts with an untimed run of each side with a `git` wrapper first on PATH
  * that logs every call (scripts/lib/git-census.mjs): the git processes per candidate and shared,
  * and bestof's per candidate by subcommand. It also warms the caches for the timed rounds.
+ * `--no-census` skips it (the count is then "not counted"): at 50,000 files x 64 candidates it is
+ * two more whole runs, each side's 64 checkouts of 50,000 files, which nothing else needs.
  *
  * Then `--repeat` rounds: the baseline and bestof one after the other, the baseline first in odd
  * rounds and bestof first in even ones, each timed with performance.now() around its process;
@@ -75,7 +77,7 @@ const AGENT_OUTPUT = 'written by an instant candidate\n';
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--worktrees plain|copy-on-write]\n';
+const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees plain|copy-on-write]\n';
 
 function positiveInt(option, raw, max) {
   const n = Number(raw);
@@ -97,6 +99,7 @@ function readOptions(defaultConcurrency) {
       repeat: { type: 'string', default: '3' },
       concurrency: { type: 'string' },
       'no-sandbox-cost': { type: 'boolean', default: false },
+      'no-census': { type: 'boolean', default: false },
       worktrees: { type: 'string', default: 'plain' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -115,6 +118,7 @@ function readOptions(defaultConcurrency) {
     concurrency,
     concurrencyIsDefault: values.concurrency === undefined,
     sandboxCost: !values['no-sandbox-cost'],
+    census: !values['no-census'],
     worktrees: worktreesOption(values.worktrees),
   };
 }
@@ -480,9 +484,11 @@ async function measureCell(context) {
   const { files, candidates, concurrency, repeat } = context;
   const cell = cellContext(context);
   process.stdout.write(`\n== ${files} files x ${candidates} candidate(s), ${Math.min(concurrency, candidates)} at a time ==\n`);
-  const calls = await census(cell, context);
-  process.stdout.write(`git processes (an untimed run of each with a git wrapper): baseline ${describeCensus(calls.baseline)}; bestof ${describeCensus(calls.bestof)}\n`);
-  process.stdout.write(`  bestof's per candidate: ${calls.bestof.subcommands.map(([command, n]) => `${command} ${formatCount(n)}`).join(', ')}\n`);
+  const calls = context.census ? await census(cell, context) : undefined;
+  if (calls) {
+    process.stdout.write(`git processes (an untimed run of each with a git wrapper): baseline ${describeCensus(calls.baseline)}; bestof ${describeCensus(calls.bestof)}\n`);
+    process.stdout.write(`  bestof's per candidate: ${calls.bestof.subcommands.map(([command, n]) => `${command} ${formatCount(n)}`).join(', ')}\n`);
+  } else process.stdout.write('git processes: not counted (--no-census)\n');
 
   const rounds = await runAlternated(
     repeat,
@@ -586,7 +592,7 @@ function summaryTable(cells) {
   ];
   for (const { files, candidates, concurrency, calls, summary } of cells) {
     rows.push(
-      `| ${files.toLocaleString('en-US')} | ${candidates} | ${concurrency} | ${formatCount(calls.baseline.perCandidate.mean)} / ${formatCount(calls.bestof.perCandidate.mean)} | ${seconds(summary.reference)} | ${seconds(summary.measured)} | **${formatRatio(summary.ratio)}** |`,
+      `| ${files.toLocaleString('en-US')} | ${candidates} | ${concurrency} | ${calls ? `${formatCount(calls.baseline.perCandidate.mean)} / ${formatCount(calls.bestof.perCandidate.mean)}` : 'not counted'} | ${seconds(summary.reference)} | ${seconds(summary.measured)} | **${formatRatio(summary.ratio)}** |`,
     );
   }
   return rows.join('\n');
@@ -683,7 +689,7 @@ async function main() {
       const seenRuns = new Set();
       for (const candidates of options.candidates) {
         const spec = writeSpec(join(sizeDir, `spec-${candidates}`), { name: `bench-${candidates}`, repo, candidates, concurrency: options.concurrency, worktrees: options.worktrees });
-        cells.push(await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript }));
+        cells.push(await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript, census: options.census }));
       }
       if (sizeIndex === 0 && options.sandboxCost) {
         const candidates = Math.min(Math.max(...options.candidates), SANDBOX_MAX_CANDIDATES);
