@@ -190,7 +190,7 @@ export interface AgentCallWatch {
   /**
    * Puts back what the agent changed in the shared git dir; each change is reported as a warning and
    * returned as frozen tampering. Also every local branch as the call left them (`branchesAfter`,
-   * read with the replace refs the restore reads anyway: the commit step needs ask no more).
+   * read with the replace refs the restore reads anyway: the commit step need not list them again).
    */
   restore(iteration: number): Promise<{ readonly tampered: TamperedPath[]; readonly branchesAfter: ReadonlyMap<string, string> }>;
 }
