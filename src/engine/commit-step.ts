@@ -29,6 +29,8 @@ export interface CommittedWork {
   readonly changedFiles: number;
   /** bestof's commit and its tree and parents, as commitAll made it: the reword needs not read them back. */
   readonly made?: { readonly commit: string; readonly header: CommitHeader };
+  /** The commit the kept ref already points at (the reword moved it with the branch): keepCommitted need not move it. */
+  readonly keptAt?: string;
 }
 
 type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
@@ -103,7 +105,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
 export async function keepCommitted(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'emit'>, work: CommittedWork): Promise<LoopState> {
   const { state } = work;
   if (!work.changed || !state.head) return state;
-  const removed = await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, state.head);
+  const removed = work.keptAt === state.head ? [] : await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, state.head);
   if (removed.length > 0) {
     // Only possible without the sandbox: a ref planted in the way cannot make the work unreachable.
     ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs` });
@@ -112,7 +114,11 @@ export async function keepCommitted(ctx: Pick<LoopContext, 'plan' | 'candidate' 
   return state;
 }
 
-/** The iteration's commit says its score, when bestof made it (an agent's own commit is left alone). Not yet kept. */
+/**
+ * The iteration's commit says its score, when bestof made it (an agent's own commit is left alone).
+ * The kept ref moves with the branch when it can (one git transaction, `keptAt`); keepCommitted
+ * records it either way, and moves the ref itself when the reword could not.
+ */
 export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit'>, work: CommittedWork): Promise<CommittedWork> {
   const { state } = work;
   if (!work.changed || !state.head || !state.headIsOurs) return work;
@@ -123,11 +129,12 @@ export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit
     message: `bestof: ${candidate.id} iteration ${state.iteration}, score ${state.lastScore}`,
     // Only for the very commit commitAll made: anything else is read from git.
     header: work.made?.commit === state.head ? work.made.header : undefined,
+    keepRef: candidate.ref,
   });
   if (reworded.branchWasMoved) {
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored` });
   }
-  return { ...work, state: { ...state, head: reworded.commit } };
+  return { ...work, state: { ...state, head: reworded.commit }, ...(reworded.kept ? { keptAt: reworded.commit } : {}) };
 }
 
 /**

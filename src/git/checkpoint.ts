@@ -18,6 +18,8 @@ export interface Reworded {
   readonly commit: string;
   /** The branch no longer pointed at `commit` (someone else moved it meanwhile): it was put on the reworded commit anyway. */
   readonly branchWasMoved?: string;
+  /** `keepRef` points at the reworded commit too, moved in the same transaction as the branch. */
+  readonly kept?: true;
 }
 
 /**
@@ -25,6 +27,12 @@ export interface Reworded {
  * the new commit. By sha, never "whatever HEAD is now": a rival that moved the branch while the
  * checks ran (possible without the sandbox) must not get its tree recorded under this candidate's
  * name, as `git commit --amend` would do.
+ *
+ * With `keepRef` (the candidate's kept ref), the branch and that ref move in one `git update-ref
+ * --stdin` transaction, one git process instead of two: both or neither. When it fails (the
+ * branch was moved, or something is planted in the kept ref's way: both only possible without the
+ * sandbox), nothing has moved, the branch is put on the reworded commit as below, and `kept` is
+ * absent: the caller moves the kept ref its own way (updateOwnRef clears what is in the way).
  */
 export async function rewordCommit(
   worktree: string,
@@ -37,6 +45,8 @@ export async function rewordCommit(
      * commit object for good, so they need not be read back. @default read with `git cat-file`
      */
     readonly header?: CommitHeader | undefined;
+    /** A full ref (`refs/bestof/...`) to point at the reworded commit in the same transaction as the branch. */
+    readonly keepRef?: string | undefined;
   },
 ): Promise<Reworded> {
   const [identity, header] = await Promise.all([identityArgs(worktree), opts.header ?? commitHeader(worktree, opts.commit)]);
@@ -44,6 +54,10 @@ export async function rewordCommit(
   // Only bestof's own commits are reworded, made with the same identity a moment before.
   const made = (await gitOut(worktree, [...identity, 'commit-tree', header.tree, ...parents, '-m', opts.message])).trim();
   const ref = `refs/heads/${opts.branch}`;
+  if (opts.keepRef !== undefined) {
+    const both = await runGit(worktree, ['update-ref', '--stdin'], { input: `update ${ref} ${made} ${opts.commit}\nupdate ${opts.keepRef} ${made}\n` });
+    if (both.code === 0) return { commit: made, kept: true };
+  }
   const swapped = await runGit(worktree, ['update-ref', ref, made, opts.commit]);
   if (swapped.code === 0) return { commit: made };
   const movedTo = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', ref])).stdout.trim();

@@ -85,6 +85,8 @@ export interface GitCallOptions {
   userHooks?: boolean;
   /** A private index (GIT_INDEX_FILE) instead of the worktree's: to commit what is on disk without touching its index. */
   indexFile?: string;
+  /** What git reads on its stdin (`update-ref --stdin`); empty when absent. */
+  input?: string;
 }
 
 /** A git call that should not fail did: a bug or a broken environment, never a user situation. */
@@ -104,7 +106,7 @@ export async function runGit(cwd: string, args: readonly string[], opts: GitCall
   const command = subcommandOf(args);
   const drivers = command !== undefined && SAFE_COMMANDS.has(command) ? [] : await driverOverrides(cwd, configQuestions, opts.signal);
   const fixed = opts.userHooks ? FIXED_CONFIG.slice(2) : FIXED_CONFIG;
-  return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal, opts.indexFile !== undefined ? { GIT_INDEX_FILE: opts.indexFile } : {});
+  return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal, opts.indexFile !== undefined ? { GIT_INDEX_FILE: opts.indexFile } : {}, opts.input);
 }
 
 /** A repository's git dirs as seen from a folder in it: the shared one and the worktree's own (the same for a main checkout). */
@@ -152,9 +154,9 @@ function gitEnv(): Record<string, string> {
   return env;
 }
 
-async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined, extraEnv: Readonly<Record<string, string>> = {}): Promise<GitRun> {
+async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined, extraEnv: Readonly<Record<string, string>> = {}, input?: string): Promise<GitRun> {
   // A signal that fires after git finished does not undo what git did: spawnGit reports the real result.
-  const run = await spawnGit(cwd, args, { ...gitEnv(), ...extraEnv }, signal);
+  const run = await spawnGit(cwd, args, { ...gitEnv(), ...extraEnv }, signal, input);
   // Killed by a signal, or git could not be started at all (not installed? no such folder?).
   if (run.code < 0) throw new GitCommandError(args, cwd, run);
   return run;

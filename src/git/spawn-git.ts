@@ -23,13 +23,13 @@ export interface GitRun {
 }
 
 /**
- * Runs `git <args>` in `cwd` with exactly `env`, stdin empty. Resolves when the process has closed
+ * Runs `git <args>` in `cwd` with exactly `env`; stdin is `input` when given, else empty. Resolves when the process has closed
  * its output, with what it printed. git leads a process group of its own. Rejects (an AbortError)
  * only when `signal` ended the call: then git gets SIGTERM, on which it removes its lock files and
  * stops what it started, and the promise settles as soon as git has exited (a program git started
  * may still hold the output open).
  */
-export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GitRun> {
+export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal, input?: string): Promise<GitRun> {
   if (signal?.aborted) return Promise.reject(abortError(args, signal));
   return new Promise((resolve, reject) => {
     // A process group of its own, as every other child of bestof has (src/process/run-process.ts):
@@ -37,7 +37,15 @@ export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Rec
     // bestof's to handle; it reached git too, and a git killed in the middle of a candidate's
     // commit made that candidate fail with an internal error instead of ending cancelled with its
     // work kept. git stops when `signal` says so, or finishes its short call.
-    const child = spawn('git', [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child =
+      input === undefined
+        ? spawn('git', [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+        : spawn('git', [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    if (input !== undefined && child.stdin) {
+      // A git that exits before reading all of it (it refused the first line) is not an error here (EPIPE): its exit code says what happened.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(input);
+    }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let startError: Error | undefined;

@@ -117,6 +117,55 @@ describe('rewordCommit', () => {
   });
 });
 
+describe('rewordCommit with the kept ref', () => {
+  function scoredCommit(): { r: ReturnType<typeof repo>; mine: string } {
+    const r = repo({ 'README.md': '# r\n' });
+    r.git('checkout', '--quiet', '-b', 'bestof/run/c1');
+    r.write('mine.txt', 'mine\n');
+    return { r, mine: r.commitAll('bestof: c1 iteration 1') };
+  }
+  const keepRef = 'refs/bestof/run/c1/kept';
+
+  it('moves the branch and the kept ref in one git process (update-ref --stdin), both to the rewording', async () => {
+    const { r, mine } = scoredCommit();
+    await identityArgs(r.dir);
+    const { result: reworded, calls } = await recordGitCalls(tempDir(), () => rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'scored', keepRef }));
+    // (The look-up of the repository's drivers, once per folder, is not the reword's.)
+    const own = calls.filter((call) => !call.includes(' config --show-scope '));
+    expect(own.map(subcommand)).toEqual(['cat-file', 'commit-tree', 'update-ref']);
+    expect(own[2]).toContain('update-ref --stdin');
+    expect(reworded.kept).toBe(true);
+    expect(reworded.branchWasMoved).toBeUndefined();
+    expect(r.git('rev-parse', 'refs/heads/bestof/run/c1')).toBe(reworded.commit);
+    expect(r.git('rev-parse', keepRef)).toBe(reworded.commit);
+  });
+
+  it('a branch a rival moved: neither ref moves in the transaction; the branch is put on the rewording as before, the kept ref left to the caller', async () => {
+    const { r, mine } = scoredCommit();
+    r.git('checkout', '--quiet', '--detach');
+    r.write('PWNED.txt', 'pwned\n');
+    const planted = r.commitAll('planted');
+    r.git('update-ref', 'refs/heads/bestof/run/c1', planted);
+    r.git('update-ref', keepRef, mine);
+    const reworded = await rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'scored', keepRef });
+    expect(reworded.kept).toBeUndefined();
+    expect(reworded.branchWasMoved).toBe(planted);
+    expect(r.git('rev-parse', 'refs/heads/bestof/run/c1')).toBe(reworded.commit);
+    expect(r.git('rev-parse', keepRef)).toBe(mine);
+  });
+
+  it('a ref planted in the kept ref\'s way: the transaction fails whole, the branch still moves, the kept ref is left to the caller', async () => {
+    const { r, mine } = scoredCommit();
+    // refs/bestof/run/c1/kept cannot exist beside a ref refs/bestof/run/c1 (a file where a folder must be).
+    r.git('update-ref', 'refs/bestof/run/c1', mine);
+    const reworded = await rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'scored', keepRef });
+    expect(reworded.kept).toBeUndefined();
+    expect(reworded.branchWasMoved).toBeUndefined();
+    expect(r.git('rev-parse', 'refs/heads/bestof/run/c1')).toBe(reworded.commit);
+    expect(r.git('for-each-ref', '--format=%(refname)', 'refs/bestof/')).toBe('refs/bestof/run/c1');
+  });
+});
+
 /** The git subcommand of a recorded call (the `-c k=v` options before it may hold spaces: an identity). */
 function subcommand(call: string): string {
   return /(?:^| )(cat-file|commit-tree|update-ref|rev-parse|config) /.exec(call)?.[1] ?? call;

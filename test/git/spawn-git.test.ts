@@ -22,6 +22,15 @@ describe('spawnGit via runGit', () => {
     expect(missing.stderr).toContain('Needed a single revision');
   });
 
+  it('gives git its input on stdin when asked, and an empty stdin otherwise', async () => {
+    const r = repo();
+    const hashed = await runGit(r.dir, ['hash-object', '--stdin'], { input: 'hello\n' });
+    // The blob names of "hello\n" and of nothing (sha-1, the temp repos' format).
+    expect(hashed.stdout.trim()).toBe('ce013625030ba8dba906f756967f9e9ca394464a');
+    const empty = await runGit(r.dir, ['hash-object', '--stdin']);
+    expect(empty.stdout.trim()).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+  });
+
   it('collects the whole of a long output', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 3000; i++) files[`folder-${i % 30}/a-rather-long-file-name-${i}.txt`] = `${i}\n`;
