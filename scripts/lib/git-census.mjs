@@ -3,8 +3,9 @@
  * on PATH (bestof and the baseline both find git on PATH).
  *
  * The wrapper writes one line per call: the working folder, then each argument, separated by
- * US (\x1f), newlines inside an argument written as `\n`. It is used only in an untimed run: a
- * bash process per git call would weigh on the times.
+ * US (\x1f), newlines inside an argument written as `\n`; a call with `--stdin` has what it read
+ * as a last field `stdin:<text>` (so `update-ref --stdin` names the refs and commits it moves). It
+ * is used only in an untimed run: a bash process per git call would weigh on the times.
  *
  * A call belongs to a candidate when it names it: `/<tag>/<id>` in its folder or arguments (the
  * candidate's worktree `<worktrees>/<tag>/c3`, its branch `bestof/<tag>/c3`, its kept ref
@@ -24,8 +25,14 @@ export function gitWrapperScript(realGit) {
     '# Logs one line per git call (see scripts/lib/git-census.mjs), then runs the real git.',
     "IFS=$'\\x1f'",
     'line="$PWD"$\'\\x1f\'"$*"',
+    // What a `--stdin` call reads (`update-ref --stdin`: the refs and commits it moves) is logged as
+    // one more field, `stdin:<text>`, and passed on: such a call names its candidate there.
+    'stdin=',
+    'for arg in "$@"; do [ "$arg" = --stdin ] && stdin=1; done',
+    'if [ -n "$stdin" ]; then input=$(cat; printf x); input=${input%x}; line="$line"$\'\\x1f\'"stdin:$input"; fi',
     "line=${line//$'\\n'/\\\\n}",
     'printf \'%s\\n\' "$line" >> "$BESTOF_BENCH_GIT_LOG"',
+    `if [ -n "$stdin" ]; then printf '%s' "$input" | ${JSON.stringify(realGit)} "$@"; exit $?; fi`,
     `exec ${JSON.stringify(realGit)} "$@"`,
     '',
   ].join('\n');

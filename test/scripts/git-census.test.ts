@@ -3,7 +3,7 @@
  * front of git, and the attribution of a run's calls to its candidates.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attributeCalls, gitWrapperScript, parseGitLog, subcommandOf, summarizeCensus, type GitCall } from '../../scripts/lib/git-census.mjs';
@@ -56,6 +56,27 @@ describe('the git wrapper', () => {
       perCandidate: { mean: 5, min: 5, max: 5 },
       subcommands: [['worktree', 2], ['add', 1], ['commit', 1], ['update-ref', 1]],
     });
+  });
+});
+
+describe('the git wrapper and stdin', () => {
+  it('logs what an `update-ref --stdin` reads as a last field and passes it on: the call names the refs and the commit it moves', () => {
+    const repo = tempRepo();
+    const dir = tempDir();
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
+    const log = join(dir, 'git.log');
+    writeFileSync(log, '');
+    const head = repo.git('rev-parse', 'HEAD');
+    const input = `update refs/heads/bestof/r1/c1 ${head}\nupdate refs/bestof/r1/c1/kept ${head}\n`;
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo.dir, input, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BESTOF_BENCH_GIT_LOG: log } });
+    expect(repo.git('rev-parse', 'refs/heads/bestof/r1/c1', 'refs/bestof/r1/c1/kept')).toBe(`${head}\n${head}`);
+    const calls = parseGitLog(readFileSync(log, 'utf8'));
+    expect(calls).toEqual([{ cwd: realpathSync(repo.dir), args: ['update-ref', '--stdin', `stdin:${input.replace(/\n/g, '\\n')}`] }]);
+    const { perCandidate, shared } = attributeCalls(calls, { tag: 'r1', candidates: ['c1', 'c2'] });
+    expect([perCandidate.get('c1')?.length, perCandidate.get('c2')?.length, shared.length]).toEqual([1, 0, 0]);
   });
 });
 
