@@ -122,9 +122,16 @@ async function whyKeep(request: OldRunsRequest & { run: RunListing; state: RunSt
 
 /**
  * The per-run folders left empty under the worktrees root (~/.cache/bestof/worktrees/<repo>-<id>/<run>/)
- * once their worktrees are gone; rmdir, so a folder with anything in it stays.
+ * once their worktrees are gone; rmdir, so a folder with anything in it stays. First, in the folder
+ * of every run that is not running, what an interrupted run left of its agents: their HOMEs
+ * (`.homes/`, which hold copies of the agents' logins: a run removes them as it ends, a run killed
+ * with SIGKILL cannot) and the reviewers' exports (`.review/`). Nothing of a candidate's work is in
+ * them (`bestof resume` makes them again).
  */
-export async function removeEmptyWorktreeFolders(repoRoot: string, dryRun: boolean, say: (line: string) => void): Promise<number> {
+/** A run's folders of its agents under `<worktrees root>/<run>/` (src/engine/agent-sandbox.ts), removed as the run ends. */
+const AGENT_LEFTOVERS = ['.homes', '.review'];
+
+export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean, say: (line: string) => void): Promise<number> {
   const root = worktreesRoot(repoRoot);
   let names: string[];
   try {
@@ -137,6 +144,12 @@ export async function removeEmptyWorktreeFolders(repoRoot: string, dryRun: boole
     const folder = join(root, name);
     // A running run's folder is empty for a moment before its first worktree is added.
     if (runIsAlive(runDirOf(repoRoot, name))) continue;
+    const agentsLeftovers = AGENT_LEFTOVERS.map((entry) => join(folder, entry)).filter((path) => existsSync(path));
+    if (agentsLeftovers.length > 0) {
+      if (!dryRun) for (const path of agentsLeftovers) await rm(path, { recursive: true, force: true });
+      count += 1;
+      say(`remove what the agents of ${name} left (${agentsLeftovers.map((path) => relative(root, path)).join(', ')}: their HOMEs, which hold copies of their logins)`);
+    }
     let inside: string[];
     try {
       inside = await readdir(folder);

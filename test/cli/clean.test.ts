@@ -38,6 +38,38 @@ function worktreeCount(): number {
 }
 
 describe('bestof clean after a killed run', () => {
+  it("removes the agents' HOMEs and review exports a killed run left (copies of logins), never a running run's", async () => {
+    project = makeProject();
+    const { runId } = await runWithWorktrees();
+    const runFolder = join(project.worktreesDir, runId);
+    const plant = (): string[] => {
+      const login = join(runFolder, '.homes', 'c1', '.codex', 'auth.json');
+      const exported = join(runFolder, '.review', 'c2', 'src', 'add.js');
+      for (const file of [login, exported]) {
+        mkdirSync(join(file, '..'), { recursive: true });
+        writeFileSync(file, 'copied\n');
+      }
+      return [login, exported];
+    };
+    // While the run is alive (its run.pid names a live process other than bestof clean): kept.
+    const planted = plant();
+    const alive = join(project.repo.dir, '.bestof', 'runs', runId, 'run.pid');
+    writeFileSync(alive, `${process.pid}\n`);
+    const whileAlive = await cli(['clean']);
+    expect(whileAlive.code, whileAlive.stderr).toBe(0);
+    expect(planted.every((file) => existsSync(file))).toBe(true);
+    // Dead: --dry-run says so and removes nothing; clean removes both, and the run's folder with them.
+    rmSync(alive);
+    const dry = await cli(['clean', '--dry-run']);
+    expect(dry.stdout).toContain(`remove what the agents of ${runId} left (${runId}/.homes, ${runId}/.review: their HOMEs, which hold copies of their logins)`);
+    expect(planted.every((file) => existsSync(file))).toBe(true);
+    const clean = await cli(['clean']);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toContain(`remove what the agents of ${runId} left`);
+    expect(existsSync(join(runFolder, '.homes')) || existsSync(join(runFolder, '.review'))).toBe(false);
+    expect(existsSync(runFolder)).toBe(false);
+  });
+
   it('clears a stale index.lock, commits the work left in the worktree and keeps it at the kept ref: exit 0', async () => {
     project = makeProject();
     const { runId, c2 } = await runWithWorktrees();

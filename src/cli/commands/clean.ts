@@ -38,7 +38,7 @@ import { runBaseDir } from '../../providers/shannon/paths.js';
 import type { CandidateState, RunState } from '../../engine/run-state.js';
 import { isCowWorktree } from '../../engine/cow-layout.js';
 import { changesFolder, cleanCowMode, mountForClean, removeForClean, removeRunCowBase, type CleanCowMode } from '../clean-cow.js';
-import { cleanOldRuns, parseAge, removeEmptyWorktreeFolders, removeLeftoverTrash } from '../clean-runs.js';
+import { cleanOldRuns, parseAge, removeRunFolderLeftovers, removeLeftoverTrash } from '../clean-runs.js';
 import { UsageError } from '../usage-error.js';
 
 /** Some worktree was kept because its work could not be saved: the user has something to do. */
@@ -143,7 +143,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   }
   if (!dryRun) await pruneWorktrees(repoRoot);
   actions += await removeLeftoverTrash(repoRoot, dryRun, say);
-  actions += await removeEmptyWorktreeFolders(repoRoot, dryRun, say);
+  actions += await removeRunFolderLeftovers(repoRoot, dryRun, say);
   if (olderThanMs !== undefined) {
     const old = await cleanOldRuns({ repoRoot, runs, olderThanMs, all: values.all === true, dryRun, keptWorktrees: keptRuns, loadState: loadRunState, say });
     actions += old.removed;
