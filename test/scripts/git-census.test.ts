@@ -11,16 +11,22 @@ import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo: tempRepo, tempDir } = tempRepos();
 
+/** A temp folder with the wrapper in `bin` (for PATH) and its empty `log`. */
+function wrapperOnPath(): { dir: string; bin: string; log: string } {
+  const dir = tempDir();
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
+  const log = join(dir, 'git.log');
+  writeFileSync(log, '');
+  return { dir, bin, log };
+}
+
 describe('the git wrapper', () => {
   it('logs every call of two candidates working at once, one line each, and git still does the work', () => {
     const repo = tempRepo();
-    const dir = tempDir();
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
-    const log = join(dir, 'git.log');
-    writeFileSync(log, '');
+    const { dir, bin, log } = wrapperOnPath();
     // The baseline's five steps, for c1 and c2 at the same time, and one call of the run's own. The
     // two `git worktree add` (and removals) take turns, as bestof's do under its lock: two at once
     // race in git itself (one can die reading the other's half-written admin entry), and a
@@ -62,13 +68,7 @@ describe('the git wrapper', () => {
 describe('the git wrapper and stdin', () => {
   it('logs what an `update-ref --stdin` reads as a last field and passes it on: the call names the refs and the commit it moves', () => {
     const repo = tempRepo();
-    const dir = tempDir();
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
-    const log = join(dir, 'git.log');
-    writeFileSync(log, '');
+    const { bin, log } = wrapperOnPath();
     const head = repo.git('rev-parse', 'HEAD');
     const input = `update refs/heads/bestof/r1/c1 ${head}\nupdate refs/bestof/r1/c1/kept ${head}\n`;
     execFileSync('git', ['update-ref', '--stdin'], { cwd: repo.dir, input, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BESTOF_BENCH_GIT_LOG: log } });
