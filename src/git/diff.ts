@@ -1,5 +1,6 @@
 /** Size and text of a candidate's change. */
 import { gitOut, splitNul, type GitCallOptions } from './exec.js';
+import { isFullObjectName } from './object-name.js';
 
 export interface DiffStat {
   /** Changed files; a rename counts once. */
@@ -57,7 +58,7 @@ const PATH_STATUSES: ReadonlySet<string> = new Set(['M', 'A', 'D', 'T']);
  */
 export async function changedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions = {}): Promise<PathChange[]> {
   if (pathspecs.length === 0) throw new Error('changedPaths: an empty pathspec list would mean every path');
-  const key = FULL_NAME.test(from) && FULL_NAME.test(to) ? [repo, from, to, ...pathspecs].join('\0') : undefined;
+  const key = isFullObjectName(from) && isFullObjectName(to) ? [repo, from, to, ...pathspecs].join('\0') : undefined;
   const known = key !== undefined ? changedPathsByCommits.get(key) : undefined;
   if (known) return [...known];
   const changes = await askChangedPaths(repo, from, to, pathspecs, opts);
@@ -77,7 +78,6 @@ export async function changedPaths(repo: string, from: string, to: string, paths
  */
 const changedPathsByCommits = new Map<string, readonly PathChange[]>();
 const MAX_REMEMBERED = 1000;
-const FULL_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 async function askChangedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions): Promise<PathChange[]> {
   const out = await gitOut(repo, ['diff', '--name-status', '--no-renames', '-z', '--no-ext-diff', from, to, '--', ...pathspecs], opts);

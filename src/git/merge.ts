@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
 import { isAncestor } from './refs.js';
+import { isFullObjectName } from './object-name.js';
 import { withRepoLock } from './repo-lock.js';
 import { currentBranch, dirtyPaths, gitPath, resolveCommit } from './repo.js';
 
@@ -89,7 +90,7 @@ async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<Merg
   const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => err({ reason, message: text });
 
   // A full sha only: `resolveCommit` of a name would let whatever the name points at now be merged.
-  const branchSha = /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(opts.commit) ? await resolveCommit(repo, opts.commit, call) : undefined;
+  const branchSha = isFullObjectName(opts.commit) ? await resolveCommit(repo, opts.commit, call) : undefined;
   if (branchSha === undefined) return fail('error', `cannot merge ${branch} into ${into}: ${opts.commit} is not a commit sha in ${repo}; ${kept}`);
 
   const current = await currentBranch(repo, call);

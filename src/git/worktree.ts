@@ -13,6 +13,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, runGit, type GitCallOptions } from './exec.js';
+import { isFullObjectName } from './object-name.js';
 import { resolveCommit } from './repo.js';
 import { adminDirsOf, canonicalPath, discardWorktree, rememberNewWorktreeDirs, withWorktreesLock } from './worktree-admin.js';
 
@@ -33,9 +34,6 @@ export interface AddWorktreeOptions {
   signal?: AbortSignal;
 }
 
-/** A full object name: 40 (sha-1) or 64 (sha-256) lowercase hex digits. */
-const FULL_OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
 /** Creation attempts before a worktree is given up, and the pause after each failed one. */
 export const WORKTREE_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = [150, 500];
@@ -52,7 +50,7 @@ export async function addWorktree(repo: string, opts: AddWorktreeOptions): Promi
   // A full commit name (the planner's resolved base, as every run passes it) is not asked of git
   // again: the create-only `update-ref` below refuses an object that is missing or no commit
   // (git checks what a branch points at). Any other revision is resolved first.
-  const baseCommit = FULL_OBJECT_NAME.test(base) ? base : await resolveCommit(repo, base, call);
+  const baseCommit = isFullObjectName(base) ? base : await resolveCommit(repo, base, call);
   if (baseCommit === undefined) {
     return err(`cannot create worktree for ${branch}: base ${base} is not a commit in ${repo}`);
   }
