@@ -19,6 +19,7 @@ import { join, relative } from 'node:path';
 import { branchesContaining, deleteRef, listRefs } from '../git/refs.js';
 import { worktreesRoot } from '../engine/plan.js';
 import { COW_TRASH } from '../engine/cow-layout.js';
+import { AGENT_FOLDERS } from '../engine/agent-sandbox.js';
 import { runIsAlive } from '../engine/run-lock.js';
 import { runDirOf, type RunListing } from '../engine/run-folder.js';
 import type { RunState } from '../engine/run-state.js';
@@ -128,9 +129,6 @@ async function whyKeep(request: OldRunsRequest & { run: RunListing; state: RunSt
  * with SIGKILL cannot) and the reviewers' exports (`.review/`). Nothing of a candidate's work is in
  * them (`bestof resume` makes them again).
  */
-/** A run's folders of its agents under `<worktrees root>/<run>/` (src/engine/agent-sandbox.ts), removed as the run ends. */
-const AGENT_LEFTOVERS = ['.homes', '.review'];
-
 export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean, say: (line: string) => void): Promise<number> {
   const root = worktreesRoot(repoRoot);
   let names: string[];
@@ -144,11 +142,11 @@ export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean
     const folder = join(root, name);
     // A running run's folder is empty for a moment before its first worktree is added.
     if (runIsAlive(runDirOf(repoRoot, name))) continue;
-    const agentsLeftovers = AGENT_LEFTOVERS.map((entry) => join(folder, entry)).filter((path) => existsSync(path));
+    const agentsLeftovers = Object.values(AGENT_FOLDERS).map((entry) => join(folder, entry)).filter((path) => existsSync(path));
     if (agentsLeftovers.length > 0) {
       if (!dryRun) for (const path of agentsLeftovers) await rm(path, { recursive: true, force: true });
       count += 1;
-      say(`remove what the agents of ${name} left (${agentsLeftovers.map((path) => relative(root, path)).join(', ')}: their HOMEs, which hold copies of their logins)`);
+      say(`remove what the agents of the interrupted run ${name} left: ${agentsLeftovers.map((path) => relative(root, path)).join(', ')} (agent HOMEs, which hold copies of their logins, and review exports; no candidate's work is there)`);
     }
     let inside: string[];
     try {

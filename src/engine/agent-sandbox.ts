@@ -53,16 +53,23 @@ interface SandboxCandidate {
   readonly worktree: string;
 }
 
+/**
+ * The folders of a run's agents in `<worktrees root>/<run>/`: their HOMEs (copies of their logins)
+ * and the reviewers' exports. Removed as the run ends (removeAgentHomes), by `bestof clean` after a
+ * run that could not (src/cli/clean-runs.ts).
+ */
+export const AGENT_FOLDERS = { homes: '.homes', review: '.review' } as const;
+
 /** `<worktrees root>/<run>`: the folder that holds the run's worktrees, HOMEs and exports. */
 const runWorktreesDir = (candidate: SandboxCandidate): string => dirname(candidate.worktree);
 
 export function agentHome(candidate: SandboxCandidate, role: 'candidate' | 'reviewer'): string {
-  return join(runWorktreesDir(candidate), '.homes', role === 'reviewer' ? `${candidate.id}-review` : candidate.id);
+  return join(runWorktreesDir(candidate), AGENT_FOLDERS.homes, role === 'reviewer' ? `${candidate.id}-review` : candidate.id);
 }
 
 /** Where the reviewer's clean export of this candidate's commit goes (removed after each review). */
 export function reviewExportDir(candidate: SandboxCandidate): string {
-  return join(runWorktreesDir(candidate), '.review', candidate.id);
+  return join(runWorktreesDir(candidate), AGENT_FOLDERS.review, candidate.id);
 }
 
 /**
@@ -100,7 +107,6 @@ export function agentSandbox(
 export async function removeAgentHomes(run: { readonly candidates: readonly SandboxCandidate[] }): Promise<void> {
   const dirs = new Set(run.candidates.map(runWorktreesDir));
   for (const dir of dirs) {
-    await rm(join(dir, '.homes'), { recursive: true, force: true }).catch(() => undefined);
-    await rm(join(dir, '.review'), { recursive: true, force: true }).catch(() => undefined);
+    for (const folder of Object.values(AGENT_FOLDERS)) await rm(join(dir, folder), { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -61,11 +61,11 @@ describe('bestof clean after a killed run', () => {
     // Dead: --dry-run says so and removes nothing; clean removes both, and the run's folder with them.
     rmSync(alive);
     const dry = await cli(['clean', '--dry-run']);
-    expect(dry.stdout).toContain(`remove what the agents of ${runId} left (${runId}/.homes, ${runId}/.review: their HOMEs, which hold copies of their logins)`);
+    expect(dry.stdout).toContain(`remove what the agents of the interrupted run ${runId} left: ${runId}/.homes, ${runId}/.review (agent HOMEs, which hold copies of their logins, and review exports; no candidate's work is there)`);
     expect(planted.every((file) => existsSync(file))).toBe(true);
     const clean = await cli(['clean']);
     expect(clean.code, clean.stderr).toBe(0);
-    expect(clean.stdout).toContain(`remove what the agents of ${runId} left`);
+    expect(clean.stdout).toContain(`remove what the agents of the interrupted run ${runId} left`);
     expect(existsSync(join(runFolder, '.homes')) || existsSync(join(runFolder, '.review'))).toBe(false);
     expect(existsSync(runFolder)).toBe(false);
   });
