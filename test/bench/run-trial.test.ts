@@ -3,21 +3,17 @@
  * (exit code or signal) and its last words, also when the bench was cancelled, so that a missing
  * report is never silently put down to the cancel. The real binary, started by runTrial itself.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTrial, type TrialRun } from '../../src/bench/run-trial.js';
-import { makeTempDir } from '../helpers/temp-repo.js';
+import { tempRepos } from '../helpers/temp-repo.js';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { tempDir } = tempRepos();
 
 /** A trial of a spec file that is not a spec (bestof refuses it with exit 2); only what runTrial reads before a report. */
 function brokenTrial(signal: AbortSignal): TrialRun {
-  const dir = makeTempDir('bestof-trial-');
-  made.push(dir);
+  const dir = tempDir();
   const specFile = join(dir, 'trial.toml');
   writeFileSync(specFile, 'this is = = not toml\n');
   return {
