@@ -5,7 +5,7 @@ import { createSecretSet, SHAPES_ONLY } from '../../src/engine/secrets.js';
  * Provider against a real temp git repo and real check commands. One test per outcome's
  * policy, the stop rules end to end, and close() on every way out.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeToChannel } from '../../src/engine/channel.js';
@@ -18,6 +18,8 @@ import type { RunPlan } from '../../src/engine/plan.js';
 import { candidateDir } from '../../src/engine/run-folder.js';
 import type { RunEvent } from '../../src/engine/events.js';
 import { addWorktree } from '../../src/git/worktree.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
 import { FakeProvider, FakeReviewer, makeLoopProject, planFor, runFakeCandidate, type LoopProject } from './loop-harness.js';
 
 let project: LoopProject;
@@ -31,6 +33,22 @@ async function plan(spec: Parameters<typeof planFor>[1] = {}): Promise<RunPlan> 
 const loop = (over: Record<string, unknown>) => ({ loop: { max_iterations: 3, rate_limit_backoff: '10ms', ...over } });
 /** Commit subjects on the candidate's ref, newest first. */
 const log = (p: RunPlan): string[] => project.repo.git('log', '--format=%s', p.candidates[0]!.ref).split('\n');
+
+describe('runCandidate: the kept ref', () => {
+  it('moves with the reworded commit in the same git process as the branch, and the record still says so', async () => {
+    const p = await plan(loop({ max_iterations: 1 }));
+    const candidate = p.candidates[0]!;
+    const wrapperDir = makeTempDir('bestof-loop-calls-');
+    const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() => rmSync(wrapperDir, { recursive: true, force: true }));
+    const kept = project.repo.git('rev-parse', candidate.ref);
+    expect(project.repo.git('rev-parse', `refs/heads/${candidate.branch}`)).toBe(kept);
+    expect(log(p)[0]).toBe('bestof: c1 iteration 1, score 80');
+    expect(run.of('candidate.committed').map((e) => e.commit)).toEqual([kept]);
+    const refUpdates = calls.filter((call) => / update-ref /.test(` ${call} `));
+    expect(refUpdates.filter((call) => call.includes('update-ref --stdin'))).toHaveLength(1);
+    expect(refUpdates.filter((call) => call.includes(` ${candidate.ref} `) || call.endsWith(` ${candidate.ref}`))).toEqual([]);
+  });
+});
 
 describe('runCandidate: outcomes', () => {
   it('success: every iteration is committed with its score and checked by the real checks', async () => {
