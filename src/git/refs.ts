@@ -1,6 +1,7 @@
 /** Refs and branches: checkpoint refs under refs/bestof/, candidate branches under refs/heads/. */
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, runGit, splitLines, type GitCallOptions } from './exec.js';
+import { isFullObjectName } from './object-name.js';
 
 export interface RefInfo {
   /** Full ref name, e.g. `refs/bestof/run-1/a/3`. */
@@ -126,6 +127,24 @@ export async function refCommit(repo: string, ref: string, opts: GitCallOptions 
   const run = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], opts);
   const sha = run.stdout.trim();
   return run.code === 0 && sha !== '' ? sha : undefined;
+}
+
+/**
+ * refCommit of several full ref names, in one git process when they all name a commit: `git
+ * rev-parse <a>^{commit} <b>^{commit} --` answers each in order, one line each (then `--`), and fails
+ * as a whole when one of them names no commit; then each is asked on its own, as refCommit does,
+ * and only the missing ones are undefined. The same peeling as refCommit (`^{commit}`, which reads
+ * the object), so a ref that resolves here names a commit that is in the repository.
+ */
+export async function refCommits(repo: string, refs: readonly string[], opts: GitCallOptions = {}): Promise<(string | undefined)[]> {
+  for (const ref of refs) if (!ref.startsWith('refs/')) throw new Error(`refCommits needs full ref names, got ${ref}`);
+  if (refs.length < 2) return Promise.all(refs.map((ref) => refCommit(repo, ref, opts)));
+  // Every argument starts with `refs/`, so none is taken for an option; `--` ends them, so none is taken for a file either.
+  const run = await runGit(repo, ['rev-parse', ...refs.map((ref) => `${ref}^{commit}`), '--'], opts);
+  const lines = splitLines(run.stdout);
+  const shas = lines.slice(0, refs.length);
+  if (run.code === 0 && lines.length === refs.length + 1 && lines[refs.length] === '--' && shas.every(isFullObjectName)) return shas;
+  return Promise.all(refs.map((ref) => refCommit(repo, ref, opts)));
 }
 
 /** True when `sha` names a commit object of this repository. */

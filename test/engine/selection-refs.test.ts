@@ -16,7 +16,7 @@ function refsContext(repoRoot: string): { ctx: Pick<RunContext, 'plan' | 'emit'>
 const subcommands = (calls: readonly string[]): string[] => calls.map((c) => c.replace(/^(-c \S+ )+/, '').split(' ')[0] ?? '');
 
 describe('verifyRefs', () => {
-  it('refs at the scored commit: two rev-parse, and no cat-file to ask whether the commit exists', async () => {
+  it('refs at the scored commit: one rev-parse for both, and no cat-file to ask whether the commit exists', async () => {
     const r = repo({ 'a.txt': 'a\n' });
     r.git('checkout', '--quiet', '-b', 'bestof/r1/c1');
     r.write('b.txt', 'b\n');
@@ -27,7 +27,7 @@ describe('verifyRefs', () => {
     const { result, calls } = await recordGitCalls(tempDir(), () => verifyRefs(ctx, { id: 'c1', ref: 'refs/bestof/r1/c1/kept', branch: 'bestof/r1/c1' }, scored));
     expect(result).toBeUndefined();
     expect(events).toEqual([]);
-    expect(subcommands(calls)).toEqual(['rev-parse', 'rev-parse']);
+    expect(subcommands(calls)).toEqual(['rev-parse']);
   });
 
   it('a scored commit that is gone: it cannot win, and the warning says so', async () => {

@@ -8,12 +8,14 @@ import {
   isReachableFromAnyBranch,
   listBranches,
   listRefs,
+  refCommits,
   updateOwnRef,
   updateRef,
 } from '../../src/git/refs.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
-const { repo } = tempRepos();
+const { repo, tempDir } = tempRepos();
 
 describe('refs', () => {
   it('creates, lists by string prefix and deletes refs', async () => {
@@ -117,5 +119,37 @@ describe('updateOwnRef', () => {
     expect(r.git('rev-parse', 'refs/bestof/run-1/c2/kept')).toBe(head);
     // A clean update removes nothing.
     expect(await updateOwnRef(r.dir, 'refs/bestof/run-1/c2/kept', head)).toEqual([]);
+  });
+});
+
+describe('refCommits', () => {
+  const subcommands = (calls: readonly string[]): string[] => calls.map((c) => c.replace(/^(-c \S+ )+/, '').split(' ')[0] ?? '');
+
+  it('several refs that name commits: one git process, the commits in the order asked; a tag is peeled to its commit', async () => {
+    const r = repo();
+    const first = r.git('rev-parse', 'HEAD');
+    r.write('a.txt', 'a\n');
+    const second = r.commitAll('second');
+    r.git('tag', '-a', '-m', 'annotated', 'v1', first);
+    r.git('update-ref', 'refs/bestof/r1/c1/kept', second);
+    const { result, calls } = await recordGitCalls(tempDir(), () => refCommits(r.dir, ['refs/bestof/r1/c1/kept', 'refs/tags/v1', 'refs/heads/main']));
+    expect(result).toEqual([second, first, second]);
+    expect(subcommands(calls)).toEqual(['rev-parse']);
+  });
+
+  it('a ref that is missing or names no commit: undefined for it alone, the others as refCommit reads them', async () => {
+    const r = repo();
+    const head = r.git('rev-parse', 'HEAD');
+    const blob = r.git('hash-object', '-w', '--stdin');
+    r.git('update-ref', 'refs/bestof/r1/blob', blob);
+    const { result, calls } = await recordGitCalls(tempDir(), () => refCommits(r.dir, ['refs/heads/main', 'refs/bestof/r1/missing', 'refs/bestof/r1/blob']));
+    expect(result).toEqual([head, undefined, undefined]);
+    // The one process for all, then one per ref.
+    expect(subcommands(calls)).toEqual(['rev-parse', 'rev-parse', 'rev-parse', 'rev-parse']);
+  });
+
+  it('refuses a name that is not a full ref (it could be read as an option)', async () => {
+    const r = repo();
+    await expect(refCommits(r.dir, ['refs/heads/main', '--output=x'])).rejects.toThrow(/full ref names/);
   });
 });

@@ -11,7 +11,7 @@
  */
 import { findTampering, frozenPathspecs, type TamperedPath } from '../../checks/frozen.js';
 import { changedPaths } from '../../git/diff.js';
-import { commitExists, refCommit, swapRef, updateRef } from '../../git/refs.js';
+import { commitExists, refCommits, swapRef, updateRef } from '../../git/refs.js';
 import { currentBranch } from '../../git/repo.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
@@ -23,8 +23,9 @@ export async function selection(ctx: RunContext): Promise<void> {
   const { spec, maxScore } = ctx.plan;
   const state = ctx.state();
   const candidates = state.order.map((id) => state.candidates[id]).filter((c) => c !== undefined);
+  const tips = await refTips(ctx, candidates);
   const evidence = new Map<string, CandidateEvidence>();
-  for (const c of candidates) evidence.set(c.id, await gatherEvidence(ctx, c));
+  for (const c of candidates) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
   const ranking = rankCandidates(candidates, { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered }, evidence);
   const best = ranking[0];
   const winner = best?.eligible ? best.candidate : undefined;
@@ -38,11 +39,32 @@ export async function selection(ctx: RunContext): Promise<void> {
   });
 }
 
-async function gatherEvidence(ctx: RunContext, c: CandidateState): Promise<CandidateEvidence> {
+/** Where a candidate's kept ref and branch point (undefined: missing), as verifyRefs reads them. */
+export interface RefTips {
+  readonly refAt: string | undefined;
+  readonly branchAt: string | undefined;
+}
+
+/**
+ * Every committed candidate's kept ref and branch, read in one git process (refCommits) rather
+ * than two per candidate: a read only, so it may come before any candidate's refs are put back
+ * (each candidate's put-back touches only its own refs).
+ */
+async function refTips(ctx: RunContext, candidates: readonly CandidateState[]): Promise<Map<string, RefTips>> {
+  const named = candidates.flatMap((c) => {
+    // The plan's names, not the record's: the record is a file, the plan is derived from the run id.
+    const planned = ctx.plan.candidates.find((p) => p.id === c.id);
+    return c.commit && planned ? [{ id: c.id, refs: [planned.ref, `refs/heads/${planned.branch}`] }] : [];
+  });
+  const shas = await refCommits(ctx.plan.repoRoot, named.flatMap((c) => c.refs));
+  return new Map(named.map((c, i) => [c.id, { refAt: shas[2 * i], branchAt: shas[2 * i + 1] }]));
+}
+
+async function gatherEvidence(ctx: RunContext, c: CandidateState, tips: RefTips | undefined): Promise<CandidateEvidence> {
   // The plan's names, not the record's: the record is a file, the plan is derived from the run id.
   const planned = ctx.plan.candidates.find((p) => p.id === c.id);
   if (!c.commit || !planned) return {};
-  const untrusted = await verifyRefs(ctx, { id: c.id, ref: planned.ref, branch: planned.branch }, c.commit);
+  const untrusted = await verifyRefs(ctx, { id: c.id, ref: planned.ref, branch: planned.branch }, c.commit, tips);
   if (untrusted !== undefined) return { untrusted };
   const { plan } = ctx;
   return { tampered: await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable }) };
@@ -57,12 +79,18 @@ export function movedTipRef(keptRef: string, what: 'ref' | 'branch'): string {
  * Undefined when the candidate's kept ref and branch point at `scored`; otherwise why it cannot
  * win, after putting them back (and one run.warning that says what happened and what was kept).
  */
-export async function verifyRefs(ctx: Pick<RunContext, 'plan' | 'emit'>, c: { readonly id: string; readonly ref: string; readonly branch: string }, scored: string): Promise<string | undefined> {
+export async function verifyRefs(
+  ctx: Pick<RunContext, 'plan' | 'emit'>,
+  c: { readonly id: string; readonly ref: string; readonly branch: string },
+  scored: string,
+  /** The two refs as the caller has just read them (selection reads every candidate's at once). @default read here */
+  tips?: RefTips,
+): Promise<string | undefined> {
   const repo = ctx.plan.repoRoot;
   const branchRef = `refs/heads/${c.branch}`;
   // Read only, so they may come first: a ref that resolves to the scored commit (peeled with
   // `^{commit}`, which reads the object) shows that the commit is there, without a `git cat-file`.
-  const [refAt, branchAt] = await Promise.all([refCommit(repo, c.ref), refCommit(repo, branchRef)]);
+  const [refAt, branchAt] = tips ? [tips.refAt, tips.branchAt] : await refCommits(repo, [c.ref, branchRef]);
   if (refAt !== scored && branchAt !== scored && !(await commitExists(repo, scored))) {
     const reason = `its scored commit ${scored.slice(0, 10)} is gone from the repository`;
     ctx.emit({ type: 'run.warning', candidate: c.id, message: `${reason}: it cannot win` });
