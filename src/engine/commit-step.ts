@@ -13,6 +13,7 @@
 import { rewordCommit } from '../git/checkpoint.js';
 import { branchTips, commitAll, foldCommitsAfter, reclaimHead, type CommitHeader, type SkippedFile } from '../git/commit.js';
 import { rangeHoldsFiltered } from '../git/commit-filter.js';
+import { readHeadView } from '../git/head-view.js';
 import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
 import { besideKeptRef } from './candidate-refs.js';
@@ -53,13 +54,18 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   const kept = state.head ?? plan.baseCommit; // the last kept commit: every iteration keeps its commit before it ends
   // An agent may have destroyed its worktree's `.git` link (`rm .git`, `git init`): repaired first,
   // its files untouched, so that what it wrote can be committed.
-  const link = await repairWorktreeLinkDetailed(plan.repoRoot, candidate.worktree, candidate.branch);
+  // One git process for the link check's top level, HEAD and the branch's tip (../git/head-view.ts);
+  // HEAD and the tip count only when the link is intact (else they were read through a broken link).
+  const own = `refs/heads/${candidate.branch}`;
+  const view = await readHeadView(candidate.worktree, [own]);
+  const link = await repairWorktreeLinkDetailed(plan.repoRoot, candidate.worktree, candidate.branch, { topLevel: view?.topLevel });
+  const seen = view && link.ok && link.value.status === 'intact' ? { headRef: view.headRef, head: view.head, ownTip: view.tips.get(own)! } : undefined;
   if (link.ok && link.value.status === 'repaired') {
     const aside = link.value.movedAside ? `; its own .git folder was moved to ${link.value.movedAside}` : '';
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}` });
   }
   const agentBranches = branches ? await branchesMadeByAgent(ctx, kept, branches) : [];
-  const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, ...(branchesBefore ? { branchesBefore } : {}) });
+  const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, seen, ...(branchesBefore ? { branchesBefore } : {}) });
   if (agentBranches.length > 0) await adoptAgentBranches(ctx, agentBranches);
   // Where HEAD is before bestof's commit: the candidate's work when the agent changed nothing more.
   const headBefore = await foldFilteredAgentCommits(ctx, kept, head.head);

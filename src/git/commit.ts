@@ -129,6 +129,11 @@ export interface ReclaimHeadOptions {
   readonly kept: string;
   /** Every `refs/heads/*` before the agent call (`branchTips`): a branch the agent moved while it had it checked out is put back. */
   readonly branchesBefore?: ReadonlyMap<string, string>;
+  /**
+   * HEAD's ref and commit and the branch's tip as the caller has just read them in the worktree
+   * (readHeadView, ./head-view.ts), with nothing but bestof acting since. @default read here
+   */
+  readonly seen?: { readonly headRef: string | undefined; readonly head: string; readonly ownTip: string } | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -160,13 +165,9 @@ export async function branchTips(repo: string, opts: GitCallOptions = {}): Promi
 export async function reclaimHead(worktree: string, opts: ReclaimHeadOptions): Promise<ReclaimedHead> {
   const call = { signal: opts.signal };
   const own = `refs/heads/${opts.branch}`;
-  const sym = await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], call);
-  const headRef = sym.code === 0 ? sym.stdout.trim() : undefined;
-  // HEAD on the candidate's branch (the usual case): HEAD's commit is the branch's, asked once.
-  const [headSha, ownTip] =
-    headRef === own
-      ? await resolveCommit(worktree, own, call).then((sha) => [sha, sha] as const)
-      : await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, own, call)]);
+  const { headRef, headSha, ownTip } = opts.seen
+    ? { headRef: opts.seen.headRef, headSha: opts.seen.head, ownTip: opts.seen.ownTip }
+    : await readHead(worktree, own, call);
   const buildsOnKept = async (sha: string | undefined): Promise<boolean> => sha !== undefined && (sha === opts.kept || (await isAncestor(worktree, opts.kept, sha, call)));
   if (headRef === own && ownTip !== undefined && (await buildsOnKept(ownTip))) return { rewound: false, head: ownTip };
 
@@ -183,6 +184,18 @@ export async function reclaimHead(worktree: string, opts: ReclaimHeadOptions): P
     return { headWas, rewound, branchRestored: headRef, head: tip };
   }
   return { headWas, rewound, head: tip };
+}
+
+/** The ref HEAD is on (undefined: detached), HEAD's commit and `own`'s, each asked on its own. */
+async function readHead(worktree: string, own: string, call: GitCallOptions): Promise<{ headRef: string | undefined; headSha: string | undefined; ownTip: string | undefined }> {
+  const sym = await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], call);
+  const headRef = sym.code === 0 ? sym.stdout.trim() : undefined;
+  // HEAD on the candidate's branch (the usual case): HEAD's commit is the branch's, asked once.
+  const [headSha, ownTip] =
+    headRef === own
+      ? await resolveCommit(worktree, own, call).then((sha) => [sha, sha] as const)
+      : await Promise.all([resolveCommit(worktree, 'HEAD', call), resolveCommit(worktree, own, call)]);
+  return { headRef, headSha, ownTip };
 }
 
 /**

@@ -35,11 +35,17 @@ export async function repairWorktreeLink(repo: string, worktree: string, branch:
  * build on the kept one. HEAD is set to `branch` when the link is rewritten and the admin entry's
  * HEAD is missing, unreadable, or the entry is new.
  */
-export async function repairWorktreeLinkDetailed(repo: string, worktree: string, branch: string): Promise<Result<LinkRepair>> {
+export async function repairWorktreeLinkDetailed(
+  repo: string,
+  worktree: string,
+  branch: string,
+  /** `git rev-parse --show-toplevel` in the folder, when the caller has just asked it (./head-view.ts). @default asked here */
+  opts: { readonly topLevel?: string | undefined } = {},
+): Promise<Result<LinkRepair>> {
   const abs = resolve(worktree);
   if (!isDirectory(abs)) return err(`cannot repair worktree ${abs}: the folder does not exist`);
   const common = await commonGitDir(repo);
-  if ((await linkProblem(common, abs)) === undefined) return ok({ status: 'intact' });
+  if ((await linkProblem(common, abs, opts.topLevel)) === undefined) return ok({ status: 'intact' });
   return withWorktreesLock(repo, async () => {
     const problem = await linkProblem(common, abs);
     if (problem === undefined) return ok({ status: 'intact' });
@@ -78,8 +84,12 @@ export async function repairWorktreeLinkDetailed(repo: string, worktree: string,
   });
 }
 
-/** What is wrong with the folder's link to the repository; undefined when git sees it as a worktree of it. */
-async function linkProblem(common: string, abs: string): Promise<string | undefined> {
+/**
+ * What is wrong with the folder's link to the repository; undefined when git sees it as a worktree
+ * of it. `knownTopLevel`: what `git rev-parse --show-toplevel` said in the folder a moment ago;
+ * it counts only once the files say the link is whole, as the call's own answer would.
+ */
+async function linkProblem(common: string, abs: string, knownTopLevel?: string): Promise<string | undefined> {
   const target = canonicalPath(abs);
   const dotGit = join(abs, '.git');
   const kind = entryKind(dotGit);
@@ -92,7 +102,7 @@ async function linkProblem(common: string, abs: string): Promise<string | undefi
   if (!isDirectory(named)) return `its admin entry ${named} is missing`;
   if (worktreeOfAdminDir(named) !== target) return `its .git file points at the admin entry of another worktree (${named})`;
   if (readLine(join(named, 'commondir')) === undefined) return `its admin entry ${named} has no commondir`;
-  const top = await runGit(abs, ['rev-parse', '--show-toplevel']);
+  const top = knownTopLevel !== undefined ? { code: 0, stdout: knownTopLevel, stderr: '' } : await runGit(abs, ['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return `git does not see it as a worktree: ${gitMessage(top.stderr || top.stdout)}`;
   if (canonicalPath(top.stdout.trim()) !== target) return `git sees it as part of ${top.stdout.trim()}`;
   return undefined;

@@ -2,13 +2,14 @@
  * A worktree whose `.git` link an agent destroyed is made a worktree of its branch again, its files
  * untouched; and the git locks a killed bestof left are cleared.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll } from '../../src/git/commit.js';
 import { clearStaleCandidateLocks } from '../../src/git/stale-locks.js';
 import { repairWorktreeLink, repairWorktreeLinkDetailed } from '../../src/git/worktree-link.js';
 import { ok } from '../../src/result.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
@@ -40,6 +41,18 @@ describe('repairWorktreeLink', () => {
   it('leaves an intact worktree alone', async () => {
     const { r, path, tip } = worktreeWithWork();
     expect(await repairWorktreeLink(r.dir, path, BRANCH)).toEqual(ok('intact'));
+    await expectWorkCommittable(r, path, tip);
+  });
+
+  it("takes the caller's top level as git's answer: intact without asking git for it, and a top level elsewhere is the problem", async () => {
+    const { r, path, tip } = worktreeWithWork();
+    const { result, calls } = await recordGitCalls(tempDir(), () => repairWorktreeLinkDetailed(r.dir, path, BRANCH, { topLevel: realpathSync(path) }));
+    expect(result).toEqual(ok({ status: 'intact' }));
+    expect(calls.filter((c) => c.includes('--show-toplevel'))).toEqual([]);
+    // The first look takes it; the look again under the lock asks git itself, which sees the link whole.
+    const elsewhere = await recordGitCalls(tempDir(), () => repairWorktreeLinkDetailed(r.dir, path, BRANCH, { topLevel: r.dir }));
+    expect(elsewhere.result).toEqual(ok({ status: 'intact' }));
+    expect(elsewhere.calls.filter((c) => c.endsWith('rev-parse --show-toplevel'))).toHaveLength(1);
     await expectWorkCommittable(r, path, tip);
   });
 
