@@ -175,6 +175,12 @@ export interface RestoreOptions extends FrozenOptions {
    * under a frozen path. Literal paths relative to the worktree root.
    */
   keep?: readonly string[];
+  /**
+   * The caller has moved every untracked and ignored entry but `keep` out of the worktree
+   * (../checks/scoring-tree.ts moveAside): there is nothing for the clean under the frozen paths
+   * to remove, and it does not run. @default false
+   */
+  untrackedAside?: boolean;
 }
 
 /**
@@ -206,7 +212,7 @@ export async function restoreFrozenPathsAtCommit(worktree: string, opts: Restore
   const records = await findTampering(worktree, opts);
   await restoreChangedPaths(worktree, opts.base, records, opts.signal);
   // Untracked and ignored leftovers under frozen paths, nested repositories there included.
-  await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
+  if (!opts.untrackedAside) await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
   return records;
 }
 

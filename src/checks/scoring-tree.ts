@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
+import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
 import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
 
@@ -32,6 +33,12 @@ export interface ScoringTreeOptions {
   readonly editable: readonly string[];
   /** Setup paths (untracked or ignored), literal, relative to the root: they stay for the checks. */
   readonly keep: readonly string[];
+  /**
+   * The caller has just cleared every `assume-unchanged` / `skip-worktree` bit of the index and
+   * nothing but bestof has run in the worktree since (the iteration's commit step: commitAll
+   * clears them before `git add -A`): they are not looked for again. @default false
+   */
+  readonly indexFlagsCleared?: boolean | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -139,11 +146,12 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
  */
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
-  // Both reads of HEAD at once (its commit, and the branch it is on, which detachHead returns):
-  // they are independent, and each is a git process whose wait is the cost here.
-  const branchNow = headBranchRef(worktree, call);
+  // Both reads of HEAD (its commit, and the branch it is on, which detachHead returns) in one git
+  // process (../git/head-view.ts); each on its own when git cannot give both (no commit on HEAD).
+  const view = await readHeadView(worktree, [], call);
+  const branchNow = view ? Promise.resolve(view.headRef) : headBranchRef(worktree, call);
   branchNow.catch(() => undefined); // awaited by detachHead below; a throw from resolveCommit first must not leave it unhandled
-  const head = await resolveCommit(worktree, 'HEAD', call);
+  const head = view ? view.head : await resolveCommit(worktree, 'HEAD', call);
   // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit.
   const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
@@ -151,11 +159,13 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
   const branch = await detachHead(worktree, commit, { ...call, branch: branchNow });
   await putBackLeftovers(worktree);
-  await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
+  if (!opts.indexFlagsCleared) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
   await resetHard(worktree, commit, call);
   const movedAside = await moveAside(worktree, opts.keep, opts.signal);
-  // HEAD is at the commit and the index holds it: detached and reset above.
-  const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], ...call });
+  // HEAD is at the commit and the index holds it: detached and reset above. Every untracked and
+  // ignored entry but the setup paths is aside now, under the frozen paths too, and restoring
+  // them from base leaves nothing untracked: the restore's own clean of them would find nothing.
+  const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], untrackedAside: true, ...call });
   const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: [...opts.frozen], editable: opts.editable, ...call });
   await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
   const stamp = await worktreeStamp(worktree, call);

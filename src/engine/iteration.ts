@@ -111,7 +111,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   }
 
   emitStatus(ctx, 'checking', iteration, phase);
-  const checked = await checkIteration(ctx, state, artifactsDir);
+  const checked = await checkIteration(ctx, state, artifactsDir, true);
   let scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
   if (checked.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, checked.setupRebuilt) });
   if (checked.headMovedFrom) {
@@ -181,8 +181,13 @@ export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scor
   return `${candidate}'s agent changed what setup made (${shown}); ${after}`;
 }
 
-/** The frozen checks that count in this iteration (curriculum: `from_iteration`), on the candidate's commit. */
-export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string): Promise<Scoring> {
+/**
+ * The frozen checks that count in this iteration (curriculum: `from_iteration`), on the candidate's
+ * commit. `afterCommitStep`: commitWork has just run in this worktree, no agent since; its commit
+ * cleared the index's assume-unchanged / skip-worktree bits, which the scoring tree then need not
+ * look for again (ScoringTreeOptions.indexFlagsCleared).
+ */
+export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string, afterCommitStep = false): Promise<Scoring> {
   const { plan, candidate } = ctx;
   return scoreCommit({
     worktree: candidate.worktree,
@@ -193,6 +198,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,
     setupGuard: ctx.setupGuard,
+    indexFlagsCleared: afterCommitStep,
     env: ctx.checkEnv,
     logDir: join(artifactsDir, 'checks'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),

@@ -35,6 +35,8 @@ export interface ScoreOptions {
   readonly onCheck?: (outcome: CheckOutcome) => void;
   /** What setup made, watched between scorings (./setup-guard.ts): changed by an agent, it is made anew before the checks. */
   readonly setupGuard?: SetupGuard | undefined;
+  /** The index's assume-unchanged / skip-worktree bits were cleared by the commit just before, no agent running since (ScoringTreeOptions). @default false */
+  readonly indexFlagsCleared?: boolean | undefined;
 }
 
 export interface Scoring {
@@ -69,7 +71,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   // left there is read by the checks. Unpredictable, and only there while the checks run.
   const home = await mkdtemp(join(tmpdir(), 'bestof-check-home-'));
   try {
-    const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths });
+    const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, indexFlagsCleared: options.indexFlagsCleared });
     prepared = tree;
     tampered = tree.tampered;
     headMovedFrom = tree.headMovedFrom;

@@ -124,6 +124,65 @@ describe('the scoring tree is exactly the commit', () => {
     expect(existsSync(asideDir(w.wt))).toBe(false);
   });
 
+  it('leftovers under a frozen path (untracked, ignored, a nested repository) are not there for the checks, with no clean of the frozen paths: they are aside, and come back after', async () => {
+    const w = await world();
+    const keep = ['test/setup-made.txt'];
+    put(w.wt, 'test/setup-made.txt', 'from setup\n');
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha2 = await commit(w.wt, keep);
+    // Left beside the commit: an untracked test helper, an ignored shim, a nested repository.
+    put(w.wt, 'test/conftest.py', 'import sys\n');
+    put(w.wt, 'test/node_modules/.bin/jest', '#!/bin/sh\nexit 0\n', 0o755);
+    put(w.wt, 'test/vendor/lib.sh', 'exit 0\n');
+    git(join(w.wt, 'test/vendor'), 'init', '--quiet');
+    const probe = 'test ! -e test/conftest.py && test ! -e test/node_modules && test ! -e test/vendor && test -e test/setup-made.txt && sh test/check.sh';
+
+    let prepared: string[] = [];
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha2,
+      frozen: ['test/**'],
+      editable: [],
+      checks: [{ name: 'check', command: probe, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
+      keepPaths: keep,
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+      onCheck: () => undefined,
+    });
+    prepared = await gitSubcommands(() => prepareScoringTree(w.wt, { base: w.base, commit: sha2, frozen: ['test/**'], editable: [], keep }));
+    await putBackScoringTree(w.wt, { commit: sha2, keep, branch: 'refs/heads/bestof/t/c1' });
+
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(s.tampered).toEqual([]);
+    expect(prepared).not.toContain('clean');
+    expect(readFileSync(join(w.wt, 'test/conftest.py'), 'utf8')).toBe('import sys\n');
+    expect(readFileSync(join(w.wt, 'test/node_modules/.bin/jest'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(existsSync(join(w.wt, 'test/vendor/.git'))).toBe(true);
+    expect(readFileSync(join(w.wt, 'test/setup-made.txt'), 'utf8')).toBe('from setup\n');
+  });
+
+  it('reads HEAD and its branch in one git process, and right after the commit step looks for no index bits again', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    const prepare = (indexFlagsCleared: boolean): Promise<string[]> =>
+      gitSubcommands(async () => {
+        const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep: [], indexFlagsCleared });
+        await putBackScoringTree(w.wt, { commit: sha, keep: [], branch: tree.branch, tree });
+        expect(tree.branch).toBe('refs/heads/bestof/t/c1');
+      });
+    // The frozen paths' diff of base and commit is read once per pair (commits do not change): left out.
+    const asked = (await prepare(false)).filter((c) => c !== 'diff');
+    const afterCommit = (await prepare(true)).filter((c) => c !== 'diff');
+    // HEAD's commit and branch: one rev-parse, no symbolic-ref (the last one is the put-back's attach).
+    expect(asked).toEqual(['rev-parse', 'update-ref', 'ls-files', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    // Without the look for index bits (`ls-files -v`) before the reset.
+    expect(afterCommit).toEqual(['rev-parse', 'update-ref', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+  });
+
   it('gives the checks a fresh HOME, removed after', async () => {
     const w = await world();
     const sha = await commit(w.wt);

@@ -20,7 +20,7 @@ import type { RunEvent } from '../../src/engine/events.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
-import { FakeProvider, FakeReviewer, makeLoopProject, planFor, runFakeCandidate, type LoopProject } from './loop-harness.js';
+import { FakeProvider, FakeReviewer, FIVE_CHECKS, makeLoopProject, planFor, runFakeCandidate, type LoopProject } from './loop-harness.js';
 
 let project: LoopProject;
 afterEach(() => project?.cleanup());
@@ -47,6 +47,26 @@ describe('runCandidate: the kept ref', () => {
     const refUpdates = calls.filter((call) => / update-ref /.test(` ${call} `));
     expect(refUpdates.filter((call) => call.includes('update-ref --stdin'))).toHaveLength(1);
     expect(refUpdates.filter((call) => call.includes(` ${candidate.ref} `) || call.endsWith(` ${candidate.ref}`))).toEqual([]);
+  });
+});
+
+describe('runCandidate: the git processes of an iteration', () => {
+  it('asks the worktree for its top level, HEAD and branch in one process, looks for index bits once, and cleans no frozen path (its leftovers are aside)', async () => {
+    const p = await plan({ ...loop({ max_iterations: 1 }), checks: { frozen: ['README.md'], items: FIVE_CHECKS } });
+    const wrapperDir = makeTempDir('bestof-loop-calls-');
+    const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() => rmSync(wrapperDir, { recursive: true, force: true }));
+    expect(run.finished).toMatchObject({ status: 'done', iterations: 1, score: 80 });
+    const subcommand = (call: string): string => call.replace(/^(-c \S+ )+/, '').replace(/^-C \S+ /, '');
+    const asked = calls.map(subcommand);
+    // The commit step's link check, reclaim and the scoring tree's detach read HEAD through readHeadView.
+    expect(asked.filter((c) => c.startsWith('symbolic-ref --quiet'))).toEqual([]);
+    expect(asked.filter((c) => c.startsWith('rev-parse --show-toplevel'))).toEqual([
+      expect.stringMatching(/^rev-parse --show-toplevel HEAD\^\{commit\} refs\/heads\/bestof\/\S+\^\{commit\} --symbolic-full-name HEAD --$/),
+      'rev-parse --show-toplevel HEAD^{commit} --symbolic-full-name HEAD --',
+    ]);
+    // commitAll clears the index bits; the scoring tree right after does not look for them again.
+    expect(asked.filter((c) => c.startsWith('ls-files -v'))).toHaveLength(1);
+    expect(asked.filter((c) => c.startsWith('clean '))).toEqual([]);
   });
 });
 
