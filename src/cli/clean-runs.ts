@@ -146,7 +146,7 @@ export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean
     if (agentsLeftovers.length > 0) {
       if (!dryRun) for (const path of agentsLeftovers) await rm(path, { recursive: true, force: true });
       count += 1;
-      say(`remove what the agents of the interrupted run ${name} left: ${agentsLeftovers.map((path) => relative(root, path)).join(', ')} (agent HOMEs, which hold copies of their logins, and review exports; no candidate's work is there)`);
+      say(`remove what the agents of the interrupted run ${name} left: ${agentsLeftovers.map((path) => relative(root, path)).join(', ')} (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`);
     }
     let inside: string[];
     try {

@@ -89,7 +89,7 @@ export const COMMANDS = {
     summary: 'remove worktrees and branches of finished runs (and, with --runs, old run folders)',
     details: [
       'Never loses work: uncommitted work is committed and kept under refs/bestof/<run>/<candidate>/kept first; the winner\'s branch stays until it is merged.',
-      "The agents' HOMEs (copies of their logins) and review exports a killed run left under the worktrees root (~/.cache/bestof/worktrees/...) go too, and the per-run folders left empty there.",
+      "The agents' HOMEs (copies of their logins), the checks' HOMEs and review exports a killed run left under the worktrees root (~/.cache/bestof/worktrees/...) go too, and the per-run folders left empty there.",
       '--runs --older-than <age> also removes the folder under .bestof/runs and the refs/bestof/<run>/ refs of each run started longer ago: a run with a winner once the winner is merged (an unmerged winner is never removed, not even with --all); a run without a winner once every commit of it is on a branch, or with --all.',
     ],
     options: {

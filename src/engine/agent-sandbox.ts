@@ -54,8 +54,8 @@ interface SandboxCandidate {
 }
 
 /**
- * The folders of a run's agents in `<worktrees root>/<run>/`: their HOMEs (copies of their logins)
- * and the reviewers' exports. Removed as the run ends (removeAgentHomes), by `bestof clean` after a
+ * The folders of a run's agents in `<worktrees root>/<run>/`: their HOMEs (copies of their logins),
+ * the checks' HOMEs and the reviewers' exports. Removed as the run ends (removeAgentHomes), by `bestof clean` after a
  * run that could not (src/cli/clean-runs.ts).
  */
 export const AGENT_FOLDERS = { homes: '.homes', review: '.review' } as const;
@@ -65,6 +65,15 @@ const runWorktreesDir = (candidate: SandboxCandidate): string => dirname(candida
 
 export function agentHome(candidate: SandboxCandidate, role: 'candidate' | 'reviewer'): string {
   return join(runWorktreesDir(candidate), AGENT_FOLDERS.homes, role === 'reviewer' ? `${candidate.id}-review` : candidate.id);
+}
+
+/**
+ * Where a scoring's fresh, empty HOME for the checks is made (src/engine/score.ts): beside the
+ * agents' HOMEs, so that a run killed during its checks leaves it where the run's own end and
+ * `bestof clean` remove them, not in the system's temp folder.
+ */
+export function checkHomesDir(worktree: string): string {
+  return join(dirname(worktree), AGENT_FOLDERS.homes);
 }
 
 /** Where the reviewer's clean export of this candidate's commit goes (removed after each review). */

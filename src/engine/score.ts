@@ -5,9 +5,8 @@
  * the candidate touched, never a second checkout; see src/checks/scoring-tree.ts); the checks run;
  * the candidate's own files, leftovers included, are put back after.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
 import { prepareScoringTree, putBackScoringTree, type ScoringTree } from '../checks/scoring-tree.js';
 import { runChecks } from '../checks/run-checks.js';
@@ -16,6 +15,7 @@ import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
 import type { LogRedactor } from '../process/types.js';
 import type { SetupGuard } from './setup-guard.js';
+import { checkHomesDir } from './agent-sandbox.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -68,8 +68,11 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   let setupRebuilt: Scoring['setupRebuilt'];
   let checks: CheckOutcome[] = [];
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
-  // left there is read by the checks. Unpredictable, and only there while the checks run.
-  const home = await mkdtemp(join(tmpdir(), 'bestof-check-home-'));
+  // left there is read by the checks. Unpredictable, and only there while the checks run (a run
+  // killed meanwhile leaves it among the agents' HOMEs, which `bestof clean` removes).
+  const homes = checkHomesDir(options.worktree);
+  await mkdir(homes, { recursive: true });
+  const home = await mkdtemp(join(homes, `${basename(options.worktree)}-checks-`));
   try {
     const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, indexFlagsCleared: options.indexFlagsCleared });
     prepared = tree;

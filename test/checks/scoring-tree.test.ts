@@ -190,6 +190,9 @@ describe('the scoring tree is exactly the commit', () => {
     expect(s.checks[0]?.passed).toBe(true);
     const home = readFileSync(join(w.mark, 'home'), 'utf8').trim();
     expect(home).not.toBe(process.env.HOME);
+    // Beside the agents' HOMEs in the run's folder (what `bestof clean` removes after a kill -9), not in /tmp.
+    expect(dirname(home)).toBe(join(dirname(w.wt), '.homes'));
+    expect(home.startsWith(join(dirname(w.wt), '.homes', 'c1-checks-'))).toBe(true);
     expect(existsSync(home)).toBe(false);
   });
 });

@@ -38,18 +38,20 @@ function worktreeCount(): number {
 }
 
 describe('bestof clean after a killed run', () => {
-  it("removes the agents' HOMEs and review exports a killed run left (copies of logins), never a running run's", async () => {
+  it("removes the agents' and the checks' HOMEs and review exports a killed run left (copies of logins), never a running run's", async () => {
     project = makeProject();
     const { runId } = await runWithWorktrees();
     const runFolder = join(project.worktreesDir, runId);
     const plant = (): string[] => {
       const login = join(runFolder, '.homes', 'c1', '.codex', 'auth.json');
       const exported = join(runFolder, '.review', 'c2', 'src', 'add.js');
-      for (const file of [login, exported]) {
+      // A scoring's HOME for the checks, which a kill -9 during the checks leaves (src/engine/score.ts).
+      const checkHome = join(runFolder, '.homes', 'c2-checks-Ab12Cd', '.npmrc');
+      for (const file of [login, exported, checkHome]) {
         mkdirSync(join(file, '..'), { recursive: true });
         writeFileSync(file, 'copied\n');
       }
-      return [login, exported];
+      return [login, exported, checkHome];
     };
     // While the run is alive (its run.pid names a live process other than bestof clean): kept.
     const planted = plant();
@@ -61,7 +63,7 @@ describe('bestof clean after a killed run', () => {
     // Dead: --dry-run says so and removes nothing; clean removes both, and the run's folder with them.
     rmSync(alive);
     const dry = await cli(['clean', '--dry-run']);
-    expect(dry.stdout).toContain(`remove what the agents of the interrupted run ${runId} left: ${runId}/.homes, ${runId}/.review (agent HOMEs, which hold copies of their logins, and review exports; no candidate's work is there)`);
+    expect(dry.stdout).toContain(`remove what the agents of the interrupted run ${runId} left: ${runId}/.homes, ${runId}/.review (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`);
     expect(planted.every((file) => existsSync(file))).toBe(true);
     const clean = await cli(['clean']);
     expect(clean.code, clean.stderr).toBe(0);
