@@ -5,6 +5,13 @@
 // is missing or older than it: a `tsc` alone since the last build must not leave a stale bundle
 // running in place of the new code.
 import { statSync } from 'node:fs';
+import module from 'node:module';
+
+// Node 22.1 and later keep what V8 compiled of the modules loaded from here on in a cache folder
+// (NODE_COMPILE_CACHE, else node-compile-cache in the system temp folder), so that the next start
+// parses and compiles less, as TypeScript's own tsc does. Absent on Node 20: nothing happens. It never
+// throws (a folder it cannot write only turns the cache off); NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 
 const changed = (path) => {
   try {

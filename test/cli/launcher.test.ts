@@ -44,6 +44,16 @@ describe('bin/bestof.js', () => {
     expect(launch(fakePackage({ bundle: 10, compiled: null }))).toBe('bundle');
   });
 
+  it("turns on Node's compile cache where Node has one (22.1 and later) before it loads the CLI, and starts with this Node's own or none", () => {
+    const dir = fakePackage({ bundle: 10, compiled: 60 });
+    // Node 20 has no module.enableCompileCache: a stand-in, put there before the launcher runs, says whether and when it was called.
+    const standIn = `data:text/javascript,${encodeURIComponent("import m from 'node:module'; m.enableCompileCache = () => console.log('compile cache on');")}`;
+    const withCache = execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8' }).trim();
+    expect(withCache.split('\n')).toEqual(['compile cache on', 'bundle']);
+    // And with this Node's own (none on Node 20, the real cache on 22.1 and later).
+    expect(launch(dir)).toBe('bundle');
+  });
+
   it('says how to build when neither is there, and exits 2', () => {
     const dir = fakePackage({ bundle: null, compiled: null });
     let failure: { status: number; stderr: string } | undefined;
