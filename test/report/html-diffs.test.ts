@@ -11,6 +11,7 @@ import type { RunEvent } from '../../src/engine/events.js';
 import { foldEvents, type RunState } from '../../src/engine/run-state.js';
 import { collectRunDiffs } from '../../src/report/html/collect-diffs.js';
 import { runSpecContext, writeRunHtml } from '../../src/report/html/write-run-html.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { finishedRun } from '../ui/scripted-runs.js';
 
@@ -46,6 +47,27 @@ describe('collectRunDiffs', () => {
     expect(diffs.get('c1')).toMatchObject({ ok: true, value: expect.stringContaining('+from c1') });
     expect(diffs.get('c2')).toMatchObject({ ok: true, value: expect.stringContaining('+from c2') });
     expect(diffs.get('c3')).toEqual({ ok: false, error: `neither refs/bestof/r1/c3/kept nor its commit ffffffffff is in ${r.dir} any more` });
+  });
+});
+
+describe('collectRunDiffs: git processes', () => {
+  it('every kept ref in one rev-parse, then one git diff per candidate', async () => {
+    const r = repo({ 'src/a.js': 'old\n' });
+    const base = r.git('rev-parse', 'HEAD');
+    const commits: Record<string, string> = {};
+    for (const id of ['c1', 'c2', 'c3']) {
+      r.write('src/a.js', `from ${id}\n`);
+      commits[id] = r.commitAll(id);
+      r.git('update-ref', `refs/bestof/r1/${id}/kept`, commits[id]!);
+      r.git('reset', '--quiet', '--hard', base);
+    }
+    const state = runIn(r.dir, base, commits, tempDir());
+    const { result: diffs, calls } = await recordGitCalls(tempDir(), () => collectRunDiffs(state));
+    expect([...diffs.values()].map((d) => d.ok && d.value.includes('+from'))).toEqual([true, true, true]);
+    const asked = calls.map((c) => c.replace(/^(-c \S+ )+/, ''));
+    // (Besides git's first look at a repository this process had not seen: its dirs and its config's drivers, exec.ts.)
+    expect(asked.filter((c) => c.includes('refs/bestof/'))).toEqual(['rev-parse refs/bestof/r1/c1/kept^{commit} refs/bestof/r1/c2/kept^{commit} refs/bestof/r1/c3/kept^{commit} --']);
+    expect(asked.filter((c) => c.startsWith('diff '))).toHaveLength(3);
   });
 });
 
