@@ -56,8 +56,9 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   // its files untouched, so that what it wrote can be committed.
   // One git process for the link check's top level, HEAD and the branch's tip (../git/head-view.ts);
   // HEAD and the tip count only when the link is intact (else they were read through a broken link).
+  // A git that cannot even start there (the folder is gone) leaves the judging to the repair, as before.
   const own = `refs/heads/${candidate.branch}`;
-  const view = await readHeadView(candidate.worktree, [own]);
+  const view = await readHeadView(candidate.worktree, [own]).catch(() => undefined);
   const link = await repairWorktreeLinkDetailed(plan.repoRoot, candidate.worktree, candidate.branch, { topLevel: view?.topLevel });
   const seen = view && link.ok && link.value.status === 'intact' ? { headRef: view.headRef, head: view.head, ownTip: view.tips.get(own)! } : undefined;
   if (link.ok && link.value.status === 'repaired') {
