@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import type { CommitHeader } from './commit.js';
+import { rememberSameTree } from './diff.js';
 import { gitOut, identityArgs, runGit } from './exec.js';
 import { isAncestor } from './refs.js';
 import { resolveCommit } from './repo.js';
@@ -53,6 +54,8 @@ export async function rewordCommit(
   const parents = header.parents.flatMap((p) => ['-p', p]);
   // Only bestof's own commits are reworded, made with the same identity a moment before.
   const made = (await gitOut(worktree, [...identity, 'commit-tree', header.tree, ...parents, '-m', opts.message])).trim();
+  // The same tree: what was asked of the commit's paths (the frozen diff) holds for the reworded one.
+  rememberSameTree(made, opts.commit);
   const ref = `refs/heads/${opts.branch}`;
   if (opts.keepRef !== undefined) {
     const both = await runGit(worktree, ['update-ref', '--stdin'], { input: `update ${ref} ${made} ${opts.commit}\nupdate ${opts.keepRef} ${made}\n` });

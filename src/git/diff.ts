@@ -1,5 +1,5 @@
 /** Size and text of a candidate's change. */
-import { gitOut, splitNul, type GitCallOptions } from './exec.js';
+import { gitDirsOf, gitOut, splitNul, type GitCallOptions } from './exec.js';
 import { isFullObjectName } from './object-name.js';
 
 export interface DiffStat {
@@ -58,7 +58,11 @@ const PATH_STATUSES: ReadonlySet<string> = new Set(['M', 'A', 'D', 'T']);
  */
 export async function changedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions = {}): Promise<PathChange[]> {
   if (pathspecs.length === 0) throw new Error('changedPaths: an empty pathspec list would mean every path');
-  const key = isFullObjectName(from) && isFullObjectName(to) ? [repo, from, to, ...pathspecs].join('\0') : undefined;
+  // By the repository's object store (its common dir: every worktree of it, the user's checkout
+  // too, diffs the same trees; the pathspecs are relative to a worktree's root, which every caller
+  // passes), and by the commits' trees as far as bestof knows two commits to share one.
+  const store = isFullObjectName(from) && isFullObjectName(to) ? ((await gitDirsOf(repo, opts.signal))?.commonDir ?? repo) : undefined;
+  const key = store !== undefined ? [store, sameTree.get(from) ?? from, sameTree.get(to) ?? to, ...pathspecs].join('\0') : undefined;
   const known = key !== undefined ? changedPathsByCommits.get(key) : undefined;
   if (known) return [...known];
   const changes = await askChangedPaths(repo, from, to, pathspecs, opts);
@@ -78,6 +82,20 @@ export async function changedPaths(repo: string, from: string, to: string, paths
  */
 const changedPathsByCommits = new Map<string, readonly PathChange[]>();
 const MAX_REMEMBERED = 1000;
+
+/** A commit -> an earlier commit with the same tree (a reword: ./checkpoint.ts), for changedPaths' answers. */
+const sameTree = new Map<string, string>();
+
+/**
+ * `commit` has exactly the tree of `original` (bestof made it so: a reworded message, the same tree
+ * and parents): changedPaths answers for it what it answered for `original`, without a git process.
+ * Both must be full commit names.
+ */
+export function rememberSameTree(commit: string, original: string): void {
+  if (!isFullObjectName(commit) || !isFullObjectName(original) || commit === original) return;
+  if (sameTree.size >= MAX_REMEMBERED) sameTree.clear();
+  sameTree.set(commit, sameTree.get(original) ?? original);
+}
 
 async function askChangedPaths(repo: string, from: string, to: string, pathspecs: readonly string[], opts: GitCallOptions): Promise<PathChange[]> {
   const out = await gitOut(repo, ['diff', '--name-status', '--no-renames', '-z', '--no-ext-diff', from, to, '--', ...pathspecs], opts);

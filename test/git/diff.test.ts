@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedPaths, diffStat, diffText } from '../../src/git/diff.js';
+import { changedPaths, diffStat, diffText, rememberSameTree } from '../../src/git/diff.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
@@ -36,6 +36,34 @@ describe('diffStat / diffText', () => {
 });
 
 describe('changedPaths', () => {
+  it('answers once for the repository: from a worktree and from the checkout, and for a commit remembered to share its tree', async () => {
+    const r = repo({ 'test/a.test.ts': 'a\n', 'src/a.ts': 'a\n' });
+    const base = r.git('rev-parse', 'HEAD');
+    r.write('test/a.test.ts', 'changed\n');
+    const head = r.commitAll('change');
+    const worktree = join(tempDir(), 'wt');
+    r.git('worktree', 'add', '--quiet', '--detach', worktree, head);
+    // The reword of `head`: its tree and parent, another message.
+    const tree = r.git('rev-parse', `${head}^{tree}`);
+    const reworded = r.git('commit-tree', tree, '-p', base, '-m', 'change, score 1');
+    const tests = [':(top,glob)test/**'];
+    await changedPaths(worktree, base, head, tests); // the scoring tree's look, in the worktree
+    rememberSameTree(reworded, head);
+    const { result, calls } = await recordGitCalls(tempDir(), async () => [
+      await changedPaths(r.dir, base, head, tests), // the selection's, from the repository's checkout
+      await changedPaths(r.dir, base, reworded, tests),
+      await changedPaths(worktree, base, reworded, tests),
+    ]);
+    expect(result).toEqual([[{ path: 'test/a.test.ts', status: 'M' }], [{ path: 'test/a.test.ts', status: 'M' }], [{ path: 'test/a.test.ts', status: 'M' }]]);
+    expect(calls.filter((c) => c.includes(' diff '))).toEqual([]);
+    // A commit with another tree is asked.
+    r.write('test/b.test.ts', 'b\n');
+    const other = r.commitAll('other');
+    const asked = await recordGitCalls(tempDir(), () => changedPaths(r.dir, base, other, tests));
+    expect(asked.result.map((c) => c.path)).toEqual(['test/a.test.ts', 'test/b.test.ts']);
+    expect(asked.calls.filter((c) => c.includes(' diff '))).toHaveLength(1);
+  });
+
   it('asks git once for two full commit names and the same pathspecs; a ref name is asked each time', async () => {
     const r = repo({ 'test/a.test.ts': 'a\n', 'src/a.ts': 'a\n' });
     const base = r.git('rev-parse', 'HEAD');
