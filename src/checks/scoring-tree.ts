@@ -146,18 +146,16 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
  */
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
-  // Both reads of HEAD (its commit, and the branch it is on, which detachHead returns) in one git
-  // process (../git/head-view.ts); each on its own when git cannot give both (no commit on HEAD).
+  // HEAD's commit and the branch it is on (given back to it after the checks) in one git process
+  // (../git/head-view.ts); each on its own when git cannot give both (no commit on HEAD).
   const view = await readHeadView(worktree, [], call);
-  const branchNow = view ? Promise.resolve(view.headRef) : headBranchRef(worktree, call);
-  branchNow.catch(() => undefined); // awaited by detachHead below; a throw from resolveCommit first must not leave it unhandled
-  const head = view ? view.head : await resolveCommit(worktree, 'HEAD', call);
+  const [branch, head] = view ? [view.headRef, view.head] : await Promise.all([headBranchRef(worktree, call), resolveCommit(worktree, 'HEAD', call)]);
   // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit.
   const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
   const headMovedFrom = head !== commit ? (head ?? 'no commit') : undefined;
   // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
-  const branch = await detachHead(worktree, commit, { ...call, branch: branchNow });
+  await detachHead(worktree, commit, call);
   await putBackLeftovers(worktree);
   if (!opts.indexFlagsCleared) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
   await resetHard(worktree, commit, call);

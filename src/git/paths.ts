@@ -124,21 +124,16 @@ export async function untrackedEntries(worktree: string, opts: GitCallOptions & 
 }
 
 /**
- * Points the worktree's HEAD at `commit` itself (detached) and returns the branch ref it was on,
- * if any. While the checks run the worktree then no longer follows its branch: a branch moved by
- * someone else (a rival agent without the sandbox) cannot move what is being scored.
+ * Points the worktree's HEAD at `commit` itself (detached). While the checks run the worktree then
+ * no longer follows its branch: a branch moved by someone else (a rival agent without the sandbox)
+ * cannot move what is being scored. The caller reads the branch HEAD was on first (readHeadView,
+ * or headBranchRef) and gives it to attachHead after the checks.
  */
-export async function detachHead(worktree: string, commit: string, opts: GitCallOptions & { readonly branch?: Promise<string | undefined> } = {}): Promise<string | undefined> {
-  const call = { signal: opts.signal };
-  const branch = await (opts.branch ?? headBranchRef(worktree, call));
-  await gitOut(worktree, ['update-ref', '--no-deref', 'HEAD', commit], call);
-  return branch;
+export async function detachHead(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<void> {
+  await gitOut(worktree, ['update-ref', '--no-deref', 'HEAD', commit], { signal: opts.signal });
 }
 
-/**
- * The branch ref HEAD is on (`refs/heads/...`), undefined when detached. For detachHead's
- * `branch`: read beside HEAD's commit, the two reads cost one git wait instead of two.
- */
+/** The branch ref HEAD is on (`refs/heads/...`), undefined when detached. */
 export async function headBranchRef(worktree: string, opts: GitCallOptions = {}): Promise<string | undefined> {
   return (await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], opts)).stdout.trim() || undefined;
 }
