@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { UnstampedEvent } from '../../src/engine/events.js';
 import type { RunContext } from '../../src/engine/run-context.js';
-import { verifyRefs } from '../../src/engine/run-phases/selection.js';
+import { foldEvents, type RunState } from '../../src/engine/run-state.js';
+import type { RunEvent } from '../../src/engine/events.js';
+import { selection, verifyRefs } from '../../src/engine/run-phases/selection.js';
+import { changedPaths } from '../../src/git/diff.js';
+import { finishedRun } from '../ui/scripted-runs.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
@@ -38,5 +42,47 @@ describe('verifyRefs', () => {
     expect(result).toBe('its scored commit ffffffffff is gone from the repository');
     expect(events).toEqual([{ type: 'run.warning', candidate: 'c1', message: 'its scored commit ffffffffff is gone from the repository: it cannot win' }]);
     expect(subcommands(calls)).toContain('cat-file');
+  });
+});
+
+describe('selection: git processes', () => {
+  it("every candidate's kept ref and branch in one rev-parse; the frozen-path diff the scoring already asked is not asked again", async () => {
+    const r = repo({ 'src/a.js': 'old\n', 'test/a.test.js': 'test\n' });
+    const base = r.git('rev-parse', 'HEAD');
+    const commits: Record<string, string> = {};
+    for (const id of ['c1', 'c2', 'c3']) {
+      r.git('checkout', '--quiet', '-b', `bestof/r1/${id}`, base);
+      r.write('src/a.js', `from ${id}\n`);
+      commits[id] = r.commitAll(`bestof: ${id} iteration 1, score 1`);
+      r.git('update-ref', `refs/bestof/r1/${id}/kept`, commits[id]!);
+      // What the scoring tree asked of each commit, in this process (src/checks/frozen.ts findTampering).
+      await changedPaths(r.dir, base, commits[id]!, [':(top,glob)test/**']);
+      await changedPaths(r.dir, base, commits[id]!, [':(top,literal)test']);
+    }
+    r.git('checkout', '--quiet', 'main');
+    const state: RunState = foldEvents(
+      finishedRun()
+        .filter((e) => e.type !== 'selection.finished' && e.type !== 'merge.finished' && e.type !== 'run.finished')
+        .map((e): RunEvent => {
+          if (e.type === 'run.started') return { ...e, repo: r.dir, baseCommit: base };
+          const commit = 'candidate' in e && e.candidate !== undefined ? commits[e.candidate] : undefined;
+          return commit !== undefined && (e.type === 'candidate.committed' || e.type === 'candidate.finished') ? { ...e, commit } : e;
+        }),
+    );
+    const events: UnstampedEvent[] = [];
+    const plan = {
+      repoRoot: r.dir,
+      baseCommit: base,
+      maxScore: 100,
+      candidates: state.order.map((id) => ({ id, ref: `refs/bestof/r1/${id}/kept`, branch: `bestof/r1/${id}` })),
+      spec: { select: { min_score: 0, tie_break: ['score'], allow_tampered: false }, checks: { frozen: ['test/**'], editable: [] } },
+    } as unknown as RunContext['plan'];
+    const ctx = { plan, state: () => state, emit: (event: UnstampedEvent) => events.push(event) } as unknown as RunContext;
+    const { calls } = await recordGitCalls(tempDir(), () => selection(ctx));
+    expect(events.filter((e) => e.type === 'run.warning')).toEqual([]);
+    expect(events.find((e) => e.type === 'selection.finished')).toMatchObject({ winner: 'c1' });
+    expect(calls.map((c) => c.replace(/^(-c \S+ )+/, ''))).toEqual([
+      `rev-parse ${['c1', 'c2', 'c3'].flatMap((id) => [`refs/bestof/r1/${id}/kept^{commit}`, `refs/heads/bestof/r1/${id}^{commit}`]).join(' ')} --`,
+    ]);
   });
 });

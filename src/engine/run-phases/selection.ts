@@ -23,9 +23,10 @@ export async function selection(ctx: RunContext): Promise<void> {
   const { spec, maxScore } = ctx.plan;
   const state = ctx.state();
   const candidates = state.order.map((id) => state.candidates[id]).filter((c) => c !== undefined);
-  const tips = await refTips(ctx, candidates);
+  const committed = committedCandidates(ctx, candidates);
+  const tips = await refTips(ctx.plan.repoRoot, committed);
   const evidence = new Map<string, CandidateEvidence>();
-  for (const c of candidates) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
+  for (const c of committed) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
   const ranking = rankCandidates(candidates, { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered }, evidence);
   const best = ranking[0];
   const winner = best?.eligible ? best.candidate : undefined;
@@ -45,26 +46,33 @@ export interface RefTips {
   readonly branchAt: string | undefined;
 }
 
-/**
- * Every committed candidate's kept ref and branch, read in one git process (refCommits) rather
- * than two per candidate: a read only, so it may come before any candidate's refs are put back
- * (each candidate's put-back touches only its own refs).
- */
-async function refTips(ctx: RunContext, candidates: readonly CandidateState[]): Promise<Map<string, RefTips>> {
-  const named = candidates.flatMap((c) => {
-    // The plan's names, not the record's: the record is a file, the plan is derived from the run id.
-    const planned = ctx.plan.candidates.find((p) => p.id === c.id);
-    return c.commit && planned ? [{ id: c.id, refs: [planned.ref, `refs/heads/${planned.branch}`] }] : [];
-  });
-  const shas = await refCommits(ctx.plan.repoRoot, named.flatMap((c) => c.refs));
-  return new Map(named.map((c, i) => [c.id, { refAt: shas[2 * i], branchAt: shas[2 * i + 1] }]));
+/** A candidate with a scored commit, under its plan's names (not the record's: the record is a file, the plan is derived from the run id). */
+interface CommittedCandidate {
+  readonly id: string;
+  readonly commit: string;
+  readonly ref: string;
+  readonly branch: string;
 }
 
-async function gatherEvidence(ctx: RunContext, c: CandidateState, tips: RefTips | undefined): Promise<CandidateEvidence> {
-  // The plan's names, not the record's: the record is a file, the plan is derived from the run id.
-  const planned = ctx.plan.candidates.find((p) => p.id === c.id);
-  if (!c.commit || !planned) return {};
-  const untrusted = await verifyRefs(ctx, { id: c.id, ref: planned.ref, branch: planned.branch }, c.commit, tips);
+function committedCandidates(ctx: RunContext, candidates: readonly CandidateState[]): CommittedCandidate[] {
+  return candidates.flatMap((c) => {
+    const planned = ctx.plan.candidates.find((p) => p.id === c.id);
+    return c.commit && planned ? [{ id: c.id, commit: c.commit, ref: planned.ref, branch: planned.branch }] : [];
+  });
+}
+
+/**
+ * Every candidate's kept ref and branch, read in one git process (refCommits) rather than two per
+ * candidate: a read only, so it may come before any candidate's refs are put back (each
+ * candidate's put-back touches only its own refs).
+ */
+async function refTips(repo: string, candidates: readonly CommittedCandidate[]): Promise<Map<string, RefTips>> {
+  const shas = await refCommits(repo, candidates.flatMap((c) => [c.ref, `refs/heads/${c.branch}`]));
+  return new Map(candidates.map((c, i) => [c.id, { refAt: shas[2 * i], branchAt: shas[2 * i + 1] }]));
+}
+
+async function gatherEvidence(ctx: RunContext, c: CommittedCandidate, tips: RefTips | undefined): Promise<CandidateEvidence> {
+  const untrusted = await verifyRefs(ctx, c, c.commit, tips);
   if (untrusted !== undefined) return { untrusted };
   const { plan } = ctx;
   return { tampered: await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable }) };
