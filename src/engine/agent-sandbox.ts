@@ -55,13 +55,13 @@ interface SandboxCandidate {
 
 /**
  * The folders of a run's agents in `<worktrees root>/<run>/`: their HOMEs (copies of their logins),
- * the checks' HOMEs and the reviewers' exports. Removed as the run ends (removeAgentHomes), by `bestof clean` after a
- * run that could not (src/cli/clean-runs.ts).
+ * the checks' HOMEs and the reviewers' exports. Removed as the run ends (removeAgentHomes), by
+ * `bestof clean` after a run that could not (src/cli/clean-runs.ts).
  */
 export const AGENT_FOLDERS = { homes: '.homes', review: '.review' } as const;
 
 /** `<worktrees root>/<run>`: the folder that holds the run's worktrees, HOMEs and exports. */
-const runWorktreesDir = (candidate: SandboxCandidate): string => dirname(candidate.worktree);
+const runWorktreesDir = (candidate: Pick<SandboxCandidate, 'worktree'>): string => dirname(candidate.worktree);
 
 export function agentHome(candidate: SandboxCandidate, role: 'candidate' | 'reviewer'): string {
   return join(runWorktreesDir(candidate), AGENT_FOLDERS.homes, role === 'reviewer' ? `${candidate.id}-review` : candidate.id);
@@ -73,7 +73,7 @@ export function agentHome(candidate: SandboxCandidate, role: 'candidate' | 'revi
  * `bestof clean` remove them, not in the system's temp folder.
  */
 export function checkHomesDir(worktree: string): string {
-  return join(dirname(worktree), AGENT_FOLDERS.homes);
+  return join(runWorktreesDir({ worktree }), AGENT_FOLDERS.homes);
 }
 
 /** Where the reviewer's clean export of this candidate's commit goes (removed after each review). */

@@ -26,8 +26,8 @@ export async function collectRunDiffs(state: RunState, options: { readonly signa
 
 /**
  * Where each committed candidate's kept ref points (undefined: gone), every ref read in one git
- * process (refCommits); undefined when the record names a ref that is not a full ref name, and
- * each candidate's is then read on its own.
+ * process (refCommits); undefined when that cannot be asked (the record names a ref that is not a
+ * full ref name, git fails): each candidate's is then read on its own, and its error is its own.
  */
 async function keptTips(state: RunState, signal: AbortSignal | undefined): Promise<Map<string, string | undefined> | undefined> {
   const committed = state.order.flatMap((id) => {
