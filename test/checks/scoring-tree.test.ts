@@ -129,7 +129,7 @@ describe('the scoring tree is exactly the commit', () => {
     const keep = ['test/setup-made.txt'];
     put(w.wt, 'test/setup-made.txt', 'from setup\n');
     put(w.wt, 'src/answer.txt', '42\n');
-    const sha2 = await commit(w.wt, keep);
+    const sha = await commit(w.wt, keep);
     // Left beside the commit: an untracked test helper, an ignored shim, a nested repository.
     put(w.wt, 'test/conftest.py', 'import sys\n');
     put(w.wt, 'test/node_modules/.bin/jest', '#!/bin/sh\nexit 0\n', 0o755);
@@ -137,26 +137,14 @@ describe('the scoring tree is exactly the commit', () => {
     git(join(w.wt, 'test/vendor'), 'init', '--quiet');
     const probe = 'test ! -e test/conftest.py && test ! -e test/node_modules && test ! -e test/vendor && test -e test/setup-made.txt && sh test/check.sh';
 
-    let prepared: string[] = [];
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha2,
-      frozen: ['test/**'],
-      editable: [],
-      checks: [{ name: 'check', command: probe, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
-      keepPaths: keep,
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-      onCheck: () => undefined,
+    // The whole scoring (preparation, checks, put-back): the leftovers go aside and come back by renames, no `git clean` anywhere.
+    let s: Scoring | undefined;
+    const calls = await gitSubcommands(async () => {
+      s = await score(w, sha, { command: probe, keep });
     });
-    prepared = await gitSubcommands(() => prepareScoringTree(w.wt, { base: w.base, commit: sha2, frozen: ['test/**'], editable: [], keep }));
-    await putBackScoringTree(w.wt, { commit: sha2, keep, branch: 'refs/heads/bestof/t/c1' });
-
-    expect(s.checks[0]?.passed).toBe(true);
-    expect(s.tampered).toEqual([]);
-    expect(prepared).not.toContain('clean');
+    expect(s?.checks[0]?.passed).toBe(true);
+    expect(s?.tampered).toEqual([]);
+    expect(calls).not.toContain('clean');
     expect(readFileSync(join(w.wt, 'test/conftest.py'), 'utf8')).toBe('import sys\n');
     expect(readFileSync(join(w.wt, 'test/node_modules/.bin/jest'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
     expect(existsSync(join(w.wt, 'test/vendor/.git'))).toBe(true);
