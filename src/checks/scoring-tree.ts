@@ -34,11 +34,13 @@ export interface ScoringTreeOptions {
   /** Setup paths (untracked or ignored), literal, relative to the root: they stay for the checks. */
   readonly keep: readonly string[];
   /**
-   * The caller has just cleared every `assume-unchanged` / `skip-worktree` bit of the index and
-   * nothing but bestof has run in the worktree since (the iteration's commit step: commitAll
-   * clears them before `git add -A`): they are not looked for again. @default false
+   * The iteration's commit step has just left HEAD on `branchRef` (`refs/heads/...`) at `commit`,
+   * with every `assume-unchanged` / `skip-worktree` bit of the index cleared (commitAll clears them
+   * before `git add -A`), and nothing but bestof has run in the worktree since: neither HEAD nor the
+   * bits are read again, and HEAD goes back on `branchRef` after the checks. @default HEAD and the
+   * bits are read here
    */
-  readonly indexFlagsCleared?: boolean | undefined;
+  readonly justCommitted?: { readonly branchRef: string } | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -146,9 +148,11 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
  */
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
-  // HEAD's commit and the branch it is on (given back to it after the checks) in one git process
-  // (../git/head-view.ts); each on its own when git cannot give both (no commit on HEAD).
-  const view = await readHeadView(worktree, [], call);
+  // HEAD's commit and the branch it is on (given back to it after the checks): as the commit step
+  // left them, or read in one git process (../git/head-view.ts), each on its own when git cannot
+  // give both (no commit on HEAD). A branch moved after the commit step is found by the put-back's
+  // attachHead, which puts it back and says where it had gone.
+  const view = opts.justCommitted ? { headRef: opts.justCommitted.branchRef, head: opts.commit } : await readHeadView(worktree, [], call);
   const [branch, head] = view ? [view.headRef, view.head] : await Promise.all([headBranchRef(worktree, call), resolveCommit(worktree, 'HEAD', call)]);
   // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit.
   const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
@@ -157,7 +161,7 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
   await detachHead(worktree, commit, call);
   await putBackLeftovers(worktree);
-  if (!opts.indexFlagsCleared) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
+  if (!opts.justCommitted) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
   await resetHard(worktree, commit, call);
   const movedAside = await moveAside(worktree, opts.keep, opts.signal);
   // HEAD is at the commit and the index holds it: detached and reset above. Every untracked and

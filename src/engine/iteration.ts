@@ -183,9 +183,9 @@ export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scor
 
 /**
  * The frozen checks that count in this iteration (curriculum: `from_iteration`), on the candidate's
- * commit. `afterCommitStep`: commitWork has just run in this worktree, no agent since; its commit
- * cleared the index's assume-unchanged / skip-worktree bits, which the scoring tree then need not
- * look for again (ScoringTreeOptions.indexFlagsCleared).
+ * commit. `afterCommitStep`: commitWork has just run in this worktree, no agent since: it left HEAD
+ * on the candidate's branch at `state.head` and cleared the index's assume-unchanged /
+ * skip-worktree bits, which the scoring tree then need not read again (ScoringTreeOptions.justCommitted).
  */
 export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string, afterCommitStep = false): Promise<Scoring> {
   const { plan, candidate } = ctx;
@@ -198,7 +198,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,
     setupGuard: ctx.setupGuard,
-    indexFlagsCleared: afterCommitStep,
+    justCommitted: afterCommitStep ? { branchRef: `refs/heads/${candidate.branch}` } : undefined,
     env: ctx.checkEnv,
     logDir: join(artifactsDir, 'checks'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),

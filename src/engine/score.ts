@@ -35,8 +35,8 @@ export interface ScoreOptions {
   readonly onCheck?: (outcome: CheckOutcome) => void;
   /** What setup made, watched between scorings (./setup-guard.ts): changed by an agent, it is made anew before the checks. */
   readonly setupGuard?: SetupGuard | undefined;
-  /** The index's assume-unchanged / skip-worktree bits were cleared by the commit just before, no agent running since (ScoringTreeOptions). @default false */
-  readonly indexFlagsCleared?: boolean | undefined;
+  /** The commit step has just left HEAD on this branch at `commit`, index bits cleared, no agent running since (ScoringTreeOptions). @default read */
+  readonly justCommitted?: { readonly branchRef: string } | undefined;
 }
 
 export interface Scoring {
@@ -74,7 +74,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   await mkdir(homes, { recursive: true });
   const home = await mkdtemp(join(homes, `${basename(options.worktree)}-checks-`));
   try {
-    const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, indexFlagsCleared: options.indexFlagsCleared });
+    const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, justCommitted: options.justCommitted });
     prepared = tree;
     tampered = tree.tampered;
     headMovedFrom = tree.headMovedFrom;

@@ -151,24 +151,52 @@ describe('the scoring tree is exactly the commit', () => {
     expect(readFileSync(join(w.wt, 'test/setup-made.txt'), 'utf8')).toBe('from setup\n');
   });
 
-  it('reads HEAD and its branch in one git process, and right after the commit step looks for no index bits again', async () => {
+  it('reads HEAD and its branch in one git process, and right after the commit step reads neither them nor the index bits', async () => {
     const w = await world();
     put(w.wt, 'src/answer.txt', '42\n');
     const sha = await commit(w.wt);
-    const prepare = (indexFlagsCleared: boolean): Promise<string[]> =>
+    const prepare = (justCommitted: boolean): Promise<string[]> =>
       gitSubcommands(async () => {
-        const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep: [], indexFlagsCleared });
+        const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep: [], justCommitted: justCommitted ? { branchRef: 'refs/heads/bestof/t/c1' } : undefined });
         await putBackScoringTree(w.wt, { commit: sha, keep: [], branch: tree.branch, tree });
         expect(tree.branch).toBe('refs/heads/bestof/t/c1');
       });
     // The frozen paths' diff of base and commit is read once per pair (commits do not change): left out.
     const asked = (await prepare(false)).filter((c) => c !== 'diff');
     const afterCommit = (await prepare(true)).filter((c) => c !== 'diff');
-    // HEAD's commit and branch: one rev-parse, no symbolic-ref (the last one is the put-back's attach).
+    // HEAD's commit and branch: one rev-parse, no symbolic-ref (the last two are the put-back's attach).
     expect(asked).toEqual(['rev-parse', 'update-ref', 'ls-files', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
-    // Without the look for index bits (`ls-files -v`) before the reset.
-    expect(afterCommit).toEqual(['rev-parse', 'update-ref', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    // Neither HEAD (`rev-parse`) nor the index bits (`ls-files -v`) are read before the detach and the reset.
+    expect(afterCommit).toEqual(['update-ref', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
     expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+  });
+
+  it("right after the commit step, HEAD goes back on the commit step's branch, and a branch moved meanwhile is put back and reported", async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    // What only a process left behind by an agent (no sandbox) could do between the commit step and
+    // the checks: HEAD switched to a branch of its own, and the candidate's branch moved to base.
+    git(w.wt, 'checkout', '--quiet', '-b', 'elsewhere');
+    git(w.wt, 'update-ref', 'refs/heads/bestof/t/c1', w.base);
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [{ name: 'check', command: 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
+      keepPaths: [],
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+      justCommitted: { branchRef: 'refs/heads/bestof/t/c1' },
+    });
+    // The commit was scored, HEAD is on the candidate's branch (not on `elsewhere`), back at the commit.
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(s.headMovedFrom).toBe(w.base);
+    expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+    expect(git(w.wt, 'rev-parse', 'refs/heads/bestof/t/c1')).toBe(sha);
+    expect(git(w.wt, 'rev-parse', 'refs/heads/elsewhere')).toBe(sha);
   });
 
   it('gives the checks a fresh HOME, removed after', async () => {

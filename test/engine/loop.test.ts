@@ -51,18 +51,18 @@ describe('runCandidate: the kept ref', () => {
 });
 
 describe('runCandidate: the git processes of an iteration', () => {
-  it('asks the worktree for its top level, HEAD and branch in one process, looks for index bits once, and cleans no frozen path (its leftovers are aside)', async () => {
+  it('asks the worktree for its top level, HEAD and branch in one process, once; looks for index bits once, and cleans no frozen path (its leftovers are aside)', async () => {
     const p = await plan({ ...loop({ max_iterations: 1 }), checks: { frozen: ['README.md'], items: FIVE_CHECKS } });
     const wrapperDir = makeTempDir('bestof-loop-calls-');
     const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() => rmSync(wrapperDir, { recursive: true, force: true }));
     expect(run.finished).toMatchObject({ status: 'done', iterations: 1, score: 80 });
     const subcommand = (call: string): string => call.replace(/^(-c \S+ )+/, '').replace(/^-C \S+ /, '');
     const asked = calls.map(subcommand);
-    // The commit step's link check, reclaim and the scoring tree's detach read HEAD through readHeadView.
+    // The commit step's link check and reclaim read HEAD through readHeadView; the scoring tree
+    // right after takes HEAD and its branch from the commit step (no read of its own).
     expect(asked.filter((c) => c.startsWith('symbolic-ref --quiet'))).toEqual([]);
     expect(asked.filter((c) => c.startsWith('rev-parse --show-toplevel'))).toEqual([
       expect.stringMatching(/^rev-parse --show-toplevel HEAD\^\{commit\} refs\/heads\/bestof\/\S+\^\{commit\} --symbolic-full-name HEAD --$/),
-      'rev-parse --show-toplevel HEAD^{commit} --symbolic-full-name HEAD --',
     ]);
     // commitAll clears the index bits; the scoring tree right after does not look for them again.
     expect(asked.filter((c) => c.startsWith('ls-files -v'))).toHaveLength(1);
