@@ -108,6 +108,15 @@ async function headAsItIs(worktree: string, call: GitCallOptions): Promise<{ rea
   return { ref: sym.code === 0 && sym.stdout.trim() !== '' ? sym.stdout.trim() : 'HEAD', head, owned: false };
 }
 
+/**
+ * Reads now the identity that bestof's commits in `repo` take, in any of its worktrees (identityArgs
+ * in ./exec.ts): a run does it as it starts, before any agent runs, so that no agent can choose it.
+ * Never fails: when git cannot answer, the first commit asks again.
+ */
+export async function readCommitIdentity(repo: string): Promise<void> {
+  await identityArgs(repo).catch(() => undefined);
+}
+
 /** Untracked, not ignored files of the worktree, relative to its root. */
 export async function untrackedFiles(worktree: string, opts: GitCallOptions = {}): Promise<string[]> {
   return splitNul(await gitOut(worktree, ['ls-files', '--others', '--exclude-standard', '-z', '--', ':/'], opts));

@@ -185,8 +185,8 @@ export async function withPathspecFile<T>(pathspecs: readonly string[], fn: (arg
   }
 }
 
-/** Identity arguments by repository (common dir and worktree git dir): see identityArgs. */
-const identities = new Map<string, readonly string[]>();
+/** Identity arguments by repository (its common dir: the same for every worktree of it), read or being read: see identityArgs. */
+const identities = new Map<string, Promise<readonly string[] | undefined>>();
 
 /**
  * `-c` arguments that give bestof's commits their identity: the author and committer that git would
@@ -195,19 +195,38 @@ const identities = new Map<string, readonly string[]>();
  * stop with "Please tell me who you are"), or name `bestof` when only the name is missing. An
  * identity from the environment (GIT_AUTHOR_EMAIL, ...) still wins over `-c`.
  *
- * Read once per worktree and process (one `git config` call), then passed explicitly on every
- * commit: the identity is the one the repository had when bestof first committed there. An agent
- * that writes `user.email` into the shared `.git/config` (possible without the sandbox; put back by
- * src/git/guard.ts after its call, but a rival's call may still be running while another candidate
- * commits), into `~/.gitconfig` or into its worktree's config can neither lend bestof's later commits
- * another identity nor make them fail by removing it. (Asked afresh per commit, as before, both were
- * possible, and the fallback was decided on whatever the config said at that moment.)
+ * Read once per repository and process (one `git config` call), then passed explicitly on every
+ * commit in it, in whichever of its worktrees: a run reads it in the user's checkout as it starts
+ * (readCommitIdentity, before any agent runs), so the identity is the one the repository had then.
+ * An agent that writes `user.email` into the shared `.git/config` (possible without the sandbox;
+ * put back by src/git/guard.ts after its call, but a rival's call may still be running while another
+ * candidate commits), into `~/.gitconfig` or into its worktree's config can neither lend bestof's
+ * commits another identity nor make them fail by removing it. (Asked afresh per commit, as once,
+ * both were possible; asked per worktree at its first commit, as later, an agent could still choose
+ * the identity of its own commits before that first commit.) What differs from worktree to worktree
+ * (`config.worktree`, `includeIf "onbranch:..."`) is therefore the user's checkout's.
  */
 export async function identityArgs(cwd: string, opts: GitCallOptions = {}): Promise<string[]> {
   const dirs = await gitDirsOf(cwd, opts.signal);
-  const key = dirs ? `${dirs.commonDir}\0${dirs.gitDir}` : undefined;
-  const known = key !== undefined ? identities.get(key) : undefined;
+  const key = dirs?.commonDir;
+  const known = key !== undefined ? await identities.get(key) : undefined;
   if (known) return [...known];
+  const reading = readIdentity(cwd, opts);
+  if (key !== undefined) {
+    // Shared with the calls that come meanwhile; forgotten when it fails (the next call asks again).
+    identities.set(
+      key,
+      reading.catch(() => {
+        identities.delete(key);
+        return undefined;
+      }),
+    );
+  }
+  return [...(await reading)];
+}
+
+/** One `git config` call in `cwd`: the identity arguments of identityArgs. */
+async function readIdentity(cwd: string, opts: GitCallOptions): Promise<readonly string[]> {
   // Exit 1: none of these keys is set.
   const run = await runGit(cwd, ['config', '-z', '--get-regexp', '^(user|author|committer)\\.(name|email)$'], opts);
   const values = new Map<string, string>();
@@ -216,11 +235,9 @@ export async function identityArgs(cwd: string, opts: GitCallOptions = {}): Prom
     // The last value wins, as in git; a key without a value counts as unset.
     if (nl > 0) values.set(entry.slice(0, nl).toLowerCase(), entry.slice(nl + 1).trim());
   }
-  const args = (['author', 'committer'] as const).flatMap((role) => {
+  return (['author', 'committer'] as const).flatMap((role) => {
     const email = values.get(`${role}.email`) || values.get('user.email');
     const name = email ? values.get(`${role}.name`) || values.get('user.name') || 'bestof' : 'bestof';
     return ['-c', `${role}.name=${name}`, '-c', `${role}.email=${email || 'bestof@localhost'}`];
   });
-  if (key !== undefined) identities.set(key, args);
-  return [...args];
 }

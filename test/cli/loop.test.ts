@@ -2,12 +2,14 @@
  * The candidate loop through the real binary: each stop rule and each provider outcome on
  * its own, with script agents whose scores per iteration are known in advance.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { onlyRunDir, promptOf, readLoopReport, scoreScript, TEN_CHECKS } from '../helpers/loop.js';
 import { makeProject, type Project } from '../helpers/project.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
 
 let project: Project;
 afterEach(() => project?.cleanup());
@@ -210,5 +212,33 @@ describe('provider outcomes', () => {
     const sequence = log.filter((e) => e.text === 'start' || e.text === 'end').map((e) => `${e.candidate}:${e.text}`);
     expect(sequence).toHaveLength(6);
     for (let i = 0; i < 6; i += 2) expect(sequence[i + 1]).toBe(sequence[i]?.replace('start', 'end'));
+  });
+});
+
+describe("the identity of bestof's commits", () => {
+  it('is read once per run, before the first agent call, and authors every candidate\'s commits', async () => {
+    project = makeProject();
+    // A `git` first on PATH that writes down each call, then runs the real one.
+    const bin = makeTempDir('bestof-identity-calls-');
+    const log = join(bin, 'calls.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    project.repo.git('config', 'user.name', 'Run Starter');
+    project.repo.git('config', 'user.email', 'starter@example.com');
+    const providers = [1, 2, 3].map((i) => `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside(`agent-${i}.toml`, scoreScript([30])))}\n`).join('\n');
+    const spec = project.writeOutside('spec.toml', `name = "identity"\nrepo = ${JSON.stringify(project.repo.dir)}\n[prompt]\ntext = "Make the checks pass."\n[loop]\nmax_iterations = 1\n${providers}\n[select]\nmerge = "branch"\n${TEN_CHECKS}`);
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const logged = readFileSync(log, 'utf8');
+    rmSync(bin, { recursive: true, force: true });
+    expect(result.code).toBe(0);
+    const calls = logged.split('\n').filter(Boolean).map((c) => c.replace(/^(-c \S+ )+/, ''));
+    const identityReads = calls.flatMap((c, i) => (/^config -z --get-regexp \^\(user\|author\|committer\)/.test(c) ? [i] : []));
+    expect(identityReads).toHaveLength(1);
+    // Before the first agent call: its watch of the branches and replace refs comes later.
+    const firstWatch = calls.findIndex((c) => c.startsWith('for-each-ref') && c.includes('refs/replace/'));
+    expect(firstWatch).toBeGreaterThan(identityReads[0]!);
+    for (const c of readLoopReport(project.repo.dir).candidates) {
+      expect(project.repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', c.ref)).toBe('Run Starter <starter@example.com>|Run Starter <starter@example.com>');
+    }
   });
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSecretSet } from '../../src/engine/secrets.js';
 import { rewordCommit } from '../../src/git/checkpoint.js';
-import { commitAll, untrackedFiles } from '../../src/git/commit.js';
+import { commitAll, readCommitIdentity, untrackedFiles } from '../../src/git/commit.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
@@ -113,6 +114,26 @@ describe('commitAll', () => {
     r.write('c.txt', 'c\n');
     const third = await commitAll(r.dir, { message: 'third' });
     expect(r.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', third.commit ?? '')).toBe(author);
+  });
+
+  it('reads the identity once per repository, before any agent when the run asks (readCommitIdentity): a worktree whose first commit comes after a planted identity still commits as the user', async () => {
+    const r = repo();
+    const user = 'Test User <test@example.com>|Test User <test@example.com>';
+    const calls = await recordGitCalls(tempDir(), async () => {
+      await readCommitIdentity(r.dir); // as a run starts
+      // Then an agent without the sandbox plants its own identity before its candidate's first commit.
+      r.git('config', 'user.name', 'Agent');
+      r.git('config', 'user.email', 'agent@evil.example');
+      for (const name of ['c1', 'c2']) {
+        const wt = join(tempDir(), name);
+        r.git('worktree', 'add', '--quiet', '-b', `bestof/t/${name}`, wt);
+        writeFileSync(join(wt, `${name}.txt`), `${name}\n`);
+        const made = await commitAll(wt, { message: name });
+        expect(r.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', made.commit ?? '')).toBe(user);
+      }
+    });
+    // One `git config` for the identity, for the repository and both worktrees.
+    expect(calls.calls.filter((c) => / config -z --get-regexp \^\(user/.test(` ${c}`))).toHaveLength(1);
   });
 
   describe('without a git identity', () => {

@@ -2,9 +2,11 @@
  * Prepare: on resume, first of all, the processes the interrupted run left running are stopped
  * (else an orphaned agent would go on writing beside the resumed one in the same worktree);
  * then the run folder (new runs only) and the run's key in it, before any process starts; the
- * liveness mark that keeps `bestof clean` away, the exclusion of `.bestof/` from git, and the
- * first event: run.started, or run.resumed with which candidates go on and which had finished.
+ * liveness mark that keeps `bestof clean` away, the exclusion of `.bestof/` from git, the identity
+ * of bestof's commits (read before any agent runs), and the first event: run.started, or
+ * run.resumed with which candidates go on and which had finished.
  */
+import { readCommitIdentity } from '../../git/commit.js';
 import { ensureExcluded, resolveCommit } from '../../git/repo.js';
 import { stopRunLeftovers, writeRunKey } from '../leftovers.js';
 import type { RunContext } from '../run-context.js';
@@ -22,7 +24,8 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
   // Also on resume: a run made before run keys existed gets one now.
   writeRunKey(plan.runDir, plan.runKey);
   markRunAlive(plan.runDir);
-  await ensureExcluded(plan.repoRoot, '/.bestof/');
+  // The identity of bestof's commits is the repository's as the run starts, before any agent runs.
+  await Promise.all([ensureExcluded(plan.repoRoot, '/.bestof/'), readCommitIdentity(plan.repoRoot)]);
 
   if (resume) {
     const goOn = candidatesToRun(ctx).map((c) => c.id);
