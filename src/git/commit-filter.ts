@@ -1,8 +1,8 @@
 /**
  * What an agent's commit must leave out: files over `[git] max_file_size`, files that hold one of
- * the run's secret values (an `env-dump.txt`), and the agent's edits inside a submodule (bestof
- * does not commit inside submodules: the gitlink is left out, the edits stay on disk, and the
- * `skipped` entry says so). It must be decided before `git add`: once a
+ * the run's secret values (an `env-dump.txt`), and the agent's edits inside a submodule
+ * (./submodule-work.ts; bestof does not commit inside submodules: the gitlink is left out, the
+ * edits stay on disk, and the `skipped` entry says so). It must be decided before `git add`: once a
  * file is added, its blob is in `.git/objects` for good (no ref needed; `git gc` keeps loose
  * objects for two weeks), and from a commit it reaches the merge, the reviewer's prompt and any
  * push.
@@ -22,6 +22,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitOut, splitNul, type GitCallOptions } from './exec.js';
 import { literalPathspec } from './paths.js';
+import { changedSubmodules } from './submodule-work.js';
 
 /**
  * The part of the run's secret set (src/engine/secrets.ts `SecretSet`) that the filter needs; the
@@ -81,23 +82,6 @@ function submoduleDetail(path: string): string {
   return `edits inside submodule ${path} are not committed: bestof does not commit inside submodules (they stay on disk in the worktree; the commit keeps the submodule at the commit it had)`;
 }
 
-/**
- * Submodules whose checkout differs from the commit the index records: new commits, edited or
- * untracked files inside, or the submodule removed. Only looked for when the worktree has a
- * `.gitmodules` (one `git status` of the submodules alone, no untracked walk of the worktree).
- */
-async function changedSubmodules(worktree: string, opts: GitCallOptions): Promise<string[]> {
-  if (!(await lstat(join(worktree, '.gitmodules')).then(() => true, () => false))) return [];
-  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=none', '--no-renames'], opts));
-  // "1 <XY> <sub> <mH> <mI> <mW> <hH> <hI> <path>": <sub> is "S<c><m><u>" for a submodule.
-  const changed: string[] = [];
-  for (const entry of entries) {
-    const fields = entry.split(' ');
-    if (fields[0] !== '1' || !fields[2]?.startsWith('S')) continue;
-    changed.push(fields.slice(8).join(' '));
-  }
-  return changed;
-}
 
 /** The files of the worktree itself (not of its submodules) that must stay out: too large, or holding a secret. */
 async function filesToLeaveOutOfTheSuperproject(worktree: string, opts: CommitFilterOptions, excluded: ReadonlySet<string>): Promise<SkippedFile[]> {

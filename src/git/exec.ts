@@ -137,11 +137,14 @@ export function rememberGitDirs(cwd: string, dirs: GitDirs): void {
   gitDirsByCwd.set(cwd, dirs);
 }
 
+/** The config keys that can name drivers or include files (driver-overrides.ts). */
+const DRIVER_ENTRIES = '^(filter|diff|merge|gpg|include|includeif)\\.';
+
 /** What driver-overrides.ts asks git, through this runner (it does not import it: no cycle). */
 const configQuestions: ConfigQuestions = {
   gitDirs: gitDirsOf,
   driverEntries: (cwd, signal) =>
-    rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', '^(filter|diff|merge|gpg|include|includeif)\\.'], signal),
+    rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', DRIVER_ENTRIES], signal),
 };
 
 function gitEnv(): Record<string, string> {
@@ -160,6 +163,38 @@ async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal 
   // Killed by a signal, or git could not be started at all (not installed? no such folder?).
   if (run.code < 0) throw new GitCommandError(args, cwd, run);
   return run;
+}
+
+/** A repository that is not one of bestof's worktrees, named by its git dir and work tree (runGitPinned). */
+export interface PinnedRepo {
+  readonly gitDir: string;
+  readonly workTree: string;
+}
+
+/**
+ * Runs a read-only git call in a repository whose `.git` file and config an agent can rewrite: a
+ * submodule's checkout inside a candidate's worktree (its git dir lies under the worktree's own,
+ * which the sandbox leaves writable). git is pinned to that git dir and work tree (`--git-dir`,
+ * `--work-tree`: no `.git` file or `core.worktree` of the agent's redirects it) and writes nothing
+ * back (`--no-optional-locks`: `status` leaves the index alone). Every guard of runGit holds; the
+ * driver keys are those of that git dir's own config, its git dirs asked afresh on every call (the
+ * folder caches of runGit rely on src/git/guard.ts restoring a worktree's `.git` link, which no one
+ * restores for a submodule; driverOverrides' answer is still kept while the config files it read
+ * are unchanged).
+ */
+export async function runGitPinned(repo: PinnedRepo, args: readonly string[], opts: Pick<GitCallOptions, 'signal'> = {}): Promise<GitRun> {
+  const pin = [`--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`, '--no-optional-locks'];
+  const questions: ConfigQuestions = {
+    gitDirs: async (_cwd, signal) => {
+      const run = await rawGit(repo.workTree, [...FIXED_CONFIG, ...pin, 'rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir'], signal);
+      const [commonDir, gitDir] = splitLines(run.stdout);
+      return run.code === 0 && commonDir && gitDir ? { commonDir, gitDir } : undefined;
+    },
+    driverEntries: (_cwd, signal) => rawGit(repo.workTree, [...FIXED_CONFIG, ...pin, 'config', '--show-scope', '-z', '--get-regexp', DRIVER_ENTRIES], signal),
+  };
+  // A key of its own for driverOverrides' cache (never a folder's: that one is runGit's).
+  const drivers = await driverOverrides(`pinned\0${repo.gitDir}\0${repo.workTree}`, questions, opts.signal);
+  return rawGit(repo.workTree, [...FIXED_CONFIG, ...drivers, ...pin, ...args], opts.signal);
 }
 
 /** Runs git and returns stdout; a non-zero exit throws GitCommandError (use for calls that must work). */

@@ -4,7 +4,7 @@
  * silently dropped: left out of the commit with a warning, kept on disk. Real repos throughout.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace.js';
@@ -77,5 +77,38 @@ describe('submodules in the worktrees', () => {
     expect(s.app.git('-C', s.worktree, 'rev-parse', 'HEAD:lib')).toBe(gitlink);
     expect(readFileSync(join(s.worktree, 'lib', 'lib.txt'), 'utf8')).toBe('library v2\n');
     expect(readFileSync(join(s.worktree, 'lib', 'new.txt'), 'utf8')).toBe('new\n');
+  });
+
+  it("a clean filter an agent plants in a submodule's own config never runs in bestof's calls, and the edit it hides behind is still found", async () => {
+    const s = withSubmodule('outside');
+    const made = await prepareWorkspace(s.options());
+    expect(made.ok).toBe(true);
+    const lib = join(s.worktree, 'lib');
+    // The submodule's git dir lies under the worktree's own (setup absorbs it there), which the
+    // sandbox leaves writable: the agent defines a filter there and selects it for every file.
+    const gitDir = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: lib, encoding: 'utf8' }).trim();
+    expect(gitDir.startsWith(s.app.git('-C', s.worktree, 'rev-parse', '--absolute-git-dir'))).toBe(true);
+    const marker = join(tempDir(), 'filter-ran');
+    execFileSync('git', ['config', '--file', join(gitDir, 'config'), 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`]);
+    mkdirSync(join(gitDir, 'info'), { recursive: true });
+    writeFileSync(join(gitDir, 'info', 'attributes'), '* filter=evil\n');
+    // An edit of the same size: git can tell it from the committed file only by its content, which
+    // it reads through the clean filter.
+    writeFileSync(join(lib, 'lib.txt'), 'library v9\n');
+    utimesSync(join(lib, 'lib.txt'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    const committed = await commitAll(s.worktree, { message: 'iteration 1' });
+    expect(existsSync(marker)).toBe(false);
+    expect(committed.skipped.map((f) => [f.path, f.reason])).toEqual([['lib', 'submodule']]);
+    expect(readFileSync(join(lib, 'lib.txt'), 'utf8')).toBe('library v9\n');
+  });
+
+  it("a submodule whose .git names no folder counts as holding work: it is never taken for untouched", async () => {
+    const s = withSubmodule('outside');
+    const made = await prepareWorkspace(s.options());
+    expect(made.ok).toBe(true);
+    writeFileSync(join(s.worktree, 'lib', '.git'), 'gitdir: /nonexistent/bestof-gone\n');
+    writeFileSync(join(s.worktree, 'README.md'), '# app, edited\n');
+    const committed = await commitAll(s.worktree, { message: 'iteration 1' });
+    expect(committed.skipped.map((f) => [f.path, f.reason])).toEqual([['lib', 'submodule']]);
   });
 });
