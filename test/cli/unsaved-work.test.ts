@@ -4,14 +4,21 @@
  * and when even that fails the worktree stays and the run ends `incomplete` (exit 4).
  * Real binary, real git, an agent (the `command` provider) that leaves git unable to commit.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 let project: Project;
-afterEach(() => project?.cleanup());
+let lib: TempRepo | undefined;
+afterEach(() => {
+  project?.cleanup();
+  lib?.cleanup();
+  lib = undefined;
+});
 
 function report(): { runId: string; candidates: { id: string; worktree: string; ref: string; reason: string }[]; warnings: string[] } {
   const runsDir = join(project.repo.dir, '.bestof', 'runs');
@@ -44,5 +51,37 @@ describe('work that could not be committed', () => {
     expect(r.warnings.join('\n')).toContain(`saved at ${leftover}`);
     expect(readdirSync(project.worktreesDir, { recursive: true }).some((p) => String(p).endsWith('notes.txt'))).toBe(false);
     expect(result.code).toBe(0); // c2 won; nothing was lost
+  });
+});
+
+describe('work inside a submodule', () => {
+  it("is never deleted: the run keeps the worktree and says so, and `bestof clean` keeps it until the user has taken what they need", async () => {
+    project = makeProject();
+    lib = makeTempRepo({ 'lib.txt': 'library v1\n' });
+    project.repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib.dir, 'lib');
+    project.repo.commitAll('add the lib submodule');
+    // c1's agent works only inside the submodule: an edit, and a commit of its own there.
+    const result = await runWithAgent('echo "library v2" > lib/lib.txt\ngit -C lib -c user.name=A -c user.email=a@example.com commit --quiet -am inside\necho "more" >> lib/lib.txt');
+    const r = report();
+    const c1 = { worktree: join(project.worktreesDir, r.runId, 'c1') };
+    expect(result.code).toBe(0); // c2 won: the kept worktree changes no outcome
+    expect(r.warnings.join('\n')).toContain(`its worktree ${c1.worktree} is kept: submodule lib holds edits or commits of its agent`);
+    expect(result.stdout + result.stderr).toContain('the worktree of c1 was kept for the edits inside its submodules');
+    expect(readFileSync(join(c1.worktree, 'lib', 'lib.txt'), 'utf8')).toBe('library v2\nmore\n');
+    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: join(c1.worktree, 'lib'), encoding: 'utf8' }).trim()).toBe('inside');
+    // c2 touched no submodule: its worktree went.
+    expect(existsSync(join(project.worktreesDir, r.runId, 'c2'))).toBe(false);
+
+    // `bestof clean` does not delete it either, and says what to do.
+    const clean = await runCli(['clean', r.runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(clean.code).toBe(1);
+    expect(clean.stderr).toContain(`keep worktree ${c1.worktree}: submodule lib holds edits or commits of its agent`);
+    expect(readFileSync(join(c1.worktree, 'lib', 'lib.txt'), 'utf8')).toBe('library v2\nmore\n');
+    // Once the user has taken what they need and deleted the folder, clean finishes the job.
+    rmSync(c1.worktree, { recursive: true, force: true });
+    const again = await runCli(['clean', r.runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(again.stdout).toContain(`forget worktree ${c1.worktree}: its folder is gone`);
+    expect(again.code).toBe(0);
+    expect(project.repo.git('worktree', 'list', '--porcelain')).not.toContain(c1.worktree);
   });
 });

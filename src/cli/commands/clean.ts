@@ -14,7 +14,8 @@
  * git locks (cleared, the run being dead), worktrees whose `.git` link its agent destroyed
  * (repaired, then saved), half-made worktrees whose setup never completed (no agent ever worked
  * there: removed). A worktree whose work cannot be committed is kept, with where and why, and
- * clean exits 1.
+ * clean exits 1; so is one whose submodules hold its agent's edits or commits (bestof commits
+ * nothing inside submodules).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -29,6 +30,7 @@ import { discardWorktree } from '../../git/worktree-admin.js';
 import { repairWorktreeLinkDetailed } from '../../git/worktree-link.js';
 import { clearStaleCandidateLocks } from '../../git/stale-locks.js';
 import { saveWorktreeWork } from '../../git/save-work.js';
+import { changedSubmodules } from '../../git/submodule-work.js';
 import { waitForGitToLeave } from '../../git/worktree-users.js';
 import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
@@ -192,6 +194,13 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
   const { repoRoot, id, candidate, folder, dryRun, say } = request;
   const setupCompleted = existsSync(request.setupFile);
   const layered = isCowWorktree(folder);
+  // A folder the user deleted (after taking what they needed, as a worktree kept for the work in its
+  // submodules says to): nothing is left there to save, and git only has to forget it.
+  if (!layered && !existsSync(folder)) {
+    say(`forget worktree ${folder}: its folder is gone`);
+    if (!dryRun) await pruneWorktrees(repoRoot);
+    return 'removed';
+  }
   if (layered && request.cow.kind === 'unavailable') {
     process.stderr.write(`keep worktree ${folder}: it is a copy-on-write worktree, which cannot be mounted here (${request.cow.why}); ${id}'s changes are in ${changesFolder(folder)}\n`);
     return 'kept';
@@ -204,6 +213,11 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
     if (!setupCompleted) say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);
     else {
       if (await hasUncommittedChanges(folder)) say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
+      const inSubmodules = await changedSubmodules(folder).catch(() => []);
+      if (inSubmodules.length > 0) {
+        say(`keep worktree ${folder}: ${submoduleWork(inSubmodules, folder)}`);
+        return 'kept';
+      }
       say(`remove worktree ${folder}`);
     }
     return 'removed';
@@ -249,9 +263,19 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
     const kept = await resolveCommit(repoRoot, candidate.ref);
     if (!kept || !(await isAncestor(repoRoot, saved.value.head, kept))) await updateRef(repoRoot, candidate.ref, saved.value.head);
   }
+  // Edits or commits inside a submodule are in no commit of bestof's (it commits nothing inside
+  // submodules), and a commit made there lives in the submodule's git dir, under the worktree's.
+  const inSubmodules = await changedSubmodules(folder).catch(() => []);
+  if (inSubmodules.length > 0) return keepIt(submoduleWork(inSubmodules, folder));
   say(`remove worktree ${folder}`);
   await remove();
   return 'removed';
+}
+
+/** Why a worktree stays for its submodules, and what the user does about it. */
+function submoduleWork(submodules: readonly string[], folder: string): string {
+  const one = submodules.length === 1;
+  return `submodule${one ? '' : 's'} ${submodules.join(', ')} ${one ? 'holds' : 'hold'} edits or commits of its agent, which bestof does not commit; copy what you need, then delete the folder (\`rm -rf ${folder}\`) and run \`bestof clean\` again`;
 }
 
 function setupPaths(file: string): string[] {

@@ -1,7 +1,8 @@
 /**
  * Finish: worktrees removed (unless `[git] keep_worktrees`; every candidate's work is
  * committed and kept under refs/bestof/<run>/ by now; what a worktree still holds beyond its
- * last commit is saved first, and a worktree whose work cannot be saved is kept), then the one
+ * last commit is saved first, and a worktree whose work cannot be saved is kept, as is one whose
+ * submodules hold its agent's edits), then the one
  * run.finished event with the run's status, exit code and closing line, then the liveness
  * mark removed. The listeners write state.json and the reports when they see run.finished.
  */
@@ -20,6 +21,7 @@ import { removeInBackground } from '../../process/background-remove.js';
 import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '../cow-layout.js';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
+import { changedSubmodules } from '../../git/submodule-work.js';
 import { updateRef } from '../../git/refs.js';
 import { besideKeptRef } from '../candidate-refs.js';
 import type { CandidatePlan } from '../plan.js';
@@ -29,16 +31,17 @@ import { ok } from '../../result.js';
 
 export async function finish(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
-  const unsavedWorktrees = plan.spec.git.keep_worktrees ? await keepCowWorktrees(ctx) : await removeWorktrees(ctx);
+  const kept = plan.spec.git.keep_worktrees ? await keepCowWorktrees(ctx) : await removeWorktrees(ctx);
   await removeSharedBase(ctx);
   await removeAgentHomes(plan); // the agents' HOMEs hold copies of logins: never kept
-  const { status, exitCode, message } = closing(ctx, unsavedWorktrees);
+  const { status, exitCode, message } = closing(ctx, kept);
   ctx.emit({ type: 'run.finished', status, exitCode, winner: ctx.state().winner, durationMs: Math.round(performance.now() - ctx.startedAt), message });
   markRunFinished(plan.runDir);
 }
 
 /** The run's status, exit code and closing line, from what the phases before did. */
-function closing(ctx: RunContext, unsavedWorktrees: readonly string[]): { status: RunStatus; exitCode: number; message: string } {
+function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exitCode: number; message: string } {
+  const unsavedWorktrees = kept.unsaved;
   const { runId } = ctx.plan;
   const state = ctx.state();
   const merged = state.merge;
@@ -52,9 +55,11 @@ function closing(ctx: RunContext, unsavedWorktrees: readonly string[]): { status
     };
   }
   const unsavedNote = unsavedWorktrees.length > 0 ? `; the worktree${unsavedWorktrees.length === 1 ? '' : 's'} of ${unsavedWorktrees.join(', ')} ${unsavedWorktrees.length === 1 ? 'was' : 'were'} kept because ${unsavedWorktrees.length === 1 ? 'it holds' : 'they hold'} work that could not be committed (see the warnings)` : '';
+  // Not a failure of the run: the work is the agent's inside another repository, which bestof never commits.
+  const submoduleNote = kept.forSubmodules.length > 0 ? `; the worktree${kept.forSubmodules.length === 1 ? '' : 's'} of ${kept.forSubmodules.join(', ')} ${kept.forSubmodules.length === 1 ? 'was' : 'were'} kept for the edits inside ${kept.forSubmodules.length === 1 ? 'its' : 'their'} submodules (see the warnings)` : '';
   const result = closingOf(ctx, state, merged);
-  if (unsavedNote === '') return result;
-  return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}` };
+  if (unsavedNote === '') return { ...result, message: `${result.message}${submoduleNote}` };
+  return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}${submoduleNote}` };
 }
 
 function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']): { status: RunStatus; exitCode: number; message: string } {
@@ -79,21 +84,33 @@ function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']):
   };
 }
 
+/** Candidates whose worktree outlives the run: work no commit could take, or edits inside submodules. */
+interface KeptWorktrees {
+  readonly unsaved: readonly string[];
+  readonly forSubmodules: readonly string[];
+}
+
 /**
  * Removes every candidate's worktree, never one that holds work no commit has: such work (an
  * agent's last commit failed, or something wrote after it) is first saved in a commit of its own
  * at refs/bestof/<run>/<candidate>/leftover; when even that fails, the worktree stays, and the run
- * says where and ends `incomplete`. Returns the worktrees kept that way.
+ * says where and ends `incomplete`. A worktree whose submodules hold the agent's edits or commits
+ * stays too (bestof commits nothing inside a submodule, and the submodule's git dir, with any
+ * commit made in it, lies under the worktree's), with a warning that names them; the run's outcome
+ * is unchanged. Returns the worktrees kept.
  */
-async function removeWorktrees(ctx: RunContext): Promise<string[]> {
+async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   const { plan } = ctx;
   // Every worktree at once: each one's check and save touch only it, and the removal itself takes the
   // repository's worktree lock only to unlink it (its files are deleted outside the lock).
   const kept = await Promise.all(
-    plan.candidates.map(async (candidate): Promise<string | undefined> => {
-      if (existsSync(candidate.worktree) && !(await saveLeftover(ctx, candidate))) {
-        await materialize(ctx, candidate);
-        return candidate.id;
+    plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: 'unsaved' | 'submodules' } | undefined> => {
+      if (existsSync(candidate.worktree)) {
+        const why = !(await saveLeftover(ctx, candidate)) ? 'unsaved' : (await keptForSubmodules(ctx, candidate)) ? 'submodules' : undefined;
+        if (why) {
+          await materialize(ctx, candidate);
+          return { id: candidate.id, why };
+        }
       }
       const removed =
         plan.cow && isCowWorktree(candidate.worktree)
@@ -104,7 +121,25 @@ async function removeWorktrees(ctx: RunContext): Promise<string[]> {
     }),
   );
   await pruneWorktrees(plan.repoRoot);
-  return kept.filter((id): id is string => id !== undefined);
+  const ids = (why: 'unsaved' | 'submodules'): string[] => kept.flatMap((k) => (k?.why === why ? [k.id] : []));
+  return { unsaved: ids('unsaved'), forSubmodules: ids('submodules') };
+}
+
+/**
+ * True (and a warning) when submodules of the candidate's worktree hold its agent's edits or
+ * commits (../../git/submodule-work.ts). git failing to tell counts as none: a worktree git cannot
+ * read has been judged by saveLeftover already.
+ */
+async function keptForSubmodules(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
+  const submodules = await changedSubmodules(candidate.worktree).catch(() => []);
+  if (submodules.length === 0) return false;
+  const one = submodules.length === 1;
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `its worktree ${candidate.worktree} is kept: submodule${one ? '' : 's'} ${submodules.join(', ')} ${one ? 'holds' : 'hold'} edits or commits of its agent, which bestof does not commit; copy what you need from there, then delete the folder and run \`bestof clean ${ctx.plan.runId}\``,
+  });
+  return true;
 }
 
 /**
@@ -123,9 +158,9 @@ async function deleteAfterTheRun(trash: string): Promise<void> {
  * bestof's mount namespace, a mount point is empty). Returns none: every candidate's work is
  * committed by now, as for plain kept worktrees.
  */
-async function keepCowWorktrees(ctx: RunContext): Promise<string[]> {
+async function keepCowWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   await Promise.all(ctx.plan.candidates.map((candidate) => materialize(ctx, candidate)));
-  return [];
+  return { unsaved: [], forSubmodules: [] };
 }
 
 /** A copy-on-write worktree that must outlive the run, made a plain folder; a plain one is left alone. */
