@@ -58,10 +58,11 @@ export async function currentBranch(repo: string, opts: GitCallOptions = {}): Pr
 /**
  * True when the working tree has changes `git add -A` would pick up: modified, staged or
  * untracked (not ignored) files. A folder that is not a working tree (any more) has none.
+ * Submodules are not looked into (src/git/submodule-work.ts says why and does it safely).
  */
 export async function hasUncommittedChanges(worktree: string, opts: GitCallOptions = {}): Promise<boolean> {
   if (!existsSync(worktree)) return false;
-  const status = await runGit(worktree, ['status', '--porcelain'], opts);
+  const status = await runGit(worktree, ['status', '--porcelain', '--ignore-submodules=all'], opts);
   return status.code === 0 && status.stdout.trim() !== '';
 }
 

@@ -20,7 +20,9 @@ export interface SavedWork {
  * (not an exception) when git cannot even say whether something is left, or cannot commit it.
  */
 export async function saveWorktreeWork(worktree: string, opts: { message: string; excludePaths: readonly string[] }): Promise<Result<SavedWork>> {
-  const status = await runGit(worktree, ['status', '--porcelain', '-z']);
+  // Not into submodules: git would run `git status` there under their own config, which an agent
+  // can write (./submodule-work.ts); what is in them is never committed here anyway.
+  const status = await runGit(worktree, ['status', '--porcelain', '-z', '--ignore-submodules=all']);
   if (status.code !== 0) return err(`git cannot read its state: ${gitMessage(status.stderr || status.stdout)}`);
   if (status.stdout === '') return ok({ commit: undefined, head: await resolveCommit(worktree, 'HEAD') });
   try {

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace.js';
 import { commitAll } from '../../src/git/commit.js';
+import { hasUncommittedChanges } from '../../src/git/repo.js';
+import { saveWorktreeWork } from '../../src/git/save-work.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 import { workspaceFixture } from '../helpers/workspace-options.js';
 
@@ -110,5 +112,24 @@ describe('submodules in the worktrees', () => {
     writeFileSync(join(s.worktree, 'README.md'), '# app, edited\n');
     const committed = await commitAll(s.worktree, { message: 'iteration 1' });
     expect(committed.skipped.map((f) => [f.path, f.reason])).toEqual([['lib', 'submodule']]);
+  });
+
+  it("bestof clean's look at a leftover worktree does not run a filter an agent planted in a submodule either", async () => {
+    const s = withSubmodule('outside');
+    const made = await prepareWorkspace(s.options());
+    expect(made.ok).toBe(true);
+    const lib = join(s.worktree, 'lib');
+    const gitDir = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: lib, encoding: 'utf8' }).trim();
+    const marker = join(tempDir(), 'filter-ran');
+    execFileSync('git', ['config', '--file', join(gitDir, 'config'), 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`]);
+    mkdirSync(join(gitDir, 'info'), { recursive: true });
+    writeFileSync(join(gitDir, 'info', 'attributes'), '* filter=evil\n');
+    writeFileSync(join(lib, 'lib.txt'), 'library v9\n');
+    utimesSync(join(lib, 'lib.txt'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    writeFileSync(join(s.worktree, 'README.md'), '# app, edited\n');
+    expect(await hasUncommittedChanges(s.worktree)).toBe(true);
+    const saved = await saveWorktreeWork(s.worktree, { message: 'saved by clean', excludePaths: [] });
+    expect(saved.ok && saved.value.commit).toBeTruthy();
+    expect(existsSync(marker)).toBe(false);
   });
 });
