@@ -20,12 +20,14 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
   const { plan, resume } = ctx;
   const { spec } = plan;
   const leftovers = resume ? await stopRunLeftovers(plan.runKey) : 0;
+  // The identity of bestof's commits is the repository's as the run starts, read before any agent
+  // runs (awaited at the end of this phase); meanwhile the run folder is made and run.started said.
+  const identity = readCommitIdentity(plan.repoRoot);
   if (!resume) createRunFolder(plan.runDir, plan.specSource);
   // Also on resume: a run made before run keys existed gets one now.
   writeRunKey(plan.runDir, plan.runKey);
   markRunAlive(plan.runDir);
-  // The identity of bestof's commits is the repository's as the run starts, before any agent runs.
-  await Promise.all([ensureExcluded(plan.repoRoot, '/.bestof/'), readCommitIdentity(plan.repoRoot)]);
+  await ensureExcluded(plan.repoRoot, '/.bestof/');
 
   if (resume) {
     const goOn = candidatesToRun(ctx).map((c) => c.id);
@@ -62,6 +64,7 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
     });
   }
   for (const warning of plan.warnings) ctx.emit({ type: 'run.warning', message: warning });
+  await identity;
 }
 
 /** Every candidate of a new run; on resume, those that had not finished. */
