@@ -32,6 +32,25 @@ function withSubmodule(where: 'outside' | 'inside'): { app: TempRepo; lib: TempR
   return { app, lib, options, worktree };
 }
 
+/**
+ * What an agent can do in the sandbox: the submodule's git dir lies under the worktree's own (setup
+ * absorbs it there), which the sandbox leaves writable, so it defines a clean filter there that
+ * would touch `marker`, selects it for every file, and edits lib.txt to the same size (git can then
+ * tell the edit from the committed file only by its content, which it reads through the filter).
+ */
+function plantFilterInSubmodule(s: { app: TempRepo; worktree: string }): { lib: string; marker: string } {
+  const lib = join(s.worktree, 'lib');
+  const gitDir = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: lib, encoding: 'utf8' }).trim();
+  expect(gitDir.startsWith(s.app.git('-C', s.worktree, 'rev-parse', '--absolute-git-dir'))).toBe(true);
+  const marker = join(tempDir(), 'filter-ran');
+  execFileSync('git', ['config', '--file', join(gitDir, 'config'), 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`]);
+  mkdirSync(join(gitDir, 'info'), { recursive: true });
+  writeFileSync(join(gitDir, 'info', 'attributes'), '* filter=evil\n');
+  writeFileSync(join(lib, 'lib.txt'), 'library v9\n');
+  utimesSync(join(lib, 'lib.txt'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+  return { lib, marker };
+}
+
 describe('submodules in the worktrees', () => {
   it('are initialized during setup, and the progress says so', async () => {
     const s = withSubmodule('outside');
@@ -85,19 +104,7 @@ describe('submodules in the worktrees', () => {
     const s = withSubmodule('outside');
     const made = await prepareWorkspace(s.options());
     expect(made.ok).toBe(true);
-    const lib = join(s.worktree, 'lib');
-    // The submodule's git dir lies under the worktree's own (setup absorbs it there), which the
-    // sandbox leaves writable: the agent defines a filter there and selects it for every file.
-    const gitDir = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: lib, encoding: 'utf8' }).trim();
-    expect(gitDir.startsWith(s.app.git('-C', s.worktree, 'rev-parse', '--absolute-git-dir'))).toBe(true);
-    const marker = join(tempDir(), 'filter-ran');
-    execFileSync('git', ['config', '--file', join(gitDir, 'config'), 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`]);
-    mkdirSync(join(gitDir, 'info'), { recursive: true });
-    writeFileSync(join(gitDir, 'info', 'attributes'), '* filter=evil\n');
-    // An edit of the same size: git can tell it from the committed file only by its content, which
-    // it reads through the clean filter.
-    writeFileSync(join(lib, 'lib.txt'), 'library v9\n');
-    utimesSync(join(lib, 'lib.txt'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    const { lib, marker } = plantFilterInSubmodule(s);
     const committed = await commitAll(s.worktree, { message: 'iteration 1' });
     expect(existsSync(marker)).toBe(false);
     expect(committed.skipped.map((f) => [f.path, f.reason])).toEqual([['lib', 'submodule']]);
@@ -118,14 +125,7 @@ describe('submodules in the worktrees', () => {
     const s = withSubmodule('outside');
     const made = await prepareWorkspace(s.options());
     expect(made.ok).toBe(true);
-    const lib = join(s.worktree, 'lib');
-    const gitDir = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: lib, encoding: 'utf8' }).trim();
-    const marker = join(tempDir(), 'filter-ran');
-    execFileSync('git', ['config', '--file', join(gitDir, 'config'), 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`]);
-    mkdirSync(join(gitDir, 'info'), { recursive: true });
-    writeFileSync(join(gitDir, 'info', 'attributes'), '* filter=evil\n');
-    writeFileSync(join(lib, 'lib.txt'), 'library v9\n');
-    utimesSync(join(lib, 'lib.txt'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    const { marker } = plantFilterInSubmodule(s);
     writeFileSync(join(s.worktree, 'README.md'), '# app, edited\n');
     expect(await hasUncommittedChanges(s.worktree)).toBe(true);
     const saved = await saveWorktreeWork(s.worktree, { message: 'saved by clean', excludePaths: [] });
