@@ -82,7 +82,6 @@ function submoduleDetail(path: string): string {
   return `edits inside submodule ${path} are not committed: bestof does not commit inside submodules (they stay on disk in the worktree; the commit keeps the submodule at the commit it had)`;
 }
 
-
 /** The files of the worktree itself (not of its submodules) that must stay out: too large, or holding a secret. */
 async function filesToLeaveOutOfTheSuperproject(worktree: string, opts: CommitFilterOptions, excluded: ReadonlySet<string>): Promise<SkippedFile[]> {
   const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
