@@ -108,6 +108,8 @@ export function agentSandbox(
       join(candidate.worktree, '.git'),
       ...(git ? [git.commonDir, join(git.adminDir, 'commondir'), join(git.adminDir, 'gitdir')] : []),
       ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
+      // rustup's toolchains, for its proxies on PATH (./candidate-env.ts sets RUSTUP_HOME).
+      ...(env.RUSTUP_HOME ? [env.RUSTUP_HOME] : []),
     ],
   };
 }

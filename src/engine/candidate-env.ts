@@ -12,6 +12,7 @@ import { worktreesRoot, type CandidatePlan, type RunPlan } from './plan.js';
 export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
   return {
     ...process.env,
+    ...rustupHome(),
     ...candidate.settings.env,
     BESTOF_RUN: plan.runId,
     [RUN_KEY_VAR]: plan.runKey,
@@ -20,6 +21,18 @@ export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<st
     // No BESTOF_RUN_DIR: the run folder is the record, and agents get neither its path nor (in the sandbox) a view of it.
     PORT: String(candidate.port),
   };
+}
+
+/**
+ * RUSTUP_HOME, when it is not set and the user's `~/.rustup` exists: where rustup's proxies
+ * (`~/.cargo/bin/cargo`, `rustc`) find the toolchains. The default they would take is `$HOME/.rustup`,
+ * and in the sandbox HOME is the agent's own; the sandbox binds this folder back read-only
+ * (./agent-sandbox.ts). Outside the sandbox it is the folder rustup uses anyway.
+ */
+function rustupHome(): Record<string, string> {
+  if (process.env.RUSTUP_HOME !== undefined) return {};
+  const dir = join(process.env.HOME ?? homedir(), '.rustup');
+  return existsSync(dir) ? { RUSTUP_HOME: dir } : {};
 }
 
 /**

@@ -26,9 +26,9 @@
  * simulate a machine without it); otherwise it is looked up on PATH.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findOnPath } from './find-on-path.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
@@ -161,9 +161,46 @@ function programDirs(command: string, pathVariable: string | undefined, hidden: 
     add(real(command));
   }
   for (const dir of (pathVariable ?? '').split(delimiter)) {
-    if (dir && isAbsolute(dir) && existsSync(dir)) dirs.add(real(dir));
+    if (!dir || !isAbsolute(dir) || !existsSync(dir)) continue;
+    dirs.add(real(dir));
+    for (const root of toolRoots(real(dir))) dirs.add(root);
   }
   return [...dirs];
+}
+
+/**
+ * What the programs of a PATH folder need beside it, for the kinds of install that live in a HOME
+ * (a PATH folder alone is not enough there: its programs are links or shims into the install):
+ * - `<root>/shims` of a version manager (pyenv, rbenv, nodenv, asdf): the shims run the manager
+ *   from `<root>`, and the versions live there;
+ * - `<prefix>/bin` of a Node install (nvm, n, fnm): `npm` and `npx` are links into
+ *   `<prefix>/lib/node_modules`, which alone is bound (a prefix may be `~/.local`);
+ * - `<venv>/bin` of a Python virtualenv (`pyvenv.cfg`): the venv, and the install its `python`
+ *   comes from (the `home` folder that pyvenv.cfg names, up to the install's root).
+ * Only what is inside a hidden folder is bound (sandboxArgs), read-only, and never a hidden folder
+ * itself (a HOME is never bound whole).
+ */
+function toolRoots(dir: string): string[] {
+  const parent = dirname(dir);
+  if (basename(dir) === 'shims') return [parent];
+  if (basename(dir) !== 'bin') return [];
+  const roots: string[] = [];
+  if (existsSync(join(parent, 'lib', 'node_modules'))) roots.push(join(parent, 'lib', 'node_modules'));
+  const venv = readTextQuietly(join(parent, 'pyvenv.cfg'));
+  if (venv !== undefined) {
+    roots.push(parent);
+    const home = /^home\s*=\s*(.+)$/m.exec(venv)?.[1]?.trim();
+    if (home && isAbsolute(home) && existsSync(home)) roots.push(basename(real(home)) === 'bin' ? dirname(real(home)) : real(home));
+  }
+  return roots;
+}
+
+function readTextQuietly(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The nearest folder at or above `dir` with a package.json, never a hidden folder or above one; else `dir`. */

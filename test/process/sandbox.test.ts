@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { agentSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
@@ -179,6 +179,64 @@ describe('inside the sandbox', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('toolchains installed in the user HOME', () => {
+  /** A file at `path` under the user HOME, made executable when it starts with #!. */
+  const put = (path: string, content: string): string => {
+    const full = join(userHome, path);
+    mkdirSync(join(full, '..'), { recursive: true });
+    writeFileSync(full, content);
+    if (content.startsWith('#!')) chmodSync(full, 0o755);
+    return full;
+  };
+  const link = (target: string, path: string): void => {
+    mkdirSync(join(userHome, path, '..'), { recursive: true });
+    symlinkSync(target, join(userHome, path));
+  };
+
+  it("run in the sandbox (nvm's npm, pyenv's shims, a virtualenv, rustup's proxies), while the rest of the HOME stays hidden", async () => {
+    // A Node install (nvm): npm is a link into lib/node_modules.
+    put('.nvm/versions/node/v1/lib/node_modules/npmx/cli.sh', '#!/bin/sh\necho npm-ok\n');
+    link('../lib/node_modules/npmx/cli.sh', '.nvm/versions/node/v1/bin/npmx');
+    // pyenv: a shim runs the manager from its root, which holds the versions.
+    put('.pyenv/libexec/pyenv', '#!/bin/sh\nexec "$(dirname "$0")/../versions/9.9/bin/python-real" "$@"\n');
+    put('.pyenv/versions/9.9/bin/python-real', '#!/bin/sh\necho python-ok\n');
+    put('.pyenv/shims/pythonx', `#!/bin/sh\nexec "${join(userHome, '.pyenv/libexec/pyenv')}" "$@"\n`);
+    // A virtualenv whose python is a link to that pyenv install.
+    put('venvs/v1/pyvenv.cfg', `home = ${join(userHome, '.pyenv/versions/9.9/bin')}\n`);
+    put('venvs/v1/lib/site.txt', 'site-packages\n');
+    link(join(userHome, '.pyenv/versions/9.9/bin/python-real'), 'venvs/v1/bin/venvpython');
+    // rustup: its proxy in ~/.cargo/bin reads the toolchains from RUSTUP_HOME.
+    put('.rustup/settings.toml', 'default_toolchain = "stable"\n');
+    put('.cargo/bin/cargox', '#!/bin/sh\ngrep -q stable "$RUSTUP_HOME/settings.toml" && echo cargo-ok\n');
+    // What must stay hidden: keys, a registry token, the rest of ~/.local (npm's prefix there too).
+    put('.ssh/id_ed25519', 'PRIVATE KEY\n');
+    put('.cargo/credentials.toml', '[registry]\ntoken = "secret"\n');
+    put('.local/share/keyrings/login.keyring', 'secret\n');
+    put('.local/lib/node_modules/tool/cli.sh', '#!/bin/sh\necho tool-ok\n');
+    link('../lib/node_modules/tool/cli.sh', '.local/bin/toolx');
+    const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
+    vi.stubEnv('HOME', userHome);
+    let layout: SandboxLayout | undefined;
+    try {
+      layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const script = [
+      'npmx',
+      'pythonx',
+      'venvpython',
+      `cat ${join(userHome, 'venvs/v1/lib/site.txt')}`,
+      'cargox',
+      'toolx',
+      ...['.ssh/id_ed25519', '.cargo/credentials.toml', '.local/share/keyrings/login.keyring', '.gitconfig'].map((p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`),
+      'true',
+    ].join('\n');
+    const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 }, layout);
+    expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok']);
   });
 });
 
