@@ -10,7 +10,10 @@
  *              refs, packed-refs) and the worktree's `.git` file (so the agent can point neither
  *              its worktree nor bestof's git calls at another git dir)
  *   hidden     an empty read-only tmpfs over: the worktrees root (the other candidates' worktrees), the
- *              run folder (`<repo>/.bestof`), the user's HOME; and /tmp
+ *              run folder (`<repo>/.bestof`), the user's HOME; and /tmp. Bound back read-only inside
+ *              them: the program's own folders, the PATH folders and what their programs need
+ *              beside them (toolRoots: a version manager's root, a Node prefix's node_modules, a
+ *              virtualenv and its Python), and the layout's read-only paths (rustup's toolchains)
  *
  * Mounts are applied in order and a later one covers an earlier one, so they are sorted by
  * depth: a deeper path is always more specific than any of its ancestors (the candidate's
