@@ -179,7 +179,10 @@ function programDirs(command: string, pathVariable: string | undefined, hidden: 
  * - `<prefix>/bin` of a Node install (nvm, n, fnm): `npm` and `npx` are links into
  *   `<prefix>/lib/node_modules`, which alone is bound (a prefix may be `~/.local`);
  * - `<venv>/bin` of a Python virtualenv (`pyvenv.cfg`): the venv, and the install its `python`
- *   comes from (the `home` folder that pyvenv.cfg names, up to the install's root).
+ *   comes from (the `home` folder that pyvenv.cfg names, up to the install's root);
+ * - `<sdk>/bin` of an SDK whose programs read their own tree: a Go root (`pkg/tool`, a `VERSION`
+ *   that says go...), a JDK (a `release` file with JAVA_VERSION=), unpacked in the HOME or reached
+ *   through SDKMAN's links. Never a folder merely named so: a project's own `bin` stays hidden.
  * Only what is inside a hidden folder is bound (sandboxArgs), read-only, and never a hidden folder
  * itself (a HOME is never bound whole).
  */
@@ -189,6 +192,9 @@ function toolRoots(dir: string): string[] {
   if (basename(dir) !== 'bin') return [];
   const roots: string[] = [];
   if (existsSync(join(parent, 'lib', 'node_modules'))) roots.push(join(parent, 'lib', 'node_modules'));
+  const goRoot = existsSync(join(parent, 'pkg', 'tool')) && /^go/.test(readTextQuietly(join(parent, 'VERSION')) ?? '');
+  const jdk = /^JAVA_VERSION=/m.test(readTextQuietly(join(parent, 'release')) ?? '');
+  if (goRoot || jdk) roots.push(parent);
   const venv = readTextQuietly(join(parent, 'pyvenv.cfg'));
   if (venv !== undefined) {
     roots.push(parent);

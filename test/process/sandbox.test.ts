@@ -196,7 +196,7 @@ describe('toolchains installed in the user HOME', () => {
     symlinkSync(target, join(userHome, path));
   };
 
-  it("run in the sandbox (nvm's npm, pyenv's shims, a virtualenv, rustup's proxies), while the rest of the HOME stays hidden", async () => {
+  it("run in the sandbox (nvm's npm, pyenv's shims, a virtualenv, rustup's proxies, a Go root), while the rest of the HOME stays hidden", async () => {
     // A Node install (nvm): npm is a link into lib/node_modules.
     put('.nvm/versions/node/v1/lib/node_modules/npmx/cli.sh', '#!/bin/sh\necho npm-ok\n');
     link('../lib/node_modules/npmx/cli.sh', '.nvm/versions/node/v1/bin/npmx');
@@ -211,13 +211,21 @@ describe('toolchains installed in the user HOME', () => {
     // rustup: its proxy in ~/.cargo/bin reads the toolchains from RUSTUP_HOME.
     put('.rustup/settings.toml', 'default_toolchain = "stable"\n');
     put('.cargo/bin/cargox', '#!/bin/sh\ngrep -q stable "$RUSTUP_HOME/settings.toml" && echo cargo-ok\n');
+    // A Go root unpacked in the HOME: its go reads its own tree.
+    put('sdk/go1/pkg/tool/linux_amd64/compile', 'compiler\n');
+    put('sdk/go1/VERSION', 'go1.99\n');
+    // A project of the user's with a `bin` on PATH and a `release` folder: not an SDK, stays hidden.
+    put('projects/app/release/notes.txt', 'v1\n');
+    put('projects/app/.env', 'API_TOKEN=secret\n');
+    put('projects/app/bin/appx', '#!/bin/sh\necho app-ok\n');
+    put('sdk/go1/bin/gox', '#!/bin/sh\ntest -e "$(dirname "$0")/../pkg/tool/linux_amd64/compile" && echo go-ok\n');
     // What must stay hidden: keys, a registry token, the rest of ~/.local (npm's prefix there too).
     put('.ssh/id_ed25519', 'PRIVATE KEY\n');
     put('.cargo/credentials.toml', '[registry]\ntoken = "secret"\n');
     put('.local/share/keyrings/login.keyring', 'secret\n');
     put('.local/lib/node_modules/tool/cli.sh', '#!/bin/sh\necho tool-ok\n');
     link('../lib/node_modules/tool/cli.sh', '.local/bin/toolx');
-    const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
+    const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
     vi.stubEnv('HOME', userHome);
     let layout: SandboxLayout | undefined;
     try {
@@ -232,11 +240,13 @@ describe('toolchains installed in the user HOME', () => {
       `cat ${join(userHome, 'venvs/v1/lib/site.txt')}`,
       'cargox',
       'toolx',
-      ...['.ssh/id_ed25519', '.cargo/credentials.toml', '.local/share/keyrings/login.keyring', '.gitconfig'].map((p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`),
+      'gox',
+      'appx',
+      ...['.ssh/id_ed25519', '.cargo/credentials.toml', '.local/share/keyrings/login.keyring', '.gitconfig', 'projects/app/.env'].map((p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`),
       'true',
     ].join('\n');
     const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 }, layout);
-    expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok']);
+    expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok']);
   });
 });
 
