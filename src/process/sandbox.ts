@@ -174,21 +174,23 @@ function programDirs(command: string, pathVariable: string | undefined, hidden: 
 /**
  * What the programs of a PATH folder need beside it, for the kinds of install that live in a HOME
  * (a PATH folder alone is not enough there: its programs are links or shims into the install):
- * - `<root>/shims` of a version manager (pyenv, rbenv, nodenv, asdf): the shims run the manager
- *   from `<root>`, and the versions live there;
+ * - `<root>/shims` of a version manager (pyenv, rbenv, nodenv, asdf: a root with `libexec`,
+ *   `versions` or `installs`): the shims run the manager from `<root>`, and the versions live there;
  * - `<prefix>/bin` of a Node install (nvm, n, fnm): `npm` and `npx` are links into
  *   `<prefix>/lib/node_modules`, which alone is bound (a prefix may be `~/.local`);
  * - `<venv>/bin` of a Python virtualenv (`pyvenv.cfg`): the venv, and the install its `python`
  *   comes from (the `home` folder that pyvenv.cfg names, up to the install's root);
  * - `<sdk>/bin` of an SDK whose programs read their own tree: a Go root (`pkg/tool`, a `VERSION`
  *   that says go...), a JDK (a `release` file with JAVA_VERSION=), unpacked in the HOME or reached
- *   through SDKMAN's links. Never a folder merely named so: a project's own `bin` stays hidden.
+ *   through SDKMAN's links.
+ * Each kind is recognised by what its install holds, never by a folder's name alone: the `bin` or
+ * `shims` of a project of the user's on PATH brings nothing of the project beside it.
  * Only what is inside a hidden folder is bound (sandboxArgs), read-only, and never a hidden folder
  * itself (a HOME is never bound whole).
  */
 function toolRoots(dir: string): string[] {
   const parent = dirname(dir);
-  if (basename(dir) === 'shims') return [parent];
+  if (basename(dir) === 'shims') return ['libexec', 'versions', 'installs'].some((marker) => existsSync(join(parent, marker))) ? [parent] : [];
   if (basename(dir) !== 'bin') return [];
   const roots: string[] = [];
   if (existsSync(join(parent, 'lib', 'node_modules'))) roots.push(join(parent, 'lib', 'node_modules'));

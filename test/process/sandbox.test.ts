@@ -218,6 +218,7 @@ describe('toolchains installed in the user HOME', () => {
     put('projects/app/release/notes.txt', 'v1\n');
     put('projects/app/.env', 'API_TOKEN=secret\n');
     put('projects/app/bin/appx', '#!/bin/sh\necho app-ok\n');
+    put('projects/app/shims/shimx', '#!/bin/sh\necho shim-ok\n');
     put('sdk/go1/bin/gox', '#!/bin/sh\ntest -e "$(dirname "$0")/../pkg/tool/linux_amd64/compile" && echo go-ok\n');
     // What must stay hidden: keys, a registry token, the rest of ~/.local (npm's prefix there too).
     put('.ssh/id_ed25519', 'PRIVATE KEY\n');
@@ -225,7 +226,7 @@ describe('toolchains installed in the user HOME', () => {
     put('.local/share/keyrings/login.keyring', 'secret\n');
     put('.local/lib/node_modules/tool/cli.sh', '#!/bin/sh\necho tool-ok\n');
     link('../lib/node_modules/tool/cli.sh', '.local/bin/toolx');
-    const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
+    const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin', 'projects/app/shims'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
     vi.stubEnv('HOME', userHome);
     let layout: SandboxLayout | undefined;
     try {
@@ -242,11 +243,12 @@ describe('toolchains installed in the user HOME', () => {
       'toolx',
       'gox',
       'appx',
+      'shimx',
       ...['.ssh/id_ed25519', '.cargo/credentials.toml', '.local/share/keyrings/login.keyring', '.gitconfig', 'projects/app/.env'].map((p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`),
       'true',
     ].join('\n');
     const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 }, layout);
-    expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok']);
+    expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok', 'shim-ok']);
   });
 });
 
