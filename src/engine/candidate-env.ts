@@ -12,7 +12,10 @@ import { worktreesRoot, type CandidatePlan, type RunPlan } from './plan.js';
 export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
   return {
     ...process.env,
-    ...rustupHome(),
+    // Where rustup's proxies (`~/.cargo/bin/cargo`, `rustc`) find the toolchains: in the sandbox
+    // HOME is the agent's own, and the sandbox binds this folder back read-only (./agent-sandbox.ts).
+    // Cargo's own home stays the agent's: it writes its downloads there.
+    ...toolchainHomes(['RUSTUP_HOME']),
     ...candidate.settings.env,
     BESTOF_RUN: plan.runId,
     [RUN_KEY_VAR]: plan.runKey,
@@ -23,16 +26,21 @@ export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<st
   };
 }
 
+/** Toolchain homes in the user's HOME, by the variable that names them: the folder each tool takes when it is unset. */
+const TOOLCHAIN_HOMES = { RUSTUP_HOME: '.rustup', CARGO_HOME: '.cargo', GOPATH: 'go' } as const;
+
 /**
- * RUSTUP_HOME, when it is not set and the user's `~/.rustup` exists: where rustup's proxies
- * (`~/.cargo/bin/cargo`, `rustc`) find the toolchains. The default they would take is `$HOME/.rustup`,
- * and in the sandbox HOME is the agent's own; the sandbox binds this folder back read-only
- * (./agent-sandbox.ts). Outside the sandbox it is the folder rustup uses anyway.
+ * The named toolchain variables that are not set, pointed at the user's own folders where those
+ * exist: what the tools would take from the user's HOME, kept when a process gets a HOME of its own.
  */
-function rustupHome(): Record<string, string> {
-  if (process.env.RUSTUP_HOME !== undefined) return {};
-  const dir = join(process.env.HOME ?? homedir(), '.rustup');
-  return existsSync(dir) ? { RUSTUP_HOME: dir } : {};
+function toolchainHomes(names: readonly (keyof typeof TOOLCHAIN_HOMES)[]): Record<string, string> {
+  const userHome = process.env.HOME ?? homedir();
+  const homes: Record<string, string> = {};
+  for (const name of names) {
+    const dir = join(userHome, TOOLCHAIN_HOMES[name]);
+    if (process.env[name] === undefined && existsSync(dir)) homes[name] = dir;
+  }
+  return homes;
 }
 
 /**
@@ -53,14 +61,9 @@ function rustupHome(): Record<string, string> {
  * committed is its work, and `[checks] editable` is the way to keep such files out of it.
  */
 export function checkEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
-  const userHome = process.env.HOME ?? homedir();
-  const toolchains: Record<string, string> = {};
-  for (const [name, dir] of [['RUSTUP_HOME', '.rustup'], ['CARGO_HOME', '.cargo'], ['GOPATH', 'go']] as const) {
-    if (process.env[name] === undefined && existsSync(join(userHome, dir))) toolchains[name] = join(userHome, dir);
-  }
   return {
     ...process.env,
-    ...toolchains,
+    ...toolchainHomes(['RUSTUP_HOME', 'CARGO_HOME', 'GOPATH']),
     PATH: unshadowablePath(process.env.PATH ?? '', [candidate.worktree, worktreesRoot(plan.repoRoot), dirname(dirname(candidate.worktree))]),
     BESTOF_RUN: plan.runId,
     [RUN_KEY_VAR]: plan.runKey,
