@@ -2,14 +2,14 @@
  * The candidate loop through the real binary: each stop rule and each provider outcome on
  * its own, with script agents whose scores per iteration are known in advance.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { onlyRunDir, promptOf, readLoopReport, scoreScript, TEN_CHECKS } from '../helpers/loop.js';
 import { makeProject, type Project } from '../helpers/project.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
+import { recordGitCalls } from '../helpers/git-calls.js';
 
 let project: Project;
 afterEach(() => project?.cleanup());
@@ -218,20 +218,15 @@ describe('provider outcomes', () => {
 describe("the identity of bestof's commits", () => {
   it('is read once per run, before the first agent call, and authors every candidate\'s commits', async () => {
     project = makeProject();
-    // A `git` first on PATH that writes down each call, then runs the real one.
-    const bin = makeTempDir('bestof-identity-calls-');
-    const log = join(bin, 'calls.log');
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    writeFileSync(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
     project.repo.git('config', 'user.name', 'Run Starter');
     project.repo.git('config', 'user.email', 'starter@example.com');
-    const providers = [1, 2, 3].map((i) => `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside(`agent-${i}.toml`, scoreScript([30])))}\n`).join('\n');
-    const spec = project.writeOutside('spec.toml', `name = "identity"\nrepo = ${JSON.stringify(project.repo.dir)}\n[prompt]\ntext = "Make the checks pass."\n[loop]\nmax_iterations = 1\n${providers}\n[select]\nmerge = "branch"\n${TEN_CHECKS}`);
-    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
-    const logged = readFileSync(log, 'utf8');
-    rmSync(bin, { recursive: true, force: true });
+    // Every git call of the run, through a `git` first on PATH (the child inherits it).
+    const bin = makeTempDir('bestof-identity-calls-');
+    const { result, calls: logged } = await recordGitCalls(bin, () => runLoop([30, 30, 30].map((score) => scoreScript([score])), '[loop]\nmax_iterations = 1\n')).finally(() =>
+      rmSync(bin, { recursive: true, force: true }),
+    );
     expect(result.code).toBe(0);
-    const calls = logged.split('\n').filter(Boolean).map((c) => c.replace(/^(-c \S+ )+/, ''));
+    const calls = logged.map((c) => c.replace(/^(-c \S+ )+/, ''));
     const identityReads = calls.flatMap((c, i) => (/^config -z --get-regexp \^\(user\|author\|committer\)/.test(c) ? [i] : []));
     expect(identityReads).toHaveLength(1);
     // Before the first agent call: its watch of the branches and replace refs comes later.
