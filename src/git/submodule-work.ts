@@ -37,6 +37,12 @@ export async function changedSubmodules(worktree: string, opts: GitCallOptions =
   return changed.sort();
 }
 
+/** What the run and `bestof clean` say of such submodules (each adds what to do next). */
+export function submoduleWorkSaid(submodules: readonly string[]): string {
+  const one = submodules.length === 1;
+  return `submodule${one ? '' : 's'} ${submodules.join(', ')} ${one ? 'holds' : 'hold'} edits or commits of its agent, which bestof does not commit`;
+}
+
 /**
  * Anything in the submodule's checkout that its HEAD does not hold, its own submodules included.
  * A checkout git cannot read (`broken`) counts as work: nothing is taken for empty that may not be.

@@ -30,7 +30,7 @@ import { discardWorktree } from '../../git/worktree-admin.js';
 import { repairWorktreeLinkDetailed } from '../../git/worktree-link.js';
 import { clearStaleCandidateLocks } from '../../git/stale-locks.js';
 import { saveWorktreeWork } from '../../git/save-work.js';
-import { changedSubmodules } from '../../git/submodule-work.js';
+import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
 import { waitForGitToLeave } from '../../git/worktree-users.js';
 import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
@@ -274,8 +274,7 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
 
 /** Why a worktree stays for its submodules, and what the user does about it. */
 function submoduleWork(submodules: readonly string[], folder: string): string {
-  const one = submodules.length === 1;
-  return `submodule${one ? '' : 's'} ${submodules.join(', ')} ${one ? 'holds' : 'hold'} edits or commits of its agent, which bestof does not commit; copy what you need, then delete the folder (\`rm -rf ${folder}\`) and run \`bestof clean\` again`;
+  return `${submoduleWorkSaid(submodules)}; copy what you need, then delete the folder (\`rm -rf ${folder}\`) and run \`bestof clean\` again`;
 }
 
 function setupPaths(file: string): string[] {

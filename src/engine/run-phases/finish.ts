@@ -21,7 +21,7 @@ import { removeInBackground } from '../../process/background-remove.js';
 import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '../cow-layout.js';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
-import { changedSubmodules } from '../../git/submodule-work.js';
+import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
 import { updateRef } from '../../git/refs.js';
 import { besideKeptRef } from '../candidate-refs.js';
 import type { CandidatePlan } from '../plan.js';
@@ -41,7 +41,6 @@ export async function finish(ctx: RunContext): Promise<void> {
 
 /** The run's status, exit code and closing line, from what the phases before did. */
 function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exitCode: number; message: string } {
-  const unsavedWorktrees = kept.unsaved;
   const { runId } = ctx.plan;
   const state = ctx.state();
   const merged = state.merge;
@@ -54,12 +53,19 @@ function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exi
       message: `incomplete: ${lost.join(', ')} ${lost.length === 1 ? 'was' : 'were'} lost during setup by a failure of git or bestof (not the spec's), so the comparison is incomplete and nothing was merged${would}; run again, or see \`bestof show ${runId}\``,
     };
   }
-  const unsavedNote = unsavedWorktrees.length > 0 ? `; the worktree${unsavedWorktrees.length === 1 ? '' : 's'} of ${unsavedWorktrees.join(', ')} ${unsavedWorktrees.length === 1 ? 'was' : 'were'} kept because ${unsavedWorktrees.length === 1 ? 'it holds' : 'they hold'} work that could not be committed (see the warnings)` : '';
+  const unsavedNote = keptNote(kept.unsaved, (one) => `because ${one ? 'it holds' : 'they hold'} work that could not be committed`);
   // Not a failure of the run: the work is the agent's inside another repository, which bestof never commits.
-  const submoduleNote = kept.forSubmodules.length > 0 ? `; the worktree${kept.forSubmodules.length === 1 ? '' : 's'} of ${kept.forSubmodules.join(', ')} ${kept.forSubmodules.length === 1 ? 'was' : 'were'} kept for the edits inside ${kept.forSubmodules.length === 1 ? 'its' : 'their'} submodules (see the warnings)` : '';
+  const submoduleNote = keptNote(kept.forSubmodules, (one) => `for the edits inside ${one ? 'its' : 'their'} submodules`);
   const result = closingOf(ctx, state, merged);
   if (unsavedNote === '') return { ...result, message: `${result.message}${submoduleNote}` };
   return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}${submoduleNote}` };
+}
+
+/** `; the worktree of c1 was kept <why> (see the warnings)`, for the closing line; '' for none. */
+function keptNote(ids: readonly string[], why: (one: boolean) => string): string {
+  if (ids.length === 0) return '';
+  const one = ids.length === 1;
+  return `; the worktree${one ? '' : 's'} of ${ids.join(', ')} ${one ? 'was' : 'were'} kept ${why(one)} (see the warnings)`;
 }
 
 function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']): { status: RunStatus; exitCode: number; message: string } {
@@ -133,11 +139,10 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
 async function keptForSubmodules(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
   const submodules = await changedSubmodules(candidate.worktree).catch(() => []);
   if (submodules.length === 0) return false;
-  const one = submodules.length === 1;
   ctx.emit({
     type: 'run.warning',
     candidate: candidate.id,
-    message: `its worktree ${candidate.worktree} is kept: submodule${one ? '' : 's'} ${submodules.join(', ')} ${one ? 'holds' : 'hold'} edits or commits of its agent, which bestof does not commit; copy what you need from there, then delete the folder and run \`bestof clean ${ctx.plan.runId}\``,
+    message: `its worktree ${candidate.worktree} is kept: ${submoduleWorkSaid(submodules)}; copy what you need from there, then delete the folder and run \`bestof clean ${ctx.plan.runId}\``,
   });
   return true;
 }
