@@ -154,7 +154,8 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   // attachHead, which puts it back and says where it had gone.
   const view = opts.justCommitted ? { headRef: opts.justCommitted.branchRef, head: opts.commit } : await readHeadView(worktree, [], call);
   const [branch, head] = view ? [view.headRef, view.head] : await Promise.all([headBranchRef(worktree, call), resolveCommit(worktree, 'HEAD', call)]);
-  // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit.
+  // HEAD at the commit, as the commit step left it: resolving HEAD has shown that it names a commit
+  // (or the commit step has just made it).
   const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
   const headMovedFrom = head !== commit ? (head ?? 'no commit') : undefined;
