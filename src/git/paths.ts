@@ -118,7 +118,13 @@ export async function clearIndexFlags(worktree: string, paths: readonly string[]
 export async function untrackedEntries(worktree: string, opts: GitCallOptions & { readonly expand?: readonly string[] } = {}): Promise<string[]> {
   const expand = opts.expand ?? [];
   if (expand.length > 0) {
-    return withPathspecFile(expand.map(literalPathspec), async (from) => splitNul(await gitOut(worktree, ['ls-files', '--others', '-z', ...from], opts)));
+    // On the command line, a few hundred at a time: `ls-files` has no --pathspec-from-file.
+    const CHUNK = 500;
+    const files: string[] = [];
+    for (let i = 0; i < expand.length; i += CHUNK) {
+      files.push(...splitNul(await gitOut(worktree, ['ls-files', '--others', '-z', '--', ...expand.slice(i, i + CHUNK).map(literalPathspec)], opts)));
+    }
+    return files;
   }
   return splitNul(await gitOut(worktree, ['ls-files', '--others', '--directory', '-z', '--', ':/'], opts));
 }

@@ -124,6 +124,26 @@ describe('the scoring tree is exactly the commit', () => {
     expect(existsSync(asideDir(w.wt))).toBe(false);
   });
 
+  it('a setup path that is a file inside an untracked folder stays for the checks, and the agent\'s files beside it are moved aside', async () => {
+    // What setup records when it makes files in a folder git neither tracks nor ignores: the files, not the folder.
+    const w = await world();
+    put(w.wt, 'vendor/dep/index.js', 'module.exports = 1;\n');
+    const keep = ['vendor/dep/index.js'];
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt, keep);
+    put(w.wt, 'vendor/dep/shim.js', 'planted\n');
+    put(w.wt, 'vendor/other/x.js', 'planted\n');
+    const probe = 'test -e vendor/dep/index.js && test ! -e vendor/dep/shim.js && test ! -e vendor/other/x.js && sh test/check.sh';
+
+    const s = await score(w, sha, { command: probe, keep });
+
+    expect(s.checks[0]?.outputTail, JSON.stringify(s)).toBe('42');
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(readFileSync(join(w.wt, 'vendor/dep/shim.js'), 'utf8')).toBe('planted\n');
+    expect(readFileSync(join(w.wt, 'vendor/other/x.js'), 'utf8')).toBe('planted\n');
+    expect(existsSync(asideDir(w.wt))).toBe(false);
+  });
+
   it('leftovers under a frozen path (untracked, ignored, a nested repository) are not there for the checks, with no clean of the frozen paths: they are aside, and come back after', async () => {
     const w = await world();
     const keep = ['test/setup-made.txt'];
