@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { LogRedactor } from '../process/types.js';
 import { runShell } from '../process/run-process.js';
+import { runAgentProcess, type SandboxLayout } from '../process/sandbox.js';
 import type { CheckSpec } from '../spec/schema.js';
 
 const OUTPUT_TAIL_LINES = 40;
@@ -44,6 +45,8 @@ export interface RunChecksOptions {
   /** Secret redaction for the checks' logs: a new redactor per check. @default none */
   readonly logRedactor?: (() => LogRedactor) | undefined;
   readonly onCheck?: (outcome: CheckOutcome) => void;
+  /** The checks' sandbox (src/engine/agent-sandbox.ts checkSandbox), or none: they run as the user. */
+  readonly sandbox?: SandboxLayout | undefined;
 }
 
 export async function runChecks(checks: readonly CheckSpec[], options: RunChecksOptions): Promise<CheckOutcome[]> {
@@ -51,14 +54,17 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
   for (const check of checks) {
     if (options.signal.aborted) break;
     // A shell on purpose: check commands are the spec author's own, written as shell lines.
-    const result = await runShell(check.command, {
+    const processOptions = {
       cwd: options.cwd,
       env: options.env,
       timeoutMs: check.timeout,
       signal: options.signal,
       logFile: join(options.logDir, `${check.name.replace(/[^\w.-]+/g, '_')}.log`),
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    });
+    };
+    const result = options.sandbox
+      ? await runAgentProcess('bash', ['-c', check.command], processOptions, options.sandbox)
+      : await runShell(check.command, processOptions);
     if (result.canceled) break;
     const outcome: CheckOutcome = {
       name: check.name,

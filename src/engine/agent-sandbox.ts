@@ -1,9 +1,10 @@
 /**
- * Which sandbox each agent call gets. The planner asks once per run whether bubblewrap works
- * (`[sandbox] mode`: auto, required, off); then every agent call of a candidate or its
- * reviewer gets a SandboxLayout (see src/process/sandbox.ts): its own folder and HOME
+ * Which sandbox each agent call and each check gets. The planner asks once per run whether
+ * bubblewrap works (`[sandbox] mode`: auto, required, off); then every agent call of a candidate
+ * or its reviewer gets a SandboxLayout (see src/process/sandbox.ts): its own folder and HOME
  * writable, the worktrees root, the run folder and the user's HOME hidden, the shared git dir
- * read-only except the shared objects and the worktree's own admin dir.
+ * read-only except the shared objects and the worktree's own admin dir. The checks (unless
+ * `[sandbox] checks = false`) get the same view with every git dir read-only (checkSandbox).
  *
  * The HOMEs live next to the worktrees, outside the run folder and every worktree:
  * `<worktrees root>/<run>/.homes/<candidate>` (the reviewer's: `<candidate>-review`); the
@@ -44,8 +45,8 @@ export async function resolveSandbox(mode: Spec['sandbox']['mode']): Promise<Res
 interface SandboxRun {
   readonly repoRoot: string;
   readonly sandbox: SandboxPlan;
-  /** `[setup] link`: what the worktree's links point at is bound read-only (./setup-link.ts). */
-  readonly spec?: { readonly setup: { readonly link: readonly string[] } };
+  /** `[setup] link`: what the worktree's links point at is bound read-only (./setup-link.ts); `[sandbox] checks`. */
+  readonly spec?: { readonly setup: { readonly link: readonly string[] }; readonly sandbox?: { readonly checks?: boolean } };
 }
 
 interface SandboxCandidate {
@@ -81,6 +82,12 @@ export function reviewExportDir(candidate: SandboxCandidate): string {
   return join(runWorktreesDir(candidate), AGENT_FOLDERS.review, candidate.id);
 }
 
+/** What no sandboxed process of a run sees: the worktrees root (the other worktrees, every HOME), the run folder, the user's HOME. */
+function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
+  const userHome = process.env.HOME || homedir();
+  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(userHome !== '/' ? [userHome] : [])];
+}
+
 /**
  * The sandbox of one agent call, or undefined when the run is not sandboxed. The candidate
  * writes its worktree (whose `.git` file stays read-only) and, for its own `git add`, the
@@ -95,9 +102,7 @@ export function agentSandbox(
   role: 'candidate' | 'reviewer' = 'candidate',
 ): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined) return undefined;
-  const userHome = process.env.HOME || homedir();
-  const hidden = [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(userHome !== '/' ? [userHome] : [])];
-  const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden, pathVariable: env.PATH };
+  const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden: hiddenFolders(run, candidate), pathVariable: env.PATH };
   if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: [] };
   const git = agentGitDirs(candidate.worktree);
   return {
@@ -110,6 +115,43 @@ export function agentSandbox(
       ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
       // rustup's toolchains, for its proxies on PATH (./candidate-env.ts sets RUSTUP_HOME).
       ...(env.RUSTUP_HOME ? [env.RUSTUP_HOME] : []),
+    ],
+  };
+}
+
+/** The toolchain homes the checks' environment names (./candidate-env.ts checkEnv): the checks read them, never write them. */
+const CHECK_TOOLCHAIN_VARS = ['RUSTUP_HOME', 'CARGO_HOME', 'GOPATH'] as const;
+
+/**
+ * The sandbox of a candidate's checks (and of the `[setup]` commands run again before them), or
+ * undefined when the run is not sandboxed or `[sandbox] checks = false`. The checks run what the
+ * candidate wrote (its tests import its code): without this, that code runs as the user and can
+ * write the other worktrees, the run folder, the refs and hooks, and read the user's keys.
+ * Writable: the worktree and the scoring's fresh HOME (`home`), and a private /tmp. Read-only: the
+ * git dirs (a check may run `git status` or `git diff`, never move a ref or write the index), the
+ * setup links' targets, the toolchain homes the checks' environment names (a cache a check would
+ * write there: setup fills it, or `[sandbox] checks = false`). Hidden: what the agents' sandbox hides.
+ */
+export function checkSandbox(
+  run: SandboxRun,
+  candidate: SandboxCandidate,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): SandboxLayout | undefined {
+  if (!run.sandbox.enabled || run.sandbox.bwrap === undefined || run.spec?.sandbox?.checks === false) return undefined;
+  const git = agentGitDirs(candidate.worktree);
+  return {
+    bwrap: run.sandbox.bwrap,
+    workdir: candidate.worktree,
+    home,
+    hidden: hiddenFolders(run, candidate),
+    pathVariable: env.PATH,
+    writable: [],
+    readOnly: [
+      join(candidate.worktree, '.git'),
+      ...(git ? [git.commonDir] : []),
+      ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
+      ...CHECK_TOOLCHAIN_VARS.flatMap((name) => (env[name] ? [env[name]] : [])),
     ],
   };
 }

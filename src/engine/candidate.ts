@@ -159,7 +159,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
   const setupGuard = createSetupGuard({
     worktree: candidate.worktree,
     setupPaths: workspace.setupPaths,
-    redo: (redoSignal) => redoSetup(workspaceOptions, workspace.setupPaths, redoSignal),
+    redo: (redoSignal, sandbox) => redoSetup(workspaceOptions, workspace.setupPaths, redoSignal, sandbox),
   });
   // On resume the worktree's setup output is taken as it is found: what happened before cannot be known.
   await setupGuard.seal();

@@ -23,7 +23,7 @@ import type { CandidatePlan, PhasePlan, RunPlan } from './plan.js';
 import { appendProgress } from './progress.js';
 import { buildIterationPrompt } from './prompts.js';
 import { runReview, type ReviewResult, type Verdict } from './review.js';
-import { agentSandbox } from './agent-sandbox.js';
+import { agentSandbox, checkSandbox } from './agent-sandbox.js';
 import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import type { TamperedPath } from '../checks/frozen.js';
@@ -200,6 +200,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     setupGuard: ctx.setupGuard,
     justCommitted: afterCommitStep ? { branchRef: `refs/heads/${candidate.branch}` } : undefined,
     env: ctx.checkEnv,
+    checkSandbox: (home) => checkSandbox(plan, candidate, ctx.checkEnv, home),
     logDir: join(artifactsDir, 'checks'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
     signal: ctx.signal,

@@ -153,6 +153,9 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   if (!sandbox.ok) problems.push(sandbox.error);
   else if (sandbox.value.warning) warnings.push(sandbox.value.warning);
   const sandboxed = sandbox.ok && sandbox.value.enabled;
+  if (sandboxed && !spec.sandbox.checks) {
+    warnings.push('sandbox.checks = false: the checks run WITHOUT the sandbox, as you: the candidates\' code they load can write your HOME, the other worktrees, the refs and the run folder');
+  }
   const root = worktreesRoot(repoRoot);
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];

@@ -14,6 +14,7 @@ import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
 import type { LogRedactor } from '../process/types.js';
+import type { SandboxLayout } from '../process/sandbox.js';
 import type { SetupGuard } from './setup-guard.js';
 import { checkHomesDir } from './agent-sandbox.js';
 
@@ -35,6 +36,8 @@ export interface ScoreOptions {
   readonly onCheck?: (outcome: CheckOutcome) => void;
   /** What setup made, watched between scorings (./setup-guard.ts): changed by an agent, it is made anew before the checks. */
   readonly setupGuard?: SetupGuard | undefined;
+  /** The checks' sandbox, made for the scoring's fresh HOME (./agent-sandbox.ts checkSandbox); none: the checks run as the user. */
+  readonly checkSandbox?: ((home: string) => SandboxLayout | undefined) | undefined;
   /** The commit step has just left HEAD on this branch at `commit`, index bits cleared, no agent running since (ScoringTreeOptions). @default read */
   readonly justCommitted?: { readonly branchRef: string } | undefined;
 }
@@ -79,9 +82,10 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     tampered = tree.tampered;
     headMovedFrom = tree.headMovedFrom;
     branch = tree.branch;
+    const sandbox = options.checkSandbox?.(home);
     const changed = (await options.setupGuard?.changed()) ?? [];
     if (changed.length > 0) {
-      const rebuilt = await options.setupGuard!.rebuild(options.signal);
+      const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox);
       setupRebuilt = rebuilt.ok ? { changed } : { changed, error: rebuilt.error.message };
     }
     checks = await runChecks(options.checks, {
@@ -91,6 +95,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       logDir: options.logDir,
       logRedactor: options.logRedactor,
       onCheck: options.onCheck,
+      sandbox,
     });
   } finally {
     // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the

@@ -20,13 +20,14 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SandboxLayout } from '../process/sandbox.js';
 import type { Result } from '../result.js';
 
 export interface SetupGuard {
   /** The setup paths' entries that differ from the last seal (added, removed or modified), sorted; [] when none. */
   changed(): Promise<string[]>;
-  /** Makes the setup paths anew (the spec's setup again); the error says what failed. */
-  rebuild(signal: AbortSignal): Promise<Result<void, { readonly message: string }>>;
+  /** Makes the setup paths anew (the spec's setup again, its commands in `sandbox` when given); the error says what failed. */
+  rebuild(signal: AbortSignal, sandbox?: SandboxLayout): Promise<Result<void, { readonly message: string }>>;
   /** Takes the fingerprint the next changed() compares with. */
   seal(): Promise<void>;
 }
@@ -36,7 +37,7 @@ export interface SetupGuardOptions {
   /** Relative paths from setup-paths.json (folders may end in `/`). */
   readonly setupPaths: readonly string[];
   /** Removes the setup paths and runs setup again (src/engine/workspace.ts redoSetup). */
-  readonly redo: (signal: AbortSignal) => Promise<Result<void, { readonly message: string }>>;
+  readonly redo: (signal: AbortSignal, sandbox?: SandboxLayout) => Promise<Result<void, { readonly message: string }>>;
 }
 
 export function createSetupGuard(options: SetupGuardOptions): SetupGuard {
@@ -46,7 +47,7 @@ export function createSetupGuard(options: SetupGuardOptions): SetupGuard {
       if (sealed === undefined || options.setupPaths.length === 0) return [];
       return differences(sealed, await fingerprint(options.worktree, options.setupPaths));
     },
-    rebuild: (signal) => options.redo(signal),
+    rebuild: (signal, sandbox) => options.redo(signal, sandbox),
     async seal() {
       sealed = await fingerprint(options.worktree, options.setupPaths);
     },

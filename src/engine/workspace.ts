@@ -17,6 +17,7 @@ import { waitForGitToLeave } from '../git/worktree-users.js';
 import { setupCreatedPaths } from '../git/commit.js';
 import { isGitFailure } from '../git/save-work.js';
 import { runShell } from '../process/run-process.js';
+import { runAgentProcess, type SandboxLayout } from '../process/sandbox.js';
 import type { LogRedactor } from '../process/types.js';
 import { outputTail } from '../checks/run-checks.js';
 import { err, ok, type Result } from '../result.js';
@@ -58,6 +59,8 @@ export interface WorkspaceOptions {
    * an agent writing through the link into the repo's own folder), and the run says so. @default unknown: no warning
    */
   readonly sandboxed?: boolean | undefined;
+  /** Where the setup commands run: in this sandbox when given (setup run again over a candidate's tree), else as the user. */
+  readonly commandSandbox?: SandboxLayout | undefined;
   /**
    * Copy-on-write worktrees (`[git] worktrees = "copy-on-write"`, src/git/cow-worktree.ts): the
    * run's shared base checkout and what mounts the candidate's layer. Undefined: plain worktrees.
@@ -220,10 +223,12 @@ function nothingCouldBeMade(options: WorkspaceOptions, copied: readonly string[]
  * else untracked (the scoring tree moved the agent's leftovers aside), so what the commands make
  * lands where setup put it the first time.
  */
-export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly string[], signal: AbortSignal): Promise<Result<void, WorkspaceFailure>> {
+export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly string[], signal: AbortSignal, sandbox?: SandboxLayout): Promise<Result<void, WorkspaceFailure>> {
   for (const path of setupPaths) await rm(join(options.worktree, path), { recursive: true, force: true });
   // The submodules are tracked content, not setup paths: they are left as the agent has them.
-  const steps = await runSetupSteps({ ...options, signal }, [], { submodules: false });
+  // The commands now run over the candidate's tree (its package.json scripts, its build files):
+  // in the checks' sandbox when there is one (src/engine/agent-sandbox.ts checkSandbox).
+  const steps = await runSetupSteps({ ...options, signal, ...(sandbox ? { commandSandbox: sandbox } : {}) }, [], { submodules: false });
   return steps.ok ? ok() : steps;
 }
 
@@ -269,14 +274,18 @@ async function runSetupSteps(options: WorkspaceOptions, warnings: string[], step
     progress({ step: 'command', text: commandText(index + 1, total, command) });
     const beat = heartbeat(options.progressEveryMs ?? COMMAND_HEARTBEAT_MS, (elapsedMs) => progress({ step: 'command', text: commandText(index + 1, total, command, elapsedMs) }));
     // A shell on purpose: setup commands are the spec author's own shell lines.
-    const result = await runShell(command, {
+    const processOptions = {
       cwd: options.worktree,
       env: options.env,
       timeoutMs: options.commandTimeoutMs,
       signal: options.signal,
       logFile: options.logFile,
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    }).finally(() => beat.stop());
+    };
+    const result = await (options.commandSandbox
+      ? runAgentProcess('bash', ['-c', command], processOptions, options.commandSandbox)
+      : runShell(command, processOptions)
+    ).finally(() => beat.stop());
     if (!result.ok) {
       const how = result.timedOut
         ? `timed out after ${Math.round(options.commandTimeoutMs / 1000)}s`

@@ -1,6 +1,7 @@
 /**
- * The agents' sandbox (Linux: bubblewrap, `bwrap`). Every agent process (a candidate's, the
- * reviewer's) sees the whole machine read-only, with these exceptions:
+ * The agents' sandbox (Linux: bubblewrap, `bwrap`), also the checks' (src/engine/agent-sandbox.ts
+ * says what each gets). Every agent process (a candidate's, the reviewer's) sees the whole machine
+ * read-only, with these exceptions:
  *
  *   writable   its working folder (the candidate's worktree, or the reviewer's export), a HOME
  *              of its own, a private /tmp, and whatever the layout adds: the worktree's own git
@@ -234,8 +235,9 @@ export function sandboxEnv(env: Readonly<Record<string, string | undefined>>, la
 }
 
 /**
- * runProcess, inside the sandbox when a layout is given (else as it is). `extra` adds paths
- * for this one call: a prompt file to read, an isolated config folder to write.
+ * runProcess, inside the sandbox when a layout is given (else as it is): an agent's, a check's or a
+ * setup command's. `extra` adds paths for this one call: a prompt file to read, an isolated config
+ * folder to write.
  */
 export async function runAgentProcess(
   command: string,

@@ -268,11 +268,15 @@ export const specSchema = z
           description:
             '`auto`: bubblewrap when it works, else one warning line that says what is not protected; `required`: refuse to run without it; `off`: no sandbox',
         }),
+        checks: z.boolean().default(true).meta({
+          description:
+            'when the agents run in the sandbox, the checks (and `[setup]` commands run again before them) run in one too: they can write the worktree, a private `/tmp` and a fresh HOME, read the git dirs and toolchain homes, and see nothing else of yours; `false` runs them as you, outside it (for a check that needs your HOME, a socket in `/tmp`, or to write a toolchain cache)',
+        }),
       })
       .prefault({})
       .meta({
         description:
-          'Every agent process (candidate and reviewer) runs in a bubblewrap sandbox (Linux): it can write its own worktree, a private `/tmp` and a HOME of its own, and nothing else; see "What bestof protects, and what it cannot".',
+          'Every agent process (candidate and reviewer), and by default every check, runs in a bubblewrap sandbox (Linux): it can write its own worktree, a private `/tmp` and a HOME of its own, and nothing else; see "What bestof protects, and what it cannot".',
       }),
 
     shannon: z

@@ -161,16 +161,26 @@ echo "done" > notes.txt
   });
 });
 
-describe('resume verifies the record', () => {
-  /** A finished run cut back to just before its selection: what a kill -9 after the loops leaves. */
-  function cutBeforeSelection(runDir: string): void {
-    const file = join(runDir, 'events.jsonl');
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-    const cut = lines.findIndex((l) => (JSON.parse(l) as { type: string }).type === 'selection.finished');
-    writeFileSync(file, `${lines.slice(0, cut).join('\n')}\n`);
-    for (const f of ['state.json', 'report.json', 'report.md']) writeFileSync(join(runDir, f), '{}');
-  }
+/** A finished run cut back to just before its selection: what a kill -9 after the loops leaves. */
+function cutBeforeSelection(runDir: string): void {
+  const file = join(runDir, 'events.jsonl');
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const cut = lines.findIndex((l) => (JSON.parse(l) as { type: string }).type === 'selection.finished');
+  writeFileSync(file, `${lines.slice(0, cut).join('\n')}\n`);
+  for (const f of ['state.json', 'report.json', 'report.md']) writeFileSync(join(runDir, f), '{}');
+}
 
+/** Appends a forged "finished, scored 10" for `commit` to the event log, as a writer of the run folder could. */
+function forge(runDir: string, candidate: string, commit: string): void {
+  const t = new Date().toISOString();
+  const lines = [
+    { t, type: 'candidate.finished', candidate, status: 'done', reason: 'threshold_reached', iterations: 1, score: 10, commit, diff: { files: 1, insertions: 1, deletions: 1 }, durationMs: 1, costUsd: 0 },
+    { t, type: 'candidate.scored', candidate, iteration: 1, score: 10, maxScore: 10, failedChecks: [], final: true },
+  ];
+  appendFileSync(join(runDir, 'events.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+}
+
+describe('resume verifies the record', () => {
   /** A commit that fixes add() but is on no candidate's ref. */
   function forgedCommit(): string {
     project.repo.git('checkout', '--quiet', '-b', 'forger-scratch');
@@ -179,15 +189,6 @@ describe('resume verifies the record', () => {
     project.repo.git('checkout', '--quiet', 'main');
     project.repo.git('branch', '-D', 'forger-scratch');
     return sha;
-  }
-
-  function forge(runDir: string, candidate: string, commit: string): void {
-    const t = new Date().toISOString();
-    const lines = [
-      { t, type: 'candidate.finished', candidate, status: 'done', reason: 'threshold_reached', iterations: 1, score: 10, commit, diff: { files: 1, insertions: 1, deletions: 1 }, durationMs: 1, costUsd: 0 },
-      { t, type: 'candidate.scored', candidate, iteration: 1, score: 10, maxScore: 10, failedChecks: [], final: true },
-    ];
-    appendFileSync(join(runDir, 'events.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   }
 
   for (const real of ['idle', 'fix'] as const) {
@@ -222,6 +223,27 @@ describe('resume verifies the record', () => {
       }
     });
   }
+});
+
+describe('resume with `[sandbox] checks = false`', () => {
+  it('a record it cannot tell from a forged one is scored again, even for the very commit its kept ref holds: the code a check ran could have written it', async () => {
+    project = makeProject();
+    const first = await run(scripts(IDLE_SCRIPT), '[select]\nmerge = "merge"\n[sandbox]\nchecks = false\n');
+    expect(first.code, first.stdout + first.stderr).toBe(1);
+    const { runId } = report();
+    const runDir = join(project.repo.dir, '.bestof', 'runs', runId);
+    cutBeforeSelection(runDir);
+    forge(runDir, 'c1', project.repo.git('rev-parse', `refs/bestof/${runId}/c1/kept`));
+
+    const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    const r = report();
+    expect(r.warnings.join('\n')).toContain(
+      'c1 finished before the interruption; with `[sandbox] checks = false` the code a check ran could have written their scores into the run folder, so they are scored again',
+    );
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(1);
+    expect(r.winner).toBeNull();
+    expect(r.candidates.find((c) => c.id === 'c1')?.score).toBe(0);
+  });
 });
 
 describe('frozen and editable globs must match', () => {

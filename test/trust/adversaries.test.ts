@@ -119,6 +119,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
   { title: 'the record: commits, points its own kept ref there, forges a 20/20 score for that very commit, kill -9 $PPID; `bestof resume`', script: 'forge-kept-score', modes: ['auto', 'off'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
   { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
+  { title: "the code the checks run: its add.js, once a test loads it, writes HOME, .git/hooks, the rivals' worktrees, refs and the run folder", script: 'check-runs-code', modes: ['auto'], also: expectRunFolderUntouched },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
@@ -172,6 +173,20 @@ describe('refs without the sandbox: a known gap', () => {
       expect(safeGit(project.repo.dir, ['diff', '--name-only', project.base, 'main'])).toBe('src/add.js');
     }
     expect(markersLeft(project)).toEqual([]);
+  });
+});
+
+describe('the checks\' sandbox', () => {
+  // The case above, with the checks' sandbox turned off: the payload the checks load runs with the
+  // user's rights. This is what `[sandbox] checks = false` costs, and the proof that the case
+  // above tests the checks' sandbox (the agent's own sandbox is on in both).
+  it('with `[sandbox] checks = false` the candidate code a check loads runs as the user (the escape hatch, and what it costs)', async () => {
+    project = makeTrustProject();
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('check-runs-code'), sandbox: 'auto', sandboxChecks: false }), false);
+    // No assertion on the outcome: it depends on what ran when. A hook the payload plants while
+    // the honest agent runs is charged to that agent, which then cannot win (no winner, exit 1).
+    expect(markersLeft(project), output(result)).toContain('check-code-ran');
+    expect(existsSync(join(project.home, 'check-code-was-here')), 'the payload wrote the user\'s HOME').toBe(true);
   });
 });
 
@@ -300,6 +315,10 @@ function expectSetupRebuilt(p: TrustProject): void {
   // The run says the cheater tried: its change to setup's output is named, and setup ran again.
   const warnings = readEvents(p).filter((e) => e.type === 'run.warning' && e.candidate === CHEATER).map((e) => e.message ?? '');
   expect(warnings.join('\n')).toMatch(/c1's agent changed what setup made \(node_modules\/\.bin.*setup ran again/);
+}
+
+function expectRunFolderUntouched(p: TrustProject): void {
+  for (const dir of runDirs(p)) expect(existsSync(join(dir, 'check-code-was-here')), `a payload wrote the run folder ${dir}`).toBe(false);
 }
 
 function expectNoDaemon(p: TrustProject, report: TrustReport): void {

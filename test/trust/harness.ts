@@ -191,6 +191,8 @@ export function safeGit(cwd: string, args: readonly string[]): string {
 export interface SpecOptions {
   readonly cheater: string;
   readonly sandbox: 'auto' | 'off' | 'required';
+  /** `[sandbox] checks`. @default bestof's (true) */
+  readonly sandboxChecks?: boolean;
   readonly checks?: string;
   readonly frozen?: readonly string[];
   readonly editable?: readonly string[];
@@ -226,7 +228,7 @@ ${options.loop ?? ''}
 
 [sandbox]
 mode = "${options.sandbox}"
-
+${options.sandboxChecks === false ? 'checks = false\n' : ''}
 [provider]
 kind = "command"
 timeout = "60s"

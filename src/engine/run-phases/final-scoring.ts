@@ -22,6 +22,7 @@ import { diffStat } from '../../git/diff.js';
 import { commitExists, refCommit } from '../../git/refs.js';
 import { treeOf } from '../../git/tree.js';
 import { candidateDir, iterationDir } from '../run-folder.js';
+import { checkSandbox } from '../agent-sandbox.js';
 import { checkEnv } from '../candidate-env.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
@@ -56,6 +57,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           }
           await putBackCandidateFiles(candidate.worktree, { commit, keep: keepPaths });
         }
+        const env = checkEnv(plan, candidate);
         const scoring = await scoreCommit({
           worktree: candidate.worktree,
           baseCommit: plan.baseCommit,
@@ -65,7 +67,8 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           checks,
           keepPaths,
           setupGuard: ctx.ends.get(candidate.id)?.setupGuard,
-          env: checkEnv(plan, candidate),
+          env,
+          checkSandbox: (home) => checkSandbox(plan, candidate, env, home),
           logDir: join(iterationDir(plan.runDir, candidate.id, iteration), 'final-checks'),
           logRedactor: () => ctx.secrets.createStreamRedactor(),
           signal,
@@ -97,8 +100,9 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
  *   iteration was scored on: the ref is the truth; the candidate is re-recorded at the ref's
  *   commit (a candidate.committed and a candidate.finished with the diff from git) and scored again.
  * - without the sandbox, every agent could write the run folder: a score in the log may be forged
- *   even for the very commit the kept ref names. Every finished candidate is scored again then;
- *   with the sandbox the run folder is hidden from the agents, and a verified record is trusted.
+ *   even for the very commit the kept ref names; with `[sandbox] checks = false`, so could the code
+ *   a check ran. Every finished candidate is scored again then; with both sandboxed the run folder
+ *   is hidden from every process of a candidate, and a verified record is trusted.
  */
 export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>> {
   const { plan } = ctx;
@@ -115,7 +119,7 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
     }
     const mismatch = refAt !== c.commit ? `the record says its work is ${c.commit.slice(0, 10)}, its kept ref ${candidate.ref} says ${refAt.slice(0, 10)}` : await scoredTreeMismatch(repo, c);
     if (mismatch === undefined) {
-      if (!plan.sandbox.enabled) {
+      if (!plan.sandbox.enabled || !plan.spec.sandbox.checks) {
         unverifiable.push(candidate.id);
         rescore.add(candidate.id);
       }
@@ -142,7 +146,9 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
   if (unverifiable.length > 0) {
     ctx.emit({
       type: 'run.warning',
-      message: `${unverifiable.join(', ')} finished before the interruption; without the sandbox an agent could have written their scores into the run folder, so they are scored again`,
+      message: plan.sandbox.enabled
+        ? `${unverifiable.join(', ')} finished before the interruption; with \`[sandbox] checks = false\` the code a check ran could have written their scores into the run folder, so they are scored again`
+        : `${unverifiable.join(', ')} finished before the interruption; without the sandbox an agent could have written their scores into the run folder, so they are scored again`,
     });
   }
   return rescore;

@@ -1,0 +1,96 @@
+/**
+ * The checks' sandbox (`[sandbox] checks`, src/engine/agent-sandbox.ts checkSandbox), through the
+ * real binary, real git and real bubblewrap: a check, which runs what the candidate wrote, can
+ * write its worktree and its fresh HOME and read git, and nothing of the user's or of the rivals'.
+ * The adversary that abuses a check without it is in the trust tier (check-runs-code.sh).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project | undefined;
+afterEach(() => project?.cleanup());
+
+/** A check that passes only when it is confined: each line that would show otherwise says what it saw; it also writes outside, which the test looks for. */
+function confinedCheck(userHome: string, outside: string): string {
+  const script = [
+    'set -e',
+    // Inside the sandbox this lands in the private /tmp (the test's folders are under /tmp) and is gone after the check.
+    `touch ${JSON.stringify(join(outside, 'planted-by-check'))} 2>/dev/null || true`,
+    'touch written-by-check',
+    'touch "$HOME/written-by-check"',
+    'git status --porcelain > /dev/null',
+    'common=$(git rev-parse --path-format=absolute --git-common-dir)',
+    'if touch "$common/planted-by-check" 2>/dev/null; then echo "wrote the git dir"; exit 1; fi',
+    `if test -e ${JSON.stringify(join(userHome, 'secret.txt'))}; then echo "sees the user's HOME"; exit 1; fi`,
+    'for other in ../*/; do case "$other" in "../$BESTOF_CANDIDATE/") ;; *) echo "sees $other"; exit 1 ;; esac; done',
+  ].join('\n');
+  return `\n[[checks.items]]\nname = "confined"\ncommand = '''\n${script}\n'''\nscore = 10\ntimeout = "60s"\n`;
+}
+
+interface Report {
+  readonly winner: string | null;
+  readonly candidates: readonly { readonly id: string; readonly score: number }[];
+}
+
+async function runTwoFixers(p: Project, sandboxChecks: boolean) {
+  const userHome = join(p.outside, 'home');
+  mkdirSync(userHome, { recursive: true });
+  writeFileSync(join(userHome, 'secret.txt'), 'a key\n');
+  const agents = [1, 2].map((i) => `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(p.writeOutside(`agent-${i}.toml`, FIX_SCRIPT))}\n`).join('');
+  const body = `${agents}${ADD_CHECKS}${confinedCheck(userHome, p.outside)}\n[sandbox]\nchecks = ${sandboxChecks}\n\n[select]\nmerge = "branch"\n`;
+  const spec = p.writeOutside('spec.toml', specToml(p.repo.dir, body));
+  const result = await runCli(['run', spec], { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: { HOME: userHome } });
+  const runs = join(p.repo.dir, '.bestof', 'runs');
+  const report = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0] as string, 'report.json'), 'utf8')) as Report;
+  return { result, report };
+}
+
+describe('the checks run in a sandbox of their own', () => {
+  it('a check writes its worktree and HOME and reads git, and cannot write the git dir, see the user\'s HOME or the other worktree, or write outside', async () => {
+    project = makeProject();
+    const { result, report } = await runTwoFixers(project, true);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain('sandbox.checks');
+    expect(report.candidates.map((c) => [c.id, c.score])).toEqual([
+      ['c1', 20],
+      ['c2', 20],
+    ]);
+    expect(existsSync(join(project.repo.dir, '.git', 'planted-by-check'))).toBe(false);
+    expect(existsSync(join(project.outside, 'planted-by-check'))).toBe(false);
+  });
+
+  it('with `[sandbox] checks = false` the same check runs as the user: it writes the git dir and fails', async () => {
+    project = makeProject();
+    const { result, report } = await runTwoFixers(project, false);
+    expect(report.candidates.map((c) => [c.id, c.score]), result.stdout + result.stderr).toEqual([
+      ['c1', 10],
+      ['c2', 10],
+    ]);
+    expect(existsSync(join(project.repo.dir, '.git', 'planted-by-check'))).toBe(true);
+    expect(existsSync(join(project.outside, 'planted-by-check'))).toBe(true);
+    expect(result.stdout + result.stderr).toContain('warning: sandbox.checks = false: the checks run WITHOUT the sandbox, as you');
+  });
+});
+
+describe('setup run again before the checks runs in the checks\' sandbox', () => {
+  // The agent changes what setup made (node_modules/dep): setup's commands run again, now over the
+  // candidate's tree. Each run of the command appends a line to a log outside the worktree: the first
+  // (before any agent, on base, as the user) lands; the second lands only without the sandbox.
+  for (const sandboxChecks of [true, false]) {
+    it(`[sandbox] checks = ${sandboxChecks}: the second run of the setup command ${sandboxChecks ? 'cannot write' : 'writes'} outside the worktree`, async () => {
+      project = makeProject();
+      const log = join(project.outside, 'setup-runs.log');
+      const agent = `${FIX_SCRIPT}\n[[steps]]\nwrite = "node_modules/dep/index.js"\ncontent = "module.exports = 2;\\n"\n`;
+      const setup = `mkdir -p node_modules/dep && echo "module.exports = 1;" > node_modules/dep/index.js && echo ran >> ${JSON.stringify(log)}`;
+      const body = `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside('agent.toml', agent))}\n${ADD_CHECKS}\n[setup]\ncommands = [${JSON.stringify(setup)}]\n\n[sandbox]\nchecks = ${sandboxChecks}\n\n[select]\nmerge = "branch"\n`;
+      const result = await runCli(['run', project.writeOutside('spec.toml', specToml(project.repo.dir, body))], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout + result.stderr).toMatch(/c1's agent changed what setup made \(node_modules\/dep.*setup ran again/);
+      expect(readFileSync(log, 'utf8')).toBe(sandboxChecks ? 'ran\n' : 'ran\nran\n');
+    });
+  }
+});
+
