@@ -72,6 +72,12 @@ describe('work inside a submodule', () => {
     // c2 touched no submodule: its worktree went.
     expect(existsSync(join(project.worktreesDir, r.runId, 'c2'))).toBe(false);
 
+    // `bestof clean --dry-run` says it would keep it (not that it was kept).
+    const dry = await runCli(['clean', r.runId, '--dry-run'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain(`would keep worktree ${c1.worktree}: submodule lib holds edits or commits of its agent`);
+    expect(dry.stderr).toContain('1 worktree would be kept with work that could not be saved (see above); fix what is said there before you run `bestof clean`');
+    expect(existsSync(c1.worktree)).toBe(true);
     // `bestof clean` does not delete it either, and says what to do.
     const clean = await runCli(['clean', r.runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(clean.code).toBe(1);

@@ -154,7 +154,9 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   if (actions === 0) process.stdout.write('nothing to clean\n');
   else if (!dryRun) process.stdout.write(`done; every candidate's commits stay under refs/bestof/ (\`git for-each-ref refs/bestof\`)\n`);
   if (keptWithWork > 0) {
-    process.stderr.write(`${keptWithWork} worktree${keptWithWork === 1 ? ' was' : 's were'} kept with work that could not be saved (see above); fix what is said there and run \`bestof clean\` again\n`);
+    const kept = dryRun ? `${keptWithWork === 1 ? '' : 's'} would be` : keptWithWork === 1 ? ' was' : 's were';
+    const then = dryRun ? 'before you run `bestof clean`' : 'and run `bestof clean` again';
+    process.stderr.write(`${keptWithWork} worktree${kept} kept with work that could not be saved (see above); fix what is said there ${then}\n`);
     return WORK_LEFT_IN_A_WORKTREE;
   }
   return EXIT_CODES.ok;
