@@ -41,7 +41,7 @@ export interface OpenedPage {
   readonly page: Page;
   /** Every URL the page requested, in order. */
   readonly requests: string[];
-  /** Errors thrown by the page's scripts. */
+  /** Errors thrown by the page's scripts, and errors it logged (a script the Content-Security-Policy refused). */
   readonly errors: string[];
   close(): Promise<void>;
 }
@@ -60,6 +60,9 @@ export async function openInChromium(file: string): Promise<OpenedPage> {
   const errors: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   await page.goto(`file://${file}`);
   return {
     page,
