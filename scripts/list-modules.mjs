@@ -13,8 +13,9 @@
  * process.exit. CommonJS files loaded by require() (react, for example, is CommonJS below its
  * entry) do not pass the ES hooks on Node 20, so require.cache is added at exit.
  *
- * The env var is removed on start, so node children of the process (agents, fake CLIs) inherit
- * NODE_OPTIONS but record nothing and never overwrite the file.
+ * The env var and this file's `--import` in NODE_OPTIONS are removed on start, so node children of
+ * the process (agents, checks, fake CLIs) neither load it nor overwrite the file: in the checks'
+ * sandbox a checkout under /tmp is not even visible, and a check's `node` could not start.
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
@@ -23,6 +24,9 @@ import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 
 const out = process.env.BESTOF_MODULE_LIST;
 delete process.env.BESTOF_MODULE_LIST;
+const otherOptions = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((option) => option !== '' && !option.endsWith('list-modules.mjs'));
+if (otherOptions.length > 0) process.env.NODE_OPTIONS = otherOptions.join(' ');
+else delete process.env.NODE_OPTIONS;
 
 if (out) {
   const { port1, port2 } = new MessageChannel();
