@@ -38,9 +38,14 @@ export interface ScoringTreeOptions {
    * with every `assume-unchanged` / `skip-worktree` bit of the index cleared (commitAll clears them
    * before `git add -A`), and nothing but bestof has run in the worktree since: neither HEAD nor the
    * bits are read again, and HEAD goes back on `branchRef` after the checks. @default HEAD and the
-   * bits are read here
+   * bits are read here.
+   *
+   * `worktreeIsCommit`: the commit step staged every change (`git add -A`) and left nothing out (no
+   * file too large or holding a secret, the branch not moved under it), so every tracked path on
+   * disk is as in `commit`, and the index holds `commit`'s tree: the `git reset --hard` that would
+   * make them so is skipped (at 50,000 files it looks at every one of them).
    */
-  readonly justCommitted?: { readonly branchRef: string } | undefined;
+  readonly justCommitted?: { readonly branchRef: string; readonly worktreeIsCommit?: boolean } | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -163,7 +168,7 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   await detachHead(worktree, commit, call);
   await putBackLeftovers(worktree);
   if (!opts.justCommitted) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
-  await resetHard(worktree, commit, call);
+  if (!opts.justCommitted?.worktreeIsCommit) await resetHard(worktree, commit, call);
   const movedAside = await moveAside(worktree, opts.keep, opts.signal);
   // HEAD is at the commit and the index holds it: detached and reset above. Every untracked and
   // ignored entry but the setup paths is aside now, under the frozen paths too, and restoring

@@ -32,6 +32,12 @@ export interface CommittedWork {
   readonly made?: { readonly commit: string; readonly header: CommitHeader };
   /** The commit the kept ref already points at (the reword moved it with the branch): keepCommitted need not move it. */
   readonly keptAt?: string;
+  /**
+   * Every tracked path on disk is as in `state.head`: the commit step staged every change and left
+   * nothing out (no file too large or holding a secret) and no one moved the branch under it. The
+   * scoring tree then need not reset the worktree (ScoringTreeOptions.justCommitted).
+   */
+  readonly worktreeIsCommit?: boolean;
 }
 
 type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
@@ -96,11 +102,13 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     });
   }
   const now = committed.commit ?? headBefore;
-  if (!now || now === kept) return { state, changed: false, changedFiles: 0 };
+  const worktreeIsCommit = committed.skipped.length === 0 && !(committed.commit !== undefined && committed.branchWasMoved !== undefined);
+  if (!now || now === kept) return { state, changed: false, changedFiles: 0, worktreeIsCommit };
   return {
     state: { ...state, head: now, headIsOurs: committed.commit !== undefined },
     changed: true,
     changedFiles: committed.commit ? committed.changedFiles : 0,
+    worktreeIsCommit,
     ...(committed.commit !== undefined ? { made: { commit: committed.commit, header: committed.header } } : {}),
   };
 }

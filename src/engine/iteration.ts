@@ -111,7 +111,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   }
 
   emitStatus(ctx, 'checking', iteration, phase);
-  const checked = await checkIteration(ctx, state, artifactsDir, true);
+  const checked = await checkIteration(ctx, state, artifactsDir, { worktreeIsCommit: committed.worktreeIsCommit === true });
   let scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
   if (checked.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, checked.setupRebuilt) });
   if (checked.headMovedFrom) {
@@ -187,7 +187,7 @@ export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scor
  * on the candidate's branch at `state.head` and cleared the index's assume-unchanged /
  * skip-worktree bits, which the scoring tree then need not read again (ScoringTreeOptions.justCommitted).
  */
-export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string, afterCommitStep = false): Promise<Scoring> {
+export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string, afterCommitStep?: { readonly worktreeIsCommit: boolean }): Promise<Scoring> {
   const { plan, candidate } = ctx;
   return scoreCommit({
     worktree: candidate.worktree,
@@ -198,7 +198,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,
     setupGuard: ctx.setupGuard,
-    justCommitted: afterCommitStep ? { branchRef: `refs/heads/${candidate.branch}` } : undefined,
+    justCommitted: afterCommitStep ? { branchRef: `refs/heads/${candidate.branch}`, worktreeIsCommit: afterCommitStep.worktreeIsCommit } : undefined,
     env: ctx.checkEnv,
     checkSandbox: (home) => checkSandbox(plan, candidate, ctx.checkEnv, home),
     logDir: join(artifactsDir, 'checks'),

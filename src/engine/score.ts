@@ -8,7 +8,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
-import { prepareScoringTree, putBackScoringTree, type ScoringTree } from '../checks/scoring-tree.js';
+import { prepareScoringTree, putBackScoringTree, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
@@ -39,7 +39,7 @@ export interface ScoreOptions {
   /** The checks' sandbox, made for the scoring's fresh HOME (./agent-sandbox.ts checkSandbox); none: the checks run as the user. */
   readonly checkSandbox?: ((home: string) => SandboxLayout | undefined) | undefined;
   /** The commit step has just left HEAD on this branch at `commit`, index bits cleared, no agent running since (ScoringTreeOptions). @default read */
-  readonly justCommitted?: { readonly branchRef: string } | undefined;
+  readonly justCommitted?: ScoringTreeOptions['justCommitted'];
 }
 
 export interface Scoring {

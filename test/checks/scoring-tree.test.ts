@@ -171,13 +171,13 @@ describe('the scoring tree is exactly the commit', () => {
     expect(readFileSync(join(w.wt, 'test/setup-made.txt'), 'utf8')).toBe('from setup\n');
   });
 
-  it('reads HEAD and its branch in one git process, and right after the commit step reads neither them nor the index bits', async () => {
+  it('reads HEAD and its branch in one git process, and right after the commit step reads neither them nor the index bits, nor resets a worktree that is the commit', async () => {
     const w = await world();
     put(w.wt, 'src/answer.txt', '42\n');
     const sha = await commit(w.wt);
-    const prepare = (justCommitted: boolean): Promise<string[]> =>
+    const prepare = (justCommitted: boolean, worktreeIsCommit = false): Promise<string[]> =>
       gitSubcommands(async () => {
-        const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep: [], justCommitted: justCommitted ? { branchRef: 'refs/heads/bestof/t/c1' } : undefined });
+        const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep: [], justCommitted: justCommitted ? { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit } : undefined });
         await putBackScoringTree(w.wt, { commit: sha, keep: [], branch: tree.branch, tree });
         expect(tree.branch).toBe('refs/heads/bestof/t/c1');
       });
@@ -188,7 +188,31 @@ describe('the scoring tree is exactly the commit', () => {
     expect(asked).toEqual(['rev-parse', 'update-ref', 'ls-files', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
     // Neither HEAD (`rev-parse`) nor the index bits (`ls-files -v`) are read before the detach and the reset.
     expect(afterCommit).toEqual(['update-ref', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    // The commit step staged everything and left nothing out: disk and index are the commit, no reset.
+    expect((await prepare(true, true)).filter((c) => c !== 'diff')).toEqual(['update-ref', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
     expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+  });
+
+  it('right after a commit step that left a file out, the checks see the commit, not the file on disk', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    // What the commit step leaves on disk when it leaves a file out (too large, or holding a secret).
+    put(w.wt, 'src/answer.txt', '41 and a secret\n');
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [{ name: 'check', command: 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
+      keepPaths: [],
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: false },
+    });
+    expect(s.checks[0]?.outputTail).toBe('42');
+    expect(s.checks[0]?.passed).toBe(true);
   });
 
   it("right after the commit step, HEAD goes back on the commit step's branch, and a branch moved meanwhile is put back and reported", async () => {
