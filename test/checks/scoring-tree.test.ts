@@ -53,7 +53,7 @@ const put = (root: string, path: string, content: string, mode = 0o644): void =>
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const commit = async (wt: string, keep: string[] = []): Promise<string> => (await commitAll(wt, { message: 'work', excludePaths: keep })).commit ?? git(wt, 'rev-parse', 'HEAD');
 
-function score(w: World, commitSha: string, opts: { command?: string; keep?: string[]; editable?: string[] } = {}): Promise<Scoring> {
+function score(w: World, commitSha: string, opts: { command?: string; keep?: string[]; editable?: string[]; justCommitted?: { branchRef: string; worktreeIsCommit?: boolean } } = {}): Promise<Scoring> {
   return scoreCommit({
     worktree: w.wt,
     baseCommit: w.base,
@@ -65,6 +65,7 @@ function score(w: World, commitSha: string, opts: { command?: string; keep?: str
     env: { ...process.env },
     logDir: w.logs,
     signal: new AbortController().signal,
+    justCommitted: opts.justCommitted,
   });
 }
 
@@ -199,18 +200,7 @@ describe('the scoring tree is exactly the commit', () => {
     const sha = await commit(w.wt);
     // What the commit step leaves on disk when it leaves a file out (too large, or holding a secret).
     put(w.wt, 'src/answer.txt', '41 and a secret\n');
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [{ name: 'check', command: 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
-      keepPaths: [],
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: false },
-    });
+    const s = await score(w, sha, { justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: false } });
     expect(s.checks[0]?.outputTail).toBe('42');
     expect(s.checks[0]?.passed).toBe(true);
   });
@@ -223,18 +213,7 @@ describe('the scoring tree is exactly the commit', () => {
     // the checks: HEAD switched to a branch of its own, and the candidate's branch moved to base.
     git(w.wt, 'checkout', '--quiet', '-b', 'elsewhere');
     git(w.wt, 'update-ref', 'refs/heads/bestof/t/c1', w.base);
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [{ name: 'check', command: 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
-      keepPaths: [],
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-      justCommitted: { branchRef: 'refs/heads/bestof/t/c1' },
-    });
+    const s = await score(w, sha, { justCommitted: { branchRef: 'refs/heads/bestof/t/c1' } });
     // The commit was scored, HEAD is on the candidate's branch (not on `elsewhere`), back at the commit.
     expect(s.checks[0]?.passed).toBe(true);
     expect(s.headMovedFrom).toBe(w.base);
