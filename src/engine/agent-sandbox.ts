@@ -13,9 +13,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { agentGitDirs } from '../git/agent-git-dirs.js';
-import { BWRAP_INSTALL_HINT, probeSandbox, type SandboxLayout } from '../process/sandbox.js';
+import { BWRAP_INSTALL_HINT, isInside, probeSandbox, type SandboxLayout } from '../process/sandbox.js';
 import { err, ok, type Result } from '../result.js';
 import type { Spec } from '../spec/schema.js';
 import { linkedTargets } from './setup-link.js';
@@ -154,6 +154,33 @@ export function checkSandbox(
       ...CHECK_TOOLCHAIN_VARS.flatMap((name) => (env[name] ? [env[name]] : [])),
     ],
   };
+}
+
+/**
+ * Warnings for the checks and setup commands that name a path in the user's HOME (`~/bin/check.sh`,
+ * `/home/me/venv/bin/python`), which the checks' sandbox hides: such a check would fail there while
+ * it passes by hand. A path under a PATH folder or a toolchain home is seen (bound back read-only)
+ * and not named; nor is anything outside HOME (a path in /tmp may well be a check's own scratch file,
+ * which the private /tmp holds). A heuristic on shell text: a warning, never a refusal.
+ */
+export function hiddenPathWarnings(
+  spec: { readonly checks: { readonly items: readonly { readonly command: string }[] }; readonly setup: { readonly commands: readonly string[] } },
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const userHome = env.HOME || homedir();
+  if (userHome === '/') return [];
+  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => env[name] ?? '')].filter((dir) => isAbsolute(dir));
+  const named = (command: string): string[] =>
+    [...command.matchAll(/(?:^|[\s=:'"(])(~(?=\/)|\/)([^\s'";|&<>()]*)/g)]
+      .map((m) => (m[1] === '~' ? `${userHome}${m[2]}` : `/${m[2]}`))
+      .filter((path) => isInside(path, userHome) && path !== userHome && !seen.some((dir) => isInside(path, dir)));
+  const lines = [...spec.checks.items.map((item, i) => [`checks.items[${i}].command`, item.command] as const), ...spec.setup.commands.map((c, i) => [`setup.commands[${i}]`, c] as const)];
+  return lines.flatMap(([key, command]) => {
+    const paths = [...new Set(named(command))];
+    return paths.length === 0
+      ? []
+      : [`${key} names ${paths.join(', ')}, inside your HOME, which the checks' sandbox hides: the command would not find ${paths.length === 1 ? 'it' : 'them'} there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or set [sandbox] checks = false`];
+  });
 }
 
 /** Removes the run's agent HOMEs and review exports (copies of logins must not outlive the run). */

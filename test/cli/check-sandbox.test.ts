@@ -94,3 +94,20 @@ describe('setup run again before the checks runs in the checks\' sandbox', () =>
   }
 });
 
+describe('a check that names a path in HOME', () => {
+  it('`bestof validate` warns that the checks\' sandbox hides it, and says what to do', async () => {
+    project = makeProject();
+    const userHome = join(project.outside, 'home');
+    mkdirSync(join(userHome, 'bin'), { recursive: true });
+    const check = `\n[[checks.items]]\nname = "mine"\ncommand = "~/bin/check.sh"\nscore = 10\n`;
+    const body = (sandboxChecks: boolean) => `[provider]\nkind = "script"\nscript = ${JSON.stringify(project!.writeOutside('agent.toml', FIX_SCRIPT))}\n${ADD_CHECKS}${check}\n[sandbox]\nchecks = ${sandboxChecks}\n`;
+    const validate = (sandboxChecks: boolean) =>
+      runCli(['validate', project!.writeOutside(`spec-${sandboxChecks}.toml`, specToml(project!.repo.dir, body(sandboxChecks)))], { cwd: project!.repo.dir, worktreesDir: project!.worktreesDir, env: { HOME: userHome } });
+    const sandboxed = await validate(true);
+    expect(sandboxed.code, sandboxed.stderr).toBe(0);
+    expect(sandboxed.stderr).toContain(`warning: checks.items[1].command names ${join(userHome, 'bin', 'check.sh')}, inside your HOME, which the checks' sandbox hides`);
+    const unsandboxed = await validate(false);
+    expect(unsandboxed.stderr).not.toContain('inside your HOME');
+  });
+});
+
