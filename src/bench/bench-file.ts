@@ -33,6 +33,7 @@ const trialRecord = z.strictObject({
   maxScore: amount,
   iterations: count,
   costUsd: amount,
+  costKnown: z.literal(false).optional(),
   tokens: z.strictObject({ input: count, output: count }),
   durationMs: amount,
   infra: z.boolean(),

@@ -48,7 +48,7 @@ function seconds(ms: number): string {
 function trialLine(r: TrialRecord): string {
   if (r.infra) return `trial ${r.trial}: infra failure: ${r.infraReason ?? 'no reason recorded'} (run ${r.runId})`;
   const verdict = r.resolved ? 'resolved' : 'not resolved';
-  return `trial ${r.trial}: ${verdict}, score ${r.score}/${r.maxScore}, ${r.outcome.status}: ${r.outcome.reason}, ${usd(r.costUsd)}, ${duration(r.durationMs)} (run ${r.runId})`;
+  return `trial ${r.trial}: ${verdict}, score ${r.score}/${r.maxScore}, ${r.outcome.status}: ${r.outcome.reason}, ${r.costKnown === false ? 'cost unknown' : usd(r.costUsd)}, ${duration(r.durationMs)} (run ${r.runId})`;
 }
 
 function testcase(c: CellSummary): string {

@@ -94,6 +94,8 @@ interface TrialReport {
   message?: string;
   winner: string | null;
   costUsd: number;
+  /** false when some agent call reported no cost (src/report/report.ts). */
+  costKnown?: boolean;
   durationMs: number;
   ranking: { candidate: string }[];
   candidates: {
@@ -190,6 +192,7 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     maxScore: best?.maxScore ?? 0,
     iterations: best?.iterations ?? 0,
     costUsd: report.costUsd,
+    ...(report.costKnown === false ? { costKnown: false as const } : {}),
     tokens,
     durationMs: report.durationMs,
     infra: allInfra,

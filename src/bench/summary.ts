@@ -84,10 +84,13 @@ export interface AgentSummary {
   /** Tasks where the agent has a valid trial: what pass@k averages over. */
   readonly tasks: number;
   readonly meanScore: number | null;
+  /** Over the valid trials that reported their cost; all null when none did (a command agent reports none). */
   readonly costUsd: Distribution;
   readonly durationMs: Distribution;
-  /** Every trial, infra failures included: what the agent cost the bench. */
-  readonly totalCostUsd: number;
+  /** Every trial, infra failures included: what the agent cost the bench (a lower bound when `costUnknown`); null when no trial reported a cost. */
+  readonly totalCostUsd: number | null;
+  /** Trials (infra failures included) that reported no cost. */
+  readonly costUnknown: number;
   readonly tokens: { readonly input: number; readonly output: number };
 }
 
@@ -206,6 +209,16 @@ function summarizeAgent(agent: BenchAgent, cells: readonly CellSummary[], ks: re
     );
   }
   const fractions = valid.filter((r) => r.maxScore > 0).map((r) => r.score / r.maxScore);
+  // A cost never reported is not $0: it is left out of the figures (and said in the notes), never averaged in as nothing.
+  const costKnown = (r: TrialRecord): boolean => r.costKnown !== false;
+  const costUnknown = records.filter((r) => !costKnown(r)).length;
+  if (costUnknown > 0) {
+    notes.push(
+      costUnknown === records.length
+        ? `${agent.id} reported no cost in any trial (a command agent reports none): its cost is unknown, not $0`
+        : `${agent.id} reported no cost in ${costUnknown} of ${records.length} trials: its cost figures are over the others, and its total is a lower bound`,
+    );
+  }
   return {
     agent: agent.id,
     kind: agent.kind,
@@ -221,9 +234,10 @@ function summarizeAgent(agent: BenchAgent, cells: readonly CellSummary[], ks: re
     maxK,
     tasks: tasksWithTrials.length,
     meanScore: mean(fractions),
-    costUsd: distribution(valid.map((r) => r.costUsd)),
+    costUsd: distribution(valid.filter(costKnown).map((r) => r.costUsd)),
     durationMs: distribution(valid.map((r) => r.durationMs)),
-    totalCostUsd: records.reduce((s, r) => s + r.costUsd, 0),
+    totalCostUsd: costUnknown === records.length && records.length > 0 ? null : records.reduce((s, r) => s + r.costUsd, 0),
+    costUnknown,
     tokens: {
       input: records.reduce((s, r) => s + r.tokens.input, 0),
       output: records.reduce((s, r) => s + r.tokens.output, 0),

@@ -80,6 +80,8 @@ export interface TrialRecord {
   readonly maxScore: number;
   readonly iterations: number;
   readonly costUsd: number;
+  /** Some call of the trial reported no cost (a command agent reports none): `costUsd` is then a lower bound, left out of the cost figures. Absent: known. */
+  readonly costKnown?: false;
   readonly tokens: { readonly input: number; readonly output: number };
   readonly durationMs: number;
   /** An infrastructure failure: shown apart, left out of every rate and statistic. */

@@ -179,4 +179,20 @@ describe('summarizeBench on the hand-worked bench', () => {
     const one = summarizeBench({ ...file, matrix: { ...file.matrix, trials: 1 }, records: file.records.filter((r) => r.trial === 1) });
     expect(one.agents[0]?.passAtK).toEqual([]);
   });
+
+  it('a cost never reported is unknown, not $0: left out of the cost figures, said in the notes, no total when none was', () => {
+    const file = handWorkedBench();
+    // codex-mini as a command agent (reports no cost) in every trial; gemini-flash in its t2 trials only.
+    const records = file.records.map((r) => (r.agent === 'codex-mini' || (r.agent === 'gemini-flash' && r.task === 't2') ? { ...r, costUsd: 0, costKnown: false as const } : r));
+    const s = summarizeBench({ ...file, records });
+    const codex = agent(s, 'codex-mini');
+    expect([codex.costUsd.mean, codex.costUsd.p50, codex.costUsd.p90, codex.totalCostUsd, codex.costUnknown]).toEqual([null, null, null, null, 6]);
+    const gemini = agent(s, 'gemini-flash');
+    // Its valid t1 trials cost 0.01 and 0.03 (the infra trial's 0.005 is out of the figures, in the total).
+    expect([four(gemini.costUsd.mean), four(gemini.totalCostUsd), gemini.costUnknown]).toEqual([0.02, 0.045, 3]);
+    expect(s.notes).toContain('codex-mini reported no cost in any trial (a command agent reports none): its cost is unknown, not $0');
+    expect(s.notes).toContain('gemini-flash reported no cost in 3 of 6 trials: its cost figures are over the others, and its total is a lower bound');
+    expect(agent(s, 'claude-sonnet').costUnknown).toBe(0);
+  });
 });
+

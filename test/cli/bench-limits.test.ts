@@ -86,4 +86,21 @@ describe('bestof bench limits', () => {
     expect(file.records[0]).toMatchObject({ infra: true, resolved: false, outcome: { status: 'failed', reason: 'refused' } });
     expect(file.records[0]?.infraReason).toContain('/nonexistent/agent-cli');
   });
+
+  it('a command agent reports no cost: its trials say so, and bench.md shows its cost as unknown, not $0', async () => {
+    const dir = bench(FIX, 'trials = 2\nmax_concurrency = 1');
+    const agent = join(dir, 'agent.sh');
+    writeFileSync(agent, "#!/bin/sh\nprintf 'module.exports = (a, b) => a + b;\\n' > src/f.js\n", { mode: 0o755 });
+    writeFileSync(join(dir, 'bench.toml'), readFileSync(join(dir, 'bench.toml'), 'utf8').replace('kind = "script"\nscript = "agent.toml"', `kind = "command"\ncommand = ${JSON.stringify(agent)}`));
+    const { code, file } = await runBench(dir);
+    expect(code).toBe(0);
+    expect(file.records.map((r) => [r.trial, r.resolved, r.costKnown])).toEqual([
+      [1, true, false],
+      [2, true, false],
+    ]);
+    const md = readFileSync(join(dir, 'out', 'bench.md'), 'utf8');
+    expect(md).toContain('a reported no cost in any trial (a command agent reports none): its cost is unknown, not $0');
+    expect(md).toMatch(/\| a \| command \| 100\.0% \(2\/2\) \|.*\| – \| – \| – \|/);
+  });
 });
+

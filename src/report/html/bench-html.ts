@@ -56,9 +56,17 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
       note: a.rate === null ? 'no valid trial' : `${percent(a.rate)} ${percentInterval(a.interval)}`,
     })),
   );
-  const scattered = s.agents.flatMap((a) => (a.rate !== null && a.costUsd.mean !== null ? [{ label: a.agent, costUsd: a.costUsd.mean, rate: a.rate }] : []));
-  const noCost = scattered.every((p) => p.costUsd === 0) ? '<p class="note">No agent reported a cost (script and command agents report none): every point is at $0.</p>' : '';
-  const scatter = scattered.length > 0 ? `${costScatterSvg(scattered)}${noCost}` : '<p class="note">No agent has a valid trial.</p>';
+  const rated = s.agents.filter((a) => a.rate !== null);
+  const scattered = rated.flatMap((a) => (a.rate !== null && a.costUsd.mean !== null ? [{ label: a.agent, costUsd: a.costUsd.mean, rate: a.rate }] : []));
+  const allZero = scattered.every((p) => p.costUsd === 0) ? '<p class="note">Every agent here cost $0 (script agents spend nothing): every point is at $0.</p>' : '';
+  const unknown = rated.filter((a) => a.costUsd.mean === null).map((a) => a.agent);
+  const leftOut = unknown.length > 0 ? `<p class="note">Left out, their cost unknown (command agents report none): ${h(unknown.join(', '))}.</p>` : '';
+  const scatter =
+    rated.length === 0
+      ? '<p class="note">No agent has a valid trial.</p>'
+      : scattered.length === 0
+        ? `<p class="note">No agent reported a cost (command agents report none): nothing to plot.</p>`
+        : `${costScatterSvg(scattered)}${allZero}${leftOut}`;
   const shard = s.shard === null ? '' : ` · shard ${s.shard.index}/${s.shard.count}`;
   const missing = s.recorded < s.expected ? ` <span class="badge warn">${s.expected - s.recorded} of ${s.expected} trials not recorded</span>` : '';
   const infra = s.infraFailures.length > 0
