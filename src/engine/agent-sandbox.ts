@@ -19,6 +19,7 @@ import { BWRAP_INSTALL_HINT, isInside, probeSandbox, type SandboxLayout } from '
 import { err, ok, type Result } from '../result.js';
 import type { Spec } from '../spec/schema.js';
 import { linkedTargets } from './setup-link.js';
+import { toolchainHomes } from './toolchain-homes.js';
 
 export interface SandboxPlan {
   readonly enabled: boolean;
@@ -169,7 +170,9 @@ export function hiddenPathWarnings(
 ): string[] {
   const userHome = env.HOME || homedir();
   if (userHome === '/') return [];
-  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => env[name] ?? '')].filter((dir) => isAbsolute(dir));
+  // What checkEnv gives the checks: the toolchain homes it names, set or found in the HOME.
+  const homes = { ...env, ...toolchainHomes(CHECK_TOOLCHAIN_VARS, env) };
+  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? '')].filter((dir) => isAbsolute(dir));
   const named = (command: string): string[] =>
     [...command.matchAll(/(?:^|[\s=:'"(])(~(?=\/)|\/)([^\s'";|&<>()]*)/g)]
       .map((m) => (m[1] === '~' ? `${userHome}${m[2]}` : `/${m[2]}`))

@@ -3,10 +3,9 @@
  * checks' (also the reviewer's), which never see the agent's extra env. Both carry the run's key
  * (BESTOF_RUN_KEY), by which the processes of a killed bestof are found (./leftovers.ts).
  */
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { RUN_KEY_VAR } from './leftovers.js';
+import { toolchainHomes } from './toolchain-homes.js';
 import { worktreesRoot, type CandidatePlan, type RunPlan } from './plan.js';
 
 export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<string, string | undefined> {
@@ -24,23 +23,6 @@ export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<st
     // No BESTOF_RUN_DIR: the run folder is the record, and agents get neither its path nor (in the sandbox) a view of it.
     PORT: String(candidate.port),
   };
-}
-
-/** Toolchain homes in the user's HOME, by the variable that names them: the folder each tool takes when it is unset. */
-const TOOLCHAIN_HOMES = { RUSTUP_HOME: '.rustup', CARGO_HOME: '.cargo', GOPATH: 'go' } as const;
-
-/**
- * The named toolchain variables that are not set, pointed at the user's own folders where those
- * exist: what the tools would take from the user's HOME, kept when a process gets a HOME of its own.
- */
-function toolchainHomes(names: readonly (keyof typeof TOOLCHAIN_HOMES)[]): Record<string, string> {
-  const userHome = process.env.HOME ?? homedir();
-  const homes: Record<string, string> = {};
-  for (const name of names) {
-    const dir = join(userHome, TOOLCHAIN_HOMES[name]);
-    if (process.env[name] === undefined && existsSync(dir)) homes[name] = dir;
-  }
-  return homes;
 }
 
 /**

@@ -29,7 +29,9 @@ export interface CommitAllOptions {
 }
 
 /**
- * `skipped`: files the agent wrote that the commit leaves out (too large, or holding a secret); they stay on disk.
+ * `skipped`: files the agent wrote that the commit leaves out (too large, or holding a secret). A new
+ * file stays on disk (moved aside and back around the checks); an edit of a tracked file is undone
+ * by the scoring tree's reset before the checks, which score the commit.
  * `branchWasMoved`: the branch no longer pointed where bestof expected when the commit was made
  * (where it pointed, or `nothing (deleted)`); the commit is bestof's own all the same.
  */

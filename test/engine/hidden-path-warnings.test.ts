@@ -2,6 +2,9 @@
  * `validate` and `run` warn when a check or setup command names a path in the user's HOME, which
  * the checks' sandbox hides (src/engine/agent-sandbox.ts hiddenPathWarnings).
  */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hiddenPathWarnings } from '../../src/engine/agent-sandbox.js';
 
@@ -21,5 +24,16 @@ describe('hiddenPathWarnings', () => {
 
   it('leaves alone what the sandbox shows or never hides: PATH folders, toolchain homes, paths outside HOME, relative paths', () => {
     expect(hiddenPathWarnings(spec(['~/.cargo/bin/cargo test', '/usr/bin/env node test.js > /tmp/out.log', 'scripts/check.sh', 'ls ~', 'echo a/home/me/b']), env)).toEqual([]);
+  });
+
+  it('counts a toolchain home the checks get from the HOME when its variable is unset (checkEnv), as the sandbox does', () => {
+    const home = mkdtempSync(join(tmpdir(), 'bestof-home-'));
+    try {
+      mkdirSync(join(home, 'go'));
+      const command = `ls ${home}/go/pkg/mod ${home}/notes`;
+      expect(hiddenPathWarnings(spec([command]), { HOME: home, PATH: '/usr/bin' })).toEqual([expect.stringContaining(`checks.items[0].command names ${home}/notes, inside your HOME`)]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
