@@ -10,12 +10,18 @@
  * commands are stopped by the caller before, by the run's key).
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { canonicalPath } from './worktree-admin.js';
 
-/** Pids of git processes whose working directory is `folder` or inside it; [] where /proc does not exist. */
+/**
+ * Pids of git processes working in `folder`: whose working directory is `folder` or inside it, or
+ * whose arguments name it or a path inside it (`git -C <folder> reset --hard` before it has changed
+ * into it, `git worktree add <folder>` run from the repository); [] where /proc does not exist.
+ */
 export function gitProcessesWorkingIn(folder: string): number[] {
   const root = canonicalPath(folder);
+  const named = [...new Set([root, resolve(folder)])];
+  const inFolder = (path: string): boolean => named.some((dir) => path === dir || path.startsWith(`${dir}${sep}`));
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -26,26 +32,38 @@ export function gitProcessesWorkingIn(folder: string): number[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     let cwd: string;
+    let args: string[];
     try {
       if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('git')) continue;
       cwd = readlinkSync(`/proc/${entry}/cwd`);
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
     } catch {
       continue; // gone, or someone else's
     }
-    if (cwd === root || cwd.startsWith(`${root}${sep}`)) found.push(Number(entry));
+    if (inFolder(cwd) || args.some(inFolder)) found.push(Number(entry));
   }
   return found;
 }
 
+/** How long a folder must stay free of git before it counts as free: see waitForGitToLeave. */
+const SETTLE_MS = 100;
+
 /**
  * Waits until no git process works in `folder` any more, up to `timeoutMs`. Returns the pids still
- * there then ([] when it is free).
+ * there then ([] when it is free). Free means free at two looks `SETTLE_MS` apart: a bestof killed
+ * while it was starting a git leaves a child that is not git yet (between its fork and its exec it
+ * still bears its parent's name and arguments) and becomes git a moment later, to write into the
+ * folder a resume is already deleting.
  */
 export async function waitForGitToLeave(folder: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<number[]> {
   const deadline = Date.now() + opts.timeoutMs;
   let delay = 20;
   for (;;) {
-    const users = gitProcessesWorkingIn(folder);
+    let users = gitProcessesWorkingIn(folder);
+    if (users.length === 0 && !opts.signal?.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      users = gitProcessesWorkingIn(folder);
+    }
     if (users.length === 0 || Date.now() >= deadline || opts.signal?.aborted) return users;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(500, delay * 2);

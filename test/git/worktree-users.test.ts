@@ -1,0 +1,60 @@
+/**
+ * The git processes a resume or a clean waits for before it touches a worktree folder
+ * (src/git/worktree-users.ts), found through /proc: a stand-in program named `git` (a shell
+ * script: /proc/<pid>/comm is then `git`) that only sleeps, started the ways bestof starts git.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gitProcessesWorkingIn, waitForGitToLeave } from '../../src/git/worktree-users.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+
+/** A `git` that sleeps `seconds`, started in `cwd` with `args`; resolves once /proc says it is `git`. */
+async function fakeGit(cwd: string, args: string[], seconds = 5): Promise<ChildProcess> {
+  const bin = makeTempDir('bestof-fake-git-');
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep ${seconds}\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  const child = spawn(join(bin, 'git'), args, { cwd, stdio: 'ignore' });
+  started.push(child);
+  for (let i = 0; i < 200; i++) {
+    try {
+      if (readFileSync(`/proc/${child.pid}/comm`, 'utf8').startsWith('git')) return child;
+    } catch {
+      // not there yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the stand-in git did not start');
+}
+
+describe.runIf(process.platform === 'linux')('git processes working in a worktree folder', () => {
+  it('finds a git run from elsewhere that names the folder (`-C <folder>`, `worktree add <folder>`), not one that names a sibling', async () => {
+    const root = makeTempDir('bestof-users-');
+    const folder = join(root, 'c1');
+    mkdirSync(folder);
+    const minusC = await fakeGit(root, ['-C', folder, 'reset', '--hard']);
+    const add = await fakeGit(root, ['worktree', 'add', '--no-checkout', join(folder, 'sub'), 'b']);
+    const sibling = await fakeGit(root, ['-C', `${folder}-other`, 'status']);
+    const inside = await fakeGit(folder, ['status']);
+    const found = gitProcessesWorkingIn(folder).sort();
+    expect(found).toEqual([minusC.pid, add.pid, inside.pid].sort());
+    expect(found).not.toContain(sibling.pid);
+  });
+
+  it('waits for such a git to end, and says the folder is free only once it has', async () => {
+    const root = makeTempDir('bestof-users-');
+    const folder = join(root, 'c1');
+    mkdirSync(folder);
+    const git = await fakeGit(root, ['-C', folder, 'reset', '--hard'], 0.5);
+    let exited = false;
+    git.on('exit', () => (exited = true));
+    expect(await waitForGitToLeave(folder, { timeoutMs: 30_000 })).toEqual([]);
+    expect(exited).toBe(true);
+  });
+});
