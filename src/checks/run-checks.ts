@@ -5,8 +5,7 @@
  */
 import { join } from 'node:path';
 import type { LogRedactor } from '../process/types.js';
-import { runShell } from '../process/run-process.js';
-import { runAgentProcess, type SandboxLayout } from '../process/sandbox.js';
+import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { CheckSpec } from '../spec/schema.js';
 
 const OUTPUT_TAIL_LINES = 40;
@@ -54,17 +53,14 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
   for (const check of checks) {
     if (options.signal.aborted) break;
     // A shell on purpose: check commands are the spec author's own, written as shell lines.
-    const processOptions = {
+    const result = await runShellIn(check.command, {
       cwd: options.cwd,
       env: options.env,
       timeoutMs: check.timeout,
       signal: options.signal,
       logFile: join(options.logDir, `${check.name.replace(/[^\w.-]+/g, '_')}.log`),
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    };
-    const result = options.sandbox
-      ? await runAgentProcess('bash', ['-c', check.command], processOptions, options.sandbox)
-      : await runShell(check.command, processOptions);
+    }, options.sandbox);
     if (result.canceled) break;
     const outcome: CheckOutcome = {
       name: check.name,

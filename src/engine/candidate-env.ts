@@ -34,7 +34,8 @@ export function candidateEnv(plan: RunPlan, candidate: CandidatePlan): Record<st
  *
  * Toolchain homes stay the user's (RUSTUP_HOME, CARGO_HOME, GOPATH when they exist), so that a
  * fresh HOME does not lose the installed toolchains and caches; their config files are the user's
- * as well, and only the sandbox keeps an agent from writing them.
+ * as well: the checks' sandbox shows them read-only (./agent-sandbox.ts checkSandbox), and without
+ * it a check's code can write them.
  *
  * What this cannot protect: a runner that puts folders of the worktree on PATH by itself (`npm test`
  * prepends every `node_modules/.bin` from the worktree up), or loads files from it (pytest's

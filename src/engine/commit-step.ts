@@ -102,7 +102,7 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
     });
   }
   const now = committed.commit ?? headBefore;
-  const worktreeIsCommit = committed.skipped.length === 0 && !(committed.commit !== undefined && committed.branchWasMoved !== undefined);
+  const worktreeIsCommit = committed.skipped.length === 0 && (committed.commit === undefined || committed.branchWasMoved === undefined);
   if (!now || now === kept) return { state, changed: false, changedFiles: 0, worktreeIsCommit };
   return {
     state: { ...state, head: now, headIsOurs: committed.commit !== undefined },

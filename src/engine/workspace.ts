@@ -16,8 +16,7 @@ import { clearStaleCandidateLocks } from '../git/stale-locks.js';
 import { waitForGitToLeave } from '../git/worktree-users.js';
 import { setupCreatedPaths } from '../git/commit.js';
 import { isGitFailure } from '../git/save-work.js';
-import { runShell } from '../process/run-process.js';
-import { runAgentProcess, type SandboxLayout } from '../process/sandbox.js';
+import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { LogRedactor } from '../process/types.js';
 import { outputTail } from '../checks/run-checks.js';
 import { err, ok, type Result } from '../result.js';
@@ -274,18 +273,14 @@ async function runSetupSteps(options: WorkspaceOptions, warnings: string[], step
     progress({ step: 'command', text: commandText(index + 1, total, command) });
     const beat = heartbeat(options.progressEveryMs ?? COMMAND_HEARTBEAT_MS, (elapsedMs) => progress({ step: 'command', text: commandText(index + 1, total, command, elapsedMs) }));
     // A shell on purpose: setup commands are the spec author's own shell lines.
-    const processOptions = {
+    const result = await runShellIn(command, {
       cwd: options.worktree,
       env: options.env,
       timeoutMs: options.commandTimeoutMs,
       signal: options.signal,
       logFile: options.logFile,
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    };
-    const result = await (options.commandSandbox
-      ? runAgentProcess('bash', ['-c', command], processOptions, options.commandSandbox)
-      : runShell(command, processOptions)
-    ).finally(() => beat.stop());
+    }, options.commandSandbox).finally(() => beat.stop());
     if (!result.ok) {
       const how = result.timedOut
         ? `timed out after ${Math.round(options.commandTimeoutMs / 1000)}s`

@@ -260,6 +260,14 @@ export async function runAgentProcess(
   return runProcess(wrapped.command, wrapped.args, { ...options, env: sandboxEnv(options.env, full) });
 }
 
+/**
+ * `bash -c command` (the spec author's check or setup line, as runShell runs it), inside `layout`
+ * when given: a check, or a setup command run again over a candidate's tree.
+ */
+export function runShellIn(command: string, options: RunProcessOptions, layout: SandboxLayout | undefined): Promise<ProcessResult> {
+  return runAgentProcess('bash', ['-c', command], options, layout);
+}
+
 function real(path: string): string {
   try {
     return realpathSync(path);

@@ -146,9 +146,7 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
   if (unverifiable.length > 0) {
     ctx.emit({
       type: 'run.warning',
-      message: plan.sandbox.enabled
-        ? `${unverifiable.join(', ')} finished before the interruption; with \`[sandbox] checks = false\` the code a check ran could have written their scores into the run folder, so they are scored again`
-        : `${unverifiable.join(', ')} finished before the interruption; without the sandbox an agent could have written their scores into the run folder, so they are scored again`,
+      message: `${unverifiable.join(', ')} finished before the interruption; ${plan.sandbox.enabled ? 'with `[sandbox] checks = false` the code a check ran' : 'without the sandbox an agent'} could have written their scores into the run folder, so they are scored again`,
     });
   }
   return rescore;
