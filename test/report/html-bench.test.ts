@@ -37,6 +37,21 @@ describe('bench.html', () => {
     expect(html).not.toMatch(/<(script|link|img)\b[^>]*\b(src|href)=/i);
   });
 
+  it('an agent that reported no cost is left out of the cost scatter, by name, and shows "–" for its cost; none with a cost: nothing to plot', () => {
+    const file = handWorkedBench();
+    const unknown = (agents: readonly string[]) => summarizeBench({ ...file, records: file.records.map((r) => (agents.includes(r.agent) ? { ...r, costUsd: 0, costKnown: false as const } : r)) });
+    const some = renderBenchHtml(unknown(['codex-mini']));
+    const scatter = some.slice(some.indexOf('<svg class="cost-scatter"'), some.indexOf('</svg>', some.indexOf('<svg class="cost-scatter"')));
+    expect(scatter).not.toContain('>codex-mini</text>');
+    expect(scatter).toContain('>claude-sonnet</text>');
+    expect(some).toContain('<p class="note">Left out, their cost unknown (command agents report none): codex-mini.</p>');
+    const row = some.slice(some.indexOf('<tr data-agent="codex-mini">'), some.indexOf('</tr>', some.indexOf('<tr data-agent="codex-mini">')));
+    expect(row.match(/<td class="num">–<\/td>/g)).toHaveLength(2); // mean cost and total
+    const none = renderBenchHtml(unknown(['claude-sonnet', 'codex-mini', 'gemini-flash']));
+    expect(none).not.toContain('<svg class="cost-scatter"');
+    expect(none).toContain('No agent reported a cost (command agents report none): nothing to plot.');
+  });
+
   it('writes every number as bench.md does (src/bench/format.ts)', () => {
     const html = renderBenchHtml(summary);
     for (const a of summary.agents) {

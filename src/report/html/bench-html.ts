@@ -58,7 +58,7 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
   );
   const rated = s.agents.filter((a) => a.rate !== null);
   const scattered = rated.flatMap((a) => (a.rate !== null && a.costUsd.mean !== null ? [{ label: a.agent, costUsd: a.costUsd.mean, rate: a.rate }] : []));
-  const allZero = scattered.every((p) => p.costUsd === 0) ? '<p class="note">Every agent here cost $0 (script agents spend nothing): every point is at $0.</p>' : '';
+  const allZero = scattered.every((p) => p.costUsd === 0) ? '<p class="note">Every agent plotted cost $0 (script agents spend nothing): every point is at $0.</p>' : '';
   const unknown = rated.filter((a) => a.costUsd.mean === null).map((a) => a.agent);
   const leftOut = unknown.length > 0 ? `<p class="note">Left out, their cost unknown (command agents report none): ${h(unknown.join(', '))}.</p>` : '';
   const scatter =
