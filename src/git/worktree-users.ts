@@ -19,16 +19,22 @@ import { canonicalPath } from './worktree-admin.js';
  * into it, `git worktree add <folder>` run from the repository); [] where /proc does not exist.
  */
 export function gitProcessesWorkingIn(folder: string): number[] {
-  const root = canonicalPath(folder);
-  const named = [...new Set([root, resolve(folder)])];
-  const inFolder = (path: string): boolean => named.some((dir) => path === dir || path.startsWith(`${dir}${sep}`));
+  return gitProcessesWorkingInEach([folder]).get(folder) ?? [];
+}
+
+/** gitProcessesWorkingIn for each folder, from one look at /proc: every folder is a key ([] when free). */
+export function gitProcessesWorkingInEach(folders: readonly string[]): Map<string, number[]> {
+  const found = new Map<string, number[]>(folders.map((folder) => [folder, []]));
+  const named = folders.map((folder) => {
+    const dirs = [...new Set([canonicalPath(folder), resolve(folder)])];
+    return { folder, holds: (path: string): boolean => dirs.some((dir) => path === dir || path.startsWith(`${dir}${sep}`)) };
+  });
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return [];
+    return found;
   }
-  const found: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     let cwd: string;
@@ -40,7 +46,7 @@ export function gitProcessesWorkingIn(folder: string): number[] {
     } catch {
       continue; // gone, or someone else's
     }
-    if (inFolder(cwd) || args.some(inFolder)) found.push(Number(entry));
+    for (const { folder, holds } of named) if (holds(cwd) || args.some(holds)) found.get(folder)?.push(Number(entry));
   }
   return found;
 }
@@ -56,15 +62,27 @@ const SETTLE_MS = 100;
  * folder a resume is already deleting.
  */
 export async function waitForGitToLeave(folder: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<number[]> {
+  return (await waitForGitToLeaveEach([folder], opts)).get(folder) ?? [];
+}
+
+/**
+ * waitForGitToLeave for many folders at once (`bestof clean` of a run's worktrees): they wait and
+ * settle together, so that N folders cost one settle, not N one after another. Returns, for each
+ * folder, the pids still working in it when the wait ended ([] when it is free): every folder is
+ * free at the same two looks `SETTLE_MS` apart, or the time is up (or `signal` fired) and the busy
+ * ones are those of the last look.
+ */
+export async function waitForGitToLeaveEach(folders: readonly string[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Map<string, number[]>> {
   const deadline = Date.now() + opts.timeoutMs;
+  const allFree = (users: Map<string, number[]>): boolean => [...users.values()].every((pids) => pids.length === 0);
   let delay = 20;
   for (;;) {
-    let users = gitProcessesWorkingIn(folder);
-    if (users.length === 0 && !opts.signal?.aborted) {
+    let users = gitProcessesWorkingInEach(folders);
+    if (allFree(users) && !opts.signal?.aborted) {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      users = gitProcessesWorkingIn(folder);
+      users = gitProcessesWorkingInEach(folders);
     }
-    if (users.length === 0 || Date.now() >= deadline || opts.signal?.aborted) return users;
+    if (allFree(users) || Date.now() >= deadline || opts.signal?.aborted) return users;
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(500, delay * 2);
   }

@@ -3,14 +3,20 @@
  * cannot be committed, a destroyed `.git` link, a half-made worktree. Nothing is lost, and what
  * cannot be saved is kept and said.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { ADD_CHECKS, FIX_SCRIPT, IDLE_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
 
 let project: Project;
-afterEach(() => project?.cleanup());
+const standIns: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of standIns.splice(0)) child.kill('SIGKILL');
+  project?.cleanup();
+});
 
 function cli(args: string[]) {
   return runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
@@ -156,5 +162,31 @@ describe('bestof clean after a killed run', () => {
     expect(clean.stdout).toContain(`remove the empty folder ${join(project.worktreesDir, runId)}`);
     expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`)).toBe(keptBefore);
     expect(worktreeCount()).toBe(1);
+  });
+
+  it('waits for the git commands the dead run left working in its worktrees, all together, then saves what they wrote', async () => {
+    project = makeProject();
+    const { runId, c1, c2 } = await runWithWorktrees();
+    // Stand-ins for a killed bestof's git still checking out (a program named `git`: /proc says so):
+    // each writes a file into its worktree as it ends, 1.5 s from now.
+    const bin = makeTempDir('bestof-fake-git-');
+    writeFileSync(join(bin, 'git'), '#!/bin/sh\nsleep 1.5\necho "written by a git of the dead run" > "$2/late-by-git.txt"\n');
+    chmodSync(join(bin, 'git'), 0o755);
+    const exited: boolean[] = [];
+    for (const [i, folder] of [c1, c2].entries()) {
+      const child = spawn(join(bin, 'git'), ['-C', folder, 'reset', '--hard'], { cwd: project.repo.dir, stdio: 'ignore' });
+      standIns.push(child);
+      exited[i] = false;
+      child.on('exit', () => (exited[i] = true));
+      for (let tries = 0; tries < 200 && !readFileSync(`/proc/${child.pid}/comm`, 'utf8').startsWith('git'); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+
+    const clean = await cli(['clean']);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    // Cleaned only once each git had ended: what they wrote is in the kept refs, the worktrees are gone.
+    expect(exited).toEqual([true, true]);
+    for (const id of ['c1', 'c2']) expect(project.repo.git('show', `refs/bestof/${runId}/${id}/kept:late-by-git.txt`)).toBe('written by a git of the dead run');
+    expect(existsSync(c1) || existsSync(c2)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitProcessesWorkingIn, waitForGitToLeave } from '../../src/git/worktree-users.js';
+import { gitProcessesWorkingIn, waitForGitToLeave, waitForGitToLeaveEach } from '../../src/git/worktree-users.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 
 const started: ChildProcess[] = [];
@@ -56,5 +56,18 @@ describe.runIf(process.platform === 'linux')('git processes working in a worktre
     git.on('exit', () => (exited = true));
     expect(await waitForGitToLeave(folder, { timeoutMs: 30_000 })).toEqual([]);
     expect(exited).toBe(true);
+  });
+
+  it('waits for many folders together and says, per folder, which git is still there when the time is up', async () => {
+    const root = makeTempDir('bestof-users-');
+    const [quick, slow, idle] = ['c1', 'c2', 'c3'].map((name) => join(root, name));
+    for (const folder of [quick, slow, idle]) mkdirSync(folder);
+    const ends = await fakeGit(root, ['-C', quick, 'reset', '--hard'], 0.3);
+    const stays = await fakeGit(slow, ['status'], 30);
+    let exited = false;
+    ends.on('exit', () => (exited = true));
+    const busy = await waitForGitToLeaveEach([quick, slow, idle], { timeoutMs: 1_000 });
+    expect(exited).toBe(true);
+    expect(busy).toEqual(new Map([[quick, []], [slow, [stays.pid]], [idle, []]]));
   });
 });

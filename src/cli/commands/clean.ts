@@ -31,7 +31,7 @@ import { repairWorktreeLinkDetailed } from '../../git/worktree-link.js';
 import { clearStaleCandidateLocks } from '../../git/stale-locks.js';
 import { saveWorktreeWork } from '../../git/save-work.js';
 import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
-import { waitForGitToLeave } from '../../git/worktree-users.js';
+import { waitForGitToLeaveEach } from '../../git/worktree-users.js';
 import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
 import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
@@ -90,10 +90,14 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       say(`remove ${shannonDir} (the run's tmux socket and hook folders)`);
     }
     const state = states.get(run.runId) ?? (await loadRunState(run.runDir));
+    const folders = new Map(state.order.map((id) => [id, state.candidates[id] && candidateWorktree(state.candidates[id], worktrees)]));
+    // A git command of the dead run may still be writing in a worktree (a long checkout): each is
+    // let end first, all of the run's worktrees waited for together (one settle, not one each).
+    const gitStillIn = dryRun ? new Map<string, number[]>() : await waitForGitToLeaveEach([...folders.values()].filter((f): f is string => f !== undefined), { timeoutMs: LEFTOVER_GIT_WAIT_MS });
     for (const id of state.order) {
       const candidate = state.candidates[id];
       if (!candidate) continue;
-      const folder = candidateWorktree(candidate, worktrees);
+      const folder = folders.get(id);
       if (candidate.worktree) {
         // What a removal killed midway, or a deletion after the run still going on, left: trash by then (the work was saved before the removal began).
         for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (a removed worktree's files, left being deleted)`);
@@ -101,7 +105,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       if (folder) {
         actions += 1;
         const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
-        const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow, baseCommit: state.baseCommit });
+        const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
         if (done === 'kept') {
           keptWithWork += 1;
           keptRuns.add(run.runId);
@@ -185,6 +189,8 @@ interface CleanWorktreeRequest {
   readonly cow: CleanCowMode;
   /** The run's base commit: a copy-on-write worktree's base checkout is made again at it. */
   readonly baseCommit: string;
+  /** git processes of the dead run still working in the folder after the wait for them to end (waitForGitToLeaveEach). */
+  readonly gitStillIn: readonly number[];
 }
 
 /**
@@ -229,9 +235,7 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
     process.stderr.write(`keep worktree ${folder}: ${why}; ${where}\n`);
     return 'kept';
   };
-  // A git command of the dead run may still be writing there (a long checkout): let it end first.
-  const busy = await waitForGitToLeave(folder, { timeoutMs: LEFTOVER_GIT_WAIT_MS });
-  if (busy.length > 0) return keepIt(`git processes ${busy.join(', ')} are still working in it; let them end or stop them, then clean again`);
+  if (request.gitStillIn.length > 0) return keepIt(`git processes ${request.gitStillIn.join(', ')} are still working in it; let them end or stop them, then clean again`);
   if (layered) {
     const mounted = await mountForClean(repoRoot, folder, candidate.branch, request.baseCommit);
     if (!mounted.ok) return keepIt(mounted.error);
