@@ -60,7 +60,7 @@ describe.runIf(process.platform === 'linux')('git processes working in a worktre
 
   it('waits for many folders together and says, per folder, which git is still there when the time is up', async () => {
     const root = makeTempDir('bestof-users-');
-    const [quick, slow, idle] = ['c1', 'c2', 'c3'].map((name) => join(root, name));
+    const [quick, slow, idle] = [join(root, 'c1'), join(root, 'c2'), join(root, 'c3')] as const;
     for (const folder of [quick, slow, idle]) mkdirSync(folder);
     const ends = await fakeGit(root, ['-C', quick, 'reset', '--hard'], 0.3);
     const stays = await fakeGit(slow, ['status'], 30);
