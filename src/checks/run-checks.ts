@@ -14,6 +14,16 @@ const OUTPUT_TAIL_CHARS = 4000;
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 
+/**
+ * What programs print when the network they want is not there: a refused connection (no server
+ * on that loopback), no route out, no name resolution.
+ */
+const NO_NETWORK = /ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|Network is unreachable|Connection refused|Could not resolve host|Temporary failure in name resolution|Name or service not known/i;
+
+/** Added to a failed check's output that reads like NO_NETWORK when the check had a network of its own: the author sees why. */
+export const OWN_NETWORK_HINT =
+  '(bestof: this check ran with a network of its own, `[sandbox] check_network = "own"`: its own loopback only, no Internet, no TCP to servers of this machine; `check_network = "shared"` gives it the machine\'s network)';
+
 export function outputTail(text: string): string {
   const clean = text.replace(ANSI, '').replace(/\r/g, '');
   const lines = clean.trimEnd().split('\n');
@@ -62,6 +72,8 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
     }, options.sandbox);
     if (result.canceled) break;
+    const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : ''].filter(Boolean).join('\n');
+    const hint = !result.ok && options.sandbox?.ownNetwork && NO_NETWORK.test(output) ? OWN_NETWORK_HINT : '';
     const outcome: CheckOutcome = {
       name: check.name,
       passed: result.ok,
@@ -70,11 +82,7 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       durationMs: Math.round(result.durationMs),
-      outputTail: outputTail(
-        [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : '']
-          .filter(Boolean)
-          .join('\n'),
-      ),
+      outputTail: hint ? `${outputTail(output).slice(-(OUTPUT_TAIL_CHARS - hint.length - 1))}\n${hint}` : outputTail(output),
     };
     outcomes.push(outcome);
     options.onCheck?.(outcome);

@@ -47,7 +47,7 @@ interface SandboxRun {
   readonly repoRoot: string;
   readonly sandbox: SandboxPlan;
   /** `[setup] link`: what the worktree's links point at is bound read-only (./setup-link.ts); `[sandbox] checks`. */
-  readonly spec?: { readonly setup: { readonly link: readonly string[] }; readonly sandbox?: { readonly checks?: boolean } };
+  readonly spec?: { readonly setup: { readonly link: readonly string[] }; readonly sandbox?: { readonly checks?: boolean; readonly check_network?: 'own' | 'shared' } };
 }
 
 interface SandboxCandidate {
@@ -132,6 +132,9 @@ const CHECK_TOOLCHAIN_VARS = ['RUSTUP_HOME', 'CARGO_HOME', 'GOPATH'] as const;
  * git dirs (a check may run `git status` or `git diff`, never move a ref or write the index), the
  * setup links' targets, the toolchain homes the checks' environment names (a cache a check would
  * write there: setup fills it, or `[sandbox] checks = false`). Hidden: what the agents' sandbox hides.
+ * The network: one of its own (`[sandbox] check_network`, "own" by default), so that no process
+ * outside (a rival's agent, still running, or its check) can take or answer on the ports the
+ * check's tests listen on, nor meet a port two candidates' tests both use.
  */
 export function checkSandbox(
   run: SandboxRun,
@@ -147,6 +150,7 @@ export function checkSandbox(
     home,
     hidden: hiddenFolders(run, candidate),
     pathVariable: env.PATH,
+    ownNetwork: run.spec?.sandbox?.check_network !== 'shared',
     writable: [],
     readOnly: [
       join(candidate.worktree, '.git'),

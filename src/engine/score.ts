@@ -85,7 +85,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     const sandbox = options.checkSandbox?.(home);
     const changed = (await options.setupGuard?.changed()) ?? [];
     if (changed.length > 0) {
-      const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox);
+      // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
+      const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
       setupRebuilt = rebuilt.ok ? { changed } : { changed, error: rebuilt.error.message };
     }
     checks = await runChecks(options.checks, {

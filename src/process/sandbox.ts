@@ -22,7 +22,7 @@
  * the writable worktree). A PID namespace (`--unshare-pid`) ends every process the agent
  * started (a `setsid` daemon too) when the agent ends, and `--die-with-parent` ends the
  * sandbox when bestof dies, even by `kill -9`. The network is shared: the agents call their
- * APIs. There is no `--new-session`: runProcess spawns detached, which already calls setsid,
+ * APIs; a check gets a network of its own (`ownNetwork`) unless the spec says otherwise. There is no `--new-session`: runProcess spawns detached, which already calls setsid,
  * so the agent has no controlling terminal; and staying in bwrap's process group lets
  * runProcess's SIGTERM reach the agent itself, for a graceful stop before the SIGKILL.
  *
@@ -51,6 +51,12 @@ export interface SandboxLayout {
   readonly readOnly: readonly string[];
   /** The agent's PATH: its folders under /tmp or a hidden folder are bound back read-only. */
   readonly pathVariable?: string | undefined;
+  /**
+   * A network namespace of its own (`--unshare-net`): only a loopback, which nothing outside the
+   * sandbox reaches, no route out. For a check (`[sandbox] check_network = "own"`); an agent calls
+   * its API and shares the machine's network. @default false
+   */
+  readonly ownNetwork?: boolean | undefined;
 }
 
 export type SandboxProbe = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly reason: string };
@@ -144,6 +150,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
   // bound inside them keeps its own mode.
   for (const path of hiddenDirs) args.push('--remount-ro', path);
   args.push('--unshare-pid', '--die-with-parent');
+  if (layout.ownNetwork) args.push('--unshare-net');
   return args;
 }
 

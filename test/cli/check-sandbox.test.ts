@@ -5,6 +5,7 @@
  * The adversary that abuses a check without it is in the trust tier (check-runs-code.sh).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -90,6 +91,53 @@ describe('setup run again before the checks runs in the checks\' sandbox', () =>
       expect(result.code, result.stdout + result.stderr).toBe(0);
       expect(result.stdout + result.stderr).toMatch(/c1's agent changed what setup made \(node_modules\/dep.*setup ran again/);
       expect(readFileSync(log, 'utf8')).toBe(sandboxChecks ? 'ran\n' : 'ran\nran\n');
+    });
+  }
+});
+
+describe("a check's network", () => {
+  // The test holds a port on the machine's loopback; its server says "machine". The check listens
+  // on that same port (its server says "own") and reads what answers there: "own" only when it has
+  // a loopback of its own. The setup command (run again before the checks: the agent changed what it
+  // made) reaches the machine's server: an install downloads.
+  let held: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (held ? held.close(() => resolve()) : resolve())));
+
+  const ownPortCheck = (port: number): string => {
+    const script = `const net = require("node:net");
+const server = net.createServer((c) => c.end("own"));
+server.on("error", (e) => { console.log("cannot listen on ${port}: " + e.code); process.exit(1); });
+server.listen(${port}, "127.0.0.1", () => net.connect(${port}, "127.0.0.1").on("data", (d) => { console.log("answered: " + d); process.exit(String(d) === "own" ? 0 : 1); }));`;
+    const reach = `require("node:net").connect(${port}, "127.0.0.1").on("data", (d) => { console.log("answered: " + d); process.exit(0); }).on("error", (e) => { console.log(e.message); process.exit(1); });`;
+    return `\n[[checks.items]]\nname = "own-port"\ncommand = '''\nnode -e '${script}'\n'''\nscore = 10\ntimeout = "60s"\n\n[[checks.items]]\nname = "reach-machine"\ncommand = '''\nnode -e '${reach}'\n'''\nscore = 10\ntimeout = "60s"\n\n[[checks.items]]\nname = "setup-reached-machine"\ncommand = "grep -qx machine node_modules/dep/answer.txt"\nscore = 10\ntimeout = "60s"\n`;
+  };
+
+  for (const network of ['own', 'shared'] as const) {
+    it(`check_network = "${network}": ${network === 'own' ? 'the check listens on a port the machine holds and hears only itself' : 'the port is taken, as on the machine'}; the setup run again reaches the machine either way`, async () => {
+      project = makeProject();
+      held = createServer((c) => c.end('machine'));
+      await new Promise<void>((resolve) => held?.listen(0, '127.0.0.1', resolve));
+      const port = (held.address() as AddressInfo).port;
+      const agent = `${FIX_SCRIPT}\n[[steps]]\nwrite = "node_modules/dep/index.js"\ncontent = "module.exports = 2;\\n"\n`;
+      const ask = `node -e 'require("node:net").connect(${port}, "127.0.0.1").on("data", (d) => { console.log(String(d)); process.exit(0); }).on("error", () => { console.log("unreached"); process.exit(0); })'`;
+      const setup = `mkdir -p node_modules/dep && echo "module.exports = 1;" > node_modules/dep/index.js && ${ask} > node_modules/dep/answer.txt`;
+      const body = `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside('agent.toml', agent))}\n${ADD_CHECKS}${ownPortCheck(port)}\n[setup]\ncommands = [${JSON.stringify(setup)}]\n\n[sandbox]\ncheck_network = "${network}"\n\n[select]\nmerge = "branch"\n`;
+      const result = await runCli(['run', project.writeOutside('spec.toml', specToml(project.repo.dir, body)), '--json'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      const all = result.stdout + result.stderr;
+      expect(all).toMatch(/c1's agent changed what setup made \(node_modules\/dep.*setup ran again/);
+      const report = JSON.parse(result.stdout) as Report;
+      // own: the tests, own-port and the setup's answer (reach-machine fails); shared: all but own-port.
+      expect(report.candidates.map((c) => [c.id, c.score]), all).toEqual([['c1', 30]]);
+      const runs = join(project.repo.dir, '.bestof', 'runs');
+      const runDir = join(runs, readdirSync(runs)[0] as string);
+      const log = readFileSync(join(runDir, 'candidates', 'c1', 'iteration-1', 'checks', 'own-port.log'), 'utf8');
+      expect(log).toContain(network === 'own' ? 'answered: own' : `cannot listen on ${port}: EADDRINUSE`);
+      // The failed check that could not reach the machine says why, with own network only.
+      const finished = readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; check?: { name: string; passed: boolean; outputTail: string } });
+      const reach = finished.find((e) => e.type === 'check.finished' && e.check?.name === 'reach-machine')?.check;
+      expect(reach?.passed, JSON.stringify(reach)).toBe(network === 'shared');
+      if (network === 'own') expect(reach?.outputTail).toMatch(/ECONNREFUSED[\s\S]*check_network = "own"/);
+      else expect(reach?.outputTail).toBe('answered: machine');
     });
   }
 });

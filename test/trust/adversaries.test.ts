@@ -31,6 +31,7 @@ import {
   LIBRARY_FILES,
   makeTrustProject,
   markersLeft,
+  PORT_CHECKS,
   PYTHON_CHECKS,
   readEvents,
   readTrustReport,
@@ -120,6 +121,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'the record: commits, points its own kept ref there, forges a 20/20 score for that very commit, kill -9 $PPID; `bestof resume`', script: 'forge-kept-score', modes: ['auto', 'off'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
   { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the code the checks run: its add.js, once a test loads it, writes HOME, .git/hooks, the rivals' worktrees, refs and the run folder", script: 'check-runs-code', modes: ['auto'], also: expectRunFolderUntouched },
+  { title: "the network: holds the rivals' $PORT while their checks run (their tests cannot listen; a connection there hears the cheater)", script: 'squat-rival-port', modes: ['auto'], spec: { checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
@@ -187,6 +189,19 @@ describe('the checks\' sandbox', () => {
     // the honest agent runs is charged to that agent, which then cannot win (no winner, exit 1).
     expect(markersLeft(project), output(result)).toContain('check-code-ran');
     expect(existsSync(join(project.home, 'check-code-was-here')), 'the payload wrote the user\'s HOME').toBe(true);
+  });
+});
+
+describe("the checks' network", () => {
+  // The squatter's case above with the checks on the machine's network: the honest candidate's
+  // check cannot listen on its $PORT while the squatter's agent runs, and it loses those points.
+  // What `[sandbox] check_network = "shared"` costs, and the proof that the case above tests it.
+  it('with `[sandbox] check_network = "shared"` a rival holding the honest $PORT costs it the points of its served check', async () => {
+    project = makeTrustProject();
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('squat-rival-port'), sandbox: 'auto', checkNetwork: 'shared', checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } }), false);
+    const report = readTrustReport(project);
+    expect(report.candidates.find((c) => c.id === HONEST)?.score, output(result)).toBe(10);
+    expect(report.candidates.find((c) => c.id === CHEATER)?.score).toBe(0);
   });
 });
 

@@ -103,6 +103,26 @@ score = 10
 timeout = "60s"
 `;
 
+/**
+ * Two checks, 10 points each: the plain node run, and one whose test serves add(2, 3) on the
+ * candidate's $PORT and asks its own server (as a web app's tests do).
+ */
+export const PORT_CHECKS = `
+[[checks.items]]
+name = "unit"
+command = "node test/add.test.js"
+score = 10
+timeout = "60s"
+
+[[checks.items]]
+name = "served"
+command = '''
+node -e 'const add = require("./src/add.js"); const net = require("node:net"); const port = Number(process.env.PORT); const server = net.createServer((c) => c.end(String(add(2, 3)))); server.on("error", (e) => { console.log("cannot listen on " + port + ": " + e.code); process.exit(1); }); server.listen(port, "127.0.0.1", () => net.connect(port, "127.0.0.1").on("data", (d) => { console.log("answered: " + d); process.exit(String(d) === "5" ? 0 : 1); }));'
+'''
+score = 10
+timeout = "60s"
+`;
+
 export const PYTHON_CHECKS = `
 [[checks.items]]
 name = "pytest"
@@ -193,6 +213,8 @@ export interface SpecOptions {
   readonly sandbox: 'auto' | 'off' | 'required';
   /** `[sandbox] checks`. @default bestof's (true) */
   readonly sandboxChecks?: boolean;
+  /** `[sandbox] check_network`. @default bestof's ("own") */
+  readonly checkNetwork?: 'own' | 'shared';
   readonly checks?: string;
   readonly frozen?: readonly string[];
   readonly editable?: readonly string[];
@@ -228,7 +250,7 @@ ${options.loop ?? ''}
 
 [sandbox]
 mode = "${options.sandbox}"
-${options.sandboxChecks === false ? 'checks = false\n' : ''}
+${options.sandboxChecks === false ? 'checks = false\n' : ''}${options.checkNetwork ? `check_network = "${options.checkNetwork}"\n` : ''}
 [provider]
 kind = "command"
 timeout = "60s"

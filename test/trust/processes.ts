@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { processIsGone } from '../helpers/wait.js';
 
 /** The argv tokens of the adversaries' long-lived processes (see their scripts). */
-export const ADVERSARY_TOKENS = ['trust-daemon-', 'trust-refmover-', 'trust-outlive-'] as const;
+export const ADVERSARY_TOKENS = ['trust-daemon-', 'trust-refmover-', 'trust-outlive-', 'trust-squatter-'] as const;
 
 /** Live processes whose command line contains one of `tokens`, as "pid argv". */
 export function leftoverProcesses(tokens: readonly string[]): string[] {
