@@ -190,6 +190,41 @@ export function hiddenPathWarnings(
   });
 }
 
+/** Commands that download (an install, a fetch): they need a route out. */
+const DOWNLOADS =
+  /(?<![\w./-])(?:(?:npm|pnpm)\s+(?:ci|install|i|add)|yarn\s+(?:install|add)|pip3?\s+install|python3?\s+-m\s+pip\s+install|poetry\s+install|uv\s+(?:sync|pip\s+install)|bundle\s+install|cargo\s+(?:fetch|install|update)|go\s+(?:mod\s+download|get|install)|git\s+(?:clone|fetch|pull|ls-remote))(?![\w-])/g;
+/** A URL to a host other than the loopback. */
+const REMOTE_URL = /\b(?:https?|ftp):\/\/(?!localhost\b|127\.0\.0\.1\b|\[::1\])([\w.-]+)/g;
+/** A server of the machine on a fixed port (the candidate's own `$PORT` is not a number in the text). */
+const MACHINE_PORT = /(?<![\w.-])(?:localhost|127\.0\.0\.1|\[::1\]):\d{2,5}(?!\d)/g;
+
+/**
+ * Warnings for the checks that need more than the network of their own they get
+ * (`[sandbox] check_network = "own"`): a download (`npm ci`, `pip install`, `git fetch`, a URL of
+ * another host), which has no route out there, or a server of the machine on a fixed port
+ * (`localhost:5432`), which their loopback does not hold. A heuristic on shell text: a warning,
+ * never a refusal. Setup commands are not named: those run again before the checks keep the
+ * machine's network.
+ */
+export function networkWarnings(spec: { readonly checks: { readonly items: readonly { readonly command: string }[] } }): string[] {
+  const tail = 'each check runs with a network of its own ([sandbox] check_network = "own")';
+  return spec.checks.items.flatMap((item, i) => {
+    const key = `checks.items[${i}].command`;
+    const downloads = [...new Set([...item.command.matchAll(DOWNLOADS)].map((m) => m[0].replace(/\s+/g, ' ')))];
+    const hosts = [...new Set([...item.command.matchAll(REMOTE_URL)].map((m) => m[1] ?? ''))];
+    const ports = [...new Set([...item.command.matchAll(MACHINE_PORT)].map((m) => m[0]))];
+    const out: string[] = [];
+    if (downloads.length > 0 || hosts.length > 0) {
+      const what = [...downloads.map((d) => `runs \`${d}\``), ...hosts.map((h) => `reaches ${h}`)].join(' and ');
+      out.push(`${key} ${what}, which needs the network: ${tail}, with no route out; run installs in [setup] commands (they keep your machine's network), or set [sandbox] check_network = "shared"`);
+    }
+    if (ports.length > 0) {
+      out.push(`${key} talks to ${ports.join(', ')}: ${tail}, whose loopback holds only what the check itself starts; if that is a server of your machine (a database), set [sandbox] check_network = "shared"`);
+    }
+    return out;
+  });
+}
+
 /** Removes the run's agent HOMEs and review exports (copies of logins must not outlive the run). */
 export async function removeAgentHomes(run: { readonly candidates: readonly SandboxCandidate[] }): Promise<void> {
   const dirs = new Set(run.candidates.map(runWorktreesDir));

@@ -17,7 +17,7 @@ import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
 import { runDirOf } from './run-folder.js';
-import { hiddenPathWarnings, resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
+import { hiddenPathWarnings, networkWarnings, resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 import type { OverlayMounts } from '../git/cow-worktree.js';
@@ -157,6 +157,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     warnings.push('sandbox.checks = false: the checks run WITHOUT the sandbox, as you: the candidates\' code they load can write your HOME, the other worktrees, the refs and the run folder');
   }
   if (sandboxed && spec.sandbox.checks) warnings.push(...hiddenPathWarnings(spec, process.env));
+  if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
   const root = worktreesRoot(repoRoot);
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];

@@ -159,3 +159,18 @@ describe('a check that names a path in HOME', () => {
   });
 });
 
+
+describe('a check that needs the network', () => {
+  it('`bestof validate` warns that the check has a network of its own, and not with check_network = "shared"', async () => {
+    project = makeProject();
+    const check = `\n[[checks.items]]\nname = "install-then-test"\ncommand = "npm ci && npm test"\nscore = 10\n`;
+    const body = (network: string) => `[provider]\nkind = "script"\nscript = ${JSON.stringify(project!.writeOutside('agent.toml', FIX_SCRIPT))}\n${ADD_CHECKS}${check}\n[sandbox]\ncheck_network = "${network}"\n`;
+    const validate = (network: string) => runCli(['validate', project!.writeOutside(`spec-${network}.toml`, specToml(project!.repo.dir, body(network)))], { cwd: project!.repo.dir, worktreesDir: project!.worktreesDir });
+    const own = await validate('own');
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).toContain('warning: checks.items[1].command runs `npm ci`, which needs the network: each check runs with a network of its own ([sandbox] check_network = "own")');
+    const shared = await validate('shared');
+    expect(shared.code, shared.stderr).toBe(0);
+    expect(shared.stderr).not.toContain('needs the network');
+  });
+});
