@@ -25,7 +25,7 @@ export function gitProcessesWorkingIn(folder: string): number[] {
 /** gitProcessesWorkingIn for each folder, from one look at /proc: every folder is a key ([] when free). */
 export function gitProcessesWorkingInEach(folders: readonly string[]): Map<string, number[]> {
   const found = new Map<string, number[]>(folders.map((folder) => [folder, []]));
-  const named = folders.map((folder) => {
+  const named = [...found.keys()].map((folder) => {
     const dirs = [...new Set([canonicalPath(folder), resolve(folder)])];
     return { folder, holds: (path: string): boolean => dirs.some((dir) => path === dir || path.startsWith(`${dir}${sep}`)) };
   });

@@ -22,9 +22,10 @@
  * the writable worktree). A PID namespace (`--unshare-pid`) ends every process the agent
  * started (a `setsid` daemon too) when the agent ends, and `--die-with-parent` ends the
  * sandbox when bestof dies, even by `kill -9`. The network is shared: the agents call their
- * APIs; a check gets a network of its own (`ownNetwork`) unless the spec says otherwise. There is no `--new-session`: runProcess spawns detached, which already calls setsid,
- * so the agent has no controlling terminal; and staying in bwrap's process group lets
- * runProcess's SIGTERM reach the agent itself, for a graceful stop before the SIGKILL.
+ * APIs; a check gets a network of its own (`ownNetwork`) unless the spec says otherwise. There
+ * is no `--new-session`: runProcess spawns detached, which already calls setsid, so the agent
+ * has no controlling terminal; and staying in bwrap's process group lets runProcess's SIGTERM
+ * reach the agent itself, for a graceful stop before the SIGKILL.
  *
  * `BESTOF_BWRAP` overrides where bwrap is (tests set it to a path that does not exist to
  * simulate a machine without it); otherwise it is looked up on PATH.
