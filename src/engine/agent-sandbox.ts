@@ -18,6 +18,7 @@ import { agentGitDirs } from '../git/agent-git-dirs.js';
 import { BWRAP_INSTALL_HINT, isInside, probeSandbox, type SandboxLayout } from '../process/sandbox.js';
 import { err, ok, type Result } from '../result.js';
 import type { Spec } from '../spec/schema.js';
+import { envCodePaths } from './env-code-paths.js';
 import { linkedTargets } from './setup-link.js';
 import { toolchainHomes } from './toolchain-homes.js';
 
@@ -89,6 +90,11 @@ function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
   return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(userHome !== '/' ? [userHome] : [])];
 }
 
+/** What `env` tells a program to load code from inside the user's HOME (./env-code-paths.ts): bound back read-only. */
+function codePathsInHome(env: Readonly<Record<string, string | undefined>>): string[] {
+  return envCodePaths(env, process.env.HOME || homedir());
+}
+
 /**
  * The sandbox of one agent call, or undefined when the run is not sandboxed. The candidate
  * writes its worktree (whose `.git` file stays read-only) and, for its own `git add`, the
@@ -104,7 +110,7 @@ export function agentSandbox(
 ): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined) return undefined;
   const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden: hiddenFolders(run, candidate), pathVariable: env.PATH };
-  if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: [] };
+  if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: codePathsInHome(env) };
   const git = agentGitDirs(candidate.worktree);
   return {
     ...base,
@@ -116,6 +122,7 @@ export function agentSandbox(
       ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
       // rustup's toolchains, for its proxies on PATH (./candidate-env.ts sets RUSTUP_HOME).
       ...(env.RUSTUP_HOME ? [env.RUSTUP_HOME] : []),
+      ...codePathsInHome(env),
     ],
   };
 }
@@ -157,6 +164,7 @@ export function checkSandbox(
       ...(git ? [git.commonDir] : []),
       ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
       ...CHECK_TOOLCHAIN_VARS.flatMap((name) => (env[name] ? [env[name]] : [])),
+      ...codePathsInHome(env),
     ],
   };
 }

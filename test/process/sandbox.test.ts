@@ -250,6 +250,30 @@ describe('toolchains installed in the user HOME', () => {
     const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 }, layout);
     expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok', 'shim-ok']);
   });
+
+  it('loads what the environment names in the HOME (PYTHONPATH, NODE_OPTIONS --require), read-only, and still nothing else of the HOME', async () => {
+    put('pylib/mylib.py', 'NAME = "mylib-ok"\n');
+    put('.config/node/preload.cjs', 'globalThis.preloaded = "preload-ok";\n');
+    put('pylib/secret-beside.txt', 'in the bound folder: readable\n');
+    put('projects/other/.env', 'API_TOKEN=secret\n');
+    const env = { PATH: process.env.PATH, PYTHONPATH: `${join(userHome, 'pylib')}:${join(userHome, '.ssh')}`, NODE_OPTIONS: `--require ${join(userHome, '.config/node/preload.cjs')}` };
+    vi.stubEnv('HOME', userHome);
+    let layout: SandboxLayout | undefined;
+    try {
+      layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, env);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const script = [
+      'python3 -c "import mylib; print(mylib.NAME)"',
+      'node -e "console.log(globalThis.preloaded)"',
+      `touch ${join(userHome, 'pylib', 'planted.py')} 2>/dev/null && echo "wrote the bound folder"`,
+      ...['.ssh/id_ed25519', 'projects/other/.env', '.gitconfig'].map((p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`),
+      'true',
+    ].join('\n');
+    const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env, timeoutMs: 30_000 }, layout);
+    expect(result.stdout.trim().split('\n'), result.stderr).toEqual(['mylib-ok', 'preload-ok']);
+  });
 });
 
 describe('the mode', () => {
