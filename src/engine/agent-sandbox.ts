@@ -172,8 +172,8 @@ export function checkSandbox(
 /**
  * Warnings for the checks and setup commands that name a path in the user's HOME (`~/bin/check.sh`,
  * `/home/me/venv/bin/python`), which the checks' sandbox hides: such a check would fail there while
- * it passes by hand. A path under a PATH folder or a toolchain home is seen (bound back read-only)
- * and not named; nor is anything outside HOME (a path in /tmp may well be a check's own scratch file,
+ * it passes by hand. A path under a PATH folder, a toolchain home or a path the environment loads
+ * code from (./env-code-paths.ts) is seen (bound back read-only) and not named; nor is anything outside HOME (a path in /tmp may well be a check's own scratch file,
  * which the private /tmp holds). A heuristic on shell text: a warning, never a refusal.
  */
 export function hiddenPathWarnings(
@@ -184,7 +184,7 @@ export function hiddenPathWarnings(
   if (userHome === '/') return [];
   // What checkEnv gives the checks: the toolchain homes it names, set or found in the HOME.
   const homes = { ...env, ...toolchainHomes(CHECK_TOOLCHAIN_VARS, env) };
-  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? '')].filter((dir) => isAbsolute(dir));
+  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? ''), ...envCodePaths(env, userHome)].filter((dir) => isAbsolute(dir));
   const named = (command: string): string[] =>
     [...command.matchAll(/(?:^|[\s=:'"(])(~(?=\/)|\/)([^\s'";|&<>()]*)/g)]
       .map((m) => (m[1] === '~' ? `${userHome}${m[2]}` : `/${m[2]}`))

@@ -26,6 +26,17 @@ describe('hiddenPathWarnings', () => {
     expect(hiddenPathWarnings(spec(['~/.cargo/bin/cargo test', '/usr/bin/env node test.js > /tmp/out.log', 'scripts/check.sh', 'ls ~', 'echo a/home/me/b']), env)).toEqual([]);
   });
 
+  it('leaves alone a path the environment loads code from (PYTHONPATH), which the sandbox shows too', () => {
+    const home = mkdtempSync(join(tmpdir(), 'bestof-home-'));
+    try {
+      mkdirSync(join(home, 'pylib'));
+      const command = `python3 ${home}/pylib/run_tests.py ${home}/notes`;
+      expect(hiddenPathWarnings(spec([command]), { HOME: home, PATH: '/usr/bin', PYTHONPATH: `${home}/pylib` })).toEqual([expect.stringContaining(`checks.items[0].command names ${home}/notes, inside your HOME`)]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('counts a toolchain home the checks get from the HOME when its variable is unset (checkEnv), as the sandbox does', () => {
     const home = mkdtempSync(join(tmpdir(), 'bestof-home-'));
     try {
