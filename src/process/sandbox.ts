@@ -31,7 +31,7 @@
  * simulate a machine without it); otherwise it is looked up on PATH.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findOnPath } from './find-on-path.js';
@@ -122,8 +122,33 @@ export function wrapInSandbox(command: string, args: readonly string[], layout: 
   return { command: layout.bwrap, args: [...sandboxArgs(layout, command), '--chdir', layout.workdir, '--', command, ...args] };
 }
 
-type Mount = { readonly kind: 'tmpfs' | 'ro' | 'rw'; readonly path: string };
-const KIND_ORDER = { tmpfs: 0, ro: 1, rw: 2 } as const;
+type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw'; readonly path: string; readonly target?: string };
+const KIND_ORDER = { tmpfs: 0, link: 1, ro: 2, rw: 3 } as const;
+
+/**
+ * The symbolic links on the way to `path`: where each is and what it says, each resolved before
+ * the next is looked for (SDKMAN's `candidates/java/current` on the way to its `bin` on PATH).
+ */
+function linksOnTheWay(path: string): { readonly path: string; readonly target: string }[] {
+  const links: { path: string; target: string }[] = [];
+  let at = '/';
+  for (const part of path.split(sep).filter(Boolean)) {
+    const next = join(at, part);
+    let target: string | undefined;
+    try {
+      target = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : undefined;
+    } catch {
+      return links;
+    }
+    if (target === undefined) {
+      at = next;
+      continue;
+    }
+    links.push({ path: next, target });
+    at = real(next);
+  }
+  return links;
+}
 
 /** bwrap's options (everything before `--chdir`), exported for tests. */
 export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
@@ -138,6 +163,18 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
     ...layout.readOnly.filter(existsSync).map((path) => ({ kind: 'ro' as const, path: real(path) })),
     ...[layout.workdir, layout.home, ...layout.writable].filter(existsSync).map((path) => ({ kind: 'rw' as const, path: real(path) })),
   ];
+  // What is bound back is bound where it really is; a program finds it by the path it was given,
+  // through links that live in a hidden folder, where nothing of the host shows: those links are
+  // made again (a PATH folder or a JAVA_HOME through SDKMAN's `current`), unless what is bound
+  // holds them already.
+  const bound = mounts.filter((mount) => mount.kind !== 'tmpfs').map((mount) => mount.path);
+  const links = new Map<string, string>();
+  for (const named of [...(layout.pathVariable ?? '').split(delimiter), ...layout.readOnly, command].filter((p) => isAbsolute(p) && existsSync(p))) {
+    for (const link of linksOnTheWay(named)) {
+      if (isInsideAny(link.path, hidden) && !hidden.includes(link.path) && !bound.some((dir) => isInside(link.path, dir))) links.set(link.path, link.target);
+    }
+  }
+  mounts.push(...[...links].map(([path, target]) => ({ kind: 'link' as const, path, target })));
   const sorted = mounts
     .map((mount, index) => ({ mount, index }))
     .sort((a, b) => depth(a.mount.path) - depth(b.mount.path) || KIND_ORDER[a.mount.kind] - KIND_ORDER[b.mount.kind] || a.index - b.index)
@@ -145,6 +182,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const mount of sorted) {
     if (mount.kind === 'tmpfs') args.push('--tmpfs', mount.path);
+    else if (mount.kind === 'link') args.push('--symlink', mount.target ?? '', mount.path);
     else args.push(mount.kind === 'ro' ? '--ro-bind' : '--bind', mount.path, mount.path);
   }
   // The hidden folders are empty and read-only (the private /tmp stays writable); what was

@@ -251,6 +251,25 @@ describe('toolchains installed in the user HOME', () => {
     expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok', 'shim-ok']);
   });
 
+  it('finds a JDK through SDKMAN\'s `current` link, on PATH and as JAVA_HOME: the link is made again inside the hidden HOME', async () => {
+    put('.sdkman/candidates/java/17.0.9-tem/bin/javax', '#!/bin/sh\necho "java-ok $(cat "$JAVA_HOME/release")"\n');
+    put('.sdkman/candidates/java/17.0.9-tem/release', 'JAVA_VERSION="17.0.9"\n');
+    link('17.0.9-tem', '.sdkman/candidates/java/current');
+    put('.sdkman/etc/config', 'sdkman_auto_answer=false\n');
+    const javaHome = join(userHome, '.sdkman/candidates/java/current');
+    const env = { PATH: `${join(javaHome, 'bin')}:${process.env.PATH}`, JAVA_HOME: javaHome };
+    vi.stubEnv('HOME', userHome);
+    let layout: SandboxLayout | undefined;
+    try {
+      layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, env);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const script = ['javax', `test -e ${join(userHome, '.sdkman/etc/config')} && echo "visible: sdkman config"`, 'true'].join('\n');
+    const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env, timeoutMs: 30_000 }, layout);
+    expect(result.stdout.trim().split('\n'), result.stderr).toEqual(['java-ok JAVA_VERSION="17.0.9"']);
+  });
+
   it('loads what the environment names in the HOME (PYTHONPATH, NODE_OPTIONS --require), read-only, and still nothing else of the HOME', async () => {
     put('pylib/mylib.py', 'NAME = "mylib-ok"\n');
     put('.config/node/preload.cjs', 'globalThis.preloaded = "preload-ok";\n');
