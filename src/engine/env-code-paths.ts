@@ -35,7 +35,34 @@ const CODE_PATH_VARS = [
 const NODE_LOAD_FLAGS = ['--require', '-r', '--import', '--loader', '--experimental-loader'];
 
 /** A HOME's folders and files of keys and logins: never bound back, nor a folder that holds one. */
-const SECRET_PLACES = ['.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.config/gcloud', '.config/gh', '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.cargo/credentials.toml', '.codex', '.claude', '.gemini'];
+const SECRET_PLACES = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/op',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.mozilla',
+  '.local/share/keyrings',
+  '.password-store',
+  '.netrc',
+  '.git-credentials',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.terraform.d',
+  '.cargo/credentials.toml',
+  '.codex',
+  '.claude',
+  '.gemini',
+];
 
 function nodeOptionPaths(value: string): string[] {
   const words = value.split(/\s+/).filter(Boolean);

@@ -37,9 +37,9 @@ describe('envCodePaths', () => {
   });
 
   it('never names the HOME, keys and logins, a folder that holds them, a path that does not exist, or a variable that is not about code', () => {
-    const h = makeHome(['.ssh/id_ed25519', '.aws/credentials', '.config/gcloud/creds.json', '.kube/config', 'keys/sa.json', 'lib/']);
+    const h = makeHome(['.ssh/id_ed25519', '.aws/credentials', '.config/gcloud/creds.json', '.kube/config', '.local/share/keyrings/login.keyring', '.local/lib/', 'keys/sa.json', 'lib/']);
     const env = {
-      PYTHONPATH: `${h}:${h}/.ssh:${h}/.config:${h}/missing:relative/lib`,
+      PYTHONPATH: `${h}:${h}/.ssh:${h}/.config:${h}/.local:${h}/missing:relative/lib`,
       NODE_PATH: `${h}/.aws`,
       NODE_OPTIONS: '--require ./local.cjs',
       KUBECONFIG: `${h}/.kube/config`,
