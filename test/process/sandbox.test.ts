@@ -48,10 +48,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate'): SandboxLayout {
+/** The layout of `id`'s agent with the user HOME as `userHome` and the agent's environment `env`. */
+function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate', env: Record<string, string | undefined> = { PATH: process.env.PATH }): SandboxLayout {
   vi.stubEnv('HOME', userHome);
   try {
-    const layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id, worktree: worktree(id) }, { PATH: process.env.PATH }, role);
+    const layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id, worktree: worktree(id) }, env, role);
     if (!layout) throw new Error('no layout');
     return layout;
   } finally {
@@ -227,13 +228,7 @@ describe('toolchains installed in the user HOME', () => {
     put('.local/lib/node_modules/tool/cli.sh', '#!/bin/sh\necho tool-ok\n');
     link('../lib/node_modules/tool/cli.sh', '.local/bin/toolx');
     const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin', 'projects/app/shims'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
-    vi.stubEnv('HOME', userHome);
-    let layout: SandboxLayout | undefined;
-    try {
-      layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') });
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    const layout = layoutFor('c1', 'candidate', { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') });
     const script = [
       'npmx',
       'pythonx',
@@ -258,13 +253,7 @@ describe('toolchains installed in the user HOME', () => {
     put('.sdkman/etc/config', 'sdkman_auto_answer=false\n');
     const javaHome = join(userHome, '.sdkman/candidates/java/current');
     const env = { PATH: `${join(javaHome, 'bin')}:${process.env.PATH}`, JAVA_HOME: javaHome };
-    vi.stubEnv('HOME', userHome);
-    let layout: SandboxLayout | undefined;
-    try {
-      layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, env);
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    const layout = layoutFor('c1', 'candidate', env);
     const script = ['javax', `test -e ${join(userHome, '.sdkman/etc/config')} && echo "visible: sdkman config"`, 'true'].join('\n');
     const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env, timeoutMs: 30_000 }, layout);
     expect(result.stdout.trim().split('\n'), result.stderr).toEqual(['java-ok JAVA_VERSION="17.0.9"']);
@@ -276,13 +265,7 @@ describe('toolchains installed in the user HOME', () => {
     put('pylib/secret-beside.txt', 'in the bound folder: readable\n');
     put('projects/other/.env', 'API_TOKEN=secret\n');
     const env = { PATH: process.env.PATH, PYTHONPATH: `${join(userHome, 'pylib')}:${join(userHome, '.ssh')}`, NODE_OPTIONS: `--require ${join(userHome, '.config/node/preload.cjs')}` };
-    vi.stubEnv('HOME', userHome);
-    let layout: SandboxLayout | undefined;
-    try {
-      layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, env);
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    const layout = layoutFor('c1', 'candidate', env);
     const script = [
       'python3 -c "import mylib; print(mylib.NAME)"',
       'node -e "console.log(globalThis.preloaded)"',
