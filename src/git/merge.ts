@@ -3,7 +3,7 @@
  * Every refusal or failure leaves that checkout exactly as it was and the winner's branch in place.
  * One merge at a time per checkout (src/git/repo-lock.ts), whichever bestof process makes it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
 import { isAncestor } from './refs.js';
@@ -214,4 +214,34 @@ export async function findEarlierMerge(repo: string, query: EarlierMergeQuery, o
     if (tab > 0 && line.slice(tab + 1) === query.subject) return line.slice(0, tab);
   }
   return undefined;
+}
+
+/**
+ * Undoes what a merge of `commit` (the winner's scored commit) into the checked-out `into` left in
+ * the checkout when bestof was killed half-way through it, after git had written the checkout and
+ * before the branch moved: a merge in progress whose MERGE_HEAD is `commit` or builds on it (bestof's
+ * revert commit), a squash staged from it (its SQUASH_MSG lists `commit`), or a fast-forward's
+ * files (the index holds `commit`'s tree). The merge checked, before it began, that the checkout had
+ * no uncommitted changes to tracked files, so these are bestof's own; `git reset --merge` takes the
+ * checkout back to HEAD and keeps a change made on top since (or refuses, and says so). `none`:
+ * nothing of such a merge is there.
+ */
+export async function undoInterruptedMerge(repo: string, opts: { readonly commit: string; readonly into: string }): Promise<Result<'undone' | 'none'>> {
+  if ((await currentBranch(repo)) !== opts.into) return ok('none');
+  if (!(await holdsInterruptedMerge(repo, opts.commit))) return ok('none');
+  const reset = await runGit(repo, ['reset', '--quiet', '--merge']);
+  if (reset.code !== 0) {
+    return err(`the merge of ${opts.commit.slice(0, 10)} into ${opts.into} was interrupted half-way and could not be undone (${gitMessage(reset.stderr || reset.stdout)}); undo it with \`git reset --merge\` (or \`git merge --abort\`), then resume again`);
+  }
+  return ok('undone');
+}
+
+async function holdsInterruptedMerge(repo: string, commit: string): Promise<boolean> {
+  const mergeHead = (await runGit(repo, ['rev-parse', '--quiet', '--verify', 'MERGE_HEAD^{commit}'])).stdout.trim();
+  if (mergeHead !== '') return mergeHead === commit || (await isAncestor(repo, commit, mergeHead));
+  const squashMessage = await gitPath(repo, 'SQUASH_MSG');
+  if (existsSync(squashMessage) && readFileSync(squashMessage, 'utf8').includes(`commit ${commit}`)) return true;
+  if ((await dirtyPaths(repo)).length === 0) return false;
+  const [index, tree] = await Promise.all([runGit(repo, ['write-tree']), runGit(repo, ['rev-parse', '--verify', '--quiet', `${commit}^{tree}`])]);
+  return index.code === 0 && tree.code === 0 && index.stdout.trim() === tree.stdout.trim();
 }

@@ -140,6 +140,31 @@ describe('a run killed during or after its merge, then resumed, never merges twi
     });
   }
 
+  for (const [mode, hook] of [
+    ['squash', 'pre-commit'],
+    ['merge', 'pre-merge-commit'],
+  ] as const) {
+    it(`${mode}: killed half-way through git's merge (the checkout written, the branch not moved): resume undoes it, merges once and exits 0`, async () => {
+      project = makeProject();
+      const before = project.repo.git('rev-parse', 'HEAD');
+      // The user's hook runs inside bestof's merge (a merge into the user's branch runs them): once,
+      // it kills bestof (the parent of its git) with SIGKILL and fails, which leaves git's merge half-made.
+      writeFileSync(join(project.repo.dir, '.git', 'hooks', hook), `#!/bin/sh\nrm -f "$0"\nkill -9 "$(cut -d' ' -f4 /proc/$PPID/stat)"\nexit 1\n`, { mode: 0o755 });
+      const first = await runWithMerge(mode);
+      expect(first.signal, first.stdout + first.stderr).toBe('SIGKILL');
+      expect(project.repo.git('rev-parse', 'HEAD')).toBe(before);
+      expect(project.repo.git('status', '--porcelain')).not.toBe('');
+      const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
+      const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+      expect(resumed.stdout + resumed.stderr).toContain(`into main was interrupted half-way before the run was; bestof undid what it had left in your checkout and merges again`);
+      expect(project.repo.git('rev-list', '--count', `${before}..HEAD`)).toBe(mode === 'squash' ? '1' : '2');
+      expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
+      expect(report().merge).toMatchObject({ ok: true });
+      expect(project.repo.git('status', '--porcelain')).toBe('');
+    });
+  }
+
   it('killed after merge.finished was written: resume does not touch the branch and closes as the run did', async () => {
     project = makeProject();
     expect((await runWithMerge('squash')).code).toBe(0);

@@ -9,7 +9,7 @@
  * nothing here; one whose record has only merge.started asks git whether the merge happened
  * (src/git/merge.ts findEarlierMerge) and records it rather than merging again.
  */
-import { findEarlierMerge } from '../../git/merge.js';
+import { findEarlierMerge, undoInterruptedMerge } from '../../git/merge.js';
 import { indexMatchesCommit, resolveCommit } from '../../git/repo.js';
 import { swapRef, updateOwnRef } from '../../git/refs.js';
 import { applyMergePolicy, mergeTitle } from '../merge-policy.js';
@@ -33,6 +33,7 @@ export async function merge(ctx: RunContext): Promise<void> {
   if (lostCandidates(state).length > 0) return;
   const mode = plan.spec.select.merge;
   if (await recordEarlierMerge(ctx, candidate, scored)) return;
+  await undoHalfMadeMerge(ctx, candidate, scored);
 
   const into = MERGING_MODES.has(mode) ? plan.into : undefined;
   if (into) await putBackMovedTarget(ctx, into);
@@ -81,6 +82,24 @@ async function putBackMovedTarget(ctx: RunContext, into: string): Promise<void> 
     message: back.ok
       ? `${into} moved during the run from ${startedAt.slice(0, 10)} to ${now.slice(0, 10)}, but your checkout did not (its index is still at ${startedAt.slice(0, 10)}): something outside it moved the branch, an agent without the sandbox most likely; bestof put ${into} back at ${startedAt.slice(0, 10)} and kept the moved tip at ${keptAt}`
       : `${into} moved during the run to ${now.slice(0, 10)} while your checkout stayed at ${startedAt.slice(0, 10)}, and bestof could not put it back: ${back.error}`,
+  });
+}
+
+/**
+ * A merge that began before the interruption and did not reach the target branch (no earlier merge
+ * found): what it left in the user's checkout (a half-made merge or squash) is undone, with a
+ * warning, so that it is made again below instead of being refused as uncommitted changes.
+ */
+async function undoHalfMadeMerge(ctx: RunContext, candidate: CandidatePlan, scored: string): Promise<void> {
+  const started = ctx.state().mergeStarted;
+  if (!started || started.candidate !== candidate.id || !started.into) return;
+  const undone = await undoInterruptedMerge(ctx.plan.repoRoot, { commit: scored, into: started.into });
+  if (undone.ok && undone.value === 'none') return;
+  ctx.emit({
+    type: 'run.warning',
+    message: undone.ok
+      ? `the merge of ${candidate.branch} into ${started.into} was interrupted half-way before the run was; bestof undid what it had left in your checkout and merges again`
+      : undone.error,
   });
 }
 
