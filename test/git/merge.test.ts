@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeWinner, type MergeWinnerOptions } from '../../src/git/merge.js';
+import { mergeWinner, undoInterruptedMerge, type MergeWinnerOptions } from '../../src/git/merge.js';
 import { ok } from '../../src/result.js';
 import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
@@ -242,4 +242,32 @@ describe('mergeWinner', () => {
       if (mode === 'merge') expect(r.git('log', '-1', '--format=%s')).toBe('bestof: merge winner a');
     });
   }
+});
+
+describe('undoInterruptedMerge: what a merge killed half-way left in the checkout', () => {
+  it("a fast-forward's files (the index holds the winner's tree, the branch did not move) are undone; the user's own change is not taken for one", async () => {
+    const { r, base, tip } = setup();
+    // As `git merge --ff-only` leaves it when killed after the checkout, before the ref update.
+    r.git('read-tree', '-m', '-u', 'HEAD', tip);
+    expect(r.git('status', '--porcelain')).not.toBe('');
+    expect(await undoInterruptedMerge(r.dir, { commit: tip, into: 'main' })).toEqual(ok('undone'));
+    expect(r.git('status', '--porcelain')).toBe('');
+    expect(r.git('rev-parse', 'HEAD')).toBe(base);
+    // A change of the user's, staged or not: nothing of the winner's, left alone.
+    r.write('a.txt', 'mine\n');
+    r.git('add', 'a.txt');
+    expect(await undoInterruptedMerge(r.dir, { commit: tip, into: 'main' })).toEqual(ok('none'));
+    expect(r.git('status', '--porcelain')).toBe('M  a.txt');
+  });
+
+  it('a squash staged from the winner is undone, and a change made on top of it since is kept', async () => {
+    const { r, base, tip } = setup();
+    r.git('merge', '--squash', '--quiet', tip);
+    r.write('c.txt', 'c, and the user went on\n');
+    const undone = await undoInterruptedMerge(r.dir, { commit: tip, into: 'main' });
+    // git refuses to reset a file that has changes on top of the merge: nothing is lost, the resume says so.
+    expect(undone.ok).toBe(false);
+    expect(readFileSync(join(r.dir, 'c.txt'), 'utf8')).toBe('c, and the user went on\n');
+    expect(r.git('rev-parse', 'HEAD')).toBe(base);
+  });
 });
