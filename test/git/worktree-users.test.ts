@@ -1,7 +1,9 @@
 /**
  * The git processes a resume or a clean waits for before it touches a worktree folder
- * (src/git/worktree-users.ts), found through /proc: a stand-in program named `git` (a shell
- * script: /proc/<pid>/comm is then `git`) that only sleeps, started the ways bestof starts git.
+ * (src/git/worktree-users.ts), found through /proc: a stand-in program named `git` (a script run
+ * by node: /proc/<pid>/comm is then `git`) that only waits, started the ways bestof starts git. Not a
+ * shell script: its `sleep` would be a second `git` between its fork and its exec (bash's child bears
+ * its name until then), which the scan counts, on purpose, and which would make the sets below race.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ afterEach(() => {
 /** A `git` that sleeps `seconds`, started in `cwd` with `args`; resolves once /proc says it is `git`. */
 async function fakeGit(cwd: string, args: string[], seconds = 5): Promise<ChildProcess> {
   const bin = makeTempDir('bestof-fake-git-');
-  writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep ${seconds}\n`);
+  writeFileSync(join(bin, 'git'), `#!${process.execPath}\nsetTimeout(() => {}, ${seconds * 1000});\n`);
   chmodSync(join(bin, 'git'), 0o755);
   const child = spawn(join(bin, 'git'), args, { cwd, stdio: 'ignore' });
   started.push(child);
