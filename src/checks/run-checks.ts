@@ -21,7 +21,7 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 const NO_NETWORK = /ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|Network is unreachable|Connection refused|Could not resolve host|Temporary failure in name resolution|Name or service not known/i;
 
 /** Added to a failed check's output that reads like NO_NETWORK when the check had a network of its own: the author sees why. */
-export const OWN_NETWORK_HINT =
+const OWN_NETWORK_HINT =
   '(bestof: this check ran with a network of its own, `[sandbox] check_network = "own"`: its own loopback only, no Internet, no TCP to servers of this machine; `check_network = "shared"` gives it the machine\'s network)';
 
 export function outputTail(text: string): string {

@@ -85,14 +85,19 @@ export function reviewExportDir(candidate: SandboxCandidate): string {
 }
 
 /** What no sandboxed process of a run sees: the worktrees root (the other worktrees, every HOME), the run folder, the user's HOME. */
+/** The user's HOME, which every sandbox hides. */
+function userHome(): string {
+  return process.env.HOME || homedir();
+}
+
 function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
-  const userHome = process.env.HOME || homedir();
-  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(userHome !== '/' ? [userHome] : [])];
+  const home = userHome();
+  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(home !== '/' ? [home] : [])];
 }
 
 /** What `env` tells a program to load code from inside the user's HOME (./env-code-paths.ts): bound back read-only. */
 function codePathsInHome(env: Readonly<Record<string, string | undefined>>): string[] {
-  return envCodePaths(env, process.env.HOME || homedir());
+  return envCodePaths(env, userHome());
 }
 
 /**
@@ -173,8 +178,9 @@ export function checkSandbox(
  * Warnings for the checks and setup commands that name a path in the user's HOME (`~/bin/check.sh`,
  * `/home/me/venv/bin/python`), which the checks' sandbox hides: such a check would fail there while
  * it passes by hand. A path under a PATH folder, a toolchain home or a path the environment loads
- * code from (./env-code-paths.ts) is seen (bound back read-only) and not named; nor is anything outside HOME (a path in /tmp may well be a check's own scratch file,
- * which the private /tmp holds). A heuristic on shell text: a warning, never a refusal.
+ * code from (./env-code-paths.ts) is seen (bound back read-only) and not named; nor is anything
+ * outside HOME (a path in /tmp may well be a check's own scratch file, which the private /tmp
+ * holds). A heuristic on shell text: a warning, never a refusal.
  */
 export function hiddenPathWarnings(
   spec: { readonly checks: { readonly items: readonly { readonly command: string }[] }; readonly setup: { readonly commands: readonly string[] } },

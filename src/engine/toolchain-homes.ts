@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const TOOLCHAIN_HOMES = { RUSTUP_HOME: '.rustup', CARGO_HOME: '.cargo', GOPATH: 'go' } as const;
+const TOOLCHAIN_HOMES = { RUSTUP_HOME: '.rustup', CARGO_HOME: '.cargo', GOPATH: 'go' } as const;
 
 export type ToolchainVar = keyof typeof TOOLCHAIN_HOMES;
 
@@ -17,7 +17,7 @@ export type ToolchainVar = keyof typeof TOOLCHAIN_HOMES;
  * those exist: what the tools would take from the user's HOME, kept when a process gets a HOME of its own.
  */
 export function toolchainHomes(names: readonly ToolchainVar[], env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
-  const userHome = env.HOME ?? homedir();
+  const userHome = env.HOME || homedir();
   const homes: Record<string, string> = {};
   for (const name of names) {
     const dir = join(userHome, TOOLCHAIN_HOMES[name]);

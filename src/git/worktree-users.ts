@@ -23,7 +23,7 @@ export function gitProcessesWorkingIn(folder: string): number[] {
 }
 
 /** gitProcessesWorkingIn for each folder, from one look at /proc: every folder is a key ([] when free). */
-export function gitProcessesWorkingInEach(folders: readonly string[]): Map<string, number[]> {
+function gitProcessesWorkingInEach(folders: readonly string[]): Map<string, number[]> {
   const found = new Map<string, number[]>(folders.map((folder) => [folder, []]));
   const named = [...found.keys()].map((folder) => {
     const dirs = [...new Set([canonicalPath(folder), resolve(folder)])];
