@@ -224,16 +224,23 @@ export async function findEarlierMerge(repo: string, query: EarlierMergeQuery, o
  * files (the index holds `commit`'s tree). The merge checked, before it began, that the checkout had
  * no uncommitted changes to tracked files, so these are bestof's own; `git reset --merge` takes the
  * checkout back to HEAD and keeps a change made on top since (or refuses, and says so). `none`:
- * nothing of such a merge is there.
+ * nothing of such a merge is there. Under the checkout's merge lock, as mergeWinner: another run's
+ * merge in progress is never taken for this one's half.
  */
 export async function undoInterruptedMerge(repo: string, opts: { readonly commit: string; readonly into: string }): Promise<Result<'undone' | 'none'>> {
-  if ((await currentBranch(repo)) !== opts.into) return ok('none');
-  if (!(await holdsInterruptedMerge(repo, opts.commit))) return ok('none');
-  const reset = await runGit(repo, ['reset', '--quiet', '--merge']);
-  if (reset.code !== 0) {
-    return err(`the merge of ${opts.commit.slice(0, 10)} into ${opts.into} was interrupted half-way and could not be undone (${gitMessage(reset.stderr || reset.stdout)}); undo it with \`git reset --merge\` (or \`git merge --abort\`), then resume again`);
-  }
-  return ok('undone');
+  const gitDir = (await gitOut(repo, ['rev-parse', '--absolute-git-dir'])).trim();
+  return withRepoLock(gitDir, 'merge', async () => {
+    if ((await currentBranch(repo)) !== opts.into) return ok('none');
+    if (!(await holdsInterruptedMerge(repo, opts.commit))) return ok('none');
+    const reset = await runGit(repo, ['reset', '--quiet', '--merge']);
+    if (reset.code !== 0) {
+      return err(
+        `the merge of ${opts.commit.slice(0, 10)} into ${opts.into} was cut off half-way by the interruption and could not be undone (${gitMessage(reset.stderr || reset.stdout)}): ` +
+          `your checkout holds it and your changes on top, nothing was merged; undo it with \`git reset --merge\` (or \`git merge --abort\`) once your changes are safe, then resume again`,
+      );
+    }
+    return ok('undone');
+  });
 }
 
 async function holdsInterruptedMerge(repo: string, commit: string): Promise<boolean> {

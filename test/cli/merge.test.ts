@@ -157,7 +157,7 @@ describe('a run killed during or after its merge, then resumed, never merges twi
       const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
       const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
       expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-      expect(resumed.stdout + resumed.stderr).toContain(`into main was interrupted half-way before the run was; bestof undid what it had left in your checkout and merges again`);
+      expect(resumed.stdout + resumed.stderr).toContain(`into main was cut off half-way when the run was interrupted (your checkout held it, main had not moved); bestof undid it with \`git reset --merge\` and merges again`);
       expect(project.repo.git('rev-list', '--count', `${before}..HEAD`)).toBe(mode === 'squash' ? '1' : '2');
       expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
       expect(report().merge).toMatchObject({ ok: true });

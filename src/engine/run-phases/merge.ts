@@ -7,7 +7,8 @@
  * Never twice: merge.started is recorded (with the target branch's tip) before the user's branch
  * is touched, and merge.finished after. A resumed run whose record has merge.finished does
  * nothing here; one whose record has only merge.started asks git whether the merge happened
- * (src/git/merge.ts findEarlierMerge) and records it rather than merging again.
+ * (src/git/merge.ts findEarlierMerge) and records it rather than merging again; when it did not,
+ * what it left half-made in the checkout is undone first (undoInterruptedMerge), then it is made.
  */
 import { findEarlierMerge, undoInterruptedMerge } from '../../git/merge.js';
 import { indexMatchesCommit, resolveCommit } from '../../git/repo.js';
@@ -98,7 +99,7 @@ async function undoHalfMadeMerge(ctx: RunContext, candidate: CandidatePlan, scor
   ctx.emit({
     type: 'run.warning',
     message: undone.ok
-      ? `the merge of ${candidate.branch} into ${started.into} was interrupted half-way before the run was; bestof undid what it had left in your checkout and merges again`
+      ? `the merge of ${candidate.branch} into ${started.into} was cut off half-way when the run was interrupted (your checkout held it, ${started.into} had not moved); bestof undid it with \`git reset --merge\` and merges again`
       : undone.error,
   });
 }
