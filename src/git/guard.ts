@@ -88,10 +88,13 @@ async function filesUnder(dir: string): Promise<string[]> {
 async function snapshot(watched: Watched): Promise<Files> {
   const files: Files = new Map();
   const paths = [...watched.files, ...(await Promise.all(watched.dirs.map(filesUnder))).flat()];
-  for (const path of paths) {
-    const entry = await entryOf(path);
+  // All at once: a git dir's hooks and info files are a dozen or more, each an lstat and a read, and
+  // one after another their waits added up to milliseconds around every agent call.
+  const entries = await Promise.all(paths.map(entryOf));
+  paths.forEach((path, i) => {
+    const entry = entries[i];
     if (entry) files.set(path, entry);
-  }
+  });
   return files;
 }
 
