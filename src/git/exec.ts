@@ -147,6 +147,17 @@ const configQuestions: ConfigQuestions = {
     rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', DRIVER_ENTRIES], signal),
 };
 
+/**
+ * Asks now what runGit will ask at the first call in `cwd` that needs the driver look-up (one
+ * `git config`), so that the answer is ready by then: a run does it as it starts, beside the
+ * identity read, and its first `git worktree add` finds it kept. Never fails: a look-up that
+ * fails is asked again by that call. Not while another call in `cwd` may be asking (two look-ups
+ * would run, harmlessly but for nothing).
+ */
+export async function warmDriverLookup(cwd: string): Promise<void> {
+  await driverOverrides(cwd, configQuestions, undefined).catch(() => undefined);
+}
+
 function gitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;

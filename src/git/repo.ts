@@ -9,6 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitDirsOf, gitOut, rememberGitDirs, runGit, splitLines, splitNul, type GitCallOptions } from './exec.js';
 
+export { warmDriverLookup } from './exec.js';
+
 export interface RepoInfo {
   /** Top level of the working tree (absolute). */
   readonly root: string;

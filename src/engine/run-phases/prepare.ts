@@ -7,7 +7,7 @@
  * run.resumed with which candidates go on and which had finished.
  */
 import { readCommitIdentity } from '../../git/commit.js';
-import { ensureExcluded, resolveCommit } from '../../git/repo.js';
+import { ensureExcluded, resolveCommit, warmDriverLookup } from '../../git/repo.js';
 import { stopRunLeftovers, writeRunKey } from '../leftovers.js';
 import type { RunContext } from '../run-context.js';
 import { createRunFolder } from '../run-folder.js';
@@ -22,7 +22,8 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
   const leftovers = resume ? await stopRunLeftovers(plan.runKey) : 0;
   // The identity of bestof's commits is the repository's as the run starts, read before any agent
   // runs (awaited at the end of this phase); meanwhile the run folder is made and run.started said.
-  const identity = readCommitIdentity(plan.repoRoot);
+  // So is the driver look-up that the first `git worktree add` needs: asked beside it, not after it.
+  const identity = Promise.all([readCommitIdentity(plan.repoRoot), warmDriverLookup(plan.repoRoot)]);
   if (!resume) createRunFolder(plan.runDir, plan.specSource);
   // Also on resume: a run made before run keys existed gets one now.
   writeRunKey(plan.runDir, plan.runKey);
