@@ -15,14 +15,18 @@
  *
  * The baseline (BASELINE_SCRIPT below) is a bash script that runs, for each candidate and
  * `--concurrency` candidates at a time (`xargs -P`), the steps bestof must take:
- *   git worktree add -b <branch> <path> HEAD    a new branch from the base, checked out
+ *   git worktree add --no-checkout -b <branch> <path> HEAD    a new branch from the base (one at a time)
+ *   git reset --hard                            its checkout, in parallel with the others'
  *   the agent's write                           one file, in the worktree
  *   git add -A; git commit                      in the worktree
  *   the check                                   `sh -c true` in the worktree (bestof runs checks through a shell)
  *   git update-ref <kept ref> HEAD              the candidate's kept ref
- *   git worktree remove --force <path>
- * that is 5 git processes per candidate. What bestof does beyond them, and the baseline does
- * not: the guards (the untracked listing after the setup, a snapshot of the branches and
+ *   git worktree remove --force <path>          (one at a time)
+ * that is 6 git processes per candidate. The two steps that write git's worktree records run under
+ * a lock (`flock`), as bestof's do: two at once race inside git (one reads the other's half-written
+ * `commondir`, a removal deletes `.git/worktrees` under an add; 4 of 30 tries of 8 candidates, 4 at
+ * a time, failed so with git 2.39); the checkout, the slow part, runs outside it, in parallel.
+ * What bestof does beyond them, and the baseline does not: the guards (the untracked listing after the setup, a snapshot of the branches and
  * `refs/replace` before the agent and the worktree's git files checked after it, the commit filter
  * over `git status`, the checks that nothing unsaved is left before a worktree goes), the frozen
  * restore (HEAD detached at the commit, the scoring tree prepared before the checks), the put-back
@@ -281,11 +285,17 @@ async function bwrapWorks() {
 const BASELINE_SCRIPT = `#!/usr/bin/env bash
 set -euo pipefail
 repo=$1 worktrees=$2 tag=$3 count=$4 concurrency=$5 timings=$6
-export repo worktrees tag timings
+lock="$worktrees.lock"
+mkdir -p "$worktrees"
+export repo worktrees tag timings lock
 candidate() {
   local id="c$1" path="$worktrees/c$1" t0 t1 t2 t3 t4 t5 t6
   t0=$EPOCHREALTIME
-  git -C "$repo" worktree add --quiet -b "baseline/$tag/$id" "$path" HEAD
+  # git's worktree records race when written by two git processes at once (one reads another's
+  # half-written commondir, a removal deletes .git/worktrees under an add): one at a time, as
+  # bestof does, and the checkout outside the lock, in parallel.
+  flock "$lock" git -C "$repo" worktree add --quiet --no-checkout -b "baseline/$tag/$id" "$path" HEAD
+  git -C "$path" reset --quiet --hard
   t1=$EPOCHREALTIME
   printf ${shellQuote(AGENT_OUTPUT.replace('\n', '\\n'))} > "$path/bench-output.txt"
   t2=$EPOCHREALTIME
@@ -296,7 +306,7 @@ candidate() {
   t4=$EPOCHREALTIME
   git -C "$path" update-ref "refs/baseline/$tag/$id/kept" HEAD
   t5=$EPOCHREALTIME
-  git -C "$repo" worktree remove --force "$path"
+  flock "$lock" git -C "$repo" worktree remove --force "$path"
   t6=$EPOCHREALTIME
   printf '%s %s %s %s %s %s %s %s\\n' "$id" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$t6" >> "$timings"
 }
