@@ -10,7 +10,9 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitProcessesWorkingIn, waitForGitToLeave, waitForGitToLeaveEach } from '../../src/git/worktree-users.js';
-import { makeTempDir } from '../helpers/temp-repo.js';
+import { tempRepos } from '../helpers/temp-repo.js';
+
+const { tempDir } = tempRepos();
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -19,7 +21,7 @@ afterEach(() => {
 
 /** A `git` that sleeps `seconds`, started in `cwd` with `args`; resolves once /proc says it is `git`. */
 async function fakeGit(cwd: string, args: string[], seconds = 5): Promise<ChildProcess> {
-  const bin = makeTempDir('bestof-fake-git-');
+  const bin = tempDir();
   writeFileSync(join(bin, 'git'), `#!${process.execPath}\nsetTimeout(() => {}, ${seconds * 1000});\n`);
   chmodSync(join(bin, 'git'), 0o755);
   const child = spawn(join(bin, 'git'), args, { cwd, stdio: 'ignore' });
@@ -37,7 +39,7 @@ async function fakeGit(cwd: string, args: string[], seconds = 5): Promise<ChildP
 
 describe.runIf(process.platform === 'linux')('git processes working in a worktree folder', () => {
   it('finds a git run from elsewhere that names the folder (`-C <folder>`, `worktree add <folder>`), not one that names a sibling', async () => {
-    const root = makeTempDir('bestof-users-');
+    const root = tempDir();
     const folder = join(root, 'c1');
     mkdirSync(folder);
     const minusC = await fakeGit(root, ['-C', folder, 'reset', '--hard']);
@@ -50,7 +52,7 @@ describe.runIf(process.platform === 'linux')('git processes working in a worktre
   });
 
   it('waits for such a git to end, and says the folder is free only once it has', async () => {
-    const root = makeTempDir('bestof-users-');
+    const root = tempDir();
     const folder = join(root, 'c1');
     mkdirSync(folder);
     const git = await fakeGit(root, ['-C', folder, 'reset', '--hard'], 0.5);
@@ -61,7 +63,7 @@ describe.runIf(process.platform === 'linux')('git processes working in a worktre
   });
 
   it('waits for many folders together and says, per folder, which git is still there when the time is up', async () => {
-    const root = makeTempDir('bestof-users-');
+    const root = tempDir();
     const [quick, slow, idle] = [join(root, 'c1'), join(root, 'c2'), join(root, 'c3')] as const;
     for (const folder of [quick, slow, idle]) mkdirSync(folder);
     const ends = await fakeGit(root, ['-C', quick, 'reset', '--hard'], 0.3);
