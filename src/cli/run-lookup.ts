@@ -1,8 +1,32 @@
 import { openRepo } from '../git/repo.js';
+import { RECORD_FORMAT } from '../engine/events.js';
 import { listRunFolders, type RunListing } from '../engine/run-folder.js';
 import { readStateFile } from '../report/state-file.js';
 import type { RunState } from '../engine/run-state.js';
 import { UsageError } from './usage-error.js';
+
+/**
+ * A run recorded by a newer bestof, in a format this one does not know (../engine/events.ts
+ * RECORD_FORMAT): resumed, cleaned or sent to by this bestof, it could be acted on wrongly. The
+ * commands that read a run refuse it with this (exit 2); `ls` and `clean` name it and go on.
+ */
+export class NewerRecordError extends UsageError {
+  constructor(
+    readonly runId: string,
+    readonly format: number,
+  ) {
+    super(
+      `run ${runId} was recorded by a newer bestof (record format ${format}; this bestof reads format ${RECORD_FORMAT} and older): use a bestof at least as new as the one that started it`,
+    );
+  }
+}
+
+/** `state` itself, when this bestof can read its record. */
+function readable(state: RunState): RunState {
+  const format = state.recordFormat ?? 1;
+  if (format > RECORD_FORMAT) throw new NewerRecordError(state.runId, format);
+  return state;
+}
 
 export async function currentRepoRoot(): Promise<string> {
   const repo = await openRepo(process.cwd());
@@ -30,7 +54,7 @@ export async function findRun(repoRoot: string, query: string | undefined): Prom
 export async function loadRunState(runDir: string): Promise<RunState> {
   // Loaded when used: `ls` and `show` read the snapshot and need the log's reader only without one.
   const { foldEventLog } = await import('../report/event-log.js');
-  return foldEventLog(runDir);
+  return readable(await foldEventLog(runDir));
 }
 
 /**
@@ -39,5 +63,6 @@ export async function loadRunState(runDir: string): Promise<RunState> {
  * fold of its log. A flooded log can be 100 MB; the snapshot is a few KB.
  */
 export async function loadRunSummary(runDir: string): Promise<RunState> {
-  return (await readStateFile(runDir)) ?? (await loadRunState(runDir));
+  const snapshot = await readStateFile(runDir);
+  return snapshot ? readable(snapshot) : loadRunState(runDir);
 }

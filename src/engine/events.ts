@@ -26,6 +26,16 @@ export interface CandidateInfo {
   readonly worktree: string;
 }
 
+/**
+ * The format of a run's record (events.jsonl, and state.json folded from it), said in its
+ * run.started. Raise it when a change makes an older bestof misread a run (an event it would fold
+ * wrongly, a field it would need and not find): that bestof then refuses to resume, send to, attach
+ * to or clean the run, which it would act on without understanding it, and `ls` and `show` say whose
+ * it is (src/cli/run-lookup.ts). A new event or field that an older bestof can ignore needs no new
+ * format. Runs recorded before the number existed are format 1.
+ */
+export const RECORD_FORMAT = 1;
+
 export type CandidateStatus = 'queued' | 'setup' | 'running' | 'checking' | 'reviewing' | 'done' | 'failed' | 'stopped' | 'cancelled';
 
 export type RunStatus = 'winner' | 'no_winner' | 'cancelled' | 'failed';
@@ -39,6 +49,8 @@ export type RunEvent = Stamped &
   (
     | {
         readonly type: 'run.started';
+        /** RECORD_FORMAT of the bestof that recorded the run; absent before it existed (format 1). */
+        readonly recordFormat?: number;
         readonly runId: string;
         readonly name: string;
         readonly repo: string;

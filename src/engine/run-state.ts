@@ -75,6 +75,8 @@ export interface CandidateVote {
 }
 
 export interface RunState {
+  /** The record's format (events.ts RECORD_FORMAT), from run.started; absent in older records: 1. */
+  readonly recordFormat?: number;
   readonly runId: string;
   readonly name: string;
   readonly repo: string;
@@ -190,6 +192,7 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       }
       return {
         ...state,
+        ...(event.recordFormat !== undefined ? { recordFormat: event.recordFormat } : {}),
         runId: event.runId,
         name: event.name,
         repo: event.repo,

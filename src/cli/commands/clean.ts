@@ -22,7 +22,7 @@ import { rm } from 'node:fs/promises';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
-import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
+import { currentRepoRoot, findRun, loadRunState, NewerRecordError } from '../run-lookup.js';
 import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/refs.js';
 import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
 import { listWorktrees, pruneWorktrees, removeWorktree, removeWorktreeTrash, type WorktreeInfo } from '../../git/worktree.js';
@@ -55,13 +55,29 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   if (values.runs && values['older-than'] === undefined) throw new UsageError('clean: --runs needs --older-than, e.g. `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
   const olderThanMs = values['older-than'] === undefined ? undefined : parseAge(values['older-than']);
   const repoRoot = await currentRepoRoot();
-  const runs: RunListing[] = positionals[0] ? [await findRun(repoRoot, positionals[0])] : await listRunFolders(repoRoot);
+  const listed: RunListing[] = positionals[0] ? [await findRun(repoRoot, positionals[0])] : await listRunFolders(repoRoot);
   const say = (line: string): void => {
     process.stdout.write(`${dryRun ? 'would ' : ''}${line}\n`);
   };
   const worktrees = await listWorktrees(repoRoot);
   const states = new Map<string, RunState>();
-  for (const run of runs) if (!runIsAlive(run.runDir)) states.set(run.runId, await loadRunState(run.runDir));
+  // A run a newer bestof recorded is left alone, whole: this one cannot tell what of it is safe to remove.
+  const runs: RunListing[] = [];
+  for (const run of listed) {
+    if (!runIsAlive(run.runDir)) {
+      const state = await loadRunState(run.runDir).catch((error: unknown) => {
+        if (error instanceof NewerRecordError) return error;
+        throw error;
+      });
+      if (state instanceof NewerRecordError) {
+        if (positionals[0]) throw state;
+        process.stdout.write(`skip ${run.runId}: recorded by a newer bestof (record format ${state.format}); clean it with that bestof\n`);
+        continue;
+      }
+      states.set(run.runId, state);
+    }
+    runs.push(run);
+  }
   // Copy-on-write worktrees are seen only inside a mount namespace: clean runs itself in one (../clean-cow.ts).
   const cow = await cleanCowMode(
     [...states.values()].flatMap((state) => Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []))),

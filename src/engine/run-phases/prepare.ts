@@ -8,6 +8,7 @@
  */
 import { readCommitIdentity } from '../../git/commit.js';
 import { ensureExcluded, resolveCommit, warmDriverLookup } from '../../git/repo.js';
+import { RECORD_FORMAT } from '../events.js';
 import { stopRunLeftovers, writeRunKey } from '../leftovers.js';
 import type { RunContext } from '../run-context.js';
 import { createRunFolder } from '../run-folder.js';
@@ -43,6 +44,7 @@ export async function prepareRun(ctx: RunContext): Promise<void> {
     const intoCommit = plan.into ? await resolveCommit(plan.repoRoot, `refs/heads/${plan.into}`) : undefined;
     ctx.emit({
       type: 'run.started',
+      recordFormat: RECORD_FORMAT,
       runId: plan.runId,
       name: spec.name,
       repo: plan.repoRoot,
