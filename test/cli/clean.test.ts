@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { ADD_CHECKS, FIX_SCRIPT, IDLE_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
-import { makeTempDir } from '../helpers/temp-repo.js';
+import { tempRepos } from '../helpers/temp-repo.js';
+
+const { tempDir } = tempRepos();
 
 let project: Project;
 const standIns: ChildProcess[] = [];
@@ -169,7 +171,7 @@ describe('bestof clean after a killed run', () => {
     const { runId, c1, c2 } = await runWithWorktrees();
     // Stand-ins for a killed bestof's git still checking out (a program named `git`: /proc says so):
     // each writes a file into its worktree as it ends, 1.5 s from now.
-    const bin = makeTempDir('bestof-fake-git-');
+    const bin = tempDir();
     writeFileSync(join(bin, 'git'), '#!/bin/sh\nsleep 1.5\necho "written by a git of the dead run" > "$2/late-by-git.txt"\n');
     chmodSync(join(bin, 'git'), 0o755);
     const exited: boolean[] = [];
