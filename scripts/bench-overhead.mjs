@@ -21,11 +21,12 @@
  *   git add -A; git commit                      in the worktree
  *   the check                                   `sh -c true` in the worktree (bestof runs checks through a shell)
  *   git update-ref <kept ref> HEAD              the candidate's kept ref
- *   git worktree remove --force <path>          (one at a time)
+ *   rm -rf <path>; git worktree prune           its files, then its record (one at a time)
  * that is 6 git processes per candidate. The two steps that write git's worktree records run under
  * a lock (`flock`), as bestof's do: two at once race inside git (one reads the other's half-written
  * `commondir`, a removal deletes `.git/worktrees` under an add; 4 of 30 tries of 8 candidates, 4 at
- * a time, failed so with git 2.39); the checkout, the slow part, runs outside it, in parallel.
+ * a time, failed so with git 2.39, `git worktree add` and `remove` unlocked); the checkout and the
+ * deletion of the files, the slow parts, run outside it, in parallel, as bestof's do.
  * What bestof does beyond them, and the baseline does not: the guards (the untracked listing after the setup, a snapshot of the branches and
  * `refs/replace` before the agent and the worktree's git files checked after it, the commit filter
  * over `git status`, the checks that nothing unsaved is left before a worktree goes), the frozen
@@ -306,7 +307,8 @@ candidate() {
   t4=$EPOCHREALTIME
   git -C "$path" update-ref "refs/baseline/$tag/$id/kept" HEAD
   t5=$EPOCHREALTIME
-  flock "$lock" git -C "$repo" worktree remove --force "$path"
+  rm -rf "$path"
+  flock "$lock" git -C "$repo" worktree prune
   t6=$EPOCHREALTIME
   printf '%s %s %s %s %s %s %s %s\\n' "$id" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$t6" >> "$timings"
 }
