@@ -21,6 +21,14 @@ export class NewerRecordError extends UsageError {
   }
 }
 
+/** What `loading` gives, or the NewerRecordError it failed with (for the commands that name such a run and go on). */
+export function orNewerRecord<T>(loading: Promise<T>): Promise<T | NewerRecordError> {
+  return loading.catch((error: unknown) => {
+    if (error instanceof NewerRecordError) return error;
+    throw error;
+  });
+}
+
 /** `state` itself, when this bestof can read its record. */
 function readable(state: RunState): RunState {
   const format = state.recordFormat ?? 1;

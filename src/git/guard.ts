@@ -85,16 +85,23 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+const SNAPSHOT_READS_AT_ONCE = 32;
+
 async function snapshot(watched: Watched): Promise<Files> {
   const files: Files = new Map();
   const paths = [...watched.files, ...(await Promise.all(watched.dirs.map(filesUnder))).flat()];
-  // All at once: a git dir's hooks and info files are a dozen or more, each an lstat and a read, and
-  // one after another their waits added up to milliseconds around every agent call.
-  const entries = await Promise.all(paths.map(entryOf));
-  paths.forEach((path, i) => {
-    const entry = entries[i];
-    if (entry) files.set(path, entry);
-  });
+  // Several at once: a git dir's hooks and info files are a dozen or more, each an lstat and a read,
+  // and one after another their waits added up to milliseconds around every agent call. A bounded
+  // number at once: an agent that fills the hooks folder with files must not run bestof out of file
+  // handles.
+  for (let i = 0; i < paths.length; i += SNAPSHOT_READS_AT_ONCE) {
+    const chunk = paths.slice(i, i + SNAPSHOT_READS_AT_ONCE);
+    const entries = await Promise.all(chunk.map(entryOf));
+    chunk.forEach((path, j) => {
+      const entry = entries[j];
+      if (entry) files.set(path, entry);
+    });
+  }
   return files;
 }
 

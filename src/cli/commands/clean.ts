@@ -22,7 +22,7 @@ import { rm } from 'node:fs/promises';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
-import { currentRepoRoot, findRun, loadRunState, NewerRecordError } from '../run-lookup.js';
+import { currentRepoRoot, findRun, loadRunState, NewerRecordError, orNewerRecord } from '../run-lookup.js';
 import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/refs.js';
 import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
 import { listWorktrees, pruneWorktrees, removeWorktree, removeWorktreeTrash, type WorktreeInfo } from '../../git/worktree.js';
@@ -65,10 +65,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   const runs: RunListing[] = [];
   for (const run of listed) {
     if (!runIsAlive(run.runDir)) {
-      const state = await loadRunState(run.runDir).catch((error: unknown) => {
-        if (error instanceof NewerRecordError) return error;
-        throw error;
-      });
+      const state = await orNewerRecord(loadRunState(run.runDir));
       if (state instanceof NewerRecordError) {
         if (positionals[0]) throw state;
         process.stdout.write(`skip ${run.runId}: recorded by a newer bestof (record format ${state.format}); clean it with that bestof\n`);

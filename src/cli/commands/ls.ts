@@ -1,6 +1,6 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
-import { currentRepoRoot, loadRunSummary, NewerRecordError } from '../run-lookup.js';
+import { currentRepoRoot, loadRunSummary, NewerRecordError, orNewerRecord } from '../run-lookup.js';
 import { listRunFolders } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
 import { runListLine } from '../../report/run-list-line.js';
@@ -17,10 +17,7 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
   for (const run of runs) {
     // `bestof ls | head -1`: once the reader has gone, the rest of the listing is not worth reading.
     if (outputClosed('stdout')) break;
-    const state = await loadRunSummary(run.runDir).catch((error: unknown) => {
-      if (error instanceof NewerRecordError) return error;
-      throw error;
-    });
+    const state = await orNewerRecord(loadRunSummary(run.runDir));
     if (state instanceof NewerRecordError) process.stdout.write(`${run.runId}  recorded by a newer bestof (record format ${state.format})\n`);
     else process.stdout.write(`${runListLine(run.runId, state, { alive: runIsAlive(run.runDir) })}\n`);
   }
