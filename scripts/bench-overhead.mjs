@@ -14,7 +14,9 @@
  * and `[parallel] max_concurrency` = `--concurrency` (default: bestof's own default).
  *
  * The baseline (BASELINE_SCRIPT below) is a bash script that runs, for each candidate and
- * `--concurrency` candidates at a time (`xargs -P`), the steps bestof must take:
+ * `--concurrency` candidates at a time (`xargs -P`), the steps bestof must take, as a careful
+ * script would (with one candidate at a time, where nothing races, it makes each worktree with
+ * one `git worktree add -b` and removes it with one `git worktree remove`, which is cheaper):
  *   git worktree add --no-checkout -b <branch> <path> HEAD    a new branch from the base (one at a time)
  *   git reset --hard                            its checkout, in parallel with the others'
  *   the agent's write                           one file, in the worktree
@@ -26,16 +28,17 @@
  * a lock (`flock`), as bestof's do: two at once race inside git (one reads the other's half-written
  * `commondir`, a removal deletes `.git/worktrees` under an add; 4 of 30 tries of 8 candidates, 4 at
  * a time, failed so with git 2.39, `git worktree add` and `remove` unlocked); the checkout and the
- * deletion of the files, the slow parts, run outside it, in parallel, as bestof's do.
- * What bestof does beyond them, and the baseline does not: the guards (the untracked listing after the setup, a snapshot of the branches and
- * `refs/replace` before the agent and the worktree's git files checked after it, the commit filter
- * over `git status`, the checks that nothing unsaved is left before a worktree goes), the frozen
- * restore (HEAD detached at the commit, the scoring tree prepared before the checks), the put-back
- * after the checks (`reset --hard` + `clean`), the reword of the commit with its score
- * (`commit-tree` + `update-ref`), the identity read for each commit, the look-up of the
- * repository's own drivers once per folder (`git config --show-scope`), the diff stat, the event
- * log, state.json, the reports and the ranking; and it removes the worktrees at the end of the run
- * (after the selection) where the baseline removes each one as soon as its candidate is done.
+ * deletion of the files, the slow parts, run outside it, in parallel, as bestof's do. What bestof
+ * does beyond them, and the baseline does not: the guards (the untracked listing after the setup,
+ * a snapshot of the branches and `refs/replace` before the agent and the worktree's git files
+ * checked after it, the commit filter over `git status`, the checks that nothing unsaved is left
+ * before a worktree goes), the frozen restore (HEAD detached at the commit, the scoring tree
+ * prepared before the checks), the put-back after the checks (`reset --hard` + `clean`), the
+ * reword of the commit with its score (`commit-tree` + `update-ref`), the identity read for each
+ * commit, the look-up of the repository's own drivers once per folder (`git config
+ * --show-scope`), the diff stat, the event log, state.json, the reports and the ranking; and it
+ * removes the worktrees at the end of the run (after the selection) where the baseline removes
+ * each one as soon as its candidate is done.
  * The count of each side's git processes is measured, not assumed (below).
  *
  * Each cell (size x N) starts with an untimed run of each side with a `git` wrapper first on PATH
@@ -288,15 +291,20 @@ set -euo pipefail
 repo=$1 worktrees=$2 tag=$3 count=$4 concurrency=$5 timings=$6
 lock="$worktrees.lock"
 mkdir -p "$worktrees"
-export repo worktrees tag timings lock
+export repo worktrees tag timings lock concurrency
 candidate() {
   local id="c$1" path="$worktrees/c$1" t0 t1 t2 t3 t4 t5 t6
   t0=$EPOCHREALTIME
-  # git's worktree records race when written by two git processes at once (one reads another's
-  # half-written commondir, a removal deletes .git/worktrees under an add): one at a time, as
-  # bestof does, and the checkout outside the lock, in parallel.
-  flock "$lock" git -C "$repo" worktree add --quiet --no-checkout -b "baseline/$tag/$id" "$path" HEAD
-  git -C "$path" reset --quiet --hard
+  if [ "$concurrency" -eq 1 ]; then
+    # Alone, nothing races: one git process makes the worktree and checks it out.
+    git -C "$repo" worktree add --quiet -b "baseline/$tag/$id" "$path" HEAD
+  else
+    # git's worktree records race when written by two git processes at once (one reads another's
+    # half-written commondir, a removal deletes .git/worktrees under an add): one at a time, as
+    # bestof does, and the checkout outside the lock, in parallel.
+    flock "$lock" git -C "$repo" worktree add --quiet --no-checkout -b "baseline/$tag/$id" "$path" HEAD
+    git -C "$path" reset --quiet --hard
+  fi
   t1=$EPOCHREALTIME
   printf ${shellQuote(AGENT_OUTPUT.replace('\n', '\\n'))} > "$path/bench-output.txt"
   t2=$EPOCHREALTIME
@@ -307,8 +315,12 @@ candidate() {
   t4=$EPOCHREALTIME
   git -C "$path" update-ref "refs/baseline/$tag/$id/kept" HEAD
   t5=$EPOCHREALTIME
-  rm -rf "$path"
-  flock "$lock" git -C "$repo" worktree prune
+  if [ "$concurrency" -eq 1 ]; then
+    git -C "$repo" worktree remove --force "$path"
+  else
+    rm -rf "$path"
+    flock "$lock" git -C "$repo" worktree prune
+  fi
   t6=$EPOCHREALTIME
   printf '%s %s %s %s %s %s %s %s\\n' "$id" "$t0" "$t1" "$t2" "$t3" "$t4" "$t5" "$t6" >> "$timings"
 }
