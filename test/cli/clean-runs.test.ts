@@ -56,9 +56,13 @@ describe('clean --runs --older-than', () => {
     project = makeProject();
     const base = project.repo.git('rev-parse', 'HEAD');
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    // Another fix for the unmerged run: the same fix from the same base, committed within the same
+    // second as the merged run's, is the very same commit (same tree, parent, message, identity and
+    // time), which is then rightly merged.
+    const otherFix = project.writeOutside('other-fix.toml', FIX_SCRIPT.replace('a + b', 'b + a'));
     const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
     const merged = await run(base, [fix, idle], 'merge');
-    const unmerged = await run(base, [fix, idle], 'branch');
+    const unmerged = await run(base, [otherFix, idle], 'branch');
     const noWinner = await run(base, [idle, idle], 'branch');
     age(merged, 60);
     age(unmerged, 60);
@@ -97,7 +101,7 @@ describe('clean --runs --older-than', () => {
     expect(existsSync(runFolder(noWinner))).toBe(false);
     expect(refsOf(noWinner)).toBe('');
     expect(existsSync(runFolder(unmerged))).toBe(true);
-    expect(project.repo.git('show', `refs/bestof/${unmerged}/c1/kept:src/add.mjs`)).toContain('a + b');
+    expect(project.repo.git('show', `refs/bestof/${unmerged}/c1/kept:src/add.mjs`)).toContain('b + a');
     expect(all.stdout).toMatch(new RegExp(`keep run ${unmerged} .*: its winner c1 is not merged`));
   });
 
