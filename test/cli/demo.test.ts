@@ -6,10 +6,11 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
-import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { makeTempRepo, tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 
 let repo: TempRepo | undefined;
 afterEach(() => repo?.cleanup());
+const { tempDir } = tempRepos();
 
 describe('the embedded demo', () => {
   it('the thorough candidate wins, the hasty one scores partly, the one that rewrites the tests gains nothing and is flagged', async () => {
@@ -17,7 +18,7 @@ describe('the embedded demo', () => {
     cpSync(join(PROJECT_ROOT, 'configs'), join(repo.dir, 'configs'), { recursive: true });
     repo.commitAll('add the demo');
     const head = repo.git('rev-parse', 'HEAD');
-    const result = await runCli(['run', 'configs/demo.toml'], { cwd: repo.dir, worktreesDir: join(makeTempDir(), 'worktrees') });
+    const result = await runCli(['run', 'configs/demo.toml'], { cwd: repo.dir, worktreesDir: join(tempDir(), 'worktrees') });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('c1 (thorough) won');
     const runsDir = join(repo.dir, '.bestof', 'runs');
