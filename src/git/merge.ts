@@ -4,6 +4,7 @@
  * One merge at a time per checkout (src/git/repo-lock.ts), whichever bestof process makes it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, identityArgs, runGit, splitNul, type GitCallOptions, type GitRun } from './exec.js';
 import { isAncestor } from './refs.js';
@@ -79,10 +80,10 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   // One merge at a time into a checkout, across bestof processes: two runs finishing together
   // would otherwise see each other's MERGE_HEAD and half-made squash, and undo each other's work.
   const gitDir = (await gitOut(repo, ['rev-parse', '--absolute-git-dir'], { signal: opts.signal })).trim();
-  return withRepoLock(gitDir, 'merge', () => mergeLocked(repo, opts), { signal: opts.signal });
+  return withRepoLock(gitDir, 'merge', () => mergeLocked(repo, gitDir, opts), { signal: opts.signal });
 }
 
-async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
+async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
   const { mode, branch, into, message, signal } = opts;
   const byHand = opts.byHand ?? branch;
   const call = { signal };
@@ -108,6 +109,17 @@ async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<Merg
     return fail('error', `cannot merge ${branch} into ${into}: a ${pending} is in progress in ${repo}; finish or abort it first; ${kept}.`);
   }
 
+  // git's lock on the checkout's index: a git command working there now, or one that was killed or
+  // crashed and left it. The merge would fail on it, and so would the undo of anything half-made.
+  const indexLock = join(gitDir, 'index.lock');
+  if (existsSync(indexLock)) {
+    return fail(
+      'error',
+      `cannot merge ${branch} into ${into}: ${indexLock} exists: a git command is working in ${repo}, or one was stopped and left it. ` +
+        `Once no git runs there, remove it (\`rm '${indexLock.replace(/'/g, `'\\''`)}'\`) and run \`git merge ${byHand}\`; ${kept}.`,
+    );
+  }
+
   const dirty = await dirtyPaths(repo, call);
   if (dirty.length > 0) {
     return fail(
@@ -128,11 +140,15 @@ async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<Merg
   // The checkout had no changes to tracked files (checked above) and git never overwrites untracked
   // ones, so `git reset --merge` returns it exactly to HEAD: after a conflicted merge (like
   // `git merge --abort`), after a squash (which leaves no MERGE_HEAD to abort), after a failed hook,
-  // and after git was killed half-way by the abort signal.
-  const undo = async (): Promise<void> => {
-    await gitOut(repo, ['reset', '--quiet', '--merge']); // no signal: the cleanup must run even after an abort
+  // and after git was killed half-way by the abort signal. Never throws: an undo that fails (a git
+  // of someone else's holding the index lock) is said, with what to run, in place of "as before".
+  const undo = async (): Promise<string | undefined> => {
+    // No signal: the cleanup must run even after an abort.
+    const run = await runGit(repo, ['reset', '--quiet', '--merge']).catch((error: unknown) => ({ code: -1, stdout: '', stderr: error instanceof Error ? error.message : String(error) }));
+    if (run.code === 0) return undefined;
+    return `undoing it failed too (${gitMessage(run.stderr || run.stdout)}): once no other git runs in ${repo}, run \`git merge --abort\` there (or \`git reset --merge\` after a squash)`;
   };
-  /** Runs a git step; if it is aborted, undoes what it did before rethrowing. */
+  /** Runs a git step; if it is aborted, undoes what it did before rethrowing (a failed undo is resume's to finish: undoInterruptedMerge). */
   const step = async (args: string[]): Promise<GitRun> => {
     try {
       // The user's own hooks run on a merge into the user's branch (the only bestof call that allows them).
@@ -143,16 +159,13 @@ async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<Merg
     }
   };
   const failed = async (what: string, run: GitRun): Promise<MergeWinnerResult> => {
-    const conflicts = await unmergedPaths(repo);
-    await undo();
+    const conflicts = await unmergedPaths(repo).catch(() => []);
+    const undoFailed = await undo();
+    const after = undoFailed ?? `the merge was undone and ${repo} is as before`;
     if (conflicts.length > 0) {
-      return fail(
-        'conflict',
-        `merging ${branch} into ${into} conflicts in ${listPaths(conflicts)}; the merge was undone and ${repo} is as before. ` +
-          `Resolve it by hand with \`git merge ${byHand}\`; ${kept}.`,
-      );
+      return fail('conflict', `merging ${branch} into ${into} conflicts in ${listPaths(conflicts)}; ${after}. Resolve it by hand with \`git merge ${byHand}\`; ${kept}.`);
     }
-    return fail('error', `${what} failed: ${gitMessage(run.stderr || run.stdout)}; ${repo} is as before and ${kept}.`);
+    return fail('error', `${what} failed: ${gitMessage(run.stderr || run.stdout)}; ${undoFailed ?? `${repo} is as before`}; ${kept}.`);
   };
   const headNow = async (): Promise<string> => (await gitOut(repo, ['rev-parse', 'HEAD'])).trim();
 
@@ -167,8 +180,8 @@ async function mergeLocked(repo: string, opts: MergeWinnerOptions): Promise<Merg
     if (run.code !== 0) return failed(`git merge --squash ${branch}`, run);
     const staged = splitNul(await gitOut(repo, ['diff', '--cached', '--name-only', '-z']));
     if (staged.length === 0) {
-      await undo();
-      return fail('error', `the squash of ${branch} into ${into} is empty: ${into} already has all its changes, so nothing was committed; ${kept}.`);
+      const undoFailed = await undo();
+      return fail('error', `the squash of ${branch} into ${into} is empty: ${into} already has all its changes, so nothing was committed${undoFailed ? `; ${undoFailed}` : ''}; ${kept}.`);
     }
     const commit = await step(['commit', '--quiet', '--no-edit', '-m', message]);
     if (commit.code !== 0) return failed('the squash commit', commit);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeWinner, undoInterruptedMerge, type MergeWinnerOptions } from '../../src/git/merge.js';
@@ -197,6 +197,41 @@ describe('mergeWinner', () => {
       expect(!result.ok && result.error.message).toMatch(/lint failed.*is as before/);
       expect(snapshot(r)).toEqual(before);
     }
+  });
+
+  it("refuses while the checkout's index is locked (a git working there, or one that crashed and left index.lock), and touches nothing", async () => {
+    const { r } = setup();
+    const lock = join(r.dir, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    const before = snapshot(r);
+    for (const mode of ['merge', 'squash', 'ff'] as const) {
+      const result = await mergeWinner(r.dir, opts(mode));
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.reason).toBe('error');
+      expect(result.error.message).toContain(`${lock} exists: a git command is working in ${r.dir}, or one was stopped and left it`);
+      expect(result.error.message).toContain(`remove it (\`rm '${lock}'\`) and run \`git merge bestof/r/a\``);
+      expect(result.error.message).toMatch(/branch bestof\/r\/a is left in place/);
+    }
+    expect(existsSync(lock)).toBe(true);
+    expect(snapshot(r)).toEqual(before);
+  });
+
+  it('says so, and what to run, when the undo of a failed merge fails too (a hook of the user left the index locked): no exception', async () => {
+    const { r } = setup();
+    mkdirSync(join(r.dir, '.git/hooks'), { recursive: true });
+    const lock = join(r.dir, '.git', 'index.lock');
+    writeFileSync(join(r.dir, '.git/hooks/pre-merge-commit'), `#!/bin/sh\ntouch '${lock}'\necho "lint failed" >&2\nexit 1\n`, { mode: 0o755 });
+    const result = await mergeWinner(r.dir, opts('merge'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.reason).toBe('error');
+    expect(!result.ok && result.error.message).toMatch(/lint failed.*undoing it failed too \(.*index\.lock.*\): once no other git runs in .*, run `git merge --abort` there.*branch bestof\/r\/a is left in place/s);
+    expect(!result.ok && result.error.message).not.toContain('is as before');
+    // What the message says to run does it, once the lock is gone.
+    rmSync(lock);
+    r.git('merge', '--abort');
+    expect(r.git('status', '--porcelain')).toBe('');
+    expect(r.git('rev-parse', 'HEAD')).toBe(r.git('rev-parse', 'main'));
   });
 
   it('undoes a merge interrupted by the abort signal', async () => {
