@@ -2,15 +2,19 @@
 
 /**
  * What git said, on one line, for a user-facing message: `fatal:`/`error:` prefixes and `hint:`
- * lines dropped, the rest joined (so a list of files git names stays in), capped at 400 characters.
+ * lines dropped, the rest joined (so a list of files git names stays in; one message from the next
+ * by "; "), capped at 400 characters.
  */
 export function gitMessage(text: string): string {
-  const joined = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0 && !l.startsWith('hint:'))
-    .map((l) => l.replace(/^(fatal|error|warning):\s*/, ''))
-    .join(' ');
+  let joined = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.length === 0 || line.startsWith('hint:')) continue;
+    const body = line.replace(/^(fatal|error|warning):\s*/, '');
+    // Each `error:` / `fatal:` line is a message of its own ("gpg failed to sign the data", then
+    // "failed to write commit object"); other lines continue the one before (a wrapped paragraph).
+    joined = joined === '' ? body : `${joined}${body === line ? ' ' : '; '}${body}`;
+  }
   return joined.length > 400 ? `${joined.slice(0, 399)}…` : joined;
 }
 
