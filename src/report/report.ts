@@ -2,6 +2,7 @@
  * report.json and report.md, both built from the folded run state (never from the
  * engine's memory), so `bestof show` on a past run prints exactly what the run printed.
  */
+import { join, relative } from 'node:path';
 import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
 import { plural } from '../engine/words.js';
 import { formatDuration } from '../spec/duration.js';
@@ -96,6 +97,37 @@ function winnerLines(state: RunState): string[] {
   return lines;
 }
 
+/** Lines of a failed check's output the report shows; the whole output is in the iteration's folder. */
+const FAILED_CHECK_LINES = 8;
+
+/**
+ * Why each candidate's checks failed in its last checked iteration: how (exit code, time-out), the
+ * last lines of the output, and the folder that holds the whole log. What a user reads first when
+ * no candidate passed ("`bestof show <run>` says why each one failed").
+ */
+function failedCheckLines(state: RunState): string[] {
+  const lines: string[] = [];
+  for (const id of state.order) {
+    const c = state.candidates[id];
+    const last = c?.iterations.filter((it) => it.checks.length > 0).at(-1);
+    if (!last) continue;
+    for (const check of last.checks.filter((k) => !k.passed)) {
+      const how = check.timedOut ? 'timed out' : check.exitCode === undefined ? 'did not run to its end' : `exit ${check.exitCode}`;
+      const tail = check.outputTail
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .slice(-FAILED_CHECK_LINES);
+      // A fence longer than any run of backticks in the output, so that the output cannot close it.
+      const fence = '`'.repeat(Math.max(3, ...(tail.join('\n').match(/`+/g) ?? []).map((run) => run.length + 1)));
+      const folder = relative(state.repo, join(state.runDir, 'candidates', id, `iteration-${last.iteration}`));
+      lines.push('', `### ${id} · ${check.name}: ${how} (iteration ${last.iteration})`, '');
+      lines.push(...(tail.length > 0 ? [fence, ...tail, fence] : ['(no output)']));
+      lines.push('', `The whole output: \`${folder.startsWith('..') ? join(state.runDir, 'candidates', id, `iteration-${last.iteration}`) : folder}/\` (\`checks/\`, or \`final-checks/\` when the run scored it again at its end).`);
+    }
+  }
+  return lines.length > 0 ? ['', '## Failed checks (last iteration)', ...lines] : [];
+}
+
 export function renderMarkdownReport(state: RunState): string {
   const lines: string[] = [];
   lines.push(`# bestof run ${state.runId} — ${state.name}`, '');
@@ -135,6 +167,7 @@ export function renderMarkdownReport(state: RunState): string {
       }).join(' | ')} |`);
     }
   }
+  lines.push(...failedCheckLines(state));
   lines.push(...voteMarkdown(state));
   if (state.warnings.length > 0) {
     lines.push('', '## Warnings', '', ...state.warnings.map((w) => `- ${w}`));

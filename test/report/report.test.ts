@@ -69,3 +69,37 @@ describe('costs no agent reported', () => {
     expect(md).not.toContain('reported no cost');
   });
 });
+
+describe('why checks failed', () => {
+  it("says, per candidate, which checks failed in its last checked iteration, how, the last lines of their output and where the whole log is", () => {
+    const tails: Record<string, string> = { unicode: 'not ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n\n', edges: 'not ok 1 - trims dashes' };
+    const events = finishedRun().map((e): RunEvent => (e.type === 'check.finished' && e.candidate === 'c2' && !e.check.passed ? { ...e, check: { ...e.check, outputTail: tails[e.check.name] ?? '' } } : e));
+    const md = renderMarkdownReport(foldEvents(events));
+    const section = md.slice(md.indexOf('## Failed checks (last iteration)'));
+    expect(section).toContain('### c2 · unicode: exit 1 (iteration 1)\n\n```\nnot ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n```\n');
+    expect(section).toContain('### c2 · edges: exit 1 (iteration 1)\n\n```\nnot ok 1 - trims dashes\n```\n');
+    expect(section).toMatch(/The whole output: `[^`]*candidates\/c2\/iteration-1\/` \(`checks\/`, or `final-checks\/`/);
+    expect(section).toContain('### c3 · basic: exit 1 (iteration 1)\n\n(no output)\n');
+    // c1 passed every check: nothing of it here.
+    expect(section).not.toContain('### c1');
+  });
+
+  it('shows only the last lines, in a fence the output cannot close, and says a time-out and a check with no output', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    const events = finishedRun().map((e): RunEvent => {
+      if (e.type !== 'check.finished' || e.candidate !== 'c2') return e;
+      if (e.check.name === 'unicode') return { ...e, check: { ...e.check, outputTail: [...lines, 'a ``` in the output'].join('\n') } };
+      if (e.check.name === 'edges') return { ...e, check: { ...e.check, exitCode: undefined, timedOut: true, outputTail: '' } };
+      return e;
+    });
+    const md = renderMarkdownReport(foldEvents(events));
+    expect(md).toContain(`### c2 · unicode: exit 1 (iteration 1)\n\n\`\`\`\`\n${[...lines.slice(-7), 'a ``` in the output'].join('\n')}\n\`\`\`\`\n`);
+    expect(md).not.toContain('line 13\n');
+    expect(md).toContain('### c2 · edges: timed out (iteration 1)\n\n(no output)\n');
+  });
+
+  it('is left out when every check passed', () => {
+    const events = finishedRun().filter((e) => !(e.type === 'check.finished' && !e.check.passed));
+    expect(renderMarkdownReport(foldEvents(events))).not.toContain('## Failed checks');
+  });
+});
