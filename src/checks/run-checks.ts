@@ -24,6 +24,25 @@ const NO_NETWORK = /ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|Network is unre
 const OWN_NETWORK_HINT =
   '(bestof: this check ran with a network of its own, `[sandbox] check_network = "own"`: its own loopback only, no Internet, no TCP to servers of this machine; `check_network = "shared"` gives it the machine\'s network)';
 
+/** What bash says when it cannot find a program (exit 127). */
+const NOT_FOUND = /command not found|No such file or directory/;
+
+/**
+ * Added to such a check's output: a check's HOME is a fresh folder of its own (src/engine/score.ts),
+ * so `~/bin/tool` is not the user's, and in the sandbox the rest of the user's HOME is hidden too.
+ */
+const HIDDEN_PROGRAM_HINT =
+  "(bestof: the shell did not find a program this check runs (exit 127); in the sandbox a check sees your PATH folders and toolchain homes, and nothing else of your HOME, and `~` is a fresh HOME of the check's own: put the program's folder on PATH, or name it by its full path with `[sandbox] checks = false`)";
+const FRESH_HOME_HINT =
+  "(bestof: the shell did not find a program this check runs (exit 127); a check's HOME is a fresh folder of its own, so `~` is not your HOME: name the program by its full path, or put its folder on PATH)";
+
+/** The line bestof adds to a failed check's output to say why it may have failed where bestof runs it, if any. */
+function checkHint(exitCode: number | undefined, output: string, sandbox: SandboxLayout | undefined): string {
+  if (sandbox?.ownNetwork && NO_NETWORK.test(output)) return OWN_NETWORK_HINT;
+  if (exitCode === 127 && NOT_FOUND.test(output)) return sandbox ? HIDDEN_PROGRAM_HINT : FRESH_HOME_HINT;
+  return '';
+}
+
 export function outputTail(text: string): string {
   const clean = text.replace(ANSI, '').replace(/\r/g, '');
   const lines = clean.trimEnd().split('\n');
@@ -73,7 +92,7 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
     }, options.sandbox);
     if (result.canceled) break;
     const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : ''].filter(Boolean).join('\n');
-    const hint = !result.ok && options.sandbox?.ownNetwork && NO_NETWORK.test(output) ? OWN_NETWORK_HINT : '';
+    const hint = result.ok ? '' : checkHint(result.exitCode, output, options.sandbox);
     const outcome: CheckOutcome = {
       name: check.name,
       passed: result.ok,

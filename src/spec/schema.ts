@@ -270,7 +270,7 @@ export const specSchema = z
         }),
         checks: z.boolean().default(true).meta({
           description:
-            'when the agents run in the sandbox, the checks (and `[setup]` commands run again before them) run in one too: they can write the worktree, a private `/tmp` and a fresh HOME, read the git dirs and toolchain homes, and see nothing else of yours; `false` runs them as you, outside it (for a check that needs your HOME, a socket in `/tmp`, or to write a toolchain cache)',
+            'when the agents run in the sandbox, the checks (and `[setup]` commands run again before them) run in one too: they can write the worktree, a private `/tmp` and a fresh HOME, read the git dirs and toolchain homes, and see nothing else of yours; `false` runs them as you, outside it (for a check that reads files of your HOME by their full path, uses a socket in `/tmp`, or writes a toolchain cache); either way a check\'s HOME is a fresh folder of its own, so `~` in a check is not yours',
         }),
         check_network: z.enum(['own', 'shared']).default('own').meta({
           description:

@@ -157,6 +157,30 @@ describe('a check that names a path in HOME', () => {
     const unsandboxed = await validate(false);
     expect(unsandboxed.stderr).not.toContain('inside your HOME');
   });
+
+  it("fails with exit 127 (`~` is the check's own fresh HOME), and its output says why and what to do, in the sandbox and out of it; by its full path and with `[sandbox] checks = false` it runs", async () => {
+    project = makeProject();
+    const userHome = join(project.outside, 'home');
+    mkdirSync(join(userHome, 'bin'), { recursive: true });
+    writeFileSync(join(userHome, 'bin', 'check.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const run = async (sandboxChecks: boolean, command = '~/bin/check.sh') => {
+      const check = `\n[[checks.items]]\nname = "mine"\ncommand = ${JSON.stringify(command)}\nscore = 10\n`;
+      const body = `[provider]\nkind = "script"\nscript = ${JSON.stringify(project!.writeOutside('agent.toml', FIX_SCRIPT))}\n${ADD_CHECKS}${check}\n[sandbox]\nchecks = ${sandboxChecks}\n\n[select]\nmerge = "branch"\n`;
+      const result = await runCli(['run', project!.writeOutside(`spec-${sandboxChecks}.toml`, specToml(project!.repo.dir, body)), '--json'], { cwd: project!.repo.dir, worktreesDir: project!.worktreesDir, env: { HOME: userHome } });
+      const runs = join(project!.repo.dir, '.bestof', 'runs');
+      const runId = (JSON.parse(result.stdout) as { runId: string }).runId;
+      const events = readFileSync(join(runs, runId, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; check?: { name: string; passed: boolean; exitCode?: number; outputTail: string } });
+      return events.find((e) => e.type === 'check.finished' && e.check?.name === 'mine')?.check;
+    };
+    const sandboxed = await run(true);
+    expect([sandboxed?.passed, sandboxed?.exitCode], JSON.stringify(sandboxed)).toEqual([false, 127]);
+    expect(sandboxed?.outputTail).toMatch(/No such file or directory[\s\S]*\(bestof: the shell did not find a program this check runs \(exit 127\); in the sandbox a check sees your PATH folders/);
+    const asUser = await run(false);
+    expect([asUser?.passed, asUser?.exitCode], JSON.stringify(asUser)).toEqual([false, 127]);
+    expect(asUser?.outputTail).toMatch(/No such file or directory[\s\S]*\(bestof: the shell did not find a program this check runs \(exit 127\); a check's HOME is a fresh folder of its own, so `~` is not your HOME/);
+    const byPath = await run(false, join(userHome, 'bin', 'check.sh'));
+    expect([byPath?.passed, byPath?.outputTail], JSON.stringify(byPath)).toEqual([true, '']);
+  });
 });
 
 
