@@ -71,6 +71,32 @@ function processesOfRun(runId: string): number[] {
   return found;
 }
 
+/**
+ * Waits until no process of the killed run is left that carries its key (src/engine/leftovers.ts):
+ * its git commands go on after bestof is killed (a process group of their own), and `git worktree
+ * add` writes a placeholder HEAD (the null id) before the real one, so `git rev-list --all` in the
+ * middle of it fails with "bad object worktrees/<name>/HEAD", as it would for anyone.
+ */
+async function untilRunGitEnds(runDir: string): Promise<void> {
+  const keyFile = join(runDir, 'run-key');
+  if (!existsSync(keyFile)) return;
+  const marker = `BESTOF_RUN_KEY=${readFileSync(keyFile, 'utf8').trim()}\0`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const left = readdirSync('/proc').filter((name) => {
+      if (!/^\d+$/.test(name)) return false;
+      try {
+        return readFileSync(`/proc/${name}/environ`, 'latin1').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    if (left.length === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`processes of the killed run still running after 30 s (key ${marker})`);
+}
+
 function reachableCommits(p: Project): Set<string> {
   return new Set(p.repo.git('rev-list', '--all').split('\n').filter(Boolean));
 }
@@ -144,6 +170,7 @@ describe('kill -9 at any instant, then resume', () => {
         return;
       }
       const runId = dir.split('/').pop() as string;
+      await untilRunGitEnds(dir);
       const beforeResume = reachableCommits(p);
       const finished = loggedEvents(p).some((e) => e.type === 'run.finished');
       if (!finished) {
