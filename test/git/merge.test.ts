@@ -35,6 +35,16 @@ const opts = (mode: MergeWinnerOptions['mode']): MergeWinnerOptions => ({
   message: 'bestof: merge winner a',
 });
 const read = (r: TempRepo, p: string): string => readFileSync(join(r.dir, p), 'utf8');
+/** mergeWinner's refusal in each mode that writes the checkout (merge, squash, ff): it must refuse in all three. */
+async function refusalsOfEveryMode(r: TempRepo) {
+  const errors = [];
+  for (const mode of ['merge', 'squash', 'ff'] as const) {
+    const result = await mergeWinner(r.dir, opts(mode));
+    expect(result.ok, mode).toBe(false);
+    if (!result.ok) errors.push(result.error);
+  }
+  return errors;
+}
 /** Everything observable about the checkout: HEAD, branch, status (with untracked), the winner branch. */
 const snapshot = (r: TempRepo) => ({
   head: r.git('rev-parse', 'HEAD'),
@@ -94,13 +104,10 @@ describe('mergeWinner', () => {
     r.git('add', 'd1', 'd2', 'd3', 'd4', 'd5');
     r.write('untracked.txt', 'u\n');
     const before = snapshot(r);
-    for (const mode of ['merge', 'squash', 'ff'] as const) {
-      const result = await mergeWinner(r.dir, opts(mode));
-      expect(result.ok).toBe(false);
-      if (result.ok) continue;
-      expect(result.error.reason).toBe('dirty');
-      expect(result.error.message).toMatch(/uncommitted changes in a\.txt, d1, d2, d3, d4 and 1 more/);
-      expect(result.error.message).toMatch(/branch bestof\/r\/a is left in place/);
+    for (const error of await refusalsOfEveryMode(r)) {
+      expect(error.reason).toBe('dirty');
+      expect(error.message).toMatch(/uncommitted changes in a\.txt, d1, d2, d3, d4 and 1 more/);
+      expect(error.message).toMatch(/branch bestof\/r\/a is left in place/);
     }
     expect(snapshot(r)).toEqual(before);
     expect(read(r, 'a.txt')).toBe('x\n');
@@ -204,14 +211,11 @@ describe('mergeWinner', () => {
     const lock = join(r.dir, '.git', 'index.lock');
     writeFileSync(lock, '');
     const before = snapshot(r);
-    for (const mode of ['merge', 'squash', 'ff'] as const) {
-      const result = await mergeWinner(r.dir, opts(mode));
-      expect(result.ok).toBe(false);
-      if (result.ok) continue;
-      expect(result.error.reason).toBe('error');
-      expect(result.error.message).toContain(`${lock} exists: a git command is working in ${r.dir}, or one was stopped and left it`);
-      expect(result.error.message).toContain(`remove it (\`rm '${lock}'\`) and run \`git merge bestof/r/a\``);
-      expect(result.error.message).toMatch(/branch bestof\/r\/a is left in place/);
+    for (const error of await refusalsOfEveryMode(r)) {
+      expect(error.reason).toBe('error');
+      expect(error.message).toContain(`${lock} exists: a git command is working in ${r.dir}, or one was stopped and left it`);
+      expect(error.message).toContain(`remove it (\`rm '${lock}'\`) and run \`git merge bestof/r/a\``);
+      expect(error.message).toMatch(/branch bestof\/r\/a is left in place/);
     }
     expect(existsSync(lock)).toBe(true);
     expect(snapshot(r)).toEqual(before);
