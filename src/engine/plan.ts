@@ -18,6 +18,7 @@ import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
 import { runDirOf } from './run-folder.js';
 import { hiddenPathWarnings, networkWarnings, resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
+import { missingProgramWarnings } from './check-programs.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 import type { OverlayMounts } from '../git/cow-worktree.js';
@@ -158,6 +159,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   }
   if (sandboxed && spec.sandbox.checks) warnings.push(...hiddenPathWarnings(spec, process.env));
   if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
+  warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
   const root = worktreesRoot(repoRoot);
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];

@@ -82,6 +82,19 @@ describe('validate and init', () => {
     expect(result.stdout).toBe('ok\n');
     expect(result.code).toBe(0);
     expect(sideEffects()).toEqual([]);
+    expect(result.stderr).not.toContain('on no folder of your PATH');
+  });
+
+  it('validate warns about a check whose program is on no folder of PATH, and still says ok', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const check = '\n[[checks.items]]\nname = "lint"\ncommand = "cd src && bestof-test-no-such-linter --strict"\n';
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}${check}`));
+    const result = await cli(['validate', spec]);
+    expect([result.code, result.stdout]).toEqual([0, 'ok\n']);
+    expect(result.stderr).toContain(
+      'warning: checks.items[1].command runs `bestof-test-no-such-linter`, which is on no folder of your PATH: the check would fail (exit 127) for every candidate, after its agent has worked',
+    );
   });
 });
 
