@@ -31,7 +31,12 @@ const EXPANDED = /[$`'"*?~\\]/;
 export function programsOfCheck(command: string): string[] {
   const programs: string[] = [];
   for (const segment of command.split(/&&|\|\||[;&|\n]/)) {
-    const words = segment.trim().split(/\s+/).filter(Boolean);
+    // A subshell's or a group's parentheses and braces belong to no word: `(cd sub && make)`.
+    const words = segment
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.replace(/^[({]+/, '').replace(/[)}]+$/, ''))
+      .filter(Boolean);
     let i = 0;
     while (i < words.length) {
       const word = words[i] as string;

@@ -16,6 +16,7 @@ describe('programsOfCheck', () => {
     ['node --test test/ | tee out.txt', ['node', 'tee']],
     ['[ -f x ] && node a.js; node b.js', ['node']],
     ['python3 -c "import sys; sys.exit(0)"', ['python3']],
+    ['(cd sub && make) && { go vet; }', ['make', 'go']],
   ])('%s: %j', (command, programs) => {
     expect(programsOfCheck(command)).toEqual(programs);
   });
