@@ -30,7 +30,9 @@ const EXPANDED = /[$`'"*?~\\]/;
 /** The programs a check's shell line starts, as far as the text says (see the module doc). */
 export function programsOfCheck(command: string): string[] {
   const programs: string[] = [];
-  for (const segment of command.split(/&&|\|\||[;&|\n]/)) {
+  // Redirections that hold an `&` (`2>&1`, `>&2`, `&>log`) are no command separators.
+  const line = command.replace(/\d*[<>]&\d*-?|&>>?/g, ' ');
+  for (const segment of line.split(/&&|\|\||[;&|\n]/)) {
     // A subshell's or a group's parentheses and braces belong to no word: `(cd sub && make)`.
     const words = segment
       .trim()

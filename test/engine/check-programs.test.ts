@@ -17,6 +17,9 @@ describe('programsOfCheck', () => {
     ['[ -f x ] && node a.js; node b.js', ['node']],
     ['python3 -c "import sys; sys.exit(0)"', ['python3']],
     ['(cd sub && make) && { go vet; }', ['make', 'go']],
+    ['pytest -q 2>&1 | tee log', ['pytest', 'tee']],
+    ['npm test >out.txt 2>&1', ['npm']],
+    ['make &> build.log; make check >&2', ['make']],
   ])('%s: %j', (command, programs) => {
     expect(programsOfCheck(command)).toEqual(programs);
   });
