@@ -5,9 +5,11 @@
  * of each simple command (the text split at `;`, `&`, `&&`, `||`, `|` and new lines), past
  * `VAR=value` assignments, shell keywords (`if`, `then`, `!`, ...) and the wrappers `env`, `time`,
  * `exec`, `command`, `nohup`, `nice` and `timeout` with their options. Left alone: bash's
- * builtins, a word with a `/` (a path: of the repository, or one a [setup] command makes), and a
- * word the shell would expand or that is quoted. Never a refusal: a program a [setup] command
- * installs onto PATH is not there yet when the run starts.
+ * builtins, a function the line defines, a word with a `/` (a path: of the repository, or one a
+ * [setup] command makes), a word the shell would expand or that is quoted; and everything after a
+ * `source` (`.`: a virtualenv's activate) or a PATH the line sets, which run with another PATH.
+ * Never a refusal: a program a [setup] command installs onto PATH is not there yet when the run
+ * starts.
  */
 import { delimiter, isAbsolute } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
@@ -32,6 +34,8 @@ export function programsOfCheck(command: string): string[] {
   const programs: string[] = [];
   // Redirections that hold an `&` (`2>&1`, `>&2`, `&>log`) are no command separators.
   const line = command.replace(/\d*[<>]&\d*-?|&>>?/g, ' ');
+  // Functions the line defines (`f() { ...; }; f`) are no programs.
+  const functions = new Set([...command.matchAll(/([A-Za-z_][\w-]*)\s*\(\)/g)].map((match) => match[1]));
   for (const segment of line.split(/&&|\|\||[;&|\n]/)) {
     // A subshell's or a group's parentheses and braces belong to no word: `(cd sub && make)`.
     const words = segment
@@ -55,7 +59,10 @@ export function programsOfCheck(command: string): string[] {
       break;
     }
     const program = words[i];
-    if (program === undefined || BUILTINS.has(program) || program.includes('/') || EXPANDED.test(program) || /^[(){}<>]/.test(program)) continue;
+    // What comes after `source` (a virtualenv's activate) or a PATH set by the line runs with
+    // another PATH: what is found there is not knowable from here.
+    if (program === 'source' || program === '.' || words.some((word) => /^(export\s+)?PATH=/.test(word)) || (program === 'export' && words.some((word) => word.startsWith('PATH=')))) break;
+    if (program === undefined || BUILTINS.has(program) || functions.has(program) || program.includes('/') || EXPANDED.test(program) || /[(){}<>]/.test(program)) continue;
     if (!programs.includes(program)) programs.push(program);
   }
   return programs;

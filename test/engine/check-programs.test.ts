@@ -12,7 +12,7 @@ describe('programsOfCheck', () => {
     ['if pytest; then echo ok; fi', ['pytest']],
     ['timeout 60 cargo test', ['cargo']],
     ['nice -n 5 make check', ['make']],
-    ['env -i PATH=/usr/bin go test ./...', ['go']],
+    ['env -i CI=1 go test ./...', ['go']],
     ['node --test test/ | tee out.txt', ['node', 'tee']],
     ['[ -f x ] && node a.js; node b.js', ['node']],
     ['python3 -c "import sys; sys.exit(0)"', ['python3']],
@@ -20,11 +20,16 @@ describe('programsOfCheck', () => {
     ['pytest -q 2>&1 | tee log', ['pytest', 'tee']],
     ['npm test >out.txt 2>&1', ['npm']],
     ['make &> build.log; make check >&2', ['make']],
+    ['node a.js && . .venv/bin/activate && pytest', ['node']],
+    ['source venv/bin/activate; pytest', []],
+    ['PATH=$PWD/bin:$PATH my-tool', []],
+    ['env -i PATH=/usr/bin go test ./...', []],
+    ['export PATH="$HOME/.local/bin:$PATH" && my-tool', []],
   ])('%s: %j', (command, programs) => {
     expect(programsOfCheck(command)).toEqual(programs);
   });
 
-  it.each([['scripts/check.sh'], ['./run.sh'], ['/usr/bin/true'], ['"$PYTHON" -m pytest'], ['test -f done.txt'], ['~/bin/check.sh'], ['$(which pytest) -q']])('names nothing it cannot judge: %s', (command) => {
+  it.each([['f() { echo hi; }; f'], ['scripts/check.sh'], ['./run.sh'], ['/usr/bin/true'], ['"$PYTHON" -m pytest'], ['test -f done.txt'], ['~/bin/check.sh'], ['$(which pytest) -q']])('names nothing it cannot judge: %s', (command) => {
     expect(programsOfCheck(command)).toEqual([]);
   });
 });
