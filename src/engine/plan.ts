@@ -5,9 +5,10 @@
  * no worktree, no branch, no run folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
 // Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { prepareAgent } from '../providers/definitions.js';
@@ -108,6 +109,32 @@ export function worktreesRoot(repoRoot: string): string {
   return join(cache, 'bestof', 'worktrees', `${basename(repoRoot)}-${id}`);
 }
 
+/**
+ * Why the worktrees folder cannot be made or written, or undefined when it can: asked before
+ * anything is created (only looks), so that a HOME nobody can write (a service account,
+ * HOME=/nonexistent) fails the plan with what to do, instead of every candidate failing its setup
+ * as "lost to a failure of git or bestof" with "run again" as the advice.
+ */
+async function worktreesRootProblem(root: string): Promise<string | undefined> {
+  let at = resolve(root);
+  for (;;) {
+    try {
+      if (!(await stat(at)).isDirectory()) return `${at} is not a folder`;
+      await access(at, constants.W_OK | constants.X_OK);
+      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Not there yet: made at the run's first setup, if the nearest folder above can be written
+      // (ENOTDIR: a file on the way, which the look one level up names).
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(at) !== at) {
+        at = dirname(at);
+        continue;
+      }
+      return code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `${at} cannot be written (${code})` : `${at}: ${(error as Error).message}`;
+    }
+  }
+}
+
 function defaultLabel(settings: ProviderSettings, index: number, sameKind: number): string {
   if (settings.label) return settings.label;
   if (settings.kind === 'script' && settings.script) return `script:${basename(settings.script).replace(/\.toml$/, '')}`;
@@ -161,6 +188,12 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
   warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
   const root = worktreesRoot(repoRoot);
+  const rootProblem = await worktreesRootProblem(root);
+  if (rootProblem !== undefined) {
+    problems.push(
+      `worktrees: bestof cannot make its worktrees folder ${root}: ${rootProblem}; set BESTOF_WORKTREES_DIR to a folder you can write (the default is under XDG_CACHE_HOME, else ~/.cache)`,
+    );
+  }
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];
   const kindCount = new Map<string, number>();

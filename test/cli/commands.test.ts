@@ -85,6 +85,22 @@ describe('validate and init', () => {
     expect(result.stderr).not.toContain('on no folder of your PATH');
   });
 
+  it('validate and run refuse a worktrees folder that cannot be made (exit 2), say what to set, and create nothing', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`));
+    // A file where a folder of the path should be: what a HOME nobody can write does for a user
+    // who is not root (these tests run as root, for whom every folder is writable).
+    const blocked = project.writeOutside('not-a-folder', 'a file\n');
+    const worktreesDir = join(blocked, 'worktrees');
+    for (const command of ['validate', 'run']) {
+      const result = await runCli([command, spec], { cwd: project.repo.dir, worktreesDir });
+      expect(result.code, command).toBe(2);
+      expect(result.stderr, command).toContain(`worktrees: bestof cannot make its worktrees folder ${worktreesDir}: ${blocked} is not a folder; set BESTOF_WORKTREES_DIR to a folder you can write`);
+    }
+    expect(sideEffects()).toEqual([]);
+  });
+
   it('validate warns about a check whose program is on no folder of PATH, and still says ok', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
