@@ -84,12 +84,12 @@ export function reviewExportDir(candidate: SandboxCandidate): string {
   return join(runWorktreesDir(candidate), AGENT_FOLDERS.review, candidate.id);
 }
 
-/** What no sandboxed process of a run sees: the worktrees root (the other worktrees, every HOME), the run folder, the user's HOME. */
-/** The user's HOME, which every sandbox hides. */
-function userHome(): string {
-  return process.env.HOME || homedir();
+/** The user's HOME, which every sandbox hides (an empty HOME counts as unset). */
+function userHome(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.HOME || homedir();
 }
 
+/** What no sandboxed process of a run sees: the worktrees root (the other worktrees, every HOME), the run folder, the user's HOME. */
 function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
   const home = userHome();
   return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(home !== '/' ? [home] : [])];
@@ -186,21 +186,21 @@ export function hiddenPathWarnings(
   spec: { readonly checks: { readonly items: readonly { readonly command: string }[] }; readonly setup: { readonly commands: readonly string[] } },
   env: Readonly<Record<string, string | undefined>>,
 ): string[] {
-  const userHome = env.HOME || homedir();
-  if (userHome === '/') return [];
+  const home = userHome(env);
+  if (home === '/') return [];
   // What checkEnv gives the checks: the toolchain homes it names, set or found in the HOME.
   const homes = { ...env, ...toolchainHomes(CHECK_TOOLCHAIN_VARS, env) };
-  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? ''), ...envCodePaths(env, userHome)].filter((dir) => isAbsolute(dir));
+  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? ''), ...envCodePaths(env, home)].filter((dir) => isAbsolute(dir));
   const named = (command: string): string[] =>
     [...command.matchAll(/(?:^|[\s=:'"(])(~(?=\/)|\/)([^\s'";|&<>()]*)/g)]
-      .map((m) => (m[1] === '~' ? `${userHome}${m[2]}` : `/${m[2]}`))
-      .filter((path) => isInside(path, userHome) && path !== userHome && !seen.some((dir) => isInside(path, dir)));
+      .map((m) => (m[1] === '~' ? `${home}${m[2]}` : `/${m[2]}`))
+      .filter((path) => isInside(path, home) && path !== home && !seen.some((dir) => isInside(path, dir)));
   const lines = [...spec.checks.items.map((item, i) => [`checks.items[${i}].command`, item.command] as const), ...spec.setup.commands.map((c, i) => [`setup.commands[${i}]`, c] as const)];
   return lines.flatMap(([key, command]) => {
     const paths = [...new Set(named(command))];
     return paths.length === 0
       ? []
-      : [`${key} names ${paths.join(', ')}, inside your HOME, which the checks' sandbox hides: the command would not find ${paths.length === 1 ? 'it' : 'them'} there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or set [sandbox] checks = false`];
+      : [`${key} names ${paths.join(', ')}, inside your HOME, which the checks' sandbox hides: the command would not find ${paths.length === 1 ? 'it' : 'them'} there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's \`~\` is a fresh HOME of its own, with or without the sandbox)`];
   });
 }
 

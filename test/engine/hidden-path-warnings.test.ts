@@ -16,9 +16,9 @@ describe('hiddenPathWarnings', () => {
   it('names a check or setup command that uses a path in HOME, with `~/` or in full, and says what to do', () => {
     const warnings = hiddenPathWarnings(spec(['npm test', '~/bin/check.sh --fast', 'PYTHONPATH=/home/me/lib python3 -m pytest'], ['cp "/home/me/fixtures/db.sql" .']), env);
     expect(warnings).toEqual([
-      "checks.items[1].command names /home/me/bin/check.sh, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or set [sandbox] checks = false",
-      "checks.items[2].command names /home/me/lib, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or set [sandbox] checks = false",
-      "setup.commands[0] names /home/me/fixtures/db.sql, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or set [sandbox] checks = false",
+      "checks.items[1].command names /home/me/bin/check.sh, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's `~` is a fresh HOME of its own, with or without the sandbox)",
+      "checks.items[2].command names /home/me/lib, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's `~` is a fresh HOME of its own, with or without the sandbox)",
+      "setup.commands[0] names /home/me/fixtures/db.sql, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's `~` is a fresh HOME of its own, with or without the sandbox)",
     ]);
   });
 
