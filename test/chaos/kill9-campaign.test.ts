@@ -12,6 +12,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
+import { processesWithEnv } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
 import { makeProject, specToml, type Project } from '../helpers/project.js';
 import { CHAOS_CHECKS, IDLE_AGENT, PARTIAL_AGENT, THOROUGH_AGENT } from './agents.js';
 
@@ -56,19 +58,9 @@ function setUp(): { project: Project; spec: string } {
   return { project: p, spec };
 }
 
-/** Pids of live processes whose environment says they belong to this run. */
+/** Live processes of the run, by the BESTOF_RUN its agents and checks carry. */
 function processesOfRun(runId: string): number[] {
-  const marker = `BESTOF_RUN=${runId}\0`;
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').includes(marker)) found.push(Number(name));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return found;
+  return processesWithEnv('BESTOF_RUN', runId);
 }
 
 /**
@@ -80,21 +72,8 @@ function processesOfRun(runId: string): number[] {
 async function untilRunGitEnds(runDir: string): Promise<void> {
   const keyFile = join(runDir, 'run-key');
   if (!existsSync(keyFile)) return;
-  const marker = `BESTOF_RUN_KEY=${readFileSync(keyFile, 'utf8').trim()}\0`;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const left = readdirSync('/proc').filter((name) => {
-      if (!/^\d+$/.test(name)) return false;
-      try {
-        return readFileSync(`/proc/${name}/environ`, 'latin1').includes(marker);
-      } catch {
-        return false;
-      }
-    });
-    if (left.length === 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`processes of the killed run still running after 30 s (key ${marker})`);
+  const key = readFileSync(keyFile, 'utf8').trim();
+  await waitUntil(() => processesWithEnv('BESTOF_RUN_KEY', key).length === 0, "the killed run's git commands to end", { attempts: 300 });
 }
 
 function reachableCommits(p: Project): Set<string> {

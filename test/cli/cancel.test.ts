@@ -27,7 +27,6 @@ const runsDir = (): string => join(project.repo.dir, '.bestof', 'runs');
 const onlyRunId = (): string | undefined => (existsSync(runsDir()) ? readdirSync(runsDir())[0] : undefined);
 /** The run's key, from its run folder. */
 const runKey = (runId: string): string => readFileSync(join(runsDir(), runId, 'run-key'), 'utf8').trim();
-/** Live processes of the run, found by its key; each is remembered for the cleanup. */
 /**
  * Has `pid` a SIGKILL pending (sent, not yet acted on)? A process killed in the middle of a system
  * call that does not give way (git writing its index on a loaded disk) lives on until the call
@@ -50,6 +49,7 @@ function commandOf(pid: number): string {
   }
 }
 
+/** Live processes of the run, found by its key; each is remembered for the cleanup. */
 function processesOfRun(runId: string): number[] {
   const pids = processesWithEnv('BESTOF_RUN_KEY', runKey(runId));
   for (const pid of pids) seen.add(pid);
