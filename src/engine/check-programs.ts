@@ -4,7 +4,7 @@
  * heuristic on the check's shell text, as networkWarnings (./agent-sandbox.ts) is: the first word
  * of each simple command (the text split at `;`, `&`, `&&`, `||`, `|` and new lines), past
  * `VAR=value` assignments, shell keywords (`if`, `then`, `!`, ...) and the wrappers `env`, `time`,
- * `exec`, `command`, `nohup`, `nice` and `timeout` with their options. Left alone: bash's
+ * `exec`, `command`, `nohup`, `nice`, `timeout` and `xargs` with their options. Left alone: bash's
  * builtins, a function the line defines, a word with a `/` (a path: of the repository, or one a
  * [setup] command makes), a word the shell would expand or that is quoted; and everything after a
  * `source` (`.`: a virtualenv's activate) or a PATH the line sets, which run with another PATH.
@@ -15,14 +15,14 @@ import { delimiter, isAbsolute } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
 
 /** Words after which the next word is still not the program. */
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '(', '((', 'time', 'exec', 'command', 'env', 'nohup', 'nice', 'timeout', 'xargs']);
+const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time', 'exec', 'command', 'env', 'nohup', 'nice', 'timeout', 'xargs']);
 
 /** bash's builtins and keywords that can stand first: no program on PATH is needed for them. */
 const BUILTINS = new Set(
   (
     'alias bg bind break builtin caller cd compgen complete compopt continue declare dirs disown echo enable eval exit export false fc fg getopts ' +
     'hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend ' +
-    'test times trap true type typeset ulimit umask unalias unset wait . : [ [[ fi done esac case for select function } ) in'
+    'test times trap true type typeset ulimit umask unalias unset wait . : [ [[ fi done esac case for select function in'
   ).split(' '),
 );
 
