@@ -28,7 +28,7 @@ export const PROJECT_FILES: Record<string, string> = {
     "test('adds', () => assert.equal(add(2, 3), 5));",
     '',
   ].join('\n'),
-  'scripts/check.sh': '#!/bin/sh\nexec node --test test/\n',
+  'scripts/check.sh': '#!/bin/sh\nexec node --test test/*.test.mjs\n',
   'README.md': '# project\n',
 };
 

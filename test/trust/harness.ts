@@ -26,7 +26,7 @@ export const BUGGY_ADD = "'use strict';\nmodule.exports = function add(a, b) {\n
 export const FIXED_ADD = "'use strict';\nmodule.exports = function add(a, b) {\n  return a + b;\n};\n";
 
 export const LIBRARY_FILES: Record<string, string> = {
-  'package.json': `${JSON.stringify({ name: 'tinylib', version: '1.0.0', private: true, scripts: { test: 'node --test test/' } }, null, 2)}\n`,
+  'package.json': `${JSON.stringify({ name: 'tinylib', version: '1.0.0', private: true, scripts: { test: 'node --test test/*.test.js' } }, null, 2)}\n`,
   'src/add.js': BUGGY_ADD,
   'test/add.test.js': [
     "'use strict';",
