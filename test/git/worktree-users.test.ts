@@ -1,11 +1,12 @@
 /**
  * The git processes a resume or a clean waits for before it touches a worktree folder
- * (src/git/worktree-users.ts), found through /proc: a stand-in program named `git` (a script run
- * by node: /proc/<pid>/comm is then `git`) that only waits, started the ways bestof starts git. Not a
- * shell script: its `sleep` would be a second `git` between its fork and its exec (bash's child bears
- * its name until then), which the scan counts, on purpose, and which would make the sets below race.
+ * (src/git/worktree-users.ts), found through /proc: a stand-in program named `git` (a perl script:
+ * /proc/<pid>/comm is then `git`) that only waits, started the ways bestof starts git. Not a shell
+ * script: its `sleep` would be a second `git` between its fork and its exec (bash's child bears its
+ * name until then), which the scan counts, on purpose, and which would make the sets below race. Not
+ * a node script: Node 24 names its main thread, so its comm is `MainThread`, not `git`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { gitProcessesWorkingIn, waitForGitToLeave, waitForGitToLeaveEach } from 
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { tempDir } = tempRepos();
+const PERL = execFileSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).trim();
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -22,7 +24,9 @@ afterEach(() => {
 /** A `git` that sleeps `seconds`, started in `cwd` with `args`; resolves once /proc says it is `git`. */
 async function fakeGit(cwd: string, args: string[], seconds = 5): Promise<ChildProcess> {
   const bin = tempDir();
-  writeFileSync(join(bin, 'git'), `#!${process.execPath}\nsetTimeout(() => {}, ${seconds * 1000});\n`);
+  // perl's select() waits the fraction of a second in the process itself (no child). perl named on
+  // the #! line itself: through `/usr/bin/env perl` the comm would be `perl`.
+  writeFileSync(join(bin, 'git'), `#!${PERL}\nselect(undef, undef, undef, ${seconds});\n`);
   chmodSync(join(bin, 'git'), 0o755);
   const child = spawn(join(bin, 'git'), args, { cwd, stdio: 'ignore' });
   started.push(child);
