@@ -409,7 +409,7 @@ describe('the GitHub Actions workflow of bestof bench (configs/ci/github-actions
       for (const o of outcomes.filter((x) => x.how === 'ran' || x.how === 'simulated')) expect(o.code, `shard ${shard}, step "${o.name}": ${o.stderr}`).toBe(0);
       expect(how(outcomes), `shard ${shard}`).toEqual([
         'Check out: skipped',
-        'Set up Node 20: skipped',
+        'Set up Node 24: skipped',
         'Install bestof: skipped',
         'Install the sandbox (bubblewrap): skipped',
         `${BENCH_STEP}: ran 0`,
@@ -423,7 +423,7 @@ describe('the GitHub Actions workflow of bestof bench (configs/ci/github-actions
     for (const o of run.outcomes.filter((x) => x.how === 'ran' || x.how === 'simulated')) expect(o.code, `step "${o.name}": ${o.stderr}`).toBe(0);
     expect(how(run.outcomes)).toEqual([
       'Check out: skipped',
-      'Set up Node 20: skipped',
+      'Set up Node 24: skipped',
       'Install bestof: skipped',
       "Download the shards' bench.json: simulated 0",
       'Merge the shards: ran 0',
