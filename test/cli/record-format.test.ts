@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { channelFile } from '../../src/engine/channel.js';
 import { RECORD_FORMAT } from '../../src/engine/events.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { onlyRunDir } from '../helpers/loop.js';
@@ -36,7 +37,7 @@ function recordAs(runDir: string, format: number | undefined): void {
 }
 
 describe("a run's record format", () => {
-  it('refuses to resume, show or clean a run a newer bestof recorded (ls names it); resumes one recorded before the format was said', async () => {
+  it('refuses to resume, show, clean, send to, stop or attach to a run a newer bestof recorded (ls names it); resumes one recorded before the format was said', async () => {
     project = makeProject();
     const agent = project.writeOutside('agent.toml', '[[steps]]\nwrite = "done.txt"\ncontent = "done\\n"\n[[steps]]\nsleep = "2s"\n');
     const spec = project.writeOutside(
@@ -58,8 +59,12 @@ describe("a run's record format", () => {
 
     recordAs(runDir, RECORD_FORMAT + 1);
     const logBefore = readFileSync(join(runDir, 'events.jsonl'), 'utf8');
+    const channel = channelFile(runDir, 'c1');
+    const channelBefore = existsSync(channel) ? readFileSync(channel, 'utf8') : undefined;
     const newer = `run ${runId} was recorded by a newer bestof (record format ${RECORD_FORMAT + 1}`;
-    for (const command of [['resume', runId], ['show', runId], ['clean', runId]]) {
+    // send, stop and attach too: a message or a stop written to a channel the newer bestof reads
+    // in its own way, or a session looked up in a record this one may misread.
+    for (const command of [['resume', runId], ['show', runId], ['clean', runId], ['send', runId, 'c1', 'hello'], ['stop', runId], ['attach', runId]]) {
       const refused = await runCli(command, { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
       expect(refused.stderr, command.join(' ')).toContain(newer);
       expect(refused.code, command.join(' ')).toBe(2);
@@ -69,8 +74,9 @@ describe("a run's record format", () => {
     const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(cleaned.code).toBe(0);
     expect(cleaned.stdout).toContain(`skip ${runId}: recorded by a newer bestof (record format ${RECORD_FORMAT + 1}); clean it with that bestof`);
-    // Nothing of the run was touched: its log, its worktree, its branch.
+    // Nothing of the run was touched: its log, its channel, its worktree, its branch.
     expect(readFileSync(join(runDir, 'events.jsonl'), 'utf8')).toBe(logBefore);
+    expect(existsSync(channel) ? readFileSync(channel, 'utf8') : undefined).toBe(channelBefore);
     expect(existsSync(worktree)).toBe(true);
     expect(project.repo.git('branch', '--list', `bestof/${runId}/c1`)).not.toBe('');
 
