@@ -7,7 +7,7 @@
  *   winner's scored or reverted commit) is on a branch that is not one of the run's own. Then
  *   the losers' refs go too: their work lost, the winner is in the history. An unmerged winner is
  *   never removed, not even with --all.
- * - a run without a winner (no candidate passed, cancelled, failed): only when the commit of every
+ * - a run without a winner (no candidate could win, cancelled, failed): only when the commit of every
  *   one of its refs is on a branch; with --all, also when some is not (the losers' work goes).
  * - never a run that is still running, nor one whose worktree is still there (plain `clean` first).
  * The start time is the run's own (run.started in its log or snapshot), not the folder's mtime,

@@ -103,7 +103,7 @@ const FAILED_CHECK_LINES = 8;
 /**
  * Why each candidate's checks failed in its last checked iteration: how (exit code, time-out), the
  * last lines of the output, and the folder that holds the whole log. What a user reads first when
- * no candidate passed ("`bestof show <run>` says why each one failed").
+ * no candidate can win ("`bestof show <run>` says why each one failed").
  */
 function failedCheckLines(state: RunState): string[] {
   const lines: string[] = [];

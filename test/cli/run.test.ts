@@ -223,13 +223,29 @@ tie_break = ["cost"]
     expect(c1?.message).toContain('leaves the repo');
   });
 
-  it('exits 1 when no candidate passes', async () => {
+  it('exits 1 when no candidate can win, and the closing line says why each one cannot', async () => {
     project = makeProject();
     const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
     const result = await run(specToml(project.repo.dir, `[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}`));
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('no candidate passed');
+    expect(result.stdout).toContain('no candidate can win (c1 passed no check, c2 passed no check); what each one committed is kept under refs/bestof/');
     expect(readReport(project.repo.dir).status).toBe('no_winner');
+  });
+
+  it('says, when the one candidate that passes every check changed a frozen path, that it cannot win for that, not that nothing passed', async () => {
+    project = makeProject();
+    const fixesAndTouchesTests = project.writeOutside(
+      'fix-and-touch.toml',
+      `${FIX_SCRIPT}\n[[steps]]\nwrite = "test/add.test.mjs"\ncontent = "import './../src/add.mjs';\\n"\n`,
+    );
+    const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
+    const result = await run(
+      specToml(project.repo.dir, `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(fixesAndTouchesTests)}\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}`),
+    );
+    expect(result.code).toBe(1);
+    const report = readReport(project.repo.dir);
+    expect(report.candidates.map((c) => [c.id, c.score])).toEqual([['c1', 10], ['c2', 0]]);
+    expect(result.stdout).toContain('no candidate can win (c1 changed frozen paths, c2 passed no check); what each one committed is kept under refs/bestof/');
   });
 
   it('passes the prompt file to a command agent through {prompt_file}', async () => {

@@ -80,14 +80,33 @@ function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']):
     return {
       status: 'cancelled',
       exitCode: EXIT_CODES.cancelled,
-      message: `run cancelled; every candidate's work is kept under refs/bestof/${runId}/; continue it with \`bestof resume ${runId}\`, or see \`bestof show ${runId}\``,
+      message: `run cancelled; what each candidate did is committed and kept under refs/bestof/${runId}/; continue it with \`bestof resume ${runId}\`, or see \`bestof show ${runId}\``,
     };
   }
   return {
     status: 'no_winner',
     exitCode: EXIT_CODES.noWinner,
-    message: `no candidate passed; every candidate's work is kept under refs/bestof/${runId}/; \`bestof show ${runId}\` says why each one failed`,
+    message: `no candidate can win (${whyNone(state)}); what each one committed is kept under refs/bestof/${runId}/; \`bestof show ${runId}\` says why each one failed`,
   };
+}
+
+/**
+ * Why no candidate can win, in a few words per candidate, from the ranking's reasons ("c1 passed
+ * no check, c2 changed frozen paths"): not every run without a winner is one where nothing passed
+ * (a candidate that passed every check may have changed a frozen path, or made no changes).
+ */
+function whyNone(state: RunState): string {
+  const ranked = new Map(state.ranking.map((entry) => [entry.candidate, entry]));
+  const reasons = state.order.flatMap((id) => {
+    const entry = ranked.get(id);
+    return entry === undefined || entry.eligible ? [] : [`${id} ${shortReason(entry.reason ?? 'cannot win')}`];
+  });
+  return reasons.length > 0 ? reasons.join(', ') : 'none was ranked';
+}
+
+/** A ranking reason without its advice in brackets or its list of paths: the closing line is one line. */
+function shortReason(reason: string): string {
+  return reason.replace(/ \(.*\)$/, '').replace(/^(changed frozen paths): .*$/, '$1');
 }
 
 /** Candidates whose worktree outlives the run: work no commit could take, or edits inside submodules. */
