@@ -4,7 +4,7 @@
  * must be byte-for-byte as before.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { branchTips, commitAll, reclaimHead } from '../../src/git/commit.js';
@@ -82,6 +82,30 @@ describe('watchGitDir', () => {
     expect(one.overlapped && two.overlapped).toBe(true);
     expect(readFileSync(join(r.dir, '.git/config')).equals(configBytes)).toBe(true);
     expect(activeGitDirWatches()).toBe(0);
+  });
+
+  it('watches every file of a hooks folder that holds more than it reads at once (100 hooks): a change in any of them is put back', async () => {
+    const { r, wt } = await world();
+    // The user's own hooks: more than the snapshot reads at once (32), so it reads them in chunks.
+    for (let i = 0; i < 100; i++) put(r.dir, `.git/hooks/user-${String(i).padStart(3, '0')}`, `#!/bin/sh\n# hook ${i}\n`, 0o755);
+    const hooksBefore = git(r.dir, 'hash-object', ...Array.from({ length: 100 }, (_, i) => join(r.dir, `.git/hooks/user-${String(i).padStart(3, '0')}`)));
+    const watch = await watchGitDir(wt);
+    // The agent rewrites every one of them but two (one loses its x bit, one is deleted), and adds one.
+    for (let i = 0; i < 98; i++) put(r.dir, `.git/hooks/user-${String(i).padStart(3, '0')}`, `#!/bin/sh\ntouch /tmp/evil-${i}\n`, 0o755);
+    chmodSync(join(r.dir, '.git/hooks/user-098'), 0o644);
+    rmSync(join(r.dir, '.git/hooks/user-099'));
+    put(r.dir, '.git/hooks/user-100', '#!/bin/sh\ntouch /tmp/evil-new\n', 0o755);
+
+    const { changes } = await watch.restore();
+
+    expect(changes.map((c) => `${c.path}:${c.change}`).sort()).toEqual([
+      ...Array.from({ length: 99 }, (_, i) => `.git/hooks/user-${String(i).padStart(3, '0')}:modified`),
+      '.git/hooks/user-099:deleted',
+      '.git/hooks/user-100:added',
+    ].sort());
+    expect(git(r.dir, 'hash-object', ...Array.from({ length: 100 }, (_, i) => join(r.dir, `.git/hooks/user-${String(i).padStart(3, '0')}`)))).toBe(hooksBefore);
+    expect(statSync(join(r.dir, '.git/hooks/user-098')).mode & 0o777).toBe(0o755);
+    expect(existsSync(join(r.dir, '.git/hooks/user-100'))).toBe(false);
   });
 
   it('reports nothing when nothing changed', async () => {
