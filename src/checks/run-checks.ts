@@ -43,8 +43,17 @@ function checkHint(exitCode: number | undefined, output: string, sandbox: Sandbo
   return '';
 }
 
+/**
+ * Control characters other than tab and newline (NUL, backspace, bell, a lone ESC): what a check
+ * that prints binary output leaves. The tail goes into the next prompt (a NUL byte cannot be part of
+ * a program's argument, so a `command` agent given `{prompt}` could not be started), the terminal UI
+ * and the reports; each becomes U+FFFD, which says that something was there.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 export function outputTail(text: string): string {
-  const clean = text.replace(ANSI, '').replace(/\r/g, '');
+  const clean = text.replace(ANSI, '').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
   const lines = clean.trimEnd().split('\n');
   const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
   return tail.length > OUTPUT_TAIL_CHARS ? tail.slice(-OUTPUT_TAIL_CHARS) : tail;

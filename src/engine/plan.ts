@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
 // Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
+import { MAX_ARG_BYTES } from '../process/arg-limit.js';
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
@@ -196,6 +197,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   }
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];
+  /** The keys of `command` agents given the prompt as an argument (`{prompt}`, or no `args`). */
+  const promptAsArgument = new Set<string>();
   const kindCount = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     const entry = entries[i % entries.length] ?? {};
@@ -211,6 +214,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     const id = `c${index}`;
     const prepared = await prepareAgent(settings, { specDir, key, scripts, sandboxed, shannon: spec.shannon });
     if (!prepared.ok && !problems.includes(prepared.error)) problems.push(prepared.error);
+    if (settings.kind === 'command' && (settings.args.length === 0 || settings.args.some((arg) => arg.includes('{prompt}')))) promptAsArgument.add(key);
     candidates.push({
       id,
       index,
@@ -270,6 +274,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     });
   }
   const retryTemplate = spec.prompt.retry_prompt_file ? await readSpecFile('prompt.retry_prompt_file', spec.prompt.retry_prompt_file) : undefined;
+  problems.push(...promptArgumentProblems(promptAsArgument, [prompt, ...phases.map((phase) => phase.prompt)]));
 
   let review: ReviewPlan | undefined;
   if (spec.review && spec.review.enabled) {
@@ -339,6 +344,21 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
  * `editable`, would revert every change under it): a typo such as `test/**` where the tests
  * are `test.js` must stop the run, not pass silently.
  */
+/**
+ * A `command` agent given the prompt as an argument cannot be started with a prompt longer than one
+ * argument of a program may be (MAX_ARG_BYTES on Linux: E2BIG): said now when the task or a phase's
+ * prompt is that long already. The prompts of later iterations only grow; an agent call whose
+ * prompt outgrows the limit on the way ends crashed, saying the same (src/providers/command.ts).
+ */
+function promptArgumentProblems(keys: ReadonlySet<string>, prompts: readonly string[]): string[] {
+  const longest = Math.max(0, ...prompts.map((prompt) => Buffer.byteLength(prompt)));
+  if (longest < MAX_ARG_BYTES) return [];
+  return [...keys].map(
+    (key) =>
+      `${key}.args: the prompt is ${Math.ceil(longest / 1024)} KiB, longer than one argument of a program may be on Linux (${MAX_ARG_BYTES / 1024} KiB), and this command agent gets it as an argument (\`{prompt}\`, or no \`args\`); give it the prompt as a file instead: \`args = ["{prompt_file}"]\``,
+  );
+}
+
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
   // Loaded only for a spec with globs to match: `bestof validate` of one without pays for none of it.

@@ -12,10 +12,11 @@
  * The children started and not yet reaped are kept in a set, so that bestof can kill them
  * all synchronously right before it exits (killAllChildrenNow: a second Ctrl-C).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
+import { MAX_ARG_BYTES } from './arg-limit.js';
 import { openCappedLog, type CappedLog } from './capped-log.js';
 import { killGroup } from './kill-tree.js';
 import { LineSplitter } from './line-splitter.js';
@@ -114,12 +115,22 @@ export async function runProcess(
   const err = new OutputSink(maxTail, guard(options.onStderrLine), writeLog);
 
   const tag = newProcessTag();
-  const child = spawn(file, [...args], {
-    cwd: options.cwd,
-    env: { ...options.env, [PROCESS_TAG_VAR]: tag },
-    detached: true,
-    stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
+  let child: ChildProcess;
+  try {
+    child = spawn(file, [...args], {
+      cwd: options.cwd,
+      env: { ...options.env, [PROCESS_TAG_VAR]: tag },
+      detached: true,
+      stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    // Node throws at once, instead of emitting 'error', for an argument it refuses (one with a NUL
+    // byte) and for what the system refuses other than ENOENT, EACCES, EAGAIN, EMFILE and ENFILE:
+    // E2BIG, an argument over 128 KiB (a prompt passed as `{prompt}`) or arguments and environment
+    // over the system's limit. Still a process that did not start: a value, not an exception.
+    if (log !== undefined) await log.close();
+    return notStarted({ spawnError: spawnErrorMessage(file, options.cwd, error as NodeJS.ErrnoException) });
+  }
   if (child.pid !== undefined) liveChildren.set(child.pid, tag);
   child.stdout?.on('data', (chunk: Uint8Array) => out.push(chunk));
   child.stderr?.on('data', (chunk: Uint8Array) => err.push(chunk));
@@ -253,7 +264,12 @@ function spawnErrorMessage(file: string, cwd: string, error: NodeJS.ErrnoExcepti
   if (error.code === 'ENOENT' && !existsSync(cwd)) {
     return `cannot start ${file}: working directory ${cwd} not found (ENOENT)`;
   }
-  const reasons: Record<string, string> = { ENOENT: 'not found', EACCES: 'permission denied' };
+  const reasons: Record<string, string> = {
+    ENOENT: 'not found',
+    EACCES: 'permission denied',
+    E2BIG: `its arguments are too long for the system (one argument may be at most ${MAX_ARG_BYTES / 1024} KiB on Linux, and all of them with the environment at most a few MB)`,
+    ERR_INVALID_ARG_VALUE: 'an argument or a value of its environment holds a NUL byte, which no program can be given',
+  };
   const reason = (error.code !== undefined ? reasons[error.code] : undefined) ?? error.message;
   return `cannot start ${file}: ${reason}${error.code !== undefined ? ` (${error.code})` : ''}`;
 }

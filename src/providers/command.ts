@@ -10,6 +10,7 @@ import { access, constants, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
 import { requestRedactor } from './cli-provider.js';
+import { MAX_ARG_BYTES } from '../process/arg-limit.js';
 import { runAgentProcess } from '../process/sandbox.js';
 import { err, ok } from '../result.js';
 import type { ProviderSettings } from '../spec/schema.js';
@@ -66,6 +67,22 @@ export function expandArgs(args: readonly string[], values: Readonly<Record<stri
   return template.map((arg) => arg.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole));
 }
 
+/**
+ * Why an argument cannot be given to a program, or undefined when every one can: one longer than
+ * Linux allows (MAX_ARG_BYTES; the prompt grows from iteration to iteration with what the checks
+ * said), or one holding a NUL byte. Said before starting anything, with the way out: the prompt
+ * in a file.
+ */
+function unpassableArgument(argv: readonly string[], template: readonly string[]): string | undefined {
+  const index = argv.findIndex((arg) => Buffer.byteLength(arg) >= MAX_ARG_BYTES || arg.includes('\0'));
+  if (index < 0) return undefined;
+  const arg = argv[index] ?? '';
+  const what = template[index]?.includes('{prompt}') ? 'the prompt' : `argument ${index + 1}`;
+  const instead = 'give it the prompt as a file instead: `args = ["{prompt_file}"]` (the path of a file that holds the prompt)';
+  if (arg.includes('\0')) return `${what} holds a NUL byte, which no program can be given as an argument; ${instead}`;
+  return `${what} is ${Math.ceil(Buffer.byteLength(arg) / 1024)} KiB, longer than one argument of a program may be on Linux (${MAX_ARG_BYTES / 1024} KiB); ${instead}`;
+}
+
 async function runCommand(options: CommandProviderOptions, request: ProviderRequest): Promise<ProviderResult> {
   const promptFile = join(request.artifactsDir, 'prompt.md');
   // The record is redacted, and so is what the agent reads from {prompt_file}: it has the
@@ -80,6 +97,10 @@ async function runCommand(options: CommandProviderOptions, request: ProviderRequ
     iteration: String(request.iteration),
     candidate: request.candidateId,
   });
+  const refused = unpassableArgument(argv, options.args.length > 0 ? options.args : ['{prompt}']);
+  if (refused !== undefined) {
+    return { text: '', usage: ZERO_USAGE, costUsd: 0, costEstimated: false, sessionId: undefined, turns: 0, durationMs: 0, outcome: 'crashed', message: `${options.command} was not started: ${refused}` };
+  }
   let lastLine = '';
   const result = await runAgentProcess(options.command, argv, {
     cwd: request.cwd,

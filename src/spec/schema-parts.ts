@@ -132,7 +132,7 @@ const providerFields = {
     defaultText: "the CLI's name",
   }),
   args: z.array(z.string()).meta({
-    description: 'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`)',
+    description: 'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`; one argument holds at most 128 KiB on Linux, so a longer prompt needs `{prompt_file}`, a file that holds it)',
   }),
   env: z.record(z.string(), z.string()).meta({
     description:

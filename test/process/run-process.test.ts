@@ -108,6 +108,16 @@ describe('runProcess', () => {
     expect(result.spawnError).toBe('cannot start bestof-no-such-binary: not found (ENOENT)');
   });
 
+  it('reports an argument the system or Node refuses (over 128 KiB: E2BIG; a NUL byte) as spawnError without throwing', async () => {
+    const tooLong = await runProcess('echo', ['x'.repeat(200_000)], base);
+    expect(tooLong.ok).toBe(false);
+    expect(tooLong.exitCode).toBeUndefined();
+    expect(tooLong.spawnError).toMatch(/^cannot start echo: its arguments are too long for the system \(one argument may be at most 128 KiB on Linux.*\(E2BIG\)$/);
+    const withNul = await runProcess('echo', ['a\0b'], base);
+    expect(withNul.ok).toBe(false);
+    expect(withNul.spawnError).toBe('cannot start echo: an argument or a value of its environment holds a NUL byte, which no program can be given (ERR_INVALID_ARG_VALUE)');
+  });
+
   it('reports a missing working directory as spawnError', async () => {
     const result = await runProcess('true', [], { ...base, cwd: join(tmp, 'missing') });
     expect(result.ok).toBe(false);
