@@ -75,12 +75,16 @@ export function frozenChanges(c: CandidateState, evidence: CandidateEvidence = {
  * Why a candidate cannot win, or undefined when it can. A candidate must have committed
  * work whose ref and branch are still where it was scored, change no frozen path (unless
  * `allow_tampered`), reach `min_score`, and (when the spec has checks) pass at least one of
- * them: a winner that fails every check would be chosen by the tie-break alone.
+ * them: a winner that fails every check would be chosen by the tie-break alone. One that an
+ * internal error of bestof's stopped was not finally scored, and cannot win either.
  */
 export function ineligibility(c: CandidateState, policy: SelectionPolicy, evidence: CandidateEvidence = {}): string | undefined {
   if (c.status === 'failed' && c.reason === 'setup_failed') return 'setup failed';
   if (c.status === 'failed' && c.reason === 'infrastructure_failed') return 'lost during setup (git or bestof failed, not the candidate)';
   if (c.status === 'cancelled') return 'cancelled';
+  // Its last iteration's score is not a final score (final scoring skips it: bestof's own record of
+  // it may be incomplete, its diff is not counted), so it is not set against the others'.
+  if (c.status === 'failed' && c.reason === 'internal_error') return "stopped by an internal error of bestof's before its final scoring (its work is kept)";
   if (evidence.untrusted !== undefined) return evidence.untrusted;
   if (c.commit === undefined || c.diff.files === 0) return 'made no changes';
   if (c.score === undefined) return 'not scored';
