@@ -84,7 +84,7 @@ export function ineligibility(c: CandidateState, policy: SelectionPolicy, eviden
   if (c.status === 'cancelled') return 'cancelled';
   // Its last iteration's score is not a final score (final scoring skips it: bestof's own record of
   // it may be incomplete, its diff is not counted), so it is not set against the others'.
-  if (c.status === 'failed' && c.reason === 'internal_error') return "stopped by an internal error of bestof's before its final scoring (its work is kept)";
+  if (c.status === 'failed' && c.reason === 'internal_error') return "stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)";
   if (evidence.untrusted !== undefined) return evidence.untrusted;
   if (c.commit === undefined || c.diff.files === 0) return 'made no changes';
   if (c.score === undefined) return 'not scored';

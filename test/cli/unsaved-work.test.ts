@@ -47,7 +47,7 @@ describe('work that could not be committed', () => {
     const c1 = r.candidates.find((c) => c.id === 'c1');
     expect(c1?.reason).toBe('internal_error');
     // Not finally scored, so not set against c2, and the ranking says why (its diff was never counted: not "made no changes").
-    expect(r.ranking.find((entry) => entry.candidate === 'c1')?.reason).toBe("stopped by an internal error of bestof's before its final scoring (its work is kept)");
+    expect(r.ranking.find((entry) => entry.candidate === 'c1')?.reason).toBe("stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)");
     const leftover = `refs/bestof/${r.runId}/c1/leftover`;
     expect(project.repo.git('show', `${leftover}:notes.txt`)).toBe('precious work');
     expect(r.warnings.join('\n')).toContain(`saved at ${leftover}`);

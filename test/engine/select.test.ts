@@ -40,7 +40,7 @@ describe('ineligibility', () => {
 
   it('a candidate an internal error stopped cannot win: it was not finally scored, and the reason says so (not "made no changes")', () => {
     const stopped = candidate('c1', 1, { status: 'failed', reason: 'internal_error', diff: { files: 0, insertions: 0, deletions: 0 } });
-    expect(ineligibility(stopped, policy)).toBe("stopped by an internal error of bestof's before its final scoring (its work is kept)");
+    expect(ineligibility(stopped, policy)).toBe("stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)");
   });
 });
 
