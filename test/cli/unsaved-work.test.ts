@@ -20,7 +20,7 @@ afterEach(() => {
   lib = undefined;
 });
 
-function report(): { runId: string; candidates: { id: string; ref: string; reason: string }[]; warnings: string[] } {
+function report(): { runId: string; candidates: { id: string; ref: string; reason: string }[]; ranking: { candidate: string; reason?: string }[]; warnings: string[] } {
   const runsDir = join(project.repo.dir, '.bestof', 'runs');
   return JSON.parse(readFileSync(join(runsDir, readdirSync(runsDir)[0] as string, 'report.json'), 'utf8'));
 }
