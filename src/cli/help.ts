@@ -229,7 +229,7 @@ export function commandHelp(command: CommandDescriptor): string {
 }
 
 const EXIT_CODE_LINES = [
-  'Exit codes: 0 winner chosen, 1 no candidate can win, 2 bad input, 3 merge refused, 4 a candidate was lost (nothing merged),',
+  'Exit codes: 0 winner chosen, 1 no candidate can win, 2 bad input, 3 merge refused, 4 incomplete (a candidate lost, work kept uncommitted, a full disk),',
   '  70 internal error, 130 cancelled. bench: 0 ran, 1 a regression against --baseline, 2 bad input, 130 cancelled.',
 ];
 

@@ -80,7 +80,24 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       })
     : undefined;
   // The record (event log, state.json, reports) listens first, so it holds an event before any front end reacts to it.
-  const record = createRunRecord(plan.runDir, options.resume ? { resume: options.resume } : {});
+  // A log that cannot be written (a full disk) stops the run as a Ctrl-C would, while git may still
+  // commit each candidate's work: a run whose record has a hole could be neither resumed nor judged.
+  let recordFailure: Error | undefined;
+  let reportFailed = false;
+  const record = createRunRecord(plan.runDir, {
+    ...(options.resume ? { resume: options.resume } : {}),
+    onLogFailure: (error) => {
+      recordFailure = error;
+      const why = `bestof: cannot write the run's record (${plan.runDir}/events.jsonl: ${error.message}): stopping the run; what each candidate did is committed and kept where git can still write`;
+      if (ui) ui.cancelling();
+      process.stderr.write(`\n${why}\n`);
+      controller.abort(new Error(why));
+    },
+    onReportFailure: (error) => {
+      reportFailed = true;
+      process.stderr.write(`bestof: warning: cannot write report.json or report.md in ${plan.runDir} (${error.message}); \`bestof show ${plan.runId}\` rebuilds the report from the event log\n`);
+    },
+  });
   try {
     const state = await executeRun(plan, {
       signal: controller.signal,
@@ -91,11 +108,23 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     // it, src/report/after-run.ts). A report that cannot be written never fails the run.
     const html = await writeRunHtml(plan.runDir, state, { secrets: runSecrets(plan), tieBreak: plan.spec.select.tie_break });
     const choice = await ui?.finish();
-    if (!html.ok) process.stderr.write(`bestof: warning: ${html.error}; report.json and report.md are complete (\`bestof show ${plan.runId} --html\` tries again)\n`);
+    if (!html.ok) {
+      const others = reportFailed || recordFailure !== undefined ? '' : '; report.json and report.md are complete';
+      process.stderr.write(`bestof: warning: ${html.error}${others} (\`bestof show ${plan.runId} --html\` tries again)\n`);
+    }
     if (options.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
     // A winner the user chose in the compare view decides the exit code, as a policy winner would.
     if (choice) return choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed;
-    return state.exitCode ?? EXIT_CODES.internalError;
+    // The closing line has said it already when the engine met the full disk too (it stopped the run itself).
+    if (recordFailure !== undefined && state.exitCode !== EXIT_CODES.incomplete) {
+      // The log ends where the write failed: what happened after it (the cancel, the commits it
+      // made) is in git, not in the log. A resume folds the log, finds the refs ahead of it and keeps them.
+      process.stderr.write(
+        `bestof: run ${plan.runId} is incomplete: its record could not be written (${recordFailure.message}); the candidates' commits are under refs/bestof/${plan.runId}/ and any work git could not commit is in the worktrees; make room on that disk, then \`bestof resume ${plan.runId}\` goes on (or \`bestof clean\` commits and keeps what is left)\n`,
+      );
+      return EXIT_CODES.incomplete;
+    }
+    return recordFailure !== undefined ? EXIT_CODES.incomplete : (state.exitCode ?? EXIT_CODES.internalError);
   } finally {
     record.close();
     ui?.close();

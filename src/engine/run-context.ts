@@ -18,7 +18,15 @@ import { collectSecrets, type SecretSet } from './secrets.js';
 
 export interface RunContext {
   readonly plan: RunPlan;
+  /** Aborted by the caller's cancel (Ctrl-C, SIGTERM, the dashboard) or by stopRun. */
   readonly signal: AbortSignal;
+  /**
+   * Stops the run from inside, as a cancel does (every candidate commits what it has and stops),
+   * for what no candidate can go on through: a full disk. The first reason is kept.
+   */
+  stopRun(reason: string): void;
+  /** Why stopRun stopped the run, when it did: the run then ends incomplete, to be resumed. */
+  stoppedBecause(): string | undefined;
   /** The state the run was resumed from, when it was. */
   readonly resume: RunState | undefined;
   /** performance.now() at the start of this process's part of the run. */
@@ -73,9 +81,17 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
     { ...Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])), [VOTE_PAYER]: state.voteCostUsd },
   );
   const providerQueues = new Map<string, PQueue>();
+  const stopper = new AbortController();
+  let stopReason: string | undefined;
   return {
     plan,
-    signal: options.signal,
+    signal: AbortSignal.any([options.signal, stopper.signal]),
+    stopRun: (reason: string): void => {
+      if (stopReason !== undefined || options.signal.aborted) return;
+      stopReason = reason;
+      stopper.abort(new Error(reason));
+    },
+    stoppedBecause: () => stopReason,
     resume: options.resume,
     startedAt: performance.now(),
     emit,

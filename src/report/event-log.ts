@@ -5,7 +5,7 @@
  * before a crash or a kill -9 (the page cache keeps what a killed process wrote), and opening
  * the file per event costs more than the write. Read as a stream, never whole.
  */
-import { appendFileSync, closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
@@ -17,19 +17,48 @@ export interface EventLogWriter {
   close(): void;
 }
 
-/** Appends to `<runDir>/events.jsonl`; the file is opened on the first event (the engine creates the folder before it emits). */
-export function createEventLogWriter(runDir: string): EventLogWriter {
+/**
+ * Appends to `<runDir>/events.jsonl`; the file is opened on the first event (the engine creates the
+ * folder before it emits).
+ *
+ * A write that fails (a full disk: ENOSPC; a quota; an I/O error) never throws into the engine,
+ * which emits from deep inside a candidate's loop: `onFailure` hears of it once, and the log takes
+ * no more events, since a log with a hole in it would fold into a wrong state (the caller stops the
+ * run: src/cli/run-session.ts). A log whose last line was torn (a process killed mid-write, or a
+ * write cut short by a full disk) gets a newline before the next event, so that the torn line does
+ * not swallow it.
+ */
+export function createEventLogWriter(runDir: string, onFailure: (error: Error) => void = () => undefined): EventLogWriter {
   let fd: number | undefined;
+  let failed = false;
   return {
     listener: (event: RunEvent) => {
-      fd ??= openSync(join(runDir, EVENT_LOG_FILE), 'a');
-      writeSync(fd, `${JSON.stringify(event)}\n`);
+      if (failed) return;
+      try {
+        if (fd === undefined) {
+          fd = openSync(join(runDir, EVENT_LOG_FILE), 'a+');
+          if (!endsWithNewline(fd)) writeSync(fd, '\n');
+        }
+        writeSync(fd, `${JSON.stringify(event)}\n`);
+      } catch (error) {
+        failed = true;
+        onFailure(error as Error);
+      }
     },
     close: () => {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
     },
   };
+}
+
+/** True when the file is empty or its last byte is a newline. */
+function endsWithNewline(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
 }
 
 /**

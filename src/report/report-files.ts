@@ -1,20 +1,31 @@
 /** report.json and report.md, written once, when the run finishes, from the folded state. */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
 import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
 import { buildJsonReport, renderMarkdownReport } from './report.js';
+import { writeFileAtomic } from './state-file.js';
 
-export function createReportWriter(runDir: string, initial: RunState = initialRunState()): RunEventListener {
+/**
+ * Writes report.json and report.md when the run finishes. One that cannot be written (a full disk)
+ * is said through `onFailure` and never fails the run: the event log holds everything, and
+ * `bestof show` rebuilds the report from it.
+ */
+export function createReportWriter(runDir: string, initial: RunState = initialRunState(), onFailure: (error: Error) => void = () => undefined): RunEventListener {
   let state = initial;
   return (event: RunEvent) => {
     state = reduceRunState(state, event);
-    if (event.type === 'run.finished') writeReports(runDir, state);
+    if (event.type !== 'run.finished') return;
+    try {
+      writeReports(runDir, state);
+    } catch (error) {
+      onFailure(error as Error);
+    }
   };
 }
 
 /** Both reports of a run from its state (also rewritten after the run, ./after-run.ts). */
 export function writeReports(runDir: string, state: RunState): void {
-  writeFileSync(join(runDir, 'report.json'), `${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
-  writeFileSync(join(runDir, 'report.md'), renderMarkdownReport(state));
+  // Atomic, each: a report cut short by a full disk would be a JSON file that does not parse.
+  writeFileAtomic(join(runDir, 'report.json'), `${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+  writeFileAtomic(join(runDir, 'report.md'), renderMarkdownReport(state));
 }

@@ -15,11 +15,22 @@ export interface RunRecord {
   close(): void;
 }
 
-export function createRunRecord(runDir: string, options: { readonly resume?: RunState } = {}): RunRecord {
-  const eventLog = createEventLogWriter(runDir);
+export interface RunRecordOptions {
+  readonly resume?: RunState;
+  /**
+   * The event log could not be written (a full disk): it takes no more events, and the run should
+   * stop, its work committed, while git can still write. Said once.
+   */
+  readonly onLogFailure?: (error: Error) => void;
+  /** report.json or report.md could not be written at the end; the log is complete. */
+  readonly onReportFailure?: (error: Error) => void;
+}
+
+export function createRunRecord(runDir: string, options: RunRecordOptions = {}): RunRecord {
+  const eventLog = createEventLogWriter(runDir, options.onLogFailure);
   const stateFile = createStateFileWriter(runDir, options.resume ? { initial: options.resume } : {});
   return {
-    listeners: [eventLog.listener, stateFile.listener, createReportWriter(runDir, options.resume)],
+    listeners: [eventLog.listener, stateFile.listener, createReportWriter(runDir, options.resume, options.onReportFailure)],
     close: () => {
       stateFile.close();
       eventLog.close();

@@ -11,7 +11,7 @@
  * agents flooded their output can be 100 MB. For them a snapshot a fraction of a second behind
  * the log of a killed run is the same picture.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
@@ -36,8 +36,18 @@ export interface StateFileWriter {
 /** Writes a file so that readers see either the old or the new content, never a mix. */
 export function writeFileAtomic(path: string, content: string): void {
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, content);
+    renameSync(temporary, path);
+  } catch (error) {
+    // A write cut short (a full disk) leaves no half file beside the real one.
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Not a file: left as it is.
+    }
+    throw error;
+  }
 }
 
 export function createStateFileWriter(runDir: string, options: StateFileOptions = {}): StateFileWriter {
@@ -49,11 +59,25 @@ export function createStateFileWriter(runDir: string, options: StateFileOptions 
   let timer: NodeJS.Timeout | undefined;
   let writes = 0;
 
+  let failed = false;
   const write = (): void => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!dirty) return;
-    writeFileAtomic(path, JSON.stringify(state, null, 2));
+    if (!dirty || failed) return;
+    try {
+      writeFileAtomic(path, JSON.stringify(state, null, 2));
+    } catch {
+      // A full disk, most likely. Never thrown: this runs from a timer too, where it would end
+      // bestof on the spot. The snapshot goes, rather than stay behind the log: `ls` and `show`
+      // then fold the log instead (readStateFile finds no file). Removing frees space; it does not take any.
+      failed = true;
+      try {
+        rmSync(path, { force: true });
+      } catch {
+        // Not a file (nothing of ours): left as it is.
+      }
+      return;
+    }
     dirty = false;
     lastWrite = Date.now();
     writes += 1;

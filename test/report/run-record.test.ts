@@ -4,7 +4,7 @@
  * many events arrive, and is the full fold of the log once the run finishes.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import type { RunEvent } from '../../src/engine/events.js';
 import { foldEvents } from '../../src/engine/run-state.js';
 import { createEventLogWriter, readEvents } from '../../src/report/event-log.js';
 import { createRunRecord } from '../../src/report/run-record.js';
-import { createStateFileWriter } from '../../src/report/state-file.js';
+import { createStateFileWriter, readStateFile } from '../../src/report/state-file.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/wait.js';
 import { candidate, finishedRun, runStarted, stamp } from '../ui/scripted-runs.js';
@@ -105,5 +105,71 @@ describe('the run record', () => {
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(report.status).toBe(foldEvents(events).status);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(`# bestof run ${foldEvents(events).runId}`);
+  });
+});
+
+/**
+ * A full disk, played by /dev/full (every write to it fails with ENOSPC) through a symlink where the
+ * record writes: nothing may throw into the engine (it emits from inside a candidate's loop) or from
+ * a timer (which would end bestof on the spot, as it once did), and nothing half-written stays.
+ */
+describe.runIf(existsSync('/dev/full'))('the record on a full disk', () => {
+  it('the event log says so once, takes no more events (a log with a hole would fold wrong), and never throws', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    symlinkSync('/dev/full', join(dir, 'events.jsonl'));
+    const failures: Error[] = [];
+    const log = createEventLogWriter(dir, (error) => failures.push(error));
+    for (const event of finishedRun()) log.listener(event);
+    log.close();
+    expect(failures.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['ENOSPC']);
+  });
+
+  it('the event log puts a torn last line (a write cut short, a kill mid-write) on a line of its own, so that the next event is read', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const [first, second, ...rest] = finishedRun();
+    writeFileSync(join(dir, 'events.jsonl'), `${JSON.stringify(first)}\n${JSON.stringify(second).slice(0, 25)}`);
+    const log = createEventLogWriter(dir);
+    for (const event of rest) log.listener(event);
+    log.close();
+    expect(await readEvents(dir)).toEqual([first, ...rest]);
+  });
+
+  it('state.json: a write that fails neither throws (also from its timer) nor leaves a snapshot behind the log; ls and show then fold the log', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    const writer = createStateFileWriter(dir, { intervalMs: 20 });
+    const events = flood(5);
+    writer.listener(events[0] as RunEvent);
+    expect(existsSync(join(dir, 'state.json'))).toBe(true);
+    // From now on the disk is full: the next write goes to the temporary file, which is /dev/full.
+    symlinkSync('/dev/full', join(dir, `state.json.${process.pid}.tmp`));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => void uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (const event of events.slice(1)) writer.listener(event);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the trailing write, from its timer
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    expect(existsSync(join(dir, 'state.json'))).toBe(false);
+    expect(existsSync(join(dir, `state.json.${process.pid}.tmp`))).toBe(false);
+    expect(await readStateFile(dir)).toBeUndefined();
+    writer.close();
+  });
+
+  it('report.json and report.md: a write that fails is said through onReportFailure, and leaves no half report', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-record-'));
+    symlinkSync('/dev/full', join(dir, `report.json.${process.pid}.tmp`));
+    const failures: Error[] = [];
+    const record = createRunRecord(dir, { onReportFailure: (error) => failures.push(error) });
+    const events = finishedRun();
+    for (const event of events) for (const listener of record.listeners) listener(event);
+    record.close();
+    expect(failures.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['ENOSPC']);
+    expect(existsSync(join(dir, 'report.json'))).toBe(false);
+    expect(existsSync(join(dir, `report.json.${process.pid}.tmp`))).toBe(false);
+    // The log is whole: `bestof show` rebuilds the report from it.
+    expect(await readEvents(dir)).toEqual(events);
   });
 });

@@ -9,6 +9,7 @@ import type { Provider } from '../../providers/types.js';
 import { runCandidate, type CandidateContext } from '../candidate.js';
 import { prepareCowBase, remountCowWorktree, type OverlayMounts } from '../../git/cow-worktree.js';
 import { cowBaseDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
+import { isDiskFull } from '../disk-full.js';
 import type { UnstampedEvent } from '../events.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
@@ -59,7 +60,10 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
           );
           ctx.ends.set(candidate.id, end);
         } catch (error) {
-          ctx.emit(internalFailure(ctx.state(), candidate.id, error));
+          if (isDiskFull(error)) {
+            ctx.stopRun(`the disk is full (${(error as Error).message})`);
+            ctx.emit(stoppedByFullDisk(ctx.state(), candidate.id, error));
+          } else ctx.emit(internalFailure(ctx.state(), candidate.id, error));
         }
       }),
     ),
@@ -108,12 +112,28 @@ async function remountFinished(ctx: RunContext, lower: string, mounts: OverlayMo
 /** A bug or an unexpected git failure: this candidate stops, the others go on. */
 function internalFailure(state: RunState, candidate: string, error: unknown): UnstampedEvent {
   const c = state.candidates[candidate];
+  return endedByError(state, candidate, 'failed', 'internal_error', `internal error: ${(error as Error)?.message ?? String(error)}; its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
+}
+
+/**
+ * A full disk stopped this candidate (and the run): cancelled, not failed, so that `bestof resume`
+ * goes on with it once there is room; its last commit is kept, and finish saves what the worktree
+ * holds beyond it where git still can.
+ */
+function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): UnstampedEvent {
+  const c = state.candidates[candidate];
+  return endedByError(state, candidate, 'cancelled', 'cancelled', `stopped: the disk is full (${(error as Error)?.message ?? String(error)}); its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
+}
+
+/** The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands. */
+function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled', message: string): UnstampedEvent {
+  const c = state.candidates[candidate];
   return {
     type: 'candidate.finished',
     candidate,
-    status: 'failed',
-    reason: 'internal_error',
-    message: `internal error: ${(error as Error)?.message ?? String(error)}; its last commit is kept at ${c?.ref ?? 'refs/bestof'}`,
+    status,
+    reason,
+    message,
     iterations: c?.iteration ?? 0,
     score: c?.score ?? 0,
     commit: c?.commit,

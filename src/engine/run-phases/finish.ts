@@ -76,6 +76,15 @@ function closingOf(ctx: RunContext, state: RunState, merged: RunState['merge']):
       ? { status: 'winner', exitCode: EXIT_CODES.winner, message: `${merged.candidate} (${label}) won; ${merged.message}` }
       : { status: 'winner', exitCode: EXIT_CODES.mergeFailed, message: `${merged.candidate} (${label}) won, but the merge did not happen: ${merged.message}` };
   }
+  const stopped = ctx.stoppedBecause();
+  if (stopped !== undefined) {
+    // Not the user's cancel: the run could not go on. Cancelled, so that it can be resumed.
+    return {
+      status: 'cancelled',
+      exitCode: EXIT_CODES.incomplete,
+      message: `incomplete: stopped because ${stopped}; what each candidate did is committed and kept under refs/bestof/${runId}/ where git could still write; make room, then \`bestof resume ${runId}\` goes on`,
+    };
+  }
   if (ctx.signal.aborted) {
     return {
       status: 'cancelled',
@@ -145,7 +154,11 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
       return undefined;
     }),
   );
-  await pruneWorktrees(plan.repoRoot);
+  // Housekeeping (git forgets worktrees whose folders are gone): a git that cannot do it now (a full
+  // disk, where its lock file cannot be made) leaves it to the next git command; it never ends the run.
+  await pruneWorktrees(plan.repoRoot).catch((error: unknown) => {
+    ctx.emit({ type: 'run.warning', message: `git could not prune its worktree records (${(error as Error).message}); \`git worktree prune\` or \`bestof clean\` does it later` });
+  });
   const ids = (why: 'unsaved' | 'submodules'): string[] => kept.flatMap((k) => (k?.why === why ? [k.id] : []));
   return { unsaved: ids('unsaved'), forSubmodules: ids('submodules') };
 }

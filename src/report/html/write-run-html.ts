@@ -9,7 +9,7 @@
  * agents' `env` tables, whose secret values are redacted like the run's own record.
  */
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { RunState } from '../../engine/run-state.js';
@@ -70,7 +70,11 @@ export async function writeRunHtml(runDir: string, state: RunState, options: Wri
     const secrets = options.secrets ?? collectSecrets({ environment: process.env, agentEnvs: context.agentEnvs });
     const diffs = await collectRunDiffs(state, options.signal ? { signal: options.signal } : {});
     const html = renderRunHtml(state, diffs, { secrets, tieBreak: options.tieBreak ?? context.tieBreak });
-    await writeFile(file, html);
+    await writeFile(file, html).catch(async (error: unknown) => {
+      // A file cut short (a full disk) is no report: gone rather than half there.
+      await rm(file, { force: true }).catch(() => undefined);
+      throw error;
+    });
     return ok(file);
   } catch (error) {
     return err(`report.html of run ${state.runId} was not written to ${file}: ${(error as Error).message}`);

@@ -1,0 +1,75 @@
+/**
+ * A run whose run folder's disk fills up while it runs: a tmpfs of 200 KB mounted on the repo's
+ * `.bestof/` (in a user and mount namespace of its own, `unshare -rm`, as the copy-on-write
+ * worktrees use: no root needed), the repo's git and the worktrees elsewhere, and an agent that
+ * prints 600 KB. Before, bestof died with a stack trace from a timer (state.json's write), its
+ * candidate's work uncommitted. Now the run stops as a Ctrl-C would, every candidate's work is
+ * committed and kept, the exit code is 4 and the output says why; once there is room again,
+ * `bestof resume` finishes the run. Through the real binary.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BESTOF_BIN } from '../helpers/cli.js';
+import { makeProject, specToml, type Project } from '../helpers/project.js';
+
+let project: Project;
+afterEach(() => project?.cleanup());
+
+describe.runIf(process.platform === 'linux')('a run folder on a disk that fills up', () => {
+  it('stops the run with the work committed and kept, exits 4 saying why, and `bestof resume` finishes it once there is room', () => {
+    project = makeProject();
+    const agent = project.writeOutside('agent.sh', '#!/bin/sh\nhead -c 600000 /dev/zero | tr "\\0" y | fold -w 100\necho "export const add = (a, b) => a + b;" > src/add.mjs\n');
+    chmodSync(agent, 0o755);
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]\ncandidates = 1\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(agent)}\n[[checks.items]]\nname = "fixed"\ncommand = "grep -q 'a + b' src/add.mjs"\n[select]\nmerge = "branch"\n`,
+      ),
+    );
+    const runFolders = join(project.repo.dir, '.bestof');
+    mkdirSync(runFolders);
+    const out = project.writeOutside('out', '');
+    const bestof = `${JSON.stringify(process.execPath)} ${JSON.stringify(BESTOF_BIN)}`;
+    // Everything in one namespace: the mount lives as long as it does.
+    const script = [
+      'set -u',
+      `export BESTOF_WORKTREES_DIR=${JSON.stringify(project.worktreesDir)}`,
+      `cd ${JSON.stringify(project.repo.dir)}`,
+      `mount -t tmpfs -o size=200k tmpfs ${JSON.stringify(runFolders)} || exit 90`,
+      `${bestof} run ${JSON.stringify(spec)} --no-tui > ${out}.run 2>&1; echo $? > ${out}.run-code`,
+      'ls .bestof/runs > ' + `${out}.run-id`,
+      `cat .bestof/runs/*/report.json > ${out}.report 2>/dev/null`,
+      `mount -o remount,size=8m ${JSON.stringify(runFolders)}`,
+      `${bestof} resume "$(cat ${out}.run-id)" --no-tui > ${out}.resume 2>&1; echo $? > ${out}.resume-code`,
+      `${bestof} show "$(cat ${out}.run-id)" > ${out}.show 2>&1; echo $? > ${out}.show-code`,
+    ].join('\n');
+    writeFileSync(`${out}.sh`, script);
+    const namespace = spawnSync('unshare', ['-rm', 'sh', `${out}.sh`], { encoding: 'utf8', timeout: 120_000 });
+    expect(namespace.status, `unshare -rm and a tmpfs mount are needed here: ${namespace.stderr}`).toBe(0);
+    const read = (suffix: string): string => readFileSync(`${out}.${suffix}`, 'utf8');
+
+    const ran = read('run');
+    expect(ran).not.toMatch(/^\s+at /m); // no stack trace
+    // Whichever write met the full disk first (the event log, or a file of a candidate's), the run
+    // stopped incomplete and says how to go on.
+    expect(ran).toMatch(/ENOSPC: no space left on device/);
+    expect(ran).toMatch(/make room( on that disk)?, then `bestof resume \S+` goes on/);
+    expect(read('run-code').trim()).toBe('4');
+    // No half-written report.json: none at all, or one that parses.
+    const report = read('report');
+    if (report !== '') expect(() => JSON.parse(report)).not.toThrow();
+    const runId = read('run-id').trim();
+    // The candidate's work is committed and kept.
+    expect(project.repo.git('show', `refs/bestof/${runId}/c1/kept:src/add.mjs`)).toContain('a + b');
+
+    // Once there is room, resume finishes the run from the log as far as it was written.
+    expect(read('resume-code').trim(), `${ran}\n---\n${read('resume')}`).toBe('0');
+    expect(read('resume')).toMatch(/run winner in .* c1 \(\S+\) won/);
+    expect(read('show-code').trim()).toBe('0');
+    expect(read('show')).toContain('status: **winner**');
+    expect(existsSync(join(project.worktreesDir, runId, 'c1'))).toBe(false);
+  });
+});
