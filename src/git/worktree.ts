@@ -9,7 +9,7 @@
  * a hiccup of git's.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, statfs } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, runGit, type GitCallOptions } from './exec.js';
@@ -121,6 +121,7 @@ async function branchExists(repo: string, branch: string, call: GitCallOptions):
 async function createWorktree(repo: string, path: string, addArgs: readonly string[], signal: AbortSignal | undefined): Promise<Result<void>> {
   let problem = '';
   for (let attempt = 1; attempt <= WORKTREE_ATTEMPTS; attempt++) {
+    let full: string | undefined;
     try {
       const made = await createOnce(repo, path, addArgs, signal);
       if (made.ok) return made;
@@ -128,11 +129,35 @@ async function createWorktree(repo: string, path: string, addArgs: readonly stri
     } catch (error) {
       if (!signal?.aborted) problem = (error as Error).message;
     }
+    // Asked before the half-made worktree is discarded, while what it wrote still fills the disk.
+    if (!signal?.aborted) full = await fullDiskNote(path);
     await discardWorktree(repo, path).catch(() => undefined); // the next attempt says what is wrong
     if (signal?.aborted) return err('cancelled while creating it');
+    // Trying again fills the same disk again.
+    if (full !== undefined) return err(`${full}; git said: ${problem}`);
     if (attempt < WORKTREE_ATTEMPTS) await pause(RETRY_PAUSE_MS[attempt - 1] ?? 500, signal);
   }
   return err(`${problem} (tried ${WORKTREE_ATTEMPTS} times)`);
+}
+
+/** Below this many bytes free, a failed checkout is taken for a full disk. */
+const FULL_DISK_BYTES = 1024 * 1024;
+
+/**
+ * `the disk of <folder> is full ...` when the disk that holds the worktree has (almost) no room
+ * left, else undefined: git says only "unable to write file" when a checkout fills the disk.
+ */
+async function fullDiskNote(path: string): Promise<string | undefined> {
+  let folder = path;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    const { bavail, bsize } = await statfs(folder);
+    const free = bavail * bsize;
+    if (free >= FULL_DISK_BYTES) return undefined;
+    return `the disk of ${folder} is full (No space left on device: ${Math.floor(free / 1024)} KiB free): make room there, or set BESTOF_WORKTREES_DIR to a folder on a disk with room`;
+  } catch {
+    return undefined;
+  }
 }
 
 async function createOnce(repo: string, path: string, addArgs: readonly string[], signal: AbortSignal | undefined): Promise<Result<void>> {
