@@ -18,7 +18,7 @@ import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
-import { runDirOf } from './run-folder.js';
+import { runDirOf, RUNS_DIR } from './run-folder.js';
 import { hiddenPathWarnings, networkWarnings, resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
 import { missingProgramWarnings } from './check-programs.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
@@ -111,12 +111,13 @@ export function worktreesRoot(repoRoot: string): string {
 }
 
 /**
- * Why the worktrees folder cannot be made or written, or undefined when it can: asked before
- * anything is created (only looks), so that a HOME nobody can write (a service account,
- * HOME=/nonexistent) fails the plan with what to do, instead of every candidate failing its setup
- * as "lost to a failure of git or bestof" with "run again" as the advice.
+ * Why a folder bestof makes (the worktrees folder, the repo's `.bestof/runs`) cannot be made or
+ * written, or undefined when it can: asked before anything is created (only looks), so that a HOME
+ * nobody can write (a service account, HOME=/nonexistent) or a file named `.bestof` fails the plan
+ * with what to do, instead of every candidate failing its setup as "lost to a failure of git or
+ * bestof", or the run as an internal error.
  */
-async function worktreesRootProblem(root: string): Promise<string | undefined> {
+async function folderProblem(root: string): Promise<string | undefined> {
   let at = resolve(root);
   for (;;) {
     try {
@@ -189,7 +190,11 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
   warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
   const root = worktreesRoot(repoRoot);
-  const rootProblem = await worktreesRootProblem(root);
+  const runsFolder = join(repoRoot, RUNS_DIR);
+  const [rootProblem, runsProblem] = await Promise.all([folderProblem(root), folderProblem(runsFolder)]);
+  if (runsProblem !== undefined) {
+    problems.push(`${RUNS_DIR}: bestof cannot make its run folders in ${runsFolder}: ${runsProblem}; a run's record is kept there, in the repo (move what is in the way, or run bestof as a user who can write the repo)`);
+  }
   if (rootProblem !== undefined) {
     problems.push(
       `worktrees: bestof cannot make its worktrees folder ${root}: ${rootProblem}; set BESTOF_WORKTREES_DIR to a folder you can write (the default is under XDG_CACHE_HOME, else ~/.cache)`,

@@ -1,7 +1,7 @@
 /**
  * The other commands and the exit code of bad input, through the real binary.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -99,6 +99,23 @@ describe('validate and init', () => {
       expect(result.stderr, command).toContain(`worktrees: bestof cannot make its worktrees folder ${worktreesDir}: ${blocked} is not a folder; set BESTOF_WORKTREES_DIR to a folder you can write`);
     }
     expect(sideEffects()).toEqual([]);
+  });
+
+  it('validate and run refuse a repo where the run folders cannot be made (a file named .bestof), exit 2, and create nothing (before: an internal error)', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`));
+    writeFileSync(join(project.repo.dir, '.bestof'), 'a file\n');
+    for (const command of ['validate', 'run']) {
+      const result = await cli([command, spec]);
+      expect(result.code, command).toBe(2);
+      expect(result.stderr, command).toContain(
+        `.bestof/runs: bestof cannot make its run folders in ${join(project.repo.dir, '.bestof', 'runs')}: ${join(project.repo.dir, '.bestof')} is not a folder; a run's record is kept there, in the repo`,
+      );
+    }
+    expect(readFileSync(join(project.repo.dir, '.bestof'), 'utf8')).toBe('a file\n');
+    expect(project.repo.git('for-each-ref', '--format=%(refname)').split('\n').filter((r) => r !== 'refs/heads/main')).toEqual([]);
+    expect(existsSync(project.worktreesDir)).toBe(false);
   });
 
   it('validate warns about a check whose program is on no folder of PATH, and still says ok', async () => {
