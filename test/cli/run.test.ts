@@ -61,10 +61,11 @@ describe('bestof run', () => {
     expect(project.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
     expect(readFileSync(join(project.repo.dir, '.git', 'info', 'exclude'), 'utf8')).toContain('/.bestof/');
     // The worktrees' folders are gone at once (renamed aside); their files are deleted by a process
-    // of their own after the run, which leaves nothing behind.
+    // of their own after the run, which leaves nothing behind: not even the run's empty folder,
+    // which every run left in the worktrees folder before.
     const runFolder = join(project.worktreesDir, report.runId);
     expect(existsSync(join(runFolder, 'c1')) || existsSync(join(runFolder, 'c2'))).toBe(false);
-    await waitUntil(() => !existsSync(runFolder) || readdirSync(runFolder).length === 0, 'the removed worktrees to be deleted');
+    await waitUntil(() => !existsSync(runFolder), 'the removed worktrees and their run folder to be deleted');
   });
 
   it('scores a candidate that rewrites the tests and the check script exactly as if it had not touched them, and flags it', async () => {

@@ -14,8 +14,8 @@ import { markRunFinished } from '../run-lock.js';
 import { removeAgentHomes } from '../agent-sandbox.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { detachCowBase, materializeCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
 import { removeInBackground } from '../../process/background-remove.js';
 import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '../cow-layout.js';
@@ -34,6 +34,9 @@ export async function finish(ctx: RunContext): Promise<void> {
   const kept = plan.spec.git.keep_worktrees ? await keepCowWorktrees(ctx) : await removeWorktrees(ctx);
   await removeSharedBase(ctx);
   await removeAgentHomes(plan); // the agents' HOMEs hold copies of logins: never kept
+  // The run's folder in the worktrees folder, once empty. The deletions of the worktrees' files
+  // try too, as each ends (deleteAfterTheRun): whichever comes last, this or they, finds it empty.
+  for (const folder of new Set(plan.candidates.map((candidate) => dirname(candidate.worktree)))) await rmdir(folder).catch(() => undefined);
   const { status, exitCode, message } = closing(ctx, kept);
   ctx.emit({ type: 'run.finished', status, exitCode, winner: ctx.state().winner, durationMs: Math.round(performance.now() - ctx.startedAt), message });
   markRunFinished(plan.runDir);
@@ -184,10 +187,15 @@ async function keptForSubmodules(ctx: RunContext, candidate: CandidatePlan): Pro
  * points at them any more, and its work is committed or saved by now), deleted by a process of their
  * own while bestof exits: at 50,000 files or 64 candidates, deleting them is most of a run's last
  * minute. Deleted here when no such process can be started; `bestof clean` deletes what an
- * interrupted one left (`<worktree>.removing`).
+ * interrupted one left (`<worktree>.removing`). Then the run's folder of worktrees goes too, once
+ * empty: whichever ends last, a deletion or finish itself, finds it so (one that holds a kept
+ * worktree stays).
  */
 async function deleteAfterTheRun(trash: string): Promise<void> {
-  if (!removeInBackground(trash)) await rm(trash, { recursive: true, force: true });
+  const runFolder = dirname(trash);
+  if (removeInBackground(trash, runFolder)) return;
+  await rm(trash, { recursive: true, force: true });
+  await rmdir(runFolder).catch(() => undefined);
 }
 
 /**
