@@ -111,7 +111,21 @@ main(process.argv.slice(2)).then(
         });
       return;
     }
-    process.stderr.write(`bestof: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
-    process.exit(EXIT_CODES.internalError);
+    void reportUnexpected(error);
   },
 );
+
+/**
+ * An error nothing expected. A git that is missing or too old makes many commands fail in ways
+ * their code cannot foresee: that is said instead, as bad input (exit 2), with how to install git;
+ * anything else is a bug of bestof's (exit 70).
+ */
+async function reportUnexpected(error: unknown): Promise<void> {
+  const gitProblem = await import('../git/git-version.js').then((git) => git.gitProblem()).catch(() => undefined);
+  if (gitProblem !== undefined) {
+    process.stderr.write(`bestof: ${gitProblem}\n`);
+    process.exit(EXIT_CODES.badInput);
+  }
+  process.stderr.write(`bestof: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
+  process.exit(EXIT_CODES.internalError);
+}

@@ -7,7 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
-import { gitDirsOf, gitOut, rememberGitDirs, runGit, splitLines, splitNul, type GitCallOptions } from './exec.js';
+import { gitDirsOf, gitMessage, gitOut, rememberGitDirs, runGit, splitLines, splitNul, type GitCallOptions } from './exec.js';
+import { gitProblem } from './git-version.js';
 
 export { warmDriverLookup } from './exec.js';
 
@@ -31,9 +32,17 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
   const notRepo = err(`not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)`);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) return notRepo;
   // Absolute paths: the common dir as git resolves it, never joined by hand to a path through a symlink.
-  const run = await runGit(abs, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir', '--verify', '--quiet', 'HEAD^{commit}'], opts);
+  let run;
+  try {
+    run = await runGit(abs, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir', '--verify', '--quiet', 'HEAD^{commit}'], opts);
+  } catch (error) {
+    // git could not start: not installed, most likely (./git-version.ts says which).
+    if (opts.signal?.aborted) throw error;
+    return err((await gitProblem()) ?? (error as Error).message);
+  }
   const [root, commonDir, gitDir, head] = splitLines(run.stdout);
-  if (!root || !commonDir || !gitDir) return notRepo;
+  // An older git refuses `--path-format` with a usage error (exit 129), which is no answer about the folder.
+  if (!root || !commonDir || !gitDir) return run.code === 129 ? err((await gitProblem()) ?? gitMessage(run.stderr)) : notRepo;
   // The same working tree as `abs`: the same git dirs.
   rememberGitDirs(root, { commonDir, gitDir });
   if (run.code !== 0 || !head) {
