@@ -12,6 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
 // Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { MAX_ARG_BYTES } from '../process/arg-limit.js';
+import { findOnPath } from '../process/find-on-path.js';
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
@@ -189,6 +190,11 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   if (sandboxed && spec.sandbox.checks) warnings.push(...hiddenPathWarnings(spec, process.env));
   if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
   warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
+  // Checks and setup commands are shell lines run as `bash -c` (src/process/run-process.ts runShell):
+  // without bash (Alpine, a slim image) every one of them would fail, for every candidate.
+  if ((spec.checks.items.length > 0 || spec.setup.commands.length > 0) && (await findOnPath('bash')) === undefined) {
+    problems.push('checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`; Debian/Ubuntu: `apt install bash`)');
+  }
   const root = worktreesRoot(repoRoot);
   const runsFolder = join(repoRoot, RUNS_DIR);
   const [rootProblem, runsProblem] = await Promise.all([folderProblem(root), folderProblem(runsFolder)]);

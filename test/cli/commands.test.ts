@@ -1,7 +1,8 @@
 /**
  * The other commands and the exit code of bad input, through the real binary.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -116,6 +117,21 @@ describe('validate and init', () => {
     expect(readFileSync(join(project.repo.dir, '.bestof'), 'utf8')).toBe('a file\n');
     expect(project.repo.git('for-each-ref', '--format=%(refname)').split('\n').filter((r) => r !== 'refs/heads/main')).toEqual([]);
     expect(existsSync(project.worktreesDir)).toBe(false);
+  });
+
+  it('validate and run refuse a spec with checks when bash is on no folder of PATH (checks run as `bash -c`), exit 2, and create nothing', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}`));
+    // A PATH with git and nothing else: a slim image without bash.
+    const bin = join(project.writeOutside('git-only/.keep', ''), '..');
+    symlinkSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
+    for (const command of ['validate', 'run']) {
+      const result = await runCli([command, spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: bin } });
+      expect(result.stderr, command).toContain('checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`');
+      expect(result.code, command).toBe(2);
+    }
+    expect(sideEffects()).toEqual([]);
   });
 
   it('validate warns about a check whose program is on no folder of PATH, and still says ok', async () => {
