@@ -41,8 +41,20 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
     return err((await gitProblem()) ?? (error as Error).message);
   }
   const [root, commonDir, gitDir, head] = splitLines(run.stdout);
-  // An older git refuses `--path-format` with a usage error (exit 129), which is no answer about the folder.
-  if (!root || !commonDir || !gitDir) return run.code === 129 ? err((await gitProblem()) ?? gitMessage(run.stderr)) : notRepo;
+  if (!root || !commonDir || !gitDir) {
+    // An older git refuses `--path-format` with a usage error (exit 129), which is no answer about the folder.
+    if (run.code === 129) return err((await gitProblem()) ?? gitMessage(run.stderr));
+    // A repository of another user's (a mounted volume, a CI checkout): git 2.35.2 and later refuse it.
+    if (/dubious ownership/.test(run.stderr)) {
+      return err(
+        `git refuses to work in ${abs}: the repository belongs to another user (git's "dubious ownership" check); if you trust it, run \`git config --global --add safe.directory '${abs.replace(/'/g, `'\\''`)}'\`, or run bestof as its owner`,
+      );
+    }
+    // Anything else git says (a broken .git, a permission denied) rather than "not a git repository".
+    const said = gitMessage(run.stderr);
+    if (said !== '' && !/not a git repository/i.test(said)) return err(`git cannot open the repository at ${abs}: ${said}`);
+    return notRepo;
+  }
   // The same working tree as `abs`: the same git dirs.
   rememberGitDirs(root, { commonDir, gitDir });
   if (run.code !== 0 || !head) {

@@ -3,10 +3,11 @@
  * 2.25). Before, no git was an internal error with a stack trace (exit 70), and an old one made
  * every repo "not a git repository". Now both are bad input (exit 2) that says which git is needed
  * and how to install it, and nothing is created. Through the real binary, with a stand-in `git`
- * first on PATH that answers as git 2.30 does.
+ * first on PATH that answers as git 2.30 does. And a repository git refuses to open (another
+ * user's) is said as git says it, with the way to trust it.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -32,6 +33,25 @@ function spec(): string {
   const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
   return project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n`));
 }
+
+describe('a repository git refuses', () => {
+  // Only root can give the repository to another user (the tests run as root in CI).
+  it.runIf(process.getuid?.() === 0)("one of another user's (git's dubious ownership): validate says so and how to trust it, not 'not a git repository'", async () => {
+    project = makeProject();
+    const specPath = spec();
+    chownSync(project.repo.dir, 65534, 65534);
+    try {
+      const result = await runCli(['validate', specPath], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(result.stderr).toContain(
+        `repo: git refuses to work in ${project.repo.dir}: the repository belongs to another user (git's "dubious ownership" check); if you trust it, run \`git config --global --add safe.directory '${project.repo.dir}'\``,
+      );
+      expect(result.stderr).not.toContain('not a git repository');
+      expect(result.code).toBe(2);
+    } finally {
+      chownSync(project.repo.dir, 0, 0);
+    }
+  });
+});
 
 describe('the git on PATH', () => {
   it('none: validate, run and ls exit 2 saying git is not installed and how to install it, and create nothing', async () => {
