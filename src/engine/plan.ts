@@ -10,9 +10,9 @@ import { access, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-// Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { MAX_ARG_BYTES } from '../process/arg-limit.js';
 import { findOnPath } from '../process/find-on-path.js';
+// Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
@@ -351,11 +351,6 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 }
 
 /**
- * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
- * `editable`, would revert every change under it): a typo such as `test/**` where the tests
- * are `test.js` must stop the run, not pass silently.
- */
-/**
  * A `command` agent given the prompt as an argument cannot be started with a prompt longer than one
  * argument of a program may be (MAX_ARG_BYTES on Linux: E2BIG): said now when the task or a phase's
  * prompt is that long already. The prompts of later iterations only grow; an agent call whose
@@ -370,6 +365,11 @@ function promptArgumentProblems(keys: ReadonlySet<string>, prompts: readonly str
   );
 }
 
+/**
+ * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
+ * `editable`, would revert every change under it): a typo such as `test/**` where the tests
+ * are `test.js` must stop the run, not pass silently.
+ */
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
   // Loaded only for a spec with globs to match: `bestof validate` of one without pays for none of it.
