@@ -76,7 +76,7 @@ export function frozenChanges(c: CandidateState, evidence: CandidateEvidence = {
  * work whose ref and branch are still where it was scored, change no frozen path (unless
  * `allow_tampered`), reach `min_score`, and (when the spec has checks) pass at least one of
  * them: a winner that fails every check would be chosen by the tie-break alone. One that an
- * internal error of bestof's stopped was not finally scored, and cannot win either.
+ * internal error (of bestof or of git) stopped was not finally scored, and cannot win either.
  */
 export function ineligibility(c: CandidateState, policy: SelectionPolicy, evidence: CandidateEvidence = {}): string | undefined {
   if (c.status === 'failed' && c.reason === 'setup_failed') return 'setup failed';

@@ -14,7 +14,8 @@ const INSTALL_HINT = 'Debian/Ubuntu: `sudo apt install git` (Debian 11 and Ubunt
 /** The version `git --version` prints ("2.39.5"), or undefined when git cannot run. */
 export async function gitVersion(): Promise<string | undefined> {
   try {
-    const run = await runGit(process.cwd(), ['--version']);
+    // From `/`: the folder bestof runs in may be gone (then git "could not start" there), and no repository's config matters here.
+    const run = await runGit('/', ['--version']);
     return /git version (\d+\.\d+(?:\.\d+)?)/.exec(run.stdout)?.[1];
   } catch {
     return undefined;
