@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { LogRedactor } from '../process/types.js';
+import { isDiskFull } from '../process/disk-full.js';
 import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { CheckSpec } from '../spec/schema.js';
 
@@ -100,6 +101,9 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
     }, options.sandbox);
     if (result.canceled) break;
+    // A check that could not start because the disk is full (its log file) says nothing of the
+    // candidate's work: scoring it 0 would be unfair. Thrown, so that the run stops and can be resumed.
+    if (result.spawnError !== undefined && isDiskFull({ message: result.spawnError })) throw new Error(`check ${check.name} could not start: ${result.spawnError}`);
     const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : ''].filter(Boolean).join('\n');
     const hint = result.ok ? '' : checkHint(result.exitCode, output, options.sandbox);
     const outcome: CheckOutcome = {

@@ -19,7 +19,7 @@
  */
 import type { RunEventListener } from './events.js';
 import type { RunPlan } from './plan.js';
-import { isDiskFull } from './disk-full.js';
+import { isDiskFull } from '../process/disk-full.js';
 import { createRunContext, type RunContext } from './run-context.js';
 import { runCandidates } from './run-phases/candidates.js';
 import { finalScoring } from './run-phases/final-scoring.js';
@@ -64,7 +64,7 @@ export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Pro
     try {
       await phase.run(ctx);
     } catch (error) {
-      // A full disk stops the run (./disk-full.ts): the phases that judge or merge are skipped,
+      // A full disk stops the run (src/process/disk-full.ts): the phases that judge or merge are skipped,
       // finish still removes what it can and says how to resume. Anything else is a bug: thrown.
       if (phase.name === 'finish' || !isDiskFull(error)) throw error;
       ctx.stopRun(`the disk is full (${(error as Error).message}) during ${phase.name}`);

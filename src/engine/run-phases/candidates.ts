@@ -9,7 +9,7 @@ import type { Provider } from '../../providers/types.js';
 import { runCandidate, type CandidateContext } from '../candidate.js';
 import { prepareCowBase, remountCowWorktree, type OverlayMounts } from '../../git/cow-worktree.js';
 import { cowBaseDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
-import { isDiskFull } from '../disk-full.js';
+import { isDiskFull } from '../../process/disk-full.js';
 import type { UnstampedEvent } from '../events.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
