@@ -2,7 +2,7 @@
  * A run whose run folder's disk fills up while it runs: a tmpfs of 200 KB mounted on the repo's
  * `.bestof/` (in a user and mount namespace of its own, `unshare -rm`, as the copy-on-write
  * worktrees use: no root needed), the repo's git and the worktrees elsewhere, and an agent that
- * prints 600 KB. Before, bestof died with a stack trace from a timer (state.json's write), its
+ * fills that disk, then talks. Before, bestof died with a stack trace from a timer (state.json's write), its
  * candidate's work uncommitted. Now the run stops as a Ctrl-C would, every candidate's work is
  * committed and kept, the exit code is 4 and the output says why; once there is room again,
  * `bestof resume` finishes the run. Through the real binary.
@@ -20,16 +20,25 @@ afterEach(() => project?.cleanup());
 describe.runIf(process.platform === 'linux')('a run folder on a disk that fills up', () => {
   it('stops the run with the work committed and kept, exits 4 saying why, and `bestof resume` finishes it once there is room', () => {
     project = makeProject();
-    const agent = project.writeOutside('agent.sh', '#!/bin/sh\nhead -c 600000 /dev/zero | tr "\\0" y | fold -w 100\necho "export const add = (a, b) => a + b;" > src/add.mjs\n');
+    const runFolders = join(project.repo.dir, '.bestof');
+    // The agent writes its fix, fills the run folder's disk to the last block (the sandbox is off,
+    // so that it can), then says 80 lines: the first 50 of an agent call each become an event (activity), 10 KB or so,
+    // more than any block freed later (a failed state.json is removed) can hold. So the event log's
+    // write fails, every time, while the agent works.
+    // Only in its first call: the resumed run's call must find the room that was made.
+    const filled = join(project.writeOutside('marks/.keep', ''), '..', 'filled');
+    const agent = project.writeOutside(
+      'agent.sh',
+      `#!/bin/sh\necho "export const add = (a, b) => a + b;" > src/add.mjs\n[ -e ${JSON.stringify(filled)} ] || { touch ${JSON.stringify(filled)}; dd if=/dev/zero of=${JSON.stringify(join(runFolders, 'filler'))} bs=4096 2>/dev/null; }\ni=0\nwhile [ $i -lt 80 ]; do echo "line $i of what the agent says while the disk is full"; i=$((i + 1)); done\n`,
+    );
     chmodSync(agent, 0o755);
     const spec = project.writeOutside(
       'spec.toml',
       specToml(
         project.repo.dir,
-        `[parallel]\ncandidates = 1\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(agent)}\n[[checks.items]]\nname = "fixed"\ncommand = "grep -q 'a + b' src/add.mjs"\n[select]\nmerge = "branch"\n`,
+        `[parallel]\ncandidates = 1\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(agent)}\n[sandbox]\nmode = "off"\n[[checks.items]]\nname = "fixed"\ncommand = "grep -q 'a + b' src/add.mjs"\n[select]\nmerge = "branch"\n`,
       ),
     );
-    const runFolders = join(project.repo.dir, '.bestof');
     mkdirSync(runFolders);
     const out = project.writeOutside('out', '');
     const bestof = `${JSON.stringify(process.execPath)} ${JSON.stringify(BESTOF_BIN)}`;
@@ -53,8 +62,9 @@ describe.runIf(process.platform === 'linux')('a run folder on a disk that fills 
 
     const ran = read('run');
     expect(ran).not.toMatch(/^\s+at /m); // no stack trace
-    // Whichever write met the full disk first (the event log, or a file of a candidate's), the run
-    // stopped incomplete and says how to go on.
+    expect(ran).toContain("cannot write the run's record");
+    // Whichever met the full disk too (the CLI through the log, the engine through a file of the
+    // candidate's), the run stopped incomplete and says how to go on.
     expect(ran).toMatch(/ENOSPC: no space left on device/);
     expect(ran).toMatch(/make room( on that disk)?, then `bestof resume \S+` goes on/);
     expect(read('run-code').trim()).toBe('4');
