@@ -50,6 +50,10 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
         `git refuses to work in ${abs}: the repository belongs to another user (git's "dubious ownership" check); if you trust it, run \`git config --global --add safe.directory '${abs.replace(/'/g, `'\\''`)}'\`, or run bestof as its owner`,
       );
     }
+    // A bare repository, or a folder inside a git dir: a repository, but no working tree to branch from.
+    if (/must be run in a work tree/.test(run.stderr)) {
+      return err(`${abs} is a bare repository or a folder inside a git dir, not a working tree: run bestof in a checkout of the repository, or set \`repo\` to one`);
+    }
     // Anything else git says (a broken .git, a permission denied) rather than "not a git repository".
     const said = gitMessage(run.stderr);
     if (said !== '' && !/not a git repository/i.test(said)) return err(`git cannot open the repository at ${abs}: ${said}`);

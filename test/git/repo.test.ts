@@ -52,7 +52,7 @@ describe('openRepo', () => {
       [join(wt, 'sub'), ok({ root: wt, commonDir: common, head })],
       [join(outside, 'link'), ok({ root, commonDir: common, head })],
       [join(noCommits.dir, 'sub'), err(`the git repository at ${noCommitsRoot} has no commits yet: commit something first (bestof branches every candidate from a commit)`)],
-      [join(root, '.git'), err(`not a git repository: ${join(root, '.git')} (run bestof inside a git repo or set \`repo\` in the spec)`)],
+      [join(root, '.git'), err(`${join(root, '.git')} is a bare repository or a folder inside a git dir, not a working tree: run bestof in a checkout of the repository, or set \`repo\` to one`)],
       [outside, err(`not a git repository: ${outside} (run bestof inside a git repo or set \`repo\` in the spec)`)],
     ];
     for (const [path, expected] of cases) {
