@@ -4,6 +4,7 @@
  * a check's points must not depend on what another check did at the same moment.
  */
 import { join } from 'node:path';
+import { checkLogName } from './check-log-name.js';
 import type { LogRedactor } from '../process/types.js';
 import { isDiskFull } from '../process/disk-full.js';
 import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
@@ -97,7 +98,7 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
       env: options.env,
       timeoutMs: check.timeout,
       signal: options.signal,
-      logFile: join(options.logDir, `${check.name.replace(/[^\w.-]+/g, '_')}.log`),
+      logFile: join(options.logDir, checkLogName(check.name)),
       ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
     }, options.sandbox);
     if (result.canceled) break;

@@ -3,6 +3,7 @@
  * engine's memory), so `bestof show` on a past run prints exactly what the run printed.
  */
 import { join, relative } from 'node:path';
+import { checkLogName } from '../checks/check-log-name.js';
 import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
 import { plural } from '../engine/words.js';
 import { formatDuration } from '../spec/duration.js';
@@ -122,7 +123,8 @@ function failedCheckLines(state: RunState): string[] {
       const folder = relative(state.repo, join(state.runDir, 'candidates', id, `iteration-${last.iteration}`));
       lines.push('', `### ${id} · ${check.name}: ${how} (iteration ${last.iteration})`, '');
       lines.push(...(tail.length > 0 ? [fence, ...tail, fence] : ['(no output)']));
-      lines.push('', `The whole output: \`${folder.startsWith('..') ? join(state.runDir, 'candidates', id, `iteration-${last.iteration}`) : folder}/\` (\`checks/\`, or \`final-checks/\` when the run scored it again at its end).`);
+      const log = checkLogName(check.name);
+      lines.push('', `The whole output: \`${folder.startsWith('..') ? join(state.runDir, 'candidates', id, `iteration-${last.iteration}`) : folder}/checks/${log}\` (\`final-checks/${log}\` when the run scored it again at its end).`);
     }
   }
   return lines.length > 0 ? ['', '## Failed checks (last iteration)', ...lines] : [];

@@ -78,7 +78,7 @@ describe('why checks failed', () => {
     const section = md.slice(md.indexOf('## Failed checks (last iteration)'));
     expect(section).toContain('### c2 · unicode: exit 1 (iteration 1)\n\n```\nnot ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n```\n');
     expect(section).toContain('### c2 · edges: exit 1 (iteration 1)\n\n```\nnot ok 1 - trims dashes\n```\n');
-    expect(section).toMatch(/The whole output: `[^`]*candidates\/c2\/iteration-1\/` \(`checks\/`, or `final-checks\/`/);
+    expect(section).toMatch(/The whole output: `[^`]*candidates\/c2\/iteration-1\/checks\/unicode\.log` \(`final-checks\/unicode\.log` when/);
     expect(section).toContain('### c3 · basic: exit 1 (iteration 1)\n\n(no output)\n');
     // c1 passed every check: nothing of it here.
     expect(section).not.toContain('### c1');
