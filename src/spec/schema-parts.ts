@@ -106,7 +106,17 @@ export const size = sizeInput.transform((value, ctx): number | undefined => {
   return bytes;
 });
 
-export const nonEmpty = z.string().trim().min(1, 'expected a non-empty string');
+/**
+ * A NUL byte (TOML's `\u0000`) in a string that becomes a program's argument or environment (a
+ * command, an argument, an `env` value, a path): no program can be given one, so the run would
+ * fail at the first start of it; refused here, with its position.
+ */
+const NUL_BYTE = 'holds a NUL byte (\\u0000), which no program can be given: remove it';
+const noNulByte = (text: string): boolean => !text.includes('\0');
+/** A string that may be handed to a program (see NUL_BYTE). */
+export const programString = z.string().refine(noNulByte, NUL_BYTE);
+
+export const nonEmpty = z.string().trim().min(1, 'expected a non-empty string').refine(noNulByte, NUL_BYTE);
 export const usd = z.number().nonnegative('expected an amount in USD of 0 or more');
 export const count = (min: number) => z.number().int('expected a whole number').min(min, `expected a whole number of at least ${min}`);
 
@@ -131,10 +141,10 @@ const providerFields = {
       'the program: for `command` required; for `claude`/`codex`/`gemini` another binary than the one on PATH (a path relative to the spec, or a name on PATH)',
     defaultText: "the CLI's name",
   }),
-  args: z.array(z.string()).meta({
+  args: z.array(programString).meta({
     description: 'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`; one argument holds at most 128 KiB on Linux, so a longer prompt needs `{prompt_file}`, a file that holds it)',
   }),
-  env: z.record(z.string(), z.string()).meta({
+  env: z.record(programString, programString).meta({
     description:
       'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX` and `PORT` (inside the sandbox, `HOME` is its own)',
   }),
@@ -235,5 +245,5 @@ export const voter = z.strictObject({
   model: nonEmpty.optional().meta({ description: "the voter's model" }),
   script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file', pathRule: 'existing-file' }),
   command: nonEmpty.optional().meta({ description: '`kind = "command"`: its program' }),
-  args: z.array(z.string()).default([]).meta({ description: '`kind = "command"`: its argv template' }),
+  args: z.array(programString).default([]).meta({ description: '`kind = "command"`: its argv template' }),
 });

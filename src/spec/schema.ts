@@ -12,7 +12,7 @@
  * language already, so that specs written today keep their meaning.
  */
 import { z } from 'zod';
-import { check, count, limit, limitOr, MERGE_MODES, nonEmpty, phase, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter, wait } from './schema-parts.js';
+import { check, count, limit, limitOr, MERGE_MODES, nonEmpty, phase, programString, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter, wait } from './schema-parts.js';
 
 export { durationInput, limitInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
 
@@ -145,7 +145,7 @@ export const specSchema = z
         model: nonEmpty.optional().meta({ description: 'its model' }),
         script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file', pathRule: 'existing-file' }),
         command: nonEmpty.optional().meta({ description: '`kind = "command"`: its program' }),
-        args: z.array(z.string()).default([]).meta({ description: '`kind = "command"`: its argv template' }),
+        args: z.array(programString).default([]).meta({ description: '`kind = "command"`: its argv template' }),
         prompt_file: nonEmpty
           .optional()
           .meta({ description: "the judge's instructions (the task and the diff are appended)", defaultText: 'built-in code review', pathRule: 'existing-file' }),

@@ -33,6 +33,8 @@ describe('bad input', () => {
     ['a shannon agent whose Claude Code is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "shannon"\ncommand = "no-such-claude-cli"\n', /provider\.command: "no-such-claude-cli" \(the Claude Code program of kind = "shannon"\) is not on PATH/],
     ['a base that does not exist', 'base = "no-such-branch"\n[prompt]\ntext = "y"\n', /base: "no-such-branch" is not a commit/],
     ['a command agent that is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "command"\ncommand = "no-such-agent-cli"\n', /"no-such-agent-cli" was not found on PATH/],
+    // TOML's \u0000 escape: a byte no program can be given (Node refuses it at spawn); said at its line.
+    ['a NUL byte in a check command and an agent env value', '[prompt]\ntext = "y"\n[provider]\nenv = { A = "x\\u0000y" }\n[[checks.items]]\nname = "t"\ncommand = "echo a\\u0000b"\n', /spec\.toml:5:\d+: provider\.env\.A: holds a NUL byte \(\\u0000\), which no program can be given: remove it[\s\S]*spec\.toml:8:\d+: checks\.items\[0\]\.command: holds a NUL byte/],
     ['a jury voter whose CLI is not on PATH', '[prompt]\ntext = "y"\n[vote]\nenabled = true\nvoters = [{ kind = "command", command = "no-such-voter-cli" }]\n', /vote\.voters\[0\]: the command CLI \("no-such-voter-cli"\) was not found on PATH|vote\.voters\[0\].*"no-such-voter-cli" was not found on PATH/],
   ])('%s: exit 2, a clear message, and nothing created', async (_name, body, message) => {
     project = makeProject();
