@@ -84,8 +84,11 @@ describe.skipIf(!tmuxAvailable())('`bestof bench` on a real terminal', () => {
     expect(screen).toContain('EXIT=130');
     expect(screen).toMatch(/^bestof bench tui · cancelled · /m);
     expect(screen).toContain('4/4 done · 0 running · 0 waiting');
-    // The cancelled runs are not resolved, as the reports count them.
-    expect(screen).toMatch(/^t1\s+✓✓\s+✗✗/m);
+    // The cancelled runs are not resolved, as the reports count them. (Once, in CI at 38e3ff9, one
+    // slow trial ended "infrastructure_failed: lost during setup" instead of cancelled, which did not
+    // come back in 8 runs of this file and 2 of the tier; the records' reasons say why, if it does.)
+    const recorded = (): string => readFileSync(join(dir, '.bestof', 'bench', 'tui', 'bench.json'), 'utf8');
+    expect(screen, `the trials as recorded: ${recorded()}`).toMatch(/^t1\s+✓✓\s+✗✗/m);
     expect(screen).toContain('cancelled: 0 trials recorded "not run"; go on with --resume');
     // The last frame stays above the lines that follow it (this one wraps at 80: the temp path is long).
     expect(screen.replace(/\n/g, '')).toMatch(/written: .*bench\.json, bench\.md, junit\.xml/);
