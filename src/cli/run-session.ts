@@ -13,6 +13,7 @@ import { executeRun } from '../engine/run.js';
 import { runSecrets } from '../engine/run-context.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
+import { FORWARDED_CANCEL } from '../process/namespace.js';
 import { killAllChildrenNow } from '../process/run-process.js';
 import { buildJsonReport } from '../report/report.js';
 import { writeRunHtml } from '../report/html/write-run-html.js';
@@ -50,8 +51,26 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       quitNow();
     }
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // The outer bestof of copy-on-write worktrees passes its SIGINT or SIGTERM on as FORWARDED_CANCEL
+  // (src/process/namespace.ts). A signal sent to the whole process group comes here directly too,
+  // before or after the forwarded one: the two are one cancel. So a forwarded cancel counts only as
+  // the first signal, and, when it came first, the direct signal after it is taken for its twin.
+  let twinExpected = false;
+  const onDirect = (name: NodeJS.Signals): void => {
+    if (twinExpected) {
+      twinExpected = false;
+      return;
+    }
+    onSignal(name);
+  };
+  const onForwarded = (): void => {
+    if (signals > 0) return;
+    onSignal('SIGTERM');
+    twinExpected = true;
+  };
+  process.on('SIGINT', onDirect);
+  process.on('SIGTERM', onDirect);
+  process.on(FORWARDED_CANCEL, onForwarded);
   // bestof's own git children carry the run's key too, so that a resume or clean after a kill -9
   // finds a git command of the dead run still writing in a worktree (one run per bestof process).
   process.env.BESTOF_RUN_KEY = plan.runKey;
@@ -128,8 +147,9 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
   } finally {
     record.close();
     ui?.close();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onDirect);
+    process.off('SIGTERM', onDirect);
+    process.off(FORWARDED_CANCEL, onForwarded);
     process.off('SIGHUP', onHangup);
   }
 }

@@ -28,6 +28,12 @@ const NAMESPACE_VAR = 'BESTOF_IN_NAMESPACE';
 const inside = process.env[NAMESPACE_VAR] === '1';
 delete process.env[NAMESPACE_VAR];
 
+/**
+ * What the outer bestof sends the inner one when it is itself asked to stop (SIGINT, SIGTERM): a
+ * cancel like the first of those, never the second that quits at once (src/cli/run-session.ts).
+ */
+export const FORWARDED_CANCEL: NodeJS.Signals = 'SIGUSR2';
+
 /** Is this bestof the inner one, in a namespace where it may mount? */
 export function insideMountNamespace(): boolean {
   return inside;
@@ -63,7 +69,11 @@ export async function runAgainInMountNamespace(env: NodeJS.ProcessEnv = process.
   const passOn = (signal: NodeJS.Signals) => (): void => {
     // A terminal's Ctrl-C went to the whole foreground group, the inner bestof included.
     if (signal === 'SIGINT' && process.stdin.isTTY) return;
-    child.kill(signal);
+    // Passed on as FORWARDED_CANCEL, which the inner bestof takes for a cancel that never counts as
+    // a second signal: a signal sent to the whole process group (systemd's stop, a CI runner
+    // cancelling a job, `kill -- -<pgid>`) reaches the inner bestof itself too, and the two together
+    // read as "press Ctrl-C again to quit at once": nothing committed.
+    child.kill(signal === 'SIGHUP' ? signal : FORWARDED_CANCEL);
   };
   const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
     const handler = passOn(signal);

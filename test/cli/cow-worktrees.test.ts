@@ -179,7 +179,7 @@ run = "if [ -f wip.txt ]; then echo resumed >> wip.txt; else echo started > wip.
 `;
 
     /** A one-candidate copy-on-write run (no sandbox) of RESUMABLE_SCRIPT, once its agent has written wip.txt into its layer. */
-    async function slowRunUnderWay(): Promise<{ runId: string; child: ReturnType<typeof startCli>['child']; done: ReturnType<typeof startCli>['done'] }> {
+    async function slowRunUnderWay(ownProcessGroup = false): Promise<{ runId: string; child: ReturnType<typeof startCli>['child']; done: ReturnType<typeof startCli>['done'] }> {
       project = makeProject();
       const script = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
       const spec = cowSpec(`[parallel]
@@ -191,7 +191,7 @@ script = ${JSON.stringify(script)}
 merge = "none"
 [sandbox]
 mode = "off"`);
-      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, ownProcessGroup });
       let runId = '';
       await waitUntil(
         () => {
@@ -243,6 +243,18 @@ mode = "off"`);
       expect(resumed.code, resumed.stdout + resumed.stderr).toBe(1); // no winner: the agent never fixes add()
       // The agent found its file from the branch (checked out over the base), not a bare base.
       expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:wip.txt`)).toBe('started\nresumed');
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+    });
+
+    it('SIGTERM to the whole process group (systemd stopping it, a CI runner cancelling the job) is one cancel, not a second signal that quits at once: the work is committed, exit 130', async () => {
+      // The outer bestof passes its signal on, and the inner one gets the group's own: before, the two
+      // read as "Ctrl-C twice" and it quit at once, leaving the work uncommitted in the layer.
+      const { runId, child, done } = await slowRunUnderWay(true);
+      process.kill(-(child.pid as number), 'SIGTERM');
+      const cancelled = await done;
+      expect(cancelled.stderr).not.toContain('bestof: quit at once');
+      expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(130);
+      expect(git(project.repo.dir, 'show', `refs/bestof/${runId}/c1/kept:wip.txt`)).toBe('started');
       expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
     });
 
