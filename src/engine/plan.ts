@@ -5,13 +5,10 @@
  * no worktree, no branch, no run folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-import { MAX_ARG_BYTES } from '../process/arg-limit.js';
-import { findOnPath } from '../process/find-on-path.js';
 // Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
@@ -19,7 +16,8 @@ import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
 import type { CandidateInfo } from './events.js';
-import { runDirOf, RUNS_DIR } from './run-folder.js';
+import { runDirOf } from './run-folder.js';
+import { machineProblems, promptArgumentProblems } from './plan-machine.js';
 import { hiddenPathWarnings, networkWarnings, resolveSandbox, type SandboxPlan } from './agent-sandbox.js';
 import { missingProgramWarnings } from './check-programs.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
@@ -111,33 +109,6 @@ export function worktreesRoot(repoRoot: string): string {
   return join(cache, 'bestof', 'worktrees', `${basename(repoRoot)}-${id}`);
 }
 
-/**
- * Why a folder bestof makes (the worktrees folder, the repo's `.bestof/runs`) cannot be made or
- * written, or undefined when it can: asked before anything is created (only looks), so that a HOME
- * nobody can write (a service account, HOME=/nonexistent) or a file named `.bestof` fails the plan
- * with what to do, instead of every candidate failing its setup as "lost to a failure of git or
- * bestof", or the run as an internal error.
- */
-async function folderProblem(root: string): Promise<string | undefined> {
-  let at = resolve(root);
-  for (;;) {
-    try {
-      if (!(await stat(at)).isDirectory()) return `${at} is not a folder`;
-      await access(at, constants.W_OK | constants.X_OK);
-      return undefined;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // Not there yet: made at the run's first setup, if the nearest folder above can be written
-      // (ENOTDIR: a file on the way, which the look one level up names).
-      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(at) !== at) {
-        at = dirname(at);
-        continue;
-      }
-      return code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `${at} cannot be written (${code})` : `${at}: ${(error as Error).message}`;
-    }
-  }
-}
-
 function defaultLabel(settings: ProviderSettings, index: number, sameKind: number): string {
   if (settings.label) return settings.label;
   if (settings.kind === 'script' && settings.script) return `script:${basename(settings.script).replace(/\.toml$/, '')}`;
@@ -190,22 +161,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   if (sandboxed && spec.sandbox.checks) warnings.push(...hiddenPathWarnings(spec, process.env));
   if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
   warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
-  // Checks and setup commands are shell lines run as `bash -c` (src/process/run-process.ts runShell):
-  // without bash (Alpine, a slim image) every one of them would fail, for every candidate.
-  if ((spec.checks.items.length > 0 || spec.setup.commands.length > 0) && (await findOnPath('bash')) === undefined) {
-    problems.push('checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`; Debian/Ubuntu: `apt install bash`)');
-  }
   const root = worktreesRoot(repoRoot);
-  const runsFolder = join(repoRoot, RUNS_DIR);
-  const [rootProblem, runsProblem] = await Promise.all([folderProblem(root), folderProblem(runsFolder)]);
-  if (runsProblem !== undefined) {
-    problems.push(`${RUNS_DIR}: bestof cannot make its run folders in ${runsFolder}: ${runsProblem}; a run's record is kept there, in the repo (move what is in the way, or run bestof as a user who can write the repo)`);
-  }
-  if (rootProblem !== undefined) {
-    problems.push(
-      `worktrees: bestof cannot make its worktrees folder ${root}: ${rootProblem}; set BESTOF_WORKTREES_DIR to a folder you can write (the default is under XDG_CACHE_HOME, else ~/.cache)`,
-    );
-  }
+  problems.push(...(await machineProblems(spec, repoRoot, root)));
   const scripts = new Map<string, Script>();
   const candidates: CandidatePlan[] = [];
   /** The keys of `command` agents given the prompt as an argument (`{prompt}`, or no `args`). */
@@ -348,21 +305,6 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       warnings,
       sandbox: sandbox.value,
   });
-}
-
-/**
- * A `command` agent given the prompt as an argument cannot be started with a prompt longer than one
- * argument of a program may be (MAX_ARG_BYTES on Linux: E2BIG): said now when the task or a phase's
- * prompt is that long already. The prompts of later iterations only grow; an agent call whose
- * prompt outgrows the limit on the way ends crashed, saying the same (src/providers/command.ts).
- */
-function promptArgumentProblems(keys: ReadonlySet<string>, prompts: readonly string[]): string[] {
-  const longest = Math.max(0, ...prompts.map((prompt) => Buffer.byteLength(prompt)));
-  if (longest < MAX_ARG_BYTES) return [];
-  return [...keys].map(
-    (key) =>
-      `${key}.args: the prompt is ${Math.ceil(longest / 1024)} KiB, longer than one argument of a program may be on Linux (${MAX_ARG_BYTES / 1024} KiB), and this command agent gets it as an argument (\`{prompt}\`, or no \`args\`); give it the prompt as a file instead: \`args = ["{prompt_file}"]\``,
-  );
 }
 
 /**
