@@ -156,8 +156,11 @@ function sharedWatched(commonDir: string): Watched {
   return { files: [join(commonDir, 'config')], dirs: [join(commonDir, 'hooks'), join(commonDir, 'info')] };
 }
 
-async function snapshotShared(repo: string, commonDir: string, replace: Promise<Map<string, string>>): Promise<Shared> {
-  return { commonDir, files: await snapshot(sharedWatched(commonDir)), replaceRefs: await replace };
+async function snapshotShared(commonDir: string, replace: Promise<Map<string, string>>): Promise<Shared> {
+  // Together: a failed read of the refs (git killed, a broken config) is never left unhandled
+  // while the files are read.
+  const [files, replaceRefs] = await Promise.all([snapshot(sharedWatched(commonDir)), replace]);
+  return { commonDir, files, replaceRefs };
 }
 
 /**
@@ -220,7 +223,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
   if (!shared) {
     const refs = refsUnder(worktree, opts.branches ? ['refs/replace/', 'refs/heads/'] : ['refs/replace/']);
     if (opts.branches) branches = refs.then((all) => onlyUnder(all, 'refs/heads/'));
-    shared = { active: 0, started: 0, baseline: snapshotShared(worktree, commonDir, refs.then((all) => onlyUnder(all, 'refs/replace/'))), restoring: Promise.resolve() };
+    shared = { active: 0, started: 0, baseline: snapshotShared(commonDir, refs.then((all) => onlyUnder(all, 'refs/replace/'))), restoring: Promise.resolve() };
     sharedWatches.set(commonDir, shared);
   } else if (opts.branches) {
     branches = refsUnder(worktree, ['refs/heads/']);
@@ -235,9 +238,21 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
     adminDir === commonDir
       ? { files: [], dirs: [] }
       : { files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')], dirs: [join(adminDir, 'info')] };
-  const ownSaved = await snapshot(own);
-  // Together: a failed read of the branches is never left unhandled.
-  const [baseline, branchesBefore] = await Promise.all([watch.baseline, branches]);
+  // All three awaited together: a git read that fails (its git killed by a signal to bestof's
+  // process group, say) while the files are still being read is this call's error, not an
+  // unhandled rejection that ends bestof.
+  let ownSaved: Files;
+  let baseline: Shared;
+  let branchesBefore: Map<string, string> | undefined;
+  try {
+    [ownSaved, baseline, branchesBefore] = await Promise.all([snapshot(own), watch.baseline, branches]);
+  } catch (error) {
+    // This watch never began: the shared baseline it joined goes with the last of its watchers,
+    // so that the next agent call takes a new one rather than the failed one.
+    watch.active -= 1;
+    if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
+    throw error;
+  }
   let done = false;
   return {
     ...(branchesBefore ? { branchesBefore } : {}),
@@ -260,7 +275,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
         return { changes: [...shared.records, ...ownChanges], overlapped, ...(shared.branches ? { branchesAfter: shared.branches } : {}) };
       } finally {
         watch.active -= 1;
-        if (watch.active === 0) sharedWatches.delete(commonDir);
+        if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
       }
     },
   };

@@ -114,6 +114,36 @@ describe('watchGitDir', () => {
     put(wt, 'src/a.txt', 'work\n');
     expect((await watch.restore()).changes).toEqual([]);
   });
+
+  it('a git read that fails while the files are still being read is the call\'s error, not an unhandled rejection; the next watch starts afresh', async () => {
+    // Seen when a signal to bestof's process group killed the watch's `git for-each-ref` (in the
+    // instant between its fork and its own process group): bestof ended with exit 1 and a stack
+    // trace instead of cancelling. Here git fails at once on a broken config while the snapshot
+    // still reads 2,000 hooks (a failure before the reads is not the case).
+    const { r, wt } = await world();
+    await (await watchGitDir(wt)).restore(); // the git dirs are asked once per folder: before the config breaks
+    for (let i = 0; i < 2000; i++) put(r.dir, `.git/hooks/user-${i}`, `#!/bin/sh\n# hook ${i}\n`, 0o755);
+    const config = readFileSync(join(r.dir, '.git/config'));
+    writeFileSync(join(r.dir, '.git/config'), '[core\n');
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expect(watchGitDir(wt, { branches: true })).rejects.toThrow(/bad config/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(activeGitDirWatches()).toBe(0);
+
+    writeFileSync(join(r.dir, '.git/config'), config);
+    const watch = await watchGitDir(wt, { branches: true });
+    expect([...(watch.branchesBefore?.keys() ?? [])]).toContain('refs/heads/bestof/t/c1');
+    put(r.dir, '.git/hooks/user-7', '#!/bin/sh\ntouch /tmp/evil\n', 0o755);
+    expect((await watch.restore()).changes).toEqual([{ path: '.git/hooks/user-7', change: 'modified' }]);
+    expect(activeGitDirWatches()).toBe(0);
+  });
 });
 
 describe('reclaimHead', () => {
