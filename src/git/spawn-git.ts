@@ -20,6 +20,8 @@ export interface GitRun {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** The signal that ended git, when one did (code is then -1). */
+  readonly killedBy?: NodeJS.Signals;
 }
 
 /**
@@ -29,7 +31,25 @@ export interface GitRun {
  * stops what it started, and the promise settles as soon as git has exited (a program git started
  * may still hold the output open).
  */
-export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal, input?: string): Promise<GitRun> {
+export async function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal, input?: string): Promise<GitRun> {
+  const run = await startGit(cwd, args, env, signal, input);
+  // Once only: a git that someone kills again is a failure to report (save-work.ts isGitKilledBySignal).
+  return run.killedBy !== undefined && GROUP_STOP_SIGNALS.has(run.killedBy) ? startGit(cwd, args, env, signal, input) : run;
+}
+
+/**
+ * The signals a person, a terminal or a supervisor sends bestof's whole process group to stop it
+ * (Ctrl-C, systemd's or a CI runner's stop, a closed terminal). git leads a process group of its
+ * own, but only from the instant after its fork: a git that bestof was starting just then is still
+ * in bestof's group, gets the signal too and dies before it has run anything (3 times in 300
+ * SIGTERMs to a run's group at random instants). bestof handles the signal itself (a cancel, or
+ * nothing for SIGHUP), and the git call is made once more. A git that someone else kills with one
+ * of them while it runs is started again too: git removes its lock files when it is killed so, and
+ * a step it had completed fails the second time and says so.
+ */
+const GROUP_STOP_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP']);
+
+function startGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal, input?: string): Promise<GitRun> {
   if (signal?.aborted) return Promise.reject(abortError(args, signal));
   return new Promise((resolve, reject) => {
     // A process group of its own, as every other child of bestof has (src/process/run-process.ts):
@@ -84,7 +104,12 @@ export function spawnGit(cwd: string, args: readonly string[], env: Readonly<Rec
         return;
       }
       const why = startError ? cannotStart(cwd, startError) : `git was killed by ${killedBy ?? 'a signal'}`;
-      resolve({ code: -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: said === '' ? why : `${said}\n${why}` });
+      resolve({
+        code: -1,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: said === '' ? why : `${said}\n${why}`,
+        ...(!startError && killedBy ? { killedBy } : {}),
+      });
     });
   });
 }

@@ -187,6 +187,64 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     expect(state.candidates.c1.reason, state.candidates.c1.message).toBe('cancelled');
     expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/c1/kept:answer.txt`)).toBe('blob');
   });
+
+  /**
+   * A run whose agent writes its answer and sleeps, cancelled by SIGINT while the kernel's instant is
+   * played by a wrapper: once the test has made its mark, `git for-each-ref` (the git-dir watch's read
+   * after the agent call) kills itself with SIGTERM, the first time only or every time.
+   */
+  async function cancelWhileGitDies(times: 'once' | 'always'): Promise<{ result: { code: number | null; stdout: string; stderr: string }; runId: string; c1: { reason: string; message: string } }> {
+    project = makeProject();
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = join(project.outside, 'bin');
+    mkdirSync(bin);
+    const watching = join(project.outside, 'watch-started');
+    const mark = join(project.outside, 'kill-next');
+    const die = times === 'once' ? `rm -f '${mark}'; kill -TERM $$` : 'kill -TERM $$';
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\ncase " $* " in *" for-each-ref "*) if [ -e '${mark}' ]; then ${die}; fi; : > '${watching}' ;; esac\nexec '${realGit}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const script = project.writeOutside('slow.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n[[steps]]\nsleep = "120s"\n');
+    const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(script)}`, ADD_CHECKS);
+    const { child, done } = startCli(['run', spec], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+      ownProcessGroup: true,
+    });
+    let ended: string | undefined;
+    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+    await waitUntil(() => existsSync(watching), 'the agent call\'s git-dir watch to begin', { ended: () => ended });
+    const written = (): boolean => (onlyRunId() ? existsSync(join(project.worktreesDir, onlyRunId() as string, 'c1', 'answer.txt')) : false);
+    await waitUntil(written, 'the agent to write its answer', { ended: () => ended });
+    writeFileSync(mark, '');
+    process.kill(child.pid as number, 'SIGINT');
+    const result = await done;
+    const runId = onlyRunId() as string;
+    const state = JSON.parse(readFileSync(join(runsDir(), runId, 'state.json'), 'utf8'));
+    return { result, runId, c1: state.candidates.c1 };
+  }
+
+  it('a git that bestof was starting in that instant (still in bestof\'s process group) dies of the signal: it is started again, and the candidate is cancelled with its work committed', async () => {
+    // Found by sending SIGTERM to bestof's group at random instants: 3 times in 300, the git of the
+    // git-dir watch around the agent call was between its fork and its own process group; bestof
+    // ended with exit 1 and a stack trace (an unhandled rejection, test/git/guard.test.ts).
+    const { result, runId, c1 } = await cancelWhileGitDies('once');
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    expect(c1.reason, c1.message).toBe('cancelled');
+    expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/c1/kept:answer.txt`)).toBe('blob');
+  });
+
+  it('a git killed by such a signal twice: the candidate is cancelled (not failed with an internal error), and its work is saved', async () => {
+    const { result, runId, c1 } = await cancelWhileGitDies('always');
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    expect(result.stderr).not.toMatch(/GitCommandError|internal error/);
+    expect(c1.reason, c1.message).toBe('cancelled');
+    expect(c1.message).toContain('the cancel\'s signal reached git for-each-ref, ended by SIGTERM');
+    expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/c1/leftover:answer.txt`)).toBe('blob');
+  });
 });
 
 describe('no process outlives its run (without the sandbox)', () => {

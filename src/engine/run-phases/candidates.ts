@@ -4,6 +4,7 @@
  * ends as failed with internal_error; the others go on.
  */
 import { refCommit } from '../../git/refs.js';
+import { isGitKilledBySignal, killedGitInWords } from '../../git/save-work.js';
 import { createProvider } from '../../providers/definitions.js';
 import type { Provider } from '../../providers/types.js';
 import { runCandidate, type CandidateContext } from '../candidate.js';
@@ -63,6 +64,8 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
           if (isDiskFull(error)) {
             ctx.stopRun(`the disk is full (${(error as Error).message})`);
             ctx.emit(stoppedByFullDisk(ctx.state(), candidate.id, error));
+          } else if (signal.aborted && isGitKilledBySignal(error)) {
+            ctx.emit(cancelledUnderway(ctx.state(), candidate.id, error));
           } else ctx.emit(internalFailure(ctx.state(), candidate.id, error));
         }
       }),
@@ -123,6 +126,16 @@ function internalFailure(state: RunState, candidate: string, error: unknown): Un
 function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): UnstampedEvent {
   const c = state.candidates[candidate];
   return endedByError(state, candidate, 'cancelled', 'cancelled', `stopped: the disk is full (${(error as Error)?.message ?? String(error)}); its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
+}
+
+/**
+ * The cancel's signal, sent to bestof's whole process group, also killed a git bestof was just
+ * starting (src/git/save-work.ts isGitKilledBySignal): the candidate was cancelled, as the others
+ * were, and `bestof resume` goes on with it; finish saves what its worktree holds.
+ */
+function cancelledUnderway(state: RunState, candidate: string, error: Parameters<typeof killedGitInWords>[0]): UnstampedEvent {
+  const c = state.candidates[candidate];
+  return endedByError(state, candidate, 'cancelled', 'cancelled', `cancelled (the cancel's signal reached ${killedGitInWords(error)}); its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
 }
 
 /** The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands. */
