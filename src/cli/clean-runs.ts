@@ -21,7 +21,7 @@ import { worktreesRoot } from '../engine/plan.js';
 import { COW_TRASH } from '../engine/cow-layout.js';
 import { AGENT_FOLDERS } from '../engine/agent-sandbox.js';
 import { runIsAlive } from '../engine/run-lock.js';
-import { runDirOf, type RunListing } from '../engine/run-folder.js';
+import { listUnrecordedRunFolders, runDirOf, type RunListing } from '../engine/run-folder.js';
 import type { RunState } from '../engine/run-state.js';
 import { parseDuration } from '../spec/duration.js';
 import { UsageError } from './usage-error.js';
@@ -188,4 +188,23 @@ export async function removeLeftoverTrash(repoRoot: string, dryRun: boolean, say
   }
   if (!dryRun) await rmdir(trash).catch(() => undefined);
   return names.length;
+}
+
+/** A folder this young without a record may be a run starting this instant (its run.pid not yet written). */
+const UNRECORDED_GRACE_MS = 60_000;
+
+/**
+ * The folders of runs stopped before their first event (a kill -9, a full disk): they hold the
+ * spec's copy and the run's key, nothing else, and no command can read them (run-folder.ts
+ * listUnrecordedRunFolders). Removed once the run is not alive and the folder is a minute old.
+ */
+export async function removeUnrecordedRunFolders(repoRoot: string, dryRun: boolean, say: (line: string) => void, now = Date.now()): Promise<number> {
+  let count = 0;
+  for (const run of await listUnrecordedRunFolders(repoRoot)) {
+    if (runIsAlive(run.runDir) || now - run.modifiedMs < UNRECORDED_GRACE_MS) continue;
+    if (!dryRun) await rm(run.runDir, { recursive: true, force: true });
+    count += 1;
+    say(`remove the run folder ${run.runDir}: the run recorded nothing (it was stopped before its first event; nothing of it was started)`);
+  }
+  return count;
 }

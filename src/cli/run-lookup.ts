@@ -1,6 +1,6 @@
 import { openRepo } from '../git/repo.js';
 import { RECORD_FORMAT } from '../engine/events.js';
-import { listRunFolders, type RunListing } from '../engine/run-folder.js';
+import { listRunFolders, listUnrecordedRunFolders, type RunListing } from '../engine/run-folder.js';
 import { readStateFile } from '../report/state-file.js';
 import type { RunState } from '../engine/run-state.js';
 import { UsageError } from './usage-error.js';
@@ -45,14 +45,30 @@ export async function currentRepoRoot(): Promise<string> {
 /** A run by its id, a unique prefix of it, or "latest" / nothing for the newest. */
 export async function findRun(repoRoot: string, query: string | undefined): Promise<RunListing> {
   const runs = await listRunFolders(repoRoot);
-  if (runs.length === 0) throw new UsageError(`no runs in ${repoRoot} yet (start one with \`bestof run\`)`);
-  if (query === undefined || query === 'latest') return runs[0] as RunListing;
+  if (query === undefined || query === 'latest') {
+    if (runs.length === 0) throw new UsageError(`no runs in ${repoRoot} yet (start one with \`bestof run\`)`);
+    return runs[0] as RunListing;
+  }
+  const found = matchRun(runs, query);
+  if (found) return found;
+  // A run stopped before its first event has a folder and no record: said as such, not "no run".
+  const unrecorded = matchRun(await listUnrecordedRunFolders(repoRoot), query);
+  if (unrecorded) throw new UsageError(unrecordedRunSaid(unrecorded));
+  throw new UsageError(runs.length === 0 ? `no runs in ${repoRoot} yet (start one with \`bestof run\`)` : `no run "${query}" in ${repoRoot} (see \`bestof ls\`)`);
+}
+
+/** The run `query` names among `runs` (its id, or a unique start or end of it); throws when it names several. */
+function matchRun(runs: readonly RunListing[], query: string): RunListing | undefined {
   const exact = runs.find((r) => r.runId === query);
   if (exact) return exact;
   const matches = runs.filter((r) => r.runId.startsWith(query) || r.runId.endsWith(query));
-  if (matches.length === 1) return matches[0] as RunListing;
   if (matches.length > 1) throw new UsageError(`"${query}" matches ${matches.length} runs (${matches.slice(0, 3).map((r) => r.runId).join(', ')}…); give more of the id`);
-  throw new UsageError(`no run "${query}" in ${repoRoot} (see \`bestof ls\`)`);
+  return matches[0];
+}
+
+/** What a run that recorded nothing is, for a command that was asked to act on it. */
+export function unrecordedRunSaid(run: RunListing): string {
+  return `run ${run.runId} recorded nothing: it was stopped before its first event (${run.runDir} holds no event log), so nothing of it was started; \`bestof clean\` deletes its folder`;
 }
 
 /**

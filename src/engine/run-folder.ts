@@ -42,7 +42,7 @@ export interface RunListing {
   readonly modifiedMs: number;
 }
 
-/** Runs of a repo, newest first. */
+/** Runs of a repo that recorded at least one event, newest first. */
 export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
   const root = runsRoot(repoRoot);
   let names: string[];
@@ -56,10 +56,40 @@ export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
       const runDir = join(root, runId);
       try {
         const info = await stat(join(runDir, EVENT_LOG_FILE));
-        return { runId, runDir, modifiedMs: info.mtimeMs };
+        // Empty: its first event was never written (listUnrecordedRunFolders).
+        return info.size > 0 ? { runId, runDir, modifiedMs: info.mtimeMs } : undefined;
       } catch {
         return undefined;
       }
+    }),
+  );
+  return listings.filter((l): l is RunListing => l !== undefined).sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));
+}
+
+/**
+ * Run folders whose event log is missing or empty: a run stopped (kill -9, a full disk) between
+ * making its folder and writing its first event. Nothing of it was started (no worktree, branch or agent
+ * comes before that event): the folder holds the spec's copy and the run's key, and nothing
+ * reads it. Newest first, by the folder's own time.
+ */
+export async function listUnrecordedRunFolders(repoRoot: string): Promise<RunListing[]> {
+  const root = runsRoot(repoRoot);
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return [];
+  }
+  const listings = await Promise.all(
+    names.map(async (runId) => {
+      const runDir = join(root, runId);
+      const folder = await stat(runDir).catch(() => undefined);
+      if (!folder?.isDirectory()) return undefined;
+      const logged = await stat(join(runDir, EVENT_LOG_FILE)).then(
+        (log) => log.size > 0,
+        (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+      );
+      return logged ? undefined : { runId, runDir, modifiedMs: folder.mtimeMs };
     }),
   );
   return listings.filter((l): l is RunListing => l !== undefined).sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));

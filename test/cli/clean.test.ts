@@ -3,8 +3,8 @@
  * cannot be committed, a destroyed `.git` link, a half-made worktree. Nothing is lost, and what
  * cannot be saved is kept and said.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -190,5 +190,55 @@ describe('bestof clean after a killed run', () => {
     expect(exited).toEqual([true, true]);
     for (const id of ['c1', 'c2']) expect(project.repo.git('show', `refs/bestof/${runId}/${id}/kept:late-by-git.txt`)).toBe('written by a git of the dead run');
     expect(existsSync(c1) || existsSync(c2)).toBe(false);
+  });
+});
+
+describe('a run stopped before its first event (kill -9, a full disk)', () => {
+  /** A run folder as such a run leaves it: the spec's copy, the run's key, run.pid, no event log (or an empty one). */
+  function unrecordedRun(runId: string, opts: { pid: number; ageMs: number; emptyLog?: boolean }): string {
+    const dir = join(project.repo.dir, '.bestof', 'runs', runId);
+    mkdirSync(join(dir, 'candidates'), { recursive: true });
+    writeFileSync(join(dir, 'spec.toml'), '[prompt]\ntext = "x"\n');
+    writeFileSync(join(dir, 'run-key'), 'k\n');
+    writeFileSync(join(dir, 'run.pid'), `${opts.pid}\n`);
+    if (opts.emptyLog) writeFileSync(join(dir, 'events.jsonl'), '');
+    const then = new Date(Date.now() - opts.ageMs);
+    utimesSync(dir, then, then);
+    return dir;
+  }
+
+  it('ls names it, show and resume say it recorded nothing (exit 2), and clean deletes its folder, never a run starting now', async () => {
+    project = makeProject();
+    const dead = spawnSync('true').pid as number; // a pid no process has now
+    const killed = unrecordedRun('20261205-000001-dead', { pid: dead, ageMs: 120_000 });
+    const fullDisk = unrecordedRun('20261205-000002-full', { pid: dead, ageMs: 120_000, emptyLog: true });
+    const starting = spawn('sleep', ['30']);
+    standIns.push(starting);
+    const young = unrecordedRun('20261205-000003-live', { pid: starting.pid as number, ageMs: 0 });
+
+    const listed = await cli(['ls']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain('no runs yet');
+    expect(listed.stdout).toMatch(/^20261205-000001-dead {2}recorded nothing: stopped before its first event/m);
+    expect(listed.stdout).toMatch(/^20261205-000002-full {2}recorded nothing/m);
+    expect(listed.stdout).toMatch(/^20261205-000003-live {2}starting$/m);
+
+    for (const command of [['show', 'dead', '--no-tui'], ['resume', '20261205-000002-full']]) {
+      const said = await cli(command);
+      expect(said.code, said.stdout + said.stderr).toBe(2);
+      expect(said.stderr).toMatch(/run 20261205-00000[12]-(dead|full) recorded nothing: it was stopped before its first event .*`bestof clean` deletes its folder/);
+    }
+
+    const dry = await cli(['clean', '--dry-run']);
+    expect(dry.stdout).toContain(`would remove the run folder ${killed}: the run recorded nothing`);
+    expect(dry.stdout).toContain(`would remove the run folder ${fullDisk}`);
+    expect(dry.stdout).not.toContain(young);
+    expect([killed, fullDisk, young].every((dir) => existsSync(dir))).toBe(true);
+
+    const cleaned = await cli(['clean']);
+    expect(cleaned.code, cleaned.stdout + cleaned.stderr).toBe(0);
+    expect(existsSync(killed)).toBe(false);
+    expect(existsSync(fullDisk)).toBe(false);
+    expect(existsSync(young)).toBe(true);
   });
 });

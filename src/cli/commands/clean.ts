@@ -1,7 +1,8 @@
 /**
  * `bestof clean [run] [--dry-run] [--all] [--runs --older-than 30d]`: removes the worktrees and
  * branches that finished runs left behind (kept with `keep_worktrees`, or left by a run that was
- * killed), and the per-run folders left empty under the worktrees root. With `--runs`, also the
+ * killed), the per-run folders left empty under the worktrees root, and the folders of runs stopped
+ * before their first event (they recorded nothing). With `--runs`, also the
  * run folders and refs of old runs that hold nothing unmerged (../clean-runs.ts says the rule).
  *
  * It never loses work: changes left uncommitted in a worktree are committed and kept under
@@ -40,7 +41,7 @@ import { runBaseDir } from '../../providers/shannon/paths.js';
 import type { CandidateState, RunState } from '../../engine/run-state.js';
 import { isCowWorktree } from '../../engine/cow-layout.js';
 import { changesFolder, cleanCowMode, mountForClean, removeForClean, removeRunCowBase, type CleanCowMode } from '../clean-cow.js';
-import { cleanOldRuns, parseAge, removeRunFolderLeftovers, removeLeftoverTrash } from '../clean-runs.js';
+import { cleanOldRuns, parseAge, removeRunFolderLeftovers, removeLeftoverTrash, removeUnrecordedRunFolders } from '../clean-runs.js';
 import { UsageError } from '../usage-error.js';
 
 /** Some worktree was kept because its work could not be saved: the user has something to do. */
@@ -163,6 +164,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   if (!dryRun) await pruneWorktrees(repoRoot);
   actions += await removeLeftoverTrash(repoRoot, dryRun, say);
   actions += await removeRunFolderLeftovers(repoRoot, dryRun, say);
+  if (!positionals[0]) actions += await removeUnrecordedRunFolders(repoRoot, dryRun, say);
   if (olderThanMs !== undefined) {
     const old = await cleanOldRuns({ repoRoot, runs, olderThanMs, all: values.all === true, dryRun, keptWorktrees: keptRuns, loadState: loadRunState, say });
     actions += old.removed;
