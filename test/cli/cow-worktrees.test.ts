@@ -258,6 +258,42 @@ mode = "off"`);
       expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
     });
 
+    it('a cancel while the shared base is being checked out: exit 130, every candidate cancelled before it started, the base removed (not an internal error)', async () => {
+      // Found by sending SIGTERM to the group at random instants: 3 times in 100 the base's git call
+      // was aborted, and its AbortError ended bestof with exit 70 ("internal error"), no finish run.
+      // Here git behind a wrapper holds the base's `worktree add --detach --lock` until the cancel.
+      project = makeProject();
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      const bin = join(project.outside, 'bin');
+      mkdirSync(bin);
+      const holding = join(project.outside, 'base-checkout-started');
+      writeFileSync(join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" --detach --lock "*) : > '${holding}'; sleep 30 ;; esac\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+      const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+      const spec = cowSpec(`[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[select]\nmerge = "none"`);
+      const { child, done } = startCli(['run', spec, '--no-tui'], {
+        cwd: project.repo.dir,
+        worktreesDir: project.worktreesDir,
+        env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+        ownProcessGroup: true,
+      });
+      let ended: string | undefined;
+      void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+      await waitUntil(() => existsSync(holding), 'the shared base checkout to start', { ended: () => ended });
+      process.kill(-(child.pid as number), 'SIGTERM');
+      const cancelled = await done;
+
+      expect(cancelled.stderr).not.toMatch(/internal error|AbortError/);
+      expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(130);
+      const runId = onlyRunId() as string;
+      const finished = events(runId).filter((e) => e.type === 'candidate.finished');
+      expect(finished.map((e) => [e.candidate, e.reason])).toEqual([
+        ['c1', 'cancelled'],
+        ['c2', 'cancelled'],
+      ]);
+      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+      expect(git(project.repo.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    });
+
     // Without the sandbox the finished candidate is scored again (the record is not trusted); with it, its
     // record stands and only the finish looks into its worktree, which must not look all-deleted then.
     it.each(['off', 'required'])('resume mounts the layers of candidates that had finished too (sandbox %s): the finished one wins, nothing saved as left over', async (sandbox) => {

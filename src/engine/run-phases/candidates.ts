@@ -86,7 +86,15 @@ async function prepareSharedBase(ctx: RunContext): Promise<CandidateContext['cow
   for (const candidate of candidatesToRun(ctx)) {
     ctx.emit({ type: 'candidate.setup_progress', candidate: candidate.id, step: 'checkout', text: `checking out ${plan.baseCommit.slice(0, 12)} once for every candidate (copy-on-write worktrees)` });
   }
-  const made = await prepareCowBase(plan.repoRoot, lower, plan.baseCommit, { signal: ctx.signal });
+  let made: Awaited<ReturnType<typeof prepareCowBase>>;
+  try {
+    made = await prepareCowBase(plan.repoRoot, lower, plan.baseCommit, { signal: ctx.signal });
+  } catch (error) {
+    // Cancelled while the base was checked out: no candidate starts (each sees the cancel), and
+    // finish removes what was made of the base. Anything else is a failure of git's or bestof's.
+    if (ctx.signal.aborted) return undefined;
+    throw error;
+  }
   if (!made.ok) {
     ctx.emit({ type: 'run.warning', message: `copy-on-write worktrees: ${made.error}; the candidates get plain worktrees (one checkout each)` });
     return undefined;
