@@ -20,12 +20,12 @@
  * candidate replaces `scripts/` by a symlink or a file, that is tampering too (`added`), since
  * the checks would otherwise run through the link.
  */
-import { rm } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { changedPaths, type PathChange } from '../git/diff.js';
 import { checkoutPathsFrom, cleanUntracked, globPathspec, literalPathspec, removeFromIndex, resetHard } from '../git/paths.js';
 import { resolveCommit } from '../git/repo.js';
 import { pathsMatching } from '../git/tree.js';
+import { removeTree } from '../owned-tree.js';
 
 /** What a candidate's commit did to a frozen path, compared with base. */
 export type TamperChange = 'modified' | 'added' | 'deleted' | 'type_changed';
@@ -148,7 +148,7 @@ export async function restoreChangedPaths(worktree: string, base: string, record
   // have: out of the index, then off the disk (`rm` removes a symlink itself, never its target).
   // First, so that a folder restored below can take the place of a file of the same name.
   await removeFromIndex(worktree, added, call);
-  for (const path of added) await rm(insideWorktree(worktree, path), { recursive: true, force: true });
+  for (const path of added) await removeTree(insideWorktree(worktree, path));
   await checkoutPathsFrom(worktree, base, records.filter((r) => r.change !== 'added').map((r) => r.path), call);
 }
 

@@ -16,12 +16,13 @@
  * read, a stat pass (`reset --hard`), a walk that stops at untracked folders, and renames.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, cp } from 'node:fs/promises';
+import { mkdir, readdir, rename, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
 import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
 import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
   /** The spec author's revision. */
@@ -68,8 +69,19 @@ export interface ScoringTree {
 /** Where a worktree's leftovers wait during the checks: beside the worktree, on the same file system, never inside it. */
 export function asideDir(worktree: string): string {
   const root = resolve(worktree);
-  return join(dirname(root), '.bestof-aside', basename(root));
+  return join(asideRoot(worktree), basename(root));
 }
+
+/**
+ * The folder of the aside folders of the worktrees beside `worktree` (one per run). Each
+ * candidate's own goes after its checks; this one stays while any candidate of the run may still
+ * make its own in it, and goes, when empty, with the run (finish, or `bestof clean`).
+ */
+export function asideRoot(worktree: string): string {
+  return join(dirname(resolve(worktree)), ASIDE_FOLDER);
+}
+
+export const ASIDE_FOLDER = '.bestof-aside';
 
 function isKept(entry: string, keep: readonly string[]): boolean {
   const path = entry.endsWith('/') ? entry.slice(0, -1) : entry;
@@ -99,7 +111,7 @@ async function move(from: string, to: string): Promise<void> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
     await cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-    await rm(from, { recursive: true, force: true });
+    await removeTree(from);
   }
 }
 
@@ -139,10 +151,10 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
   if (!existsSync(aside)) return;
   for (const rel of await listAside(aside)) {
     const target = inside(worktree, rel);
-    await rm(target, { recursive: true, force: true });
+    await removeTree(target);
     await move(inside(aside, rel), target);
   }
-  await rm(aside, { recursive: true, force: true });
+  await removeTree(aside);
 }
 
 /**

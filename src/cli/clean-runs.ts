@@ -14,7 +14,7 @@
  * which a `show` or a late write can refresh.
  */
 import { existsSync } from 'node:fs';
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { readdir, rmdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { branchesContaining, deleteRef, listRefs } from '../git/refs.js';
 import { worktreesRoot } from '../engine/plan.js';
@@ -26,6 +26,8 @@ import type { RunState } from '../engine/run-state.js';
 import { parseDuration } from '../spec/duration.js';
 import { UsageError } from './usage-error.js';
 import { plural } from '../engine/words.js';
+import { removeTree } from '../owned-tree.js';
+import { ASIDE_FOLDER } from '../checks/scoring-tree.js';
 
 const DAY_MS = 86_400_000;
 
@@ -88,7 +90,7 @@ export async function cleanOldRuns(request: OldRunsRequest): Promise<{ removed: 
     say(`remove run ${run.runId} (${age}): its folder ${folder} and ${plural(refs.length, 'ref')} under refs/bestof/${run.runId}/`);
     if (dryRun) continue;
     for (const { ref } of refs) await deleteRef(repoRoot, ref);
-    await rm(run.runDir, { recursive: true, force: true });
+    await removeTree(run.runDir);
   }
   return { removed, kept };
 }
@@ -144,7 +146,7 @@ export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean
     if (runIsAlive(runDirOf(repoRoot, name))) continue;
     const agentsLeftovers = Object.values(AGENT_FOLDERS).map((entry) => join(folder, entry)).filter((path) => existsSync(path));
     if (agentsLeftovers.length > 0) {
-      if (!dryRun) for (const path of agentsLeftovers) await rm(path, { recursive: true, force: true });
+      if (!dryRun) for (const path of agentsLeftovers) await removeTree(path);
       count += 1;
       say(`remove what the agents of the interrupted run ${name} left: ${agentsLeftovers.map((path) => relative(root, path)).join(', ')} (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`);
     }
@@ -154,9 +156,14 @@ export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean
     } catch {
       continue; // a file, or gone
     }
-    if (inside.length > 0) continue;
+    // The folder the candidates' leftovers waited in during their checks counts as nothing when empty
+    // (runs before 2026-12-05 left it behind, and so their whole folder).
+    const aside = join(folder, ASIDE_FOLDER);
+    const asideEmpty = inside.includes(ASIDE_FOLDER) && (await readdir(aside).then((entries) => entries.length === 0, () => false));
+    if (inside.some((entry) => !(entry === ASIDE_FOLDER && asideEmpty))) continue;
     if (!dryRun) {
       try {
+        if (asideEmpty) await rmdir(aside);
         await rmdir(folder);
       } catch {
         continue; // something arrived in it since
@@ -184,7 +191,7 @@ export async function removeLeftoverTrash(repoRoot: string, dryRun: boolean, say
   }
   for (const name of names) {
     say(`remove ${join(trash, name)} (a shared base checkout left being deleted)`);
-    if (!dryRun) await rm(join(trash, name), { recursive: true, force: true });
+    if (!dryRun) await removeTree(join(trash, name));
   }
   if (!dryRun) await rmdir(trash).catch(() => undefined);
   return names.length;
@@ -202,7 +209,7 @@ export async function removeUnrecordedRunFolders(repoRoot: string, dryRun: boole
   let count = 0;
   for (const run of await listUnrecordedRunFolders(repoRoot)) {
     if (runIsAlive(run.runDir) || now - run.modifiedMs < UNRECORDED_GRACE_MS) continue;
-    if (!dryRun) await rm(run.runDir, { recursive: true, force: true });
+    if (!dryRun) await removeTree(run.runDir);
     count += 1;
     say(`remove the run folder ${run.runDir}: the run recorded nothing (it was stopped before its first event; nothing of it was started)`);
   }

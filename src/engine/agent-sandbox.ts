@@ -11,7 +11,6 @@
  * reviewer's clean exports in `<worktrees root>/<run>/.review/`. Both are removed at the end
  * of the run (they hold copies of the CLIs' logins).
  */
-import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { agentGitDirs } from '../git/agent-git-dirs.js';
@@ -21,6 +20,7 @@ import type { Spec } from '../spec/schema.js';
 import { envCodePaths } from './env-code-paths.js';
 import { linkedTargets } from './setup-link.js';
 import { toolchainHomes } from './toolchain-homes.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface SandboxPlan {
   readonly enabled: boolean;
@@ -243,6 +243,6 @@ export function networkWarnings(spec: { readonly checks: { readonly items: reado
 export async function removeAgentHomes(run: { readonly candidates: readonly SandboxCandidate[] }): Promise<void> {
   const dirs = new Set(run.candidates.map(runWorktreesDir));
   for (const dir of dirs) {
-    for (const folder of Object.values(AGENT_FOLDERS)) await rm(join(dir, folder), { recursive: true, force: true }).catch(() => undefined);
+    for (const folder of Object.values(AGENT_FOLDERS)) await removeTree(join(dir, folder)).catch(() => undefined);
   }
 }

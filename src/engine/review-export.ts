@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { archiveCommit, restoreExportIgnored, stripInstructionFiles } from '../git/export.js';
 import { extractTar } from '../process/extract-tar.js';
 import { err, ok, type Result } from '../result.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface CleanExport {
   readonly dir: string;
@@ -16,7 +17,7 @@ export interface CleanExport {
 
 /** Exports `commit` (read through the repo of `gitCwd`) into `dir`, which is emptied first. */
 export async function exportCommit(gitCwd: string, commit: string, dir: string): Promise<Result<CleanExport>> {
-  await rm(dir, { recursive: true, force: true });
+  await removeTree(dir);
   await mkdir(dir, { recursive: true });
   const tarFile = `${dir}.tar`;
   try {

@@ -13,13 +13,14 @@
  * longest run, so nothing inside it can close the fence and speak to the judge as the prompt.
  */
 import type { LogRedactor } from '../process/types.js';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { putBackCandidateFiles } from '../checks/frozen.js';
 import { exportCommit } from './review-export.js';
 import type { SandboxLayout } from '../process/sandbox.js';
 import type { Provider } from '../providers/types.js';
 import { reviewExportDir } from './agent-sandbox.js';
+import { removeTree } from '../owned-tree.js';
 
 export type Verdict = { verdict: 'lgtm' } | { verdict: 'refuse'; reason: string } | { verdict: 'none'; reason: string };
 
@@ -91,7 +92,7 @@ export async function runReview(request: ReviewRequest): Promise<ReviewResult> {
   try {
     return await reviewInExport(request, prompt, exportDir);
   } finally {
-    await rm(exportDir, { recursive: true, force: true }).catch(() => undefined);
+    await removeTree(exportDir).catch(() => undefined);
   }
 }
 

@@ -5,7 +5,7 @@
  * the candidate touched, never a second checkout; see src/checks/scoring-tree.ts); the checks run;
  * the candidate's own files, leftovers included, are put back after.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
 import { prepareScoringTree, putBackScoringTree, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
@@ -17,6 +17,7 @@ import type { LogRedactor } from '../process/types.js';
 import type { SandboxLayout } from '../process/sandbox.js';
 import type { SetupGuard } from './setup-guard.js';
 import { checkHomesDir } from './agent-sandbox.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -108,7 +109,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       // After the checks, which may write caches there too: the next agent's changes are what counts.
       await options.setupGuard?.seal();
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await removeTree(home);
     }
   }
   return {

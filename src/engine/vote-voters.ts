@@ -13,7 +13,7 @@
  * needs: a candidate votes through its own agent, a jury member with `[provider]`'s `env`.
  * A failed or timed-out call is a value: the answer is missing, and why.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProvider, prepareAgent } from '../providers/definitions.js';
@@ -28,6 +28,7 @@ import { juryVoterSettings, type CandidatePlan } from './plan.js';
 import type { RunContext } from './run-context.js';
 import { voteDir } from './vote-paths.js';
 import type { VoterInfo } from './vote-record.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface Voter {
   readonly info: VoterInfo;
@@ -114,7 +115,7 @@ export async function askVoter(ctx: RunContext, voter: Voter, prompt: string, ca
     }
     return { text: result.text, costUsd: result.costUsd };
   } finally {
-    await rm(cwd, { recursive: true, force: true }).catch(() => undefined);
+    await removeTree(cwd).catch(() => undefined);
   }
 }
 

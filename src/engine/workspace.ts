@@ -24,6 +24,7 @@ import { expandCopyPattern } from './setup-paths.js';
 import { makeSetupLinks } from './setup-link.js';
 import { COMMAND_HEARTBEAT_MS, commandText, heartbeat, sizeOf, type SetupProgressListener } from './setup-progress.js';
 import { initSubmodules } from './setup-submodules.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface WorkspaceOptions {
   /** "new": a new branch from base; "resume": the candidate's existing branch, reusing its worktree if it is still there. */
@@ -223,7 +224,7 @@ function nothingCouldBeMade(options: WorkspaceOptions, copied: readonly string[]
  * lands where setup put it the first time.
  */
 export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly string[], signal: AbortSignal, sandbox?: SandboxLayout): Promise<Result<void, WorkspaceFailure>> {
-  for (const path of setupPaths) await rm(join(options.worktree, path), { recursive: true, force: true });
+  for (const path of setupPaths) await removeTree(join(options.worktree, path));
   // The submodules are tracked content, not setup paths: they are left as the agent has them.
   // The commands now run over the candidate's tree (its package.json scripts, its build files):
   // in the checks' sandbox when there is one (src/engine/agent-sandbox.ts checkSandbox).

@@ -30,6 +30,7 @@ import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
 import { resolveCommit } from './repo.js';
 import { adminDirNamedBy, adminDirsOf, discardWorktree, rememberNewWorktreeDirs, withWorktreesLock } from './worktree-admin.js';
+import { removeTree } from '../owned-tree.js';
 
 /** Why the base checkout is locked (`git worktree lock`): it is every candidate's lower layer. */
 const BASE_LOCK_REASON = 'bestof: the shared base of copy-on-write worktrees (read-only; removed at the end of the run)';
@@ -87,7 +88,7 @@ export async function detachCowBase(repo: string, dir: string, trash: string, op
       } catch {
         return ok(false);
       }
-      for (const admin of admins) await rm(admin, { recursive: true, force: true });
+      for (const admin of admins) await removeTree(admin);
       return ok(true);
     },
     opts,
@@ -189,7 +190,7 @@ export async function addCowWorktreeOnBranch(repo: string, opts: CowWorktreeOpti
 export async function materializeCowWorktree(opts: { path: string; layer: string; holder: OverlayMounts; exec?: RunInside }): Promise<Result<void>> {
   const path = resolve(opts.path);
   const copy = `${path}.materializing`;
-  await rm(copy, { recursive: true, force: true });
+  await removeTree(copy);
   // The merged tree, copied with modes, symlinks as they are and times kept.
   const copied = opts.exec
     ? await opts.exec('cp', ['-a', `${path}/.`, copy], dirname(path))
@@ -198,15 +199,15 @@ export async function materializeCowWorktree(opts: { path: string; layer: string
         (error: Error) => ({ code: 1, output: error.message }),
       );
   if (copied.code !== 0) {
-    await rm(copy, { recursive: true, force: true }).catch(() => undefined);
+    await removeTree(copy).catch(() => undefined);
     return err(`cannot copy worktree ${path} out of its overlay: ${copied.output}`);
   }
   const unmounted = await opts.holder.unmount(path);
   if (!unmounted.ok) {
-    await rm(copy, { recursive: true, force: true }).catch(() => undefined);
+    await removeTree(copy).catch(() => undefined);
     return err(`cannot unmount worktree ${path}: ${unmounted.error}`);
   }
-  await rm(path, { recursive: true, force: true });
+  await removeTree(path);
   await rename(copy, path);
   await removeLayerDir(opts.layer);
   return ok();
@@ -288,5 +289,5 @@ export async function removeCowWorktree(repo: string, opts: { path: string; laye
 export async function removeLayerDir(dir: string): Promise<void> {
   const entries = await readdir(join(dir, 'work'), { withFileTypes: true }).catch(() => []);
   for (const entry of entries) if (entry.isDirectory()) await chmod(join(dir, 'work', entry.name), 0o700).catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
+  await removeTree(dir);
 }

@@ -8,7 +8,8 @@
  */
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitDirsOf, gitOut, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
+import { GitCommandError, gitDirsOf, gitOut, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
+import { openUpFolders } from '../owned-tree.js';
 
 /** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
 export function literalPathspec(path: string): string {
@@ -53,7 +54,21 @@ export async function removeFromIndex(worktree: string, paths: readonly string[]
  */
 export async function checkoutPathsFrom(worktree: string, rev: string, paths: readonly string[], opts: GitCallOptions = {}): Promise<void> {
   if (paths.length === 0) return;
-  await withPathspecFile(paths.map(literalPathspec), (from) => gitOut(worktree, ['checkout', '--quiet', rev, ...from], opts));
+  await withOpenFolders(worktree, () => withPathspecFile(paths.map(literalPathspec), (from) => gitOut(worktree, ['checkout', '--quiet', rev, ...from], opts)));
+}
+
+/**
+ * A git step that writes files in the worktree. When it fails for want of permission in a folder
+ * (an agent's `chmod 000`, a read-only module cache such as Go's), the worktree's folders are
+ * opened up (../owned-tree.ts: they are this user's) and the step runs once more.
+ */
+async function withOpenFolders<T>(worktree: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!(error instanceof GitCommandError) || !/Permission denied/.test(error.run.stderr) || (await openUpFolders(worktree)).length === 0) throw error;
+    return step();
+  }
 }
 
 export interface CleanUntrackedOptions {
@@ -76,12 +91,12 @@ export async function cleanUntracked(worktree: string, opts: CleanUntrackedOptio
   // `-e` (ignore rules) rather than exclude pathspecs: `git clean -d` with a pathspec exclusion still
   // removes a whole untracked folder that contains a kept file; an ignored file keeps its folder.
   const keep = (opts.keep ?? []).flatMap((p) => ['-e', exactIgnorePattern(p)]);
-  await gitOut(worktree, ['clean', flags, ...keep, '--', ...pathspecs], { signal: opts.signal });
+  await withOpenFolders(worktree, () => gitOut(worktree, ['clean', flags, ...keep, '--', ...pathspecs], { signal: opts.signal }));
 }
 
 /** `git reset --hard <commit>`: index and tracked files exactly as in `commit` (untracked files stay). */
 export async function resetHard(worktree: string, commit: string, opts: GitCallOptions = {}): Promise<void> {
-  await gitOut(worktree, ['reset', '--hard', '--quiet', commit], opts);
+  await withOpenFolders(worktree, () => gitOut(worktree, ['reset', '--hard', '--quiet', commit], opts));
 }
 
 /**

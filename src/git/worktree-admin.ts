@@ -5,10 +5,10 @@
  * to work. Changes to these entries happen under the repository's `worktrees` lock (repo-lock.ts).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { gitDirsOf, gitOut, rememberGitDirs, type GitCallOptions } from './exec.js';
 import { withRepoLock } from './repo-lock.js';
+import { removeTree } from '../owned-tree.js';
 
 const commonDirs = new Map<string, string>();
 
@@ -145,8 +145,8 @@ export async function discardWorktree(repo: string, worktree: string, opts: GitC
   await withWorktreesLock(
     repo,
     async (common) => {
-      for (const admin of adminDirsOf(common, worktree)) await rm(admin, { recursive: true, force: true });
-      await rm(resolve(worktree), { recursive: true, force: true });
+      for (const admin of adminDirsOf(common, worktree)) await removeTree(admin);
+      await removeTree(resolve(worktree));
     },
     opts,
   );

@@ -9,13 +9,14 @@
  * a hiccup of git's.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rename, rm, statfs } from 'node:fs/promises';
+import { mkdir, rename, statfs } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, gitOut, runGit, type GitCallOptions } from './exec.js';
 import { isFullObjectName } from './object-name.js';
 import { resolveCommit } from './repo.js';
 import { adminDirsOf, canonicalPath, discardWorktree, rememberNewWorktreeDirs, withWorktreesLock } from './worktree-admin.js';
+import { removeTree } from '../owned-tree.js';
 
 export interface WorktreeInfo {
   /** Absolute path as git records it (symlinks in it are resolved, e.g. /private/tmp on macOS). */
@@ -221,7 +222,7 @@ export async function removeWorktree(
       if (opts.force && admins.length > 0 && !holdsFolder(abs, common)) {
         const trash = freeName(`${abs}${TRASH_SUFFIX}`);
         await rename(abs, trash);
-        for (const admin of admins) await rm(admin, { recursive: true, force: true });
+        for (const admin of admins) await removeTree(admin);
         return ok(trash);
       }
       const args = ['worktree', 'remove', ...(opts.force ? ['--force', '--force'] : []), abs];
@@ -236,7 +237,7 @@ export async function removeWorktree(
   return ok();
 }
 
-const deleteNow = (folder: string): Promise<void> => rm(folder, { recursive: true, force: true });
+const deleteNow = (folder: string): Promise<void> => removeTree(folder);
 
 const TRASH_SUFFIX = '.removing';
 
@@ -251,7 +252,7 @@ export async function removeWorktreeTrash(path: string): Promise<string[]> {
     return [];
   }
   const trash = names.filter((name) => name === stem || (name.startsWith(`${stem}-`) && /^\d+$/.test(name.slice(stem.length + 1)))).map((name) => join(dirname(abs), name));
-  for (const folder of trash) await rm(folder, { recursive: true, force: true });
+  for (const folder of trash) await removeTree(folder);
   return trash;
 }
 

@@ -6,7 +6,7 @@
  * by line as it arrives, and classify the outcome. Each CLI's file supplies the argv, the
  * parser and the classifier.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../process/run-process.js';
@@ -18,6 +18,7 @@ import type { ClassifyContext } from './classify-common.js';
 import { isolatedConfigDir, prepareIsolatedConfig, type RealProviderKind } from './isolated-config.js';
 import type { PriceTable } from './prices.js';
 import type { Outcome, Provider, ProviderDescription, ProviderRequest, ProviderResult } from './types.js';
+import { removeTree } from '../owned-tree.js';
 
 /** A prompt longer than this goes through stdin: one argv string is limited to 128 KiB on Linux. */
 export const MAX_PROMPT_ARG_BYTES = 100_000;
@@ -255,7 +256,7 @@ async function askVersion(binary: string, env: Readonly<Record<string, string | 
     const result = await runProcess(binary, ['--version'], { cwd: home ?? process.cwd(), env: { ...env, ...isolated }, timeoutMs: 60_000, maxBufferTail: 4096 });
     return result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined;
   } finally {
-    if (home) await rm(home, { recursive: true, force: true }).catch(() => undefined);
+    if (home) await removeTree(home).catch(() => undefined);
   }
 }
 

@@ -152,6 +152,9 @@ describe('bestof clean after a killed run', () => {
     rmSync(join(project.repo.dir, '.bestof', 'runs', runId, 'candidates', 'c2', 'setup-paths.json'));
     // And what a removal of c1 killed midway leaves: its folder renamed aside, half deleted.
     mkdirSync(join(`${c1}.removing`, 'src'), { recursive: true });
+    // And the empty folder the candidates' leftovers waited in during the checks, which runs left
+    // behind until 2026-12-05 (and so their whole folder under the worktrees root).
+    mkdirSync(join(project.worktreesDir, runId, '.bestof-aside'), { recursive: true });
 
     const clean = await cli(['clean']);
     expect(clean.stderr).toBe('');

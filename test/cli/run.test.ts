@@ -2,7 +2,7 @@
  * `bestof run` end to end: the real binary, real git repos in temp folders, real agent
  * processes (fake agent CLIs from test/fixtures/bin and the built-in script agent).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -32,7 +32,10 @@ async function run(spec: string, extraArgs: string[] = [], env: Record<string, s
 describe('bestof run', () => {
   it('chooses the candidate that passes the frozen checks, keeps every candidate under refs/bestof, removes the worktrees', async () => {
     project = makeProject();
-    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    // The fixer also leaves build output that the repo ignores: it waits aside while the checks run.
+    writeFileSync(join(project.repo.dir, '.gitignore'), 'build/\n');
+    project.repo.commitAll('ignore build/');
+    const fix = project.writeOutside('fix.toml', `${FIX_SCRIPT}\n[[steps]]\nwrite = "build/out.log"\ncontent = "built\\n"\n`);
     const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
     const headBefore = project.repo.git('rev-parse', 'HEAD');
     const result = await run(
@@ -62,7 +65,8 @@ describe('bestof run', () => {
     expect(readFileSync(join(project.repo.dir, '.git', 'info', 'exclude'), 'utf8')).toContain('/.bestof/');
     // The worktrees' folders are gone at once (renamed aside); their files are deleted by a process
     // of their own after the run, which leaves nothing behind: not even the run's empty folder,
-    // which every run left in the worktrees folder before.
+    // which every run left in the worktrees folder before, nor the folder the fixer's build output
+    // waited in (`.bestof-aside`), which kept it there until 2026-12-05.
     const runFolder = join(project.worktreesDir, report.runId);
     expect(existsSync(join(runFolder, 'c1')) || existsSync(join(runFolder, 'c2'))).toBe(false);
     await waitUntil(() => !existsSync(runFolder), 'the removed worktrees and their run folder to be deleted');

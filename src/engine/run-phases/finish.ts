@@ -14,7 +14,7 @@ import { markRunFinished } from '../run-lock.js';
 import { removeAgentHomes } from '../agent-sandbox.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm, rmdir } from 'node:fs/promises';
+import { rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { detachCowBase, materializeCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
 import { removeInBackground } from '../../process/background-remove.js';
@@ -28,6 +28,8 @@ import type { CandidatePlan } from '../plan.js';
 import { lostCandidates, type RunState } from '../run-state.js';
 import { readSetupPaths } from './final-scoring.js';
 import { ok } from '../../result.js';
+import { removeTree } from '../../owned-tree.js';
+import { asideRoot } from '../../checks/scoring-tree.js';
 
 export async function finish(ctx: RunContext): Promise<void> {
   const { plan } = ctx;
@@ -36,6 +38,8 @@ export async function finish(ctx: RunContext): Promise<void> {
   await removeAgentHomes(plan); // the agents' HOMEs hold copies of logins: never kept
   // The run's folder in the worktrees folder, once empty. The deletions of the worktrees' files
   // try too, as each ends (deleteAfterTheRun): whichever comes last, this or they, finds it empty.
+  // First the folder the candidates' leftovers waited in during their checks (empty by now, unless a put-back failed).
+  for (const aside of new Set(plan.candidates.map((candidate) => asideRoot(candidate.worktree)))) await rmdir(aside).catch(() => undefined);
   for (const folder of new Set(plan.candidates.map((candidate) => dirname(candidate.worktree)))) await rmdir(folder).catch(() => undefined);
   const { status, exitCode, message } = closing(ctx, kept);
   ctx.emit({ type: 'run.finished', status, exitCode, winner: ctx.state().winner, durationMs: Math.round(performance.now() - ctx.startedAt), message });
@@ -194,7 +198,7 @@ async function keptForSubmodules(ctx: RunContext, candidate: CandidatePlan): Pro
 async function deleteAfterTheRun(trash: string): Promise<void> {
   const runFolder = dirname(trash);
   if (removeInBackground(trash, runFolder)) return;
-  await rm(trash, { recursive: true, force: true });
+  await removeTree(trash);
   await rmdir(runFolder).catch(() => undefined);
 }
 
@@ -235,12 +239,12 @@ async function removeSharedBase(ctx: RunContext): Promise<void> {
   const moved = await detachCowBase(plan.repoRoot, cowBaseDir(first.worktree), trash).catch(() => ok(false));
   if (moved.ok && moved.value) {
     if (existsSync(trash) && !removeInBackground(trash, trashRoot)) ctx.emit({ type: 'run.warning', message: `the shared base checkout (a checkout of base, no candidate's work) was moved to ${trash} but no process could be started to delete it; \`bestof clean\` deletes it` });
-    await rm(cowDir(first.worktree), { recursive: true, force: true });
+    await removeTree(cowDir(first.worktree));
     return;
   }
   const removed = await removeCowBase(plan.repoRoot, cowBaseDir(first.worktree));
   if (!removed.ok) ctx.emit({ type: 'run.warning', message: `${removed.error}; \`bestof clean\` will retry` });
-  else await rm(cowDir(first.worktree), { recursive: true, force: true });
+  else await removeTree(cowDir(first.worktree));
 }
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */

@@ -1,0 +1,98 @@
+/**
+ * bestof as a user without root, with an agent that leaves folders their owner cannot read or
+ * write: `chmod 000` on a folder of its work, and read-only folders as Go's module cache makes them
+ * (`$GOPATH/pkg/mod`), in an ignored folder of the worktree and in its HOME. Found by running bestof
+ * as another user: the candidate failed with an internal error (`git clean` could not open the
+ * folder), what the locked folder held was in no commit (git skips a folder it cannot read, with a
+ * warning and exit 0), and the removed worktree stayed on disk (`rm -rf` cannot delete what a
+ * read-only folder holds). As root none of it shows: root reads and deletes anything; so the run is
+ * made as `nobody` (setpriv) when the tests run as root.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BESTOF_BIN } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
+import { waitUntil } from '../helpers/wait.js';
+
+const made: string[] = [];
+afterEach(() => {
+  // As root: whatever the run left, even read-only, goes.
+  for (const dir of made.splice(0)) execFileSync('sh', ['-c', 'chmod -R u+rwx "$1" 2>/dev/null; rm -rf "$1"', 'sh', dir]);
+});
+
+const AS_ROOT = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+/** `bestof <args>` as this user, or as nobody when the tests run as root. */
+function bestofAsUser(args: readonly string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const command = AS_ROOT ? 'setpriv' : process.execPath;
+  const argv = AS_ROOT ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, BESTOF_BIN, ...args] : [BESTOF_BIN, ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The agent: its answer, a folder it locks (`chmod 000`), and read-only module caches in the worktree and in its HOME. */
+const AGENT = `#!/bin/sh
+set -e
+echo 42 > answer.txt
+mkdir locked && echo secret > locked/secret.txt && chmod 000 locked
+mkdir -p cache/mod/m@v1 && echo 'module m' > cache/mod/m@v1/go.mod && chmod 555 cache/mod/m@v1 cache/mod
+mkdir -p "$HOME/go/pkg/mod/m@v1" && echo 'module m' > "$HOME/go/pkg/mod/m@v1/go.mod" && chmod 555 "$HOME/go/pkg/mod/m@v1" "$HOME/go/pkg/mod"
+`;
+
+describe('folders the agent left without their owner\'s permissions (bestof as a user without root)', () => {
+  it.runIf(!AS_ROOT || existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv'))(
+    'are committed, scored, put back and deleted: the candidate wins with every file it wrote, and nothing is left on disk',
+    async () => {
+      const root = makeTempDir('bestof-locked-');
+      made.push(root);
+      const repo = join(root, 'repo');
+      const home = join(root, 'home');
+      const worktrees = join(root, 'worktrees');
+      mkdirSync(repo);
+      mkdirSync(home);
+      writeFileSync(join(repo, 'README.md'), '# r\n');
+      writeFileSync(join(repo, '.gitignore'), 'cache/\n');
+      const git = (...args: string[]): string => execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+      git('init', '--quiet', '--initial-branch=main');
+      git('add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'base');
+      writeFileSync(join(root, 'agent.sh'), AGENT, { mode: 0o755 });
+      writeFileSync(
+        join(root, 'spec.toml'),
+        [
+          `repo = ${JSON.stringify(repo)}`,
+          '[prompt]\ntext = "Write answer.txt."',
+          `[provider]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'agent.sh'))}`,
+          '[parallel]\ncandidates = 1',
+          '[[checks.items]]\nname = "answer"\ncommand = "test -f answer.txt"\nscore = 1',
+          '[[checks.items]]\nname = "locked work committed"\ncommand = "git ls-files --error-unmatch locked/secret.txt"\nscore = 1',
+          '[select]\nmerge = "branch"',
+          '',
+        ].join('\n'),
+      );
+      if (AS_ROOT) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, root]);
+
+      const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, { HOME: home, BESTOF_WORKTREES_DIR: worktrees });
+
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toMatch(/internal error|Permission denied/);
+      const report = JSON.parse(result.stdout) as { runId: string; winner: string | null; candidates: { id: string; score: number }[] };
+      expect(report.winner).toBe('c1');
+      expect(report.candidates[0]?.score).toBe(2);
+      expect(git('cat-file', '-p', `refs/bestof/${report.runId}/c1/kept:locked/secret.txt`)).toBe('secret');
+      // The worktree and the agent's HOME (read-only module caches in both) are deleted after the run, in the background.
+      await waitUntil(() => !existsSync(worktrees) || readdirSync(worktrees).length === 0, `the worktrees root ${worktrees} to be empty`, { attempts: 300 });
+    },
+    90_000,
+  );
+});
