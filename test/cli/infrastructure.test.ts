@@ -74,3 +74,28 @@ describe('a candidate lost to git during setup', () => {
     expect(project.repo.git('status', '--porcelain')).toBe('');
   });
 });
+
+describe('a candidate an internal error stops after its commit, before the commit is kept', () => {
+  it('its commit is kept beside its kept ref (leftover, not scored), and the closing words say where', async () => {
+    // git fails the detach of HEAD before the checks (`update-ref --no-deref HEAD`): the iteration's
+    // commit is made, and only its branch held it before (the kept ref comes after the scoring).
+    project = makeProject();
+    const git = project.writeOutside(
+      'fault-bin/git',
+      `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then echo "fatal: cannot lock ref 'HEAD'" >&2; exit 128; fi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`,
+    );
+    chmodSync(git, 0o755);
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`));
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${join(git, '..')}:${process.env.PATH ?? ''}` } });
+
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
+    const c1 = report().candidates.find((c) => c.id === 'c1');
+    expect(c1?.reason).toBe('internal_error');
+    expect(result.stdout).toContain(`what it committed is kept under refs/bestof/${runId}/c1/`);
+    expect(result.stdout).toMatch(new RegExp(`c1: its last commit [0-9a-f]{10} was never scored \\(an internal error stopped it first\\); kept at refs/bestof/${runId}/c1/leftover`));
+    expect(project.repo.git('show', `refs/bestof/${runId}/c1/leftover:src/add.mjs`)).toContain('a + b');
+    expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c1/leftover`)).toBe(project.repo.git('rev-parse', `bestof/${runId}/c1`));
+  });
+});

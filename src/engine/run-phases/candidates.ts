@@ -123,7 +123,7 @@ async function remountFinished(ctx: RunContext, lower: string, mounts: OverlayMo
 /** A bug or an unexpected git failure: this candidate stops, the others go on. */
 function internalFailure(state: RunState, candidate: string, error: unknown): UnstampedEvent {
   const c = state.candidates[candidate];
-  return endedByError(state, candidate, 'failed', 'internal_error', `internal error: ${(error as Error)?.message ?? String(error)}; its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
+  return endedByError(state, candidate, 'failed', 'internal_error', `internal error: ${(error as Error)?.message ?? String(error)}; what it committed is kept under ${keptUnder(c?.ref)}`);
 }
 
 /**
@@ -133,7 +133,7 @@ function internalFailure(state: RunState, candidate: string, error: unknown): Un
  */
 function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): UnstampedEvent {
   const c = state.candidates[candidate];
-  return endedByError(state, candidate, 'cancelled', 'cancelled', `stopped: the disk is full (${(error as Error)?.message ?? String(error)}); its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
+  return endedByError(state, candidate, 'cancelled', 'cancelled', `stopped: the disk is full (${(error as Error)?.message ?? String(error)}); what it committed is kept under ${keptUnder(c?.ref)}`);
 }
 
 /**
@@ -143,7 +143,7 @@ function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): 
  */
 function cancelledUnderway(state: RunState, candidate: string, error: Parameters<typeof killedGitInWords>[0]): UnstampedEvent {
   const c = state.candidates[candidate];
-  return endedByError(state, candidate, 'cancelled', 'cancelled', `cancelled (the cancel's signal reached ${killedGitInWords(error)}); its last commit is kept at ${c?.ref ?? 'refs/bestof'}`);
+  return endedByError(state, candidate, 'cancelled', 'cancelled', `cancelled (the cancel's signal reached ${killedGitInWords(error)}); what it committed is kept under ${keptUnder(c?.ref)}`);
 }
 
 /** The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands. */
@@ -178,4 +178,9 @@ function neverStarted(candidate: string): UnstampedEvent {
     durationMs: 0,
     costUsd: 0,
   };
+}
+
+/** `refs/bestof/<run>/<candidate>/`: where the kept ref, and the leftover ref finish adds, are. */
+function keptUnder(keptRef: string | undefined): string {
+  return keptRef ? `${keptRef.slice(0, keptRef.lastIndexOf('/'))}/` : 'refs/bestof/';
 }

@@ -22,7 +22,8 @@ import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '..
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
 import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
-import { updateRef } from '../../git/refs.js';
+import { isAncestor, updateRef } from '../../git/refs.js';
+import { resolveCommit } from '../../git/repo.js';
 import { besideKeptRef } from '../candidate-refs.js';
 import type { CandidatePlan } from '../plan.js';
 import { lostCandidates, type RunState } from '../run-state.js';
@@ -146,6 +147,8 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   // repository's worktree lock only to unlink it (its files are deleted outside the lock).
   const kept = await Promise.all(
     plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: 'unsaved' | 'submodules' } | undefined> => {
+      const reason = ctx.state().candidates[candidate.id]?.reason;
+      if (reason === 'internal_error' || reason === 'cancelled') await keepUnscoredCommit(ctx, candidate, reason);
       if (existsSync(candidate.worktree)) {
         const why = !(await saveLeftover(ctx, candidate)) ? 'unsaved' : (await keptForSubmodules(ctx, candidate)) ? 'submodules' : undefined;
         if (why) {
@@ -245,6 +248,24 @@ async function removeSharedBase(ctx: RunContext): Promise<void> {
   const removed = await removeCowBase(plan.repoRoot, cowBaseDir(first.worktree));
   if (!removed.ok) ctx.emit({ type: 'run.warning', message: `${removed.error}; \`bestof clean\` will retry` });
   else await removeTree(cowDir(first.worktree));
+}
+
+/**
+ * A candidate an internal error (a failure of git's or bestof's while its checks were prepared or
+ * run) or a cancel stopped between its commit and the keeping of it: the commit is on its branch only, and
+ * the kept ref, which every candidate's work is found under, has an older one or none. Kept at the
+ * leftover ref (beside the kept one; not scored), so that `refs/bestof/<run>/<candidate>/` holds
+ * everything it committed. A leftover saved after it (uncommitted work) builds on it.
+ */
+async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, reason: 'internal_error' | 'cancelled'): Promise<void> {
+  const { plan } = ctx;
+  const tip = await resolveCommit(plan.repoRoot, `refs/heads/${candidate.branch}`).catch(() => undefined);
+  if (tip === undefined || tip === plan.baseCommit) return;
+  const keptAt = await resolveCommit(plan.repoRoot, candidate.ref).catch(() => undefined);
+  if (keptAt !== undefined && (keptAt === tip || (await isAncestor(plan.repoRoot, tip, keptAt).catch(() => false)))) return;
+  const ref = leftoverRef(candidate.ref);
+  await updateRef(plan.repoRoot, ref, tip);
+  ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its last commit ${tip.slice(0, 10)} was never scored (${reason === 'cancelled' ? 'the run was cancelled' : 'an internal error stopped it'} first); kept at ${ref}` });
 }
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */
