@@ -22,7 +22,7 @@ import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPa
 import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
 import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
-import { removeTree } from '../owned-tree.js';
+import { openUpFolders, removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
   /** The spec author's revision. */
@@ -125,7 +125,20 @@ function inside(root: string, rel: string): string {
 async function moveAside(worktree: string, keep: readonly string[], signal?: AbortSignal): Promise<string[]> {
   const entries = await leftovers(worktree, keep, signal);
   const aside = asideDir(worktree);
-  for (const entry of entries) await move(inside(worktree, entry), inside(aside, entry));
+  let openedUp = false;
+  for (const entry of entries) {
+    try {
+      await move(inside(worktree, entry), inside(aside, entry));
+    } catch (error) {
+      // In a folder the agent made read-only (`chmod 555 .`) nothing can be renamed until it is
+      // opened up (../owned-tree.ts: the worktree's folders are this user's); once, then as it comes.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (openedUp || (code !== 'EACCES' && code !== 'EPERM')) throw error;
+      openedUp = true;
+      await openUpFolders(worktree);
+      await move(inside(worktree, entry), inside(aside, entry));
+    }
+  }
   return entries;
 }
 

@@ -5,7 +5,8 @@
  * as another user: the candidate failed with an internal error (`git clean` could not open the
  * folder), what the locked folder held was in no commit (git skips a folder it cannot read, with a
  * warning and exit 0), and the removed worktree stayed on disk (`rm -rf` cannot delete what a
- * read-only folder holds). As root none of it shows: root reads and deletes anything; so the run is
+ * read-only folder holds). A second agent makes the worktree's root read-only: its ignored build
+ * output could not be moved aside for the checks (an internal error). As root none of it shows: root reads and deletes anything; so the run is
  * made as `nobody` (setpriv) when the tests run as root.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -49,9 +50,17 @@ mkdir -p cache/mod/m@v1 && echo 'module m' > cache/mod/m@v1/go.mod && chmod 555 
 mkdir -p "$HOME/go/pkg/mod/m@v1" && echo 'module m' > "$HOME/go/pkg/mod/m@v1/go.mod" && chmod 555 "$HOME/go/pkg/mod/m@v1" "$HOME/go/pkg/mod"
 `;
 
+/** Another agent: its answer and build output the repo ignores, then the worktree's root made read-only (nothing locked for the commit to open up first). */
+const READ_ONLY_ROOT = `#!/bin/sh
+set -e
+echo 42 > answer.txt
+mkdir -p cache && echo built > cache/out.log
+chmod 555 .
+`;
+
 describe('folders the agent left without their owner\'s permissions (bestof as a user without root)', () => {
   it.runIf(!AS_ROOT || existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv'))(
-    'are committed, scored, put back and deleted: the candidate wins with every file it wrote, and nothing is left on disk',
+    'are committed, scored, put back and deleted: each candidate is scored with every file it wrote, and nothing is left on disk',
     async () => {
       const root = makeTempDir('bestof-locked-');
       made.push(root);
@@ -67,13 +76,15 @@ describe('folders the agent left without their owner\'s permissions (bestof as a
       git('add', '-A');
       git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'base');
       writeFileSync(join(root, 'agent.sh'), AGENT, { mode: 0o755 });
+      writeFileSync(join(root, 'read-only-root.sh'), READ_ONLY_ROOT, { mode: 0o755 });
       writeFileSync(
         join(root, 'spec.toml'),
         [
           `repo = ${JSON.stringify(repo)}`,
           '[prompt]\ntext = "Write answer.txt."',
-          `[provider]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'agent.sh'))}`,
-          '[parallel]\ncandidates = 1',
+          '[parallel]\ncandidates = 2',
+          `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'agent.sh'))}`,
+          `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'read-only-root.sh'))}`,
           '[[checks.items]]\nname = "answer"\ncommand = "test -f answer.txt"\nscore = 1',
           '[[checks.items]]\nname = "locked work committed"\ncommand = "git ls-files --error-unmatch locked/secret.txt"\nscore = 1',
           '[select]\nmerge = "branch"',
@@ -86,9 +97,12 @@ describe('folders the agent left without their owner\'s permissions (bestof as a
 
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).not.toMatch(/internal error|Permission denied/);
-      const report = JSON.parse(result.stdout) as { runId: string; winner: string | null; candidates: { id: string; score: number }[] };
+      const report = JSON.parse(result.stdout) as { runId: string; winner: string | null; candidates: { id: string; score: number; reason: string }[] };
       expect(report.winner).toBe('c1');
-      expect(report.candidates[0]?.score).toBe(2);
+      expect(report.candidates.map((c) => [c.id, c.score, c.reason])).toEqual([
+        ['c1', 2, 'threshold_reached'],
+        ['c2', 1, 'completed'],
+      ]);
       expect(git('cat-file', '-p', `refs/bestof/${report.runId}/c1/kept:locked/secret.txt`)).toBe('secret');
       // The worktree and the agent's HOME (read-only module caches in both) are deleted after the run, in the background.
       await waitUntil(() => !existsSync(worktrees) || readdirSync(worktrees).length === 0, `the worktrees root ${worktrees} to be empty`, { attempts: 300 });
