@@ -38,6 +38,8 @@ export const STOP_REASONS = [
   'stopped_by_user',
   'cancelled',
   'internal_error',
+  /** Its worktree folder was replaced while its agent ran (renamed, a symbolic link put in its place): bestof works in it no more. */
+  'worktree_replaced',
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
@@ -169,6 +171,7 @@ export const STATUS_OF_REASON: Record<StopReason, FinalStatus> = {
   infrastructure_failed: 'failed',
   provider_failed: 'failed',
   internal_error: 'failed',
+  worktree_replaced: 'failed',
   cancelled: 'cancelled',
 };
 

@@ -218,6 +218,7 @@ async function gitDirs(worktree: string): Promise<{ commonDir: string; adminDir:
  */
 export async function watchGitDir(worktree: string, opts: { readonly branches?: boolean } = {}): Promise<GitDirWatch> {
   const { commonDir, adminDir } = await gitDirs(worktree);
+  const folder = await lstat(worktree);
   let shared = sharedWatches.get(commonDir);
   let branches: Promise<Map<string, string>> | undefined;
   if (!shared) {
@@ -259,6 +260,15 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
     async restore() {
       if (done) throw new Error('watchGitDir: restore() was already called');
       done = true;
+      // Nothing is restored through a worktree folder the call replaced (an agent without the sandbox
+      // can rename its folder and put a symbolic link to any folder of the user's in its place):
+      // bestof would write its `.git` link there, and its git calls after this one would work there.
+      const replaced = await replacedFolder(worktree, folder);
+      if (replaced !== undefined) {
+        watch.active -= 1;
+        if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
+        throw new WorktreeReplacedError(worktree, replaced);
+      }
       const overlapped = activeAtStart > 1 || watch.started !== startedBefore || watch.active > 1;
       try {
         const ownDone = restoreFiles(own, ownSaved);
@@ -279,6 +289,26 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
       }
     },
   };
+}
+
+/** A worktree folder that is no longer the one bestof made: nothing of bestof's may happen in it any more. */
+export class WorktreeReplacedError extends Error {
+  override readonly name = 'WorktreeReplacedError';
+  constructor(
+    readonly worktree: string,
+    readonly now: string,
+  ) {
+    super(`its worktree folder ${worktree} is not the folder bestof made any more (it is now ${now}), so bestof does nothing in it from here on: no commit, no check; what the candidate committed before is kept`);
+  }
+}
+
+/** What stands at `path` now when it is not the folder `before` was (a symbolic link, gone, another folder); undefined when it is. */
+export async function replacedFolder(path: string, before: { readonly dev: number; readonly ino: number }): Promise<string | undefined> {
+  const now = await lstat(path).catch(() => undefined);
+  if (now === undefined) return 'gone';
+  if (now.isSymbolicLink()) return `a symbolic link to ${await readlink(path).catch(() => '?')}`;
+  if (!now.isDirectory()) return 'a file';
+  return now.dev === before.dev && now.ino === before.ino ? undefined : 'another folder';
 }
 
 /** Is any run-level watch active on this repository's git dir (for tests). */

@@ -4,11 +4,11 @@
  * must be byte-for-byte as before.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { branchTips, commitAll, reclaimHead } from '../../src/git/commit.js';
-import { activeGitDirWatches, watchGitDir } from '../../src/git/guard.js';
+import { activeGitDirWatches, watchGitDir, WorktreeReplacedError } from '../../src/git/guard.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 
@@ -106,6 +106,20 @@ describe('watchGitDir', () => {
     expect(git(r.dir, 'hash-object', ...Array.from({ length: 100 }, (_, i) => join(r.dir, `.git/hooks/user-${String(i).padStart(3, '0')}`)))).toBe(hooksBefore);
     expect(statSync(join(r.dir, '.git/hooks/user-098')).mode & 0o777).toBe(0o755);
     expect(existsSync(join(r.dir, '.git/hooks/user-100'))).toBe(false);
+  });
+
+  it('a worktree folder replaced during the call (renamed, a link in its place): restore writes nothing through it and says so', async () => {
+    const { r, wt } = await world();
+    const elsewhere = tempDir();
+    writeFileSync(join(elsewhere, 'keep.txt'), 'theirs\n');
+    const watch = await watchGitDir(wt);
+    renameSync(wt, `${wt}-aside`);
+    symlinkSync(elsewhere, wt);
+    await expect(watch.restore()).rejects.toThrow(WorktreeReplacedError);
+    expect(readdirSync(elsewhere)).toEqual(['keep.txt']); // no `.git` link written there
+    expect(activeGitDirWatches()).toBe(0); // the shared watch was let go
+    const next = await watchGitDir(r.dir);
+    expect((await next.restore()).changes).toEqual([]);
   });
 
   it('reports nothing when nothing changed', async () => {

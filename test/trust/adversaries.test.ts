@@ -123,6 +123,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the code the checks run: its add.js, once a test loads it, writes HOME, .git/hooks, the rivals' worktrees, refs and the run folder", script: 'check-runs-code', modes: ['auto'], also: expectRunFolderUntouched },
   { title: "the network: holds the rivals' $PORT while their checks run (their tests cannot listen; a connection there hears the cheater)", script: 'squat-rival-port', modes: ['auto'], spec: { checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
+  { title: "the user's checkout: its worktree folder becomes a link to it, for bestof's own commit, restore and clean to land there", script: 'swap-worktree', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
   { title: 'the user\'s branch: `git update-ref refs/heads/main` to a commit of its own', script: 'move-main', modes: ['auto', 'off'] },

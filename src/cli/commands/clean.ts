@@ -116,7 +116,10 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
         // What a removal killed midway, or a deletion after the run still going on, left: trash by then (the work was saved before the removal began).
         for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (a removed worktree's files, left being deleted)`);
       }
-      if (folder) {
+      if (folder && candidate.reason === 'worktree_replaced') {
+        // Not the folder bestof made (a link to a folder of the user's, one the agent moved there): never saved from, repaired or deleted.
+        process.stdout.write(`leave ${folder}: ${id}'s agent replaced its worktree folder with it, and bestof touches nothing there (look at it, then delete it yourself)\n`);
+      } else if (folder) {
         actions += 1;
         const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
         const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });

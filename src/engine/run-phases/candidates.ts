@@ -5,6 +5,7 @@
  */
 import { refCommit } from '../../git/refs.js';
 import { isGitKilledBySignal, killedGitInWords } from '../../git/save-work.js';
+import { WorktreeReplacedError } from '../../git/guard.js';
 import { createProvider } from '../../providers/definitions.js';
 import type { Provider } from '../../providers/types.js';
 import { runCandidate, type CandidateContext } from '../candidate.js';
@@ -64,6 +65,8 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
           if (isDiskFull(error)) {
             ctx.stopRun(`the disk is full (${(error as Error).message})`);
             ctx.emit(stoppedByFullDisk(ctx.state(), candidate.id, error));
+          } else if (error instanceof WorktreeReplacedError) {
+            ctx.emit(endedByError(ctx.state(), candidate.id, 'failed', 'worktree_replaced', `${error.message.replace(/; what the candidate committed before is kept$/, '')}; what it committed is kept under ${keptUnder(ctx.state().candidates[candidate.id]?.ref)}`));
           } else if (signal.aborted && isGitKilledBySignal(error)) {
             ctx.emit(cancelledUnderway(ctx.state(), candidate.id, error));
           } else ctx.emit(internalFailure(ctx.state(), candidate.id, error));
@@ -147,7 +150,7 @@ function cancelledUnderway(state: RunState, candidate: string, error: Parameters
 }
 
 /** The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands. */
-function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled', message: string): UnstampedEvent {
+function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled' | 'worktree_replaced', message: string): UnstampedEvent {
   const c = state.candidates[candidate];
   return {
     type: 'candidate.finished',

@@ -148,7 +148,13 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   const kept = await Promise.all(
     plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: 'unsaved' | 'submodules' } | undefined> => {
       const reason = ctx.state().candidates[candidate.id]?.reason;
-      if (reason === 'internal_error' || reason === 'cancelled') await keepUnscoredCommit(ctx, candidate, reason);
+      if (reason === 'internal_error' || reason === 'cancelled' || reason === 'worktree_replaced') await keepUnscoredCommit(ctx, candidate, reason);
+      if (reason === 'worktree_replaced') {
+        // What stands at the path now is not bestof's (a link to a folder of the user's, a folder the
+        // agent moved there): neither saved from, nor repaired, nor deleted. git forgets the worktree.
+        ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.worktree} is left as it is (not the folder bestof made: see above); look at it, then delete it yourself` });
+        return undefined;
+      }
       if (existsSync(candidate.worktree)) {
         const why = !(await saveLeftover(ctx, candidate)) ? 'unsaved' : (await keptForSubmodules(ctx, candidate)) ? 'submodules' : undefined;
         if (why) {
@@ -257,7 +263,7 @@ async function removeSharedBase(ctx: RunContext): Promise<void> {
  * leftover ref (beside the kept one; not scored), so that `refs/bestof/<run>/<candidate>/` holds
  * everything it committed. A leftover saved after it (uncommitted work) builds on it.
  */
-async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, reason: 'internal_error' | 'cancelled'): Promise<void> {
+async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, reason: 'internal_error' | 'cancelled' | 'worktree_replaced'): Promise<void> {
   const { plan } = ctx;
   const tip = await resolveCommit(plan.repoRoot, `refs/heads/${candidate.branch}`).catch(() => undefined);
   if (tip === undefined || tip === plan.baseCommit) return;
@@ -265,8 +271,10 @@ async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, rea
   if (keptAt !== undefined && (keptAt === tip || (await isAncestor(plan.repoRoot, tip, keptAt).catch(() => false)))) return;
   const ref = leftoverRef(candidate.ref);
   await updateRef(plan.repoRoot, ref, tip);
-  ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its last commit ${tip.slice(0, 10)} was never scored (${reason === 'cancelled' ? 'the run was cancelled' : 'an internal error stopped it'} first); kept at ${ref}` });
+  ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its last commit ${tip.slice(0, 10)} was never scored (${UNSCORED_BECAUSE[reason]} first); kept at ${ref}` });
 }
+
+const UNSCORED_BECAUSE = { internal_error: 'an internal error stopped it', cancelled: 'the run was cancelled', worktree_replaced: 'its worktree folder was replaced' } as const;
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */
 export function leftoverRef(keptRef: string): string {
