@@ -44,16 +44,9 @@ export interface RunListing {
 
 /** Runs of a repo that recorded at least one event, newest first. */
 export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
-  const root = runsRoot(repoRoot);
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch {
-    return [];
-  }
   const listings = await Promise.all(
-    names.map(async (runId) => {
-      const runDir = join(root, runId);
+    (await runFolderNames(repoRoot)).map(async (runId) => {
+      const runDir = runDirOf(repoRoot, runId);
       try {
         const info = await stat(join(runDir, EVENT_LOG_FILE));
         // Empty: its first event was never written (listUnrecordedRunFolders).
@@ -63,7 +56,7 @@ export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
       }
     }),
   );
-  return listings.filter((l): l is RunListing => l !== undefined).sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));
+  return newestFirst(listings);
 }
 
 /**
@@ -73,16 +66,9 @@ export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
  * reads it. Newest first, by the folder's own time.
  */
 export async function listUnrecordedRunFolders(repoRoot: string): Promise<RunListing[]> {
-  const root = runsRoot(repoRoot);
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch {
-    return [];
-  }
   const listings = await Promise.all(
-    names.map(async (runId) => {
-      const runDir = join(root, runId);
+    (await runFolderNames(repoRoot)).map(async (runId) => {
+      const runDir = runDirOf(repoRoot, runId);
       const folder = await stat(runDir).catch(() => undefined);
       if (!folder?.isDirectory()) return undefined;
       const logged = await stat(join(runDir, EVENT_LOG_FILE)).then(
@@ -92,5 +78,18 @@ export async function listUnrecordedRunFolders(repoRoot: string): Promise<RunLis
       return logged ? undefined : { runId, runDir, modifiedMs: folder.mtimeMs };
     }),
   );
+  return newestFirst(listings);
+}
+
+/** The names under the runs folder (none when it does not exist). */
+async function runFolderNames(repoRoot: string): Promise<string[]> {
+  try {
+    return await readdir(runsRoot(repoRoot));
+  } catch {
+    return [];
+  }
+}
+
+function newestFirst(listings: readonly (RunListing | undefined)[]): RunListing[] {
   return listings.filter((l): l is RunListing => l !== undefined).sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));
 }

@@ -6,13 +6,13 @@
  * that was killed (`bestof resume` stops it first). The processes of a run are found by the
  * run's key, which each of them carries as BESTOF_RUN_KEY.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
 import { processesWithArg, processesWithEnv, killAll, SeenProcesses } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
+import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
@@ -158,26 +158,12 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     project = makeProject();
     // git on PATH is real git behind a wrapper that holds the candidate's commit (`git add -A`)
     // for a few seconds after it has said so in a file: the signal is sent while that git runs.
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    const bin = join(project.outside, 'bin');
-    mkdirSync(bin);
     const holding = join(project.outside, 'git-add-holding');
-    writeFileSync(
-      join(bin, 'git'),
-      `#!/bin/sh\ncase " $* " in *" add -A "*) if [ ! -e '${holding}' ]; then : > '${holding}'; sleep 3; fi ;; esac\nexec '${realGit}' "$@"\n`,
-      { mode: 0o755 },
-    );
+    const bin = wrappedGitBin(project.outside, `case " $* " in *" add -A "*) if [ ! -e '${holding}' ]; then : > '${holding}'; sleep 3; fi ;; esac`);
     const script = project.writeOutside('quick.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n');
     const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(script)}`, ADD_CHECKS);
-    const { child, done } = startCli(['run', spec], {
-      cwd: project.repo.dir,
-      worktreesDir: project.worktreesDir,
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
-      ownProcessGroup: true,
-    });
-    let ended: string | undefined;
-    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
-    await waitUntil(() => existsSync(holding), 'the candidate\'s commit to start', { ended: () => ended });
+    const { child, done, ended } = startWithWrappedGit(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, bin });
+    await waitUntil(() => existsSync(holding), 'the candidate\'s commit to start', { ended });
     process.kill(-(child.pid as number), 'SIGINT');
     const result = await done;
 
@@ -195,30 +181,16 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
    */
   async function cancelWhileGitDies(times: 'once' | 'always'): Promise<{ result: { code: number | null; stdout: string; stderr: string }; runId: string; c1: { reason: string; message: string } }> {
     project = makeProject();
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    const bin = join(project.outside, 'bin');
-    mkdirSync(bin);
     const watching = join(project.outside, 'watch-started');
     const mark = join(project.outside, 'kill-next');
     const die = times === 'once' ? `rm -f '${mark}'; kill -TERM $$` : 'kill -TERM $$';
-    writeFileSync(
-      join(bin, 'git'),
-      `#!/bin/sh\ncase " $* " in *" for-each-ref "*) if [ -e '${mark}' ]; then ${die}; fi; : > '${watching}' ;; esac\nexec '${realGit}' "$@"\n`,
-      { mode: 0o755 },
-    );
+    const bin = wrappedGitBin(project.outside, `case " $* " in *" for-each-ref "*) if [ -e '${mark}' ]; then ${die}; fi; : > '${watching}' ;; esac`);
     const script = project.writeOutside('slow.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n[[steps]]\nsleep = "120s"\n');
     const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(script)}`, ADD_CHECKS);
-    const { child, done } = startCli(['run', spec], {
-      cwd: project.repo.dir,
-      worktreesDir: project.worktreesDir,
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
-      ownProcessGroup: true,
-    });
-    let ended: string | undefined;
-    void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
-    await waitUntil(() => existsSync(watching), 'the agent call\'s git-dir watch to begin', { ended: () => ended });
+    const { child, done, ended } = startWithWrappedGit(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, bin });
+    await waitUntil(() => existsSync(watching), 'the agent call\'s git-dir watch to begin', { ended });
     const written = (): boolean => (onlyRunId() ? existsSync(join(project.worktreesDir, onlyRunId() as string, 'c1', 'answer.txt')) : false);
-    await waitUntil(written, 'the agent to write its answer', { ended: () => ended });
+    await waitUntil(written, 'the agent to write its answer', { ended });
     writeFileSync(mark, '');
     process.kill(child.pid as number, 'SIGINT');
     const result = await done;

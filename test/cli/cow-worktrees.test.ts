@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
 import { killAll, processesWithEnv, SeenProcesses } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
+import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
 import { runIsAlive } from '../../src/engine/run-lock.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
 
@@ -263,22 +264,12 @@ mode = "off"`);
       // was aborted, and its AbortError ended bestof with exit 70 ("internal error"), no finish run.
       // Here git behind a wrapper holds the base's `worktree add --detach --lock` until the cancel.
       project = makeProject();
-      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-      const bin = join(project.outside, 'bin');
-      mkdirSync(bin);
       const holding = join(project.outside, 'base-checkout-started');
-      writeFileSync(join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" --detach --lock "*) : > '${holding}'; sleep 30 ;; esac\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+      const bin = wrappedGitBin(project.outside, `case " $* " in *" --detach --lock "*) : > '${holding}'; sleep 30 ;; esac`);
       const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
       const spec = cowSpec(`[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[select]\nmerge = "none"`);
-      const { child, done } = startCli(['run', spec, '--no-tui'], {
-        cwd: project.repo.dir,
-        worktreesDir: project.worktreesDir,
-        env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
-        ownProcessGroup: true,
-      });
-      let ended: string | undefined;
-      void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
-      await waitUntil(() => existsSync(holding), 'the shared base checkout to start', { ended: () => ended });
+      const { child, done, ended } = startWithWrappedGit(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, bin });
+      await waitUntil(() => existsSync(holding), 'the shared base checkout to start', { ended });
       process.kill(-(child.pid as number), 'SIGTERM');
       const cancelled = await done;
 
