@@ -22,7 +22,7 @@ import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPa
 import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
 import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
-import { openUpFolders, removeTree } from '../owned-tree.js';
+import { openUpTree, removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
   /** The spec author's revision. */
@@ -135,7 +135,7 @@ async function moveAside(worktree: string, keep: readonly string[], signal?: Abo
       const code = (error as NodeJS.ErrnoException).code;
       if (openedUp || (code !== 'EACCES' && code !== 'EPERM')) throw error;
       openedUp = true;
-      await openUpFolders(worktree);
+      await openUpTree(worktree);
       await move(inside(worktree, entry), inside(aside, entry));
     }
   }

@@ -1,7 +1,7 @@
 /** Checkpoint commits of a candidate's work inside its worktree. */
 import { filesToLeaveOut, type SecretValues, type SkippedFile } from './commit-filter.js';
 import { GitCommandError, gitOut, identityArgs, runGit, splitNul, withPathspecFile, type GitCallOptions, type GitRun } from './exec.js';
-import { openUpFolders } from '../owned-tree.js';
+import { openUpTree } from '../owned-tree.js';
 import { clearIndexFlags, excludeLiteralPathspec, flaggedIndexPaths, literalPathspec } from './paths.js';
 import { isAncestor } from './refs.js';
 import { resolveCommit } from './repo.js';
@@ -77,8 +77,9 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
   const addAll = (): Promise<GitRun> => withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
   let add = await addAll();
   // A folder its owner cannot read (`chmod 000`): git skips it with a warning and exit 0, and what
-  // it holds would be in no commit. The agent's folders are this user's: opened up, added again.
-  if (/could not open directory .*Permission denied/.test(add.stderr) && (await openUpFolders(worktree)).length > 0) add = await addAll();
+  // it holds would be in no commit; a file its owner cannot read fails the add. The agent's files
+  // are this user's: opened up (../owned-tree.ts), added again.
+  if (/Permission denied/.test(add.stderr) && (await openUpTree(worktree)).length > 0) add = await addAll();
   // An excluded path that is also ignored (a setup folder such as node_modules) makes git say so
   // and exit 1, after staging everything else: that is no failure here.
   if (add.code !== 0 && !/^The following paths are ignored by one of your \.gitignore files:/.test(add.stderr)) {

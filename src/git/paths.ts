@@ -9,7 +9,7 @@
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitCommandError, gitDirsOf, gitOut, runGit, splitNul, withPathspecFile, type GitCallOptions } from './exec.js';
-import { openUpFolders } from '../owned-tree.js';
+import { openUpTree } from '../owned-tree.js';
 
 /** Pathspec matching exactly this path (relative to the worktree root) and, if it is a directory, what is under it. */
 export function literalPathspec(path: string): string {
@@ -66,7 +66,7 @@ async function withOpenFolders<T>(worktree: string, step: () => Promise<T>): Pro
   try {
     return await step();
   } catch (error) {
-    if (!(error instanceof GitCommandError) || !/Permission denied/.test(error.run.stderr) || (await openUpFolders(worktree)).length === 0) throw error;
+    if (!(error instanceof GitCommandError) || !/Permission denied/.test(error.run.stderr) || (await openUpTree(worktree)).length === 0) throw error;
     return step();
   }
 }

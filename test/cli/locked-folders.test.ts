@@ -7,7 +7,8 @@
  * warning and exit 0), and the removed worktree stayed on disk (`rm -rf` cannot delete what a
  * read-only folder holds). A second agent makes the worktree's root read-only: its ignored build
  * output could not be moved aside for the checks (an internal error). As root none of it shows: root reads and deletes anything; so the run is
- * made as `nobody` (setpriv) when the tests run as root.
+ * made as `nobody` (setpriv) when the tests run as root. A file the agent made unreadable
+ * (`chmod 000`) failed `git add -A` itself: an internal error, and the worktree kept.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,7 @@ const AGENT = `#!/bin/sh
 set -e
 echo 42 > answer.txt
 mkdir locked && echo secret > locked/secret.txt && chmod 000 locked
+echo private > unreadable.txt && chmod 000 unreadable.txt
 mkdir -p cache/mod/m@v1 && echo 'module m' > cache/mod/m@v1/go.mod && chmod 555 cache/mod/m@v1 cache/mod
 mkdir -p "$HOME/go/pkg/mod/m@v1" && echo 'module m' > "$HOME/go/pkg/mod/m@v1/go.mod" && chmod 555 "$HOME/go/pkg/mod/m@v1" "$HOME/go/pkg/mod"
 `;
@@ -104,6 +106,7 @@ describe('folders the agent left without their owner\'s permissions (bestof as a
         ['c2', 1, 'completed'],
       ]);
       expect(git('cat-file', '-p', `refs/bestof/${report.runId}/c1/kept:locked/secret.txt`)).toBe('secret');
+      expect(git('cat-file', '-p', `refs/bestof/${report.runId}/c1/kept:unreadable.txt`)).toBe('private');
       // The worktree and the agent's HOME (read-only module caches in both) are deleted after the run, in the background.
       await waitUntil(() => !existsSync(worktrees) || readdirSync(worktrees).length === 0, `the worktrees root ${worktrees} to be empty`, { attempts: 300 });
     },
