@@ -8,7 +8,7 @@
  * where the namespace cannot be had, plain worktrees and a warning.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -17,12 +17,17 @@ import { waitUntil } from '../helpers/wait.js';
 import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
 import { runIsAlive } from '../../src/engine/run-lock.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
+import { bestofAsUser, CAN_RUN_AS_USER, giveToUser } from '../helpers/as-user.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
 
 let project: Project;
 const seen = new SeenProcesses();
+/** Folders a test made outside a project (given to another user: removed as root can). */
+const made: string[] = [];
 afterEach(() => {
   killAll(seen);
   project?.cleanup();
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -172,6 +177,35 @@ describe('copy-on-write worktrees', () => {
     expect(git(project.repo.dir, 'show', `bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
   });
 
+
+  it.runIf(CAN_RUN_AS_USER)('as a user without root, with `[sandbox] mode = "required"`: the agents are sandboxed inside the namespace too', async () => {
+    // Inside bestof's namespace every process inherits the capabilities that let it mount there, and
+    // bwrap run by a user without root refused them ("Unexpected capabilities but not setuid"): the
+    // run refused mode "required", and with "auto" its agents ran without a sandbox. (As root, as the
+    // other tests run, bwrap takes them for root's and works.) bwrap is started through setpriv there.
+    const root = makeTempDir('bestof-cow-user-');
+    made.push(root);
+    const repo = join(root, 'repo');
+    mkdirSync(repo);
+    writeFileSync(join(repo, 'README.md'), '# r\n');
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    git(repo, 'add', '-A');
+    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'base');
+    // The agent tries to write the user's checkout; what it could do is its answer.
+    writeFileSync(join(root, 'agent.sh'), `#!/bin/sh\nif echo x > ${JSON.stringify(join(repo, 'PWNED'))} 2>/dev/null; then echo escaped > answer.txt; else echo sandboxed > answer.txt; fi\n`, { mode: 0o755 });
+    writeFileSync(
+      join(root, 'spec.toml'),
+      `repo = ${JSON.stringify(repo)}\n[prompt]\ntext = "x"\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'agent.sh'))}\n[[checks.items]]\nname = "answer"\ncommand = "test -f answer.txt"\n[select]\nmerge = "none"\n[sandbox]\nmode = "required"\n[git]\nworktrees = "copy-on-write"\n`,
+    );
+    mkdirSync(join(root, 'home'));
+    giveToUser(root);
+    const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, { HOME: join(root, 'home'), BESTOF_WORKTREES_DIR: join(root, 'worktrees') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toMatch(/WITHOUT a sandbox|Unexpected capabilities/);
+    const { runId } = JSON.parse(result.stdout) as { runId: string };
+    expect(execFileSync('git', ['-c', 'safe.directory=*', 'show', `refs/bestof/${runId}/c1/kept:answer.txt`], { cwd: repo, encoding: 'utf8' }).trim()).toBe('sandboxed');
+    expect(existsSync(join(repo, 'PWNED'))).toBe(false);
+  });
   describe('kill -9 of bestof mid-run', () => {
     /** Writes wip.txt on its first call and hangs; on a resumed call appends to it and ends. */
     const RESUMABLE_SCRIPT = `

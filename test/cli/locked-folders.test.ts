@@ -10,11 +10,11 @@
  * made as `nobody` (setpriv) when the tests run as root. A file the agent made unreadable
  * (`chmod 000`) failed `git add -A` itself: an internal error, and the worktree kept.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BESTOF_BIN } from '../helpers/cli.js';
+import { bestofAsUser, CAN_RUN_AS_USER, giveToUser } from '../helpers/as-user.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -23,24 +23,6 @@ afterEach(() => {
   // As root: whatever the run left, even read-only, goes.
   for (const dir of made.splice(0)) execFileSync('sh', ['-c', 'chmod -R u+rwx "$1" 2>/dev/null; rm -rf "$1"', 'sh', dir]);
 });
-
-const AS_ROOT = process.getuid?.() === 0;
-const NOBODY = 65534;
-
-/** `bestof <args>` as this user, or as nobody when the tests run as root. */
-function bestofAsUser(args: readonly string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const command = AS_ROOT ? 'setpriv' : process.execPath;
-  const argv = AS_ROOT ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, BESTOF_BIN, ...args] : [BESTOF_BIN, ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The agent: its answer, a folder it locks (`chmod 000`), and read-only module caches in the worktree and in its HOME. */
 const AGENT = `#!/bin/sh
@@ -61,7 +43,7 @@ chmod 555 .
 `;
 
 describe('folders the agent left without their owner\'s permissions (bestof as a user without root)', () => {
-  it.runIf(!AS_ROOT || existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv'))(
+  it.runIf(CAN_RUN_AS_USER)(
     'are committed, scored, put back and deleted: each candidate is scored with every file it wrote, and nothing is left on disk',
     async () => {
       const root = makeTempDir('bestof-locked-');
@@ -93,7 +75,7 @@ describe('folders the agent left without their owner\'s permissions (bestof as a
           '',
         ].join('\n'),
       );
-      if (AS_ROOT) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, root]);
+      giveToUser(root);
 
       const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, { HOME: home, BESTOF_WORKTREES_DIR: worktrees });
 
