@@ -5,18 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killRunProcessesNow, readRunKey, stopRunLeftovers, writeRunKey } from '../../src/engine/leftovers.js';
-import { processesWithEnv } from '../helpers/processes.js';
+import { processesWithEnv, StartedGroups } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bestof-leftovers-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const started: ChildProcess[] = [];
+const started = new StartedGroups();
 const keys: string[] = [];
 afterEach(() => {
   // What a failing test left: the groups it started, and the daemons (found by their keys).
-  const pids = [...started.splice(0).map((child) => -(child.pid as number)), ...keys.splice(0).flatMap((key) => processesWithEnv('BESTOF_RUN_KEY', key))];
-  for (const pid of pids) {
+  started.killAll();
+  for (const pid of keys.splice(0).flatMap((key) => processesWithEnv('BESTOF_RUN_KEY', key))) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -35,7 +35,7 @@ function newKey(): string {
 /** `bash -c script` in a process group of its own, carrying `BESTOF_RUN_KEY=key`. */
 function startWithKey(key: string, script: string): ChildProcess {
   const child = spawn('bash', ['-c', script], { env: { ...process.env, BESTOF_RUN_KEY: key }, detached: true, stdio: 'ignore' });
-  started.push(child);
+  started.add(child.pid);
   return child;
 }
 

@@ -79,11 +79,16 @@ describe('spawnGit via runGit', () => {
       () => undefined,
       (e: unknown) => e as Error,
     );
-    try {
-      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
-    } catch {
-      // git's SIGTERM reached it first
-    }
+    // The `sleep 60` if it is still there; never a stranger that got its pid after git's SIGTERM ended it.
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const cmdline = ((): string => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        return ''; // gone
+      }
+    })();
+    if (cmdline.startsWith('sleep\0')) process.kill(pid, 'SIGKILL');
     expect(error?.name).toBe('AbortError');
     expect(error?.message).toBe('git wait was aborted');
   });

@@ -82,3 +82,30 @@ export function killAll(pids: SeenProcesses): void {
   }
   pids.clear();
 }
+
+/**
+ * Process groups a test started (each child leads one of its own), each with when its leader
+ * started. killAll SIGKILLs every group that may still be the test's: never one whose id is now
+ * another process's pid (a pid is not reused while a group has its id, so the test's group is gone
+ * then, and the id may lead a stranger's: another test's bestof, a benchmark).
+ */
+export class StartedGroups {
+  private readonly groups: { readonly pid: number; readonly started: string | undefined }[] = [];
+
+  add(pid: number | undefined): void {
+    if (pid !== undefined) this.groups.push({ pid, started: startTime(pid) });
+  }
+
+  /** For an afterEach. */
+  killAll(): void {
+    for (const { pid, started } of this.groups.splice(0)) {
+      const now = startTime(pid);
+      if (now !== undefined && now !== started) continue;
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  }
+}

@@ -4,27 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parsePsEnvironment, processesWithEnv, signalProcessesWithEnv } from '../../src/process/tagged-processes.js';
+import { StartedGroups } from '../helpers/processes.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bestof-tagged-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) {
-    try {
-      process.kill(-(child.pid as number), 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-});
+const started = new StartedGroups();
+afterEach(() => started.killAll());
 
 /** `bash -c script` in a process group of its own, with `env` added to ours. */
 function startBash(script: string, env: Record<string, string>): ChildProcess {
   const child = spawn('bash', ['-c', script], { env: { ...process.env, ...env }, detached: true, stdio: 'ignore' });
-  started.push(child);
+  started.add(child.pid);
   return child;
 }
 
