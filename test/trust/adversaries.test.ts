@@ -45,6 +45,8 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
+import { processesWithEnv } from '../helpers/processes.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const CHEATER = 'c1';
 const HONEST = 'c2';
@@ -52,6 +54,9 @@ const HONEST = 'c2';
 let project: TrustProject | undefined;
 afterEach(() => {
   killLeftovers(ADVERSARY_TOKENS);
+  // What the test's runs left alive (an adversary that kills every bestof it can see, still at it):
+  // never into the next test, whose bestof it would kill.
+  if (project) for (const runDir of runDirs(project)) for (const pid of runProcesses(runDir)) killQuietly(pid);
   project?.cleanup();
   project = undefined;
 });
@@ -271,6 +276,9 @@ async function runBestof(p: TrustProject, spec: string, resumeIfKilled: boolean)
   if (!resumeIfKilled || first.signal !== 'SIGKILL') return first;
   const [runDir] = runDirs(p);
   if (!runDir) return first;
+  // A user resumes once the killer is gone: an adversary that kills every bestof it sees is at it for
+  // a while after the kill (it scans /proc), and would kill the resume too before it could stop it.
+  await waitUntil(() => runProcesses(runDir).length === 0, 'the killed run\'s processes to end', { attempts: 300 });
   const resumed = await runCli(['resume', runDir.split('/').pop() as string], options);
   return { ...resumed, stdout: `${first.stdout}\n--- resumed\n${resumed.stdout}`, stderr: `${first.stderr}\n--- resumed\n${resumed.stderr}` };
 }
@@ -343,4 +351,18 @@ function expectNoDaemon(p: TrustProject, report: TrustReport): void {
   // The daemon left its pid in its worktree, committed as the adversary's work: proof it started.
   expect(safeGit(p.repo.dir, ['show', `${cheater?.commit}:daemon.pid`])).toMatch(/^\d+$/);
   void readdirSync;
+}
+
+/** Live processes carrying the run's key (its agents, checks and what they started). */
+function runProcesses(runDir: string): number[] {
+  const keyFile = join(runDir, 'run-key');
+  return existsSync(keyFile) ? processesWithEnv('BESTOF_RUN_KEY', readFileSync(keyFile, 'utf8').trim()) : [];
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
 }
