@@ -1,9 +1,10 @@
 /**
  * `run.pid` in the run folder while a run is in progress, so that `bestof clean` never
  * touches the worktrees of a run that is still working. A run killed with SIGKILL leaves
- * the file behind, but its process is gone, which is what counts.
+ * the file behind, but its process is gone, which is what counts: a live process of that pid that
+ * started after the file was written is another one (the pid was reused).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const LOCK = 'run.pid';
@@ -17,9 +18,12 @@ export function markRunFinished(runDir: string): void {
 }
 
 export function runIsAlive(runDir: string): boolean {
+  const file = join(runDir, LOCK);
   let pid: number;
+  let writtenMs: number;
   try {
-    pid = Number(readFileSync(join(runDir, LOCK), 'utf8').trim());
+    pid = Number(readFileSync(file, 'utf8').trim());
+    writtenMs = statSync(file).mtimeMs;
   } catch {
     return false;
   }
@@ -27,22 +31,38 @@ export function runIsAlive(runDir: string): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  return !isZombie(pid);
+  const stat = procStat(pid);
+  if (stat === undefined) return true; // no /proc (not Linux), or it just went: signal 0 is all there is
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  // A pid is reused once its process is gone (some machines count only to 32768; a reboot starts
+  // again from 1): a process that started after run.pid was written is not the run's bestof.
+  return stat.startedMs <= writtenMs + START_SLACK_MS;
 }
 
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on every Linux that bestof runs on). */
+const TICKS_PER_SECOND = 100;
+/** /proc/stat's boot time has whole seconds; the start time, ticks. */
+const START_SLACK_MS = 2000;
+
 /**
- * A process that has ended but was not reaped yet still answers signal 0: a bestof run inside a
- * mount namespace (src/process/namespace.ts) whose outer process was killed is reparented to
- * whatever reaps orphans, which in a container may be slow to do it or never do it.
+ * A process's state and when it started (ms since the epoch), from `/proc/<pid>/stat` and the boot
+ * time in `/proc/stat`. A process that has ended but was not reaped yet (a zombie) still answers
+ * signal 0: a bestof run inside a mount namespace (src/process/namespace.ts) whose outer process was
+ * killed is reparented to whatever reaps orphans, which in a container may be slow to do it or
+ * never do it.
  */
-function isZombie(pid: number): boolean {
+function procStat(pid: number): { readonly state: string; readonly startedMs: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0] ?? '';
+    const startTicks = Number(fields[19]);
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    if (!boot || !Number.isFinite(startTicks)) return undefined;
+    return { state, startedMs: Number(boot[1]) * 1000 + (startTicks * 1000) / TICKS_PER_SECOND };
   } catch {
-    return false; // no /proc (not Linux): signal 0 is all there is
+    return undefined;
   }
 }
