@@ -234,6 +234,11 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
   watch.started += 1;
   const startedBefore = watch.started;
   const activeAtStart = watch.active;
+  /** This watch is over (restored, or it failed): the shared baseline goes with the last of its watchers. */
+  const leave = (): void => {
+    watch.active -= 1;
+    if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
+  };
   // The worktree's own files: only this candidate's agent works there.
   const own: Watched =
     adminDir === commonDir
@@ -248,10 +253,8 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
   try {
     [ownSaved, baseline, branchesBefore] = await Promise.all([snapshot(own), watch.baseline, branches]);
   } catch (error) {
-    // This watch never began: the shared baseline it joined goes with the last of its watchers,
-    // so that the next agent call takes a new one rather than the failed one.
-    watch.active -= 1;
-    if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
+    // This watch never began: the next agent call takes a new baseline rather than the failed one.
+    leave();
     throw error;
   }
   let done = false;
@@ -265,8 +268,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
       // bestof would write its `.git` link there, and its git calls after this one would work there.
       const replaced = await replacedFolder(worktree, folder);
       if (replaced !== undefined) {
-        watch.active -= 1;
-        if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
+        leave();
         throw new WorktreeReplacedError(worktree, replaced);
       }
       const overlapped = activeAtStart > 1 || watch.started !== startedBefore || watch.active > 1;
@@ -284,8 +286,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
         const shared = await mine;
         return { changes: [...shared.records, ...ownChanges], overlapped, ...(shared.branches ? { branchesAfter: shared.branches } : {}) };
       } finally {
-        watch.active -= 1;
-        if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
+        leave();
       }
     },
   };
@@ -298,7 +299,7 @@ export class WorktreeReplacedError extends Error {
     readonly worktree: string,
     readonly now: string,
   ) {
-    super(`its worktree folder ${worktree} is not the folder bestof made any more (it is now ${now}), so bestof does nothing in it from here on: no commit, no check; what the candidate committed before is kept`);
+    super(`its worktree folder ${worktree} is not the folder bestof made any more (it is now ${now}), so bestof does nothing in it from here on: no commit, no check`);
   }
 }
 

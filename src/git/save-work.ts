@@ -52,5 +52,5 @@ export function isGitKilledBySignal(error: unknown): error is GitCommandError {
 
 /** `git for-each-ref, ended by SIGTERM`: a killed git call in a few words. */
 export function killedGitInWords(error: GitCommandError): string {
-  return `git ${subcommandOf(error.args) ?? ''}, ended by ${error.run.killedBy ?? 'a signal'}`.replace('git ,', 'git,');
+  return `${['git', subcommandOf(error.args)].filter(Boolean).join(' ')}, ended by ${error.run.killedBy ?? 'a signal'}`;
 }

@@ -66,7 +66,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
             ctx.stopRun(`the disk is full (${(error as Error).message})`);
             ctx.emit(stoppedByFullDisk(ctx.state(), candidate.id, error));
           } else if (error instanceof WorktreeReplacedError) {
-            ctx.emit(endedByError(ctx.state(), candidate.id, 'failed', 'worktree_replaced', `${error.message.replace(/; what the candidate committed before is kept$/, '')}; what it committed is kept under ${keptUnder(ctx.state().candidates[candidate.id]?.ref)}`));
+            ctx.emit(endedByError(ctx.state(), candidate.id, 'failed', 'worktree_replaced', error.message));
           } else if (signal.aborted && isGitKilledBySignal(error)) {
             ctx.emit(cancelledUnderway(ctx.state(), candidate.id, error));
           } else ctx.emit(internalFailure(ctx.state(), candidate.id, error));
@@ -125,8 +125,7 @@ async function remountFinished(ctx: RunContext, lower: string, mounts: OverlayMo
 
 /** A bug or an unexpected git failure: this candidate stops, the others go on. */
 function internalFailure(state: RunState, candidate: string, error: unknown): UnstampedEvent {
-  const c = state.candidates[candidate];
-  return endedByError(state, candidate, 'failed', 'internal_error', `internal error: ${(error as Error)?.message ?? String(error)}; what it committed is kept under ${keptUnder(c?.ref)}`);
+  return endedByError(state, candidate, 'failed', 'internal_error', `internal error: ${(error as Error)?.message ?? String(error)}`);
 }
 
 /**
@@ -135,8 +134,7 @@ function internalFailure(state: RunState, candidate: string, error: unknown): Un
  * holds beyond it where git still can.
  */
 function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): UnstampedEvent {
-  const c = state.candidates[candidate];
-  return endedByError(state, candidate, 'cancelled', 'cancelled', `stopped: the disk is full (${(error as Error)?.message ?? String(error)}); what it committed is kept under ${keptUnder(c?.ref)}`);
+  return endedByError(state, candidate, 'cancelled', 'cancelled', `stopped: the disk is full (${(error as Error)?.message ?? String(error)})`);
 }
 
 /**
@@ -145,19 +143,22 @@ function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): 
  * were, and `bestof resume` goes on with it; finish saves what its worktree holds.
  */
 function cancelledUnderway(state: RunState, candidate: string, error: Parameters<typeof killedGitInWords>[0]): UnstampedEvent {
-  const c = state.candidates[candidate];
-  return endedByError(state, candidate, 'cancelled', 'cancelled', `cancelled (the cancel's signal reached ${killedGitInWords(error)}); what it committed is kept under ${keptUnder(c?.ref)}`);
+  return endedByError(state, candidate, 'cancelled', 'cancelled', `cancelled (the cancel's signal reached ${killedGitInWords(error)})`);
 }
 
-/** The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands. */
-function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled' | 'worktree_replaced', message: string): UnstampedEvent {
+/**
+ * The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands,
+ * and `what` happened, followed by where its work is (finish keeps a commit its kept ref lacks
+ * beside it, at .../leftover).
+ */
+function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled' | 'worktree_replaced', what: string): UnstampedEvent {
   const c = state.candidates[candidate];
   return {
     type: 'candidate.finished',
     candidate,
     status,
     reason,
-    message,
+    message: `${what}; what it committed is kept under ${keptUnder(c?.ref)}`,
     iterations: c?.iteration ?? 0,
     score: c?.score ?? 0,
     commit: c?.commit,
