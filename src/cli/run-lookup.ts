@@ -67,8 +67,8 @@ function matchRun(runs: readonly RunListing[], query: string): RunListing | unde
 }
 
 /** What a run that recorded nothing is, for a command that was asked to act on it. */
-export function unrecordedRunSaid(run: RunListing): string {
-  return `run ${run.runId} recorded nothing: it was stopped before its first event (${run.runDir} holds no event log), so nothing of it was started; \`bestof clean\` deletes its folder`;
+function unrecordedRunSaid(run: RunListing): string {
+  return `run ${run.runId} recorded nothing: it was stopped before its first event (${run.runDir} holds no event log), so nothing of it was started; \`bestof clean\` without a run id deletes its folder once it is a minute old`;
 }
 
 /**

@@ -229,7 +229,7 @@ describe('a run stopped before its first event (kill -9, a full disk)', () => {
     for (const command of [['show', 'dead', '--no-tui'], ['resume', '20261205-000002-full']]) {
       const said = await cli(command);
       expect(said.code, said.stdout + said.stderr).toBe(2);
-      expect(said.stderr).toMatch(/run 20261205-00000[12]-(dead|full) recorded nothing: it was stopped before its first event .*`bestof clean` deletes its folder/);
+      expect(said.stderr).toMatch(/run 20261205-00000[12]-(dead|full) recorded nothing: it was stopped before its first event .*`bestof clean` without a run id deletes its folder/);
     }
 
     const dry = await cli(['clean', '--dry-run']);
