@@ -24,7 +24,7 @@
  * not import): this module only needs something that mounts and unmounts.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit, type GitCallOptions } from './exec.js';
@@ -284,10 +284,8 @@ export async function removeCowWorktree(repo: string, opts: { path: string; laye
 
 /**
  * Deletes a candidate's layer folder: overlayfs leaves `work/work` without any permission (mode
- * 000), which a recursive delete as a user without root cannot list; it is opened up first.
+ * 000), which a recursive delete as a user without root cannot list; removeTree opens it up.
  */
 export async function removeLayerDir(dir: string): Promise<void> {
-  const entries = await readdir(join(dir, 'work'), { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) if (entry.isDirectory()) await chmod(join(dir, 'work', entry.name), 0o700).catch(() => undefined);
   await removeTree(dir);
 }

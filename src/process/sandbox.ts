@@ -127,13 +127,12 @@ const SPAWN_REASONS: Readonly<Record<string, string>> = { ENOENT: 'not found', E
  * and `--die-with-parent` leave nothing behind when it is killed at the timeout.
  */
 function probeRun(run: { readonly command: string; readonly args: readonly string[] }, path: string | undefined): Promise<string | undefined> {
-  const bwrap = run.command;
   return new Promise((done) => {
     const env = path !== undefined ? { PATH: path } : {};
     execFile(run.command, run.args, { cwd: '/', env, timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' }, (error, _stdout, stderr) => {
       if (!error) return done(undefined);
       if (typeof error.code === 'string') {
-        done(`cannot start ${bwrap}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
+        done(`cannot start ${run.command}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
         return;
       }
       done(stderr.trim().split('\n').pop() || `exit ${error.code ?? error.signal ?? 'unknown'}`);

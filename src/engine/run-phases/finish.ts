@@ -151,7 +151,8 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
       if (reason === 'internal_error' || reason === 'cancelled' || reason === 'worktree_replaced') await keepUnscoredCommit(ctx, candidate, reason);
       if (reason === 'worktree_replaced') {
         // What stands at the path now is not bestof's (a link to a folder of the user's, a folder the
-        // agent moved there): neither saved from, nor repaired, nor deleted. git forgets the worktree.
+        // agent moved there): neither saved from, nor repaired, nor deleted. git's record of the
+        // worktree goes with the prune below only if nothing that looks like a `.git` stands there.
         ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.worktree} is left as it is (not the folder bestof made: see above); look at it, then delete it yourself` });
         return undefined;
       }
