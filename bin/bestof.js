@@ -1,17 +1,14 @@
 #!/usr/bin/env node
 // Thin launcher. The CLI is built by `npm install` (through `prepare`) or `npm run build`: tsc
-// writes dist/, then scripts/bundle.mjs bundles it into dist/bundle/, which starts faster (one file
-// for what every start needs instead of 150 to 270 modules). dist/cli/main.js runs when the bundle
-// is missing or older than it: a `tsc` alone since the last build must not leave a stale bundle
-// running in place of the new code.
+// writes dist/, then scripts/bundle.mjs bundles it into dist/bundle/ (CommonJS files for the core,
+// ES modules for the Ink front ends), which starts faster (one file for what every start needs
+// instead of 150 to 270 modules). dist/cli/main.js runs when the bundle is missing or older than
+// it: a `tsc` alone since the last build must not leave a stale bundle running in place of the new
+// code.
 import { statSync } from 'node:fs';
-import module from 'node:module';
-
-// Node 22.1 and later keep what V8 compiled of the modules loaded from here on in a cache folder
-// (NODE_COMPILE_CACHE, else node-compile-cache in the system temp folder), so that the next start
-// parses and compiles less, as TypeScript's own tsc does. Absent on Node 20: nothing happens. It never
-// throws (a folder it cannot write only turns the cache off); NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-module.enableCompileCache?.();
+import module, { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { cacheCompiledCode } from './compile-cache.js';
 
 const changed = (path) => {
   try {
@@ -20,14 +17,25 @@ const changed = (path) => {
     return undefined;
   }
 };
-const bundled = changed('../dist/bundle/main.js');
+const bundled = changed('../dist/bundle/main.cjs');
 const compiled = changed('../dist/cli/main.js');
-const entry = bundled !== undefined && (compiled === undefined || bundled >= compiled) ? '../dist/bundle/main.js' : '../dist/cli/main.js';
 
-import(entry).catch((error) => {
-  if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes(entry.slice(3))) {
-    console.error('bestof: the build is missing (dist/). Run `npm install` (or `npm run build`) in the bestof folder.');
-    process.exit(2);
-  }
-  throw error;
-});
+if (bundled !== undefined && (compiled === undefined || bundled >= compiled)) {
+  // Node 22.1 and later keep what V8 compiled of the modules loaded from here on in a cache folder
+  // (NODE_COMPILE_CACHE, else node-compile-cache in the system temp folder), so that the next start
+  // parses and compiles less, as TypeScript's own tsc does. It never throws (a folder it cannot
+  // write only turns the cache off); NODE_DISABLE_COMPILE_CACHE=1 turns it off. On an older Node,
+  // ./compile-cache.js does the same for the bundle's CommonJS files.
+  if (module.enableCompileCache) module.enableCompileCache();
+  else cacheCompiledCode(fileURLToPath(new URL('../dist/bundle', import.meta.url)));
+  createRequire(import.meta.url)('../dist/bundle/main.cjs');
+} else {
+  module.enableCompileCache?.();
+  import('../dist/cli/main.js').catch((error) => {
+    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) {
+      console.error('bestof: the build is missing (dist/). Run `npm install` (or `npm run build`) in the bestof folder.');
+      process.exit(2);
+    }
+    throw error;
+  });
+}

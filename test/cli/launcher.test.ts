@@ -1,5 +1,5 @@
 /**
- * bin/bestof.js starts the bundle (dist/bundle/main.js, scripts/bundle.mjs) when it is there and
+ * bin/bestof.js starts the bundle (dist/bundle/main.cjs, scripts/bundle.mjs) when it is there and
  * not older than tsc's dist/cli/main.js, and dist/cli/main.js otherwise: a `tsc` alone since the
  * last `npm run build` must never leave a stale bundle running in place of the new code.
  */
@@ -22,18 +22,21 @@ function fakePackage(ages: { bundle: number | null; compiled: number | null }): 
   made.push(dir);
   mkdirSync(join(dir, 'bin'));
   copyFileSync(BESTOF_BIN, join(dir, 'bin', 'bestof.js'));
+  copyFileSync(join(PROJECT_ROOT, 'bin', 'compile-cache.js'), join(dir, 'bin', 'compile-cache.js'));
   const now = Date.now() / 1000;
   for (const [name, folder, age] of [['bundle', 'bundle', ages.bundle], ['compiled', 'cli', ages.compiled]] as const) {
     if (age === null) continue;
     mkdirSync(join(dir, 'dist', folder), { recursive: true });
-    const file = join(dir, 'dist', folder, 'main.js');
+    const file = join(dir, 'dist', folder, name === 'bundle' ? 'main.cjs' : 'main.js');
     writeFileSync(file, `console.log(${JSON.stringify(name)});\n`);
     utimesSync(file, now - age, now - age);
   }
   return dir;
 }
 
-const launch = (dir: string): string => execFileSync(process.execPath, [join(dir, 'bin', 'bestof.js')], { encoding: 'utf8' }).trim();
+/** The compile caches (Node's or bin/compile-cache.js's) of a fake package stay in its folder. */
+const envOf = (dir: string) => ({ ...process.env, NODE_COMPILE_CACHE: join(dir, 'compile-cache') });
+const launch = (dir: string): string => execFileSync(process.execPath, [join(dir, 'bin', 'bestof.js')], { encoding: 'utf8', env: envOf(dir) }).trim();
 
 describe('bin/bestof.js', () => {
   it('starts the bundle when it is as new as the compiled CLI or newer, and the compiled CLI when the bundle is older or missing', () => {
@@ -48,7 +51,7 @@ describe('bin/bestof.js', () => {
     const dir = fakePackage({ bundle: 10, compiled: 60 });
     // Node 20 has no module.enableCompileCache: a stand-in, put there before the launcher runs, says whether and when it was called.
     const standIn = `data:text/javascript,${encodeURIComponent("import m from 'node:module'; m.enableCompileCache = () => console.log('compile cache on');")}`;
-    const withCache = execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8' }).trim();
+    const withCache = execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8', env: envOf(dir) }).trim();
     expect(withCache.split('\n')).toEqual(['compile cache on', 'bundle']);
     // And with this Node's own (none on Node 20, the real cache on 22.1 and later).
     expect(launch(dir)).toBe('bundle');
@@ -73,7 +76,7 @@ describe('bin/bestof.js', () => {
     execFileSync(process.execPath, [BESTOF_BIN, '--version'], { env: { ...process.env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: `--import=${listModules}` }, encoding: 'utf8' });
     const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
     const dist = pathToFileURL(join(PROJECT_ROOT, 'dist')).href;
-    expect(modules, 'bin/bestof.js did not start dist/bundle/main.js: is the bundle older than dist/cli/main.js (a `tsc` alone)? `npm run build` makes both').toContain(`${dist}/bundle/main.js`);
+    expect(modules, 'bin/bestof.js did not start dist/bundle/main.cjs: is the bundle older than dist/cli/main.js (a `tsc` alone)? `npm run build` makes both').toContain(`${dist}/bundle/main.cjs`);
     expect(modules.filter((url) => url.startsWith(`${dist}/`) && !url.startsWith(`${dist}/bundle/`))).toEqual([]);
   });
 });

@@ -6,12 +6,7 @@
  */
 import type { BenchEvent, BenchEventListener } from '../../bench/events.js';
 import { createBenchPlainReporter } from '../bench-lines.js';
-import { withProductionReact } from '../load-ink-ui.js';
-
-/** Loads the view with React's production build, as ../load-ink-ui.ts loads the run's dashboard. */
-export async function loadBenchUi(): Promise<typeof import('./start-bench-ui.js')> {
-  return withProductionReact(() => import('./start-bench-ui.js'));
-}
+import { loadBenchUi } from '../load-ink-ui.js';
 
 export interface BenchFrontEnd {
   readonly listener: BenchEventListener;

@@ -1,0 +1,150 @@
+/**
+ * bin/compile-cache.js: what V8 compiled of the bundle's CommonJS files is kept between starts on a
+ * Node without a compile cache of its own (Node 20), and never serves a file other code than its own.
+ *
+ * Each case is a child node that calls cacheCompiledCode on a folder of .cjs files made here (a
+ * stand-in for dist/bundle/) and then require()s its main.cjs; NODE_COMPILE_CACHE points the cache
+ * at a temp folder. The function is called directly, so the cases hold on every Node version (the
+ * launcher calls it only where Node has no module.enableCompileCache: launcher.test.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BESTOF_BIN, PROJECT_ROOT } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
+
+const COMPILE_CACHE = pathToFileURL(join(PROJECT_ROOT, 'bin', 'compile-cache.js')).href;
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) {
+    chmodSync(dir, 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+interface Install {
+  readonly root: string;
+  readonly bundle: string;
+  readonly cache: string;
+}
+
+/** A bundle folder whose main.cjs says `word` and requires a chunk that says its own. */
+function install(word = 'one'): Install {
+  const root = makeTempDir('bestof-compile-cache-');
+  made.push(root);
+  const bundle = join(root, 'bundle');
+  mkdirSync(bundle);
+  writeMain(bundle, word);
+  writeFileSync(join(bundle, 'chunk-a1.cjs'), "'use strict';\nexports.chunkWord = () => 'chunk';\n");
+  return { root, bundle, cache: join(root, 'cache') };
+}
+
+function writeMain(bundle: string, word: string): void {
+  writeFileSync(join(bundle, 'main.cjs'), `'use strict';\nconst { chunkWord } = require('./chunk-a1.cjs');\nconsole.log(${JSON.stringify(word)} + ' ' + chunkWord());\n`);
+}
+
+/** Runs main.cjs of the install behind cacheCompiledCode; its stdout. */
+function start(at: Install, env: Record<string, string> = {}): string {
+  const script = `import { createRequire } from 'node:module';
+import { cacheCompiledCode } from ${JSON.stringify(COMPILE_CACHE)};
+cacheCompiledCode(${JSON.stringify(at.bundle)});
+createRequire(import.meta.url)(${JSON.stringify(join(at.bundle, 'main.cjs'))});`;
+  const { NODE_DISABLE_COMPILE_CACHE: _ignored, ...rest } = process.env;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...rest, NODE_COMPILE_CACHE: at.cache, ...env } }).trim();
+}
+
+/** The cache folder of the install (one per Node version and install), and what it holds. */
+function kept(at: Install): { folder: string; files: string[] } {
+  const folders = existsSync(at.cache) ? readdirSync(at.cache) : [];
+  expect(folders.length).toBeLessThanOrEqual(1);
+  if (folders.length === 0) return { folder: '', files: [] };
+  const folder = join(at.cache, folders[0]!);
+  return { folder, files: readdirSync(folder).sort() };
+}
+
+const entryOf = (file: string): string => {
+  const { size, mtimeMs } = statSync(file);
+  return `${file.split('/').pop()}.${size}.${Math.trunc(mtimeMs)}`;
+};
+
+describe('bin/compile-cache.js', () => {
+  it('keeps the compiled code of each file, named by the file, its size and time, and reads it back instead of writing it again', () => {
+    const at = install();
+    expect(start(at)).toBe('one chunk');
+    const first = kept(at);
+    expect(first.folder).toContain(`${process.version}-${process.arch}-`);
+    expect(first.files).toEqual(['bundle-folder', entryOf(join(at.bundle, 'chunk-a1.cjs')), entryOf(join(at.bundle, 'main.cjs'))].sort());
+    expect(readFileSync(join(first.folder, 'bundle-folder'), 'utf8')).toBe(at.bundle);
+    // Accepted code is not written again: files dated in the past stay so (a rejected or unread one would be rewritten).
+    const past = Date.now() / 1000 - 3600;
+    for (const file of first.files) utimesSync(join(first.folder, file), past, past);
+    expect(start(at)).toBe('one chunk');
+    for (const file of first.files) expect(Math.trunc(statSync(join(first.folder, file)).mtimeMs / 1000)).toBe(Math.trunc(past));
+  });
+
+  it('never gives a rebuilt file the code of the old one, even of the same length (V8 checks only the length), and forgets the old code', () => {
+    const at = install('one');
+    expect(start(at)).toBe('one chunk');
+    const before = entryOf(join(at.bundle, 'main.cjs'));
+    writeMain(at.bundle, 'two');
+    const later = Date.now() / 1000 + 5;
+    utimesSync(join(at.bundle, 'main.cjs'), later, later);
+    expect(start(at)).toBe('two chunk');
+    const { files } = kept(at);
+    expect(files).toContain(entryOf(join(at.bundle, 'main.cjs')));
+    expect(files).not.toContain(before);
+  });
+
+  it('compiles anew, and keeps the new code, when a kept file is not V8 code', () => {
+    const at = install();
+    start(at);
+    const { folder } = kept(at);
+    const main = join(folder, entryOf(join(at.bundle, 'main.cjs')));
+    writeFileSync(main, 'not code at all');
+    expect(start(at)).toBe('one chunk');
+    expect(readFileSync(main, 'utf8')).not.toBe('not code at all');
+  });
+
+  it("leaves a file that holds an import() to Node, whose import() then works (a vm.Script's would not)", () => {
+    const at = install();
+    writeFileSync(join(at.bundle, 'front.mjs'), "export const word = 'front';\n");
+    writeFileSync(join(at.bundle, 'main.cjs'), "'use strict';\nimport('./front.mjs').then((m) => console.log(m.word), (e) => console.log('failed: ' + e.code));\n");
+    expect(start(at)).toBe('front');
+    expect(kept(at).files.filter((file) => file.startsWith('main.cjs'))).toEqual([]);
+  });
+
+  it('deletes the folder of an install that is gone when it writes for another', () => {
+    const gone = install();
+    const other = install();
+    const shared = join(other.root, 'shared-cache');
+    start({ ...gone, cache: shared });
+    rmSync(gone.bundle, { recursive: true });
+    start({ ...other, cache: shared });
+    const folders = readdirSync(shared);
+    expect(folders).toHaveLength(1);
+    expect(readFileSync(join(shared, folders[0]!, 'bundle-folder'), 'utf8')).toBe(other.bundle);
+  });
+
+  it('starts as before where the cache cannot be written, and writes nothing with NODE_DISABLE_COMPILE_CACHE', () => {
+    const at = install();
+    expect(start(at, { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('one chunk');
+    expect(existsSync(at.cache)).toBe(false);
+    writeFileSync(at.cache, 'a file where the folder would be');
+    expect(start(at)).toBe('one chunk');
+  });
+
+  it('serves the real bundle: bestof starts from kept code as it does without it', () => {
+    const cache = makeTempDir('bestof-compile-cache-');
+    made.push(cache);
+    const run = () =>
+      execFileSync(process.execPath, [BESTOF_BIN, '--version'], { encoding: 'utf8', env: { ...process.env, NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: '' } }).trim();
+    const version = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(run()).toBe(version);
+    // Kept by this file on Node 20, by Node itself on 22.1 and later: in both the folder is no longer empty.
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
+    expect(run()).toBe(version);
+  });
+});
