@@ -93,6 +93,14 @@ function keep(folder, bundleFolder, fresh) {
   }
 }
 
+function leftLongAgo(file) {
+  try {
+    return Date.now() - statSync(file).mtimeMs > 60_000;
+  } catch {
+    return false;
+  }
+}
+
 /** Deletes the kept code of bundle files that changed or are gone, and the folders of installs that are gone. */
 function forgetStale(folder, bundleFolder) {
   const current = new Set();
@@ -100,7 +108,10 @@ function forgetStale(folder, bundleFolder) {
     if (name.endsWith('.cjs')) current.add(keyOf(join(bundleFolder, name)));
   }
   for (const name of readdirSync(folder)) {
-    if (name !== BUNDLE_FILE && !current.has(name) && !name.endsWith(`.${process.pid}.tmp`)) rmSync(join(folder, name), { force: true });
+    if (name === BUNDLE_FILE || current.has(name)) continue;
+    // Another bestof's file being written stays (its rename would fail), unless it was left by one killed a while ago.
+    if (name.endsWith('.tmp') && !leftLongAgo(join(folder, name))) continue;
+    rmSync(join(folder, name), { force: true });
   }
   const parent = dirname(folder);
   for (const name of readdirSync(parent)) {

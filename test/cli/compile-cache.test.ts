@@ -116,6 +116,23 @@ describe('bin/compile-cache.js', () => {
     expect(kept(at).files.filter((file) => file.startsWith('main.cjs'))).toEqual([]);
   });
 
+  it("leaves another bestof's file being written, and deletes one that a killed bestof left a while ago", () => {
+    const at = install('one');
+    start(at);
+    const { folder } = kept(at);
+    const writing = join(folder, 'main.cjs.1.2.4242.tmp');
+    const left = join(folder, 'main.cjs.1.2.4343.tmp');
+    writeFileSync(writing, 'half');
+    writeFileSync(left, 'half');
+    const longAgo = Date.now() / 1000 - 600;
+    utimesSync(left, longAgo, longAgo);
+    writeMain(at.bundle, 'two');
+    utimesSync(join(at.bundle, 'main.cjs'), Date.now() / 1000 + 5, Date.now() / 1000 + 5);
+    expect(start(at)).toBe('two chunk');
+    expect(existsSync(writing)).toBe(true);
+    expect(existsSync(left)).toBe(false);
+  });
+
   it('deletes the folder of an install that is gone when it writes for another', () => {
     const gone = install();
     const other = install();
