@@ -64,7 +64,8 @@ function cacheFolder(bundleFolder) {
   try {
     const xdg = process.env.XDG_CACHE_HOME;
     const root = process.env.NODE_COMPILE_CACHE || join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'bestof', 'compile-cache');
-    return join(root, `${process.version}-${process.arch}-${hashOf(bundleFolder)}`);
+    // Named apart from Node's own folders (`v22.12.0-x64-<hash>-<uid>`), which NODE_COMPILE_CACHE puts here too.
+    return join(root, `bestof-${process.version}-${process.arch}-${hashOf(bundleFolder)}`);
   } catch {
     return undefined;
   }
