@@ -37,7 +37,12 @@ export function cacheCompiledCode(bundleFolder) {
     if (dirname(filename) !== bundleFolder || !filename.endsWith('.cjs') || content.includes('import(')) {
       return compile.call(this, content, filename, ...rest);
     }
-    const kept = join(folder, keyOf(filename));
+    let kept;
+    try {
+      kept = join(folder, keyOf(filename));
+    } catch {
+      return compile.call(this, content, filename, ...rest);
+    }
     let cachedData;
     try {
       cachedData = readFileSync(kept);
