@@ -75,7 +75,7 @@ describe('a candidate lost to git during setup', () => {
   });
 });
 
-describe('a candidate an internal error stops after its commit, before the commit is kept', () => {
+describe('a candidate stopped after its commit, before the commit is kept (an internal error, a cancel)', () => {
   it('its commit is kept beside its kept ref (leftover, not scored), and the closing words say where', async () => {
     // git fails the detach of HEAD before the checks (`update-ref --no-deref HEAD`): the iteration's
     // commit is made, and only its branch held it before (the kept ref comes after the scoring).
@@ -95,6 +95,30 @@ describe('a candidate an internal error stops after its commit, before the commi
     expect(c1?.reason).toBe('internal_error');
     expect(result.stdout).toContain(`what it committed is kept under refs/bestof/${runId}/c1/`);
     expect(result.stdout).toMatch(new RegExp(`c1: its last commit [0-9a-f]{10} was never scored \\(an internal error stopped it first\\); kept at refs/bestof/${runId}/c1/leftover`));
+    expect(project.repo.git('show', `refs/bestof/${runId}/c1/leftover:src/add.mjs`)).toContain('a + b');
+    expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c1/leftover`)).toBe(project.repo.git('rev-parse', `bestof/${runId}/c1`));
+  });
+
+  it('a cancel whose signal kills that git: the commit is kept beside the kept ref too, and the words say the run was cancelled first', async () => {
+    // The detach of HEAD before the checks sends bestof (its parent) a Ctrl-C and dies of SIGTERM,
+    // as a git in bestof's process group does, the second time too: the iteration's commit is made,
+    // on the branch only, and the candidate ends cancelled through that git's failure
+    // (run-phases/candidates.ts), before anything kept it.
+    project = makeProject();
+    const sent = join(project.outside, 'ctrl-c-sent');
+    const git = project.writeOutside(
+      'fault-bin/git',
+      `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then\n  [ -e ${JSON.stringify(sent)} ] || { : > ${JSON.stringify(sent)}; kill -INT $PPID; }\n  kill -TERM $$\nfi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`,
+    );
+    chmodSync(git, 0o755);
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`));
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${join(git, '..')}:${process.env.PATH ?? ''}` } });
+
+    expect(result.code, result.stdout + result.stderr).toBe(130);
+    const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
+    expect(report().candidates.find((c) => c.id === 'c1')?.reason).toBe('cancelled');
+    expect(result.stdout).toMatch(new RegExp(`c1: its last commit [0-9a-f]{10} was never scored \\(the run was cancelled first\\); kept at refs/bestof/${runId}/c1/leftover`));
     expect(project.repo.git('show', `refs/bestof/${runId}/c1/leftover:src/add.mjs`)).toContain('a + b');
     expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c1/leftover`)).toBe(project.repo.git('rev-parse', `bestof/${runId}/c1`));
   });
