@@ -4,8 +4,8 @@
  *   cli -> (ui, engine, bench, report) -> engine -> (providers, checks, vote, git, spec) -> process
  *
  * (beside them, report reads bench's summary for bench.html, and ui a bench's types; never the reverse)
- * plus src/result.ts and src/package-root.ts (where the package's own files are), which every layer
- * may import and which import nothing of ours. Every
+ * plus the leaves every layer may import and which import nothing of ours: src/result.ts,
+ * src/package-root.ts (where the package's own files are), src/owned-tree.ts and src/proc-stat.ts. Every
  * relative import of every file under src/ is checked against the table below; so are the
  * packages that belong to one layer only (ink and react to the UI, child_process to src/process
  * and to src/git/spawn-git.ts, git's own runner).
@@ -17,11 +17,11 @@ import { PROJECT_ROOT } from './helpers/cli.js';
 
 const SRC = join(PROJECT_ROOT, 'src');
 
-type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree';
+type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree' | 'proc-stat';
 
 const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
 /** Modules of one file that every layer may import, and that import nothing of ours. */
-const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree'];
+const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat'];
 
 /**
  * Which layers each layer may import (besides itself and `result`). A layer may reach past the
@@ -46,6 +46,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   result: [],
   'package-root': [],
   'owned-tree': [],
+  'proc-stat': [],
 };
 
 /**

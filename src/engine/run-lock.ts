@@ -6,6 +6,7 @@
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readProcStat, startedAtMs } from '../proc-stat.js';
 
 const LOCK = 'run.pid';
 
@@ -33,36 +34,17 @@ export function runIsAlive(runDir: string): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const stat = procStat(pid);
+  // A process that has ended but was not reaped yet (a zombie) still answers signal 0: a bestof run
+  // inside a mount namespace (src/process/namespace.ts) whose outer process was killed is
+  // reparented to whatever reaps orphans, which in a container may be slow to do it or never do it.
+  const stat = readProcStat(pid);
   if (stat === undefined) return true; // no /proc (not Linux), or it just went: signal 0 is all there is
   if (stat.state === 'Z' || stat.state === 'X') return false;
   // A pid is reused once its process is gone (some machines count only to 32768; a reboot starts
   // again from 1): a process that started after run.pid was written is not the run's bestof.
-  return stat.startedMs <= writtenMs + START_SLACK_MS;
+  const startedMs = startedAtMs(stat);
+  return startedMs === undefined || startedMs <= writtenMs + START_SLACK_MS;
 }
 
-/** Clock ticks per second of /proc's times (USER_HZ: 100 on every Linux that bestof runs on). */
-const TICKS_PER_SECOND = 100;
 /** /proc/stat's boot time has whole seconds; the start time, ticks. */
 const START_SLACK_MS = 2000;
-
-/**
- * A process's state and when it started (ms since the epoch), from `/proc/<pid>/stat` and the boot
- * time in `/proc/stat`. A process that has ended but was not reaped yet (a zombie) still answers
- * signal 0: a bestof run inside a mount namespace (src/process/namespace.ts) whose outer process was
- * killed is reparented to whatever reaps orphans, which in a container may be slow to do it or
- * never do it.
- */
-function procStat(pid: number): { readonly state: string; readonly startedMs: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const state = fields[0] ?? '';
-    const startTicks = Number(fields[19]);
-    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-    if (!boot || !Number.isFinite(startTicks)) return undefined;
-    return { state, startedMs: Number(boot[1]) * 1000 + (startTicks * 1000) / TICKS_PER_SECOND };
-  } catch {
-    return undefined;
-  }
-}

@@ -24,6 +24,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readProcStat } from '../proc-stat.js';
 
 /** What a lock file holds. */
 interface LockOwner {
@@ -188,10 +189,10 @@ export function processIsAlive(pid: number, processStart?: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  const stat = procStat(pid);
+  const stat = readProcStat(pid);
   if (stat === undefined) return true; // not Linux, or it just went: assume the holder lives
   if (stat.state === 'Z') return false; // a zombie holds nothing
-  return processStart === undefined || stat.start === processStart;
+  return processStart === undefined || stat.startTicks === processStart;
 }
 
 /**
@@ -226,23 +227,8 @@ async function releaseFile(path: string, owner: LockOwner): Promise<void> {
   await unlinkIfSame(path, owner);
 }
 
-/** `/proc/<pid>/stat`: the process state letter and its start time in clock ticks since boot; undefined off Linux. */
-function procStat(pid: number): { state: string; start: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const start = Number(fields[19]); // field 22, starttime
-  const state = fields[0] ?? '';
-  return Number.isFinite(start) ? { state, start } : undefined;
-}
-
 function processStartTicks(pid: number): number | undefined {
-  return procStat(pid)?.start;
+  return readProcStat(pid)?.startTicks;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -28,6 +28,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { readProcStat } from '../proc-stat.js';
 
 /** The variable runProcess sets on every child it starts (one random value per child). */
 export const PROCESS_TAG_VAR = 'BESTOF_PROCESS_TAG';
@@ -229,26 +230,6 @@ function ownGroup(): number | undefined {
   return cachedOwnGroup;
 }
 
-interface ProcStat {
-  readonly state: string;
-  readonly ppid: number;
-  readonly pgrp: number;
-}
-
-/** Fields 3-5 of /proc/<pid>/stat; the command name before them is in parentheses and may hold anything. */
-function readProcStat(pid: number): ProcStat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const ppid = Number(fields[1]);
-  const pgrp = Number(fields[2]);
-  if (fields[0] === undefined || !Number.isInteger(ppid) || !Number.isInteger(pgrp)) return undefined;
-  return { state: fields[0], ppid, pgrp };
-}
 
 /** A process's argv joined by NUL bytes (Linux: /proc/<pid>/cmdline), or undefined when it cannot be read (gone, or not Linux). */
 export function processCommandLine(pid: number): string | undefined {
