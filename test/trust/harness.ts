@@ -162,6 +162,11 @@ export function makeTrustProject(options: { readonly rust?: boolean } = {}): Tru
     PATH: `${join(home, '.local', 'bin')}:${process.env.PATH ?? ''}`,
     XDG_CACHE_HOME: undefined,
     XDG_CONFIG_HOME: undefined,
+    // bestof's own compile cache (bin/compile-cache.js, Node 20; ~/.cache/bestof/compile-cache by
+    // default) goes beside the fake HOME, so that the HOME's byte-for-byte check sees only what the
+    // agents and checks wrote there. In the sandbox no agent or check can write either folder.
+    NODE_COMPILE_CACHE: join(outside, 'compile-cache'),
+    NODE_DISABLE_COMPILE_CACHE: undefined,
   };
   for (const key of Object.keys(process.env)) if (/^npm_|^NPM_|^INIT_CWD$/.test(key)) env[key] = undefined;
   if (options.rust) Object.assign(env, cargoEnv());
