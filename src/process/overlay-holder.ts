@@ -20,11 +20,12 @@
  * `BESTOF_OVERLAY=off` makes the probe answer "not available" (tests use it for the fallback).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { chmod, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { findOnPath } from './find-on-path.js';
+import { removeTree } from '../owned-tree.js';
 import { err, ok, type Result } from '../result.js';
 
 export type OverlayProbe = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -221,8 +222,7 @@ async function runProbe(env: Readonly<Record<string, string | undefined>>): Prom
     return { ok: false, reason: `overlay worktrees do not work here: ${(error as Error).message}` };
   } finally {
     await holder.value.close();
-    // overlayfs leaves work/work without any permission: opened up so that a user without root can delete it.
-    await chmod(join(dir, 'work', 'work'), 0o700).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
+    // overlayfs leaves work/work without any permission: removeTree opens it up for a user without root.
+    await removeTree(dir);
   }
 }

@@ -198,13 +198,16 @@ describe('copy-on-write worktrees', () => {
       `repo = ${JSON.stringify(repo)}\n[prompt]\ntext = "x"\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'agent.sh'))}\n[[checks.items]]\nname = "answer"\ncommand = "test -f answer.txt"\n[select]\nmerge = "none"\n[sandbox]\nmode = "required"\n[git]\nworktrees = "copy-on-write"\n`,
     );
     mkdirSync(join(root, 'home'));
+    mkdirSync(join(root, 'tmp'));
     giveToUser(root);
-    const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, { HOME: join(root, 'home'), BESTOF_WORKTREES_DIR: join(root, 'worktrees') });
+    const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, { HOME: join(root, 'home'), BESTOF_WORKTREES_DIR: join(root, 'worktrees'), TMPDIR: join(root, 'tmp') });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toMatch(/WITHOUT a sandbox|Unexpected capabilities/);
     const { runId } = JSON.parse(result.stdout) as { runId: string };
     expect(execFileSync('git', ['-c', 'safe.directory=*', 'show', `refs/bestof/${runId}/c1/kept:answer.txt`], { cwd: repo, encoding: 'utf8' }).trim()).toBe('sandboxed');
     expect(existsSync(join(repo, 'PWNED'))).toBe(false);
+    // The overlay probe's folder is gone, though overlayfs left its work/work without any permission (src/owned-tree.ts removeTree).
+    expect(readdirSync(join(root, 'tmp')).filter((name) => name.startsWith('bestof-overlay-probe-'))).toEqual([]);
   });
   describe('kill -9 of bestof mid-run', () => {
     /** Writes wip.txt on its first call and hangs; on a resumed call appends to it and ends. */
