@@ -76,50 +76,46 @@ describe('a candidate lost to git during setup', () => {
 });
 
 describe('a candidate stopped after its commit, before the commit is kept (an internal error, a cancel)', () => {
-  it('its commit is kept beside its kept ref (leftover, not scored), and the closing words say where', async () => {
-    // git fails the detach of HEAD before the checks (`update-ref --no-deref HEAD`): the iteration's
-    // commit is made, and only its branch held it before (the kept ref comes after the scoring).
-    project = makeProject();
-    const git = project.writeOutside(
-      'fault-bin/git',
-      `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then echo "fatal: cannot lock ref 'HEAD'" >&2; exit 128; fi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`,
-    );
+  /**
+   * One fixing candidate, merge = "none", with a `git` on PATH that runs `onDetach` (bash) for the
+   * detach of HEAD before the checks (`update-ref --no-deref HEAD`): the iteration's commit is made
+   * then, and only its branch holds it (the kept ref comes after the scoring).
+   */
+  async function runWithDetach(onDetach: string): Promise<{ result: Awaited<ReturnType<typeof runCli>>; runId: string }> {
+    const git = project.writeOutside('fault-bin/git', `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then\n${onDetach}\nfi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`);
     chmodSync(git, 0o755);
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`));
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${join(git, '..')}:${process.env.PATH ?? ''}` } });
+    return { result, runId: readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string };
+  }
 
-    expect(result.code, result.stdout + result.stderr).toBe(1);
-    const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
-    const c1 = report().candidates.find((c) => c.id === 'c1');
-    expect(c1?.reason).toBe('internal_error');
-    expect(result.stdout).toContain(`what it committed is kept under refs/bestof/${runId}/c1/`);
-    expect(result.stdout).toMatch(new RegExp(`c1: its last commit [0-9a-f]{10} was never scored \\(an internal error stopped it first\\); kept at refs/bestof/${runId}/c1/leftover`));
+  /** The commit on c1's branch is kept at its leftover ref, and the closing words say why it was never scored. */
+  function expectLeftoverKept(stdout: string, runId: string, because: string): void {
+    expect(stdout).toMatch(new RegExp(`c1: its last commit [0-9a-f]{10} was never scored \\(${because} first\\); kept at refs/bestof/${runId}/c1/leftover`));
     expect(project.repo.git('show', `refs/bestof/${runId}/c1/leftover:src/add.mjs`)).toContain('a + b');
     expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c1/leftover`)).toBe(project.repo.git('rev-parse', `bestof/${runId}/c1`));
+  }
+
+  it('its commit is kept beside its kept ref (leftover, not scored), and the closing words say where', async () => {
+    // git fails the detach.
+    project = makeProject();
+    const { result, runId } = await runWithDetach(`echo "fatal: cannot lock ref 'HEAD'" >&2; exit 128`);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(report().candidates.find((c) => c.id === 'c1')?.reason).toBe('internal_error');
+    expect(result.stdout).toContain(`what it committed is kept under refs/bestof/${runId}/c1/`);
+    expectLeftoverKept(result.stdout, runId, 'an internal error stopped it');
   });
 
   it('a cancel whose signal kills that git: the commit is kept beside the kept ref too, and the words say the run was cancelled first', async () => {
-    // The detach of HEAD before the checks sends bestof (its parent) a Ctrl-C and dies of SIGTERM,
-    // as a git in bestof's process group does, the second time too: the iteration's commit is made,
-    // on the branch only, and the candidate ends cancelled through that git's failure
-    // (run-phases/candidates.ts), before anything kept it.
+    // The detach sends bestof (its parent) a Ctrl-C and dies of SIGTERM, as a git in bestof's
+    // process group does, the second time too: the candidate ends cancelled through that git's
+    // failure (run-phases/candidates.ts), before anything kept its commit.
     project = makeProject();
     const sent = join(project.outside, 'ctrl-c-sent');
-    const git = project.writeOutside(
-      'fault-bin/git',
-      `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then\n  [ -e ${JSON.stringify(sent)} ] || { : > ${JSON.stringify(sent)}; kill -INT $PPID; }\n  kill -TERM $$\nfi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`,
-    );
-    chmodSync(git, 0o755);
-    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`));
-    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${join(git, '..')}:${process.env.PATH ?? ''}` } });
-
+    const { result, runId } = await runWithDetach(`[ -e ${JSON.stringify(sent)} ] || { : > ${JSON.stringify(sent)}; kill -INT $PPID; }\nkill -TERM $$`);
     expect(result.code, result.stdout + result.stderr).toBe(130);
-    const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
     expect(report().candidates.find((c) => c.id === 'c1')?.reason).toBe('cancelled');
-    expect(result.stdout).toMatch(new RegExp(`c1: its last commit [0-9a-f]{10} was never scored \\(the run was cancelled first\\); kept at refs/bestof/${runId}/c1/leftover`));
-    expect(project.repo.git('show', `refs/bestof/${runId}/c1/leftover:src/add.mjs`)).toContain('a + b');
-    expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c1/leftover`)).toBe(project.repo.git('rev-parse', `bestof/${runId}/c1`));
+    expectLeftoverKept(result.stdout, runId, 'the run was cancelled');
   });
 });
