@@ -90,8 +90,13 @@ function keep(folder, bundleFolder, fresh) {
     for (const [script, file] of fresh) {
       // Written aside and renamed: two bestofs starting at once must not read half a file.
       const aside = `${file}.${process.pid}.tmp`;
-      writeFileSync(aside, script.createCachedData());
-      renameSync(aside, file);
+      try {
+        writeFileSync(aside, script.createCachedData());
+        renameSync(aside, file);
+      } catch (error) {
+        rmSync(aside, { force: true }); // half a file, on a full disk
+        throw error;
+      }
     }
     forgetStale(folder, bundleFolder);
   } catch {

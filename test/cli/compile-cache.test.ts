@@ -68,6 +68,16 @@ function kept(at: Install): { folder: string; files: string[] } {
   return { folder, files: readdirSync(folder).sort() };
 }
 
+/** Can this machine mount a tmpfs in a user and mount namespace (Linux 5.11+, user namespaces allowed)? */
+function canMountTmpfs(): boolean {
+  try {
+    execFileSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const entryOf = (file: string): string => {
   const { size, mtimeMs } = statSync(file);
   return `${file.split('/').pop()}.${size}.${Math.trunc(mtimeMs)}`;
@@ -154,6 +164,25 @@ describe('bin/compile-cache.js', () => {
     expect(existsSync(at.cache) ? readdirSync(at.cache) : []).toEqual([]);
     writeFileSync(at.cache, 'a file where the folder would be');
     expect(start(at)).toBe('one chunk');
+  });
+
+  it.runIf(canMountTmpfs())('leaves no half-written file on a full disk', () => {
+    const at = install();
+    // A main.cjs whose code is larger than the 16 KB the cache may take.
+    const functions = Array.from({ length: 400 }, (_, i) => `function f${i}(x) { return x * ${i} + String(x).length; }`).join('\n');
+    const calls = Array.from({ length: 400 }, (_, i) => `f${i}(${i})`).join(' + ');
+    writeFileSync(join(at.bundle, 'main.cjs'), `'use strict';\n${functions}\nconst sum = ${calls};\nconsole.log(sum > 0 ? 'big' : 'no');\n`);
+    const script = `import { createRequire } from 'node:module';
+import { cacheCompiledCode } from ${JSON.stringify(COMPILE_CACHE)};
+cacheCompiledCode(${JSON.stringify(at.bundle)});
+createRequire(import.meta.url)(${JSON.stringify(join(at.bundle, 'main.cjs'))});`;
+    mkdirSync(at.cache);
+    // In a mount namespace of its own: a 16 KB tmpfs as the cache, listed before the namespace (and the mount) ends.
+    const shell = `mount -t tmpfs -o size=16k tmpfs "$1" && NODE_COMPILE_CACHE="$1" "$2" --input-type=module -e "$3" && echo --- && find "$1" -type f -printf '%f\\n'`;
+    const out = execFileSync('unshare', ['-rm', 'sh', '-c', shell, 'sh', at.cache, process.execPath, script], { encoding: 'utf8' });
+    const [printed, listed] = out.split('---\n');
+    expect(printed?.trim()).toBe('big');
+    expect(listed?.split('\n').filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('serves the real bundle: bestof starts from kept code as it does without it', () => {
