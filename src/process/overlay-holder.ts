@@ -20,9 +20,9 @@
  * `BESTOF_OVERLAY=off` makes the probe answer "not available" (tests use it for the fallback).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { findOnPath } from './find-on-path.js';
 import { removeTree } from '../owned-tree.js';
@@ -200,8 +200,18 @@ export function overlayAvailable(env: Readonly<Record<string, string | undefined
   return probe;
 }
 
+/**
+ * The probe's folder in the temp folder: `bestof-overlay-probe-<pid of its bestof>-XXXXXX`; before
+ * 2026-12-05 `bestof-overlay-probe-XXXXXX`, without the pid.
+ */
+const PROBE_FOLDER = /^bestof-overlay-probe-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
+/** A probe takes a second: a folder of the old name older than this is a killed bestof's. */
+const OLD_PROBE_AGE_MS = 3_600_000;
+
 async function runProbe(env: Readonly<Record<string, string | undefined>>): Promise<OverlayProbe> {
-  const dir = await mkdtemp(join(tmpdir(), 'bestof-overlay-probe-'));
+  const temp = env.TMPDIR && isAbsolute(env.TMPDIR) ? env.TMPDIR : tmpdir();
+  await removeProbesOfGoneBestofs(temp);
+  const dir = await mkdtemp(join(temp, `bestof-overlay-probe-${process.pid}-`));
   const holder = await startOverlayHolder(env);
   if (!holder.ok) {
     await rm(dir, { recursive: true, force: true });
@@ -224,5 +234,35 @@ async function runProbe(env: Readonly<Record<string, string | undefined>>): Prom
     await holder.value.close();
     // overlayfs leaves work/work without any permission: removeTree opens it up for a user without root.
     await removeTree(dir);
+  }
+}
+
+/**
+ * A bestof killed during its probe (`kill -9`, a machine that stops) leaves the probe's folder in
+ * the temp folder, and nothing else would ever delete it: the next probe deletes those of this
+ * user whose bestof is gone. A live process of that pid (the same bestof, or one that reused its
+ * pid) keeps its folder.
+ */
+async function removeProbesOfGoneBestofs(temp: string): Promise<void> {
+  const names = await readdir(temp).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = PROBE_FOLDER.exec(name);
+    if (!match) continue;
+    const pid = match[1] === undefined ? undefined : Number(match[1]);
+    if (pid !== undefined && processExists(pid)) continue;
+    const path = join(temp, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (!info?.isDirectory() || info.uid !== process.getuid?.()) continue;
+    if (pid === undefined && Date.now() - info.mtimeMs < OLD_PROBE_AGE_MS) continue;
+    await removeTree(path).catch(() => undefined);
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

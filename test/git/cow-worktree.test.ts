@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
@@ -120,6 +120,31 @@ describe('overlay worktrees: the probe', () => {
     const probe = await overlayAvailable({ PATH: tempDir() });
     expect(probe.ok).toBe(false);
     expect(probe.ok ? '' : probe.reason).toBe('unshare or nsenter (util-linux) is not installed');
+  });
+
+  it('deletes the probe folders that bestofs killed during their probe left (their pid is gone), and no other', async () => {
+    const temp = tempDir();
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.once('close', resolve));
+    const folder = (name: string, ageSeconds = 0): string => {
+      const path = join(temp, name);
+      mkdirSync(join(path, 'work', 'work'), { recursive: true });
+      chmodSync(join(path, 'work', 'work'), 0o000); // as overlayfs leaves it
+      const at = Date.now() / 1000 - ageSeconds;
+      utimesSync(path, at, at);
+      return path;
+    };
+    const killed = folder(`bestof-overlay-probe-${gone.pid}-a1B2c3`);
+    const running = folder(`bestof-overlay-probe-${process.pid}-d4E5f6`);
+    const oldNameLongAgo = folder('bestof-overlay-probe-g7H8i9', 7200);
+    const oldNameRecent = folder('bestof-overlay-probe-j1K2l3');
+    const notAProbe = folder('bestof-overlay-probe-notes');
+    // Another PATH: a probe of its own, not the one cached for this process's PATH.
+    expect(await overlayAvailable({ ...process.env, TMPDIR: temp, PATH: `${process.env.PATH ?? ''}:${temp}` })).toEqual({ ok: true });
+    expect([killed, running, oldNameLongAgo, oldNameRecent, notAProbe].map((path) => existsSync(path))).toEqual([false, true, false, true, true]);
+    // And its own folder is gone.
+    expect(readdirSync(temp).sort()).toEqual(['bestof-overlay-probe-j1K2l3', 'bestof-overlay-probe-notes', `bestof-overlay-probe-${process.pid}-d4E5f6`].sort());
+    for (const path of [running, oldNameRecent, notAProbe]) chmodSync(join(path, 'work', 'work'), 0o700);
   });
 
   it.runIf(process.getuid?.() === 0)('works for a user without root (run as nobody through setpriv)', () => {
