@@ -14,12 +14,13 @@
  * - The core, dist/bundle/*.cjs, in CommonJS: Node 20 keeps no compiled code between starts, and
  *   what V8 compiles can be kept and given back only for a script (vm.Script's cachedData), not for
  *   an ES module, so bin/compile-cache.js keeps it for these files (on Node 22.1 and later, Node's
- *   own compile cache does, for both kinds). Compiling was a fifth of `bestof validate`'s time.
+ *   own compile cache does, for both kinds). With it `bestof validate` went from 142 ms to 124 ms
+ *   on Node 20 (scripts/bench-startup.mjs, README).
  * - The Ink front ends, dist/bundle/ui/*.js, in ES modules: Ink and React are ES modules (Ink's
  *   layout engine, yoga, awaits its WebAssembly at the top level), which CommonJS cannot
- *   require(). The core loads them with import() (ui/load-ink-ui.ts, ui/bench/bench-front-end.ts),
- *   only for a terminal. They share no state with the core: what both use (the fold of the event
- *   log, words) is pure functions, present in both.
+ *   require(). The core loads them with the two import()s of ui/load-ink-ui.ts, only for a
+ *   terminal. They share no state with the core: what both use (the fold of the event log, words)
+ *   is pure functions, present in both.
  *
  * Left outside both, loaded from node_modules: ink, react (with yoga's WebAssembly) and diff2html
  * (the HTML report reads its files from its package folder).
