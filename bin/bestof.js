@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { cacheCompiledCode } from './compile-cache.js';
+import { cacheCompiledCode, userCacheFolder } from './compile-cache.js';
 
 const changed = (path) => {
   try {
@@ -20,17 +20,20 @@ const changed = (path) => {
 const bundled = changed('../dist/bundle/main.cjs');
 const compiled = changed('../dist/cli/main.js');
 
+// Node 22.1 and later keep what V8 compiled of the modules loaded from here on in a cache folder,
+// so that the next start parses and compiles less, as TypeScript's own tsc does: NODE_COMPILE_CACHE,
+// else this user's own folder (Node's default is one in the shared /tmp, which another user could
+// make first). It never throws (a folder it cannot write only turns the cache off);
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off. On an older Node, ./compile-cache.js does the same for
+// the bundle's CommonJS files.
+const enableNodeCompileCache = () => module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE ? undefined : userCacheFolder());
+
 if (bundled !== undefined && (compiled === undefined || bundled >= compiled)) {
-  // Node 22.1 and later keep what V8 compiled of the modules loaded from here on in a cache folder
-  // (NODE_COMPILE_CACHE, else node-compile-cache in the system temp folder), so that the next start
-  // parses and compiles less, as TypeScript's own tsc does. It never throws (a folder it cannot
-  // write only turns the cache off); NODE_DISABLE_COMPILE_CACHE=1 turns it off. On an older Node,
-  // ./compile-cache.js does the same for the bundle's CommonJS files.
-  if (module.enableCompileCache) module.enableCompileCache();
+  if (module.enableCompileCache) enableNodeCompileCache();
   else cacheCompiledCode(fileURLToPath(new URL('../dist/bundle', import.meta.url)));
   createRequire(import.meta.url)('../dist/bundle/main.cjs');
 } else {
-  module.enableCompileCache?.();
+  enableNodeCompileCache();
   import('../dist/cli/main.js').catch((error) => {
     if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) {
       console.error('bestof: the build is missing (dist/). Run `npm install` (or `npm run build`) in the bestof folder.');

@@ -12,7 +12,7 @@
 // an option Node 20 calls experimental (scripts/bundle.mjs keeps import() to one small file).
 //
 // Where: $NODE_COMPILE_CACHE (Node's own variable) or $XDG_CACHE_HOME/bestof/compile-cache or
-// ~/.cache/bestof/compile-cache, a folder per Node version and bestof install. A kept file is named
+// ~/.cache/bestof/compile-cache (userCacheFolder), a folder per Node version and bestof install. A kept file is named
 // by its bundle file's name, size and change time, so a rebuilt or upgraded bundle never gets the
 // code of the old one (V8 itself checks only the length of the source); files of a bundle that is gone are deleted when
 // a new one is written. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's. Nothing here
@@ -70,15 +70,25 @@ function keyOf(file) {
   return `${basename(file)}.${size}.${Math.trunc(ctimeMs)}`;
 }
 
-function cacheFolder(bundleFolder) {
+/**
+ * This user's folder for compiled code: $XDG_CACHE_HOME/bestof/compile-cache, else
+ * ~/.cache/bestof/compile-cache. bin/bestof.js gives it to Node's own cache on Node 22.1+ too,
+ * whose default, a folder in the shared /tmp, another user of the machine could make first and fill.
+ * Undefined when there is no HOME to find.
+ */
+export function userCacheFolder() {
   try {
     const xdg = process.env.XDG_CACHE_HOME;
-    const root = process.env.NODE_COMPILE_CACHE || join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'bestof', 'compile-cache');
-    // Named apart from Node's own folders (`v22.12.0-x64-<hash>-<uid>`), which NODE_COMPILE_CACHE puts here too.
-    return join(root, `bestof-${process.version}-${process.arch}-${hashOf(bundleFolder)}`);
+    return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'bestof', 'compile-cache');
   } catch {
     return undefined;
   }
+}
+
+function cacheFolder(bundleFolder) {
+  const root = process.env.NODE_COMPILE_CACHE || userCacheFolder();
+  // Named apart from Node's own folders (`v22.12.0-x64-<hash>-<uid>`), which share the root on Node 22.1+.
+  return root === undefined ? undefined : join(root, `bestof-${process.version}-${process.arch}-${hashOf(bundleFolder)}`);
 }
 
 /** FNV-1a of the install's path, in hex: a folder name (node:crypto would cost more to load than all of this). */

@@ -47,12 +47,18 @@ describe('bin/bestof.js', () => {
     expect(launch(fakePackage({ bundle: 10, compiled: null }))).toBe('bundle');
   });
 
-  it("turns on Node's compile cache where Node has one (22.1 and later) before it loads the CLI, and starts with this Node's own or none", () => {
+  it("turns on Node's compile cache where Node has one (22.1 and later) before it loads the CLI, in this user's cache folder, and starts with this Node's own or none", () => {
     const dir = fakePackage({ bundle: 10, compiled: 60 });
-    // Node 20 has no module.enableCompileCache: a stand-in, put there before the launcher runs, says whether and when it was called.
-    const standIn = `data:text/javascript,${encodeURIComponent("import m from 'node:module'; m.enableCompileCache = () => console.log('compile cache on');")}`;
-    const withCache = execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8', env: envOf(dir) }).trim();
-    expect(withCache.split('\n')).toEqual(['compile cache on', 'bundle']);
+    // Node 20 has no module.enableCompileCache: a stand-in, put there before the launcher runs, says whether, when and where it was called.
+    const standIn = `data:text/javascript,${encodeURIComponent("import m from 'node:module'; m.enableCompileCache = (dir) => console.log(`compile cache on, in ${dir}`);")}`;
+    const withStandIn = (env: NodeJS.ProcessEnv): string[] => execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8', env }).trim().split('\n');
+    // NODE_COMPILE_CACHE set: Node's own reading of it (no folder given).
+    expect(withStandIn(envOf(dir))).toEqual(['compile cache on, in undefined', 'bundle']);
+    // Else the user's cache folder, never Node's default in the shared /tmp.
+    const { NODE_COMPILE_CACHE: _unset, ...env } = envOf(dir);
+    const xdg = join(dir, 'xdg-cache');
+    expect(withStandIn({ ...env, XDG_CACHE_HOME: xdg })).toEqual([`compile cache on, in ${xdg}/bestof/compile-cache`, 'bundle']);
+    expect(withStandIn({ ...env, XDG_CACHE_HOME: '', HOME: join(dir, 'home') })).toEqual([`compile cache on, in ${join(dir, 'home')}/.cache/bestof/compile-cache`, 'bundle']);
     // And with this Node's own (none on Node 20, the real cache on 22.1 and later).
     expect(launch(dir)).toBe('bundle');
   });
