@@ -263,27 +263,27 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
     async restore() {
       if (done) throw new Error('watchGitDir: restore() was already called');
       done = true;
+      const overlapped = activeAtStart > 1 || watch.started !== startedBefore || watch.active > 1;
       // Nothing is restored through a worktree folder the call replaced (an agent without the sandbox
       // can rename its folder and put a symbolic link to any folder of the user's in its place):
       // bestof would write its `.git` link there, and its git calls after this one would work there.
-      const replaced = await replacedFolder(worktree, folder);
-      if (replaced !== undefined) {
-        leave();
-        throw new WorktreeReplacedError(worktree, replaced);
-      }
-      const overlapped = activeAtStart > 1 || watch.started !== startedBefore || watch.active > 1;
+      const replaced = replacedFolder(worktree, folder);
+      const ownDone = replaced.then((now) => (now === undefined ? restoreFiles(own, ownSaved) : undefined));
+      // The place in the shared queue is taken now, before anything is awaited, in the order
+      // restore() is called: two restores called together were otherwise charged in whichever order
+      // their own look at the folder and their own files happened to finish. The shared part still
+      // waits for them (the worktree's `.git` link put back first: restoreShared runs git in the
+      // worktree), and is skipped for a replaced folder.
+      const mine = Promise.all([watch.restoring, ownDone]).then(([, own]) => (own === undefined ? undefined : restoreShared(worktree, baseline, opts.branches === true)));
+      watch.restoring = mine.catch(() => undefined);
       try {
-        const ownDone = restoreFiles(own, ownSaved);
-        // The place in the shared queue is taken now, in the order restore() is called, not when this
-        // worktree's own files are done: two restores called together were otherwise charged in
-        // whichever order their own files happened to finish. The shared part still waits for them
-        // (the worktree's `.git` link put back first: restoreShared runs git in the worktree).
-        const mine = Promise.all([watch.restoring, ownDone]).then(() => restoreShared(worktree, baseline, opts.branches === true));
-        watch.restoring = mine.catch(() => undefined);
-        const ownChanges = (await ownDone).map(
+        const now = await replaced;
+        if (now !== undefined) throw new WorktreeReplacedError(worktree, now);
+        const ownChanges = ((await ownDone) ?? []).map(
           (c): GitDirChange => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }),
         );
         const shared = await mine;
+        if (shared === undefined) throw new Error('bug: the shared restore was skipped for a folder that was not replaced');
         return { changes: [...shared.records, ...ownChanges], overlapped, ...(shared.branches ? { branchesAfter: shared.branches } : {}) };
       } finally {
         leave();
