@@ -44,41 +44,38 @@ export interface RunListing {
 
 /** Runs of a repo that recorded at least one event, newest first. */
 export async function listRunFolders(repoRoot: string): Promise<RunListing[]> {
-  const listings = await Promise.all(
-    (await runFolderNames(repoRoot)).map(async (runId) => {
-      const runDir = runDirOf(repoRoot, runId);
-      try {
-        const info = await stat(join(runDir, EVENT_LOG_FILE));
-        // Empty: its first event was never written (listUnrecordedRunFolders).
-        return info.size > 0 ? { runId, runDir, modifiedMs: info.mtimeMs } : undefined;
-      } catch {
-        return undefined;
-      }
-    }),
-  );
-  return newestFirst(listings);
+  return (await listAllRunFolders(repoRoot)).recorded;
+}
+
+/** Run folders whose event log is missing or empty (see listAllRunFolders), newest first. */
+export async function listUnrecordedRunFolders(repoRoot: string): Promise<RunListing[]> {
+  return (await listAllRunFolders(repoRoot)).unrecorded;
 }
 
 /**
- * Run folders whose event log is missing or empty: a run stopped (kill -9, a full disk) between
- * making its folder and writing its first event. Nothing of it was started (no worktree, branch or agent
- * comes before that event): the folder holds the spec's copy and the run's key, and nothing
- * reads it. Newest first, by the folder's own time.
+ * Every run folder of a repo in one pass, newest first in each list: `recorded`, those whose event
+ * log holds an event (by the log's time); `unrecorded`, those whose log is missing or empty (by the
+ * folder's time), a run stopped (kill -9, a full disk) between making its folder and writing its
+ * first event. Nothing of such a run was started (no worktree, branch or agent comes before that
+ * event): its folder holds the spec's copy and the run's key, and nothing reads it. A folder whose
+ * log cannot be read is in neither.
  */
-export async function listUnrecordedRunFolders(repoRoot: string): Promise<RunListing[]> {
-  const listings = await Promise.all(
-    (await runFolderNames(repoRoot)).map(async (runId) => {
+export async function listAllRunFolders(repoRoot: string): Promise<{ readonly recorded: RunListing[]; readonly unrecorded: RunListing[] }> {
+  const sorted = await Promise.all(
+    (await runFolderNames(repoRoot)).map(async (runId): Promise<{ readonly recorded: boolean; readonly listing: RunListing } | undefined> => {
       const runDir = runDirOf(repoRoot, runId);
-      const folder = await stat(runDir).catch(() => undefined);
-      if (!folder?.isDirectory()) return undefined;
-      const logged = await stat(join(runDir, EVENT_LOG_FILE)).then(
-        (log) => log.size > 0,
-        (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+      const log = await stat(join(runDir, EVENT_LOG_FILE)).then(
+        (info) => info,
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined),
       );
-      return logged ? undefined : { runId, runDir, modifiedMs: folder.mtimeMs };
+      if (log === undefined) return undefined;
+      if (log !== null && log.size > 0) return { recorded: true, listing: { runId, runDir, modifiedMs: log.mtimeMs } };
+      const folder = await stat(runDir).catch(() => undefined);
+      return folder?.isDirectory() ? { recorded: false, listing: { runId, runDir, modifiedMs: folder.mtimeMs } } : undefined;
     }),
   );
-  return newestFirst(listings);
+  const of = (recorded: boolean): RunListing[] => newestFirst(sorted.flatMap((entry) => (entry?.recorded === recorded ? [entry.listing] : [])));
+  return { recorded: of(true), unrecorded: of(false) };
 }
 
 /** The names under the runs folder (none when it does not exist). */
@@ -90,6 +87,6 @@ async function runFolderNames(repoRoot: string): Promise<string[]> {
   }
 }
 
-function newestFirst(listings: readonly (RunListing | undefined)[]): RunListing[] {
-  return listings.filter((l): l is RunListing => l !== undefined).sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));
+function newestFirst(listings: RunListing[]): RunListing[] {
+  return listings.sort((a, b) => b.modifiedMs - a.modifiedMs || b.runId.localeCompare(a.runId));
 }

@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, loadRunSummary, NewerRecordError, orNewerRecord } from '../run-lookup.js';
-import { listRunFolders, listUnrecordedRunFolders } from '../../engine/run-folder.js';
+import { listAllRunFolders } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
 import { runListLine } from '../../report/run-list-line.js';
 import { outputClosed } from '../output.js';
@@ -10,7 +10,7 @@ import { outputClosed } from '../output.js';
 export async function lsCommand(args: readonly string[]): Promise<number> {
   parseCommandArgs('ls', args);
   const repoRoot = await currentRepoRoot();
-  const [runs, unrecorded] = await Promise.all([listRunFolders(repoRoot), listUnrecordedRunFolders(repoRoot)]);
+  const { recorded: runs, unrecorded } = await listAllRunFolders(repoRoot);
   if (runs.length === 0 && unrecorded.length === 0) {
     process.stdout.write('no runs yet (start one with `bestof run`)\n');
     return EXIT_CODES.ok;
@@ -25,7 +25,7 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
   // Last: folders of runs stopped before their first event (or starting this instant).
   for (const run of unrecorded) {
     if (outputClosed('stdout')) break;
-    const what = runIsAlive(run.runDir) ? 'starting' : 'recorded nothing: stopped before its first event (`bestof clean` deletes its folder)';
+    const what = runIsAlive(run.runDir) ? 'starting' : 'recorded nothing: stopped before its first event (`bestof clean` deletes its folder once it is a minute old)';
     process.stdout.write(`${run.runId}  ${what}\n`);
   }
   return EXIT_CODES.ok;
