@@ -274,7 +274,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
       // their own look at the folder and their own files happened to finish. The shared part still
       // waits for them (the worktree's `.git` link put back first: restoreShared runs git in the
       // worktree), and is skipped for a replaced folder.
-      const mine = Promise.all([watch.restoring, ownDone]).then(([, own]) => (own === undefined ? undefined : restoreShared(worktree, baseline, opts.branches === true)));
+      const mine = Promise.all([watch.restoring, ownDone]).then(([, ownRestored]) => (ownRestored === undefined ? undefined : restoreShared(worktree, baseline, opts.branches === true)));
       watch.restoring = mine.catch(() => undefined);
       try {
         const now = await replaced;

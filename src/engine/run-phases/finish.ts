@@ -148,7 +148,7 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   const kept = await Promise.all(
     plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: 'unsaved' | 'submodules' } | undefined> => {
       const reason = ctx.state().candidates[candidate.id]?.reason;
-      if (reason === 'internal_error' || reason === 'cancelled' || reason === 'worktree_replaced') await keepUnscoredCommit(ctx, candidate, reason);
+      if (reason !== undefined && isUnscoredReason(reason)) await keepUnscoredCommit(ctx, candidate, reason);
       if (reason === 'worktree_replaced') {
         // What stands at the path now is not bestof's (a link to a folder of the user's, a folder the
         // agent moved there): neither saved from, nor repaired, nor deleted. git's record of the
@@ -264,7 +264,7 @@ async function removeSharedBase(ctx: RunContext): Promise<void> {
  * leftover ref (beside the kept one; not scored), so that `refs/bestof/<run>/<candidate>/` holds
  * everything it committed. A leftover saved after it (uncommitted work) builds on it.
  */
-async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, reason: 'internal_error' | 'cancelled' | 'worktree_replaced'): Promise<void> {
+async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, reason: UnscoredReason): Promise<void> {
   const { plan } = ctx;
   const tip = await resolveCommit(plan.repoRoot, `refs/heads/${candidate.branch}`).catch(() => undefined);
   if (tip === undefined || tip === plan.baseCommit) return;
@@ -275,7 +275,10 @@ async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, rea
   ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its last commit ${tip.slice(0, 10)} was never scored (${UNSCORED_BECAUSE[reason]} first); kept at ${ref}` });
 }
 
+/** The ends that can come between a commit and its keeping, and how the warning says them. */
 const UNSCORED_BECAUSE = { internal_error: 'an internal error stopped it', cancelled: 'the run was cancelled', worktree_replaced: 'its worktree folder was replaced' } as const;
+type UnscoredReason = keyof typeof UNSCORED_BECAUSE;
+const isUnscoredReason = (reason: string): reason is UnscoredReason => Object.hasOwn(UNSCORED_BECAUSE, reason);
 
 /** Where work left uncommitted in a worktree is saved: beside the candidate's kept ref. */
 export function leftoverRef(keptRef: string): string {
