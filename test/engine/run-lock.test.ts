@@ -2,12 +2,13 @@
  * `run.pid` (src/engine/run-lock.ts): is the run's bestof still alive? Real processes; the pid's
  * reuse is played by a live process and a run.pid written (by its time) before that process started.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markRunAlive, markRunFinished, runIsAlive } from '../../src/engine/run-lock.js';
 import { tempRepos } from '../helpers/temp-repo.js';
+import { built, nodeAsNobody } from '../helpers/as-user.js';
 
 const { tempDir } = tempRepos();
 const started: ChildProcess[] = [];
@@ -50,14 +51,8 @@ describe('runIsAlive', () => {
 
   // A user without root asks about a process of root's: signal 0 answers EPERM, and the start time decides as for any other.
   it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))("judges another user's process by its start too (signal 0 answers EPERM)", () => {
-    const built = resolve('dist/engine/run-lock.js');
-    if (!existsSync(built)) throw new Error(`build first (npx tsc -p tsconfig.build.json): ${built} is missing`);
-    const ask = (runDir: string): string =>
-      execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--input-type=module', '-e', `const m = await import(${JSON.stringify(built)}); console.log(m.runIsAlive(${JSON.stringify(runDir)}))`], {
-        encoding: 'utf8',
-        cwd: '/',
-        env: { PATH: process.env.PATH },
-      }).trim();
+    const module = built('engine/run-lock');
+    const ask = (runDir: string): string => nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(m.runIsAlive(${JSON.stringify(runDir)}))`);
     const root = sleeper(); // root's, started before run.pid is written
     const alive = tempDir();
     chmodSync(alive, 0o755);

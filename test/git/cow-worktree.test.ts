@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
 import { addCowWorktree, addCowWorktreeOnBranch, detachCowBase, materializeCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree, type RunInside } from '../../src/git/cow-worktree.js';
@@ -11,6 +11,7 @@ import { overlayAvailable, startOverlayHolder, type OverlayHolder } from '../../
 import { agentSandbox } from '../../src/engine/agent-sandbox.js';
 import { probeSandbox, wrapInSandbox } from '../../src/process/sandbox.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
+import { built, nodeAsNobody } from '../helpers/as-user.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 
 const { repo: tempRepo, tempDir, onCleanup } = tempRepos();
@@ -149,13 +150,8 @@ describe('overlay worktrees: the probe', () => {
 
   it.runIf(process.getuid?.() === 0)('works for a user without root (run as nobody through setpriv)', () => {
     // The other user runs plain node: the probe comes from the build.
-    const built = resolve('dist/process/overlay-holder.js');
-    if (!existsSync(built)) throw new Error(`build first (npx tsc -p tsconfig.build.json): ${built} is missing`);
-    const out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, '--input-type=module', '-e', `const m = await import('${built}'); console.log(JSON.stringify(await m.overlayAvailable()), process.getuid());`], {
-      encoding: 'utf8',
-      cwd: '/',
-      env: { PATH: process.env.PATH, HOME: '/nonexistent' },
-    }).trim();
+    const module = built('process/overlay-holder');
+    const out = nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(JSON.stringify(await m.overlayAvailable()), process.getuid());`, { HOME: '/nonexistent' });
     expect(out).toBe('{"ok":true} 65534');
   });
 });
@@ -314,8 +310,7 @@ describe('overlay worktrees behave like plain ones', () => {
 
 describe('overlay worktrees after a kill -9', () => {
   it('the holder ends with the process that started it, and a new one mounts the layer again with nothing lost', async () => {
-    const built = resolve('dist/process/overlay-holder.js');
-    if (!existsSync(built)) throw new Error(`build first (npx tsc -p tsconfig.build.json): ${built} is missing`);
+    const holderModule = built('process/overlay-holder');
     const r = repo();
     const { lower, path, layer } = await cowBase(r);
     // The first "bestof": a real process that makes the worktree, writes through it, then is killed.
@@ -324,7 +319,7 @@ describe('overlay worktrees after a kill -9', () => {
     await first.close();
     const pidFile = join(tempDir(), 'holder.pid');
     const script = [
-      `const m = await import(${JSON.stringify(built)});`,
+      `const m = await import(${JSON.stringify(holderModule)});`,
       'const h = await m.startOverlayHolder();',
       `const mounted = await h.value.mount(${JSON.stringify({ lower, upper: join(layer, 'upper'), work: join(layer, 'work'), target: path })});`,
       'if (!mounted.ok) { console.error(mounted.error); process.exit(3); }',

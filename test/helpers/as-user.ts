@@ -5,7 +5,8 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { BESTOF_BIN } from './cli.js';
+import { join } from 'node:path';
+import { BESTOF_BIN, PROJECT_ROOT } from './cli.js';
 
 export const AS_ROOT = process.getuid?.() === 0;
 export const NOBODY = 65534;
@@ -30,4 +31,24 @@ export function bestofAsUser(args: readonly string[], cwd: string, env: Record<s
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Runs `code` (an ES module's text) with plain node as `nobody`, when the tests run as root; its
+ * stdout, trimmed. That user cannot load the tests' TypeScript: `built(path)` names a module of
+ * the build to import.
+ */
+export function nodeAsNobody(code: string, env: Record<string, string> = {}): string {
+  return execFileSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, '--input-type=module', '-e', code], {
+    encoding: 'utf8',
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '', ...env },
+  }).trim();
+}
+
+/** The build's module for `src/<path>.ts` (`dist/<path>.js`); it says to build first when it is missing. */
+export function built(path: string): string {
+  const file = join(PROJECT_ROOT, 'dist', `${path}.js`);
+  if (!existsSync(file)) throw new Error(`build first (npx tsc -p tsconfig.build.json): ${file} is missing`);
+  return file;
 }

@@ -5,13 +5,11 @@
  * instead. Zombies count as gone.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { readProcStat } from '../../src/proc-stat.js';
 
 function alive(pid: string): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = readProcStat(Number(pid))?.state;
+  return state !== undefined && state !== 'Z';
 }
 
 function read(path: string): string {
@@ -39,10 +37,9 @@ export function processesWithEnv(name: string, value: string): number[] {
     .map(Number);
 }
 
-/** When the process started (field 22 of /proc/<pid>/stat, clock ticks after boot); undefined: gone. */
-function startTime(pid: number): string | undefined {
-  const stat = read(`/proc/${pid}/stat`);
-  return stat === '' ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+/** When the process started (clock ticks after boot); undefined: gone. */
+function startTime(pid: number): number | undefined {
+  return readProcStat(pid)?.startTicks;
 }
 
 /**
@@ -51,7 +48,7 @@ function startTime(pid: number): string | undefined {
  * never kill the stranger that got it (it once killed another test's, or a benchmark's, bestof).
  */
 export class SeenProcesses extends Set<number> {
-  private readonly started = new Map<number, string | undefined>();
+  private readonly started = new Map<number, number | undefined>();
 
   override add(pid: number): this {
     if (!this.started.has(pid)) this.started.set(pid, startTime(pid));
@@ -90,7 +87,7 @@ export function killAll(pids: SeenProcesses): void {
  * then, and the id may lead a stranger's: another test's bestof, a benchmark).
  */
 export class StartedGroups {
-  private readonly groups: { readonly pid: number; readonly started: string | undefined }[] = [];
+  private readonly groups: { readonly pid: number; readonly started: number | undefined }[] = [];
 
   add(pid: number | undefined): void {
     if (pid !== undefined) this.groups.push({ pid, started: startTime(pid) });
