@@ -1,10 +1,11 @@
 /**
  * Folders an agent (or a check, or a tool they ran) made that their owner cannot list, enter or
  * write: `chmod 000 dir`, or Go's module cache (`$GOPATH/pkg/mod`), whose folders are read-only
- * on purpose; and files their owner cannot read (`chmod 000 file`: `git add -A` fails on it). They belong to the user bestof runs as, so bestof may open them up, and it must: git
- * skips a folder it cannot read (`git add -A` commits nothing of it, and says so only in a
- * warning), `git clean` and `git reset --hard` fail in it, and `rm -rf` cannot delete what a
- * read-only folder holds (a worktree, an agent's HOME with copies of its logins, left on disk).
+ * on purpose; and files their owner cannot read (`chmod 000 file`: `git add -A` fails on it).
+ * They belong to the user bestof runs as, so bestof may open them up, and it must: git skips a
+ * folder it cannot read (`git add -A` commits nothing of it, and says so only in a warning),
+ * `git clean` and `git reset --hard` fail in it, and `rm -rf` cannot delete what a read-only
+ * folder holds (a worktree, an agent's HOME with copies of its logins, left on disk).
  *
  * Done only when something failed (or git warned): the walk costs a look at every folder, which
  * the normal path never pays. A leaf module, like result.ts, so that src/git, the checks and the
@@ -16,10 +17,10 @@ import { join } from 'node:path';
 /**
  * Gives the owner read, write and search permission on every folder under `root` (and `root`
  * itself) that this user owns and lacks one of them, and read permission on every such file that
- * lacks it; the other bits stay (a read-only file stays read-only). Symbolic links are
- * never followed or changed, nor is a folder named `.git` right under `root` (a repository's own
- * folder is git's business). Returns the folders and files it opened up; never throws (what it cannot open
- * up, the caller's next step fails on and says).
+ * lacks it; the other bits stay (a read-only file stays read-only). Symbolic links are never
+ * followed or changed, nor is a folder named `.git` right under `root` (a repository's own folder
+ * is git's business). Returns the folders and files it opened up; never throws (what it cannot
+ * open up, the caller's next step fails on and says).
  */
 export async function openUpTree(root: string): Promise<string[]> {
   const uid = process.getuid?.();
