@@ -177,7 +177,6 @@ describe('copy-on-write worktrees', () => {
     expect(git(project.repo.dir, 'show', `bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
   });
 
-
   it.runIf(CAN_RUN_AS_USER)('as a user without root, with `[sandbox] mode = "required"`: the agents are sandboxed inside the namespace too', async () => {
     // Inside bestof's namespace every process inherits the capabilities that let it mount there, and
     // bwrap run by a user without root refused them ("Unexpected capabilities but not setuid"): the
@@ -209,6 +208,7 @@ describe('copy-on-write worktrees', () => {
     // The overlay probe's folder is gone, though overlayfs left its work/work without any permission (src/owned-tree.ts removeTree).
     expect(readdirSync(join(root, 'tmp')).filter((name) => name.startsWith('bestof-overlay-probe-'))).toEqual([]);
   });
+
   describe('kill -9 of bestof mid-run', () => {
     /** Writes wip.txt on its first call and hangs; on a resumed call appends to it and ends. */
     const RESUMABLE_SCRIPT = `

@@ -6,9 +6,10 @@
  * folder), what the locked folder held was in no commit (git skips a folder it cannot read, with a
  * warning and exit 0), and the removed worktree stayed on disk (`rm -rf` cannot delete what a
  * read-only folder holds). A second agent makes the worktree's root read-only: its ignored build
- * output could not be moved aside for the checks (an internal error). As root none of it shows: root reads and deletes anything; so the run is
- * made as `nobody` (setpriv) when the tests run as root. A file the agent made unreadable
- * (`chmod 000`) failed `git add -A` itself: an internal error, and the worktree kept.
+ * output could not be moved aside for the checks (an internal error). A file the agent made
+ * unreadable (`chmod 000`) failed `git add -A` itself: an internal error, and the worktree kept.
+ * As root none of it shows (root reads and deletes anything), so the run is made as `nobody`
+ * (setpriv) when the tests run as root.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
