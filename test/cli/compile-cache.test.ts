@@ -46,12 +46,17 @@ function writeMain(bundle: string, word: string): void {
   writeFileSync(join(bundle, 'main.cjs'), `'use strict';\nconst { chunkWord } = require('./chunk-a1.cjs');\nconsole.log(${JSON.stringify(word)} + ' ' + chunkWord());\n`);
 }
 
-/** Runs main.cjs of the install behind cacheCompiledCode; its stdout. */
-function start(at: Install, env: Record<string, string> = {}): string {
-  const script = `import { createRequire } from 'node:module';
+/** What a child node runs: main.cjs of the install, behind cacheCompiledCode. */
+function startScript(at: Install): string {
+  return `import { createRequire } from 'node:module';
 import { cacheCompiledCode } from ${JSON.stringify(COMPILE_CACHE)};
 cacheCompiledCode(${JSON.stringify(at.bundle)});
 createRequire(import.meta.url)(${JSON.stringify(join(at.bundle, 'main.cjs'))});`;
+}
+
+/** Runs main.cjs of the install behind cacheCompiledCode; its stdout. */
+function start(at: Install, env: Record<string, string> = {}): string {
+  const script = startScript(at);
   const { NODE_DISABLE_COMPILE_CACHE: _ignored, ...rest } = process.env;
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...rest, NODE_COMPILE_CACHE: at.cache, ...env } }).trim();
 }
@@ -173,10 +178,7 @@ describe('bin/compile-cache.js', () => {
     const functions = Array.from({ length: 400 }, (_, i) => `function f${i}(x) { return x * ${i} + String(x).length; }`).join('\n');
     const calls = Array.from({ length: 400 }, (_, i) => `f${i}(${i})`).join(' + ');
     writeFileSync(join(at.bundle, 'main.cjs'), `'use strict';\n${functions}\nconst sum = ${calls};\nconsole.log(sum > 0 ? 'big' : 'no');\n`);
-    const script = `import { createRequire } from 'node:module';
-import { cacheCompiledCode } from ${JSON.stringify(COMPILE_CACHE)};
-cacheCompiledCode(${JSON.stringify(at.bundle)});
-createRequire(import.meta.url)(${JSON.stringify(join(at.bundle, 'main.cjs'))});`;
+    const script = startScript(at);
     mkdirSync(at.cache);
     // In a mount namespace of its own: a 16 KB tmpfs as the cache, listed before the namespace (and the mount) ends.
     const shell = `mount -t tmpfs -o size=16k tmpfs "$1" && NODE_COMPILE_CACHE="$1" "$2" --input-type=module -e "$3" && echo --- && find "$1" -type f -printf '%f\\n'`;
