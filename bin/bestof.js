@@ -24,7 +24,7 @@ const compiled = changed('../dist/cli/main.js');
 // so that the next start parses and compiles less, as TypeScript's own tsc does: NODE_COMPILE_CACHE,
 // else this user's own folder (Node's default is one in the shared /tmp, which another user could
 // make first). It never throws (a folder it cannot write only turns the cache off);
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off. On an older Node, ./compile-cache.js does the same for
+// NODE_DISABLE_COMPILE_CACHE (set at all) turns it off. On an older Node, ./compile-cache.js does the same for
 // the bundle's CommonJS files.
 const enableNodeCompileCache = () => module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE ? undefined : userCacheFolder());
 

@@ -15,7 +15,8 @@
 // ~/.cache/bestof/compile-cache (userCacheFolder), a folder per Node version and bestof install. A kept file is named
 // by its bundle file's name, size and change time, so a rebuilt or upgraded bundle never gets the
 // code of the old one (V8 itself checks only the length of the source); files of a bundle that is gone are deleted when
-// a new one is written. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's. Nothing here
+// a new one is written. NODE_DISABLE_COMPILE_CACHE turns it off when it is set at all (even empty), as it
+// does Node's own cache on Node 22 and later (checked there: an empty value disables it). Nothing here
 // may make a start fail: a folder that cannot be read or written only means compiling as before.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -27,7 +28,7 @@ const BUNDLE_FILE = 'bundle-folder';
 
 /** Caches what V8 compiles of the `.cjs` files of `bundleFolder` (an absolute path) from now on. */
 export function cacheCompiledCode(bundleFolder) {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
   const folder = cacheFolder(bundleFolder);
   if (folder === undefined) return;
   const compile = Module.prototype._compile;

@@ -168,6 +168,9 @@ describe('bin/compile-cache.js', () => {
     const at = install();
     expect(start(at, { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('one chunk');
     expect(existsSync(at.cache) ? readdirSync(at.cache) : []).toEqual([]);
+    // Set but empty: off too, as Node's own cache reads it on Node 22 and later (by presence).
+    expect(start(at, { NODE_DISABLE_COMPILE_CACHE: '' })).toBe('one chunk');
+    expect(existsSync(at.cache) ? readdirSync(at.cache) : []).toEqual([]);
     writeFileSync(at.cache, 'a file where the folder would be');
     expect(start(at)).toBe('one chunk');
   });
