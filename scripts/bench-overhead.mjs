@@ -3,7 +3,7 @@
  * bestof against a careful bash script doing the same job, at the same concurrency.
  *
  *   node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3]
- *                                   [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees copy-on-write]
+ *                                   [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees copy-on-write] [--floor]
  *   npm run bench:overhead                     (needs the build: npm run build)
  *   node scripts/bench-overhead.mjs --files 500,5000,50000 --candidates 1,8,64   (the whole matrix:
  *                                   50,000 files and 64 candidates take minutes per round)
@@ -55,6 +55,14 @@
  * and maximum (scripts/lib/paired.mjs), and a phase breakdown: bestof's from its events.jsonl,
  * the baseline's from timestamps it takes itself (bash's $EPOCHREALTIME, no process).
  *
+ * The Node floor (`--floor`): after a cell's rounds, `--repeat` more alternated rounds of the
+ * baseline against scripts/lib/node-floor.mjs, a Node program that does the baseline's steps one
+ * for one, each process started with Node's `spawn` from its main thread, as bestof starts its
+ * own, and nothing else (no module of bestof's). floor / baseline is what Node itself costs (its
+ * start; its `spawn`, which forks the whole Node process where bash forks a small one); bestof /
+ * floor, derived from the two paired medians (they come from different rounds), is what bestof's
+ * own work costs. An aim below the floor cannot be met by any Node program that does this work.
+ *
  * The sandbox's cost per agent call (`--no-sandbox-cost` skips it): at the first size, with
  * N = the largest count of `--candidates` but at most 8, `--repeat` alternated pairs of bestof runs
  * with a `command` agent (a process that writes one file) instead of the in-process script, one
@@ -78,6 +86,7 @@ import { untilDeletedAfterTheRun } from './lib/bench-git.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BESTOF_BIN = join(PROJECT, 'bin', 'bestof.js');
+const NODE_FLOOR = join(PROJECT, 'scripts', 'lib', 'node-floor.mjs');
 const MAX_CANDIDATES = 64;
 const SANDBOX_MAX_CANDIDATES = 8;
 const AGENT_OUTPUT = 'written by an instant candidate\n';
@@ -85,7 +94,7 @@ const AGENT_OUTPUT = 'written by an instant candidate\n';
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees plain|copy-on-write]\n';
+const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees plain|copy-on-write] [--floor]\n';
 
 function positiveInt(option, raw, max) {
   const n = Number(raw);
@@ -109,6 +118,7 @@ function readOptions(defaultConcurrency) {
       'no-sandbox-cost': { type: 'boolean', default: false },
       'no-census': { type: 'boolean', default: false },
       worktrees: { type: 'string', default: 'plain' },
+      floor: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -128,6 +138,7 @@ function readOptions(defaultConcurrency) {
     sandboxCost: !values['no-sandbox-cost'],
     census: !values['no-census'],
     worktrees: worktreesOption(values.worktrees),
+    floor: values.floor === true,
   };
 }
 
@@ -471,6 +482,15 @@ function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRun
     await cleanRepo(repo, `after the baseline (${tag})`);
     return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
   };
+  const runFloor = async (tag) => {
+    const worktrees = join(temp, 'wt', tag);
+    const timings = join(temp, 'timings', `${tag}.txt`);
+    mkdirSync(dirname(timings), { recursive: true });
+    const result = await run(process.execPath, [NODE_FLOOR, repo, worktrees, tag, String(candidates), String(concurrency), timings, AGENT_OUTPUT], { cwd: repo });
+    if (result.code !== 0) throw new Error(describeFailure(`node floor (${tag})`, result));
+    await cleanRepo(repo, `after the node floor (${tag})`);
+    return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
+  };
   const runBestof = async (tag, env = process.env) => {
     const worktrees = join(temp, 'wt', tag);
     mkdirSync(worktrees, { recursive: true });
@@ -482,7 +502,7 @@ function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRun
     await cleanRepo(repo, `after bestof (${tag})`);
     return { ms: result.ms, events, phases: bestofPhases(events, result) };
   };
-  return { id, runBaseline, runBestof };
+  return { id, runBaseline, runFloor, runBestof };
 }
 
 /** The untimed census run of each side with the git wrapper on PATH (see the module doc). */
@@ -535,7 +555,29 @@ async function measureCell(context) {
   };
   process.stdout.write(`median of ${summary.rounds} round(s): baseline ${seconds(summary.reference)}, bestof ${seconds(summary.measured)}; bestof/baseline, median of the paired ratios [min, max]: ${formatRatio(summary.ratio)}\n\n`);
   process.stdout.write(`${phaseTable(phases, Math.min(concurrency, candidates))}\n`);
-  return { files, candidates, concurrency: Math.min(concurrency, candidates), calls, summary, phases };
+  const floor = context.floor ? await measureFloor(cell, repeat, summary) : undefined;
+  return { files, candidates, concurrency: Math.min(concurrency, candidates), calls, summary, phases, floor };
+}
+
+/** The Node floor's own rounds against the baseline (see the module doc), and bestof / floor derived from them. */
+async function measureFloor(cell, repeat, bestofSummary) {
+  process.stdout.write('the Node floor (scripts/lib/node-floor.mjs: the baseline\'s steps from one Node process):\n');
+  const rounds = await runAlternated(
+    repeat,
+    {
+      baseline: (round) => cell.runBaseline(`${cell.id}-f${round}`),
+      floor: (round) => cell.runFloor(`${cell.id}-f${round}-floor`),
+    },
+    ({ round, order, results }) => {
+      process.stdout.write(`round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, floor ${seconds(results.floor.ms)}, ratio ${(results.floor.ms / results.baseline.ms).toFixed(2)}x\n`);
+    },
+  );
+  const summary = summarizePairs(rounds.map(({ results }) => ({ reference: results.baseline.ms, measured: results.floor.ms })));
+  const overBestof = bestofSummary.ratio.median / summary.ratio.median;
+  process.stdout.write(
+    `median of ${summary.rounds} round(s): baseline ${seconds(summary.reference)}, floor ${seconds(summary.measured)}; floor/baseline ${formatRatio(summary.ratio)}; bestof/floor ${overBestof.toFixed(2)}x (bestof/baseline over floor/baseline)\n`,
+  );
+  return { summary, bestofOverFloor: overBestof };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -617,6 +659,22 @@ function summaryTable(cells) {
   for (const { files, candidates, concurrency, calls, summary } of cells) {
     rows.push(
       `| ${files.toLocaleString('en-US')} | ${candidates} | ${concurrency} | ${calls ? `${formatCount(calls.baseline.perCandidate.mean)} / ${formatCount(calls.bestof.perCandidate.mean)}` : 'not counted'} | ${seconds(summary.reference)} | ${seconds(summary.measured)} | **${formatRatio(summary.ratio)}** |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+/** The Node floor's table (--floor): undefined when no cell measured it. */
+function floorTable(cells) {
+  const measured = cells.filter((cell) => cell.floor);
+  if (measured.length === 0) return undefined;
+  const rows = [
+    '| files | candidates | at a time | baseline | Node floor | floor / baseline [min, max] | bestof / baseline | bestof / floor (derived) |',
+    '| ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |',
+  ];
+  for (const { files, candidates, concurrency, summary, floor } of measured) {
+    rows.push(
+      `| ${files.toLocaleString('en-US')} | ${candidates} | ${concurrency} | ${seconds(floor.summary.reference)} | ${seconds(floor.summary.measured)} | **${formatRatio(floor.summary.ratio)}** | ${formatRatio(summary.ratio)} | ${floor.bestofOverFloor.toFixed(2)}x |`,
     );
   }
   return rows.join('\n');
@@ -713,7 +771,9 @@ async function main() {
       const seenRuns = new Set();
       for (const candidates of options.candidates) {
         const spec = writeSpec(join(sizeDir, `spec-${candidates}`), { name: `bench-${candidates}`, repo, candidates, concurrency: options.concurrency, worktrees: options.worktrees });
-        cells.push(await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript, census: options.census }));
+        cells.push(
+          await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript, census: options.census, floor: options.floor }),
+        );
       }
       if (sizeIndex === 0 && options.sandboxCost) {
         const candidates = Math.min(Math.max(...options.candidates), SANDBOX_MAX_CANDIDATES);
@@ -728,6 +788,8 @@ async function main() {
     process.stdout.write(`\nload average at the end: ${load()}\n\n`);
     process.stdout.write(`${summaryTable(cells)}\n\n`);
     process.stdout.write(`bestof's phases per candidate in ms, medians (the baseline's in brackets), from events.jsonl and the baseline's own timestamps:\n\n${phaseSummaryTable(cells)}\n\n`);
+    const floors = floorTable(cells);
+    if (floors) process.stdout.write(`the Node floor (--floor; its own rounds against the baseline):\n\n${floors}\n\n`);
     if (sandbox) {
       process.stdout.write(
         `sandbox: an agent call (a process that writes one file) took ${sandbox.off.toFixed(1)} ms without the sandbox and ${sandbox.required.toFixed(1)} ms in it, inside bestof: ${sandbox.required - sandbox.off >= 0 ? '+' : ''}${(sandbox.required - sandbox.off).toFixed(1)} ms per call (medians over ${sandbox.count} calls each)\n`,
