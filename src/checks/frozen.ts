@@ -84,6 +84,20 @@ export function frozenPathspecs(frozen: readonly string[]): string[] {
 }
 
 /**
+ * A frozen pattern that says "no file of this name, anywhere": `**\/` and then a path without any
+ * wildcard (`**\/conftest.py`, `**\/.cargo/config.toml`). It keeps a candidate from adding such a
+ * file (a test runner's hook or configuration, which changes what a check runs) even where `base`
+ * has none, so the plan does not ask it to match a file of base, as it asks every other pattern
+ * (there a pattern that matches nothing is a typo that protects nothing).
+ */
+export function namesAFileAnywhere(raw: string): boolean {
+  const p = normalizePattern(raw);
+  if (!p.startsWith('**/')) return false;
+  const rest = p.slice('**/'.length);
+  return rest !== '' && !rest.endsWith('/') && !/[*?[\]\\]/.test(rest);
+}
+
+/**
  * The `frozen` / `editable` globs that match at least one file of `commit`, as git matches them:
  * what the plan refuses a glob for (it protects nothing) and what `bestof init` offers.
  */

@@ -310,18 +310,21 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 /**
  * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
  * `editable`, would revert every change under it): a typo such as `test/**` where the tests
- * are `test.js` must stop the run, not pass silently.
+ * are `test.js` must stop the run, not pass silently. Except a frozen `**\/<path without
+ * wildcards>` (`**\/conftest.py`): "no such file anywhere" keeps a candidate from adding one,
+ * which is what it is for where base has none (src/checks/frozen.ts namesAFileAnywhere).
  */
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
   // Loaded only for a spec with globs to match: `bestof validate` of one without pays for none of it.
   if (checks.frozen.length === 0 && checks.editable.length === 0) return problems;
-  const [{ frozenPathspecs, globsMatching }, { topLevelPaths }] = await Promise.all([import('../checks/frozen.js'), import('../git/tree.js')]);
+  const [{ frozenPathspecs, globsMatching, namesAFileAnywhere }, { topLevelPaths }] = await Promise.all([import('../checks/frozen.js'), import('../git/tree.js')]);
   const matching = await globsMatching(repoRoot, baseCommit, [...checks.frozen, ...checks.editable]);
   let topLevel: string[] | undefined;
   for (const key of ['frozen', 'editable'] as const) {
     for (const [i, glob] of checks[key].entries()) {
       if (matching.has(glob) || frozenPathspecs([glob]).length === 0) continue;
+      if (key === 'frozen' && namesAFileAnywhere(glob)) continue;
       topLevel ??= await topLevelPaths(repoRoot, baseCommit);
       const shown = topLevel.slice(0, 12).join(', ') + (topLevel.length > 12 ? ', …' : '');
       problems.push(

@@ -1,7 +1,7 @@
 /**
  * What `bestof init` finds in a repo, so the starter spec holds checks and frozen paths that
  * exist there rather than guesses: the test, lint and typecheck scripts of a package.json, pytest
- * (pyproject.toml, setup.cfg, pytest.ini, tests), cargo (Cargo.toml), go (go.mod), a Makefile's
+ * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo (Cargo.toml), go (go.mod), a Makefile's
  * `test` target; the test folders and test-file patterns that match tracked files; and, for a Node
  * repo whose dependencies are installed, `[setup] link = ["node_modules"]` (the fastest way to give
  * every worktree its dependencies: scripts/bench-setup.mjs).
@@ -28,6 +28,11 @@ export interface RepoProbe {
   readonly checks: readonly ProbedCheck[];
   /** `[checks] frozen` patterns, each matching at least one committed file. */
   readonly frozen: readonly string[];
+  /**
+   * More `[checks] frozen` patterns: the test runner's own hook and configuration files, by name
+   * and anywhere (`**\/conftest.py`), whether or not the repo has one (FROZEN_CANDIDATES).
+   */
+  readonly runnerFiles: readonly string[];
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
 }
@@ -35,8 +40,34 @@ export interface RepoProbe {
 /** npm's placeholder: `npm init` writes it, and it always fails. */
 const NPM_PLACEHOLDER_TEST = /no test specified/;
 
-/** Test folders and test-file patterns, by kind; only those that match a committed file are kept. */
-const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[] }[] = [
+/**
+ * What pytest reads besides the tests, by name and anywhere: its hooks (conftest.py) and its
+ * configuration (addopts, testpaths, python_files: a pytest.ini, or a section of pyproject.toml,
+ * tox.ini or setup.cfg, the first of them found), and the modules `python3 -m pytest` imports from
+ * the folder it runs in before pytest itself (pytest.py, a pytest/ package).
+ */
+export const PYTEST_RUNNER_FILES: readonly string[] = [
+  '**/conftest.py',
+  '**/pytest.ini',
+  '**/.pytest.ini',
+  '**/pyproject.toml',
+  '**/tox.ini',
+  '**/setup.cfg',
+  '**/pytest.py',
+  '**/pytest/__init__.py',
+];
+
+/**
+ * Test folders and test-file patterns, by kind; only those that match a committed file are kept,
+ * but for the `anywhere` ones: a test runner's own hook and configuration files, by name, offered
+ * whether or not the repo has one (`**\/<name>`, which the plan accepts without a match:
+ * src/checks/frozen.ts namesAFileAnywhere). Where the repo has none, a candidate that adds one
+ * (a conftest.py whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a
+ * pytest.py that `python -m pytest` imports before pytest itself, an .npmrc whose node-options
+ * loads its code into `npm test`) changes what the check runs: frozen, such a file is removed
+ * before the checks and the candidate cannot win.
+ */
+const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly anywhere?: true }[] = [
   { pattern: 'test/**' },
   { pattern: 'tests/**' },
   { pattern: '__tests__/**', kinds: ['node'] },
@@ -46,12 +77,16 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: 'src/**/*.spec.ts', kinds: ['node'] },
   { pattern: '**/test_*.py', kinds: ['python'] },
   { pattern: '**/*_test.py', kinds: ['python'] },
-  { pattern: '**/conftest.py', kinds: ['python'] },
-  { pattern: 'pytest.ini', kinds: ['python'] },
+  ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, anywhere: true as const })),
   { pattern: '**/*_test.go', kinds: ['go'] },
   { pattern: '**/testdata/**', kinds: ['go'] },
   // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.
   { pattern: 'package.json', kinds: ['node'] },
+  // npm reads the project's .npmrc for every script it runs (`node-options`: code of the candidate's in `npm test`).
+  { pattern: '**/.npmrc', kinds: ['node'], anywhere: true },
+  // cargo's `runner` runs the test binaries.
+  { pattern: '**/.cargo/config.toml', kinds: ['rust'], anywhere: true },
+  { pattern: '**/.cargo/config', kinds: ['rust'], anywhere: true },
   { pattern: 'Makefile', kinds: ['make'] },
 ];
 
@@ -89,7 +124,7 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     if (isFolder(join(root, 'node_modules'))) link.push('node_modules');
   }
 
-  if (usesPytest(root)) {
+  if (usesPytest(root, facts)) {
     kinds.push('python');
     checks.push({ name: 'test', command: 'python3 -m pytest -q', source: 'pytest configuration or tests' });
   }
@@ -112,10 +147,27 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     if (!checks.some((check) => check.name === 'test')) checks.push({ name: 'test', command: 'make test', source: `${makefile} "test" target` });
   }
 
-  const frozen = FROZEN_CANDIDATES.filter(({ pattern, kinds: only }) => (only === undefined || only.some((kind) => kinds.includes(kind))) && facts.frozenMatching.has(pattern)).map(
-    ({ pattern }) => pattern,
-  );
-  return { kinds, checks: uniqueNames(checks), frozen, link };
+  const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
+  const frozen = offered.filter(({ pattern, anywhere }) => !anywhere && facts.frozenMatching.has(pattern)).map(({ pattern }) => pattern);
+  const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg)];
+  return { kinds, checks: uniqueNames(checks), frozen, runnerFiles, link };
+}
+
+/**
+ * The configuration files of the test runner a package.json's "test" script names (jest, vitest,
+ * mocha), by name, anywhere: a candidate that adds one can point the runner at tests of its own,
+ * or at none (`passWithNoTests`).
+ */
+function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
+  const scripts = pkg !== undefined && isRecord(pkg.scripts) ? pkg.scripts : {};
+  const test = typeof scripts.test === 'string' ? scripts.test : '';
+  const names = (base: string, extensions: readonly string[]): string[] => extensions.map((ext) => `**/${base}.${ext}`);
+  const scriptExtensions = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'];
+  return [
+    ...(/\bjest\b/.test(test) ? names('jest.config', [...scriptExtensions, 'json']) : []),
+    ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
+    ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
+  ];
 }
 
 /** Two checks of the same name (a Node and a Python test) cannot both be `test`: the later ones get their kind's name. */
@@ -129,14 +181,17 @@ function uniqueNames(checks: readonly ProbedCheck[]): ProbedCheck[] {
   });
 }
 
-function usesPytest(root: string): boolean {
+function usesPytest(root: string, facts: ProbeFacts): boolean {
   const text = (file: string): string => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '');
   if (existsSync(join(root, 'pytest.ini')) || existsSync(join(root, 'conftest.py'))) return true;
   if (/\[tool\.pytest|pytest/.test(text('pyproject.toml'))) return true;
   if (/\[tool:pytest\]/.test(text('setup.cfg')) || /\[pytest\]/.test(text('tox.ini'))) return true;
   // A Python project with a tests folder: pytest also runs unittest-style tests.
   const python = existsSync(join(root, 'pyproject.toml')) || existsSync(join(root, 'setup.py')) || existsSync(join(root, 'setup.cfg'));
-  return python && (isFolder(join(root, 'tests')) || isFolder(join(root, 'test')));
+  if (python && (isFolder(join(root, 'tests')) || isFolder(join(root, 'test')))) return true;
+  // Committed files named as pytest finds tests by itself, without any configuration (a small
+  // project of plain scripts and a tests/test_calc.py): pytest is how such a repo is tested.
+  return facts.frozenMatching.has('**/test_*.py') || facts.frozenMatching.has('**/*_test.py');
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {

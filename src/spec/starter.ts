@@ -164,10 +164,21 @@ keep_worktrees = false           # true: keep every candidate's worktree after t
 /** `[checks]`: frozen paths and checks found in the repo, or a placeholder that says what to do. */
 function checksSection(probe: RepoProbe | undefined): string {
   const frozen = probe?.frozen ?? [];
+  const runnerFiles = probe?.runnerFiles ?? [];
   const frozenLine =
-    frozen.length > 0
-      ? `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`
-      : `frozen = []                      # add your tests, e.g. ["test/**"]: restored from \`base\` before every check run, so no candidate can edit its way to a pass`;
+    runnerFiles.length > 0
+      ? [
+          'frozen = [                       # restored from `base` before every check run: no candidate can edit its way to a pass',
+          ...(frozen.length > 0 ? [`  ${tomlItems(frozen)},   # found in this repo`] : []),
+          "  # the test runner's own hooks and configuration, by name and anywhere: a candidate that adds or",
+          '  # changes one (a hook that turns failures into passes, a config that points the runner elsewhere)',
+          '  # cannot win; drop a name your task needs to change',
+          ...chunks(runnerFiles, 4).map((some) => `  ${tomlItems(some)},`),
+          ']',
+        ].join('\n')
+      : frozen.length > 0
+        ? `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`
+        : `frozen = []                      # add your tests, e.g. ["test/**"]: restored from \`base\` before every check run, so no candidate can edit its way to a pass`;
   const checks = probe?.checks ?? [];
   const items =
     checks.length > 0
@@ -213,7 +224,17 @@ function linkLine(probe: RepoProbe | undefined): string {
 }
 
 function tomlList(items: readonly string[]): string {
-  return `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
+  return `[${tomlItems(items)}]`;
+}
+
+function tomlItems(items: readonly string[]): string {
+  return items.map((item) => JSON.stringify(item)).join(', ');
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Makes any text a valid run name, so the starter always loads (e.g. "My App" -> "My-App"). */

@@ -247,6 +247,25 @@ describe('resume with `[sandbox] checks = false`', () => {
 });
 
 describe('frozen and editable globs must match', () => {
+  it('but a frozen `**/<name>` without wildcards need not: it keeps a candidate from adding such a file; any other pattern that matches nothing is still an error', async () => {
+    project = makeProject();
+    const frozen = (globs: string[], editable: string[] = []): string =>
+      project!.writeOutside(
+        'spec.toml',
+        specToml(project!.repo.dir, `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', `frozen = ${JSON.stringify(globs)}\neditable = ${JSON.stringify(editable)}`)}`),
+      );
+    const ok = await runCli(['validate', frozen(['test/**', '**/conftest.py', '**/.cargo/config.toml', './**/pytest/__init__.py'])], { cwd: project.repo.dir });
+    expect(ok.stdout + ok.stderr).toContain('ok');
+    expect(ok.code).toBe(0);
+    const refused = await runCli(['validate', frozen(['test/**', '**/*.conftest', 'scripts/chek.sh', '**/nothing/**', '**/[ab].py'], ['src/**', '**/new.py'])], { cwd: project.repo.dir });
+    expect(refused.code).toBe(2);
+    for (const [i, glob] of [[1, '**/*.conftest'], [2, 'scripts/chek.sh'], [3, '**/nothing/**'], [4, '**/[ab].py']] as const) {
+      expect(refused.stderr).toContain(`checks.frozen[${i}]: ${JSON.stringify(glob)} matches no file in base`);
+    }
+    // editable is an allow-list: a name that matches nothing allows nothing, and stays an error.
+    expect(refused.stderr).toContain('checks.editable[1]: "**/new.py" matches no file in base');
+  });
+
   it('a frozen glob that matches no file in base is a spec error: exit 2, the key and glob named, nothing created', async () => {
     project = makeProject();
     const spec = project.writeOutside(

@@ -9,16 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { FROZEN_CANDIDATE_PATTERNS, probeRepo } from '../../src/spec/repo-probe.js';
-import { globsMatching } from '../../src/checks/frozen.js';
+import { globsMatching, namesAFileAnywhere } from '../../src/checks/frozen.js';
 import { starterSpec } from '../../src/spec/starter.js';
-import { tempRepos } from '../helpers/temp-repo.js';
+import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from './repo-fixtures.js';
 
 const { repo } = tempRepos();
 
-async function probed(kind: FixtureKind, extra: (dir: string) => void = () => undefined, clippy = false) {
+async function probed(kind: FixtureKind, extra: (dir: string, r: TempRepo) => void = () => undefined, clippy = false) {
   const r = repo(REPO_FIXTURES[kind]);
-  extra(r.dir);
+  extra(r.dir, r);
   const frozenMatching = await globsMatching(r.dir, 'HEAD', FROZEN_CANDIDATE_PATTERNS);
   return { r, probe: probeRepo(r.dir, { frozenMatching, clippy }) };
 }
@@ -32,10 +32,11 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; link?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], link: ['node_modules'] }],
-    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'] }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'] }],
+  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py'];
+  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[] }]>([
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc'], link: ['node_modules'] }],
+    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**', 'Makefile'] }],
   ])('a %s repo: its own checks and frozen paths, and the starter loads as written', async (kind, expected) => {
@@ -43,12 +44,29 @@ describe('probeRepo and the starter it writes', () => {
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
     expect(probe.checks.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(probe.frozen).toEqual(expected.frozen);
+    expect(probe.runnerFiles).toEqual(expected.runnerFiles ?? []);
     expect(probe.link).toEqual(expected.link ?? []);
     const spec = await loadStarter(r.dir, starterSpec({ name: kind, probe }));
     expect(spec.checks.items.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(spec.checks.items.reduce((sum, c) => sum + c.score, 0)).toBe(100);
-    expect(spec.checks.frozen).toEqual(expected.frozen);
+    expect(spec.checks.frozen).toEqual([...expected.frozen, ...(expected.runnerFiles ?? [])]);
     expect(spec.setup.link).toEqual(expected.link ?? []);
+  });
+
+  it.each([
+    ['jest --ci', ['**/jest.config.js', '**/jest.config.ts', '**/jest.config.json'], ['vitest.', 'vite.', '.mocharc.']],
+    ['vitest run', ['**/vitest.config.ts', '**/vitest.workspace.json', '**/vite.config.mjs'], ['jest.', '.mocharc.']],
+    ['mocha test/', ['**/.mocharc.yml', '**/.mocharc.json'], ['jest.', 'vitest.', 'vite.']],
+  ])("a Node repo whose tests run `%s` freezes that runner's configuration files by name, though it has none", async (script, some, notOthers) => {
+    const { probe } = await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: script } })));
+    expect(probe.runnerFiles).toEqual(expect.arrayContaining(['**/.npmrc', ...some]));
+    expect(probe.runnerFiles.filter((file) => notOthers.some((start) => file.startsWith(`**/${start}`)))).toEqual([]);
+  });
+
+  it("every file name offered anywhere is one the plan accepts without a match in base (it would refuse the starter)", async () => {
+    const { probe } = await probed('python');
+    const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
+    for (const pattern of [...probe.runnerFiles, ...node.runnerFiles]) expect(namesAFileAnywhere(pattern), pattern).toBe(true);
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {
@@ -66,7 +84,7 @@ describe('probeRepo and the starter it writes', () => {
 
   it('a repo with nothing to run: one placeholder check that says so, no frozen path, and it loads', async () => {
     const { r, probe } = await probed('bare');
-    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], link: [] });
+    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], runnerFiles: [], link: [] });
     const toml = starterSpec({ name: 'bare', probe });
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.items).toHaveLength(1);

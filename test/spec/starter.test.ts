@@ -63,6 +63,7 @@ describe('starterSpec', () => {
         { name: 'lint', command: 'npm run lint', source: 'package.json "lint" script' },
       ],
       frozen: ['test/**'],
+      runnerFiles: ['**/.npmrc'],
       link: ['node_modules'],
     };
     for (const toml of [starterSpec({ name: 'x' }), starterSpec({ name: 'x', probe })]) {

@@ -45,6 +45,7 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
+import { PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -99,6 +100,13 @@ interface AdversaryCase {
 }
 
 const EDITABLE_SRC = { editable: ['src/**'] };
+/**
+ * The trust project's frozen paths with the names of pytest's own files, anywhere, that `bestof
+ * init` freezes in a pytest repo (src/spec/repo-probe.ts): no allow-list needed for those. (The
+ * checks also run `python3 -m unittest`, which init never writes: its shadow module is named in
+ * that case.)
+ */
+const INIT_PYTEST_FROZEN = ['test/**', 'package.json', ...PYTEST_RUNNER_FILES];
 
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
@@ -119,6 +127,8 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'shims (allow-list): a committed project .npmrc with node-options', script: 'npmrc-project', modes: ['auto', 'off'], flagged: 'always', spec: EDITABLE_SRC },
   { title: 'shims (allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
   { title: "shims (allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
+  { title: "shims (frozen by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { frozen: INIT_PYTEST_FROZEN, checks: PYTHON_CHECKS }, python: true },
+  { title: 'shims (frozen by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { frozen: [...INIT_PYTEST_FROZEN, '**/unittest.py'], checks: PYTHON_CHECKS }, python: true },
   { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
   { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
   { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
@@ -195,6 +205,22 @@ describe('the checks\' sandbox', () => {
     // the honest agent runs is charged to that agent, which then cannot win (no winner, exit 1).
     expect(markersLeft(project), output(result)).toContain('check-code-ran');
     expect(existsSync(join(project.home, 'check-code-was-here')), 'the payload wrote the user\'s HOME').toBe(true);
+  });
+});
+
+describe('test runner files without a defence', () => {
+  // The conftest.py case above with neither the allow-list nor the names frozen (the starter spec
+  // of `bestof init` before it froze them): the planted hook is scored as the candidate's work and
+  // earns the pytest check's points. The proof that the cases above test their defences.
+  it.runIf(hasPython)("pytest's conftest.py + pytest.ini, frozen tests only: the hook earns the pytest check's points and nothing flags it", async () => {
+    project = makeTrustProject();
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-conftest'), sandbox: 'auto', checks: PYTHON_CHECKS }), false);
+    const report = readTrustReport(project);
+    const cheater = report.candidates.find((c) => c.id === CHEATER);
+    expect(cheater?.score, output(result)).toBe(10);
+    expect(cheater?.tampered).toBe(false);
+    // The honest fix passes both checks, so it still wins here.
+    expect(report.winner).toBe(HONEST);
   });
 });
 
