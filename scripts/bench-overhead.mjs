@@ -534,17 +534,7 @@ async function measureCell(context) {
     process.stdout.write(`  bestof's per candidate: ${calls.bestof.subcommands.map(([command, n]) => `${command} ${formatCount(n)}`).join(', ')}\n`);
   } else process.stdout.write('git processes: not counted (--no-census)\n');
 
-  const rounds = await runAlternated(
-    repeat,
-    {
-      baseline: (round) => cell.runBaseline(`${cell.id}-r${round}`),
-      bestof: (round) => cell.runBestof(`${cell.id}-r${round}-bestof`),
-    },
-    ({ round, order, results }) => {
-      process.stdout.write(`round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, bestof ${seconds(results.bestof.ms)}, ratio ${(results.bestof.ms / results.baseline.ms).toFixed(2)}x\n`);
-    },
-  );
-  const summary = summarizePairs(rounds.map(({ results }) => ({ reference: results.baseline.ms, measured: results.bestof.ms })));
+  const { rounds, summary } = await againstBaseline(cell, repeat, 'r', 'bestof', cell.runBestof);
   // Each phase: its median over the rounds (of the per-round medians over the candidates).
   const overRounds = (pick) => Object.fromEntries(Object.keys(pick(rounds[0].results)).map((k) => [k, median(rounds.map(({ results }) => pick(results)[k]))]));
   const phases = {
@@ -559,20 +549,29 @@ async function measureCell(context) {
   return { files, candidates, concurrency: Math.min(concurrency, candidates), calls, summary, phases, floor };
 }
 
-/** The Node floor's own rounds against the baseline (see the module doc), and bestof / floor derived from them. */
-async function measureFloor(cell, repeat, bestofSummary) {
-  process.stdout.write('the Node floor (scripts/lib/node-floor.mjs: the baseline\'s steps from one Node process):\n');
+/**
+ * `repeat` alternated rounds of the baseline against `side` (run by `runSide(tag)`), each round
+ * printed as it ends; the rounds and the summary of their paired times. `letter` marks the rounds'
+ * tags (their worktree folders and timings files), one per kind of rounds.
+ */
+async function againstBaseline(cell, repeat, letter, side, runSide) {
   const rounds = await runAlternated(
     repeat,
     {
-      baseline: (round) => cell.runBaseline(`${cell.id}-f${round}`),
-      floor: (round) => cell.runFloor(`${cell.id}-f${round}-floor`),
+      baseline: (round) => cell.runBaseline(`${cell.id}-${letter}${round}`),
+      [side]: (round) => runSide(`${cell.id}-${letter}${round}-${side}`),
     },
     ({ round, order, results }) => {
-      process.stdout.write(`round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, floor ${seconds(results.floor.ms)}, ratio ${(results.floor.ms / results.baseline.ms).toFixed(2)}x\n`);
+      process.stdout.write(`round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, ${side} ${seconds(results[side].ms)}, ratio ${(results[side].ms / results.baseline.ms).toFixed(2)}x\n`);
     },
   );
-  const summary = summarizePairs(rounds.map(({ results }) => ({ reference: results.baseline.ms, measured: results.floor.ms })));
+  return { rounds, summary: summarizePairs(rounds.map(({ results }) => ({ reference: results.baseline.ms, measured: results[side].ms }))) };
+}
+
+/** The Node floor's own rounds against the baseline (see the module doc), and bestof / floor derived from them. */
+async function measureFloor(cell, repeat, bestofSummary) {
+  process.stdout.write('the Node floor (scripts/lib/node-floor.mjs: the baseline\'s steps from one Node process):\n');
+  const { summary } = await againstBaseline(cell, repeat, 'f', 'floor', cell.runFloor);
   const overBestof = bestofSummary.ratio.median / summary.ratio.median;
   process.stdout.write(
     `median of ${summary.rounds} round(s): baseline ${seconds(summary.reference)}, floor ${seconds(summary.measured)}; floor/baseline ${formatRatio(summary.ratio)}; bestof/floor ${overBestof.toFixed(2)}x (bestof/baseline over floor/baseline)\n`,
