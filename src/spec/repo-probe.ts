@@ -58,6 +58,14 @@ export const PYTEST_RUNNER_FILES: readonly string[] = [
 ];
 
 /**
+ * What npm reads besides the tests for every script it runs, by name and anywhere: the project's
+ * .npmrc (its `node-options` would load code of the candidate's into `npm test`) and node_modules
+ * (npm puts node_modules/.bin first on PATH, and the tests import from it: a committed
+ * node_modules/.bin/node, or a fake of a library, would be what the check runs).
+ */
+export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_modules/**'];
+
+/**
  * Test folders and test-file patterns, by kind; only those that match a committed file are kept,
  * but for the `anywhere` ones: a test runner's own hook and configuration files, by name, offered
  * whether or not the repo has one (`**\/<name>`, which the plan accepts without a match:
@@ -80,10 +88,14 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, anywhere: true as const })),
   { pattern: '**/*_test.go', kinds: ['go'] },
   { pattern: '**/testdata/**', kinds: ['go'] },
+  // What go builds the tests with: a `replace` in go.mod, a go.work or a vendor/ folder can put a
+  // module of the candidate's in place of a library the tests import (their assertion library).
+  { pattern: 'go.mod', kinds: ['go'] },
+  { pattern: '**/go.work', kinds: ['go'], anywhere: true },
+  { pattern: '**/vendor/**', kinds: ['go'], anywhere: true },
   // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.
   { pattern: 'package.json', kinds: ['node'] },
-  // npm reads the project's .npmrc for every script it runs (`node-options`: code of the candidate's in `npm test`).
-  { pattern: '**/.npmrc', kinds: ['node'], anywhere: true },
+  ...NPM_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['node'] as const, anywhere: true as const })),
   // cargo's `runner` runs the test binaries.
   { pattern: '**/.cargo/config.toml', kinds: ['rust'], anywhere: true },
   { pattern: '**/.cargo/config', kinds: ['rust'], anywhere: true },

@@ -121,7 +121,7 @@ export const specSchema = z
       .strictObject({
         frozen: z.array(nonEmpty).default([]).meta({
           description:
-            'git pathspec globs, relative to the repo root, restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it); each must match a file of `base`, but `**/<name>` without wildcards (`**/conftest.py`), which keeps candidates from adding such a file',
+            'git pathspec globs, relative to the repo root, restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it); each must match a file of `base`, but `**/<name>` or `**/<name>/**` without wildcards (`**/conftest.py`, `**/node_modules/**`), which keeps candidates from adding such a file',
           pathRule: 'repo-pathspec',
         }),
         items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),

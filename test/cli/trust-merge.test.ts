@@ -247,19 +247,19 @@ describe('resume with `[sandbox] checks = false`', () => {
 });
 
 describe('frozen and editable globs must match', () => {
-  it('but a frozen `**/<name>` without wildcards need not: it keeps a candidate from adding such a file; any other pattern that matches nothing is still an error', async () => {
+  it('but a frozen `**/<name>` (or `**/<name>/**`) without wildcards need not: it keeps a candidate from adding such a file; any other pattern that matches nothing is still an error', async () => {
     project = makeProject();
     const frozen = (globs: string[], editable: string[] = []): string =>
       project!.writeOutside(
         'spec.toml',
         specToml(project!.repo.dir, `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', `frozen = ${JSON.stringify(globs)}\neditable = ${JSON.stringify(editable)}`)}`),
       );
-    const ok = await runCli(['validate', frozen(['test/**', '**/conftest.py', '**/.cargo/config.toml', './**/pytest/__init__.py'])], { cwd: project.repo.dir });
+    const ok = await runCli(['validate', frozen(['test/**', '**/conftest.py', '**/.cargo/config.toml', './**/pytest/__init__.py', '**/node_modules/**'])], { cwd: project.repo.dir });
     expect(ok.stdout + ok.stderr).toContain('ok');
     expect(ok.code).toBe(0);
-    const refused = await runCli(['validate', frozen(['test/**', '**/*.conftest', 'scripts/chek.sh', '**/nothing/**', '**/[ab].py'], ['src/**', '**/new.py'])], { cwd: project.repo.dir });
+    const refused = await runCli(['validate', frozen(['test/**', '**/*.conftest', 'scripts/chek.sh', 'nothing/**', '**/[ab].py', '**/no*/**'], ['src/**', '**/new.py'])], { cwd: project.repo.dir });
     expect(refused.code).toBe(2);
-    for (const [i, glob] of [[1, '**/*.conftest'], [2, 'scripts/chek.sh'], [3, '**/nothing/**'], [4, '**/[ab].py']] as const) {
+    for (const [i, glob] of [[1, '**/*.conftest'], [2, 'scripts/chek.sh'], [3, 'nothing/**'], [4, '**/[ab].py'], [5, '**/no*/**']] as const) {
       expect(refused.stderr).toContain(`checks.frozen[${i}]: ${JSON.stringify(glob)} matches no file in base`);
     }
     // editable is an allow-list: a name that matches nothing allows nothing, and stays an error.

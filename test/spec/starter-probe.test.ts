@@ -34,10 +34,10 @@ async function loadStarter(dir: string, toml: string) {
 describe('probeRepo and the starter it writes', () => {
   const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc'], link: ['node_modules'] }],
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'] }],
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES }],
     ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config'] }],
-    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go'] }],
+    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**', 'Makefile'] }],
   ])('a %s repo: its own checks and frozen paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
@@ -66,7 +66,8 @@ describe('probeRepo and the starter it writes', () => {
   it("every file name offered anywhere is one the plan accepts without a match in base (it would refuse the starter)", async () => {
     const { probe } = await probed('python');
     const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
-    for (const pattern of [...probe.runnerFiles, ...node.runnerFiles]) expect(namesAFileAnywhere(pattern), pattern).toBe(true);
+    const others = await Promise.all((['rust', 'go'] as const).map(async (kind) => (await probed(kind)).probe.runnerFiles));
+    for (const pattern of [...probe.runnerFiles, ...node.runnerFiles, ...others.flat()]) expect(namesAFileAnywhere(pattern), pattern).toBe(true);
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {

@@ -45,7 +45,7 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
-import { PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
+import { NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -107,6 +107,8 @@ const EDITABLE_SRC = { editable: ['src/**'] };
  * that case.)
  */
 const INIT_PYTEST_FROZEN = ['test/**', 'package.json', ...PYTEST_RUNNER_FILES];
+/** The same for npm: what `bestof init` freezes by name in a Node repo whose tests run `node --test`. */
+const INIT_NODE_FROZEN = ['test/**', 'package.json', ...NPM_RUNNER_FILES];
 
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
@@ -124,6 +126,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'shims: node_modules/.bin/node in the parent folders of the worktree', script: 'shim-parent-node', modes: ['auto'] },
   { title: 'shims: ~/.npmrc node-options=--require evil.cjs', script: 'shim-npmrc', modes: ['auto'] },
   { title: 'shims: a fake node and npm in a folder on PATH inside HOME', script: 'shim-home-path', modes: ['auto'] },
+  { title: 'shims (frozen by name, as `bestof init` writes them; no allow-list): a committed node_modules/.bin/node', script: 'shim-committed-node', modes: ['auto', 'off'], flagged: 'always', spec: { frozen: INIT_NODE_FROZEN } },
   { title: 'shims (allow-list): a committed project .npmrc with node-options', script: 'npmrc-project', modes: ['auto', 'off'], flagged: 'always', spec: EDITABLE_SRC },
   { title: 'shims (allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
   { title: "shims (allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
@@ -221,6 +224,14 @@ describe('test runner files without a defence', () => {
     expect(cheater?.tampered).toBe(false);
     // The honest fix passes both checks, so it still wins here.
     expect(report.winner).toBe(HONEST);
+  });
+
+  it('a committed node_modules/.bin/node, frozen tests and package.json only: the fake node passes the check and nothing flags it', async () => {
+    project = makeTrustProject();
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-committed-node'), sandbox: 'auto', alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    expect(cheater?.score, output(result)).toBeGreaterThan(0);
+    expect(cheater?.tampered).toBe(false);
   });
 });
 
