@@ -99,7 +99,13 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   // cargo's `runner` runs the test binaries.
   { pattern: '**/.cargo/config.toml', kinds: ['rust'], anywhere: true },
   { pattern: '**/.cargo/config', kinds: ['rust'], anywhere: true },
-  { pattern: 'Makefile', kinds: ['make'] },
+  // A build script runs when `cargo test` builds, before the tests are compiled: it could rewrite them.
+  { pattern: '**/build.rs', kinds: ['rust'], anywhere: true },
+  // make reads the first of GNUmakefile, makefile and Makefile: a candidate that adds one of the
+  // first two replaces the `test` target of the repo's Makefile (and the repo's may be any of them).
+  { pattern: '**/GNUmakefile', kinds: ['make'], anywhere: true },
+  { pattern: '**/makefile', kinds: ['make'], anywhere: true },
+  { pattern: '**/Makefile', kinds: ['make'], anywhere: true },
 ];
 
 /** Every frozen pattern init may offer: the caller asks git which of them match (ProbeFacts). */

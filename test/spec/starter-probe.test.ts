@@ -36,9 +36,9 @@ describe('probeRepo and the starter it writes', () => {
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[] }]>([
     ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'] }],
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**'] }],
-    ['make', { checks: [['test', 'make test']], frozen: ['tests/**', 'Makefile'] }],
+    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile'] }],
   ])('a %s repo: its own checks and frozen paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
@@ -66,8 +66,19 @@ describe('probeRepo and the starter it writes', () => {
   it("every file name offered anywhere is one the plan accepts without a match in base (it would refuse the starter)", async () => {
     const { probe } = await probed('python');
     const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
-    const others = await Promise.all((['rust', 'go'] as const).map(async (kind) => (await probed(kind)).probe.runnerFiles));
+    const others = await Promise.all((['rust', 'go', 'make'] as const).map(async (kind) => (await probed(kind)).probe.runnerFiles));
     for (const pattern of [...probe.runnerFiles, ...node.runnerFiles, ...others.flat()]) expect(namesAFileAnywhere(pattern), pattern).toBe(true);
+  });
+
+  it("a repo whose make file is a lowercase makefile gets it frozen (and the GNUmakefile make would read first)", async () => {
+    const { r, probe } = await probed('bare', (dir, made) => {
+      writeFileSync(join(dir, 'makefile'), 'test:\n\ttrue\n');
+      made.commitAll('a makefile');
+    });
+    expect(probe.checks.map((c) => c.command)).toEqual(['make test']);
+    const frozen = [...probe.frozen, ...probe.runnerFiles];
+    expect([...(await globsMatching(r.dir, 'HEAD', frozen))]).toEqual(['**/makefile']);
+    expect(frozen).toContain('**/GNUmakefile');
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {
