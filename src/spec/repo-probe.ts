@@ -1,10 +1,11 @@
 /**
  * What `bestof init` finds in a repo, so the starter spec holds checks and frozen paths that
  * exist there rather than guesses: the test, lint and typecheck scripts of a package.json, pytest
- * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo (Cargo.toml), go (go.mod), a Makefile's
- * `test` target; the test folders and test-file patterns that match tracked files; and, for a Node
- * repo whose dependencies are installed, `[setup] link = ["node_modules"]` (the fastest way to give
- * every worktree its dependencies: scripts/bench-setup.mjs).
+ * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo
+ * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders and test-file patterns
+ * that match tracked files, and the names of the test runner's own files, frozen anywhere whether
+ * the repo has them or not; and, for a Node repo whose dependencies are installed, `[setup] link =
+ * ["node_modules"]` (the fastest way to give every worktree its dependencies: scripts/bench-setup.mjs).
  *
  * Only the repo's files are read here; what needs git or a process (which frozen patterns match a
  * committed file, as the plan matches them; whether clippy is installed: a clippy check is offered
@@ -108,8 +109,8 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: '**/Makefile', kinds: ['make'], anywhere: true },
 ];
 
-/** Every frozen pattern init may offer: the caller asks git which of them match (ProbeFacts). */
-export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.map(({ pattern }) => pattern);
+/** The frozen patterns init offers only where they match a file: the caller asks git which of them do (ProbeFacts). */
+export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.filter(({ anywhere }) => !anywhere).map(({ pattern }) => pattern);
 
 export interface ProbeFacts {
   /**
