@@ -169,7 +169,9 @@ function checksSection(probe: RepoProbe | undefined): string {
     runnerFiles.length > 0
       ? [
           'frozen = [                       # restored from `base` before every check run: no candidate can edit its way to a pass',
-          ...(frozen.length > 0 ? [`  ${tomlItems(frozen)},   # found in this repo`] : []),
+          ...(frozen.length > 0
+            ? [`  ${tomlItems(frozen)},   # found in this repo`]
+            : ['  # no test folder found: add your tests (e.g. "tests/**"); tests inside your code files cannot be', "  # frozen apart from the code: keep tests the agents never see, run by a check"]),
           "  # the test runner's own hooks and configuration, by name and anywhere: a candidate that adds or",
           '  # changes one (a hook that turns failures into passes, a config that points the runner elsewhere)',
           '  # cannot win; drop a name your task needs to change',

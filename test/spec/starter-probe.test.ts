@@ -81,6 +81,19 @@ describe('probeRepo and the starter it writes', () => {
     expect(frozen).toContain('**/GNUmakefile');
   });
 
+  it('a Rust crate whose tests are inside its code: no test folder to freeze, the starter says so, and still freezes the runner files', async () => {
+    const { r, probe } = await probed('bare', (dir, made) => {
+      writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n');
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'src', 'lib.rs'), 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn t() { assert_eq!(super::add(1, 2), 3); } }\n');
+      made.commitAll('a crate');
+    });
+    expect(probe.frozen).toEqual([]);
+    const toml = starterSpec({ name: 'crate', probe });
+    expect(toml).toContain('# no test folder found: add your tests');
+    expect((await loadStarter(r.dir, toml)).checks.frozen).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs']);
+  });
+
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {
     expect((await probed('rust', undefined, true)).probe.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
   });
