@@ -168,7 +168,7 @@ function checksSection(probe: RepoProbe | undefined): string {
   const frozenLine =
     runnerFiles.length > 0
       ? [
-          'frozen = [                       # restored from `base` before every check run: no candidate can edit its way to a pass',
+          `frozen = [                       # restored from \`base\` before every check run${frozen.length > 0 ? ': no candidate can edit its way to a pass' : ''}`,
           ...(frozen.length > 0
             ? [`  ${tomlItems(frozen)},   # found in this repo`]
             : ['  # no test folder found: add your tests (e.g. "tests/**"); tests inside your code files cannot be', "  # frozen apart from the code: keep tests the agents never see, run by a check"]),
