@@ -96,6 +96,11 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: '**/vendor/**', kinds: ['go'], anywhere: true },
   // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.
   { pattern: 'package.json', kinds: ['node'] },
+  // What the typecheck and lint checks read: a tsconfig whose `files` names one empty file passes
+  // `tsc --noEmit`, an .eslintrc that turns the rules off passes the lint.
+  { pattern: '**/tsconfig*.json', kinds: ['node'] },
+  { pattern: '**/.eslintrc*', kinds: ['node'] },
+  { pattern: '**/.eslintignore', kinds: ['node'] },
   ...NPM_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['node'] as const, anywhere: true as const })),
   // cargo's `runner` runs the test binaries.
   { pattern: '**/.cargo/config.toml', kinds: ['rust'], anywhere: true },
@@ -174,8 +179,9 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
 
 /**
  * The configuration files of the test runner a package.json's "test" script names (jest, vitest,
- * mocha), by name, anywhere: a candidate that adds one can point the runner at tests of its own,
- * or at none (`passWithNoTests`).
+ * mocha), and of ESLint where its "lint" script runs it, by name, anywhere: a candidate that adds
+ * one can point the runner at tests of its own, or at none (`passWithNoTests`), or turn the lint
+ * rules off.
  */
 function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
   const scripts = pkg !== undefined && isRecord(pkg.scripts) ? pkg.scripts : {};
@@ -186,6 +192,8 @@ function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
     ...(/\bjest\b/.test(test) ? names('jest.config', [...scriptExtensions, 'json']) : []),
     ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
     ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
+    // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes the lint.
+    ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? names('eslint.config', scriptExtensions) : []),
   ];
 }
 

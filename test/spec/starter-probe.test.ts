@@ -63,6 +63,20 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.runnerFiles.filter((file) => notOthers.some((start) => file.startsWith(`**/${start}`)))).toEqual([]);
   });
 
+  it("a Node repo's tsconfig and ESLint configuration are frozen where they exist, and an eslint.config by name where the lint runs eslint", async () => {
+    const { probe } = await probed('node', (dir, made) => {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test', lint: 'eslint .', typecheck: 'tsc --noEmit' } }));
+      writeFileSync(join(dir, 'tsconfig.json'), '{}');
+      writeFileSync(join(dir, 'tsconfig.build.json'), '{}');
+      writeFileSync(join(dir, '.eslintrc.json'), '{}');
+      made.commitAll('typescript and eslint');
+    });
+    expect(probe.frozen).toEqual(['test/**', 'package.json', '**/tsconfig*.json', '**/.eslintrc*']);
+    expect(probe.runnerFiles).toEqual(expect.arrayContaining(['**/eslint.config.js', '**/eslint.config.mjs', '**/eslint.config.ts']));
+    // Without an eslint lint script, no eslint.config name.
+    expect((await probed('node')).probe.runnerFiles.some((file) => file.includes('eslint'))).toBe(false);
+  });
+
   it("every file name offered anywhere is one the plan accepts without a match in base (it would refuse the starter)", async () => {
     const { probe } = await probed('python');
     const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
