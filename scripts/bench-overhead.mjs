@@ -299,10 +299,10 @@ async function bwrapWorks() {
  */
 const BASELINE_SCRIPT = `#!/usr/bin/env bash
 set -euo pipefail
-repo=$1 worktrees=$2 tag=$3 count=$4 concurrency=$5 timings=$6
+repo=$1 worktrees=$2 tag=$3 count=$4 concurrency=$5 timings=$6 agent_output=$7
 lock="$worktrees.lock"
 mkdir -p "$worktrees"
-export repo worktrees tag timings lock concurrency
+export repo worktrees tag timings lock concurrency agent_output
 candidate() {
   local id="c$1" path="$worktrees/c$1" t0 t1 t2 t3 t4 t5 t6
   t0=$EPOCHREALTIME
@@ -317,7 +317,7 @@ candidate() {
     git -C "$path" reset --quiet --hard
   fi
   t1=$EPOCHREALTIME
-  printf ${shellQuote(AGENT_OUTPUT.replace('\n', '\\n'))} > "$path/bench-output.txt"
+  printf '%s' "$agent_output" > "$path/bench-output.txt"
   t2=$EPOCHREALTIME
   git -C "$path" add -A
   git -C "$path" commit --quiet --no-verify -m "$id"
@@ -472,25 +472,22 @@ function bestofPhases(events, processRun) {
 /** Everything one cell's runs share. */
 function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRuns, baselineScript }) {
   const id = `s${files}-n${candidates}`;
-  const runBaseline = async (tag, env = process.env) => {
+  /**
+   * One run of the baseline's steps by `program` (the bash baseline, or the Node floor), which
+   * takes the same arguments and writes the same timings file.
+   */
+  const runSteps = (what, program) => async (tag, env = process.env) => {
     const worktrees = join(temp, 'wt', tag);
     const timings = join(temp, 'timings', `${tag}.txt`);
     mkdirSync(worktrees, { recursive: true });
     mkdirSync(dirname(timings), { recursive: true });
-    const result = await run('bash', [baselineScript, repo, worktrees, tag, String(candidates), String(concurrency), timings], { cwd: repo, env });
-    if (result.code !== 0) throw new Error(describeFailure(`baseline (${tag})`, result));
-    await cleanRepo(repo, `after the baseline (${tag})`);
+    const result = await run(program[0], [...program.slice(1), repo, worktrees, tag, String(candidates), String(concurrency), timings, AGENT_OUTPUT], { cwd: repo, env });
+    if (result.code !== 0) throw new Error(describeFailure(`${what} (${tag})`, result));
+    await cleanRepo(repo, `after the ${what} (${tag})`);
     return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
   };
-  const runFloor = async (tag) => {
-    const worktrees = join(temp, 'wt', tag);
-    const timings = join(temp, 'timings', `${tag}.txt`);
-    mkdirSync(dirname(timings), { recursive: true });
-    const result = await run(process.execPath, [NODE_FLOOR, repo, worktrees, tag, String(candidates), String(concurrency), timings, AGENT_OUTPUT], { cwd: repo });
-    if (result.code !== 0) throw new Error(describeFailure(`node floor (${tag})`, result));
-    await cleanRepo(repo, `after the node floor (${tag})`);
-    return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
-  };
+  const runBaseline = runSteps('baseline', ['bash', baselineScript]);
+  const runFloor = runSteps('node floor', [process.execPath, NODE_FLOOR]);
   const runBestof = async (tag, env = process.env) => {
     const worktrees = join(temp, 'wt', tag);
     mkdirSync(worktrees, { recursive: true });
