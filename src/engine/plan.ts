@@ -311,8 +311,10 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
  * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
  * `editable`, would revert every change under it): a typo such as `test/**` where the tests
  * are `test.js` must stop the run, not pass silently. Except a frozen `**\/<path without
- * wildcards>` (`**\/conftest.py`): "no such file anywhere" keeps a candidate from adding one,
- * which is what it is for where base has none (src/checks/frozen.ts namesAFileAnywhere).
+ * wildcards>` or `**\/<path>/**` (`**\/conftest.py`, `**\/node_modules/**`): "no such file
+ * anywhere" keeps a candidate from adding one, which is what it is for where base has none
+ * (src/checks/frozen.ts namesAFileAnywhere); a frozen path that names one file or folder and
+ * matches nothing is told that way of writing it.
  */
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
@@ -329,7 +331,10 @@ async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec
       const shown = topLevel.slice(0, 12).join(', ') + (topLevel.length > 12 ? ', …' : '');
       problems.push(
         `checks.${key}[${i}]: ${JSON.stringify(glob)} matches no file in base ${baseCommit.slice(0, 10)}, so it ${key === 'frozen' ? 'protects nothing' : 'allows a change to no existing file'}; ` +
-          `the top level there is: ${shown || '(empty)'}. Fix the glob (\`*\` stays inside one folder, \`**\` crosses folders; a folder name covers what is under it) or remove it`,
+          `the top level there is: ${shown || '(empty)'}. Fix the glob (\`*\` stays inside one folder, \`**\` crosses folders; a folder name covers what is under it) or remove it` +
+          (key === 'frozen' && namesAFileAnywhere(`**/${glob}`)
+            ? `; or, to keep candidates from adding such a file, write it as ${JSON.stringify(`**/${glob.replace(/^(\.\/|\/)+/, '')}`)}, which need not match a file of base`
+            : ''),
       );
     }
   }

@@ -262,6 +262,10 @@ describe('frozen and editable globs must match', () => {
     for (const [i, glob] of [[1, '**/*.conftest'], [2, 'scripts/chek.sh'], [3, 'nothing/**'], [4, '**/[ab].py'], [5, '**/no*/**']] as const) {
       expect(refused.stderr).toContain(`checks.frozen[${i}]: ${JSON.stringify(glob)} matches no file in base`);
     }
+    // A path without wildcards is told how to keep candidates from adding it; a glob is not.
+    expect(refused.stderr).toContain('; or, to keep candidates from adding such a file, write it as "**/scripts/chek.sh", which need not match a file of base');
+    expect(refused.stderr).toContain('write it as "**/nothing/**"');
+    expect(refused.stderr.match(/write it as/g)).toHaveLength(2);
     // editable is an allow-list: a name that matches nothing allows nothing, and stays an error.
     expect(refused.stderr).toContain('checks.editable[1]: "**/new.py" matches no file in base');
   });
