@@ -163,24 +163,7 @@ keep_worktrees = false           # true: keep every candidate's worktree after t
 
 /** `[checks]`: frozen paths and checks found in the repo, or a placeholder that says what to do. */
 function checksSection(probe: RepoProbe | undefined): string {
-  const frozen = probe?.frozen ?? [];
-  const runnerFiles = probe?.runnerFiles ?? [];
-  const frozenLine =
-    runnerFiles.length > 0
-      ? [
-          `frozen = [                       # restored from \`base\` before every check run${frozen.length > 0 ? ': no candidate can edit its way to a pass' : ''}`,
-          ...(frozen.length > 0
-            ? [`  ${tomlItems(frozen)},   # found in this repo`]
-            : ['  # no test folder found: add your tests (e.g. "tests/**"); tests inside your code files cannot be', "  # frozen apart from the code: keep tests the agents never see, run by a check"]),
-          "  # the test runner's own hooks and configuration, by name and anywhere: a candidate that adds or",
-          '  # changes one (a hook that turns failures into passes, a config that points the runner elsewhere)',
-          '  # cannot win; drop a name your task needs to change',
-          ...chunks(runnerFiles, 4).map((some) => `  ${tomlItems(some)},`),
-          ']',
-        ].join('\n')
-      : frozen.length > 0
-        ? `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`
-        : `frozen = []                      # add your tests, e.g. ["test/**"]: restored from \`base\` before every check run, so no candidate can edit its way to a pass`;
+  const frozenLine = frozenSetting(probe?.frozen ?? [], probe?.runnerFiles ?? []);
   const checks = probe?.checks ?? [];
   const items =
     checks.length > 0
@@ -196,6 +179,31 @@ ${frozenLine}
 # editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
 
 ${found}${items}`;
+}
+
+/**
+ * `frozen = ...`: the tests found in the repo, then the test runner's own files by name (a block of
+ * several lines, commented), or, with neither, an empty list that says what to put there.
+ */
+function frozenSetting(frozen: readonly string[], runnerFiles: readonly string[]): string {
+  if (runnerFiles.length === 0) {
+    return frozen.length > 0
+      ? `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`
+      : `frozen = []                      # add your tests, e.g. ["test/**"]: restored from \`base\` before every check run, so no candidate can edit its way to a pass`;
+  }
+  const tests =
+    frozen.length > 0
+      ? [`  ${tomlItems(frozen)},   # found in this repo`]
+      : ['  # no test folder found: add your tests (e.g. "tests/**"); tests inside your code files cannot be', '  # frozen apart from the code: keep tests the agents never see, run by a check'];
+  return [
+    `frozen = [                       # restored from \`base\` before every check run${frozen.length > 0 ? ': no candidate can edit its way to a pass' : ''}`,
+    ...tests,
+    "  # the test runner's own hooks and configuration, by name and anywhere: a candidate that adds or",
+    '  # changes one (a hook that turns failures into passes, a config that points the runner elsewhere)',
+    '  # cannot win; drop a name your task needs to change',
+    ...chunks(runnerFiles, 4).map((some) => `  ${tomlItems(some)},`),
+    ']',
+  ].join('\n');
 }
 
 function checkItem(check: ProbedCheck, score: number, explain: boolean): string {
