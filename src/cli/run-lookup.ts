@@ -1,6 +1,6 @@
 import { openRepo } from '../git/repo.js';
 import { RECORD_FORMAT } from '../engine/events.js';
-import { listRunFolders, listUnrecordedRunFolders, type RunListing } from '../engine/run-folder.js';
+import { listAllRunFolders, type RunListing } from '../engine/run-folder.js';
 import { readStateFile } from '../report/state-file.js';
 import type { RunState } from '../engine/run-state.js';
 import { UsageError } from './usage-error.js';
@@ -44,7 +44,7 @@ export async function currentRepoRoot(): Promise<string> {
 
 /** A run by its id, a unique prefix of it, or "latest" / nothing for the newest. */
 export async function findRun(repoRoot: string, query: string | undefined): Promise<RunListing> {
-  const runs = await listRunFolders(repoRoot);
+  const { recorded: runs, unrecorded } = await listAllRunFolders(repoRoot);
   if (query === undefined || query === 'latest') {
     if (runs.length === 0) throw new UsageError(`no runs in ${repoRoot} yet (start one with \`bestof run\`)`);
     return runs[0] as RunListing;
@@ -52,8 +52,8 @@ export async function findRun(repoRoot: string, query: string | undefined): Prom
   const found = matchRun(runs, query);
   if (found) return found;
   // A run stopped before its first event has a folder and no record: said as such, not "no run".
-  const unrecorded = matchRun(await listUnrecordedRunFolders(repoRoot), query);
-  if (unrecorded) throw new UsageError(unrecordedRunSaid(unrecorded));
+  const stopped = matchRun(unrecorded, query);
+  if (stopped) throw new UsageError(unrecordedRunSaid(stopped));
   throw new UsageError(runs.length === 0 ? `no runs in ${repoRoot} yet (start one with \`bestof run\`)` : `no run "${query}" in ${repoRoot} (see \`bestof ls\`)`);
 }
 
