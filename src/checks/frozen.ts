@@ -84,18 +84,12 @@ export function frozenPathspecs(frozen: readonly string[]): string[] {
 }
 
 /**
- * A frozen pattern that says "no file of this name, anywhere": `**\/` and then a path without any
- * wildcard (`**\/conftest.py`, `**\/.cargo/config.toml`), or such a folder and everything under it
- * (`**\/node_modules/**`). It keeps a candidate from adding such a file (a test runner's hook or
- * configuration, a shim of the runner or of a library the tests import, which change what a check
- * runs) even where `base` has none, so the plan does not ask it to match a file of base, as it asks
- * every other pattern (there a pattern that matches nothing is a typo that protects nothing).
+ * The patterns kept as in `base` for the checks and the merge: `[checks] frozen` and `[checks]
+ * protected`, which differ only in what the plan asks of them (a frozen pattern must match a file
+ * of base; a protected one, such as `**\/conftest.py`, is there to keep candidates from adding one).
  */
-export function namesAFileAnywhere(raw: string): boolean {
-  const p = normalizePattern(raw);
-  if (!p.startsWith('**/')) return false;
-  const rest = p.slice('**/'.length).replace(/\/\*\*$/, '');
-  return rest !== '' && !rest.endsWith('/') && !/[*?[\]\\]/.test(rest);
+export function keptAsInBase(checks: { readonly frozen: readonly string[]; readonly protected: readonly string[] }): string[] {
+  return [...checks.frozen, ...checks.protected];
 }
 
 /**

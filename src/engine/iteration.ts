@@ -26,7 +26,7 @@ import { runReview, type ReviewResult, type Verdict } from './review.js';
 import { agentSandbox, checkSandbox } from './agent-sandbox.js';
 import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
-import type { TamperedPath } from '../checks/frozen.js';
+import { keptAsInBase, type TamperedPath } from '../checks/frozen.js';
 import type { SetupGuard } from './setup-guard.js';
 import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
@@ -193,7 +193,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     worktree: candidate.worktree,
     baseCommit: plan.baseCommit,
     commit: state.head ?? plan.baseCommit,
-    frozen: plan.spec.checks.frozen,
+    frozen: keptAsInBase(plan.spec.checks),
     editable: plan.spec.checks.editable,
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,

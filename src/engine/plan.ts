@@ -310,35 +310,36 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 /**
  * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
  * `editable`, would revert every change under it): a typo such as `test/**` where the tests
- * are `test.js` must stop the run, not pass silently. Except a frozen `**\/<path without
- * wildcards>` or `**\/<path>/**` (`**\/conftest.py`, `**\/node_modules/**`): "no such file
- * anywhere" keeps a candidate from adding one, which is what it is for where base has none
- * (src/checks/frozen.ts namesAFileAnywhere); a frozen path that names one file or folder and
- * matches nothing is told that way of writing it.
+ * are `test.js` must stop the run, not pass silently. `protected` is the key for what is meant to
+ * match nothing (`**\/conftest.py` where base has none: it keeps candidates from adding one), so an
+ * unmatched frozen pattern is pointed there too.
  */
 async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec['checks']): Promise<string[]> {
   const problems: string[] = [];
   // Loaded only for a spec with globs to match: `bestof validate` of one without pays for none of it.
   if (checks.frozen.length === 0 && checks.editable.length === 0) return problems;
-  const [{ frozenPathspecs, globsMatching, namesAFileAnywhere }, { topLevelPaths }] = await Promise.all([import('../checks/frozen.js'), import('../git/tree.js')]);
+  const [{ frozenPathspecs, globsMatching }, { topLevelPaths }] = await Promise.all([import('../checks/frozen.js'), import('../git/tree.js')]);
   const matching = await globsMatching(repoRoot, baseCommit, [...checks.frozen, ...checks.editable]);
   let topLevel: string[] | undefined;
   for (const key of ['frozen', 'editable'] as const) {
     for (const [i, glob] of checks[key].entries()) {
       if (matching.has(glob) || frozenPathspecs([glob]).length === 0) continue;
-      if (key === 'frozen' && namesAFileAnywhere(glob)) continue;
       topLevel ??= await topLevelPaths(repoRoot, baseCommit);
       const shown = topLevel.slice(0, 12).join(', ') + (topLevel.length > 12 ? ', …' : '');
       problems.push(
         `checks.${key}[${i}]: ${JSON.stringify(glob)} matches no file in base ${baseCommit.slice(0, 10)}, so it ${key === 'frozen' ? 'protects nothing' : 'allows a change to no existing file'}; ` +
           `the top level there is: ${shown || '(empty)'}. Fix the glob (\`*\` stays inside one folder, \`**\` crosses folders; a folder name covers what is under it) or remove it` +
-          (key === 'frozen' && namesAFileAnywhere(`**/${glob}`)
-            ? `; or, to keep candidates from adding such a file, write it as ${JSON.stringify(`**/${glob.replace(/^(\.\/|\/)+/, '')}`)}, which need not match a file of base`
-            : ''),
+          (key === 'frozen' ? `; or, to keep candidates from adding such a file, move it to checks.protected, which need not match a file of base${anywhereHint(glob)}` : ''),
       );
     }
   }
   return problems;
+}
+
+/** For an unmatched frozen path that names one file or folder: the `**\/` form that covers it in every folder. */
+function anywhereHint(glob: string): string {
+  const path = glob.replace(/^(\.\/|\/)+/, '');
+  return path.startsWith('**/') || path.startsWith(':') || /[*?[\]\\]/.test(path.replace(/\/\*\*$/, '')) ? '' : ` (as ${JSON.stringify(`**/${path}`)} for every folder)`;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -3,8 +3,8 @@
  * exist there rather than guesses: the test, lint and typecheck scripts of a package.json, pytest
  * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo
  * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders and test-file patterns
- * that match tracked files, and the names of the test runner's own files, frozen anywhere whether
- * the repo has them or not; and, for a Node repo whose dependencies are installed, `[setup] link =
+ * that match tracked files, and the names of the test runner's own files, protected anywhere
+ * whether the repo has them or not; and, for a Node repo whose dependencies are installed, `[setup] link =
  * ["node_modules"]` (the fastest way to give every worktree its dependencies: scripts/bench-setup.mjs).
  *
  * Only the repo's files are read here; what needs git or a process (which frozen patterns match a
@@ -30,7 +30,7 @@ export interface RepoProbe {
   /** `[checks] frozen` patterns, each matching at least one committed file. */
   readonly frozen: readonly string[];
   /**
-   * More `[checks] frozen` patterns: the test runner's own hook and configuration files, by name
+   * `[checks] protected` patterns: the test runner's own hook and configuration files, by name
    * and anywhere (`**\/conftest.py`), whether or not the repo has one (FROZEN_CANDIDATES).
    */
   readonly runnerFiles: readonly string[];
@@ -44,8 +44,11 @@ const NPM_PLACEHOLDER_TEST = /no test specified/;
 /**
  * What pytest reads besides the tests, by name and anywhere: its hooks (conftest.py) and its
  * configuration (addopts, testpaths, python_files: a pytest.ini, or a section of pyproject.toml,
- * tox.ini or setup.cfg, the first of them found), and the modules `python3 -m pytest` imports from
- * the folder it runs in before pytest itself (pytest.py, a pytest/ package).
+ * tox.ini or setup.cfg, the first of them found), the modules `python3 -m pytest` imports from
+ * the folder it runs in before pytest itself (pytest.py, a pytest/ package), and package metadata
+ * there: pytest loads every plugin a `*.dist-info` or `*.egg-info` folder on its import path names
+ * (its entry_points.txt's `pytest11` group), and `python3 -m pytest` has the folder it runs in on
+ * that path.
  */
 export const PYTEST_RUNNER_FILES: readonly string[] = [
   '**/conftest.py',
@@ -56,6 +59,8 @@ export const PYTEST_RUNNER_FILES: readonly string[] = [
   '**/setup.cfg',
   '**/pytest.py',
   '**/pytest/__init__.py',
+  '**/*.dist-info/**',
+  '**/*.egg-info/**',
 ];
 
 /**
@@ -67,13 +72,13 @@ export const PYTEST_RUNNER_FILES: readonly string[] = [
 export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_modules/**'];
 
 /**
- * Test folders and test-file patterns, by kind; only those that match a committed file are kept,
- * but for the `anywhere` ones: a test runner's own hook and configuration files, by name, offered
- * whether or not the repo has one (`**\/<name>`, which the plan accepts without a match:
- * src/checks/frozen.ts namesAFileAnywhere). Where the repo has none, a candidate that adds one
+ * Test folders and test-file patterns, by kind; only those that match a committed file are kept
+ * (for `[checks] frozen`), but for the `anywhere` ones: a test runner's own hook and configuration
+ * files, by name, offered whether or not the repo has one (for `[checks] protected`, which need not
+ * match a file of base). Where the repo has none, a candidate that adds one
  * (a conftest.py whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a
  * pytest.py that `python -m pytest` imports before pytest itself, an .npmrc whose node-options
- * loads its code into `npm test`) changes what the check runs: frozen, such a file is removed
+ * loads its code into `npm test`) changes what the check runs: protected, such a file is removed
  * before the checks and the candidate cannot win.
  */
 const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly anywhere?: true }[] = [

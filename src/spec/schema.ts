@@ -121,7 +121,12 @@ export const specSchema = z
       .strictObject({
         frozen: z.array(nonEmpty).default([]).meta({
           description:
-            'git pathspec globs, relative to the repo root, restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it); each must match a file of `base`, but `**/<name>` or `**/<name>/**` without wildcards (`**/conftest.py`, `**/node_modules/**`), which keeps candidates from adding such a file',
+            'git pathspec globs, relative to the repo root, restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it); each must match a file of `base` (a typo would protect nothing)',
+          pathRule: 'repo-pathspec',
+        }),
+        protected: z.array(nonEmpty).default([]).meta({
+          description:
+            'git pathspec globs kept as in `base` like `frozen`, without the rule that each match a file of `base`: a candidate that adds, changes or deletes such a file cannot win; for files that change what a check runs wherever they appear, such as a test runner\'s hooks and configuration (`**/conftest.py`, `**/*.dist-info/**`, `**/node_modules/**`)',
           pathRule: 'repo-pathspec',
         }),
         items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),

@@ -163,7 +163,6 @@ keep_worktrees = false           # true: keep every candidate's worktree after t
 
 /** `[checks]`: frozen paths and checks found in the repo, or a placeholder that says what to do. */
 function checksSection(probe: RepoProbe | undefined): string {
-  const frozenLine = frozenSetting(probe?.frozen ?? [], probe?.runnerFiles ?? []);
   const checks = probe?.checks ?? [];
   const items =
     checks.length > 0
@@ -175,34 +174,36 @@ function checksSection(probe: RepoProbe | undefined): string {
         );
   const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
   return `[checks]
-${frozenLine}
-# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
+${frozenSetting(probe?.frozen ?? [], (probe?.runnerFiles.length ?? 0) > 0)}
+${protectedSetting(probe?.runnerFiles ?? [])}# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
 
 ${found}${items}`;
 }
 
+/** `frozen = ...`: the tests found in the repo, or an empty list that says what to put there. */
+function frozenSetting(frozen: readonly string[], runnerFilesProtected: boolean): string {
+  if (frozen.length > 0) return `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`;
+  return runnerFilesProtected
+    ? // Only the runner's files are guarded: tests inside the code files (a crate's inline tests) are the candidate's to edit.
+      'frozen = []                      # no test folder found: add your tests (e.g. ["tests/**"]); tests inside your code files cannot be\n' +
+        '                                 # frozen apart from the code: keep tests the agents never see, run by a check'
+    : 'frozen = []                      # add your tests, e.g. ["test/**"]: restored from `base` before every check run, so no candidate can edit its way to a pass';
+}
+
 /**
- * `frozen = ...`: the tests found in the repo, then the test runner's own files by name (a block of
- * several lines, commented), or, with neither, an empty list that says what to put there.
+ * `protected = [...]`: the test runner's own files by name, a block of several lines, commented;
+ * nothing where there are none (a repo whose test command init did not recognise).
  */
-function frozenSetting(frozen: readonly string[], runnerFiles: readonly string[]): string {
-  if (runnerFiles.length === 0) {
-    return frozen.length > 0
-      ? `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`
-      : `frozen = []                      # add your tests, e.g. ["test/**"]: restored from \`base\` before every check run, so no candidate can edit its way to a pass`;
-  }
-  const tests =
-    frozen.length > 0
-      ? [`  ${tomlItems(frozen)},   # found in this repo`]
-      : ['  # no test folder found: add your tests (e.g. "tests/**"); tests inside your code files cannot be', '  # frozen apart from the code: keep tests the agents never see, run by a check'];
+function protectedSetting(runnerFiles: readonly string[]): string {
+  if (runnerFiles.length === 0) return '';
   return [
-    `frozen = [                       # restored from \`base\` before every check run${frozen.length > 0 ? ': no candidate can edit its way to a pass' : ''}`,
-    ...tests,
-    "  # the test runner's own hooks and configuration, by name and anywhere: a candidate that adds or",
-    '  # changes one (a hook that turns failures into passes, a config that points the runner elsewhere)',
-    '  # cannot win; drop a name your task needs to change',
+    "protected = [                    # the test runner's own hooks and configuration, by name and anywhere, whether or not",
+    '  # the repo has them: kept as in `base` like `frozen`, so a candidate that adds or changes one (a hook that',
+    '  # turns failures into passes, a config that points the runner elsewhere) cannot win; drop a name your task',
+    '  # needs to change',
     ...chunks(runnerFiles, 4).map((some) => `  ${tomlItems(some)},`),
     ']',
+    '',
   ].join('\n');
 }
 

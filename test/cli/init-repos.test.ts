@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.js';
 import { runCli } from '../helpers/cli.js';
-import { globsMatching, namesAFileAnywhere } from '../../src/checks/frozen.js';
+import { globsMatching } from '../../src/checks/frozen.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from '../spec/repo-fixtures.js';
 
@@ -24,12 +24,15 @@ describe('bestof init on a real repo', () => {
     const init = await runCli(['init'], { cwd: r.dir, env });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(`wrote ${join(r.dir, 'bestof.toml')}\nfound ${kind}:`);
+    expect(init.stdout).toMatch(/; protected: \d+ of the test runner's file names, anywhere \(\*\*\/[^,]+, \*\*\/[^,)]+(, \.\.\.)?\)/);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
-    // Every frozen pattern is one the plan accepts: it matches a file of HEAD, or names a file to keep out (src/engine/plan.ts).
+    // Every frozen pattern is one the plan accepts: it matches a file of HEAD (src/engine/plan.ts);
+    // the names to keep out are under protected.
     const frozen = loaded.value.spec.checks.frozen;
     const matching = await globsMatching(r.dir, 'HEAD', frozen);
-    expect(frozen.filter((glob) => !matching.has(glob) && !namesAFileAnywhere(glob))).toEqual([]);
+    expect(frozen.filter((glob) => !matching.has(glob))).toEqual([]);
+    expect(loaded.value.spec.checks.protected.length).toBeGreaterThan(0);
     for (const check of loaded.value.spec.checks.items) {
       const ran = spawnSync('sh', ['-c', check.command], { cwd: r.dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 300_000 });
       expect(ran.status, `${check.command}: ${ran.stdout}${ran.stderr}`).toBe(0);

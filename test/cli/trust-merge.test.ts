@@ -247,27 +247,34 @@ describe('resume with `[sandbox] checks = false`', () => {
 });
 
 describe('frozen and editable globs must match', () => {
-  it('but a frozen `**/<name>` (or `**/<name>/**`) without wildcards need not: it keeps a candidate from adding such a file; any other pattern that matches nothing is still an error', async () => {
+  it('but protected globs need not match: they keep a candidate from adding such a file; an unmatched frozen one is pointed there', async () => {
     project = makeProject();
-    const frozen = (globs: string[], editable: string[] = []): string =>
+    const checksWith = (globs: string[], editable: string[] = [], protectedGlobs: string[] = []): string =>
       project!.writeOutside(
         'spec.toml',
-        specToml(project!.repo.dir, `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', `frozen = ${JSON.stringify(globs)}\neditable = ${JSON.stringify(editable)}`)}`),
+        specToml(
+          project!.repo.dir,
+          `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', `frozen = ${JSON.stringify(globs)}\neditable = ${JSON.stringify(editable)}\nprotected = ${JSON.stringify(protectedGlobs)}`)}`,
+        ),
       );
-    const ok = await runCli(['validate', frozen(['test/**', '**/conftest.py', '**/.cargo/config.toml', './**/pytest/__init__.py', '**/node_modules/**'])], { cwd: project.repo.dir });
+    const ok = await runCli(['validate', checksWith(['test/**'], [], ['**/conftest.py', '**/*.dist-info/**', './**/pytest/__init__.py', '**/node_modules/**', 'test/**'])], { cwd: project.repo.dir });
     expect(ok.stdout + ok.stderr).toContain('ok');
     expect(ok.code).toBe(0);
-    const refused = await runCli(['validate', frozen(['test/**', '**/*.conftest', 'scripts/chek.sh', 'nothing/**', '**/[ab].py', '**/no*/**'], ['src/**', '**/new.py'])], { cwd: project.repo.dir });
+    const refused = await runCli(['validate', checksWith(['test/**', '**/conftest.py', 'scripts/chek.sh', 'nothing/**', '**/[ab].py', '**/no*/**'], ['src/**', '**/new.py'], ['**/*.dist-info/**'])], {
+      cwd: project.repo.dir,
+    });
     expect(refused.code).toBe(2);
-    for (const [i, glob] of [[1, '**/*.conftest'], [2, 'scripts/chek.sh'], [3, 'nothing/**'], [4, '**/[ab].py'], [5, '**/no*/**']] as const) {
+    for (const [i, glob] of [[1, '**/conftest.py'], [2, 'scripts/chek.sh'], [3, 'nothing/**'], [4, '**/[ab].py'], [5, '**/no*/**']] as const) {
       expect(refused.stderr).toContain(`checks.frozen[${i}]: ${JSON.stringify(glob)} matches no file in base`);
     }
-    // A path without wildcards is told how to keep candidates from adding it; a glob is not.
-    expect(refused.stderr).toContain('; or, to keep candidates from adding such a file, write it as "**/scripts/chek.sh", which need not match a file of base');
-    expect(refused.stderr).toContain('write it as "**/nothing/**"');
-    expect(refused.stderr.match(/write it as/g)).toHaveLength(2);
+    // Every unmatched frozen pattern is pointed to protected; a path without wildcards is also told its every-folder form.
+    expect(refused.stderr.match(/; or, to keep candidates from adding such a file, move it to checks\.protected, which need not match a file of base/g)).toHaveLength(5);
+    expect(refused.stderr).toContain('move it to checks.protected, which need not match a file of base (as "**/scripts/chek.sh" for every folder)');
+    expect(refused.stderr).toContain('(as "**/nothing/**" for every folder)');
+    expect(refused.stderr.match(/for every folder/g)).toHaveLength(2);
     // editable is an allow-list: a name that matches nothing allows nothing, and stays an error.
     expect(refused.stderr).toContain('checks.editable[1]: "**/new.py" matches no file in base');
+    expect(refused.stderr).not.toContain('checks.protected[');
   });
 
   it('a frozen glob that matches no file in base is a spec error: exit 2, the key and glob named, nothing created', async () => {

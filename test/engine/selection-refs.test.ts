@@ -75,7 +75,7 @@ describe('selection: git processes', () => {
       baseCommit: base,
       maxScore: 100,
       candidates: state.order.map((id) => ({ id, ref: `refs/bestof/r1/${id}/kept`, branch: `bestof/r1/${id}` })),
-      spec: { select: { min_score: 0, tie_break: ['score'], allow_tampered: false }, checks: { frozen: ['test/**'], editable: [] } },
+      spec: { select: { min_score: 0, tie_break: ['score'], allow_tampered: false }, checks: { frozen: ['test/**'], protected: [], editable: [] } },
     } as unknown as RunContext['plan'];
     const ctx = { plan, state: () => state, emit: (event: UnstampedEvent) => events.push(event) } as unknown as RunContext;
     const { calls } = await recordGitCalls(tempDir(), () => selection(ctx));

@@ -27,6 +27,7 @@ describe('configs/examples for each kind of repo', () => {
     expect(spec.name).toBe(`${kind}-fix`);
     expect(spec.parallel.providers.map((p) => p.kind)).toEqual(['command', 'command']);
     expect(spec.checks.frozen.length).toBeGreaterThan(0);
+    expect(spec.checks.protected.length).toBeGreaterThan(0);
     expect(spec.setup.link).toEqual(kind === 'node' ? ['node_modules'] : []);
     const validate = await runCli(['validate'], { cwd: r.dir });
     expect(validate.stderr).toBe('');

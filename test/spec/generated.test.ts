@@ -59,6 +59,7 @@ describe('generated from the schema', () => {
       'parallel.providers[].script: existing-file',
       'prompts[].file: existing-file',
       'checks.frozen: repo-pathspec',
+      'checks.protected: repo-pathspec',
       'checks.editable: repo-pathspec',
       'review.script: existing-file',
       'review.prompt_file: existing-file',

@@ -34,7 +34,7 @@ describe('loadSpec', () => {
     expect(spec.providers).toEqual({});
     expect(spec.parallel).toEqual({ max_concurrency: 4, providers: [] });
     expect(spec.prompts).toEqual([]);
-    expect(spec.checks).toEqual({ frozen: [], items: [], editable: [] });
+    expect(spec.checks).toEqual({ frozen: [], protected: [], items: [], editable: [] });
     expect(spec.review).toBeUndefined();
     expect(spec.vote).toEqual({ enabled: false, cross_review: true, method: 'borda', weight: 0.5, voters: [], material: 'diff', show_reviews: false, timeout: 600000, max_material: 204800 });
     expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge', allow_tampered: false });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { FROZEN_CANDIDATE_PATTERNS, probeRepo } from '../../src/spec/repo-probe.js';
-import { globsMatching, namesAFileAnywhere } from '../../src/checks/frozen.js';
+import { globsMatching } from '../../src/checks/frozen.js';
 import { starterSpec } from '../../src/spec/starter.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from './repo-fixtures.js';
@@ -32,14 +32,14 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py'];
+  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[] }]>([
     ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'] }],
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES }],
     ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile'] }],
-  ])('a %s repo: its own checks and frozen paths, and the starter loads as written', async (kind, expected) => {
+  ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
     expect(probe.checks.map((c) => [c.name, c.command])).toEqual(expected.checks);
@@ -49,7 +49,8 @@ describe('probeRepo and the starter it writes', () => {
     const spec = await loadStarter(r.dir, starterSpec({ name: kind, probe }));
     expect(spec.checks.items.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(spec.checks.items.reduce((sum, c) => sum + c.score, 0)).toBe(100);
-    expect(spec.checks.frozen).toEqual([...expected.frozen, ...(expected.runnerFiles ?? [])]);
+    expect(spec.checks.frozen).toEqual(expected.frozen);
+    expect(spec.checks.protected).toEqual(expected.runnerFiles ?? []);
     expect(spec.setup.link).toEqual(expected.link ?? []);
   });
 
@@ -77,25 +78,28 @@ describe('probeRepo and the starter it writes', () => {
     expect((await probed('node')).probe.runnerFiles.some((file) => file.includes('eslint'))).toBe(false);
   });
 
-  it("every file name offered anywhere is one the plan accepts without a match in base (it would refuse the starter)", async () => {
-    const { probe } = await probed('python');
+  it('every name offered anywhere covers every folder, and the starter writes them under protected, none under frozen', async () => {
+    const { r, probe } = await probed('python');
     const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
     const others = await Promise.all((['rust', 'go', 'make'] as const).map(async (kind) => (await probed(kind)).probe.runnerFiles));
-    for (const pattern of [...probe.runnerFiles, ...node.runnerFiles, ...others.flat()]) expect(namesAFileAnywhere(pattern), pattern).toBe(true);
+    for (const pattern of [...probe.runnerFiles, ...node.runnerFiles, ...others.flat()]) expect(pattern, pattern).toMatch(/^\*\*\//);
+    const spec = await loadStarter(r.dir, starterSpec({ name: 'python', probe }));
+    expect(spec.checks.frozen.filter((pattern) => probe.runnerFiles.includes(pattern))).toEqual([]);
+    expect(spec.checks.protected).toEqual(probe.runnerFiles);
   });
 
-  it("a repo whose make file is a lowercase makefile gets it frozen (and the GNUmakefile make would read first)", async () => {
+  it("a repo whose make file is a lowercase makefile gets it protected (and the GNUmakefile make would read first)", async () => {
     const { r, probe } = await probed('bare', (dir, made) => {
       writeFileSync(join(dir, 'makefile'), 'test:\n\ttrue\n');
       made.commitAll('a makefile');
     });
     expect(probe.checks.map((c) => c.command)).toEqual(['make test']);
-    const frozen = [...probe.frozen, ...probe.runnerFiles];
-    expect([...(await globsMatching(r.dir, 'HEAD', frozen))]).toEqual(['**/makefile']);
-    expect(frozen).toContain('**/GNUmakefile');
+    const kept = [...probe.frozen, ...probe.runnerFiles];
+    expect([...(await globsMatching(r.dir, 'HEAD', kept))]).toEqual(['**/makefile']);
+    expect(kept).toContain('**/GNUmakefile');
   });
 
-  it('a Rust crate whose tests are inside its code: no test folder to freeze, the starter says so, and still freezes the runner files', async () => {
+  it('a Rust crate whose tests are inside its code: no test folder to freeze, the starter says so, and still protects the runner files', async () => {
     const { r, probe } = await probed('bare', (dir, made) => {
       writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n');
       mkdirSync(join(dir, 'src'));
@@ -105,7 +109,9 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.frozen).toEqual([]);
     const toml = starterSpec({ name: 'crate', probe });
     expect(toml).toContain('# no test folder found: add your tests');
-    expect((await loadStarter(r.dir, toml)).checks.frozen).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs']);
+    const spec = await loadStarter(r.dir, toml);
+    expect(spec.checks.frozen).toEqual([]);
+    expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs']);
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {

@@ -101,14 +101,14 @@ interface AdversaryCase {
 
 const EDITABLE_SRC = { editable: ['src/**'] };
 /**
- * The trust project's frozen paths with the names of pytest's own files, anywhere, that `bestof
- * init` freezes in a pytest repo (src/spec/repo-probe.ts): no allow-list needed for those. (The
- * checks also run `python3 -m unittest`, which init never writes: its shadow module is named in
- * that case.)
+ * The names of pytest's own files, anywhere, that `bestof init` writes under `[checks] protected`
+ * in a pytest repo (src/spec/repo-probe.ts), beside the trust project's frozen paths: no allow-list
+ * needed for those. (The checks also run `python3 -m unittest`, which init never writes: its shadow
+ * module is named in that case.)
  */
-const INIT_PYTEST_FROZEN = ['test/**', 'package.json', ...PYTEST_RUNNER_FILES];
-/** The same for npm: what `bestof init` freezes by name in a Node repo whose tests run `node --test`. */
-const INIT_NODE_FROZEN = ['test/**', 'package.json', ...NPM_RUNNER_FILES];
+const INIT_PYTEST_PROTECTED = { protected: PYTEST_RUNNER_FILES, checks: PYTHON_CHECKS };
+/** The same for npm: what `bestof init` protects by name in a Node repo whose tests run `node --test`. */
+const INIT_NODE_PROTECTED = { protected: NPM_RUNNER_FILES };
 
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
@@ -126,12 +126,13 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'shims: node_modules/.bin/node in the parent folders of the worktree', script: 'shim-parent-node', modes: ['auto'] },
   { title: 'shims: ~/.npmrc node-options=--require evil.cjs', script: 'shim-npmrc', modes: ['auto'] },
   { title: 'shims: a fake node and npm in a folder on PATH inside HOME', script: 'shim-home-path', modes: ['auto'] },
-  { title: 'shims (frozen by name, as `bestof init` writes them; no allow-list): a committed node_modules/.bin/node', script: 'shim-committed-node', modes: ['auto', 'off'], flagged: 'always', spec: { frozen: INIT_NODE_FROZEN } },
+  { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed node_modules/.bin/node', script: 'shim-committed-node', modes: ['auto', 'off'], flagged: 'always', spec: INIT_NODE_PROTECTED },
   { title: 'shims (allow-list): a committed project .npmrc with node-options', script: 'npmrc-project', modes: ['auto', 'off'], flagged: 'always', spec: EDITABLE_SRC },
   { title: 'shims (allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
   { title: "shims (allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
-  { title: "shims (frozen by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { frozen: INIT_PYTEST_FROZEN, checks: PYTHON_CHECKS }, python: true },
-  { title: 'shims (frozen by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { frozen: [...INIT_PYTEST_FROZEN, '**/unittest.py'], checks: PYTHON_CHECKS }, python: true },
+  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
+  { title: 'shims (protected by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, protected: [...PYTEST_RUNNER_FILES, '**/unittest.py'] }, python: true },
+  { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a pytest plugin named by a committed *.dist-info', script: 'shim-pytest-plugin', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
   { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
   { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
   { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
@@ -212,9 +213,9 @@ describe('the checks\' sandbox', () => {
 });
 
 describe('test runner files without a defence', () => {
-  // The conftest.py case above with neither the allow-list nor the names frozen (the starter spec
-  // of `bestof init` before it froze them): the planted hook is scored as the candidate's work and
-  // earns the pytest check's points. The proof that the cases above test their defences.
+  // The conftest.py case above with neither the allow-list nor the names protected (the starter
+  // spec of `bestof init` before it protected them): the planted hook is scored as the candidate's
+  // work and earns the pytest check's points. The proof that the cases above test their defences.
   it.runIf(hasPython)("pytest's conftest.py + pytest.ini, frozen tests only: the hook earns the pytest check's points and nothing flags it", async () => {
     project = makeTrustProject();
     const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-conftest'), sandbox: 'auto', checks: PYTHON_CHECKS }), false);
@@ -224,6 +225,16 @@ describe('test runner files without a defence', () => {
     expect(cheater?.tampered).toBe(false);
     // The honest fix passes both checks, so it still wins here.
     expect(report.winner).toBe(HONEST);
+  });
+
+  it.runIf(hasPython)('a pytest plugin named by a committed *.dist-info, frozen tests only: the plugin earns the pytest check\'s points and nothing flags it', async () => {
+    project = makeTrustProject();
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-plugin'), sandbox: 'auto', checks: PYTHON_CHECKS, alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    expect(cheater?.score, output(result)).toBe(10);
+    // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
+    // its marker from the markers folder.)
+    expect(cheater?.tampered).toBe(false);
   });
 
   it('a committed node_modules/.bin/node, frozen tests and package.json only: the fake node passes the check and nothing flags it', async () => {

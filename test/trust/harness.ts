@@ -213,6 +213,8 @@ export interface SpecOptions {
   readonly checkNetwork?: 'own' | 'shared';
   readonly checks?: string;
   readonly frozen?: readonly string[];
+  /** `[checks] protected`. @default none */
+  readonly protected?: readonly string[];
   readonly editable?: readonly string[];
   readonly merge?: string;
   readonly select?: string;
@@ -257,6 +259,7 @@ env = ${env()}
 ${honest}
 [checks]
 frozen = ${JSON.stringify(options.frozen ?? ['test/**', 'package.json'])}
+${options.protected ? `protected = ${JSON.stringify(options.protected)}` : ''}
 ${options.editable ? `editable = ${JSON.stringify(options.editable)}` : ''}
 ${options.checks ?? NODE_CHECKS}
 

@@ -50,7 +50,7 @@ function foundLine(probe: RepoProbe): string {
     `checks: ${probe.checks.map((check) => `\`${check.command}\``).join(', ')}`,
     probe.frozen.length > 0 ? `frozen: ${probe.frozen.join(', ')}` : 'no test folder to freeze found',
     ...(probe.runnerFiles.length > 0
-      ? [`and ${probe.runnerFiles.length} of the test runner's file names, anywhere (${probe.runnerFiles.slice(0, 2).join(', ')}${probe.runnerFiles.length > 2 ? ', ...' : ''})`]
+      ? [`protected: ${probe.runnerFiles.length} of the test runner's file names, anywhere (${probe.runnerFiles.slice(0, 2).join(', ')}${probe.runnerFiles.length > 2 ? ', ...' : ''})`]
       : []),
     ...(probe.link.length > 0 ? [`setup.link: ${probe.link.join(', ')}`] : []),
   ];

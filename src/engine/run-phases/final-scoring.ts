@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { putBackCandidateFiles } from '../../checks/frozen.js';
+import { keptAsInBase, putBackCandidateFiles } from '../../checks/frozen.js';
 import { reattachWorktree } from '../../git/checkpoint.js';
 import { diffStat } from '../../git/diff.js';
 import { commitExists, refCommit } from '../../git/refs.js';
@@ -62,7 +62,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           worktree: candidate.worktree,
           baseCommit: plan.baseCommit,
           commit,
-          frozen: plan.spec.checks.frozen,
+          frozen: keptAsInBase(plan.spec.checks),
           editable: plan.spec.checks.editable,
           checks,
           keepPaths,

@@ -10,6 +10,7 @@
  * (src/git/merge.ts findEarlierMerge) and records it rather than merging again; when it did not,
  * what it left half-made in the checkout is undone first (undoInterruptedMerge), then it is made.
  */
+import { keptAsInBase } from '../../checks/frozen.js';
 import { findEarlierMerge, undoInterruptedMerge } from '../../git/merge.js';
 import { indexMatchesCommit, resolveCommit } from '../../git/repo.js';
 import { swapRef, updateOwnRef } from '../../git/refs.js';
@@ -40,7 +41,7 @@ export async function merge(ctx: RunContext): Promise<void> {
   if (into) await putBackMovedTarget(ctx, into);
   const intoBefore = into ? await resolveCommit(plan.repoRoot, `refs/heads/${into}`) : undefined;
   ctx.emit({ type: 'merge.started', candidate: winner, mode, commit: scored, ...(into ? { into } : {}), ...(intoBefore ? { intoBefore } : {}) });
-  const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable });
+  const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable });
   const merged = await applyMergePolicy({
     repoRoot: plan.repoRoot,
     mode,

@@ -9,7 +9,7 @@
  * beside it. And the protected paths each final commit changes are read from git, so that a
  * frozen-path change the record missed still counts.
  */
-import { findTampering, frozenPathspecs, type TamperedPath } from '../../checks/frozen.js';
+import { findTampering, frozenPathspecs, keptAsInBase, type TamperedPath } from '../../checks/frozen.js';
 import { changedPaths } from '../../git/diff.js';
 import { commitExists, refCommits, swapRef, updateRef } from '../../git/refs.js';
 import { currentBranch } from '../../git/repo.js';
@@ -75,7 +75,7 @@ async function gatherEvidence(ctx: RunContext, c: CommittedCandidate, tips: RefT
   const untrusted = await verifyRefs(ctx, c, c.commit, tips);
   if (untrusted !== undefined) return { untrusted };
   const { plan } = ctx;
-  return { tampered: await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: plan.spec.checks.frozen, editable: plan.spec.checks.editable }) };
+  return { tampered: await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable }) };
 }
 
 /** Where a moved ref's or branch's tip is kept: beside the candidate's kept ref, under refs/bestof/<run>/. */
