@@ -29,6 +29,8 @@ export interface RepoProbe {
   readonly checks: readonly ProbedCheck[];
   /** `[checks] frozen` patterns, each matching at least one committed file. */
   readonly frozen: readonly string[];
+  /** Some of `frozen` are tests (a test folder, test files by name), not only what runs them (package.json, go.mod). */
+  readonly testsFrozen: boolean;
   /**
    * `[checks] protected` patterns: the test runner's own hook and configuration files, by name
    * and anywhere (`**\/conftest.py`), whether or not the repo has one (FROZEN_CANDIDATES).
@@ -72,6 +74,13 @@ export const PYTEST_RUNNER_FILES: readonly string[] = [
 export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_modules/**'];
 
 /**
+ * What cargo reads besides the tests, by name and anywhere: a `.cargo/config.toml` (or the older
+ * `.cargo/config`) whose `runner` runs the test binaries, and a `build.rs`, which cargo runs before
+ * it compiles the tests (it could rewrite them).
+ */
+export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'];
+
+/**
  * Test folders and test-file patterns, by kind; only those that match a committed file are kept
  * (for `[checks] frozen`), but for the `anywhere` ones: a test runner's own hook and configuration
  * files, by name, offered whether or not the repo has one (for `[checks] protected`, which need not
@@ -81,19 +90,19 @@ export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_module
  * loads its code into `npm test`) changes what the check runs: protected, such a file is removed
  * before the checks and the candidate cannot win.
  */
-const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly anywhere?: true }[] = [
-  { pattern: 'test/**' },
-  { pattern: 'tests/**' },
-  { pattern: '__tests__/**', kinds: ['node'] },
-  { pattern: 'spec/**', kinds: ['node'] },
-  { pattern: 'src/**/*.test.ts', kinds: ['node'] },
-  { pattern: 'src/**/*.test.js', kinds: ['node'] },
-  { pattern: 'src/**/*.spec.ts', kinds: ['node'] },
-  { pattern: '**/test_*.py', kinds: ['python'] },
-  { pattern: '**/*_test.py', kinds: ['python'] },
+const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly anywhere?: true; readonly tests?: true }[] = [
+  { pattern: 'test/**', tests: true },
+  { pattern: 'tests/**', tests: true },
+  { pattern: '__tests__/**', kinds: ['node'], tests: true },
+  { pattern: 'spec/**', kinds: ['node'], tests: true },
+  { pattern: 'src/**/*.test.ts', kinds: ['node'], tests: true },
+  { pattern: 'src/**/*.test.js', kinds: ['node'], tests: true },
+  { pattern: 'src/**/*.spec.ts', kinds: ['node'], tests: true },
+  { pattern: '**/test_*.py', kinds: ['python'], tests: true },
+  { pattern: '**/*_test.py', kinds: ['python'], tests: true },
   ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, anywhere: true as const })),
-  { pattern: '**/*_test.go', kinds: ['go'] },
-  { pattern: '**/testdata/**', kinds: ['go'] },
+  { pattern: '**/*_test.go', kinds: ['go'], tests: true },
+  { pattern: '**/testdata/**', kinds: ['go'], tests: true },
   // What go builds the tests with: a `replace` in go.mod, a go.work or a vendor/ folder can put a
   // module of the candidate's in place of a library the tests import (their assertion library).
   { pattern: 'go.mod', kinds: ['go'] },
@@ -107,11 +116,11 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: '**/.eslintrc*', kinds: ['node'] },
   { pattern: '**/.eslintignore', kinds: ['node'] },
   ...NPM_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['node'] as const, anywhere: true as const })),
-  // cargo's `runner` runs the test binaries.
-  { pattern: '**/.cargo/config.toml', kinds: ['rust'], anywhere: true },
-  { pattern: '**/.cargo/config', kinds: ['rust'], anywhere: true },
-  // A build script runs when `cargo test` builds, before the tests are compiled: it could rewrite them.
-  { pattern: '**/build.rs', kinds: ['rust'], anywhere: true },
+  // The manifest says which tests `cargo test` runs and how it builds them: `autotests = false` and
+  // a `[[test]]` whose path is a file of the candidate's (checked: the repo's tests/ then never run),
+  // a `build = ` naming a build script other than build.rs, a `[patch]` of the tests' dependency.
+  { pattern: '**/Cargo.toml', kinds: ['rust'] },
+  ...CARGO_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['rust'] as const, anywhere: true as const })),
   // make reads the first of GNUmakefile, makefile and Makefile: a candidate that adds one of the
   // first two replaces the `test` target of the repo's Makefile (and the repo's may be any of them).
   { pattern: '**/GNUmakefile', kinds: ['make'], anywhere: true },
@@ -177,9 +186,11 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   }
 
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
-  const frozen = offered.filter(({ pattern, anywhere }) => !anywhere && facts.frozenMatching.has(pattern)).map(({ pattern }) => pattern);
+  const frozenOffered = offered.filter(({ pattern, anywhere }) => !anywhere && facts.frozenMatching.has(pattern));
+  const frozen = frozenOffered.map(({ pattern }) => pattern);
+  const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
   const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg)];
-  return { kinds, checks: uniqueNames(checks), frozen, runnerFiles, link };
+  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link };
 }
 
 /**

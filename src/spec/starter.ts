@@ -174,20 +174,25 @@ function checksSection(probe: RepoProbe | undefined): string {
         );
   const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
   return `[checks]
-${frozenSetting(probe?.frozen ?? [], (probe?.runnerFiles.length ?? 0) > 0)}
+${frozenSetting(probe?.frozen ?? [], probe?.testsFrozen ?? false, (probe?.runnerFiles.length ?? 0) > 0)}
 ${protectedSetting(probe?.runnerFiles ?? [])}# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
 
 ${found}${items}`;
 }
 
-/** `frozen = ...`: the tests found in the repo, or an empty list that says what to put there. */
-function frozenSetting(frozen: readonly string[], runnerFilesProtected: boolean): string {
-  if (frozen.length > 0) return `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`;
-  return runnerFilesProtected
-    ? // Only the runner's files are guarded: tests inside the code files (a crate's inline tests) are the candidate's to edit.
-      'frozen = []                      # no test folder found: add your tests (e.g. ["tests/**"]); tests inside your code files cannot be\n' +
-        '                                 # frozen apart from the code: keep tests the agents never see, run by a check'
-    : 'frozen = []                      # add your tests, e.g. ["test/**"]: restored from `base` before every check run, so no candidate can edit its way to a pass';
+/** `frozen = ...`: the tests (and what runs them) found in the repo, or what to put there. */
+function frozenSetting(frozen: readonly string[], testsFrozen: boolean, runnerFilesProtected: boolean): string {
+  if (testsFrozen) return `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`;
+  // What runs the tests (a package.json, a Cargo.toml) but no test folder: tests inside the code
+  // files (a crate's inline tests) are the candidate's to edit.
+  if (frozen.length > 0 || runnerFilesProtected) {
+    const found = frozen.length > 0 ? `${tomlList(frozen)}   # found in this repo: what runs the tests; ` : '[]                      # ';
+    return (
+      `frozen = ${found}no test folder found: add your tests (e.g. "tests/**"); tests inside your\n` +
+      '                                 # code files cannot be frozen apart from the code: keep tests the agents never see, run by a check'
+    );
+  }
+  return 'frozen = []                      # add your tests, e.g. ["test/**"]: restored from `base` before every check run, so no candidate can edit its way to a pass';
 }
 
 /**

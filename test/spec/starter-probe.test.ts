@@ -36,7 +36,7 @@ describe('probeRepo and the starter it writes', () => {
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[] }]>([
     ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'] }],
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
@@ -46,7 +46,10 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.frozen).toEqual(expected.frozen);
     expect(probe.runnerFiles).toEqual(expected.runnerFiles ?? []);
     expect(probe.link).toEqual(expected.link ?? []);
-    const spec = await loadStarter(r.dir, starterSpec({ name: kind, probe }));
+    expect(probe.testsFrozen).toBe(true);
+    const toml = starterSpec({ name: kind, probe });
+    expect(toml).toContain('# found in this repo; restored from `base` before every check run: no candidate can edit its way to a pass');
+    const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.items.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(spec.checks.items.reduce((sum, c) => sum + c.score, 0)).toBe(100);
     expect(spec.checks.frozen).toEqual(expected.frozen);
@@ -106,11 +109,13 @@ describe('probeRepo and the starter it writes', () => {
       writeFileSync(join(dir, 'src', 'lib.rs'), 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn t() { assert_eq!(super::add(1, 2), 3); } }\n');
       made.commitAll('a crate');
     });
-    expect(probe.frozen).toEqual([]);
+    expect(probe.frozen).toEqual(['**/Cargo.toml']);
+    expect(probe.testsFrozen).toBe(false);
     const toml = starterSpec({ name: 'crate', probe });
-    expect(toml).toContain('# no test folder found: add your tests');
+    expect(toml).toContain('frozen = ["**/Cargo.toml"]   # found in this repo: what runs the tests; no test folder found: add your tests');
+    expect(toml).not.toContain('no candidate can edit its way to a pass');
     const spec = await loadStarter(r.dir, toml);
-    expect(spec.checks.frozen).toEqual([]);
+    expect(spec.checks.frozen).toEqual(['**/Cargo.toml']);
     expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs']);
   });
 
@@ -129,7 +134,7 @@ describe('probeRepo and the starter it writes', () => {
 
   it('a repo with nothing to run: one placeholder check that says so, no frozen path, and it loads', async () => {
     const { r, probe } = await probed('bare');
-    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], runnerFiles: [], link: [] });
+    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], testsFrozen: false, runnerFiles: [], link: [] });
     const toml = starterSpec({ name: 'bare', probe });
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.items).toHaveLength(1);

@@ -63,6 +63,7 @@ describe('starterSpec', () => {
         { name: 'lint', command: 'npm run lint', source: 'package.json "lint" script' },
       ],
       frozen: ['test/**'],
+      testsFrozen: true,
       runnerFiles: ['**/.npmrc'],
       link: ['node_modules'],
     };

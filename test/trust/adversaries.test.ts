@@ -45,7 +45,7 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
-import { NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
+import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -109,6 +109,8 @@ const EDITABLE_SRC = { editable: ['src/**'] };
 const INIT_PYTEST_PROTECTED = { protected: PYTEST_RUNNER_FILES, checks: PYTHON_CHECKS };
 /** The same for npm: what `bestof init` protects by name in a Node repo whose tests run `node --test`. */
 const INIT_NODE_PROTECTED = { protected: NPM_RUNNER_FILES };
+/** And for cargo: init freezes a Rust repo's tests/ and Cargo.toml, and protects cargo's own files by name. */
+const INIT_RUST = { frozen: ['test/**', 'package.json', 'tests/**', '**/Cargo.toml'], protected: CARGO_RUNNER_FILES, checks: RUST_CHECKS };
 
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
@@ -134,6 +136,8 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'shims (protected by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, protected: [...PYTEST_RUNNER_FILES, '**/unittest.py'] }, python: true },
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a pytest plugin named by a committed *.dist-info', script: 'shim-pytest-plugin', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
   { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
+  { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto'], flagged: 'always', spec: INIT_RUST, rust: true },
+  { title: "shims (frozen, as `bestof init` writes it; no allow-list): Cargo.toml's `autotests = false` and a `[[test]]` of its own", script: 'cargo-manifest-tests', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
   { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
   { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
   { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
@@ -234,6 +238,15 @@ describe('test runner files without a defence', () => {
     expect(cheater?.score, output(result)).toBe(10);
     // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
     // its marker from the markers folder.)
+    expect(cheater?.tampered).toBe(false);
+  });
+
+  it.runIf(hasCargo)("Cargo.toml's `autotests = false` and a `[[test]]` of its own, the tests frozen but not the manifest: the cargo check's points, unflagged", async () => {
+    project = makeTrustProject({ rust: true });
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('cargo-manifest-tests'), sandbox: 'auto', ...INIT_RUST, frozen: ['test/**', 'package.json', 'tests/**'], alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    // Its bug is left unfixed: only the manifest's test of its own passes the cargo check.
+    expect(cheater?.score, output(result)).toBe(10);
     expect(cheater?.tampered).toBe(false);
   });
 
