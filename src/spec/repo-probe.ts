@@ -11,7 +11,7 @@
  * committed file, as the plan matches them; whether clippy is installed: a clippy check is offered
  * only where it is) the caller finds out (src/cli/commands/init.ts), as the spec layer runs nothing.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
@@ -38,6 +38,11 @@ export interface RepoProbe {
   readonly runnerFiles: readonly string[];
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
+  /**
+   * `[checks] editable`, where the repo's code clearly lives (EDITABLE_CANDIDATES): `src/**`, or a
+   * Python repo's package folders; empty where that is not clear (code at the root, a Go module).
+   */
+  readonly editable: readonly string[];
 }
 
 /** npm's placeholder: `npm init` writes it, and it always fails. */
@@ -131,6 +136,29 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
 /** The frozen patterns init offers only where they match a file: the caller asks git which of them do (ProbeFacts). */
 export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.filter(({ anywhere }) => !anywhere).map(({ pattern }) => pattern);
 
+/** Folders at the root that hold tests, documentation or examples, never a Python repo's code. */
+const NOT_CODE = new Set(['test', 'tests', 'testing', 'docs', 'doc', 'examples', 'example', 'benchmarks', 'bench']);
+
+/**
+ * The `[checks] editable` patterns init may offer, before git says which match a committed file
+ * (ProbeFacts.editableMatching): `src/**`, and each folder at the root with an `__init__.py` that is
+ * not a test, documentation or examples folder (a Python package). Why offer one at all: without
+ * it, what a candidate adds anywhere is its work, and some of it changes what a check runs without
+ * any name init could list: `python3 -m pytest` imports from the folder it runs in before anything
+ * installed, so a module at the root named as one pytest imports (the standard library's
+ * argparse.py, pytest's own pluggy.py, a compiled pytest.pyc) passes every test unseen.
+ */
+export function editableCandidates(root: string): string[] {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(root).sort();
+  } catch {
+    return ['src/**'];
+  }
+  const packages = entries.filter((name) => !name.startsWith('.') && name !== 'src' && !NOT_CODE.has(name) && existsSync(join(root, name, '__init__.py')));
+  return ['src/**', ...packages.map((name) => `${name}/**`)];
+}
+
 export interface ProbeFacts {
   /**
    * Which of FROZEN_CANDIDATE_PATTERNS match a file of HEAD (src/checks/frozen.ts globsMatching,
@@ -139,6 +167,8 @@ export interface ProbeFacts {
   readonly frozenMatching: ReadonlySet<string>;
   /** `cargo clippy --version` works here. */
   readonly clippy: boolean;
+  /** Which of editableCandidates(root) match a file of HEAD. @default none */
+  readonly editableMatching?: ReadonlySet<string>;
 }
 
 export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
@@ -190,7 +220,13 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
   const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg)];
-  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link };
+  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link, editable: editableOf(kinds, facts.editableMatching ?? new Set()) };
+}
+
+/** `src/**` where it holds committed files; else, in a Python repo, its package folders at the root. */
+function editableOf(kinds: readonly RepoKind[], matching: ReadonlySet<string>): string[] {
+  if (matching.has('src/**')) return ['src/**'];
+  return kinds.includes('python') ? [...matching].filter((pattern) => pattern !== 'src/**').sort() : [];
 }
 
 /**

@@ -175,7 +175,7 @@ function checksSection(probe: RepoProbe | undefined): string {
   const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
   return `[checks]
 ${frozenSetting(probe?.frozen ?? [], probe?.testsFrozen ?? false, (probe?.runnerFiles.length ?? 0) > 0)}
-${protectedSetting(probe?.runnerFiles ?? [])}# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged
+${protectedSetting(probe?.runnerFiles ?? [])}${editableSetting(probe?.editable ?? [])}
 
 ${found}${items}`;
 }
@@ -193,6 +193,19 @@ function frozenSetting(frozen: readonly string[], testsFrozen: boolean, runnerFi
     );
   }
   return 'frozen = []                      # add your tests, e.g. ["test/**"]: restored from `base` before every check run, so no candidate can edit its way to a pass';
+}
+
+/**
+ * `editable = [...]` where init found where the code lives; otherwise commented, as a
+ * recommendation (src/spec/repo-probe.ts editableCandidates says why it matters).
+ */
+function editableSetting(editable: readonly string[]): string {
+  if (editable.length === 0) return '# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged';
+  return [
+    `editable = ${tomlList(editable)}${' '.repeat(Math.max(1, 33 - `editable = ${tomlList(editable)}`.length))}# found in this repo: your code. A change elsewhere is reverted before scoring and never`,
+    '                                 # merged (the candidate can still win), so a file added elsewhere that the test runner',
+    '                                 # would load earns nothing. Add the paths your task needs to change (docs, other folders)',
+  ].join('\n');
 }
 
 /**

@@ -33,6 +33,11 @@ describe('bestof init on a real repo', () => {
     const matching = await globsMatching(r.dir, 'HEAD', frozen);
     expect(frozen.filter((glob) => !matching.has(glob))).toEqual([]);
     expect(loaded.value.spec.checks.protected.length).toBeGreaterThan(0);
+    // And editable, where it found the code's folder: each pattern matches too, or the plan would refuse it.
+    const editable = loaded.value.spec.checks.editable;
+    expect(editable.length > 0, JSON.stringify(editable)).toBe(kind === 'node' || kind === 'python' || kind === 'rust');
+    const editableMatching = await globsMatching(r.dir, 'HEAD', editable);
+    expect(editable.filter((glob) => !editableMatching.has(glob))).toEqual([]);
     for (const check of loaded.value.spec.checks.items) {
       const ran = spawnSync('sh', ['-c', check.command], { cwd: r.dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 300_000 });
       expect(ran.status, `${check.command}: ${ran.stdout}${ran.stderr}`).toBe(0);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { FROZEN_CANDIDATE_PATTERNS, probeRepo } from '../../src/spec/repo-probe.js';
+import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo } from '../../src/spec/repo-probe.js';
 import { globsMatching } from '../../src/checks/frozen.js';
 import { starterSpec } from '../../src/spec/starter.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
@@ -20,7 +20,8 @@ async function probed(kind: FixtureKind, extra: (dir: string, r: TempRepo) => vo
   const r = repo(REPO_FIXTURES[kind]);
   extra(r.dir, r);
   const frozenMatching = await globsMatching(r.dir, 'HEAD', FROZEN_CANDIDATE_PATTERNS);
-  return { r, probe: probeRepo(r.dir, { frozenMatching, clippy }) };
+  const editableMatching = await globsMatching(r.dir, 'HEAD', editableCandidates(r.dir));
+  return { r, probe: probeRepo(r.dir, { frozenMatching, clippy, editableMatching }) };
 }
 
 async function loadStarter(dir: string, toml: string) {
@@ -33,10 +34,10 @@ async function loadStarter(dir: string, toml: string) {
 
 describe('probeRepo and the starter it writes', () => {
   const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**'];
-  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'] }],
-    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'] }],
+  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[]; editable?: string[] }]>([
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'], editable: ['src/**'] }],
+    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES, editable: ['fixture/**'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
@@ -55,6 +56,8 @@ describe('probeRepo and the starter it writes', () => {
     expect(spec.checks.frozen).toEqual(expected.frozen);
     expect(spec.checks.protected).toEqual(expected.runnerFiles ?? []);
     expect(spec.setup.link).toEqual(expected.link ?? []);
+    expect(probe.editable).toEqual(expected.editable ?? []);
+    expect(spec.checks.editable).toEqual(expected.editable ?? []);
   });
 
   it.each([
@@ -134,13 +137,49 @@ describe('probeRepo and the starter it writes', () => {
 
   it('a repo with nothing to run: one placeholder check that says so, no frozen path, and it loads', async () => {
     const { r, probe } = await probed('bare');
-    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], testsFrozen: false, runnerFiles: [], link: [] });
+    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], testsFrozen: false, runnerFiles: [], link: [], editable: [] });
     const toml = starterSpec({ name: 'bare', probe });
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.items).toHaveLength(1);
     expect(spec.checks.items[0]?.command).toContain('put your test command here');
     expect(spec.checks.frozen).toEqual([]);
     expect(toml).not.toContain('npm run lint');
+  });
+
+  it("editable: src/ where it holds committed files, else a Python repo's package folders (not its tests or docs), else nothing", async () => {
+    const pkgs = await probed('python', (dir, made) => {
+      for (const folder of ['other', 'tests', 'docs']) {
+        mkdirSync(join(dir, folder), { recursive: true });
+        writeFileSync(join(dir, folder, '__init__.py'), '');
+      }
+      made.commitAll('more packages');
+      // An ignored or uncommitted package is not offered: the plan would refuse an editable glob that matches nothing.
+      mkdirSync(join(dir, 'untracked'));
+      writeFileSync(join(dir, 'untracked', '__init__.py'), '');
+    });
+    expect(pkgs.probe.editable).toEqual(['fixture/**', 'other/**']);
+    const srcLayout = await probed('python', (dir, made) => {
+      mkdirSync(join(dir, 'src', 'pkg'), { recursive: true });
+      writeFileSync(join(dir, 'src', 'pkg', '__init__.py'), '');
+      made.commitAll('src layout');
+    });
+    expect(srcLayout.probe.editable).toEqual(['src/**']);
+    // Python modules at the root: no folder holds the code apart from the rest.
+    const flat = await probed('bare', (dir, made) => {
+      writeFileSync(join(dir, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+      mkdirSync(join(dir, 'tests'));
+      writeFileSync(join(dir, 'tests', 'test_calc.py'), 'from calc import add\n');
+      made.commitAll('flat');
+    });
+    expect(flat.probe.kinds).toEqual(['python']);
+    expect(flat.probe.editable).toEqual([]);
+    expect(starterSpec({ name: 'flat', probe: flat.probe })).toContain('# editable = ["src/**"]         # recommended');
+    // A Node repo without src/ (its code in index.js): nothing.
+    const node = await probed('node', (dir, made) => {
+      made.git('mv', 'src', 'lib');
+      made.commitAll('lib');
+    });
+    expect(node.probe.editable).toEqual([]);
   });
 
   it('a test folder with no committed file in it is not frozen', async () => {

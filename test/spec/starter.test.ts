@@ -66,6 +66,7 @@ describe('starterSpec', () => {
       testsFrozen: true,
       runnerFiles: ['**/.npmrc'],
       link: ['node_modules'],
+      editable: ['src/**'],
     };
     for (const toml of [starterSpec({ name: 'x' }), starterSpec({ name: 'x', probe })]) {
       const settings = toml.split('\n').filter((line) => /^[a-z_]+ = /.test(line) && !line.startsWith('text = '));

@@ -135,6 +135,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "shims (protected by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
   { title: 'shims (protected by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, protected: [...PYTEST_RUNNER_FILES, '**/unittest.py'] }, python: true },
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a pytest plugin named by a committed *.dist-info', script: 'shim-pytest-plugin', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
+  { title: "shims (init's spec as written: names and the allow-list it found): a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc)", script: 'shim-pytest-import', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, ...EDITABLE_SRC }, python: true },
   { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto'], flagged: 'always', spec: INIT_RUST, rust: true },
   { title: "shims (frozen, as `bestof init` writes it; no allow-list): Cargo.toml's `autotests = false` and a `[[test]]` of its own", script: 'cargo-manifest-tests', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
@@ -238,6 +239,15 @@ describe('test runner files without a defence', () => {
     expect(cheater?.score, output(result)).toBe(10);
     // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
     // its marker from the markers folder.)
+    expect(cheater?.tampered).toBe(false);
+  });
+
+  // What init's names alone cannot cover, and why it writes `editable` where it finds the code's folder.
+  it.runIf(hasPython)("a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc), with init's names but no allow-list: the pytest check's points, unflagged", async () => {
+    project = makeTrustProject();
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-import'), sandbox: 'auto', ...INIT_PYTEST_PROTECTED, alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    expect(cheater?.score, output(result)).toBe(10);
     expect(cheater?.tampered).toBe(false);
   });
 

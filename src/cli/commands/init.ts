@@ -7,7 +7,7 @@ import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/repo.js';
 import { globsMatching } from '../../checks/frozen.js';
 import { runProcess } from '../../process/run-process.js';
-import { FROZEN_CANDIDATE_PATTERNS, probeRepo, type RepoProbe } from '../../spec/repo-probe.js';
+import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo, type RepoProbe } from '../../spec/repo-probe.js';
 
 /**
  * `bestof init`: a commented starter spec at the root of the current repo (also when run from a
@@ -37,11 +37,11 @@ export async function initCommand(args: readonly string[]): Promise<number> {
 
 /** What the repo holds, for the starter: the frozen patterns that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
 async function probeAt(root: string): Promise<RepoProbe> {
-  const frozenMatching = await globsMatching(root, 'HEAD', FROZEN_CANDIDATE_PATTERNS);
+  const [frozenMatching, editableMatching] = await Promise.all([globsMatching(root, 'HEAD', FROZEN_CANDIDATE_PATTERNS), globsMatching(root, 'HEAD', editableCandidates(root))]);
   const clippy = existsSync(resolve(root, 'Cargo.toml'))
     ? (await runProcess('cargo', ['clippy', '--version'], { cwd: root, env: process.env, timeoutMs: 20_000 })).ok
     : false;
-  return probeRepo(root, { frozenMatching, clippy });
+  return probeRepo(root, { frozenMatching, clippy, editableMatching });
 }
 
 function foundLine(probe: RepoProbe): string {
@@ -52,6 +52,7 @@ function foundLine(probe: RepoProbe): string {
     ...(probe.runnerFiles.length > 0
       ? [`protected: ${probe.runnerFiles.length} of the test runner's file names, anywhere (${probe.runnerFiles.slice(0, 2).join(', ')}${probe.runnerFiles.length > 2 ? ', ...' : ''})`]
       : []),
+    ...(probe.editable.length > 0 ? [`editable: ${probe.editable.join(', ')}`] : []),
     ...(probe.link.length > 0 ? [`setup.link: ${probe.link.join(', ')}`] : []),
   ];
   return `found ${probe.kinds.join(', ')}: ${parts.join('; ')}`;
