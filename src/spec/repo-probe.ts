@@ -230,8 +230,8 @@ function editableOf(kinds: readonly RepoKind[], matching: ReadonlySet<string>): 
 }
 
 /**
- * The configuration files of the test runner a package.json's "test" script names (jest, vitest,
- * mocha), and of ESLint where its "lint" script runs it, by name, anywhere: a candidate that adds
+ * The configuration files of the test runner a package.json's "test" script names (jest and the
+ * Babel configuration it applies, vitest, mocha), and of ESLint where its "lint" script runs it, by name, anywhere: a candidate that adds
  * one can point the runner at tests of its own, or at none (`passWithNoTests`), or turn the lint
  * rules off.
  */
@@ -241,7 +241,9 @@ function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
   const names = (base: string, extensions: readonly string[]): string[] => extensions.map((ext) => `**/${base}.${ext}`);
   const scriptExtensions = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'];
   return [
-    ...(/\bjest\b/.test(test) ? names('jest.config', [...scriptExtensions, 'json']) : []),
+    // jest transforms every test file with babel-jest, which applies the project's Babel
+    // configuration where there is one: a plugin of the candidate's could rewrite the tests.
+    ...(/\bjest\b/.test(test) ? [...names('jest.config', [...scriptExtensions, 'json']), ...names('babel.config', [...scriptExtensions, 'json']), '**/.babelrc', ...names('.babelrc', ['js', 'cjs', 'mjs', 'json'])] : []),
     ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
     ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
     // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes the lint.
