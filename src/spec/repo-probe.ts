@@ -80,10 +80,12 @@ export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_module
 
 /**
  * What cargo reads besides the tests, by name and anywhere: a `.cargo/config.toml` (or the older
- * `.cargo/config`) whose `runner` runs the test binaries, and a `build.rs`, which cargo runs before
- * it compiles the tests (it could rewrite them).
+ * `.cargo/config`) whose `runner` runs the test binaries, a `build.rs`, which cargo runs before it
+ * compiles the tests (it could rewrite them), and rustup's toolchain file, whose `path` (absolute:
+ * the worktree's own path is known to the agent) makes `cargo` a program of the candidate's
+ * (checked: a script that exits 0 passed `cargo test`).
  */
-export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs'];
+export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain'];
 
 /**
  * Test folders and test-file patterns, by kind; only those that match a committed file are kept

@@ -139,6 +139,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto'], flagged: 'always', spec: INIT_RUST, rust: true },
   { title: "shims (frozen, as `bestof init` writes it; no allow-list): Cargo.toml's `autotests = false` and a `[[test]]` of its own", script: 'cargo-manifest-tests', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
+  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a rust-toolchain.toml whose `path` is a fake toolchain in the worktree", script: 'cargo-toolchain-path', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
   { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
   { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
   { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
@@ -246,6 +247,15 @@ describe('test runner files without a defence', () => {
   it.runIf(hasPython)("a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc), with init's names but no allow-list: the pytest check's points, unflagged", async () => {
     project = makeTrustProject();
     const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-import'), sandbox: 'auto', ...INIT_PYTEST_PROTECTED, alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    expect(cheater?.score, output(result)).toBe(10);
+    expect(cheater?.tampered).toBe(false);
+  });
+
+  it.runIf(hasCargo)("a rust-toolchain.toml whose `path` is a fake toolchain in the worktree, with cargo's other names protected but not it: the cargo check's points, unflagged", async () => {
+    project = makeTrustProject({ rust: true });
+    const others = CARGO_RUNNER_FILES.filter((name) => !name.includes('rust-toolchain'));
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('cargo-toolchain-path'), sandbox: 'auto', ...INIT_RUST, protected: others, alone: true }), false);
     const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
     expect(cheater?.score, output(result)).toBe(10);
     expect(cheater?.tampered).toBe(false);
