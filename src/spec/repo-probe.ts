@@ -133,6 +133,11 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: '**/GNUmakefile', kinds: ['make'], anywhere: true },
   { pattern: '**/makefile', kinds: ['make'], anywhere: true },
   { pattern: '**/Makefile', kinds: ['make'], anywhere: true },
+  // asdf and mise pick the node, python3, cargo or go their shims run from a .tool-versions, and a
+  // `path:` version there names any folder: for a user whose tools are such shims, a committed one
+  // makes the check's runner a program of the candidate's (from their documentation; neither is
+  // installed where this was written).
+  { pattern: '**/.tool-versions', kinds: ['node', 'python', 'rust', 'go', 'make'], anywhere: true },
 ];
 
 /** The frozen patterns init offers only where they match a file: the caller asks git which of them do (ProbeFacts). */

@@ -33,13 +33,13 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**'];
+  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/.tool-versions'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[]; editable?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**'], link: ['node_modules'], editable: ['src/**'] }],
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES, editable: ['fixture/**'] }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain'] }],
-    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**'] }],
-    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
+    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**', '**/.tool-versions'] }],
+    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
@@ -119,7 +119,7 @@ describe('probeRepo and the starter it writes', () => {
     expect(toml).not.toContain('no candidate can edit its way to a pass');
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.frozen).toEqual(['**/Cargo.toml']);
-    expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain']);
+    expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions']);
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {
