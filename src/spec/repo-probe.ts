@@ -4,11 +4,12 @@
  * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo
  * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders and test-file patterns
  * that match tracked files, and the names of the test runner's own files, protected anywhere
- * whether the repo has them or not; and, for a Node repo whose dependencies are installed, `[setup] link =
+ * whether the repo has them or not; `[checks] editable` where the code's folder is clear (src/, a
+ * Python repo's packages); and, for a Node repo whose dependencies are installed, `[setup] link =
  * ["node_modules"]` (the fastest way to give every worktree its dependencies: scripts/bench-setup.mjs).
  *
- * Only the repo's files are read here; what needs git or a process (which frozen patterns match a
- * committed file, as the plan matches them; whether clippy is installed: a clippy check is offered
+ * Only the repo's files are read here; what needs git or a process (which frozen and editable
+ * patterns match a committed file, as the plan matches them; whether clippy is installed: a clippy check is offered
  * only where it is) the caller finds out (src/cli/commands/init.ts), as the spec layer runs nothing.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -39,7 +40,7 @@ export interface RepoProbe {
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
   /**
-   * `[checks] editable`, where the repo's code clearly lives (EDITABLE_CANDIDATES): `src/**`, or a
+   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, or a
    * Python repo's package folders; empty where that is not clear (code at the root, a Go module).
    */
   readonly editable: readonly string[];
@@ -91,8 +92,8 @@ export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '
  * Test folders and test-file patterns, by kind; only those that match a committed file are kept
  * (for `[checks] frozen`), but for the `anywhere` ones: a test runner's own hook and configuration
  * files, by name, offered whether or not the repo has one (for `[checks] protected`, which need not
- * match a file of base). Where the repo has none, a candidate that adds one
- * (a conftest.py whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a
+ * match a file of base). Where the repo has none, a candidate that adds
+ * one (a conftest.py whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a
  * pytest.py that `python -m pytest` imports before pytest itself, an .npmrc whose node-options
  * loads its code into `npm test`) changes what the check runs: protected, such a file is removed
  * before the checks and the candidate cannot win.
@@ -238,9 +239,9 @@ function editableOf(kinds: readonly RepoKind[], matching: ReadonlySet<string>): 
 
 /**
  * The configuration files of the test runner a package.json's "test" script names (jest and the
- * Babel configuration it applies, vitest, mocha), and of ESLint where its "lint" script runs it, by name, anywhere: a candidate that adds
- * one can point the runner at tests of its own, or at none (`passWithNoTests`), or turn the lint
- * rules off.
+ * Babel configuration it applies, vitest, mocha), and of ESLint where its "lint" script runs it, by
+ * name, anywhere: a candidate that adds one can point the runner at tests of its own, or at none
+ * (`passWithNoTests`), or turn the lint rules off.
  */
 function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
   const scripts = pkg !== undefined && isRecord(pkg.scripts) ? pkg.scripts : {};
