@@ -218,7 +218,8 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   }
 
   const makefile = ['Makefile', 'makefile', 'GNUmakefile'].find((name) => existsSync(join(root, name)));
-  if (makefile !== undefined && /^test\s*:/m.test(readFileSync(join(root, makefile), 'utf8'))) {
+  const makeText = makefile !== undefined ? readFileSync(join(root, makefile), 'utf8') : '';
+  if (makefile !== undefined && /^test\s*:/m.test(makeText)) {
     kinds.push('make');
     if (!checks.some((check) => check.name === 'test')) checks.push({ name: 'test', command: 'make test', source: `${makefile} "test" target` });
   }
@@ -227,7 +228,7 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const frozenOffered = offered.filter(({ pattern, anywhere }) => !anywhere && facts.frozenMatching.has(pattern));
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
-  const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg)];
+  const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : [])];
   return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link, editable: editableOf(kinds, facts.editableMatching ?? new Set()) };
 }
 
@@ -257,6 +258,22 @@ function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
     // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes the lint.
     ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? names('eslint.config', scriptExtensions) : []),
   ];
+}
+
+/**
+ * The files a make file includes (`include`, `-include`, `sinclude`), as written where a name holds
+ * no variable: an optional `-include local.mk` that the repo does not have is the common case, and
+ * a candidate that adds it can redefine the `test` target or a variable its recipe runs (checked:
+ * `make test` then passes). Names are relative to the folder make runs in, the repo's root.
+ */
+function makeIncludes(text: string): string[] {
+  const names = new Set<string>();
+  for (const [, list] of text.matchAll(/^[ \t]*(?:-include|sinclude|include)[ \t]+([^#\n]+)/gm)) {
+    for (const name of (list ?? '').trim().split(/\s+/)) {
+      if (name !== '' && !name.includes('$') && !name.startsWith('/') && !name.split('/').includes('..')) names.add(name.replace(/^(\.\/)+/, ''));
+    }
+  }
+  return [...names];
 }
 
 /** Two checks of the same name (a Node and a Python test) cannot both be `test`: the later ones get their kind's name. */

@@ -122,6 +122,16 @@ describe('probeRepo and the starter it writes', () => {
     expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions']);
   });
 
+  it("a make repo's included files are protected by the names its make file gives them, committed or not", async () => {
+    const { r, probe } = await probed('make', (dir, made) => {
+      writeFileSync(join(dir, 'Makefile'), 'TESTCMD = sh tests/run.sh\ninclude common.mk\ntest:\n\t$(TESTCMD)\n\n-include local.mk ./other.mk # a comment\nsinclude $(HOME)/x.mk\n-include ../outside.mk\n');
+      writeFileSync(join(dir, 'common.mk'), '# shared\n');
+      made.commitAll('includes');
+    });
+    expect(probe.runnerFiles).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk']);
+    expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
+  });
+
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {
     expect((await probed('rust', undefined, true)).probe.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
   });
