@@ -175,7 +175,7 @@ function checksSection(probe: RepoProbe | undefined): string {
   const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
   return `[checks]
 ${frozenSetting(probe?.frozen ?? [], probe?.testsFrozen ?? false, (probe?.runnerFiles.length ?? 0) > 0)}
-${protectedSetting(probe?.runnerFiles ?? [])}${editableSetting(probe?.editable ?? [])}
+${protectedSetting(probe?.runnerFiles ?? [])}${editableSetting(probe?.editable ?? [], probe?.kinds.includes('python') ?? false)}
 
 ${found}${items}`;
 }
@@ -199,7 +199,14 @@ function frozenSetting(frozen: readonly string[], testsFrozen: boolean, runnerFi
  * `editable = [...]` where init found where the code lives; otherwise commented, as a
  * recommendation (src/spec/repo-probe.ts editableCandidates says why it matters).
  */
-function editableSetting(editable: readonly string[]): string {
+function editableSetting(editable: readonly string[], python: boolean): string {
+  if (editable.length === 0 && python) {
+    // Modules at the root: the one case where init knows what an allow-list would keep out but not where the code is.
+    return [
+      '# editable = ["app.py", "lib/**"]  # recommended, naming your code: `python3 -m pytest` imports a module added at the root',
+      '                                 # (pluggy.py, argparse.py) before its own, and only an allow-list keeps such a file out',
+    ].join('\n');
+  }
   if (editable.length === 0) return '# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged';
   return [
     `editable = ${tomlList(editable)}${' '.repeat(Math.max(1, 33 - `editable = ${tomlList(editable)}`.length))}# found in this repo: your code. A change elsewhere is reverted before scoring and never`,

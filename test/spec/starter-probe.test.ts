@@ -183,7 +183,7 @@ describe('probeRepo and the starter it writes', () => {
     });
     expect(flat.probe.kinds).toEqual(['python']);
     expect(flat.probe.editable).toEqual([]);
-    expect(starterSpec({ name: 'flat', probe: flat.probe })).toContain('# editable = ["src/**"]         # recommended');
+    expect(starterSpec({ name: 'flat', probe: flat.probe })).toContain('# editable = ["app.py", "lib/**"]  # recommended, naming your code: `python3 -m pytest` imports a module added at the root');
     // A Node repo without src/ (its code in index.js): nothing.
     const node = await probed('node', (dir, made) => {
       made.git('mv', 'src', 'lib');
