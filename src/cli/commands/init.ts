@@ -35,7 +35,7 @@ export async function initCommand(args: readonly string[]): Promise<number> {
   return EXIT_CODES.ok;
 }
 
-/** What the repo holds, for the starter: the frozen patterns that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
+/** What the repo holds, for the starter: the frozen and editable patterns that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
 async function probeAt(root: string): Promise<RepoProbe> {
   const [frozenMatching, editableMatching] = await Promise.all([globsMatching(root, 'HEAD', FROZEN_CANDIDATE_PATTERNS), globsMatching(root, 'HEAD', editableCandidates(root))]);
   const clippy = existsSync(resolve(root, 'Cargo.toml'))
