@@ -251,8 +251,12 @@ function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
   const scriptExtensions = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'];
   return [
     // jest transforms every test file with babel-jest, which applies the project's Babel
-    // configuration where there is one: a plugin of the candidate's could rewrite the tests.
-    ...(/\bjest\b/.test(test) ? [...names('jest.config', [...scriptExtensions, 'json']), ...names('babel.config', [...scriptExtensions, 'json']), '**/.babelrc', ...names('.babelrc', ['js', 'cjs', 'mjs', 'json'])] : []),
+    // configuration where there is one (a plugin of the candidate's could rewrite the tests), and
+    // puts a module in a __mocks__ folder beside node_modules in place of the package of its name
+    // without being asked (a fake of the tests' assertion library would never fail).
+    ...(/\bjest\b/.test(test)
+      ? [...names('jest.config', [...scriptExtensions, 'json']), ...names('babel.config', [...scriptExtensions, 'json']), '**/.babelrc', ...names('.babelrc', ['js', 'cjs', 'mjs', 'json']), '**/__mocks__/**']
+      : []),
     ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
     ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
     // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes the lint.

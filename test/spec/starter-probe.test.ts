@@ -61,9 +61,9 @@ describe('probeRepo and the starter it writes', () => {
   });
 
   it.each([
-    ['jest --ci', ['**/jest.config.js', '**/jest.config.ts', '**/jest.config.json', '**/babel.config.js', '**/.babelrc', '**/.babelrc.json'], ['vitest.', 'vite.', '.mocharc.']],
-    ['vitest run', ['**/vitest.config.ts', '**/vitest.workspace.json', '**/vite.config.mjs'], ['jest.', '.mocharc.', 'babel.', '.babelrc']],
-    ['mocha test/', ['**/.mocharc.yml', '**/.mocharc.json'], ['jest.', 'vitest.', 'vite.', 'babel.', '.babelrc']],
+    ['jest --ci', ['**/jest.config.js', '**/jest.config.ts', '**/jest.config.json', '**/babel.config.js', '**/.babelrc', '**/.babelrc.json', '**/__mocks__/**'], ['vitest.', 'vite.', '.mocharc.']],
+    ['vitest run', ['**/vitest.config.ts', '**/vitest.workspace.json', '**/vite.config.mjs'], ['jest.', '.mocharc.', 'babel.', '.babelrc', '__mocks__']],
+    ['mocha test/', ['**/.mocharc.yml', '**/.mocharc.json'], ['jest.', 'vitest.', 'vite.', 'babel.', '.babelrc', '__mocks__']],
   ])("a Node repo whose tests run `%s` freezes that runner's configuration files by name, though it has none", async (script, some, notOthers) => {
     const { probe } = await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: script } })));
     expect(probe.runnerFiles).toEqual(expect.arrayContaining(['**/.npmrc', ...some]));
