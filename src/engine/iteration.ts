@@ -163,6 +163,7 @@ export function iterationPrompt(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'b
     task: plan.prompt,
     ...(plan.retryTemplate !== undefined ? { retryTemplate: plan.retryTemplate } : {}),
     ...(phase ? { phase: { name: phase.name, prompt: phase.prompt } } : {}),
+    rules: { kept: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable },
     iteration: state.iteration,
     maxIterations: plan.maxIterations,
     ...(state.feedback ? { feedback: state.feedback } : {}),

@@ -1,6 +1,9 @@
 /**
  * The prompt of each iteration. Iteration 1 gets the task (and the phase's prompt, when the
- * spec has phases). Later iterations get `retry_prompt_file` (or the task again) plus what
+ * spec has phases), then, where the spec keeps paths as in base, what they are (PathRules): an
+ * honest agent that adds a regression test under a frozen `tests/**` would otherwise learn only
+ * after its first iteration that such a change keeps its work from being chosen, and no later
+ * iteration takes it back. Later iterations get `retry_prompt_file` (or the task again) plus what
  * the agent needs to do better: the score and the threshold, which checks failed with the
  * tail of their output, how its last run ended, the reviewer's refusal, messages sent
  * through the channel, the output file, and the time and money left. What it says about each
@@ -29,6 +32,14 @@ export interface IterationFeedback {
   readonly tampered: readonly string[];
 }
 
+/** What the spec keeps as in base, told to the agent with the task (`[checks]`). */
+export interface PathRules {
+  /** `frozen` and `protected`: the checks use base's version; a change there is never chosen. */
+  readonly kept: readonly string[];
+  /** `editable`: only changes there count. Empty: everything but `kept`. */
+  readonly editable: readonly string[];
+}
+
 export interface IterationPromptInput {
   /** `[prompt]` text or file. */
   readonly task: string;
@@ -36,6 +47,8 @@ export interface IterationPromptInput {
   readonly retryTemplate?: string;
   /** The `[[prompts]]` phase of this iteration. */
   readonly phase?: { readonly name: string; readonly prompt: string };
+  /** The paths the spec keeps as in base; no section where there are none. */
+  readonly rules?: PathRules;
   readonly iteration: number;
   readonly maxIterations: number;
   /** What happened in the previous iteration; absent for iteration 1. */
@@ -55,6 +68,8 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   const base = feedback && input.retryTemplate !== undefined ? input.retryTemplate : input.task;
   const parts: string[] = [base.trimEnd()];
   if (input.phase) parts.push(`## Phase: ${input.phase.name}\n\n${input.phase.prompt.trimEnd()}`);
+  const rules = input.rules ? rulesSection(input.rules) : undefined;
+  if (rules) parts.push(rules);
   if (!feedback) {
     if (input.messages.length > 0) parts.push(messagesSection(input.messages));
     return `${parts.join('\n\n')}\n`;
@@ -85,6 +100,19 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   if (input.budgetLeftUsd !== undefined) limits.push(`Budget left: $${input.budgetLeftUsd.toFixed(2)}.`);
   if (limits.length > 0) parts.push(limits.join('\n'));
   return `${parts.join('\n\n')}\n`;
+}
+
+/** "## bestof: paths the checks keep": what is frozen or protected, and where changes count; undefined where the spec says nothing. */
+function rulesSection(rules: PathRules): string | undefined {
+  const lines: string[] = [];
+  const list = (patterns: readonly string[]): string => patterns.map((p) => `\`${p}\``).join(', ');
+  if (rules.kept.length > 0) {
+    lines.push(
+      `The checks always use the original version of these paths: ${list(rules.kept)}. Changing, adding or deleting a file there earns nothing, and work that does is not chosen: leave them as they are.`,
+    );
+  }
+  if (rules.editable.length > 0) lines.push(`Only your changes to ${list(rules.editable)} count: a change elsewhere is undone before the checks and not kept.`);
+  return lines.length > 0 ? `## bestof: paths the checks keep\n\n${lines.join('\n')}` : undefined;
 }
 
 function messagesSection(messages: readonly string[]): string {

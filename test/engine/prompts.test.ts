@@ -14,8 +14,34 @@ const check = (name: string, exitCode: number, outputTail: string): CheckOutcome
 });
 
 describe('the prompt of each iteration', () => {
-  it('iteration 1 is the task as written', () => {
+  it('iteration 1 is the task as written, where the spec keeps no path as in base', () => {
     expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [] })).toBe('Fix the date parser.\n');
+    expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [], rules: { kept: [], editable: [] } })).toBe('Fix the date parser.\n');
+  });
+
+  // The exact text: an honest agent that adds a regression test under a frozen folder must know
+  // before its first iteration that such work is not chosen.
+  it('iteration 1 tells the agent what the checks keep as in base, and where changes count', () => {
+    const rules = { kept: ['tests/**', 'package.json', '**/conftest.py'], editable: ['src/**'] };
+    expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [], rules })).toBe(`Fix the date parser.
+
+## bestof: paths the checks keep
+
+The checks always use the original version of these paths: \`tests/**\`, \`package.json\`, \`**/conftest.py\`. Changing, adding or deleting a file there earns nothing, and work that does is not chosen: leave them as they are.
+Only your changes to \`src/**\` count: a change elsewhere is undone before the checks and not kept.
+`);
+    // Later iterations get it again (an agent may start afresh each time), before what happened.
+    const second = buildIterationPrompt({
+      task: 'Fix the date parser.',
+      iteration: 2,
+      maxIterations: 5,
+      messages: [],
+      rules: { kept: ['tests/**'], editable: [] },
+      feedback: { score: 0, maxScore: 10, threshold: 10, failedChecks: [], outcome: 'success', tampered: ['tests/new_test.py'] },
+    });
+    expect(second).toContain('Fix the date parser.\n\n## bestof: paths the checks keep\n\nThe checks always use the original version of these paths: `tests/**`.');
+    expect(second).not.toContain('Only your changes');
+    expect(second.indexOf('## bestof: paths the checks keep')).toBeLessThan(second.indexOf('## bestof: iteration 2 of 5'));
   });
 
   // The exact text an agent receives in iteration 2 after two failed checks. A change here
