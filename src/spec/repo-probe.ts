@@ -229,13 +229,30 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
   const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : [])];
-  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link, editable: editableOf(kinds, facts.editableMatching ?? new Set()) };
+  const workspace = isWorkspace(root, pkg);
+  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
 }
 
-/** `src/**` where it holds committed files; else, in a Python repo, its package folders at the root. */
+/**
+ * `src/**` where it holds committed files, and, in a Python repo, its package folders at the root
+ * too (a repo whose src/ holds C sources keeps its Python code in a package at the root: an
+ * allow-list of src/ alone would undo every fix there).
+ */
 function editableOf(kinds: readonly RepoKind[], matching: ReadonlySet<string>): string[] {
-  if (matching.has('src/**')) return ['src/**'];
-  return kinds.includes('python') ? [...matching].filter((pattern) => pattern !== 'src/**').sort() : [];
+  const src = matching.has('src/**') ? ['src/**'] : [];
+  return kinds.includes('python') ? [...src, ...[...matching].filter((pattern) => pattern !== 'src/**').sort()] : src;
+}
+
+/**
+ * A repo of several packages or crates (npm, yarn or pnpm workspaces, a Cargo workspace, a go.work,
+ * lerna): its code lives in each member's folder, and a root src/ is one member among them, so
+ * init offers no `editable` there.
+ */
+function isWorkspace(root: string, pkg: Record<string, unknown> | undefined): boolean {
+  if (pkg !== undefined && pkg.workspaces !== undefined) return true;
+  if (['pnpm-workspace.yaml', 'lerna.json', 'go.work'].some((file) => existsSync(join(root, file)))) return true;
+  const cargo = existsSync(join(root, 'Cargo.toml')) ? readFileSync(join(root, 'Cargo.toml'), 'utf8') : '';
+  return /^\[workspace\]/m.test(cargo);
 }
 
 /**

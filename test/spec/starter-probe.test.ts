@@ -173,7 +173,8 @@ describe('probeRepo and the starter it writes', () => {
       writeFileSync(join(dir, 'src', 'pkg', '__init__.py'), '');
       made.commitAll('src layout');
     });
-    expect(srcLayout.probe.editable).toEqual(['src/**']);
+    // src/ and a package at the root (src/ holding C sources, say): both, or every fix to the package would be undone.
+    expect(srcLayout.probe.editable).toEqual(['src/**', 'fixture/**']);
     // Python modules at the root: no folder holds the code apart from the rest.
     const flat = await probed('bare', (dir, made) => {
       writeFileSync(join(dir, 'calc.py'), 'def add(a, b):\n    return a - b\n');
@@ -190,6 +191,18 @@ describe('probeRepo and the starter it writes', () => {
       made.commitAll('lib');
     });
     expect(node.probe.editable).toEqual([]);
+    // Workspaces (npm, Cargo): the code is in each member's folder, a root src/ is one of them: nothing.
+    const npmWorkspace = await probed('node', (dir, made) => {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mono', workspaces: ['packages/*'], scripts: { test: 'node --test test/*.test.js' } }));
+      made.commitAll('workspaces');
+    });
+    expect(npmWorkspace.probe.editable).toEqual([]);
+    const cargoWorkspace = await probed('rust', (dir, made) => {
+      writeFileSync(join(dir, 'Cargo.toml'), '[workspace]\nmembers = ["crates/*"]\n\n[package]\nname = "fixture"\nversion = "0.1.0"\nedition = "2021"\n');
+      made.commitAll('a workspace');
+    });
+    expect(cargoWorkspace.probe.editable).toEqual([]);
+    expect((await probed('rust')).probe.editable).toEqual(['src/**']);
   });
 
   it('a test folder with no committed file in it is not frozen', async () => {
