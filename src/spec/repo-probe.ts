@@ -40,8 +40,8 @@ export interface RepoProbe {
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
   /**
-   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, or a
-   * Python repo's package folders; empty where that is not clear (code at the root, a Go module).
+   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, and a
+   * Python repo's package folders; empty where that is not clear (code at the root, a Go module, a workspace).
    */
   readonly editable: readonly string[];
 }
