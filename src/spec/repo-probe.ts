@@ -34,9 +34,10 @@ export interface RepoProbe {
   readonly testsFrozen: boolean;
   /**
    * `[checks] protected` patterns: the test runner's own hook and configuration files, by name
-   * and anywhere (`**\/conftest.py`), whether or not the repo has one (FROZEN_CANDIDATES).
+   * (`**\/conftest.py`), whether or not the repo has one (FROZEN_CANDIDATES' `protect` entries,
+   * runnerConfigs, makeIncludes).
    */
-  readonly runnerFiles: readonly string[];
+  readonly protected: readonly string[];
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
   /**
@@ -89,16 +90,16 @@ export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_module
 export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain'];
 
 /**
- * Test folders and test-file patterns, by kind; only those that match a committed file are kept
- * (for `[checks] frozen`), but for the `anywhere` ones: a test runner's own hook and configuration
- * files, by name, offered whether or not the repo has one (for `[checks] protected`, which need not
- * match a file of base). Where the repo has none, a candidate that adds
- * one (a conftest.py whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a
- * pytest.py that `python -m pytest` imports before pytest itself, an .npmrc whose node-options
- * loads its code into `npm test`) changes what the check runs: protected, such a file is removed
- * before the checks and the candidate cannot win.
+ * Test folders and test-file patterns, by kind, for `[checks] frozen`: only those that match a
+ * committed file are kept (`tests`: they are tests, not only what runs them). The `protect` ones are
+ * for `[checks] protected`: a test runner's own hook and configuration files, by name, offered
+ * whether or not the repo has one. Where the repo has none, a candidate that adds one (a conftest.py
+ * whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a pytest.py that
+ * `python -m pytest` imports before pytest itself, an .npmrc whose node-options loads its code into
+ * `npm test`) changes what the check runs: protected, such a file is removed before the checks and
+ * the candidate cannot win.
  */
-const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly anywhere?: true; readonly tests?: true }[] = [
+const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly protect?: true; readonly tests?: true }[] = [
   { pattern: 'test/**', tests: true },
   { pattern: 'tests/**', tests: true },
   { pattern: '__tests__/**', kinds: ['node'], tests: true },
@@ -108,14 +109,14 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: 'src/**/*.spec.ts', kinds: ['node'], tests: true },
   { pattern: '**/test_*.py', kinds: ['python'], tests: true },
   { pattern: '**/*_test.py', kinds: ['python'], tests: true },
-  ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, anywhere: true as const })),
+  ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, protect: true as const })),
   { pattern: '**/*_test.go', kinds: ['go'], tests: true },
   { pattern: '**/testdata/**', kinds: ['go'], tests: true },
   // What go builds the tests with: a `replace` in go.mod, a go.work or a vendor/ folder can put a
   // module of the candidate's in place of a library the tests import (their assertion library).
   { pattern: 'go.mod', kinds: ['go'] },
-  { pattern: '**/go.work', kinds: ['go'], anywhere: true },
-  { pattern: '**/vendor/**', kinds: ['go'], anywhere: true },
+  { pattern: '**/go.work', kinds: ['go'], protect: true },
+  { pattern: '**/vendor/**', kinds: ['go'], protect: true },
   // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.
   { pattern: 'package.json', kinds: ['node'] },
   // What the typecheck and lint checks read: a tsconfig whose `files` names one empty file passes
@@ -123,26 +124,26 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: '**/tsconfig*.json', kinds: ['node'] },
   { pattern: '**/.eslintrc*', kinds: ['node'] },
   { pattern: '**/.eslintignore', kinds: ['node'] },
-  ...NPM_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['node'] as const, anywhere: true as const })),
+  ...NPM_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['node'] as const, protect: true as const })),
   // The manifest says which tests `cargo test` runs and how it builds them: `autotests = false` and
   // a `[[test]]` whose path is a file of the candidate's (checked: the repo's tests/ then never run),
   // a `build = ` naming a build script other than build.rs, a `[patch]` of the tests' dependency.
   { pattern: '**/Cargo.toml', kinds: ['rust'] },
-  ...CARGO_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['rust'] as const, anywhere: true as const })),
+  ...CARGO_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['rust'] as const, protect: true as const })),
   // make reads the first of GNUmakefile, makefile and Makefile: a candidate that adds one of the
   // first two replaces the `test` target of the repo's Makefile (and the repo's may be any of them).
-  { pattern: '**/GNUmakefile', kinds: ['make'], anywhere: true },
-  { pattern: '**/makefile', kinds: ['make'], anywhere: true },
-  { pattern: '**/Makefile', kinds: ['make'], anywhere: true },
+  { pattern: '**/GNUmakefile', kinds: ['make'], protect: true },
+  { pattern: '**/makefile', kinds: ['make'], protect: true },
+  { pattern: '**/Makefile', kinds: ['make'], protect: true },
   // asdf and mise pick the node, python3, cargo or go their shims run from a .tool-versions, and a
   // `path:` version there names any folder: for a user whose tools are such shims, a committed one
   // makes the check's runner a program of the candidate's (from their documentation; neither is
   // installed where this was written).
-  { pattern: '**/.tool-versions', kinds: ['node', 'python', 'rust', 'go', 'make'], anywhere: true },
+  { pattern: '**/.tool-versions', kinds: ['node', 'python', 'rust', 'go', 'make'], protect: true },
 ];
 
 /** The frozen patterns init offers only where they match a file: the caller asks git which of them do (ProbeFacts). */
-export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.filter(({ anywhere }) => !anywhere).map(({ pattern }) => pattern);
+export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.filter(({ protect }) => !protect).map(({ pattern }) => pattern);
 
 /** Folders at the root that hold tests, documentation or examples, never a Python repo's code. */
 const NOT_CODE = new Set(['test', 'tests', 'testing', 'docs', 'doc', 'examples', 'example', 'benchmarks', 'bench']);
@@ -225,12 +226,12 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   }
 
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
-  const frozenOffered = offered.filter(({ pattern, anywhere }) => !anywhere && facts.frozenMatching.has(pattern));
+  const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
-  const runnerFiles = [...offered.filter(({ anywhere }) => anywhere).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : [])];
+  const runnerFiles = [...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : [])];
   const workspace = isWorkspace(root, pkg);
-  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
+  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
 }
 
 /**

@@ -174,22 +174,22 @@ function checksSection(probe: RepoProbe | undefined): string {
         );
   const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
   return `[checks]
-${frozenSetting(probe?.frozen ?? [], probe?.testsFrozen ?? false, (probe?.runnerFiles.length ?? 0) > 0)}
-${protectedSetting(probe?.runnerFiles ?? [])}${editableSetting(probe?.editable ?? [], probe?.kinds.includes('python') ?? false)}
+${frozenSetting(probe?.frozen ?? [], probe?.testsFrozen ?? false, (probe?.protected.length ?? 0) > 0)}
+${protectedSetting(probe?.protected ?? [])}${editableSetting(probe?.editable ?? [], probe?.kinds.includes('python') ?? false)}
 
 ${found}${items}`;
 }
 
 /** `frozen = ...`: the tests (and what runs them) found in the repo, or what to put there. */
-function frozenSetting(frozen: readonly string[], testsFrozen: boolean, runnerFilesProtected: boolean): string {
+function frozenSetting(frozen: readonly string[], testsFrozen: boolean, anyProtected: boolean): string {
   if (testsFrozen) return `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`;
   // What runs the tests (a package.json, a Cargo.toml) but no test folder: tests inside the code
   // files (a crate's inline tests) are the candidate's to edit.
-  if (frozen.length > 0 || runnerFilesProtected) {
+  if (frozen.length > 0 || anyProtected) {
     const found = frozen.length > 0 ? `${tomlList(frozen)}   # found in this repo: what runs the tests; ` : '[]                      # ';
     return (
       `frozen = ${found}no test folder found: add your tests (e.g. "tests/**"); tests inside your\n` +
-      '                                 # code files cannot be frozen apart from the code: keep tests the agents never see, run by a check'
+      `${COMMENT_COLUMN}# code files cannot be frozen apart from the code: keep tests the agents never see, run by a check`
     );
   }
   return 'frozen = []                      # add your tests, e.g. ["test/**"]: restored from `base` before every check run, so no candidate can edit its way to a pass';
@@ -204,14 +204,14 @@ function editableSetting(editable: readonly string[], python: boolean): string {
     // Modules at the root: the one case where init knows what an allow-list would keep out but not where the code is.
     return [
       '# editable = ["app.py", "lib/**"]  # recommended, naming your code: `python3 -m pytest` imports a module added at the root',
-      '                                 # (pluggy.py, argparse.py) before its own, and only an allow-list keeps such a file out',
+      `${COMMENT_COLUMN}# (pluggy.py, argparse.py) before its own, and only an allow-list keeps such a file out`,
     ].join('\n');
   }
   if (editable.length === 0) return '# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged';
   return [
-    `editable = ${tomlList(editable)}${' '.repeat(Math.max(1, 33 - `editable = ${tomlList(editable)}`.length))}# found in this repo: your code. A change elsewhere is reverted before scoring and never`,
-    '                                 # merged (the candidate can still win), so a file added elsewhere that the test runner',
-    '                                 # would load earns nothing. Add the paths your task needs to change (docs, other folders)',
+    `${beforeComment(`editable = ${tomlList(editable)}`)}# found in this repo: your code. A change elsewhere is reverted before scoring and never`,
+    `${COMMENT_COLUMN}# merged (the candidate can still win), so a file added elsewhere that the test runner`,
+    `${COMMENT_COLUMN}# would load earns nothing. Add the paths your task needs to change (docs, other folders)`,
   ].join('\n');
 }
 
@@ -219,14 +219,14 @@ function editableSetting(editable: readonly string[], python: boolean): string {
  * `protected = [...]`: the test runner's own files by name, a block of several lines, commented;
  * nothing where there are none (a repo whose test command init did not recognise).
  */
-function protectedSetting(runnerFiles: readonly string[]): string {
-  if (runnerFiles.length === 0) return '';
+function protectedSetting(patterns: readonly string[]): string {
+  if (patterns.length === 0) return '';
   return [
-    "protected = [                    # the test runner's own hooks and configuration, by name and anywhere, whether or not",
+    "protected = [                    # the test runner's own hooks and configuration, by name, whether or not",
     '  # the repo has them: kept as in `base` like `frozen`, so a candidate that adds or changes one (a hook that',
     '  # turns failures into passes, a config that points the runner elsewhere) cannot win; drop a name your task',
     '  # needs to change',
-    ...chunks(runnerFiles, 4).map((some) => `  ${tomlItems(some)},`),
+    ...chunks(patterns, 4).map((some) => `  ${tomlItems(some)},`),
     ']',
     '',
   ].join('\n');
@@ -255,8 +255,15 @@ function scoreOf(index: number, count: number): number {
 function linkLine(probe: RepoProbe | undefined): string {
   const link = probe?.link ?? [];
   return link.length > 0
-    ? `link = ${tomlList(link)}${' '.repeat(Math.max(1, 33 - `link = ${tomlList(link)}`.length))}# shared into each worktree as a link (read-only to sandboxed agents): the fastest way, no copy\n`
+    ? `${beforeComment(`link = ${tomlList(link)}`)}# shared into each worktree as a link (read-only to sandboxed agents): the fastest way, no copy\n`
     : '# link = ["node_modules"]        # untracked folders shared into each worktree as a link (read-only to sandboxed agents), faster than copy\n';
+}
+
+/** Where the starter's comments start (a setting longer than that gets one space before its comment). */
+const COMMENT_COLUMN = ' '.repeat(33);
+
+function beforeComment(setting: string): string {
+  return setting.length < COMMENT_COLUMN.length ? setting.padEnd(COMMENT_COLUMN.length) : `${setting} `;
 }
 
 function tomlList(items: readonly string[]): string {

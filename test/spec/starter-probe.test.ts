@@ -34,18 +34,18 @@ async function loadStarter(dir: string, toml: string) {
 
 describe('probeRepo and the starter it writes', () => {
   const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/.tool-versions'];
-  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; runnerFiles?: string[]; link?: string[]; editable?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], runnerFiles: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
-    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], runnerFiles: PYTEST_FILES, editable: ['fixture/**'] }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], runnerFiles: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
-    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], runnerFiles: ['**/go.work', '**/vendor/**', '**/.tool-versions'] }],
-    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], runnerFiles: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions'] }],
+  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
+    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: PYTEST_FILES, editable: ['fixture/**'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
+    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.work', '**/vendor/**', '**/.tool-versions'] }],
+    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
     expect(probe.checks.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(probe.frozen).toEqual(expected.frozen);
-    expect(probe.runnerFiles).toEqual(expected.runnerFiles ?? []);
+    expect(probe.protected).toEqual(expected.protected ?? []);
     expect(probe.link).toEqual(expected.link ?? []);
     expect(probe.testsFrozen).toBe(true);
     const toml = starterSpec({ name: kind, probe });
@@ -54,7 +54,7 @@ describe('probeRepo and the starter it writes', () => {
     expect(spec.checks.items.map((c) => [c.name, c.command])).toEqual(expected.checks);
     expect(spec.checks.items.reduce((sum, c) => sum + c.score, 0)).toBe(100);
     expect(spec.checks.frozen).toEqual(expected.frozen);
-    expect(spec.checks.protected).toEqual(expected.runnerFiles ?? []);
+    expect(spec.checks.protected).toEqual(expected.protected ?? []);
     expect(spec.setup.link).toEqual(expected.link ?? []);
     expect(probe.editable).toEqual(expected.editable ?? []);
     expect(spec.checks.editable).toEqual(expected.editable ?? []);
@@ -66,8 +66,8 @@ describe('probeRepo and the starter it writes', () => {
     ['mocha test/', ['**/.mocharc.yml', '**/.mocharc.json'], ['jest.', 'vitest.', 'vite.', 'babel.', '.babelrc', '__mocks__']],
   ])("a Node repo whose tests run `%s` freezes that runner's configuration files by name, though it has none", async (script, some, notOthers) => {
     const { probe } = await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: script } })));
-    expect(probe.runnerFiles).toEqual(expect.arrayContaining(['**/.npmrc', ...some]));
-    expect(probe.runnerFiles.filter((file) => notOthers.some((start) => file.startsWith(`**/${start}`)))).toEqual([]);
+    expect(probe.protected).toEqual(expect.arrayContaining(['**/.npmrc', ...some]));
+    expect(probe.protected.filter((file) => notOthers.some((start) => file.startsWith(`**/${start}`)))).toEqual([]);
   });
 
   it("a Node repo's tsconfig and ESLint configuration are frozen where they exist, and an eslint.config by name where the lint runs eslint", async () => {
@@ -79,19 +79,19 @@ describe('probeRepo and the starter it writes', () => {
       made.commitAll('typescript and eslint');
     });
     expect(probe.frozen).toEqual(['test/**', 'package.json', '**/tsconfig*.json', '**/.eslintrc*']);
-    expect(probe.runnerFiles).toEqual(expect.arrayContaining(['**/eslint.config.js', '**/eslint.config.mjs', '**/eslint.config.ts']));
+    expect(probe.protected).toEqual(expect.arrayContaining(['**/eslint.config.js', '**/eslint.config.mjs', '**/eslint.config.ts']));
     // Without an eslint lint script, no eslint.config name.
-    expect((await probed('node')).probe.runnerFiles.some((file) => file.includes('eslint'))).toBe(false);
+    expect((await probed('node')).probe.protected.some((file) => file.includes('eslint'))).toBe(false);
   });
 
   it('every name offered anywhere covers every folder, and the starter writes them under protected, none under frozen', async () => {
     const { r, probe } = await probed('python');
     const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
-    const others = await Promise.all((['rust', 'go', 'make'] as const).map(async (kind) => (await probed(kind)).probe.runnerFiles));
-    for (const pattern of [...probe.runnerFiles, ...node.runnerFiles, ...others.flat()]) expect(pattern, pattern).toMatch(/^\*\*\//);
+    const others = await Promise.all((['rust', 'go', 'make'] as const).map(async (kind) => (await probed(kind)).probe.protected));
+    for (const pattern of [...probe.protected, ...node.protected, ...others.flat()]) expect(pattern, pattern).toMatch(/^\*\*\//);
     const spec = await loadStarter(r.dir, starterSpec({ name: 'python', probe }));
-    expect(spec.checks.frozen.filter((pattern) => probe.runnerFiles.includes(pattern))).toEqual([]);
-    expect(spec.checks.protected).toEqual(probe.runnerFiles);
+    expect(spec.checks.frozen.filter((pattern) => probe.protected.includes(pattern))).toEqual([]);
+    expect(spec.checks.protected).toEqual(probe.protected);
   });
 
   it("a repo whose make file is a lowercase makefile gets it protected (and the GNUmakefile make would read first)", async () => {
@@ -100,7 +100,7 @@ describe('probeRepo and the starter it writes', () => {
       made.commitAll('a makefile');
     });
     expect(probe.checks.map((c) => c.command)).toEqual(['make test']);
-    const kept = [...probe.frozen, ...probe.runnerFiles];
+    const kept = [...probe.frozen, ...probe.protected];
     expect([...(await globsMatching(r.dir, 'HEAD', kept))]).toEqual(['**/makefile']);
     expect(kept).toContain('**/GNUmakefile');
   });
@@ -128,7 +128,7 @@ describe('probeRepo and the starter it writes', () => {
       writeFileSync(join(dir, 'common.mk'), '# shared\n');
       made.commitAll('includes');
     });
-    expect(probe.runnerFiles).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk']);
+    expect(probe.protected).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk']);
     expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
   });
 
@@ -147,7 +147,7 @@ describe('probeRepo and the starter it writes', () => {
 
   it('a repo with nothing to run: one placeholder check that says so, no frozen path, and it loads', async () => {
     const { r, probe } = await probed('bare');
-    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], testsFrozen: false, runnerFiles: [], link: [], editable: [] });
+    expect(probe).toEqual({ kinds: [], checks: [], frozen: [], testsFrozen: false, protected: [], link: [], editable: [] });
     const toml = starterSpec({ name: 'bare', probe });
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.items).toHaveLength(1);

@@ -64,7 +64,7 @@ describe('starterSpec', () => {
       ],
       frozen: ['test/**'],
       testsFrozen: true,
-      runnerFiles: ['**/.npmrc'],
+      protected: ['**/.npmrc'],
       link: ['node_modules'],
       editable: ['src/**'],
     };

@@ -49,8 +49,8 @@ function foundLine(probe: RepoProbe): string {
   const parts = [
     `checks: ${probe.checks.map((check) => `\`${check.command}\``).join(', ')}`,
     probe.frozen.length > 0 ? `frozen: ${probe.frozen.join(', ')}` : 'no test folder to freeze found',
-    ...(probe.runnerFiles.length > 0
-      ? [`protected: ${probe.runnerFiles.length} of the test runner's file names, anywhere (${probe.runnerFiles.slice(0, 2).join(', ')}${probe.runnerFiles.length > 2 ? ', ...' : ''})`]
+    ...(probe.protected.length > 0
+      ? [`protected: ${probe.protected.length} names of the test runner's own files (${probe.protected.slice(0, 2).join(', ')}${probe.protected.length > 2 ? ', ...' : ''})`]
       : []),
     ...(probe.editable.length > 0 ? [`editable: ${probe.editable.join(', ')}`] : []),
     ...(probe.link.length > 0 ? [`setup.link: ${probe.link.join(', ')}`] : []),
