@@ -83,6 +83,26 @@ describe('nothing tampered is ever merged', () => {
     expect(project.repo.git('show', `${c2?.ref}:test/add.test.mjs`)).toContain("test('ok'");
   });
 
+  it('with allow_tampered, a winner that added a protected file (a conftest.py) gets it reverted before the merge, as a frozen one', async () => {
+    project = makeProject();
+    const fixAndHook = `${FIX_SCRIPT}
+[[steps]]
+write = "conftest.py"
+content = "# a hook\\n"
+`;
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `${scripts(fixAndHook)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["test/**", "scripts/check.sh"]\nprotected = ["**/conftest.py"]')}\n[select]\nmerge = "merge"\nallow_tampered = true\n`),
+    );
+    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const r = report();
+    expect(r.winner).toBe('c1');
+    expect(r.merge?.message).toContain('reverted frozen paths conftest.py on top of the scored commit');
+    expect(project.repo.git('ls-tree', '--name-only', 'HEAD')).not.toContain('conftest.py');
+    expect(readFileSync(join(project.repo.dir, 'src/add.mjs'), 'utf8')).toContain('a + b');
+  });
+
   it('a change outside [checks] editable is not merged', async () => {
     const fixAndMore = `${FIX_SCRIPT}
 [[steps]]
