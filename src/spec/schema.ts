@@ -133,14 +133,14 @@ export const specSchema = z
         editable: z.array(nonEmpty).default([]).meta({
           description:
             'an allow-list of git pathspec globs, relative to the repo root (`src/**`): changes outside it are reverted before scoring, never merged, and flag the candidate',
-          defaultText: 'everything but `frozen`',
+          defaultText: 'everything but `frozen` and `protected`',
           pathRule: 'repo-pathspec',
         }),
       })
       .prefault({})
       .meta({
         description:
-          "Your commands, run against each candidate's committed work. Freeze everything your checks depend on (the tests, the check scripts, `package.json` if a check runs `npm test`): what is not frozen, the agents can change.",
+          "Your commands, run against each candidate's committed work. Freeze everything your checks depend on (the tests, the check scripts, `package.json` if a check runs `npm test`), and protect the files the test runner would load if a candidate added them (`protected`): what is neither, the agents can change.",
       }),
 
     review: z
