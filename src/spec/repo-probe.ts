@@ -3,7 +3,7 @@
  * exist there rather than guesses: the test, lint and typecheck scripts of a package.json, pytest
  * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo
  * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders and test-file patterns
- * that match tracked files, and the names of the test runner's own files, protected anywhere
+ * that match tracked files, and the names of the test runner's own files, protected by name
  * whether the repo has them or not; `[checks] editable` where the code's folder is clear (src/, a
  * Python repo's packages); and, for a Node repo whose dependencies are installed, `[setup] link =
  * ["node_modules"]` (the fastest way to give every worktree its dependencies: scripts/bench-setup.mjs).

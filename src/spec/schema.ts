@@ -126,7 +126,7 @@ export const specSchema = z
         }),
         protected: z.array(nonEmpty).default([]).meta({
           description:
-            'git pathspec globs kept as in `base` like `frozen`, without the rule that each match a file of `base`: a candidate that adds, changes or deletes such a file cannot win; for files that change what a check runs wherever they appear, such as a test runner\'s hooks and configuration (`**/conftest.py`, `**/*.dist-info/**`, `**/node_modules/**`)',
+            'git pathspec globs kept as in `base` like `frozen`, without the rule that each match a file of `base`: a candidate that adds, changes or deletes such a file cannot win (unless `select.allow_tampered`); for files that change what a check runs wherever they appear, such as a test runner\'s hooks and configuration (`**/conftest.py`, `**/*.dist-info/**`, `**/node_modules/**`)',
           pathRule: 'repo-pathspec',
         }),
         items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),
