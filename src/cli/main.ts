@@ -1,7 +1,8 @@
 /**
  * The command line: parses arguments, dispatches to one command module, and maps results to
- * exit codes. The only place that calls process.exit. Output errors (EPIPE, EIO) never change
- * the exit code: ./output.ts.
+ * exit codes. Output errors (EPIPE, EIO) never change the exit code: ./output.ts. Elsewhere only a
+ * run's signal handlers call process.exit (./run-session.ts and ../process/namespace.ts: a second
+ * Ctrl-C, or a signal once the run has ended, which exits with the run's own code).
  *
  * The codes and their meaning are in src/engine/exit-codes.ts (and the README's table).
  */

@@ -56,7 +56,13 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
   // before or after the forwarded one: the two are one cancel. So a forwarded cancel counts only as
   // the first signal, and, when it came first, the direct signal after it is taken for its twin.
   let twinExpected = false;
+  // Set once the run has ended and its result is known (its record, reports and output written).
+  let ended: number | undefined;
   const onDirect = (name: NodeJS.Signals): void => {
+    // A signal while Node winds down after the run (its handles closing) ends bestof with the run's
+    // own exit code: the run is over and recorded, and the signal's default 130 or 143 would make a
+    // finished run look cancelled to a script or CI job that stopped it a moment late.
+    if (ended !== undefined) process.exit(ended);
     if (twinExpected) {
       twinExpected = false;
       return;
@@ -64,6 +70,7 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     onSignal(name);
   };
   const onForwarded = (): void => {
+    if (ended !== undefined) process.exit(ended);
     if (signals > 0) return;
     onSignal('SIGTERM');
     twinExpected = true;
@@ -133,7 +140,7 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     }
     if (options.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
     // A winner the user chose in the compare view decides the exit code, as a policy winner would.
-    if (choice) return choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed;
+    if (choice) return (ended = choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed);
     // The closing line has said it already when the engine met the full disk too (it stopped the run itself).
     if (recordFailure !== undefined && state.exitCode !== EXIT_CODES.incomplete) {
       // The log ends where the write failed: what happened after it (the cancel, the commits it
@@ -141,15 +148,21 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       process.stderr.write(
         `bestof: run ${plan.runId} is incomplete: its record could not be written (${recordFailure.message}); the candidates' commits are under refs/bestof/${plan.runId}/ and any work git could not commit is in the worktrees; make room on that disk, then \`bestof resume ${plan.runId}\` goes on (or \`bestof clean\` commits and keeps what is left)\n`,
       );
-      return EXIT_CODES.incomplete;
+      return (ended = EXIT_CODES.incomplete);
     }
-    return recordFailure !== undefined ? EXIT_CODES.incomplete : (state.exitCode ?? EXIT_CODES.internalError);
+    ended = recordFailure !== undefined ? EXIT_CODES.incomplete : (state.exitCode ?? EXIT_CODES.internalError);
+    return ended;
   } finally {
     record.close();
     ui?.close();
-    process.off('SIGINT', onDirect);
-    process.off('SIGTERM', onDirect);
-    process.off(FORWARDED_CANCEL, onForwarded);
+    // SIGINT and SIGTERM stay handled (onDirect) when the run has ended: removed, a signal in the
+    // instants before Node exits would take the default action, 130 or 143 for a finished run.
+    // So does the outer bestof's forwarded cancel (its default action would end this one by SIGUSR2).
+    if (ended === undefined) {
+      process.off('SIGINT', onDirect);
+      process.off('SIGTERM', onDirect);
+      process.off(FORWARDED_CANCEL, onForwarded);
+    }
     process.off('SIGHUP', onHangup);
   }
 }

@@ -66,7 +66,12 @@ export async function runAgainInMountNamespace(env: NodeJS.ProcessEnv = process.
     ...process.argv.slice(2),
   ];
   const child = spawn(unshare, args, { stdio: 'inherit', env: { ...env, [NAMESPACE_VAR]: '1' } });
+  // The inner bestof's exit code, once it has exited.
+  let exited: number | undefined;
   const passOn = (signal: NodeJS.Signals) => (): void => {
+    // After the inner bestof has exited, a signal in the instants before this one exits ends it with
+    // the inner one's code, not the signal's default 130 or 143 (as src/cli/run-session.ts does).
+    if (exited !== undefined) process.exit(exited);
     // A terminal's Ctrl-C went to the whole foreground group, the inner bestof included.
     if (signal === 'SIGINT' && process.stdin.isTTY) return;
     // Passed on as FORWARDED_CANCEL, which the inner bestof takes for a cancel that never counts as
@@ -83,10 +88,14 @@ export async function runAgainInMountNamespace(env: NodeJS.ProcessEnv = process.
   try {
     return await new Promise<Result<number>>((resolve) => {
       child.once('error', (error) => resolve(err(`cannot start ${unshare}: ${error.message}`)));
-      child.once('exit', (code, signal) => resolve(ok(code ?? 128 + signalNumber(signal))));
+      child.once('exit', (code, signal) => {
+        exited = code ?? 128 + signalNumber(signal);
+        resolve(ok(exited));
+      });
     });
   } finally {
-    for (const [signal, handler] of handlers) process.off(signal, handler);
+    // Kept once the inner bestof has exited (see passOn): removed, a signal would take its default action.
+    if (exited === undefined) for (const [signal, handler] of handlers) process.off(signal, handler);
   }
 }
 

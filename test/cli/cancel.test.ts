@@ -9,11 +9,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, signalAtExitEntry, startCli } from '../helpers/cli.js';
 import { processesWithArg, processesWithEnv, killAll, SeenProcesses } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
-import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
+import { ADD_CHECKS, FIX_SCRIPT, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 
 let project: Project;
 /** Pids a test saw and that must not outlive it, even when it fails. */
@@ -309,5 +309,26 @@ score = 1
     expect(processesOfRun(runId)).toEqual([]);
     // The agent and whichever `sleep` of its loop was running: how many depends on the instant.
     expect(resumed.stdout + resumed.stderr).toMatch(/warning: stopped \d+ process(es)? that the interrupted run had left running/);
+  });
+});
+
+describe('a signal after the run has ended', () => {
+  // Found by sending SIGTERM at random instants: 2 times in 120 it came after the run had ended,
+  // its record and output written, while Node wound down, and bestof exited 143 for a finished run.
+  // The preload plays that instant: bestof signals itself when its event loop has emptied.
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s in the instant before Node exits ends bestof with the run\'s own exit code, not the signal\'s', async (signal) => {
+    project = makeProject();
+    const marker = join(project.outside, 'signalled');
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(fix)}`, ADD_CHECKS);
+    const result = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, entry: signalAtExitEntry(project.outside, signal, marker) });
+
+    expect(readFileSync(marker, 'utf8').trim().split('\n'), 'the signal was sent').toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(runsDir(), onlyRunId() as string, 'state.json'), 'utf8'));
+    expect(state.candidates.c1.status).toBe('done');
+    expect(result.signal).toBeNull();
+    expect(state.exitCode).toBe(0);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\(exit 0\)/);
   });
 });

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, signalAtExitEntry, startCli } from '../helpers/cli.js';
 import { killAll, processesWithEnv, SeenProcesses } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
@@ -104,6 +104,19 @@ describe('copy-on-write worktrees', () => {
     // The base checkout's files are deleted by a process of their own after the run, the trash folder with them.
     const trash = join(project.worktreesDir, '.bestof-trash');
     await waitUntil(() => !existsSync(trash), 'the shared base checkout to be deleted after the run');
+  });
+
+  it('a SIGTERM in the instant before the outer bestof exits (the inner one has exited with the run\'s code) ends it with that code, not 143', async () => {
+    project = makeProject();
+    const marker = join(project.outside, 'signalled');
+    const entry = signalAtExitEntry(project.outside, 'SIGTERM', marker);
+    const result = await runCli(['run', twoCandidates(), '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, entry });
+    expect(result.stderr + result.stdout).not.toMatch(/cannot be used here/);
+    // Sent by both: the bestof in the namespace, then the outer one.
+    expect(readFileSync(marker, 'utf8').trim().split('\n'), 'the signal was sent').toHaveLength(2);
+    expect(result.signal).toBeNull();
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect((events(onlyRunId() as string).find((e) => e.type === 'run.finished') as { winner?: string }).winner).toBe('c1');
   });
 
   it('clean deletes what a killed background deletion left in the trash', async () => {

@@ -3,8 +3,8 @@
  * the way a user does. `npm test` builds first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,4 +59,27 @@ export function startCli(args: readonly string[], options: CliOptions): { child:
 
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+/**
+ * An entry script (CliOptions.entry) that runs bin/bestof.js and has it send itself `signal` in the
+ * last instant before it exits: when its event loop has emptied (`beforeExit`), after the command
+ * has ended and written its output. It first appends its pid to `marker`, so that a test knows the
+ * signal was sent. A bestof that starts itself again (copy-on-write worktrees: the run goes on in a
+ * mount namespace) starts this script, and that one signals itself too. Not NODE_OPTIONS: the
+ * checks and agents would load the preload as well, and the sandbox hides its folder from them.
+ */
+export function signalAtExitEntry(dir: string, signal: NodeJS.Signals, marker: string): string {
+  const entry = join(dir, `signal-at-exit-${signal}.mjs`);
+  writeFileSync(
+    entry,
+    `import { appendFileSync } from 'node:fs';
+process.once('beforeExit', () => {
+  appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n');
+  process.kill(process.pid, ${JSON.stringify(signal)});
+});
+await import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});
+`,
+  );
+  return entry;
 }
