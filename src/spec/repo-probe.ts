@@ -229,7 +229,12 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
-  const runnerFiles = [...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : [])];
+  // `make test` does nothing when a file named `test` is newer than what the target depends on (a
+  // Makefile without `.PHONY: test` is common): a candidate that adds an empty `test` at the root
+  // passes it (checked: it won a tie with the honest candidate). Kept as in base, the name is gone
+  // before the checks; where the repo's tests are in a test/ folder, that is frozen already.
+  const makeTarget = checks.some((check) => check.command === 'make test') ? ['test'] : [];
+  const runnerFiles = [...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : []), ...makeTarget];
   const workspace = isWorkspace(root, pkg);
   return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
 }

@@ -4,12 +4,13 @@
  * wrote passes on the repo as it is: init presents nothing that does not work.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.js';
 import { runCli } from '../helpers/cli.js';
 import { globsMatching } from '../../src/checks/frozen.js';
+import type { ReportJson } from '../helpers/run-record.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from '../spec/repo-fixtures.js';
 
@@ -43,6 +44,61 @@ describe('bestof init on a real repo', () => {
       expect(ran.status, `${check.command}: ${ran.stdout}${ran.stderr}`).toBe(0);
     }
   }, 600_000);
+
+  /**
+   * A Makefile without `.PHONY: test` (the make fixture's, and common): make takes a file named
+   * `test` for the target, and with nothing newer than it, has nothing to do. An adversary that
+   * adds an empty `test` at the root, next to an honest agent, with the checks init wrote (its
+   * frozen, protected and check, as written), and again without the name `test` protected.
+   */
+  it("a make repo: a candidate that adds a file named `test` (make's target, then up to date) gains nothing with the checks init wrote", async () => {
+    const r = repo({ Makefile: 'test:\n\tsh tests/run.sh\n', 'tests/run.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' });
+    const init = await runCli(['init'], { cwd: r.dir });
+    expect(init.code, init.stderr).toBe(0);
+    const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+    const { frozen, protected: kept, items } = loaded.value.spec.checks;
+    expect(items.map((check) => check.command)).toEqual(['make test']);
+    expect(kept).toContain('test');
+    const agents = tempDir();
+    writeFileSync(join(agents, 'cheat.sh'), '#!/bin/sh\n: > test\n', { mode: 0o755 });
+    writeFileSync(join(agents, 'honest.sh'), '#!/bin/sh\necho 2 > VERSION\n', { mode: 0o755 });
+    const runWith = async (protectedNames: readonly string[]): Promise<ReportJson> => {
+      const spec = join(agents, 'spec.toml');
+      writeFileSync(
+        spec,
+        [
+          `repo = ${JSON.stringify(r.dir)}`,
+          '[prompt]\ntext = "Make the tests pass."',
+          // c1, the cheater, first: a tie goes to it.
+          `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'cheat.sh'))}`,
+          `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'honest.sh'))}`,
+          `[checks]\nfrozen = ${JSON.stringify(frozen)}\nprotected = ${JSON.stringify(protectedNames)}`,
+          ...items.map((check) => `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}`),
+          '[select]\nmerge = "none"',
+          '',
+        ].join('\n'),
+      );
+      const worktreesDir = tempDir();
+      const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir });
+      const runs = join(r.dir, '.bestof', 'runs');
+      const latest = readdirSync(runs).sort().at(-1) as string;
+      const report = JSON.parse(readFileSync(join(runs, latest, 'report.json'), 'utf8')) as ReportJson;
+      expect(report.candidates.length, result.stdout + result.stderr).toBe(2);
+      return report;
+    };
+
+    const guarded = await runWith(kept);
+    expect(guarded.winner).toBe('c2');
+    const cheater = guarded.candidates.find((c) => c.id === 'c1');
+    expect(cheater?.score).toBe(0);
+    expect(cheater?.tamperedPaths.map((t) => t.path)).toEqual(['test']);
+
+    // Without the name, the empty file passes the check, unflagged, and wins the tie.
+    const open = await runWith(kept.filter((name) => name !== 'test'));
+    expect(open.candidates.find((c) => c.id === 'c1')).toMatchObject({ score: 100, tampered: false });
+    expect(open.winner).toBe('c1');
+  }, 120_000);
 
   it('run from a subfolder, writes at the repo root and says so', async () => {
     const r = repo(REPO_FIXTURES.node);

@@ -39,7 +39,7 @@ describe('probeRepo and the starter it writes', () => {
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: PYTEST_FILES, editable: ['fixture/**'] }],
     ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.work', '**/vendor/**', '**/.tool-versions'] }],
-    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions'] }],
+    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'test'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
@@ -88,7 +88,10 @@ describe('probeRepo and the starter it writes', () => {
     const { r, probe } = await probed('python');
     const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
     const others = await Promise.all((['rust', 'go', 'make'] as const).map(async (kind) => (await probed(kind)).probe.protected));
-    for (const pattern of [...probe.protected, ...node.protected, ...others.flat()]) expect(pattern, pattern).toMatch(/^\*\*\//);
+    // But for make's own names, which make reads at the root, where it runs: its includes, and the
+    // file named as the check's target (`test`).
+    const runners = others.flat().filter((pattern) => pattern !== 'test');
+    for (const pattern of [...probe.protected, ...node.protected, ...runners]) expect(pattern, pattern).toMatch(/^\*\*\//);
     const spec = await loadStarter(r.dir, starterSpec({ name: 'python', probe }));
     expect(spec.checks.frozen.filter((pattern) => probe.protected.includes(pattern))).toEqual([]);
     expect(spec.checks.protected).toEqual(probe.protected);
@@ -128,7 +131,8 @@ describe('probeRepo and the starter it writes', () => {
       writeFileSync(join(dir, 'common.mk'), '# shared\n');
       made.commitAll('includes');
     });
-    expect(probe.protected).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk']);
+    // And `test`, the file named as the target the check makes (a file of that name would leave make nothing to do).
+    expect(probe.protected).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk', 'test']);
     expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
   });
 

@@ -29,6 +29,7 @@ import {
   RUST_CHECKS,
   NODE_MODULES_SETUP,
   LIBRARY_FILES,
+  MAKE_CHECKS,
   makeTrustProject,
   markersLeft,
   PORT_CHECKS,
@@ -45,7 +46,7 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
-import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
+import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, probeRepo, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -73,6 +74,15 @@ const hasPython = (() => {
 
 const hasCargo = cargoEnv() !== undefined;
 
+const hasMake = (() => {
+  try {
+    execFileSync('make', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 type Mode = 'auto' | 'off';
 
 interface AdversaryCase {
@@ -82,8 +92,11 @@ interface AdversaryCase {
   readonly modes: readonly Mode[];
   /** When the adversary must be flagged: its cheat leaves a trace bestof can see (a committed frozen or non-editable change, a changed shared git dir). */
   readonly flagged?: 'always' | 'off';
-  readonly spec?: Partial<SpecOptions>;
+  /** The spec's options; a function for those read from the project (what `bestof init` would write for it). */
+  readonly spec?: Partial<SpecOptions> | ((project: TrustProject) => Partial<SpecOptions>);
   readonly python?: boolean;
+  /** The make variant of the project (a Makefile that includes an optional local.mk; needs make). */
+  readonly make?: boolean;
   /** The Rust variant of the project (needs cargo). */
   readonly rust?: boolean;
   /** More checks after the common ones. */
@@ -111,6 +124,13 @@ const INIT_PYTEST_PROTECTED = { protected: PYTEST_RUNNER_FILES, checks: PYTHON_C
 const INIT_NODE_PROTECTED = { protected: NPM_RUNNER_FILES };
 /** And for cargo: init freezes a Rust repo's tests/ and Cargo.toml, and protects cargo's own files by name. */
 const INIT_RUST = { frozen: ['test/**', 'package.json', 'tests/**', '**/Cargo.toml'], protected: CARGO_RUNNER_FILES, checks: RUST_CHECKS };
+
+/**
+ * What `bestof init` protects in the project as it is (src/spec/repo-probe.ts, read from its files):
+ * in the make variant, every file its Makefile includes by a plain name besides the runners' names.
+ */
+const initProtected = (project: TrustProject): readonly string[] => probeRepo(project.repo.dir, { frozenMatching: new Set(), clippy: false }).protected;
+const INIT_MAKE = (project: TrustProject): Partial<SpecOptions> => ({ protected: initProtected(project), checks: MAKE_CHECKS });
 
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
@@ -140,6 +160,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto'], flagged: 'always', spec: INIT_RUST, rust: true },
   { title: "shims (frozen, as `bestof init` writes it; no allow-list): Cargo.toml's `autotests = false` and a `[[test]]` of its own", script: 'cargo-manifest-tests', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
   { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a rust-toolchain.toml whose `path` is a fake toolchain in the worktree", script: 'cargo-toolchain-path', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
+  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a local.mk that the Makefile includes, setting the program its `test` runs", script: 'make-include', modes: ['auto', 'off'], flagged: 'always', spec: INIT_MAKE, make: true },
   { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
   { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
   { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
@@ -168,11 +189,16 @@ describe('adversaries, each next to the honest agent', () => {
         it.skip(`${name} (skipped: cargo is not installed)`, () => {});
         continue;
       }
+      if (c.make && !hasMake) {
+        it.skip(`${name} (skipped: make is not installed)`, () => {});
+        continue;
+      }
       it(name, async () => {
-        project = makeTrustProject({ rust: c.rust ?? false });
+        project = makeTrustProject({ rust: c.rust ?? false, make: c.make ?? false });
         const before = userState(project);
         const oneAtATime = c.sharedGitDir && mode === 'off' ? { maxConcurrency: 1 } : {};
-        const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...c.spec }), c.resumeIfKilled ?? false);
+        const spec = typeof c.spec === 'function' ? c.spec(project) : c.spec;
+        const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...spec }), c.resumeIfKilled ?? false);
         expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off') });
         c.also?.(project, readTrustReport(project));
       });
@@ -266,6 +292,18 @@ describe('test runner files without a defence', () => {
     const result = await runBestof(project, trustSpec(project, { cheater: adversary('cargo-manifest-tests'), sandbox: 'auto', ...INIT_RUST, frozen: ['test/**', 'package.json', 'tests/**'], alone: true }), false);
     const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
     // Its bug is left unfixed: only the manifest's test of its own passes the cargo check.
+    expect(cheater?.score, output(result)).toBe(10);
+    expect(cheater?.tampered).toBe(false);
+  });
+
+  it.runIf(hasMake)('a local.mk that the Makefile includes, with init\'s other names protected but not it: the make check\'s points, unflagged', async () => {
+    project = makeTrustProject({ make: true });
+    // What init protects here names local.mk (the case above); the others alone leave it to the candidate.
+    expect(initProtected(project)).toContain('local.mk');
+    const others = initProtected(project).filter((name) => name !== 'local.mk');
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('make-include'), sandbox: 'auto', protected: others, checks: MAKE_CHECKS, alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    // Its bug is left unfixed: only its local.mk passes the make check.
     expect(cheater?.score, output(result)).toBe(10);
     expect(cheater?.tampered).toBe(false);
   });

@@ -61,6 +61,15 @@ export const RUST_FILES: Record<string, string> = {
   'tests/add.rs': 'use tinylib::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n    assert_eq!(add(-1, 1), 0);\n}\n',
 };
 
+/**
+ * A Makefile whose `test` runs the node test, for the make shims (added with
+ * `makeTrustProject({ make: true })`): local settings in an optional local.mk, not committed, a
+ * common pattern (`-include config.mk`) that `bestof init` protects by name.
+ */
+export const MAKE_FILES: Record<string, string> = {
+  Makefile: '# Settings of your own (another NODE) go in local.mk, which is not committed.\nNODE ?= node\n-include local.mk\n\n.PHONY: test\ntest:\n\t$(NODE) test/add.test.js\n',
+};
+
 /** cargo's own homes (rustup's toolchains), from the real environment: the trust tier's bestof has a fake HOME. */
 export function cargoEnv(): Record<string, string> | undefined {
   const realHome = process.env.HOME ?? '';
@@ -89,6 +98,15 @@ name = "cargo"
 command = "cargo test --offline --quiet"
 score = 10
 timeout = "120s"
+${UNIT_CHECK}`;
+
+/** `make test` and the node test: 10 points each, so the honest agent scores 20 as everywhere. */
+export const MAKE_CHECKS = `
+[[checks.items]]
+name = "make"
+command = "make --no-print-directory test"
+score = 10
+timeout = "60s"
 ${UNIT_CHECK}`;
 
 /** Two checks, 10 points each: a plain node run, and one through npm (which puts node_modules/.bin dirs on PATH). */
@@ -144,8 +162,8 @@ export interface TrustProject {
   cleanup(): void;
 }
 
-export function makeTrustProject(options: { readonly rust?: boolean } = {}): TrustProject {
-  const repo = makeTempRepo(options.rust ? { ...LIBRARY_FILES, ...RUST_FILES } : LIBRARY_FILES);
+export function makeTrustProject(options: { readonly rust?: boolean; readonly make?: boolean } = {}): TrustProject {
+  const repo = makeTempRepo({ ...LIBRARY_FILES, ...(options.rust ? RUST_FILES : {}), ...(options.make ? MAKE_FILES : {}) });
   // bestof adds `/.bestof/` to info/exclude on its first run; the user who ran it before has it already.
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), '# git ls-files --others --exclude-from=.git/info/exclude\n/.bestof/\n');
   mkdirSync(join(repo.dir, '.git', 'hooks'), { recursive: true });
