@@ -168,10 +168,23 @@ export function editableCandidates(root: string): string[] {
   return ['src/**', ...packages.map((name) => `${name}/**`)];
 }
 
+/**
+ * The files the repo's test commands name, as written (package.json's `pretest`, `test` and
+ * `posttest` scripts, the recipe of the Makefile's `test` target) and found on disk: a script that
+ * runs the tests (`sh run-tests.sh`, `node scripts/test.js`) is what runs them, and a candidate that
+ * edits it to `exit 0` passes (checked: with the tests frozen but not the script, it scored the full
+ * points). init asks git which of them are committed (ProbeFacts.frozenMatching) and freezes those
+ * its checks run (probeRepo).
+ */
+export function testCommandFileCandidates(root: string): string[] {
+  return [...new Set([...npmTestFiles(root, readJson(join(root, 'package.json'))), ...makeTestFiles(root, makeFileText(root).text)])];
+}
+
 export interface ProbeFacts {
   /**
-   * Which of FROZEN_CANDIDATE_PATTERNS match a file of HEAD (src/checks/frozen.ts globsMatching,
-   * the plan's own test): an ignored build folder or node_modules makes no pattern look useful.
+   * Which of FROZEN_CANDIDATE_PATTERNS and testCommandFileCandidates(root) match a file of HEAD
+   * (src/checks/frozen.ts globsMatching, the plan's own test): an ignored build folder or
+   * node_modules makes no pattern look useful.
    */
   readonly frozenMatching: ReadonlySet<string>;
   /** `cargo clippy --version` works here. */
@@ -218,8 +231,7 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     checks.push({ name: 'vet', command: 'go vet ./...', source: 'go.mod' });
   }
 
-  const makefile = ['Makefile', 'makefile', 'GNUmakefile'].find((name) => existsSync(join(root, name)));
-  const makeText = makefile !== undefined ? readFileSync(join(root, makefile), 'utf8') : '';
+  const { name: makefile, text: makeText } = makeFileText(root);
   if (makefile !== undefined && /^test\s*:/m.test(makeText)) {
     kinds.push('make');
     if (!checks.some((check) => check.name === 'test')) checks.push({ name: 'test', command: 'make test', source: `${makefile} "test" target` });
@@ -227,13 +239,19 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
 
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
   const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
+  const runs = (command: string): boolean => checks.some((check) => check.command === command);
+  const commandFiles = [...(runs('npm test') ? npmTestFiles(root, pkg) : []), ...(runs('make test') ? makeTestFiles(root, makeText) : [])];
   const frozen = frozenOffered.map(({ pattern }) => pattern);
+  // The scripts the checks run, committed, and not in a folder frozen already (tests/run.sh).
+  for (const path of new Set(commandFiles)) {
+    if (facts.frozenMatching.has(path) && !frozen.some((pattern) => pattern.endsWith('/**') && path.startsWith(pattern.slice(0, -2)))) frozen.push(path);
+  }
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
   // `make test` does nothing when a file named `test` is newer than what the target depends on (a
   // Makefile without `.PHONY: test` is common): a candidate that adds an empty `test` at the root
   // passes it (checked: it won a tie with the honest candidate). Kept as in base, the name is gone
   // before the checks; where the repo's tests are in a test/ folder, that is frozen already.
-  const makeTarget = checks.some((check) => check.command === 'make test') ? ['test'] : [];
+  const makeTarget = runs('make test') ? ['test'] : [];
   const runnerFiles = [...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : []), ...makeTarget];
   const workspace = isWorkspace(root, pkg);
   return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
@@ -303,6 +321,45 @@ function makeIncludes(text: string): string[] {
   return [...names];
 }
 
+/** The make file make reads first (GNUmakefile, makefile, Makefile), and its text. */
+function makeFileText(root: string): { name?: string; text: string } {
+  const name = ['GNUmakefile', 'makefile', 'Makefile'].find((file) => existsSync(join(root, file)));
+  return name === undefined ? { text: '' } : { name, text: readFileSync(join(root, name), 'utf8') };
+}
+
+/** The files package.json's `pretest`, `test` and `posttest` scripts name (npm runs all three for `npm test`). */
+function npmTestFiles(root: string, pkg: Record<string, unknown> | undefined): string[] {
+  const scripts = pkg !== undefined && isRecord(pkg.scripts) ? pkg.scripts : {};
+  const commands = ['pretest', 'test', 'posttest'].map((name) => scripts[name]).filter((script): script is string => typeof script === 'string');
+  return commands.flatMap((command) => filesNamed(root, command));
+}
+
+/** The files the recipe of the make file's `test` target names (its lines that start with a tab). */
+function makeTestFiles(root: string, text: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => /^test\s*:/.test(line));
+  if (start < 0) return [];
+  const recipe: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('\t')) break;
+    recipe.push(line.slice(1).replace(/^[@+-]+/, ''));
+  }
+  return recipe.flatMap((line) => filesNamed(root, line));
+}
+
+/**
+ * The words of a shell command that name a file of the repo as written: relative paths (with a `/`,
+ * or a script's extension), no variable, no wildcard, nothing outside the repo, and a file on disk.
+ */
+function filesNamed(root: string, command: string): string[] {
+  return command
+    .split(/[\s;&|()<>`"']+/)
+    .map((word) => word.replace(/^(\.\/)+/, ''))
+    .filter((word) => word !== '' && !word.startsWith('-') && !word.startsWith('/') && !word.startsWith('~') && !/[$*?[\]{}=\\]/.test(word))
+    .filter((word) => !word.split('/').includes('..') && (word.includes('/') || /\.(sh|bash|js|mjs|cjs|ts|mts|cts|py|pl|rb)$/.test(word)))
+    .filter((word) => isFile(join(root, word)));
+}
+
 /** Two checks of the same name (a Node and a Python test) cannot both be `test`: the later ones get their kind's name. */
 function uniqueNames(checks: readonly ProbedCheck[]): ProbedCheck[] {
   const seen = new Set<string>();
@@ -347,6 +404,14 @@ function dependsOn(pkg: Record<string, unknown>, name: string): boolean {
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
   } catch {
     return false;
   }

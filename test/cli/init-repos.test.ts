@@ -4,7 +4,7 @@
  * wrote passes on the repo as it is: init presents nothing that does not work.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.js';
@@ -15,6 +15,12 @@ import { tempRepos } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from '../spec/repo-fixtures.js';
 
 const { repo, tempDir } = tempRepos();
+
+/** A spec's frozen and protected patterns. */
+interface Kept {
+  readonly frozen: readonly string[];
+  readonly protected: readonly string[];
+}
 
 describe('bestof init on a real repo', () => {
   it.each<FixtureKind>(['node', 'python', 'rust', 'go', 'make'])('a %s repo: the spec loads as written, and every check it wrote passes on the repo as it is', async (kind) => {
@@ -46,58 +52,62 @@ describe('bestof init on a real repo', () => {
   }, 600_000);
 
   /**
-   * A Makefile without `.PHONY: test` (the make fixture's, and common): make takes a file named
-   * `test` for the target, and with nothing newer than it, has nothing to do. An adversary that
-   * adds an empty `test` at the root, next to an honest agent, with the checks init wrote (its
-   * frozen, protected and check, as written), and again without the name `test` protected.
+   * A make repo as many are: no `.PHONY: test` (make takes a file named `test` for the target and,
+   * with nothing newer than it, has nothing to do), and a script at the root that runs the tests.
+   * Each adversary, next to an honest agent, with the checks init wrote (its frozen, protected and
+   * check, as written), then again without the one name that holds it off.
    */
-  it("a make repo: a candidate that adds a file named `test` (make's target, then up to date) gains nothing with the checks init wrote", async () => {
-    const r = repo({ Makefile: 'test:\n\tsh tests/run.sh\n', 'tests/run.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' });
+  it.each([
+    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', script: ': > test', path: 'test', without: (k: Kept) => ({ ...k, protected: k.protected.filter((name) => name !== 'test') }) },
+    { cheat: 'rewrites the script the recipe runs to `exit 0`', script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: (k: Kept) => ({ ...k, frozen: k.frozen.filter((name) => name !== 'run-tests.sh') }) },
+  ])("a make repo: a candidate that $cheat gains nothing with the checks init wrote", async ({ script, path, without }) => {
+    const r = repo({ Makefile: 'test:\n\tsh run-tests.sh\n', 'run-tests.sh': 'set -e\nfor t in tests/*.sh; do sh "$t"; done\n', 'tests/version.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' });
     const init = await runCli(['init'], { cwd: r.dir });
     expect(init.code, init.stderr).toBe(0);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
     const { frozen, protected: kept, items } = loaded.value.spec.checks;
     expect(items.map((check) => check.command)).toEqual(['make test']);
-    expect(kept).toContain('test');
+    expect([...frozen, ...kept]).toContain(path);
     const agents = tempDir();
-    writeFileSync(join(agents, 'cheat.sh'), '#!/bin/sh\n: > test\n', { mode: 0o755 });
+    writeFileSync(join(agents, 'cheat.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
     writeFileSync(join(agents, 'honest.sh'), '#!/bin/sh\necho 2 > VERSION\n', { mode: 0o755 });
-    const runWith = async (protectedNames: readonly string[]): Promise<ReportJson> => {
+    const runWith = async (k: Kept): Promise<ReportJson> => {
       const spec = join(agents, 'spec.toml');
       writeFileSync(
         spec,
         [
           `repo = ${JSON.stringify(r.dir)}`,
           '[prompt]\ntext = "Make the tests pass."',
-          // c1, the cheater, first: a tie goes to it.
+          // c1, the cheater, first: a tie goes to it but for a smaller diff.
           `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'cheat.sh'))}`,
           `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'honest.sh'))}`,
-          `[checks]\nfrozen = ${JSON.stringify(frozen)}\nprotected = ${JSON.stringify(protectedNames)}`,
+          `[checks]\nfrozen = ${JSON.stringify(k.frozen)}\nprotected = ${JSON.stringify(k.protected)}`,
           ...items.map((check) => `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}`),
           '[select]\nmerge = "none"',
           '',
         ].join('\n'),
       );
-      const worktreesDir = tempDir();
-      const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir });
       const runs = join(r.dir, '.bestof', 'runs');
-      const latest = readdirSync(runs).sort().at(-1) as string;
-      const report = JSON.parse(readFileSync(join(runs, latest, 'report.json'), 'utf8')) as ReportJson;
+      const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+      const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir: tempDir() });
+      // The new run's folder (two runs in one second do not sort by their ids).
+      const [runId] = readdirSync(runs).filter((id) => !before.has(id));
+      const report = JSON.parse(readFileSync(join(runs, runId as string, 'report.json'), 'utf8')) as ReportJson;
       expect(report.candidates.length, result.stdout + result.stderr).toBe(2);
       return report;
     };
 
-    const guarded = await runWith(kept);
+    const guarded = await runWith({ frozen, protected: kept });
     expect(guarded.winner).toBe('c2');
     const cheater = guarded.candidates.find((c) => c.id === 'c1');
     expect(cheater?.score).toBe(0);
-    expect(cheater?.tamperedPaths.map((t) => t.path)).toEqual(['test']);
+    expect(cheater?.tamperedPaths.map((t) => t.path)).toEqual([path]);
 
-    // Without the name, the empty file passes the check, unflagged, and wins the tie.
-    const open = await runWith(kept.filter((name) => name !== 'test'));
+    // Without that name, the cheat passes the check, unflagged.
+    const open = await runWith(without({ frozen, protected: kept }));
     expect(open.candidates.find((c) => c.id === 'c1')).toMatchObject({ score: 100, tampered: false });
-    expect(open.winner).toBe('c1');
+    expect(open.candidates.find((c) => c.id === 'c2')).toMatchObject({ score: 100 });
   }, 120_000);
 
   it('run from a subfolder, writes at the repo root and says so', async () => {

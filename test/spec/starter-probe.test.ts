@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo } from '../../src/spec/repo-probe.js';
+import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo, testCommandFileCandidates } from '../../src/spec/repo-probe.js';
 import { globsMatching } from '../../src/checks/frozen.js';
 import { starterSpec } from '../../src/spec/starter.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
@@ -19,7 +19,7 @@ const { repo } = tempRepos();
 async function probed(kind: FixtureKind, extra: (dir: string, r: TempRepo) => void = () => undefined, clippy = false) {
   const r = repo(REPO_FIXTURES[kind]);
   extra(r.dir, r);
-  const frozenMatching = await globsMatching(r.dir, 'HEAD', FROZEN_CANDIDATE_PATTERNS);
+  const frozenMatching = await globsMatching(r.dir, 'HEAD', [...FROZEN_CANDIDATE_PATTERNS, ...testCommandFileCandidates(r.dir)]);
   const editableMatching = await globsMatching(r.dir, 'HEAD', editableCandidates(r.dir));
   return { r, probe: probeRepo(r.dir, { frozenMatching, clippy, editableMatching }) };
 }
@@ -134,6 +134,34 @@ describe('probeRepo and the starter it writes', () => {
     // And `test`, the file named as the target the check makes (a file of that name would leave make nothing to do).
     expect(probe.protected).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk', 'test']);
     expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
+  });
+
+  it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {
+    const { probe } = await probed('make', (dir, made) => {
+      writeFileSync(join(dir, 'Makefile'), 'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\n');
+      for (const file of ['run-tests.sh', 'lint.sh', 'other.sh', 'tools/a.js']) {
+        mkdirSync(join(dir, file, '..'), { recursive: true });
+        writeFileSync(join(dir, file), 'true\n');
+      }
+      mkdirSync(join(dir, 'scripts'));
+      writeFileSync(join(dir, 'scripts', 'check.sh'), 'true\n');
+      made.commitAll('scripts');
+      writeFileSync(join(dir, 'not-committed.sh'), 'true\n');
+    });
+    expect(probe.frozen).toEqual(['tests/**', 'run-tests.sh', 'scripts/check.sh']);
+  });
+
+  it("the files package.json's pretest, test and posttest scripts name are frozen; a make recipe's are not where `npm test` is the check", async () => {
+    const { probe } = await probed('node', (dir, made) => {
+      const scripts = { pretest: 'node scripts/prepare.js', test: 'node ./scripts/run-tests.mjs "test/one.test.js" && node --test test/', posttest: 'sh scripts/after.sh', lint: 'node scripts/lint.js' };
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', scripts }));
+      mkdirSync(join(dir, 'scripts'));
+      for (const file of ['prepare.js', 'run-tests.mjs', 'after.sh', 'lint.js', 'make-test.sh']) writeFileSync(join(dir, 'scripts', file), '\n');
+      writeFileSync(join(dir, 'Makefile'), 'test:\n\tsh scripts/make-test.sh\n');
+      made.commitAll('scripts');
+    });
+    expect(probe.checks.map((check) => check.command)).toEqual(['npm test', 'npm run lint']);
+    expect(probe.frozen).toEqual(['test/**', 'package.json', 'scripts/prepare.js', 'scripts/run-tests.mjs', 'scripts/after.sh']);
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {

@@ -7,7 +7,7 @@ import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/repo.js';
 import { globsMatching } from '../../checks/frozen.js';
 import { runProcess } from '../../process/run-process.js';
-import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo, type RepoProbe } from '../../spec/repo-probe.js';
+import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo, testCommandFileCandidates, type RepoProbe } from '../../spec/repo-probe.js';
 
 /**
  * `bestof init`: a commented starter spec at the root of the current repo (also when run from a
@@ -35,9 +35,12 @@ export async function initCommand(args: readonly string[]): Promise<number> {
   return EXIT_CODES.ok;
 }
 
-/** What the repo holds, for the starter: the frozen and editable patterns that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
+/** What the repo holds, for the starter: the frozen and editable patterns (and the files its test commands name) that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
 async function probeAt(root: string): Promise<RepoProbe> {
-  const [frozenMatching, editableMatching] = await Promise.all([globsMatching(root, 'HEAD', FROZEN_CANDIDATE_PATTERNS), globsMatching(root, 'HEAD', editableCandidates(root))]);
+  const [frozenMatching, editableMatching] = await Promise.all([
+    globsMatching(root, 'HEAD', [...FROZEN_CANDIDATE_PATTERNS, ...testCommandFileCandidates(root)]),
+    globsMatching(root, 'HEAD', editableCandidates(root)),
+  ]);
   const clippy = existsSync(resolve(root, 'Cargo.toml'))
     ? (await runProcess('cargo', ['clippy', '--version'], { cwd: root, env: process.env, timeoutMs: 20_000 })).ok
     : false;
