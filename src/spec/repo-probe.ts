@@ -169,15 +169,17 @@ export function editableCandidates(root: string): string[] {
 }
 
 /**
- * The files the repo's test commands name, as written (package.json's `pretest`, `test` and
- * `posttest` scripts, the recipe of the Makefile's `test` target) and found on disk: a script that
+ * The files the repo's check commands name, as written (package.json's `test`, `lint` and
+ * `typecheck` scripts with their `pre` and `post` scripts, the recipe of the Makefile's `test`
+ * target) and found on disk: a script that
  * runs the tests (`sh run-tests.sh`, `node scripts/test.js`) is what runs them, and a candidate that
  * edits it to `exit 0` passes (checked: with the tests frozen but not the script, it scored the full
  * points). init asks git which of them are committed (ProbeFacts.frozenMatching) and freezes those
  * its checks run (probeRepo).
  */
 export function testCommandFileCandidates(root: string): string[] {
-  return [...new Set([...npmTestFiles(root, readJson(join(root, 'package.json'))), ...makeTestFiles(root, makeFileText(root).text)])];
+  const pkg = readJson(join(root, 'package.json'));
+  return [...new Set([...NPM_CHECKED_SCRIPTS.flatMap((name) => npmScriptFiles(root, pkg, name)), ...makeTestFiles(root, makeFileText(root).text)])];
 }
 
 export interface ProbeFacts {
@@ -240,7 +242,8 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
   const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
   const runs = (command: string): boolean => checks.some((check) => check.command === command);
-  const commandFiles = [...(runs('npm test') ? npmTestFiles(root, pkg) : []), ...(runs('make test') ? makeTestFiles(root, makeText) : [])];
+  const npmFiles = NPM_CHECKED_SCRIPTS.flatMap((name) => (runs(name === 'test' ? 'npm test' : `npm run ${name}`) ? npmScriptFiles(root, pkg, name) : []));
+  const commandFiles = [...npmFiles, ...(runs('make test') ? makeTestFiles(root, makeText) : [])];
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   // The scripts the checks run, committed, and not in a folder frozen already (tests/run.sh).
   for (const path of new Set(commandFiles)) {
@@ -327,10 +330,13 @@ function makeFileText(root: string): { name?: string; text: string } {
   return name === undefined ? { text: '' } : { name, text: readFileSync(join(root, name), 'utf8') };
 }
 
-/** The files package.json's `pretest`, `test` and `posttest` scripts name (npm runs all three for `npm test`). */
-function npmTestFiles(root: string, pkg: Record<string, unknown> | undefined): string[] {
+/** The package.json scripts init may write a check for (`npm test`, `npm run lint`, `npm run typecheck`). */
+const NPM_CHECKED_SCRIPTS = ['test', 'lint', 'typecheck'] as const;
+
+/** The files package.json's script `name` names, and its `pre` and `post` scripts (npm runs all three). */
+function npmScriptFiles(root: string, pkg: Record<string, unknown> | undefined, name: string): string[] {
   const scripts = pkg !== undefined && isRecord(pkg.scripts) ? pkg.scripts : {};
-  const commands = ['pretest', 'test', 'posttest'].map((name) => scripts[name]).filter((script): script is string => typeof script === 'string');
+  const commands = [`pre${name}`, name, `post${name}`].map((script) => scripts[script]).filter((script): script is string => typeof script === 'string');
   return commands.flatMap((command) => filesNamed(root, command));
 }
 
@@ -347,17 +353,29 @@ function makeTestFiles(root: string, text: string): string[] {
   return recipe.flatMap((line) => filesNamed(root, line));
 }
 
+/** Programs that run the script named right after them (`node scripts/test.js`, `sh run-tests.sh`). */
+const INTERPRETERS = new Set(['node', 'sh', 'bash', 'zsh', 'dash', 'python', 'python3', 'perl', 'ruby', 'tsx', 'ts-node']);
+
 /**
- * The words of a shell command that name a file of the repo as written: relative paths (with a `/`,
- * or a script's extension), no variable, no wildcard, nothing outside the repo, and a file on disk.
+ * The scripts of the repo a shell command runs, as written: the program of each simple command
+ * (`./run-tests.sh`, `scripts/check.sh --fast`) and the script an interpreter is given first
+ * (`node scripts/test.js`), where that is a relative path without a variable or a wildcard, inside
+ * the repo, and a file on disk. Never the other arguments: `node --check src/add.js` and `eslint
+ * lib/index.js` name the code under check, which candidates must be free to change.
  */
 function filesNamed(root: string, command: string): string[] {
-  return command
-    .split(/[\s;&|()<>`"']+/)
-    .map((word) => word.replace(/^(\.\/)+/, ''))
-    .filter((word) => word !== '' && !word.startsWith('-') && !word.startsWith('/') && !word.startsWith('~') && !/[$*?[\]{}=\\]/.test(word))
-    .filter((word) => !word.split('/').includes('..') && (word.includes('/') || /\.(sh|bash|js|mjs|cjs|ts|mts|cts|py|pl|rb)$/.test(word)))
-    .filter((word) => isFile(join(root, word)));
+  const files: string[] = [];
+  for (const simple of command.split(/&&|\|\||[;|&()\n]/)) {
+    const words = simple.trim().split(/\s+/).map((word) => word.replace(/^["']|["']$/g, ''));
+    while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string) || ['exec', 'env', 'time', 'command'].includes(words[0] as string))) words.shift();
+    const [program, first] = words;
+    if (program === undefined) continue;
+    const script = INTERPRETERS.has(program.split('/').at(-1) as string) ? first : program;
+    if (script === undefined || script.startsWith('-') || script.startsWith('/') || script.startsWith('~') || /[$*?[\]{}=\\`]/.test(script)) continue;
+    const path = script.replace(/^(\.\/)+/, '');
+    if (path !== '' && !path.split('/').includes('..') && isFile(join(root, path))) files.push(path);
+  }
+  return files;
 }
 
 /** Two checks of the same name (a Node and a Python test) cannot both be `test`: the later ones get their kind's name. */

@@ -151,17 +151,18 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.frozen).toEqual(['tests/**', 'run-tests.sh', 'scripts/check.sh']);
   });
 
-  it("the files package.json's pretest, test and posttest scripts name are frozen; a make recipe's are not where `npm test` is the check", async () => {
+  it("the files package.json's pretest, test and posttest scripts (and the lint script) name are frozen; a make recipe's are not where `npm test` is the check", async () => {
     const { probe } = await probed('node', (dir, made) => {
-      const scripts = { pretest: 'node scripts/prepare.js', test: 'node ./scripts/run-tests.mjs "test/one.test.js" && node --test test/', posttest: 'sh scripts/after.sh', lint: 'node scripts/lint.js' };
+      const scripts = { pretest: 'node scripts/prepare.js', test: 'node ./scripts/run-tests.mjs "test/one.test.js" && node --test test/', posttest: 'sh scripts/after.sh', lint: 'node scripts/lint.js', build: 'node scripts/build.js' };
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', scripts }));
       mkdirSync(join(dir, 'scripts'));
-      for (const file of ['prepare.js', 'run-tests.mjs', 'after.sh', 'lint.js', 'make-test.sh']) writeFileSync(join(dir, 'scripts', file), '\n');
+      for (const file of ['prepare.js', 'run-tests.mjs', 'after.sh', 'lint.js', 'build.js', 'make-test.sh']) writeFileSync(join(dir, 'scripts', file), '\n');
       writeFileSync(join(dir, 'Makefile'), 'test:\n\tsh scripts/make-test.sh\n');
       made.commitAll('scripts');
     });
     expect(probe.checks.map((check) => check.command)).toEqual(['npm test', 'npm run lint']);
-    expect(probe.frozen).toEqual(['test/**', 'package.json', 'scripts/prepare.js', 'scripts/run-tests.mjs', 'scripts/after.sh']);
+    // And the lint check's script; not the build's, which no check runs.
+    expect(probe.frozen).toEqual(['test/**', 'package.json', 'scripts/prepare.js', 'scripts/run-tests.mjs', 'scripts/after.sh', 'scripts/lint.js']);
   });
 
   it('a Rust repo gets a clippy check only where clippy is installed', async () => {
