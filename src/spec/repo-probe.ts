@@ -252,9 +252,10 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const testsFrozen = frozenOffered.some(({ tests }) => tests === true);
   // `make test` does nothing when a file named `test` is newer than what the target depends on (a
   // Makefile without `.PHONY: test` is common): a candidate that adds an empty `test` at the root
-  // passes it (checked: it won a tie with the honest candidate). Kept as in base, the name is gone
-  // before the checks; where the repo's tests are in a test/ folder, that is frozen already.
-  const makeTarget = runs('make test') ? ['test'] : [];
+  // passes it (checked: it won a tie with the honest candidate). So does a file named as a target
+  // `test` depends on (`test: test-unit`, checked too). Kept as in base, the names are gone before
+  // the checks; where the repo's tests are in a test/ folder, that is frozen already.
+  const makeTarget = runs('make test') ? makeTargetNames(makeText, 'test') : [];
   const runnerFiles = [...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : []), ...makeTarget];
   const workspace = isWorkspace(root, pkg);
   return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
@@ -338,6 +339,28 @@ function npmScriptFiles(root: string, pkg: Record<string, unknown> | undefined, 
   const scripts = pkg !== undefined && isRecord(pkg.scripts) ? pkg.scripts : {};
   const commands = [`pre${name}`, name, `post${name}`].map((script) => scripts[script]).filter((script): script is string => typeof script === 'string');
   return commands.flatMap((command) => filesNamed(root, command));
+}
+
+/**
+ * `target` and every target of the make file it depends on, directly or not (normal and
+ * order-only prerequisites, as written: no variable, no pattern, nothing outside the repo). A file
+ * of any of these names, newer than what that target depends on, is taken for the target: make
+ * runs none of its recipe.
+ */
+function makeTargetNames(text: string, target: string): string[] {
+  const rules = new Map<string, string[]>();
+  for (const [, targets, prerequisites] of text.matchAll(/^([^\s:#=$%][^:#=$%]*?)[ \t]*::?(?!=)[ \t]*([^=#\n;]*)/gm)) {
+    for (const name of (targets ?? '').trim().split(/\s+/)) {
+      rules.set(name, [...(rules.get(name) ?? []), ...(prerequisites ?? '').split(/[\s|]+/).filter(Boolean)]);
+    }
+  }
+  const names = [target];
+  for (let i = 0; i < names.length; i++) {
+    for (const name of rules.get(names[i] as string) ?? []) {
+      if (!names.includes(name) && rules.has(name) && !name.startsWith('.') && !name.startsWith('/') && !/[$%*?[\]]/.test(name) && !name.split('/').includes('..')) names.push(name);
+    }
+  }
+  return names;
 }
 
 /** The files the recipe of the make file's `test` target names (its lines that start with a tab). */

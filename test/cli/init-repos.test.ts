@@ -57,11 +57,14 @@ describe('bestof init on a real repo', () => {
    * Each adversary, next to an honest agent, with the checks init wrote (its frozen, protected and
    * check, as written), then again without the one name that holds it off.
    */
+  const SIMPLE = 'test:\n\tsh run-tests.sh\n';
+  const unprotected = (name: string) => (k: Kept) => ({ ...k, protected: k.protected.filter((kept) => kept !== name) });
   it.each([
-    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', script: ': > test', path: 'test', without: (k: Kept) => ({ ...k, protected: k.protected.filter((name) => name !== 'test') }) },
-    { cheat: 'rewrites the script the recipe runs to `exit 0`', script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: (k: Kept) => ({ ...k, frozen: k.frozen.filter((name) => name !== 'run-tests.sh') }) },
-  ])("a make repo: a candidate that $cheat gains nothing with the checks init wrote", async ({ script, path, without }) => {
-    const r = repo({ Makefile: 'test:\n\tsh run-tests.sh\n', 'run-tests.sh': 'set -e\nfor t in tests/*.sh; do sh "$t"; done\n', 'tests/version.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' });
+    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', makefile: SIMPLE, script: ': > test', path: 'test', without: unprotected('test') },
+    { cheat: 'adds an empty file named as a target `test` depends on', makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n', script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
+    { cheat: 'rewrites the script the recipe runs to `exit 0`', makefile: SIMPLE, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: (k: Kept) => ({ ...k, frozen: k.frozen.filter((name) => name !== 'run-tests.sh') }) },
+  ])("a make repo: a candidate that $cheat gains nothing with the checks init wrote", async ({ makefile, script, path, without }) => {
+    const r = repo({ Makefile: makefile, 'run-tests.sh': 'set -e\nfor t in tests/*.sh; do sh "$t"; done\n', 'tests/version.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' });
     const init = await runCli(['init'], { cwd: r.dir });
     expect(init.code, init.stderr).toBe(0);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));

@@ -136,6 +136,14 @@ describe('probeRepo and the starter it writes', () => {
     expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
   });
 
+  it("the names of the targets `test` depends on (a file of such a name leaves make nothing to do there) are protected, as `test` is", async () => {
+    const { probe } = await probed('make', (dir, made) => {
+      writeFileSync(join(dir, 'Makefile'), '.PHONY: lint\ntest: test-unit | test-lint\n\ntest-unit: build $(OBJ) lib/%.o\n\tsh tests/run.sh\ntest-lint:\n\ttrue\nbuild::\n\ttrue\nunrelated: test-unit\n\ttrue\nX := 1\n');
+      made.commitAll('targets');
+    });
+    expect(probe.protected.slice(probe.protected.indexOf('**/.tool-versions') + 1)).toEqual(['test', 'test-unit', 'test-lint', 'build']);
+  });
+
   it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {
     const { probe } = await probed('make', (dir, made) => {
       writeFileSync(join(dir, 'Makefile'), 'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\n');
