@@ -107,6 +107,12 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   { pattern: 'src/**/*.test.ts', kinds: ['node'], tests: true },
   { pattern: 'src/**/*.test.js', kinds: ['node'], tests: true },
   { pattern: 'src/**/*.spec.ts', kinds: ['node'], tests: true },
+  // Snapshots are the tests' expected output (jest's and vitest's `toMatchSnapshot`, Python's
+  // syrupy, Rust's insta): beside tests in src/, a candidate that rewrote the snapshot to its own
+  // output passed with the bug unfixed (checked with vitest), and one that deletes it has it
+  // written anew.
+  { pattern: '**/__snapshots__/**', kinds: ['node', 'python'], tests: true },
+  { pattern: '**/snapshots/*.snap', kinds: ['rust'], tests: true },
   { pattern: '**/test_*.py', kinds: ['python'], tests: true },
   { pattern: '**/*_test.py', kinds: ['python'], tests: true },
   ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, protect: true as const })),

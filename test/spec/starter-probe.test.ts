@@ -144,6 +144,23 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.protected.slice(probe.protected.indexOf('**/.tool-versions') + 1)).toEqual(['test', 'test-unit', 'test-lint', 'build']);
   });
 
+  it("snapshot files, where the repo has them, are frozen as tests: jest's and vitest's __snapshots__, insta's snapshots/*.snap", async () => {
+    const node = await probed('node', (dir, made) => {
+      mkdirSync(join(dir, 'src', '__snapshots__'));
+      writeFileSync(join(dir, 'src', '__snapshots__', 'add.test.js.snap'), 'exports[`adds 1`] = `3`;\n');
+      made.commitAll('a snapshot');
+    });
+    expect(node.probe.frozen).toEqual(['test/**', '**/__snapshots__/**', 'package.json']);
+    const rust = await probed('rust', (dir, made) => {
+      mkdirSync(join(dir, 'tests', 'snapshots'), { recursive: true });
+      writeFileSync(join(dir, 'tests', 'snapshots', 'add__adds.snap'), '---\nsource: tests/add.rs\n---\n3\n');
+      made.commitAll('a snapshot');
+    });
+    expect(rust.probe.frozen).toContain('**/snapshots/*.snap');
+    // None where the repo has none: every frozen pattern must match a committed file.
+    expect((await probed('node')).probe.frozen).not.toContain('**/__snapshots__/**');
+  });
+
   it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {
     const { probe } = await probed('make', (dir, made) => {
       writeFileSync(join(dir, 'Makefile'), 'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\n');
