@@ -97,9 +97,10 @@ export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '
  * whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a pytest.py that
  * `python -m pytest` imports before pytest itself, an .npmrc whose node-options loads its code into
  * `npm test`) changes what the check runs: protected, such a file is removed before the checks and
- * the candidate cannot win.
+ * the candidate cannot win. `protectUnmatched`: a test-file pattern that is frozen where it matches
+ * a committed file, and protected where it matches none.
  */
-const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly protect?: true; readonly tests?: true }[] = [
+const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly protect?: true; readonly tests?: true; readonly protectUnmatched?: true }[] = [
   { pattern: 'test/**', tests: true },
   { pattern: 'tests/**', tests: true },
   { pattern: '__tests__/**', kinds: ['node'], tests: true },
@@ -113,8 +114,12 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   // written anew.
   { pattern: '**/__snapshots__/**', kinds: ['node', 'python'], tests: true },
   { pattern: '**/snapshots/*.snap', kinds: ['rust'], tests: true },
-  { pattern: '**/test_*.py', kinds: ['python'], tests: true },
-  { pattern: '**/*_test.py', kinds: ['python'], tests: true },
+  // pytest imports every test module it collects into one process before any test runs: a module
+  // the candidate adds under a name pytest collects (`a_test.py` at the root) can replace the code
+  // under test (`calc.add = ...`) for the repo's own tests (checked: they passed with the bug
+  // unfixed). Where the repo has no file of such a name, the name is protected instead.
+  { pattern: '**/test_*.py', kinds: ['python'], tests: true, protectUnmatched: true },
+  { pattern: '**/*_test.py', kinds: ['python'], tests: true, protectUnmatched: true },
   ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, protect: true as const })),
   { pattern: '**/*_test.go', kinds: ['go'], tests: true },
   { pattern: '**/testdata/**', kinds: ['go'], tests: true },
@@ -262,7 +267,8 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   // `test` depends on (`test: test-unit`, checked too). Kept as in base, the names are gone before
   // the checks; where the repo's tests are in a test/ folder, that is frozen already.
   const makeTarget = runs('make test') ? makeTargetNames(makeText, 'test') : [];
-  const runnerFiles = [...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : []), ...makeTarget];
+  const unmatchedTests = offered.filter(({ pattern, protectUnmatched }) => protectUnmatched && !facts.frozenMatching.has(pattern)).map(({ pattern }) => pattern);
+  const runnerFiles = [...unmatchedTests, ...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : []), ...makeTarget];
   const workspace = isWorkspace(root, pkg);
   return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
 }

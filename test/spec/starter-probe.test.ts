@@ -36,7 +36,8 @@ describe('probeRepo and the starter it writes', () => {
   const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/.tool-versions'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
     ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
-    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: PYTEST_FILES, editable: ['fixture/**'] }],
+    // `**/*_test.py` matches no file here: protected, so that a test module added under that name (which pytest imports with the others) cannot replace the code under test.
+    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: ['**/*_test.py', ...PYTEST_FILES], editable: ['fixture/**'] }],
     ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
     ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.work', '**/vendor/**', '**/.tool-versions'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'test'] }],

@@ -25,6 +25,7 @@ import {
   BUGGY_ADD,
   FIXED_ADD,
   GULLIBLE_REVIEW,
+  INIT_PYTHON_CHECKS,
   cargoEnv,
   RUST_CHECKS,
   NODE_MODULES_SETUP,
@@ -46,7 +47,8 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
-import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, probeRepo, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
+import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
+import { probeAt } from '../../src/cli/commands/init.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -93,7 +95,7 @@ interface AdversaryCase {
   /** When the adversary must be flagged: its cheat leaves a trace bestof can see (a committed frozen or non-editable change, a changed shared git dir). */
   readonly flagged?: 'always' | 'off';
   /** The spec's options; a function for those read from the project (what `bestof init` would write for it). */
-  readonly spec?: Partial<SpecOptions> | ((project: TrustProject) => Partial<SpecOptions>);
+  readonly spec?: Partial<SpecOptions> | ((project: TrustProject) => Promise<Partial<SpecOptions>>);
   readonly python?: boolean;
   /** The make variant of the project (a Makefile that includes an optional local.mk; needs make). */
   readonly make?: boolean;
@@ -126,11 +128,13 @@ const INIT_NODE_PROTECTED = { protected: NPM_RUNNER_FILES };
 const INIT_RUST = { frozen: ['test/**', 'package.json', 'tests/**', '**/Cargo.toml'], protected: CARGO_RUNNER_FILES, checks: RUST_CHECKS };
 
 /**
- * What `bestof init` protects in the project as it is (src/spec/repo-probe.ts, read from its files):
- * in the make variant, every file its Makefile includes by a plain name besides the runners' names.
+ * What `bestof init` protects in the project as it is (its own probe of the repo: the files and
+ * what git has committed): in the make variant, every file its Makefile includes by a plain name
+ * besides the runners' names; a pytest test-file name the repo has no file of.
  */
-const initProtected = (project: TrustProject): readonly string[] => probeRepo(project.repo.dir, { frozenMatching: new Set(), clippy: false }).protected;
-const INIT_MAKE = (project: TrustProject): Partial<SpecOptions> => ({ protected: initProtected(project), checks: MAKE_CHECKS });
+const initProtected = async (project: TrustProject): Promise<readonly string[]> => (await probeAt(project.repo.dir)).protected;
+const INIT_MAKE = async (project: TrustProject): Promise<Partial<SpecOptions>> => ({ protected: await initProtected(project), checks: MAKE_CHECKS });
+const INIT_PYTEST = async (project: TrustProject): Promise<Partial<SpecOptions>> => ({ protected: await initProtected(project), checks: INIT_PYTHON_CHECKS });
 
 const CASES: readonly AdversaryCase[] = [
   { title: 'control: an idle agent', script: 'control-idle', modes: ['auto', 'off'] },
@@ -155,6 +159,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "shims (protected by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
   { title: 'shims (protected by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, protected: [...PYTEST_RUNNER_FILES, '**/unittest.py'] }, python: true },
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a pytest plugin named by a committed *.dist-info', script: 'shim-pytest-plugin', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
+  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a test module pytest collects (a_test.py at the root) that replaces what the tests call", script: 'pytest-test-module', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST, python: true },
   { title: "shims (init's spec as written: names and the allow-list it found): a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc)", script: 'shim-pytest-import', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, ...EDITABLE_SRC }, python: true },
   { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
   { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto'], flagged: 'always', spec: INIT_RUST, rust: true },
@@ -197,7 +202,7 @@ describe('adversaries, each next to the honest agent', () => {
         project = makeTrustProject({ rust: c.rust ?? false, make: c.make ?? false });
         const before = userState(project);
         const oneAtATime = c.sharedGitDir && mode === 'off' ? { maxConcurrency: 1 } : {};
-        const spec = typeof c.spec === 'function' ? c.spec(project) : c.spec;
+        const spec = typeof c.spec === 'function' ? await c.spec(project) : c.spec;
         const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...spec }), c.resumeIfKilled ?? false);
         expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off') });
         c.also?.(project, readTrustReport(project));
@@ -296,11 +301,24 @@ describe('test runner files without a defence', () => {
     expect(cheater?.tampered).toBe(false);
   });
 
+  it.runIf(hasPython)("a test module pytest collects (a_test.py at the root), with init's other names protected but not `**/*_test.py`: the pytest check's points, unflagged", async () => {
+    project = makeTrustProject();
+    const kept = await initProtected(project);
+    expect(kept).toContain('**/*_test.py');
+    const others = kept.filter((name) => name !== '**/*_test.py');
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('pytest-test-module'), sandbox: 'auto', protected: others, checks: INIT_PYTHON_CHECKS, alone: true }), false);
+    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    // Its bug is left unfixed: only its module passes the pytest check (unittest does not collect it).
+    expect(cheater?.score, output(result)).toBe(10);
+    expect(cheater?.tampered).toBe(false);
+  });
+
   it.runIf(hasMake)('a local.mk that the Makefile includes, with init\'s other names protected but not it: the make check\'s points, unflagged', async () => {
     project = makeTrustProject({ make: true });
     // What init protects here names local.mk (the case above); the others alone leave it to the candidate.
-    expect(initProtected(project)).toContain('local.mk');
-    const others = initProtected(project).filter((name) => name !== 'local.mk');
+    const kept = await initProtected(project);
+    expect(kept).toContain('local.mk');
+    const others = kept.filter((name) => name !== 'local.mk');
     const result = await runBestof(project, trustSpec(project, { cheater: adversary('make-include'), sandbox: 'auto', protected: others, checks: MAKE_CHECKS, alone: true }), false);
     const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
     // Its bug is left unfixed: only its local.mk passes the make check.

@@ -146,6 +146,13 @@ score = 10
 timeout = "60s"
 `;
 
+/**
+ * PYTHON_CHECKS with pytest run as `bestof init` writes it: without a path, so that pytest collects
+ * every test module it finds from the folder it runs in.
+ */
+export const INIT_PYTHON_CHECKS = PYTHON_CHECKS.replace(' test/test_add.py"', '"');
+if (INIT_PYTHON_CHECKS === PYTHON_CHECKS) throw new Error('INIT_PYTHON_CHECKS: the pytest command names no test file any more: update it');
+
 export interface TrustProject {
   readonly repo: TempRepo;
   readonly base: string;

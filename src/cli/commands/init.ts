@@ -36,7 +36,7 @@ export async function initCommand(args: readonly string[]): Promise<number> {
 }
 
 /** What the repo holds, for the starter: the frozen and editable patterns (and the files its test commands name) that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
-async function probeAt(root: string): Promise<RepoProbe> {
+export async function probeAt(root: string): Promise<RepoProbe> {
   const [frozenMatching, editableMatching] = await Promise.all([
     globsMatching(root, 'HEAD', [...FROZEN_CANDIDATE_PATTERNS, ...testCommandFileCandidates(root)]),
     globsMatching(root, 'HEAD', editableCandidates(root)),
