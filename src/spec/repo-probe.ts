@@ -268,7 +268,17 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   // the checks; where the repo's tests are in a test/ folder, that is frozen already.
   const makeTarget = runs('make test') ? makeTargetNames(makeText, 'test') : [];
   const unmatchedTests = offered.filter(({ pattern, protectUnmatched }) => protectUnmatched && !facts.frozenMatching.has(pattern)).map(({ pattern }) => pattern);
-  const runnerFiles = [...unmatchedTests, ...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern), ...runnerConfigs(pkg), ...(kinds.includes('make') ? makeIncludes(makeText) : []), ...makeTarget];
+  // clippy reads its lint thresholds from a clippy.toml in the package's folder: one the candidate
+  // adds (`too-many-arguments-threshold = 20`) passed `cargo clippy -- -D warnings` (checked).
+  const clippyConfig = runs('cargo clippy -- -D warnings') ? ['**/clippy.toml', '**/.clippy.toml'] : [];
+  const runnerFiles = [
+    ...unmatchedTests,
+    ...offered.filter(({ protect }) => protect).map(({ pattern }) => pattern),
+    ...runnerConfigs(pkg).filter((pattern) => !frozen.includes(pattern)),
+    ...clippyConfig,
+    ...(kinds.includes('make') ? makeIncludes(makeText) : []),
+    ...makeTarget,
+  ];
   const workspace = isWorkspace(root, pkg);
   return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
 }
@@ -316,8 +326,12 @@ function runnerConfigs(pkg: Record<string, unknown> | undefined): string[] {
       : []),
     ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
     ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
-    // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes the lint.
-    ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? names('eslint.config', scriptExtensions) : []),
+    // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes
+    // the lint. ESLint 8 merges every .eslintrc it finds up from a linted file (`"root": true` and
+    // the rules off in src/.eslintrc.json), and skips what an .eslintignore names (from ESLint's
+    // documentation: not installed where this was written). Where the repo has these files, they
+    // are frozen (FROZEN_CANDIDATES), which also covers new ones; probeRepo drops the duplicates.
+    ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? [...names('eslint.config', scriptExtensions), '**/.eslintrc*', '**/.eslintignore'] : []),
   ];
 }
 

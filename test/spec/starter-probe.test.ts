@@ -80,7 +80,16 @@ describe('probeRepo and the starter it writes', () => {
       made.commitAll('typescript and eslint');
     });
     expect(probe.frozen).toEqual(['test/**', 'package.json', '**/tsconfig*.json', '**/.eslintrc*']);
-    expect(probe.protected).toEqual(expect.arrayContaining(['**/eslint.config.js', '**/eslint.config.mjs', '**/eslint.config.ts']));
+    expect(probe.protected).toEqual(expect.arrayContaining(['**/eslint.config.js', '**/eslint.config.mjs', '**/eslint.config.ts', '**/.eslintignore']));
+    // Frozen already (the repo has one, and a frozen pattern covers new files too): not protected again.
+    expect(probe.protected).not.toContain('**/.eslintrc*');
+    // A repo without them gets both by name: ESLint 8 merges an .eslintrc added in a folder, and skips what an .eslintignore names.
+    const bare = await probed('node', (dir, made) => {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test', lint: 'eslint .' } }));
+      made.commitAll('eslint, no configuration of its own');
+    });
+    expect(bare.probe.frozen).not.toContain('**/.eslintrc*');
+    expect(bare.probe.protected).toEqual(expect.arrayContaining(['**/.eslintrc*', '**/.eslintignore']));
     // Without an eslint lint script, no eslint.config name.
     expect((await probed('node')).probe.protected.some((file) => file.includes('eslint'))).toBe(false);
   });
@@ -191,8 +200,12 @@ describe('probeRepo and the starter it writes', () => {
     expect(probe.frozen).toEqual(['test/**', 'package.json', 'scripts/prepare.js', 'scripts/run-tests.mjs', 'scripts/after.sh', 'scripts/lint.js']);
   });
 
-  it('a Rust repo gets a clippy check only where clippy is installed', async () => {
-    expect((await probed('rust', undefined, true)).probe.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
+  it('a Rust repo gets a clippy check only where clippy is installed, and clippy.toml protected with it', async () => {
+    const withClippy = (await probed('rust', undefined, true)).probe;
+    expect(withClippy.checks.map((c) => c.command)).toEqual(['cargo test', 'cargo clippy -- -D warnings']);
+    // A clippy.toml added with `too-many-arguments-threshold = 20` passed the clippy check (tried).
+    expect(withClippy.protected).toEqual(expect.arrayContaining(['**/clippy.toml', '**/.clippy.toml']));
+    expect((await probed('rust')).probe.protected).not.toContain('**/clippy.toml');
   });
 
   it("npm's placeholder test script, a tsconfig and a Node repo without node_modules", async () => {
