@@ -2,9 +2,9 @@
  * What `bestof init` finds in a repo, so the starter spec holds checks and frozen paths that
  * exist there rather than guesses: the test, lint and typecheck scripts of a package.json, pytest
  * (pyproject.toml, setup.cfg, pytest.ini, tests, committed test_*.py or *_test.py files), cargo
- * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders and test-file patterns
- * that match tracked files, and the names of the test runner's own files, protected by name
- * whether the repo has them or not; `[checks] editable` where the code's folder is clear (src/, a
+ * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders, test-file patterns and
+ * snapshots that match tracked files, and the committed scripts the checks run; the names of the
+ * test runner's own files (and of make's targets), protected by name whether the repo has them or not; `[checks] editable` where the code's folder is clear (src/, a
  * Python repo's packages); and, for a Node repo whose dependencies are installed, `[setup] link =
  * ["node_modules"]` (the fastest way to give every worktree its dependencies: scripts/bench-setup.mjs).
  *
@@ -180,13 +180,13 @@ export function editableCandidates(root: string): string[] {
 }
 
 /**
- * The files the repo's check commands name, as written (package.json's `test`, `lint` and
- * `typecheck` scripts with their `pre` and `post` scripts, the recipe of the Makefile's `test`
- * target) and found on disk: a script that
- * runs the tests (`sh run-tests.sh`, `node scripts/test.js`) is what runs them, and a candidate that
- * edits it to `exit 0` passes (checked: with the tests frozen but not the script, it scored the full
- * points). init asks git which of them are committed (ProbeFacts.frozenMatching) and freezes those
- * its checks run (probeRepo).
+ * The scripts the repo's check commands run, as written (package.json's `test`, `lint` and
+ * `typecheck` scripts with their `pre` and `post` scripts, the recipes of the Makefile's `test`
+ * target and of the targets it depends on) and found on disk: a script that runs the tests (`sh
+ * run-tests.sh`, `node scripts/test.js`) is what runs them, and a candidate that edits it to
+ * `exit 0` passes (checked: with the tests frozen but not the script, it scored the full points).
+ * init asks git which of them are committed (ProbeFacts.frozenMatching) and freezes those its
+ * checks run (probeRepo).
  */
 export function testCommandFileCandidates(root: string): string[] {
   const pkg = readJson(join(root, 'package.json'));
@@ -389,17 +389,24 @@ function makeTargetNames(text: string, target: string): string[] {
   return names;
 }
 
-/** The files the recipe of the make file's `test` target names (its lines that start with a tab). */
+/**
+ * The scripts the recipes of the make file's `test` target and of the targets it depends on run
+ * (a recipe: the lines that start with a tab after the rule).
+ */
 function makeTestFiles(root: string, text: string): string[] {
+  const targets = new Set(makeTargetNames(text, 'test'));
   const lines = text.split('\n');
-  const start = lines.findIndex((line) => /^test\s*:/.test(line));
-  if (start < 0) return [];
-  const recipe: string[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (!line.startsWith('\t')) break;
-    recipe.push(line.slice(1).replace(/^[@+-]+/, ''));
+  const recipes: string[] = [];
+  let inRecipe = false;
+  for (const line of lines) {
+    if (line.startsWith('\t')) {
+      if (inRecipe) recipes.push(line.slice(1).replace(/^[@+-]+/, ''));
+      continue;
+    }
+    const rule = /^([^\s:#=$%][^:#=$%]*?)[ \t]*::?(?!=)/.exec(line);
+    inRecipe = rule !== null && (rule[1] ?? '').trim().split(/\s+/).some((name) => targets.has(name));
   }
-  return recipe.flatMap((line) => filesNamed(root, line));
+  return recipes.flatMap((recipe) => filesNamed(root, recipe));
 }
 
 /** Programs that run the script named right after them (`node scripts/test.js`, `sh run-tests.sh`). */

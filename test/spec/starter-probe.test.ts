@@ -173,8 +173,8 @@ describe('probeRepo and the starter it writes', () => {
 
   it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {
     const { probe } = await probed('make', (dir, made) => {
-      writeFileSync(join(dir, 'Makefile'), 'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\n');
-      for (const file of ['run-tests.sh', 'lint.sh', 'other.sh', 'tools/a.js']) {
+      writeFileSync(join(dir, 'Makefile'), 'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\nbuild:\n\tsh build.sh\n');
+      for (const file of ['run-tests.sh', 'lint.sh', 'other.sh', 'build.sh', 'tools/a.js']) {
         mkdirSync(join(dir, file, '..'), { recursive: true });
         writeFileSync(join(dir, file), 'true\n');
       }
@@ -183,7 +183,8 @@ describe('probeRepo and the starter it writes', () => {
       made.commitAll('scripts');
       writeFileSync(join(dir, 'not-committed.sh'), 'true\n');
     });
-    expect(probe.frozen).toEqual(['tests/**', 'run-tests.sh', 'scripts/check.sh']);
+    // And the recipe of `build`, which `test` depends on; not those of `lint` or `other`.
+    expect(probe.frozen).toEqual(['tests/**', 'run-tests.sh', 'scripts/check.sh', 'build.sh']);
   });
 
   it("the files package.json's pretest, test and posttest scripts (and the lint script) name are frozen; a make recipe's are not where `npm test` is the check", async () => {
