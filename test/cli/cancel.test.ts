@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, signalAtExitEntry, startCli } from '../helpers/cli.js';
+import { killAfterLoggedEntry, runCli, signalAtExitEntry, startCli } from '../helpers/cli.js';
 import { processesWithArg, processesWithEnv, killAll, SeenProcesses } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
@@ -309,6 +309,39 @@ score = 1
     expect(processesOfRun(runId)).toEqual([]);
     // The agent and whichever `sleep` of its loop was running: how many depends on the instant.
     expect(resumed.stdout + resumed.stderr).toMatch(/warning: stopped \d+ process(es)? that the interrupted run had left running/);
+  });
+});
+
+describe('kill -9 in the instant after a run has logged its end', () => {
+  // Found by the chaos tier (a kill at 98% of a run): the log said run.finished, state.json was a
+  // snapshot behind it and no report had been written; `bestof resume` said "already finished" and
+  // left it so. The entry kills bestof right after it has written run.finished to the log.
+  it('`bestof resume` writes the snapshot and the reports from the log, and exits with the run\'s code', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(fix)}`, ADD_CHECKS);
+    const killed = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, entry: killAfterLoggedEntry(project.outside, 'run.finished') });
+    expect(killed.signal).toBe('SIGKILL');
+    const runId = onlyRunId() as string;
+    const dir = join(runsDir(), runId);
+    const logged = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(logged.at(-1) as string).type).toBe('run.finished');
+    for (const file of ['report.json', 'report.md', 'report.html']) expect(existsSync(join(dir, file)), file).toBe(false);
+
+    const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`run ${runId} already finished (winner)`);
+    expect(resumed.stdout).toContain('wrote state.json, report.json, report.md, report.html from its event log');
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect([report.status, report.winner]).toEqual(['winner', 'c1']);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('c1');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<html');
+    expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).status).toBe('winner');
+    // Nothing more was logged, and once written, a second resume writes nothing.
+    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n')).toHaveLength(logged.length);
+    const again = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('wrote');
   });
 });
 

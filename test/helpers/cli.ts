@@ -83,3 +83,27 @@ await import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});
   );
   return entry;
 }
+
+/**
+ * An entry script (CliOptions.entry) that runs bin/bestof.js and has it SIGKILL itself right after
+ * it has written an event of type `eventType` to a run's event log (its writeSync of that line), as
+ * a kill -9 in that very instant would.
+ */
+export function killAfterLoggedEntry(dir: string, eventType: string): string {
+  const entry = join(dir, `kill-after-${eventType}.mjs`);
+  writeFileSync(
+    entry,
+    `import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const write = fs.writeSync;
+fs.writeSync = function (fd, data, ...rest) {
+  const written = write.call(this, fd, data, ...rest);
+  if (typeof data === 'string' && data.includes(${JSON.stringify(`"type":"${eventType}"`)})) process.kill(process.pid, 'SIGKILL');
+  return written;
+};
+syncBuiltinESMExports();
+await import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});
+`,
+  );
+  return entry;
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
@@ -9,6 +10,11 @@ import { readRunKey } from '../../engine/leftovers.js';
 import { planWithMergeChecks } from '../plan-or-explain.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runIsAlive } from '../../engine/run-lock.js';
+import { STATE_FILE } from '../../engine/run-folder.js';
+import type { RunState } from '../../engine/run-state.js';
+import { RUN_HTML_FILE, writeRunHtml } from '../../report/html/write-run-html.js';
+import { writeReports } from '../../report/report-files.js';
+import { writeFileAtomic } from '../../report/state-file.js';
 
 /**
  * `bestof resume <run>`: continue a run that crashed, was killed, or was cancelled. Finished
@@ -30,7 +36,10 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
   }
   const state = await loadRunState(run.runDir);
   if (state.status !== 'running' && state.status !== 'cancelled') {
-    process.stdout.write(`run ${run.runId} already finished (${state.status}): ${state.message ?? ''}\nnothing to resume; see \`bestof show ${run.runId}\`\n`);
+    process.stdout.write(`run ${run.runId} already finished (${state.status}): ${state.message ?? ''}\n`);
+    const written = await writeMissingRecord(run.runDir, state);
+    if (written.length > 0) process.stdout.write(`its record ended before its reports were written (bestof was killed in its last instant): wrote ${written.join(', ')} from its event log\n`);
+    process.stdout.write(`nothing to resume; see \`bestof show ${run.runId}\`\n`);
     return state.exitCode ?? 0;
   }
   // The run's own frozen copy of the spec, with paths relative to where the spec was.
@@ -58,4 +67,28 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     return EXIT_CODES.badInput;
   }
   return runPlanned(withWorktreeMode(planned.value, inside.why), { json: values.json === true, noTui: values['no-tui'] === true, resume: state });
+}
+
+/**
+ * What a run writes after its last event is logged (state.json's last snapshot, report.json and
+ * report.md, then report.html): a kill -9 in that instant leaves a finished log without them.
+ * Written now from the log, which holds every event; the names of the files written. A report
+ * that cannot be written is said and skipped (`bestof show` rebuilds it from the log too).
+ */
+async function writeMissingRecord(runDir: string, state: RunState): Promise<string[]> {
+  if (existsSync(join(runDir, 'report.json')) && existsSync(join(runDir, 'report.md')) && existsSync(join(runDir, RUN_HTML_FILE))) return [];
+  const written: string[] = [];
+  try {
+    writeFileAtomic(join(runDir, STATE_FILE), JSON.stringify(state, null, 2));
+    written.push(STATE_FILE);
+    writeReports(runDir, state);
+    written.push('report.json', 'report.md');
+  } catch (error) {
+    process.stderr.write(`bestof resume: warning: cannot write the reports of run ${state.runId} (${(error as Error).message})\n`);
+    return written;
+  }
+  const html = await writeRunHtml(runDir, state);
+  if (html.ok) written.push(RUN_HTML_FILE);
+  else process.stderr.write(`bestof resume: warning: ${html.error}\n`);
+  return written;
 }
