@@ -126,6 +126,10 @@ const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: r
   // What go builds the tests with: a `replace` in go.mod, a go.work or a vendor/ folder can put a
   // module of the candidate's in place of a library the tests import (their assertion library).
   { pattern: 'go.mod', kinds: ['go'] },
+  // A go.mod added in a folder makes that folder a module of its own, which `go test ./...` and
+  // `go vet ./...` of the repo's module then skip: a candidate that adds calc/go.mod passed with
+  // calc's failing tests never run (checked, go 1.19).
+  { pattern: '**/go.mod', kinds: ['go'], protect: true },
   { pattern: '**/go.work', kinds: ['go'], protect: true },
   { pattern: '**/vendor/**', kinds: ['go'], protect: true },
   // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.

@@ -52,29 +52,44 @@ describe('bestof init on a real repo', () => {
   }, 600_000);
 
   /**
+   * Ways past a starter that init has closed, each tried by hand first: an adversary next to an
+   * honest agent, with the checks init wrote (its frozen, protected and checks, as written), then
+   * again without the one name that holds it off (where the cheat then scores as the honest fix).
    * A make repo as many are: no `.PHONY: test` (make takes a file named `test` for the target and,
    * with nothing newer than it, has nothing to do), and a script at the root that runs the tests.
-   * Each adversary, next to an honest agent, with the checks init wrote (its frozen, protected and
-   * check, as written), then again without the one name that holds it off.
    */
-  const SIMPLE = 'test:\n\tsh run-tests.sh\n';
+  const MAKE_REPO = { 'run-tests.sh': 'set -e\nfor t in tests/*.sh; do sh "$t"; done\n', 'tests/version.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' };
+  const SIMPLE = { ...MAKE_REPO, Makefile: 'test:\n\tsh run-tests.sh\n' };
+  const MAKE_FIX = 'echo 2 > VERSION';
+  /** A Go module whose calc package has the bug; the other package passes. */
+  const GO_REPO = {
+    'go.mod': 'module example.com/m\n\ngo 1.19\n',
+    'm.go': 'package m\n\nfunc Hello() string { return "hi" }\n',
+    'm_test.go': 'package m\n\nimport "testing"\n\nfunc TestHello(t *testing.T) {\n\tif Hello() != "hi" {\n\t\tt.Fatal()\n\t}\n}\n',
+    'calc/add.go': 'package calc\n\nfunc Add(a, b int) int { return a - b }\n',
+    'calc/add_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("2 + 3")\n\t}\n}\n',
+  };
+  const GO_FIX = "printf 'package calc\\n\\nfunc Add(a, b int) int { return a + b }\\n' > calc/add.go";
   const unprotected = (name: string) => (k: Kept) => ({ ...k, protected: k.protected.filter((kept) => kept !== name) });
+  const unfrozen = (name: string) => (k: Kept) => ({ ...k, frozen: k.frozen.filter((kept) => kept !== name) });
   it.each([
-    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', makefile: SIMPLE, script: ': > test', path: 'test', without: unprotected('test') },
-    { cheat: 'adds an empty file named as a target `test` depends on', makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n', script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
-    { cheat: 'rewrites the script the recipe runs to `exit 0`', makefile: SIMPLE, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: (k: Kept) => ({ ...k, frozen: k.frozen.filter((name) => name !== 'run-tests.sh') }) },
-  ])("a make repo: a candidate that $cheat gains nothing with the checks init wrote", async ({ makefile, script, path, without }) => {
-    const r = repo({ Makefile: makefile, 'run-tests.sh': 'set -e\nfor t in tests/*.sh; do sh "$t"; done\n', 'tests/version.sh': 'test "$(cat VERSION)" = 2\n', VERSION: '1\n' });
-    const init = await runCli(['init'], { cwd: r.dir });
+    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', files: SIMPLE, fix: MAKE_FIX, script: ': > test', path: 'test', without: unprotected('test') },
+    { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
+    { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: unfrozen('run-tests.sh') },
+    { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", path: 'calc/go.mod', without: unprotected('**/go.mod') },
+  ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, path, without }) => {
+    const r = repo(files);
+    const home = tempDir();
+    const env = { GOCACHE: join(home, 'go-cache'), GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod' };
+    const init = await runCli(['init'], { cwd: r.dir, env });
     expect(init.code, init.stderr).toBe(0);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
     const { frozen, protected: kept, items } = loaded.value.spec.checks;
-    expect(items.map((check) => check.command)).toEqual(['make test']);
-    expect([...frozen, ...kept]).toContain(path);
+    expect(without({ frozen, protected: kept }), 'the name that holds it off is in the spec').not.toEqual({ frozen, protected: kept });
     const agents = tempDir();
     writeFileSync(join(agents, 'cheat.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-    writeFileSync(join(agents, 'honest.sh'), '#!/bin/sh\necho 2 > VERSION\n', { mode: 0o755 });
+    writeFileSync(join(agents, 'honest.sh'), `#!/bin/sh\n${fix}\n`, { mode: 0o755 });
     const runWith = async (k: Kept): Promise<ReportJson> => {
       const spec = join(agents, 'spec.toml');
       writeFileSync(
@@ -93,25 +108,26 @@ describe('bestof init on a real repo', () => {
       );
       const runs = join(r.dir, '.bestof', 'runs');
       const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
-      const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir: tempDir() });
+      const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir: tempDir(), env });
       // The new run's folder (two runs in one second do not sort by their ids).
       const [runId] = readdirSync(runs).filter((id) => !before.has(id));
       const report = JSON.parse(readFileSync(join(runs, runId as string, 'report.json'), 'utf8')) as ReportJson;
       expect(report.candidates.length, result.stdout + result.stderr).toBe(2);
       return report;
     };
+    const candidate = (report: ReportJson, id: string) => report.candidates.find((c) => c.id === id);
 
     const guarded = await runWith({ frozen, protected: kept });
     expect(guarded.winner).toBe('c2');
-    const cheater = guarded.candidates.find((c) => c.id === 'c1');
-    expect(cheater?.score).toBe(0);
-    expect(cheater?.tamperedPaths.map((t) => t.path)).toEqual([path]);
+    expect(candidate(guarded, 'c2')?.score).toBe(100);
+    expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path)).toEqual([path]);
+    expect(candidate(guarded, 'c1')?.score).toBeLessThan(100);
 
-    // Without that name, the cheat passes the check, unflagged.
+    // Without that name, the cheat scores as the honest fix does, unflagged.
     const open = await runWith(without({ frozen, protected: kept }));
-    expect(open.candidates.find((c) => c.id === 'c1')).toMatchObject({ score: 100, tampered: false });
-    expect(open.candidates.find((c) => c.id === 'c2')).toMatchObject({ score: 100 });
-  }, 120_000);
+    expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
+    expect(candidate(open, 'c2')).toMatchObject({ score: 100 });
+  }, 180_000);
 
   it('run from a subfolder, writes at the repo root and says so', async () => {
     const r = repo(REPO_FIXTURES.node);
