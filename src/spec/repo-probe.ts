@@ -57,7 +57,10 @@ const NPM_PLACEHOLDER_TEST = /no test specified/;
  * the folder it runs in before pytest itself (pytest.py, a pytest/ package), and package metadata
  * there: pytest loads every plugin a `*.dist-info` or `*.egg-info` folder on its import path names
  * (its entry_points.txt's `pytest11` group), and `python3 -m pytest` has the folder it runs in on
- * that path.
+ * that path. And the marks of a virtual environment, whose folder pytest never collects from: a
+ * `pyvenv.cfg` or `conda-meta/history` (pytest 8 and later), an activate script in `bin/` or
+ * `Scripts/` (before): a candidate that put a pyvenv.cfg beside the failing tests passed with them
+ * never run (checked with pytest 9 and, by bin/activate, 7.2).
  */
 export const PYTEST_RUNNER_FILES: readonly string[] = [
   '**/conftest.py',
@@ -70,6 +73,12 @@ export const PYTEST_RUNNER_FILES: readonly string[] = [
   '**/pytest/__init__.py',
   '**/*.dist-info/**',
   '**/*.egg-info/**',
+  '**/pyvenv.cfg',
+  '**/conda-meta/history',
+  '**/bin/activate*',
+  '**/bin/Activate*',
+  '**/Scripts/activate*',
+  '**/Scripts/Activate*',
 ];
 
 /**

@@ -70,6 +70,14 @@ describe('bestof init on a real repo', () => {
     'calc/add_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("2 + 3")\n\t}\n}\n',
   };
   const GO_FIX = "printf 'package calc\\n\\nfunc Add(a, b int) int { return a + b }\\n' > calc/add.go";
+  /** A Python repo whose calc package (code and its test) has the bug; tests/ passes. */
+  const PYTHON_REPO = {
+    'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+    'calc/__init__.py': 'def add(a, b):\n    return a - b\n',
+    'calc/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+    'tests/test_ok.py': 'def test_ok():\n    assert True\n',
+  };
+  const PYTHON_FIX = "printf 'def add(a, b):\\n    return a + b\\n' > calc/__init__.py";
   const unprotected = (name: string) => (k: Kept) => ({ ...k, protected: k.protected.filter((kept) => kept !== name) });
   const unfrozen = (name: string) => (k: Kept) => ({ ...k, frozen: k.frozen.filter((kept) => kept !== name) });
   it.each([
@@ -77,10 +85,11 @@ describe('bestof init on a real repo', () => {
     { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
     { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: unfrozen('run-tests.sh') },
     { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", path: 'calc/go.mod', without: unprotected('**/go.mod') },
+    { cheat: "puts a pyvenv.cfg in the failing tests' folder (pytest never collects from a virtual environment)", files: PYTHON_REPO, fix: PYTHON_FIX, script: ': > calc/pyvenv.cfg', path: 'calc/pyvenv.cfg', without: unprotected('**/pyvenv.cfg') },
   ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, path, without }) => {
     const r = repo(files);
     const home = tempDir();
-    const env = { GOCACHE: join(home, 'go-cache'), GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod' };
+    const env = { GOCACHE: join(home, 'go-cache'), GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod', PYTHONDONTWRITEBYTECODE: '1' };
     const init = await runCli(['init'], { cwd: r.dir, env });
     expect(init.code, init.stderr).toBe(0);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));

@@ -33,7 +33,7 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/.tool-versions'];
+  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/pyvenv.cfg', '**/conda-meta/history', '**/bin/activate*', '**/bin/Activate*', '**/Scripts/activate*', '**/Scripts/Activate*', '**/.tool-versions'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
     ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
     // `**/*_test.py` matches no file here: protected, so that a test module added under that name (which pytest imports with the others) cannot replace the code under test.
