@@ -249,6 +249,13 @@ describe('the checks\' sandbox', () => {
   });
 });
 
+/** The adversary alone, in the sandbox, with `spec` (a defence left out): its score, whether it was flagged, and bestof's output. */
+async function cheaterAlone(project: TrustProject, script: string, spec: Partial<SpecOptions>): Promise<{ score?: number | null; tampered?: boolean; output: string }> {
+  const result = await runBestof(project, trustSpec(project, { cheater: adversary(script), sandbox: 'auto', ...spec, alone: true }), false);
+  const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+  return { score: cheater?.score, tampered: cheater?.tampered, output: output(result) };
+}
+
 describe('test runner files without a defence', () => {
   // The conftest.py case above with neither the allow-list nor the names protected (the starter
   // spec of `bestof init` before it protected them): the planted hook is scored as the candidate's
@@ -266,39 +273,35 @@ describe('test runner files without a defence', () => {
 
   it.runIf(hasPython)('a pytest plugin named by a committed *.dist-info, frozen tests only: the plugin earns the pytest check\'s points and nothing flags it', async () => {
     project = makeTrustProject();
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-plugin'), sandbox: 'auto', checks: PYTHON_CHECKS, alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
-    expect(cheater?.score, output(result)).toBe(10);
+    const cheater = await cheaterAlone(project, 'shim-pytest-plugin', { checks: PYTHON_CHECKS });
+    expect(cheater.score, cheater.output).toBe(10);
     // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
     // its marker from the markers folder.)
-    expect(cheater?.tampered).toBe(false);
+    expect(cheater.tampered).toBe(false);
   });
 
   // What init's names alone cannot cover, and why it writes `editable` where it finds the code's folder.
   it.runIf(hasPython)("a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc), with init's names but no allow-list: the pytest check's points, unflagged", async () => {
     project = makeTrustProject();
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-import'), sandbox: 'auto', ...INIT_PYTEST_PROTECTED, alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
-    expect(cheater?.score, output(result)).toBe(10);
-    expect(cheater?.tampered).toBe(false);
+    const cheater = await cheaterAlone(project, 'shim-pytest-import', INIT_PYTEST_PROTECTED);
+    expect(cheater.score, cheater.output).toBe(10);
+    expect(cheater.tampered).toBe(false);
   });
 
   it.runIf(hasCargo)("a rust-toolchain.toml whose `path` is a fake toolchain in the worktree, with cargo's other names protected but not it: the cargo check's points, unflagged", async () => {
     project = makeTrustProject({ rust: true });
     const others = CARGO_RUNNER_FILES.filter((name) => !name.includes('rust-toolchain'));
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('cargo-toolchain-path'), sandbox: 'auto', ...INIT_RUST, protected: others, alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
-    expect(cheater?.score, output(result)).toBe(10);
-    expect(cheater?.tampered).toBe(false);
+    const cheater = await cheaterAlone(project, 'cargo-toolchain-path', { ...INIT_RUST, protected: others });
+    expect(cheater.score, cheater.output).toBe(10);
+    expect(cheater.tampered).toBe(false);
   });
 
   it.runIf(hasCargo)("Cargo.toml's `autotests = false` and a `[[test]]` of its own, the tests frozen but not the manifest: the cargo check's points, unflagged", async () => {
     project = makeTrustProject({ rust: true });
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('cargo-manifest-tests'), sandbox: 'auto', ...INIT_RUST, frozen: ['test/**', 'package.json', 'tests/**'], alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    const cheater = await cheaterAlone(project, 'cargo-manifest-tests', { ...INIT_RUST, frozen: ['test/**', 'package.json', 'tests/**'] });
     // Its bug is left unfixed: only the manifest's test of its own passes the cargo check.
-    expect(cheater?.score, output(result)).toBe(10);
-    expect(cheater?.tampered).toBe(false);
+    expect(cheater.score, cheater.output).toBe(10);
+    expect(cheater.tampered).toBe(false);
   });
 
   it.runIf(hasPython)("a test module pytest collects (a_test.py at the root), with init's other names protected but not `**/*_test.py`: the pytest check's points, unflagged", async () => {
@@ -306,11 +309,10 @@ describe('test runner files without a defence', () => {
     const kept = await initProtected(project);
     expect(kept).toContain('**/*_test.py');
     const others = kept.filter((name) => name !== '**/*_test.py');
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('pytest-test-module'), sandbox: 'auto', protected: others, checks: INIT_PYTHON_CHECKS, alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    const cheater = await cheaterAlone(project, 'pytest-test-module', { protected: others, checks: INIT_PYTHON_CHECKS });
     // Its bug is left unfixed: only its module passes the pytest check (unittest does not collect it).
-    expect(cheater?.score, output(result)).toBe(10);
-    expect(cheater?.tampered).toBe(false);
+    expect(cheater.score, cheater.output).toBe(10);
+    expect(cheater.tampered).toBe(false);
   });
 
   it.runIf(hasMake)('a local.mk that the Makefile includes, with init\'s other names protected but not it: the make check\'s points, unflagged', async () => {
@@ -319,19 +321,17 @@ describe('test runner files without a defence', () => {
     const kept = await initProtected(project);
     expect(kept).toContain('local.mk');
     const others = kept.filter((name) => name !== 'local.mk');
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('make-include'), sandbox: 'auto', protected: others, checks: MAKE_CHECKS, alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
+    const cheater = await cheaterAlone(project, 'make-include', { protected: others, checks: MAKE_CHECKS });
     // Its bug is left unfixed: only its local.mk passes the make check.
-    expect(cheater?.score, output(result)).toBe(10);
-    expect(cheater?.tampered).toBe(false);
+    expect(cheater.score, cheater.output).toBe(10);
+    expect(cheater.tampered).toBe(false);
   });
 
   it('a committed node_modules/.bin/node, frozen tests and package.json only: the fake node passes the check and nothing flags it', async () => {
     project = makeTrustProject();
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-committed-node'), sandbox: 'auto', alone: true }), false);
-    const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
-    expect(cheater?.score, output(result)).toBeGreaterThan(0);
-    expect(cheater?.tampered).toBe(false);
+    const cheater = await cheaterAlone(project, 'shim-committed-node', {});
+    expect(cheater.score, cheater.output).toBeGreaterThan(0);
+    expect(cheater.tampered).toBe(false);
   });
 });
 
