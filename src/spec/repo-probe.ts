@@ -52,8 +52,8 @@ const NPM_PLACEHOLDER_TEST = /no test specified/;
 
 /**
  * What pytest reads besides the tests, by name and anywhere: its hooks (conftest.py) and its
- * configuration (addopts, testpaths, python_files: a pytest.ini, or a section of pyproject.toml,
- * tox.ini or setup.cfg, the first of them found), the modules `python3 -m pytest` imports from
+ * configuration (addopts, testpaths, python_files: a pytest.ini or pytest.toml, or a section of
+ * pyproject.toml, tox.ini or setup.cfg, the first of them found), the modules `python3 -m pytest` imports from
  * the folder it runs in before pytest itself (pytest.py, a pytest/ package), and package metadata
  * there: pytest loads every plugin a `*.dist-info` or `*.egg-info` folder on its import path names
  * (its entry_points.txt's `pytest11` group), and `python3 -m pytest` has the folder it runs in on
@@ -66,6 +66,10 @@ export const PYTEST_RUNNER_FILES: readonly string[] = [
   '**/conftest.py',
   '**/pytest.ini',
   '**/.pytest.ini',
+  // pytest 9 reads a pytest.toml or .pytest.toml first (an added one with `addopts = ["--co"]`
+  // passed: pytest only collected the tests; tried with pytest 9.0).
+  '**/pytest.toml',
+  '**/.pytest.toml',
   '**/pyproject.toml',
   '**/tox.ini',
   '**/setup.cfg',
@@ -460,7 +464,7 @@ function uniqueNames(checks: readonly ProbedCheck[]): ProbedCheck[] {
 
 function usesPytest(root: string, facts: ProbeFacts): boolean {
   const text = (file: string): string => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '');
-  if (existsSync(join(root, 'pytest.ini')) || existsSync(join(root, 'conftest.py'))) return true;
+  if (['pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'conftest.py'].some((file) => existsSync(join(root, file)))) return true;
   if (/\[tool\.pytest|pytest/.test(text('pyproject.toml'))) return true;
   if (/\[tool:pytest\]/.test(text('setup.cfg')) || /\[pytest\]/.test(text('tox.ini'))) return true;
   // A Python project with a tests folder: pytest also runs unittest-style tests.

@@ -33,7 +33,7 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/pyvenv.cfg', '**/conda-meta/history', '**/bin/activate*', '**/bin/Activate*', '**/Scripts/activate*', '**/Scripts/Activate*', '**/.tool-versions'];
+  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pytest.toml', '**/.pytest.toml', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/pyvenv.cfg', '**/conda-meta/history', '**/bin/activate*', '**/bin/Activate*', '**/Scripts/activate*', '**/Scripts/Activate*', '**/.tool-versions'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
     ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
     // `**/*_test.py` matches no file here: protected, so that a test module added under that name (which pytest imports with the others) cannot replace the code under test.
@@ -169,6 +169,14 @@ describe('probeRepo and the starter it writes', () => {
     expect(rust.probe.frozen).toContain('**/snapshots/*.snap');
     // None where the repo has none: every frozen pattern must match a committed file.
     expect((await probed('node')).probe.frozen).not.toContain('**/__snapshots__/**');
+  });
+
+  it("pytest 9's pytest.toml marks a pytest repo, as a pytest.ini does", async () => {
+    const { probe } = await probed('bare', (dir, made) => {
+      writeFileSync(join(dir, 'pytest.toml'), '[pytest]\ntestpaths = ["checks"]\n');
+      made.commitAll('pytest.toml');
+    });
+    expect(probe.checks.map((check) => check.command)).toEqual(['python3 -m pytest -q']);
   });
 
   it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {
