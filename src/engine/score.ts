@@ -123,7 +123,13 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   };
 }
 
-/** HOME and the XDG folders, all inside `home`. */
+/**
+ * HOME and the XDG folders, all inside `home`; and Python's bytecode cache there too
+ * (PYTHONPYCACHEPREFIX, Python 3.8+): a check's Python then never loads bytecode from a
+ * `__pycache__` in the worktree, where a candidate could commit the compiled code of a gutted copy
+ * of a test that it left unchanged (pytest loads its cached bytecode when the source's size and
+ * mtime match the header: tried, pytest 9).
+ */
 function cleanHomeEnv(home: string): Record<string, string> {
   return {
     HOME: home,
@@ -131,5 +137,6 @@ function cleanHomeEnv(home: string): Record<string, string> {
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
+    PYTHONPYCACHEPREFIX: join(home, '.cache', 'python-bytecode'),
   };
 }

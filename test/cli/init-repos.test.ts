@@ -78,15 +78,28 @@ describe('bestof init on a real repo', () => {
     'tests/test_ok.py': 'def test_ok():\n    assert True\n',
   };
   const PYTHON_FIX = "printf 'def add(a, b):\\n    return a + b\\n' > calc/__init__.py";
+  /**
+   * Compiles a gutted copy of calc/test_calc.py of the same size and mtime with pytest (its
+   * assertion rewriting caches the bytecode in __pycache__), then puts the test back as it was:
+   * pytest then loads the cached bytecode for the unchanged test.
+   */
+  const FORGE_PYC = `env -u PYTHONDONTWRITEBYTECODE python3 - <<'PY'
+import os, subprocess
+src = 'calc/test_calc.py'
+original = open(src).read()
+st = os.stat(src)
+gutted = 'def test_add():\\n    pass\\n'
+gutted += '#' * (len(original.encode()) - len(gutted.encode()) - 1) + '\\n'
+open(src, 'w').write(gutted)
+os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
+subprocess.run(['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'calc'], capture_output=True)
+open(src, 'w').write(original)
+os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
+PY`;
   const unprotected = (name: string) => (k: Kept) => ({ ...k, protected: k.protected.filter((kept) => kept !== name) });
   const unfrozen = (name: string) => (k: Kept) => ({ ...k, frozen: k.frozen.filter((kept) => kept !== name) });
-  it.each([
-    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', files: SIMPLE, fix: MAKE_FIX, script: ': > test', path: 'test', without: unprotected('test') },
-    { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
-    { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: unfrozen('run-tests.sh') },
-    { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", path: 'calc/go.mod', without: unprotected('**/go.mod') },
-    { cheat: "puts a pyvenv.cfg in the failing tests' folder (pytest never collects from a virtual environment)", files: PYTHON_REPO, fix: PYTHON_FIX, script: ': > calc/pyvenv.cfg', path: 'calc/pyvenv.cfg', without: unprotected('**/pyvenv.cfg') },
-  ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, path, without }) => {
+  /** init in a fresh repo of `files`; its checks as written, and the environment the runs get. */
+  async function initAndAgents(files: Record<string, string>, cheat: string, fix: string) {
     const r = repo(files);
     const home = tempDir();
     const env = { GOCACHE: join(home, 'go-cache'), GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod', PYTHONDONTWRITEBYTECODE: '1' };
@@ -94,48 +107,76 @@ describe('bestof init on a real repo', () => {
     expect(init.code, init.stderr).toBe(0);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
-    const { frozen, protected: kept, items } = loaded.value.spec.checks;
-    expect(without({ frozen, protected: kept }), 'the name that holds it off is in the spec').not.toEqual({ frozen, protected: kept });
     const agents = tempDir();
-    writeFileSync(join(agents, 'cheat.sh'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    writeFileSync(join(agents, 'cheat.sh'), `#!/bin/sh\n${cheat}\n`, { mode: 0o755 });
     writeFileSync(join(agents, 'honest.sh'), `#!/bin/sh\n${fix}\n`, { mode: 0o755 });
-    const runWith = async (k: Kept): Promise<ReportJson> => {
-      const spec = join(agents, 'spec.toml');
-      writeFileSync(
-        spec,
-        [
-          `repo = ${JSON.stringify(r.dir)}`,
-          '[prompt]\ntext = "Make the tests pass."',
-          // c1, the cheater, first: a tie goes to it but for a smaller diff.
-          `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'cheat.sh'))}`,
-          `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'honest.sh'))}`,
-          `[checks]\nfrozen = ${JSON.stringify(k.frozen)}\nprotected = ${JSON.stringify(k.protected)}`,
-          ...items.map((check) => `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}`),
-          '[select]\nmerge = "none"',
-          '',
-        ].join('\n'),
-      );
-      const runs = join(r.dir, '.bestof', 'runs');
-      const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
-      const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir: tempDir(), env });
-      // The new run's folder (two runs in one second do not sort by their ids).
-      const [runId] = readdirSync(runs).filter((id) => !before.has(id));
-      const report = JSON.parse(readFileSync(join(runs, runId as string, 'report.json'), 'utf8')) as ReportJson;
-      expect(report.candidates.length, result.stdout + result.stderr).toBe(2);
-      return report;
-    };
-    const candidate = (report: ReportJson, id: string) => report.candidates.find((c) => c.id === id);
+    return { r, env, agents, checks: loaded.value.spec.checks };
+  }
 
-    const guarded = await runWith({ frozen, protected: kept });
+  /** A run of the cheater (c1: a tie goes to it but for a smaller diff) and the honest agent (c2) with these frozen, protected and checks. */
+  async function race(setup: Awaited<ReturnType<typeof initAndAgents>>, k: Kept, items: readonly { name: string; command: string; score: number }[]): Promise<ReportJson> {
+    const { r, env, agents } = setup;
+    const spec = join(agents, 'spec.toml');
+    writeFileSync(
+      spec,
+      [
+        `repo = ${JSON.stringify(r.dir)}`,
+        '[prompt]\ntext = "Make the tests pass."',
+        `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'cheat.sh'))}`,
+        `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'honest.sh'))}`,
+        `[checks]\nfrozen = ${JSON.stringify(k.frozen)}\nprotected = ${JSON.stringify(k.protected)}`,
+        ...items.map((check) => `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}`),
+        '[select]\nmerge = "none"',
+        '',
+      ].join('\n'),
+    );
+    const runs = join(r.dir, '.bestof', 'runs');
+    const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+    const result = await runCli(['run', spec, '--no-tui'], { cwd: r.dir, worktreesDir: tempDir(), env });
+    // The new run's folder (two runs in one second do not sort by their ids).
+    const [runId] = readdirSync(runs).filter((id) => !before.has(id));
+    const report = JSON.parse(readFileSync(join(runs, runId as string, 'report.json'), 'utf8')) as ReportJson;
+    expect(report.candidates.length, result.stdout + result.stderr).toBe(2);
+    return report;
+  }
+  const candidate = (report: ReportJson, id: string) => report.candidates.find((c) => c.id === id);
+
+  it.each([
+    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', files: SIMPLE, fix: MAKE_FIX, script: ': > test', path: 'test', without: unprotected('test') },
+    { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
+    { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: unfrozen('run-tests.sh') },
+    { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", path: 'calc/go.mod', without: unprotected('**/go.mod') },
+    { cheat: "puts a pyvenv.cfg in the failing tests' folder (pytest never collects from a virtual environment)", files: PYTHON_REPO, fix: PYTHON_FIX, script: ': > calc/pyvenv.cfg', path: 'calc/pyvenv.cfg', without: unprotected('**/pyvenv.cfg') },
+  ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, path, without }) => {
+    const setup = await initAndAgents(files, script, fix);
+    const { frozen, protected: kept, items } = setup.checks;
+    expect(without({ frozen, protected: kept }), 'the name that holds it off is in the spec').not.toEqual({ frozen, protected: kept });
+
+    const guarded = await race(setup, { frozen, protected: kept }, items);
     expect(guarded.winner).toBe('c2');
     expect(candidate(guarded, 'c2')?.score).toBe(100);
     expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path)).toEqual([path]);
     expect(candidate(guarded, 'c1')?.score).toBeLessThan(100);
 
     // Without that name, the cheat scores as the honest fix does, unflagged.
-    const open = await runWith(without({ frozen, protected: kept }));
+    const open = await race(setup, without({ frozen, protected: kept }), items);
     expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
     expect(candidate(open, 'c2')).toMatchObject({ score: 100 });
+  }, 180_000);
+
+  // Not a name init writes: the checks' Python reads and writes its bytecode in the checks' own HOME
+  // (PYTHONPYCACHEPREFIX, src/engine/score.ts), so a __pycache__ in the worktree is never loaded.
+  // Committed bytecode is not a broken rule (an honest agent that ran pytest may commit some too): nothing is flagged.
+  it("a candidate that commits the bytecode of a gutted copy of an unchanged test (pytest would load it from __pycache__) gains nothing", async () => {
+    const setup = await initAndAgents(PYTHON_REPO, FORGE_PYC, PYTHON_FIX);
+    const { frozen, protected: kept, items } = setup.checks;
+    const guarded = await race(setup, { frozen, protected: kept }, items);
+    expect(guarded.winner).toBe('c2');
+    expect(candidate(guarded, 'c1')).toMatchObject({ score: 0, tampered: false });
+
+    // A check that drops the variable loads the committed bytecode, and the bug passes.
+    const open = await race(setup, { frozen, protected: kept }, items.map((check) => ({ ...check, command: `env -u PYTHONPYCACHEPREFIX ${check.command}` })));
+    expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
   }, 180_000);
 
   it('run from a subfolder, writes at the repo root and says so', async () => {
