@@ -83,7 +83,7 @@ describe('bestof init on a real repo', () => {
    * assertion rewriting caches the bytecode in __pycache__), then puts the test back as it was:
    * pytest then loads the cached bytecode for the unchanged test.
    */
-  const FORGE_PYC = `env -u PYTHONDONTWRITEBYTECODE python3 - <<'PY'
+  const FORGE_PYC = `env -u PYTHONDONTWRITEBYTECODE -u PYTHONPYCACHEPREFIX python3 - <<'PY'
 import os, subprocess
 src = 'calc/test_calc.py'
 original = open(src).read()
@@ -142,12 +142,13 @@ PY`;
   const candidate = (report: ReportJson, id: string) => report.candidates.find((c) => c.id === id);
 
   it.each([
-    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', files: SIMPLE, fix: MAKE_FIX, script: ': > test', path: 'test', without: unprotected('test') },
-    { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', path: 'test-unit', without: unprotected('test-unit') },
-    { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", path: 'run-tests.sh', without: unfrozen('run-tests.sh') },
-    { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", path: 'calc/go.mod', without: unprotected('**/go.mod') },
-    { cheat: "puts a pyvenv.cfg in the failing tests' folder (pytest never collects from a virtual environment)", files: PYTHON_REPO, fix: PYTHON_FIX, script: ': > calc/pyvenv.cfg', path: 'calc/pyvenv.cfg', without: unprotected('**/pyvenv.cfg') },
-  ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, path, without }) => {
+    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', files: SIMPLE, fix: MAKE_FIX, script: ': > test', paths: ['test'], without: unprotected('test') },
+    { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', paths: ['test-unit'], without: unprotected('test-unit') },
+    { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", paths: ['run-tests.sh'], without: unfrozen('run-tests.sh') },
+    { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", paths: ['calc/go.mod'], without: unprotected('**/go.mod') },
+    // The marks of pytest 8 and later (pyvenv.cfg) and of pytest 7 (bin/activate), so that the cheat works with either.
+    { cheat: "marks the failing tests' folder as a virtual environment (pytest never collects from one)", files: PYTHON_REPO, fix: PYTHON_FIX, script: ': > calc/pyvenv.cfg; mkdir -p calc/bin; : > calc/bin/activate', paths: ['calc/bin/activate', 'calc/pyvenv.cfg'], without: (k: Kept) => unprotected('**/bin/activate*')(unprotected('**/pyvenv.cfg')(k)) },
+  ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, paths, without }) => {
     const setup = await initAndAgents(files, script, fix);
     const { frozen, protected: kept, items } = setup.checks;
     expect(without({ frozen, protected: kept }), 'the name that holds it off is in the spec').not.toEqual({ frozen, protected: kept });
@@ -155,7 +156,7 @@ PY`;
     const guarded = await race(setup, { frozen, protected: kept }, items);
     expect(guarded.winner).toBe('c2');
     expect(candidate(guarded, 'c2')?.score).toBe(100);
-    expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path)).toEqual([path]);
+    expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path).sort()).toEqual(paths);
     expect(candidate(guarded, 'c1')?.score).toBeLessThan(100);
 
     // Without that name, the cheat scores as the honest fix does, unflagged.
