@@ -1,8 +1,9 @@
 /**
  * The command line: parses arguments, dispatches to one command module, and maps results to
- * exit codes. Output errors (EPIPE, EIO) never change the exit code: ./output.ts. Elsewhere only a
- * run's signal handlers call process.exit (./run-session.ts and ../process/namespace.ts: a second
- * Ctrl-C, or a signal once the run has ended, which exits with the run's own code).
+ * exit codes. Output errors (EPIPE, EIO) never change the exit code: ./output.ts. Elsewhere only
+ * the signal handlers of a run or a bench call process.exit (./run-session.ts,
+ * ../process/namespace.ts, ./commands/bench.ts: a second Ctrl-C, or a signal once the run or bench
+ * has ended, which exits with its own code).
  *
  * The codes and their meaning are in src/engine/exit-codes.ts (and the README's table).
  */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarizeBench, type BenchSummary } from '../../src/bench/summary.js';
 import type { BenchFile } from '../../src/bench/types.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, signalAtExitEntry, startCli } from '../helpers/cli.js';
 import { processesWithArg } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 import { handWorkedBench } from '../bench/hand-worked-bench.js';
@@ -97,6 +97,17 @@ describe('bestof bench', () => {
     expect(existsSync(join(dir, 'tasks', 't2', '.git'))).toBe(false);
     expect(existsSync(join(dir, 'out', 'repos', 't2', '.bestof', 'runs', file.records[0]!.runId, 'report.json'))).toBe(true);
     expect(readFileSync(join(dir, 'out', 'trials', 't2', 'claude-sonnet', 'trial-1.toml'), 'utf8')).toContain('merge = "none"');
+  });
+
+  it('a SIGTERM in the instant before Node exits, after the bench has written its results, ends bestof with the bench\'s own exit code, not 143', async () => {
+    const dir = makeBench({ tasks: ['t2'], agents: ['claude-sonnet'], trials: 1 });
+    const marker = join(dir, 'signalled');
+    const result = await runCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees'), entry: signalAtExitEntry(dir, 'SIGTERM', marker) });
+    // Sent by bestof (the trials run in its process): once.
+    expect(readFileSync(marker, 'utf8').trim().split('\n'), 'the signal was sent').toHaveLength(1);
+    expect(result.signal).toBeNull();
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(existsSync(join(dir, 'out', 'bench.json'))).toBe(true);
   });
 
   it('a bench cancelled halfway (SIGTERM) goes on with --resume: the trials it recorded are kept, the cancelled and the unstarted ones run', async () => {

@@ -64,7 +64,12 @@ export async function benchCommand(allArgs: readonly string[]): Promise<number> 
 
   const controller = new AbortController();
   let view: BenchFrontEnd | undefined;
+  // Set once the bench has ended and written its results.
+  let ended: number | undefined;
   const onSignal = (name: NodeJS.Signals): void => {
+    // A signal while Node winds down after the bench ends bestof with the bench's own exit code,
+    // not the signal's default 130 or 143 (as a run does: ../run-session.ts).
+    if (ended !== undefined) process.exit(ended);
     // The view says it itself (a line on stderr would land in the middle of its frame).
     if (view) view.cancelling();
     else process.stderr.write(`\nbestof bench: ${name}: cancelling the running trials (each keeps its work); the trials not started are recorded "not run"\n`);
@@ -99,11 +104,15 @@ export async function benchCommand(allArgs: readonly string[]): Promise<number> 
     view?.close();
     const tolerance = { resolvedRateDrop: bench.spec.tolerance.resolved_rate, costUsdRise: bench.spec.tolerance.cost };
     const code = writeResults(file, outDir, baseline?.file, tolerance, { json: values.json === true, html: html !== false });
-    return controller.signal.aborted ? EXIT_CODES.cancelled : code;
+    ended = controller.signal.aborted ? EXIT_CODES.cancelled : code;
+    return ended;
   } finally {
     view?.close();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    // Kept once the bench has ended (see onSignal): removed, a signal would take its default action.
+    if (ended === undefined) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
   }
 }
 
