@@ -216,16 +216,18 @@ function editableSetting(editable: readonly string[], python: boolean): string {
 }
 
 /**
- * `protected = [...]`: the test runner's own files by name, a block of several lines, commented;
+ * `protected = [...]`: what the test runner reads (its hooks, its configuration) or skips tests by
+ * (a virtual environment's mark, a nested go.mod, a file named as a make target), by name, a block
+ * of several lines, commented;
  * nothing where there are none (a repo whose test command init did not recognise).
  */
 function protectedSetting(patterns: readonly string[]): string {
   if (patterns.length === 0) return '';
   return [
-    "protected = [                    # the test runner's own hooks and configuration, by name, whether or not",
-    '  # the repo has them: kept as in `base` like `frozen`, so a candidate that adds or changes one (a hook that',
-    '  # turns failures into passes, a config that points the runner elsewhere) cannot win; drop a name your task',
-    '  # needs to change',
+    "protected = [                    # files that change what the test runner runs, by name, whether or not the repo",
+    '  # has it: kept as in `base` like `frozen`, so a candidate that adds or changes one (a hook that turns',
+    '  # failures into passes, a config that points the runner elsewhere, a file that hides tests from it)',
+    '  # cannot win; drop a name your task needs to change',
     ...chunks(patterns, 4).map((some) => `  ${tomlItems(some)},`),
     ']',
     '',

@@ -31,7 +31,7 @@ describe('bestof init on a real repo', () => {
     const init = await runCli(['init'], { cwd: r.dir, env });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(`wrote ${join(r.dir, 'bestof.toml')}\nfound ${kind}:`);
-    expect(init.stdout).toMatch(/; protected: \d+ names of the test runner's own files \(\*\*\/[^,]+, \*\*\/[^,)]+(, \.\.\.)?\)/);
+    expect(init.stdout).toMatch(/; protected: \d+ names of files that change what the test runner runs \(\*\*\/[^,]+, \*\*\/[^,)]+(, \.\.\.)?\)/);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
     // Every frozen pattern is one the plan accepts: it matches a file of HEAD (src/engine/plan.ts);

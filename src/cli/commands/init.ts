@@ -53,7 +53,7 @@ function foundLine(probe: RepoProbe): string {
     `checks: ${probe.checks.map((check) => `\`${check.command}\``).join(', ')}`,
     probe.frozen.length > 0 ? `frozen: ${probe.frozen.join(', ')}` : 'no test folder to freeze found',
     ...(probe.protected.length > 0
-      ? [`protected: ${probe.protected.length} names of the test runner's own files (${probe.protected.slice(0, 2).join(', ')}${probe.protected.length > 2 ? ', ...' : ''})`]
+      ? [`protected: ${probe.protected.length} names of files that change what the test runner runs (${probe.protected.slice(0, 2).join(', ')}${probe.protected.length > 2 ? ', ...' : ''})`]
       : []),
     ...(probe.editable.length > 0 ? [`editable: ${probe.editable.join(', ')}`] : []),
     ...(probe.link.length > 0 ? [`setup.link: ${probe.link.join(', ')}`] : []),
