@@ -180,6 +180,33 @@ PY`;
     expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
   }, 180_000);
 
+  // A frozen fixture compared byte for byte, and a program whose bug is its line endings.
+  it('a candidate that adds a .gitattributes converting a frozen fixture\'s line endings (git then sees the changed file as unchanged) cannot win', async () => {
+    const files = {
+      Makefile: 'test:\n\tsh tests/check.sh\n',
+      'prog.sh': "printf 'ok\\r\\n'\n",
+      'tests/check.sh': 'sh prog.sh | cmp - tests/expected.txt\n',
+      'tests/expected.txt': 'ok\n',
+    };
+    const cheat = "printf 'tests/expected.txt text eol=crlf\\n' > .gitattributes; printf 'ok\\r\\n' > tests/expected.txt";
+    const setup = await initAndAgents(files, cheat, "echo \"printf 'ok\\\\n'\" > prog.sh");
+    const { frozen, protected: kept, items } = setup.checks;
+    expect(kept).toContain('**/.gitattributes');
+
+    const guarded = await race(setup, { frozen, protected: kept }, items);
+    expect(guarded.winner).toBe('c2');
+    expect(candidate(guarded, 'c2')?.score).toBe(100);
+    expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path)).toEqual(['.gitattributes']);
+    // Flagged, it cannot win; its checks still read the fixture as it left it on disk (git hashes it
+    // as the base's), so it still scores: the README says so.
+    expect(candidate(guarded, 'c1')?.score).toBe(100);
+
+    // Without the name: nothing is flagged, and the cheater wins the tie (its diff is the smaller).
+    const open = await race(setup, unprotected('**/.gitattributes')({ frozen, protected: kept }), items);
+    expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
+    expect(open.winner).toBe('c1');
+  }, 180_000);
+
   it('run from a subfolder, writes at the repo root and says so', async () => {
     const r = repo(REPO_FIXTURES.node);
     mkdirSync(join(r.dir, 'src', 'deep'), { recursive: true });
