@@ -47,7 +47,7 @@ import {
   type TrustReport,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
-import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/repo-probe.js';
+import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/runner-files.js';
 import { probeAt } from '../../src/cli/commands/init.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -117,7 +117,7 @@ interface AdversaryCase {
 const EDITABLE_SRC = { editable: ['src/**'] };
 /**
  * The names of pytest's own files, anywhere, that `bestof init` writes under `[checks] protected`
- * in a pytest repo (src/spec/repo-probe.ts), beside the trust project's frozen paths: no allow-list
+ * in a pytest repo (src/spec/runner-files.ts), beside the trust project's frozen paths: no allow-list
  * needed for those. (The checks also run `python3 -m unittest`, which init never writes: its shadow
  * module is named in that case.)
  */

@@ -7,7 +7,8 @@ import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/repo.js';
 import { globsMatching } from '../../checks/frozen.js';
 import { runProcess } from '../../process/run-process.js';
-import { editableCandidates, FROZEN_CANDIDATE_PATTERNS, probeRepo, testCommandFileCandidates, type RepoProbe } from '../../spec/repo-probe.js';
+import { editableCandidates, probeRepo, testCommandFileCandidates, type RepoProbe } from '../../spec/repo-probe.js';
+import { FROZEN_CANDIDATE_PATTERNS } from '../../spec/runner-files.js';
 
 /**
  * `bestof init`: a commented starter spec at the root of the current repo (also when run from a

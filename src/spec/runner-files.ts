@@ -1,0 +1,166 @@
+/**
+ * What each test runner reads or decides by besides the tests, by name (for src/spec/repo-probe.ts
+ * and `bestof init`): the test folders and test-file patterns init freezes where they match a
+ * committed file, and the names it protects whether or not the repo has them. Every entry is here
+ * because a candidate that added or changed such a file passed a check without the fix (most of
+ * them tried: the comments say which).
+ */
+import type { RepoKind } from './repo-probe.js';
+
+/**
+ * What pytest reads besides the tests, by name and anywhere: its hooks (conftest.py) and its
+ * configuration (addopts, testpaths, python_files: a pytest.ini or pytest.toml, or a section of
+ * pyproject.toml, tox.ini or setup.cfg, the first of them found), the modules `python3 -m pytest` imports from
+ * the folder it runs in before pytest itself (pytest.py, a pytest/ package), and package metadata
+ * there: pytest loads every plugin a `*.dist-info` or `*.egg-info` folder on its import path names
+ * (its entry_points.txt's `pytest11` group), and `python3 -m pytest` has the folder it runs in on
+ * that path. And the marks of a virtual environment, whose folder pytest never collects from: a
+ * `pyvenv.cfg` or `conda-meta/history` (pytest 8 and later), an activate script in `bin/` or
+ * `Scripts/` (before): a candidate that put a pyvenv.cfg beside the failing tests passed with them
+ * never run (checked with pytest 9 and, by bin/activate, 7.2).
+ */
+export const PYTEST_RUNNER_FILES: readonly string[] = [
+  '**/conftest.py',
+  '**/pytest.ini',
+  '**/.pytest.ini',
+  // pytest 9 reads a pytest.toml or .pytest.toml first (an added one with `addopts = ["--co"]`
+  // passed: pytest only collected the tests; tried with pytest 9.0).
+  '**/pytest.toml',
+  '**/.pytest.toml',
+  '**/pyproject.toml',
+  '**/tox.ini',
+  '**/setup.cfg',
+  '**/pytest.py',
+  '**/pytest/__init__.py',
+  '**/*.dist-info/**',
+  '**/*.egg-info/**',
+  '**/pyvenv.cfg',
+  '**/conda-meta/history',
+  '**/bin/activate*',
+  '**/bin/Activate*',
+  '**/Scripts/activate*',
+  '**/Scripts/Activate*',
+];
+
+/**
+ * What npm reads besides the tests for every script it runs, by name and anywhere: the project's
+ * .npmrc (its `node-options` would load code of the candidate's into `npm test`) and node_modules
+ * (npm puts node_modules/.bin first on PATH, and the tests import from it: a committed
+ * node_modules/.bin/node, or a fake of a library, would be what the check runs).
+ */
+export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_modules/**'];
+
+/**
+ * What cargo reads besides the tests, by name and anywhere: a `.cargo/config.toml` (or the older
+ * `.cargo/config`) whose `runner` runs the test binaries, a `build.rs`, which cargo runs before it
+ * compiles the tests (it could rewrite them), and rustup's toolchain file, whose `path` (absolute:
+ * the worktree's own path is known to the agent) makes `cargo` a program of the candidate's
+ * (checked: a script that exits 0 passed `cargo test`).
+ */
+export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain'];
+
+/**
+ * Test folders and test-file patterns, by kind, for `[checks] frozen`: only those that match a
+ * committed file are kept (`tests`: they are tests, not only what runs them). The `protect` ones are
+ * for `[checks] protected`: a test runner's own hook and configuration files, by name, offered
+ * whether or not the repo has one. Where the repo has none, a candidate that adds one (a conftest.py
+ * whose hook turns every failure into a pass, a pytest.ini with `addopts = --co`, a pytest.py that
+ * `python -m pytest` imports before pytest itself, an .npmrc whose node-options loads its code into
+ * `npm test`) changes what the check runs: protected, such a file is removed before the checks and
+ * the candidate cannot win. `protectUnmatched`: a test-file pattern that is frozen where it matches
+ * a committed file, and protected where it matches none.
+ */
+export const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly protect?: true; readonly tests?: true; readonly protectUnmatched?: true }[] = [
+  { pattern: 'test/**', tests: true },
+  { pattern: 'tests/**', tests: true },
+  { pattern: '__tests__/**', kinds: ['node'], tests: true },
+  { pattern: 'spec/**', kinds: ['node'], tests: true },
+  { pattern: 'src/**/*.test.ts', kinds: ['node'], tests: true },
+  { pattern: 'src/**/*.test.js', kinds: ['node'], tests: true },
+  { pattern: 'src/**/*.spec.ts', kinds: ['node'], tests: true },
+  // Snapshots are the tests' expected output (jest's and vitest's `toMatchSnapshot`, Python's
+  // syrupy, Rust's insta): beside tests in src/, a candidate that rewrote the snapshot to its own
+  // output passed with the bug unfixed (checked with vitest), and one that deletes it has it
+  // written anew.
+  { pattern: '**/__snapshots__/**', kinds: ['node', 'python'], tests: true },
+  { pattern: '**/snapshots/*.snap', kinds: ['rust'], tests: true },
+  // pytest imports every test module it collects into one process before any test runs: a module
+  // the candidate adds under a name pytest collects (`a_test.py` at the root) can replace the code
+  // under test (`calc.add = ...`) for the repo's own tests (checked: they passed with the bug
+  // unfixed). Where the repo has no file of such a name, the name is protected instead.
+  { pattern: '**/test_*.py', kinds: ['python'], tests: true, protectUnmatched: true },
+  { pattern: '**/*_test.py', kinds: ['python'], tests: true, protectUnmatched: true },
+  ...PYTEST_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['python'] as const, protect: true as const })),
+  { pattern: '**/*_test.go', kinds: ['go'], tests: true },
+  { pattern: '**/testdata/**', kinds: ['go'], tests: true },
+  // What go builds the tests with: a `replace` in go.mod, a go.work or a vendor/ folder can put a
+  // module of the candidate's in place of a library the tests import (their assertion library).
+  { pattern: 'go.mod', kinds: ['go'] },
+  // A go.mod added in a folder makes that folder a module of its own, which `go test ./...` and
+  // `go vet ./...` of the repo's module then skip: a candidate that adds calc/go.mod passed with
+  // calc's failing tests never run (checked, go 1.19).
+  { pattern: '**/go.mod', kinds: ['go'], protect: true },
+  { pattern: '**/go.work', kinds: ['go'], protect: true },
+  { pattern: '**/vendor/**', kinds: ['go'], protect: true },
+  // The checks run its scripts: an agent that edits `"test"` would pass without testing anything.
+  { pattern: 'package.json', kinds: ['node'] },
+  // What the typecheck and lint checks read: a tsconfig whose `files` names one empty file passes
+  // `tsc --noEmit`, an .eslintrc that turns the rules off passes the lint.
+  { pattern: '**/tsconfig*.json', kinds: ['node'] },
+  { pattern: '**/.eslintrc*', kinds: ['node'] },
+  { pattern: '**/.eslintignore', kinds: ['node'] },
+  ...NPM_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['node'] as const, protect: true as const })),
+  // The manifest says which tests `cargo test` runs and how it builds them: `autotests = false` and
+  // a `[[test]]` whose path is a file of the candidate's (checked: the repo's tests/ then never run),
+  // a `build = ` naming a build script other than build.rs, a `[patch]` of the tests' dependency.
+  { pattern: '**/Cargo.toml', kinds: ['rust'] },
+  ...CARGO_RUNNER_FILES.map((pattern) => ({ pattern, kinds: ['rust'] as const, protect: true as const })),
+  // make reads the first of GNUmakefile, makefile and Makefile: a candidate that adds one of the
+  // first two replaces the `test` target of the repo's Makefile (and the repo's may be any of them).
+  { pattern: '**/GNUmakefile', kinds: ['make'], protect: true },
+  { pattern: '**/makefile', kinds: ['make'], protect: true },
+  { pattern: '**/Makefile', kinds: ['make'], protect: true },
+  // asdf and mise pick the node, python3, cargo or go their shims run from a .tool-versions, and a
+  // `path:` version there names any folder: for a user whose tools are such shims, a committed one
+  // makes the check's runner a program of the candidate's (from their documentation; neither is
+  // installed where this was written).
+  { pattern: '**/.tool-versions', kinds: ['node', 'python', 'rust', 'go', 'make'], protect: true },
+  // git converts a file's line endings and encoding by its .gitattributes (`text eol=crlf`,
+  // `working-tree-encoding`) when it hashes it: a candidate that added `tests/expected.txt text
+  // eol=crlf` and wrote that frozen fixture with CRLF left it on disk so, while git saw it unchanged
+  // (nothing flagged, nothing restored), and its CRLF output passed a byte-exact check (tried).
+  // Protected, such a file flags the candidate: it cannot win.
+  { pattern: '**/.gitattributes', kinds: ['node', 'python', 'rust', 'go', 'make'], protect: true },
+];
+
+/** The frozen patterns init offers only where they match a file: the caller asks git which of them do (ProbeFacts). */
+export const FROZEN_CANDIDATE_PATTERNS: readonly string[] = FROZEN_CANDIDATES.filter(({ protect }) => !protect).map(({ pattern }) => pattern);
+
+/**
+ * The configuration files of the test runner a package.json's "test" script names (jest and the
+ * Babel configuration it applies, vitest, mocha), and of ESLint where its "lint" script runs it, by
+ * name, anywhere: a candidate that adds one can point the runner at tests of its own, or at none
+ * (`passWithNoTests`), or turn the lint rules off.
+ */
+export function runnerConfigs(scripts: Readonly<Record<string, unknown>>): string[] {
+  const test = typeof scripts.test === 'string' ? scripts.test : '';
+  const names = (base: string, extensions: readonly string[]): string[] => extensions.map((ext) => `**/${base}.${ext}`);
+  const scriptExtensions = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'];
+  return [
+    // jest transforms every test file with babel-jest, which applies the project's Babel
+    // configuration where there is one (a plugin of the candidate's could rewrite the tests), and
+    // puts a module in a __mocks__ folder beside node_modules in place of the package of its name
+    // without being asked (a fake of the tests' assertion library would never fail).
+    ...(/\bjest\b/.test(test)
+      ? [...names('jest.config', [...scriptExtensions, 'json']), ...names('babel.config', [...scriptExtensions, 'json']), '**/.babelrc', ...names('.babelrc', ['js', 'cjs', 'mjs', 'json']), '**/__mocks__/**']
+      : []),
+    ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
+    ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
+    // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes
+    // the lint. ESLint 8 merges every .eslintrc it finds up from a linted file (`"root": true` and
+    // the rules off in src/.eslintrc.json), and skips what an .eslintignore names (from ESLint's
+    // documentation: not installed where this was written). Where the repo has these files, they
+    // are frozen (FROZEN_CANDIDATES), which also covers new ones; probeRepo drops the duplicates.
+    ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? [...names('eslint.config', scriptExtensions), '**/.eslintrc*', '**/.eslintignore'] : []),
+  ];
+}
