@@ -70,18 +70,14 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
  * checks and agents would load the preload as well, and the sandbox hides its folder from them.
  */
 export function signalAtExitEntry(dir: string, signal: NodeJS.Signals, marker: string): string {
-  const entry = join(dir, `signal-at-exit-${signal}.mjs`);
-  writeFileSync(
-    entry,
+  return bestofEntry(
+    join(dir, `signal-at-exit-${signal}.mjs`),
     `import { appendFileSync } from 'node:fs';
 process.once('beforeExit', () => {
   appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n');
   process.kill(process.pid, ${JSON.stringify(signal)});
-});
-await import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});
-`,
+});`,
   );
-  return entry;
 }
 
 /**
@@ -90,9 +86,8 @@ await import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});
  * a kill -9 in that very instant would.
  */
 export function killAfterLoggedEntry(dir: string, eventType: string): string {
-  const entry = join(dir, `kill-after-${eventType}.mjs`);
-  writeFileSync(
-    entry,
+  return bestofEntry(
+    join(dir, `kill-after-${eventType}.mjs`),
     `import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 const write = fs.writeSync;
@@ -101,9 +96,12 @@ fs.writeSync = function (fd, data, ...rest) {
   if (typeof data === 'string' && data.includes(${JSON.stringify(`"type":"${eventType}"`)})) process.kill(process.pid, 'SIGKILL');
   return written;
 };
-syncBuiltinESMExports();
-await import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});
-`,
+syncBuiltinESMExports();`,
   );
-  return entry;
+}
+
+/** Writes an ES module at `path` that runs `preamble`, then bin/bestof.js as its entry would be; returns `path`. */
+function bestofEntry(path: string, preamble: string): string {
+  writeFileSync(path, `${preamble}\nawait import(${JSON.stringify(pathToFileURL(BESTOF_BIN).href)});\n`);
+  return path;
 }
