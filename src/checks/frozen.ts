@@ -89,7 +89,29 @@ export function frozenPathspecs(frozen: readonly string[]): string[] {
  * of base; a protected one, such as `**\/conftest.py`, is there to keep candidates from adding one).
  */
 export function keptAsInBase(checks: { readonly frozen: readonly string[]; readonly protected: readonly string[] }): string[] {
-  return [...checks.frozen, ...checks.protected];
+  return withGitAttributes([...checks.frozen, ...checks.protected]);
+}
+
+/** The patterns and GIT_ATTRIBUTES (once): what the scoring tree keeps as in base, whoever calls it. */
+export function withGitAttributes(patterns: readonly string[]): string[] {
+  return [...new Set([...patterns, GIT_ATTRIBUTES])];
+}
+
+/**
+ * `.gitattributes` files, kept as in base in every spec. git reads them when it writes a file to
+ * disk and when it hashes one (line endings, `working-tree-encoding`, filters, `ident`): a candidate
+ * that added `tests/expected.txt text eol=crlf` and wrote that frozen fixture with CRLF kept it so
+ * on disk while git hashed it as base's blob, so nothing under the frozen paths looked changed, and
+ * a program whose bug was its CRLF output passed a byte-exact check (tried). Kept as in base, a
+ * changed one flags the candidate (it cannot win), and the scoring tree writes every tracked file
+ * anew as base's attributes say (scoring-tree.ts), so the checks read what the user's checkout
+ * would hold.
+ */
+export const GIT_ATTRIBUTES = '**/.gitattributes';
+
+/** A `.gitattributes` file, at the root or in a folder. */
+export function isGitAttributes(path: string): boolean {
+  return path === '.gitattributes' || path.endsWith('/.gitattributes');
 }
 
 /**

@@ -11,6 +11,10 @@
  *   `sitecustomize.py`): moved aside to a folder outside the worktree (renames, no copying) and put
  *   back after the checks. They are the agent's scratch, not lost, but never scored. The setup paths
  *   (what `[setup]` copied or created, ignored folders such as `node_modules/` included) stay.
+ * - `.gitattributes`: git converts a file by them when it writes and hashes it, so a changed one can
+ *   leave a frozen file on disk (CRLF line endings, another encoding) other than the blob git sees.
+ *   They are always kept as in base (../checks/frozen.ts GIT_ATTRIBUTES), and when the commit
+ *   changed one, every tracked file is written anew as base's say.
  *
  * The cost grows with what the agent changed and left behind, not with the repository: an index
  * read, a stat pass (`reset --hard`), a walk that stops at untracked folders, and renames.
@@ -18,10 +22,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
+import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
 import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
-import { findEditableViolations, restoreChangedPaths, restoreFrozenPathsAtCommit, type TamperedPath } from './frozen.js';
+import { findEditableViolations, isGitAttributes, restoreChangedPaths, restoreFrozenPathsAtCommit, withGitAttributes, type TamperedPath } from './frozen.js';
 import { openUpTree, removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
@@ -198,9 +202,15 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   // HEAD is at the commit and the index holds it: detached and reset above. Every untracked and
   // ignored entry but the setup paths is aside now, under the frozen paths too, and restoring
   // them from base leaves nothing untracked: the restore's own clean of them would find nothing.
-  const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: [...opts.frozen], keep: [...opts.keep], untrackedAside: true, ...call });
-  const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: [...opts.frozen], editable: opts.editable, ...call });
+  const kept = withGitAttributes(opts.frozen);
+  const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: kept, keep: [...opts.keep], untrackedAside: true, ...call });
+  const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: kept, editable: opts.editable, ...call });
   await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
+  // A changed .gitattributes (put back above: keptAsInBase always keeps them) may have left files
+  // on disk converted otherwise than base's say while git sees them unchanged (a frozen fixture
+  // with CRLF line endings, hashed as base's blob): every tracked file is written anew. O(repo),
+  // only for such a commit.
+  if (frozen.some((r) => isGitAttributes(r.path))) await rewriteTrackedFiles(worktree, call);
   const stamp = await worktreeStamp(worktree, call);
   return { tampered: [...frozen, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}), ...(stamp ? { stamp } : {}) };
 }

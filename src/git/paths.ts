@@ -100,6 +100,20 @@ export async function resetHard(worktree: string, commit: string, opts: GitCallO
 }
 
 /**
+ * Writes every tracked file of the worktree anew from the index, converted as the `.gitattributes`
+ * on disk say now (line endings, encoding, filters). `git checkout-index --force` alone would skip
+ * each file whose stat data matches its index entry, however it was converted: the index is first
+ * read again from its own tree, without stat data, so that every entry counts as changed. `-u`
+ * then records the new files' stat data. Precondition: no intent-to-add entry (`write-tree` would
+ * refuse it), as after a commit or a `reset --hard`.
+ */
+export async function rewriteTrackedFiles(worktree: string, opts: GitCallOptions = {}): Promise<void> {
+  const tree = (await gitOut(worktree, ['write-tree'], opts)).trim();
+  await gitOut(worktree, ['read-tree', tree], opts);
+  await withOpenFolders(worktree, () => gitOut(worktree, ['checkout-index', '--all', '--force', '-u'], opts));
+}
+
+/**
  * Paths whose index entry carries `assume-unchanged` or `skip-worktree` (`git ls-files -v`: a
  * lowercase tag or `S`). With either bit git stops looking at the file on disk: `git add -A` skips
  * an edit and `git reset --hard` leaves it in place.

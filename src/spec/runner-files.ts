@@ -125,12 +125,6 @@ export const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly ki
   // makes the check's runner a program of the candidate's (from their documentation; neither is
   // installed where this was written).
   { pattern: '**/.tool-versions', kinds: ['node', 'python', 'rust', 'go', 'make'], protect: true },
-  // git converts a file's line endings and encoding by its .gitattributes (`text eol=crlf`,
-  // `working-tree-encoding`) when it hashes it: a candidate that added `tests/expected.txt text
-  // eol=crlf` and wrote that frozen fixture with CRLF left it on disk so, while git saw it unchanged
-  // (nothing flagged, nothing restored), and its CRLF output passed a byte-exact check (tried).
-  // Protected, such a file flags the candidate: it cannot win.
-  { pattern: '**/.gitattributes', kinds: ['node', 'python', 'rust', 'go', 'make'], protect: true },
 ];
 
 /** The frozen patterns init offers only where they match a file: the caller asks git which of them do (ProbeFacts). */

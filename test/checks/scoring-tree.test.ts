@@ -303,6 +303,57 @@ describe("bestof's git calls run none of the repository's programs", () => {
   });
 });
 
+describe('.gitattributes: the checks read files as base\'s attributes write them', () => {
+  // A frozen fixture compared byte for byte with the program's output, whose bug is its CRLF line
+  // ending: a candidate that makes git convert the fixture to CRLF keeps it so on disk while git
+  // hashes it as base's blob (nothing under test/ looks changed).
+  const FIXTURE = { 'test/expected.txt': 'ok\n', 'src/out.txt': 'ok\r\n' };
+  const CMP = 'cmp src/out.txt test/expected.txt';
+  const cheat = async (w: World, attributes: string): Promise<string> => {
+    put(w.wt, '.gitattributes', attributes);
+    put(w.wt, 'test/expected.txt', 'ok\r\n');
+    const sha = await commit(w.wt);
+    // git sees the fixture unchanged: the commit's blob is base's.
+    expect(git(w.wt, 'rev-parse', `${sha}:test/expected.txt`)).toBe(git(w.wt, 'rev-parse', `${w.base}:test/expected.txt`));
+    expect(readFileSync(join(w.wt, 'test/expected.txt'), 'utf8')).toBe('ok\r\n');
+    return sha;
+  };
+
+  it.each([
+    ['read again', undefined],
+    ['right after the commit step (no reset)', { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true }],
+  ] as const)('an added .gitattributes is flagged and the fixture is read as in base (%s)', async (_, justCommitted) => {
+    const w = await world(FIXTURE);
+    const sha = await cheat(w, 'test/expected.txt text eol=crlf\n');
+    const s = await score(w, sha, { command: CMP, justCommitted });
+    expect(s.tampered).toEqual([{ path: '.gitattributes', change: 'added', rule: 'frozen' }]);
+    expect(s.checks[0]?.passed).toBe(false);
+    // Back to the commit after the checks: its .gitattributes, nothing left to commit.
+    expect(readFileSync(join(w.wt, '.gitattributes'), 'utf8')).toBe('test/expected.txt text eol=crlf\n');
+    expect(git(w.wt, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(w.wt, 'status', '--porcelain')).toBe('');
+  });
+
+  it("a changed .gitattributes in a folder (base has its own) is put back and flagged, and an honest commit's files are read as committed", async () => {
+    const w = await world({ ...FIXTURE, 'test/.gitattributes': '*.bin -text\n' });
+    // The same trick from the folder's own file, beside an empty root one (added: flagged too).
+    put(w.wt, 'test/.gitattributes', '*.bin -text\nexpected.txt text eol=crlf\n');
+    const sha = await cheat(w, '');
+    const s = await score(w, sha, { command: CMP });
+    expect(s.tampered).toEqual([
+      { path: '.gitattributes', change: 'added', rule: 'frozen' },
+      { path: 'test/.gitattributes', change: 'modified', rule: 'frozen' },
+    ]);
+    expect(s.checks[0]?.passed).toBe(false);
+
+    // The control: the honest fix, with base's attributes, passes the same check.
+    const honest = await world(FIXTURE);
+    put(honest.wt, 'src/out.txt', 'ok\n');
+    const fixed = await score(honest, await commit(honest.wt), { command: CMP });
+    expect(fixed).toMatchObject({ tampered: [], checks: [{ passed: true }] });
+  });
+});
+
 describe('[checks] editable', () => {
   it('reverts changes outside the allow-list for the checks and reports them', async () => {
     const w = await world();

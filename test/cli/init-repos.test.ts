@@ -181,7 +181,7 @@ PY`;
   }, 180_000);
 
   // A frozen fixture compared byte for byte, and a program whose bug is its line endings.
-  it('a candidate that adds a .gitattributes converting a frozen fixture\'s line endings (git then sees the changed file as unchanged) cannot win', async () => {
+  it("a candidate that adds a .gitattributes converting a frozen fixture's line endings (git then sees the changed file as unchanged) gains nothing and cannot win, whatever the spec names", async () => {
     const files = {
       Makefile: 'test:\n\tsh tests/check.sh\n',
       'prog.sh': "printf 'ok\\r\\n'\n",
@@ -191,20 +191,15 @@ PY`;
     const cheat = "printf 'tests/expected.txt text eol=crlf\\n' > .gitattributes; printf 'ok\\r\\n' > tests/expected.txt";
     const setup = await initAndAgents(files, cheat, "echo \"printf 'ok\\\\n'\" > prog.sh");
     const { frozen, protected: kept, items } = setup.checks;
-    expect(kept).toContain('**/.gitattributes');
+    // Not a name of init's: the run keeps every .gitattributes as in base (src/checks/frozen.ts GIT_ATTRIBUTES).
+    expect(kept.join()).not.toContain('gitattributes');
 
     const guarded = await race(setup, { frozen, protected: kept }, items);
     expect(guarded.winner).toBe('c2');
-    expect(candidate(guarded, 'c2')?.score).toBe(100);
+    expect(candidate(guarded, 'c2')).toMatchObject({ score: 100, tampered: false });
+    // Flagged, and its checks read the fixture as base's attributes write it: the CRLF bug fails.
     expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path)).toEqual(['.gitattributes']);
-    // Flagged, it cannot win; its checks still read the fixture as it left it on disk (git hashes it
-    // as the base's), so it still scores: the README says so.
-    expect(candidate(guarded, 'c1')?.score).toBe(100);
-
-    // Without the name: nothing is flagged, and the cheater wins the tie (its diff is the smaller).
-    const open = await race(setup, unprotected('**/.gitattributes')({ frozen, protected: kept }), items);
-    expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
-    expect(open.winner).toBe('c1');
+    expect(candidate(guarded, 'c1')?.score).toBe(0);
   }, 180_000);
 
   it('run from a subfolder, writes at the repo root and says so', async () => {

@@ -34,14 +34,14 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pytest.toml', '**/.pytest.toml', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/pyvenv.cfg', '**/conda-meta/history', '**/bin/activate*', '**/bin/Activate*', '**/Scripts/activate*', '**/Scripts/Activate*', '**/.tool-versions', '**/.gitattributes'];
+  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pytest.toml', '**/.pytest.toml', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/pyvenv.cfg', '**/conda-meta/history', '**/bin/activate*', '**/bin/Activate*', '**/Scripts/activate*', '**/Scripts/Activate*', '**/.tool-versions'];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions', '**/.gitattributes'], link: ['node_modules'], editable: ['src/**'] }],
+    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
     // `**/*_test.py` matches no file here: protected, so that a test module added under that name (which pytest imports with the others) cannot replace the code under test.
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: ['**/*_test.py', ...PYTEST_FILES], editable: ['fixture/**'] }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions', '**/.gitattributes'] }],
-    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions', '**/.gitattributes'] }],
-    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', '**/.gitattributes', 'test'] }],
+    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
+    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions'] }],
+    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'test'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
@@ -133,7 +133,7 @@ describe('probeRepo and the starter it writes', () => {
     expect(toml).not.toContain('no candidate can edit its way to a pass');
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.frozen).toEqual(['**/Cargo.toml']);
-    expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions', '**/.gitattributes']);
+    expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions']);
   });
 
   it("a make repo's included files are protected by the names its make file gives them, committed or not", async () => {
@@ -143,7 +143,7 @@ describe('probeRepo and the starter it writes', () => {
       made.commitAll('includes');
     });
     // And `test`, the file named as the target the check makes (a file of that name would leave make nothing to do).
-    expect(probe.protected).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', '**/.gitattributes', 'common.mk', 'local.mk', 'other.mk', 'test']);
+    expect(probe.protected).toEqual(['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'common.mk', 'local.mk', 'other.mk', 'test']);
     expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
   });
 
@@ -152,7 +152,7 @@ describe('probeRepo and the starter it writes', () => {
       writeFileSync(join(dir, 'Makefile'), '.PHONY: lint\ntest: test-unit | test-lint\n\ntest-unit: build $(OBJ) lib/%.o\n\tsh tests/run.sh\ntest-lint:\n\ttrue\nbuild::\n\ttrue\nunrelated: test-unit\n\ttrue\nX := 1\n');
       made.commitAll('targets');
     });
-    expect(probe.protected.slice(probe.protected.indexOf('**/.gitattributes') + 1)).toEqual(['test', 'test-unit', 'test-lint', 'build']);
+    expect(probe.protected.slice(probe.protected.indexOf('**/.tool-versions') + 1)).toEqual(['test', 'test-unit', 'test-lint', 'build']);
   });
 
   it("snapshot files, where the repo has them, are frozen as tests: jest's and vitest's __snapshots__, insta's snapshots/*.snap", async () => {
