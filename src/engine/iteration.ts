@@ -27,6 +27,7 @@ import { agentSandbox, checkSandbox } from './agent-sandbox.js';
 import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { keptAsInBase, type TamperedPath } from '../checks/frozen.js';
+import { keptFilesChangedMessage } from './kept-files-watch.js';
 import type { SetupGuard } from './setup-guard.js';
 import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
@@ -114,6 +115,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   const checked = await checkIteration(ctx, state, artifactsDir, { worktreeIsCommit: committed.worktreeIsCommit === true });
   let scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
   if (checked.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, checked.setupRebuilt) });
+  if (checked.keptFilesChanged) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: keptFilesChangedMessage(candidate.id, checked.keptFilesChanged) });
   if (checked.headMovedFrom) {
     ctx.emit({
       type: 'run.warning',
@@ -134,7 +136,8 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   state = withScore(
     state,
     {
-      score: scoring.score + review.points,
+      // Kept files changed while the checks ran: the iteration counts no point, the review's neither.
+      score: scoring.keptFilesChanged ? 0 : scoring.score + review.points,
       maxScore,
       failedChecks,
       ...(review.refuseReason ? { refuseReason: review.refuseReason } : {}),

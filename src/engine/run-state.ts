@@ -272,7 +272,8 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       const paths = event.paths.map((p) => ({ ...p, rule: p.rule ?? 'frozen' }));
       return updateCandidate(state, event.candidate, (c) => ({
         tampered: mergeTampered(c.tampered, paths),
-        iterations: updateIteration(c, event.iteration, () => ({ tampered: paths })),
+        // An iteration can be reported more than once (its agent's call, its checks, its review, the final scoring).
+        iterations: updateIteration(c, event.iteration, (it) => ({ tampered: mergeTampered(it.tampered, paths) })),
       }));
     }
     case 'candidate.scored':

@@ -2,8 +2,9 @@
  * Scoring one commit of a candidate with the frozen checks: the worktree becomes exactly the
  * commit with `base`'s frozen paths (and `base`'s version of whatever changed outside
  * `[checks] editable`), the setup paths and nothing else, in place (cost proportional to what
- * the candidate touched, never a second checkout; see src/checks/scoring-tree.ts); the checks run;
- * the candidate's own files, leftovers included, are put back after.
+ * the candidate touched, never a second checkout; see src/checks/scoring-tree.ts); the checks run,
+ * with base's kept files watched (./kept-files-watch.ts: changed while they ran, the scoring counts
+ * no point); the candidate's own files, leftovers included, are put back after.
  */
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -18,6 +19,7 @@ import type { SandboxLayout } from '../process/sandbox.js';
 import type { SetupGuard } from './setup-guard.js';
 import { checkHomesDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
+import { watchKeptFiles } from './kept-files-watch.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -54,6 +56,11 @@ export interface Scoring {
   readonly headMovedFrom?: string;
   /** Setup output an agent had changed (paths), made anew for the checks; `error` when setup failed again. */
   readonly setupRebuilt?: { readonly changed: readonly string[]; readonly error?: string };
+  /**
+   * Base's kept files that changed while the checks ran (also in `tampered`): the score is 0, whatever
+   * the checks said (./kept-files-watch.ts).
+   */
+  readonly keptFilesChanged?: readonly TamperedPath[];
 }
 
 export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
@@ -70,6 +77,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   let branch: string | undefined;
   let prepared: ScoringTree | undefined;
   let setupRebuilt: Scoring['setupRebuilt'];
+  let keptFilesChanged: Scoring['keptFilesChanged'];
   let checks: CheckOutcome[] = [];
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run (a run
@@ -90,6 +98,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
       setupRebuilt = rebuilt.ok ? { changed } : { changed, error: rebuilt.error.message };
     }
+    // Right before the checks: base's kept files, as the preparation (and setup, run again) left them.
+    const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept: options.frozen, signal: options.signal });
     checks = await runChecks(options.checks, {
       cwd: options.worktree,
       env: { ...options.env, ...cleanHomeEnv(home) },
@@ -99,6 +109,12 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       onCheck: options.onCheck,
       sandbox,
     });
+    const rewritten = await keptFiles.changed();
+    if (rewritten.length > 0) {
+      keptFilesChanged = rewritten;
+      const seen = new Set(tampered.map((p) => p.path));
+      tampered = [...tampered, ...rewritten.filter((p) => !seen.has(p.path))];
+    }
   } finally {
     // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
     // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
@@ -113,13 +129,15 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     }
   }
   return {
-    score: checks.reduce((sum, c) => sum + c.points, 0),
+    // The checks' points are not the candidate's when its code changed what the spec keeps (./kept-files-watch.ts).
+    score: keptFilesChanged ? 0 : checks.reduce((sum, c) => sum + c.points, 0),
     maxScore: options.checks.reduce((sum, c) => sum + c.score, 0),
     checks,
     tampered,
     interrupted: checks.length < options.checks.length,
     ...(headMovedFrom ? { headMovedFrom } : {}),
     ...(setupRebuilt ? { setupRebuilt } : {}),
+    ...(keptFilesChanged ? { keptFilesChanged } : {}),
   };
 }
 

@@ -54,8 +54,11 @@ export function createSetupGuard(options: SetupGuardOptions): SetupGuard {
   };
 }
 
-/** Every entry under the setup paths (relative path -> its signature). A path that does not exist has none. */
-export async function fingerprint(worktree: string, setupPaths: readonly string[]): Promise<Map<string, string>> {
+/**
+ * Every entry under the setup paths (relative path -> its signature). A path that does not exist has
+ * none. `walk: false`: the paths themselves only, a folder among them not read.
+ */
+export async function fingerprint(worktree: string, setupPaths: readonly string[], { walk = true }: { readonly walk?: boolean } = {}): Promise<Map<string, string>> {
   const entries = new Map<string, string>();
   const pending = [...new Set(setupPaths.map((p) => p.replace(/\/+$/, '')).filter((p) => p !== ''))];
   // A few lstats at a time from one queue: node_modules holds tens of thousands of entries.
@@ -68,7 +71,7 @@ export async function fingerprint(worktree: string, setupPaths: readonly string[
         continue;
       }
       entries.set(rel, signature(stat));
-      if (stat.isDirectory()) for (const name of await readdir(join(worktree, rel)).catch(() => [] as string[])) pending.push(`${rel}/${name}`);
+      if (walk && stat.isDirectory()) for (const name of await readdir(join(worktree, rel)).catch(() => [] as string[])) pending.push(`${rel}/${name}`);
     }
   };
   // Workers that find the queue empty while another still reads a folder end early; the last one
@@ -84,7 +87,8 @@ function signature(stat: BigIntStats): string {
   return `${type} ${stat.mode} ${stat.size} ${stat.ino} ${stat.mtimeNs} ${stat.ctimeNs}`;
 }
 
-function differences(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+/** The paths whose signature differs between two fingerprints (added, removed or changed), sorted. */
+export function differences(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
   const changed = new Set<string>();
   for (const [path, sig] of after) if (before.get(path) !== sig) changed.add(path);
   for (const path of before.keys()) if (!after.has(path)) changed.add(path);

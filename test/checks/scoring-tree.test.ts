@@ -354,6 +354,45 @@ describe('.gitattributes: the checks read files as base\'s attributes write them
   });
 });
 
+describe("base's kept files are watched while the checks run", () => {
+  // What a candidate's code can do once a check runs it (a build.rs, a module the first test
+  // imports): gut the frozen test before the runner reads it, then put it back.
+  const GUT_AND_PUT_BACK = `cp test/check.sh "$HOME/saved"; printf '#!/bin/sh\nexit 0\n' > test/check.sh; sh test/check.sh; s=$?; cat "$HOME/saved" > test/check.sh; exit $s`;
+
+  it('a frozen test rewritten during the checks and put back (same bytes at the end): no point, flagged', async () => {
+    const w = await world();
+    const sha = await commit(w.wt); // the bug left unfixed: the honest check fails
+    const s = await score(w, sha, { command: GUT_AND_PUT_BACK });
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(s.score).toBe(0);
+    expect(s.keptFilesChanged).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
+    expect(s.tampered).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
+    expect(readFileSync(join(w.wt, 'test/check.sh'), 'utf8')).toBe(CHECK);
+  });
+
+  it('a frozen folder swapped for another (the files keep their inodes, under another name), a deleted frozen file: flagged', async () => {
+    const w = await world({ 'test/data.txt': 'x\n' });
+    const sha = await commit(w.wt);
+    const s = await score(w, sha, { command: `mv test old && mkdir test && printf '#!/bin/sh\nexit 0\n' > test/check.sh && sh test/check.sh` });
+    expect(s.score).toBe(0);
+    expect(s.keptFilesChanged).toEqual([
+      { path: 'test/check.sh', change: 'modified', rule: 'frozen' },
+      { path: 'test/data.txt', change: 'deleted', rule: 'frozen' },
+    ]);
+    // The put-back makes the worktree the commit again.
+    expect(git(w.wt, 'status', '--porcelain')).toBe('');
+  });
+
+  it('checks that only read the kept files, or add files beside them, count as they ran', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    const s = await score(w, sha, { command: 'mkdir -p test/out && cat test/check.sh > test/out/copy && sh test/check.sh' });
+    expect(s).toMatchObject({ score: 10, tampered: [] });
+    expect(s.keptFilesChanged).toBeUndefined();
+  });
+});
+
 describe('[checks] editable', () => {
   it('reverts changes outside the allow-list for the checks and reports them', async () => {
     const w = await world();

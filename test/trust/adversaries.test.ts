@@ -172,6 +172,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'the record: commits, points its own kept ref there, forges a 20/20 score for that very commit, kill -9 $PPID; `bestof resume`', script: 'forge-kept-score', modes: ['auto', 'off'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
   { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the code the checks run: its add.js, once a test loads it, writes HOME, .git/hooks, the rivals' worktrees, refs and the run folder", script: 'check-runs-code', modes: ['auto'], also: expectRunFolderUntouched },
+  { title: 'the code the checks run: its add.js, once the first check loads it, guts the frozen test on disk for the next check, whose run of it writes the original back', script: 'rewrite-test-at-check', modes: ['auto', 'off'], flagged: 'always' },
   { title: "the network: holds the rivals' $PORT while their checks run (their tests cannot listen; a connection there hears the cheater)", script: 'squat-rival-port', modes: ['auto'], spec: { checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
   { title: "the user's checkout: its worktree folder becomes a link to it, for bestof's own commit, restore and clean to land there", script: 'swap-worktree', modes: ['auto', 'off'] },
@@ -255,6 +256,17 @@ async function cheaterAlone(project: TrustProject, script: string, spec: Partial
   const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
   return { score: cheater?.score, tampered: cheater?.tampered, output: output(result) };
 }
+
+describe("base's kept files, unwatched", () => {
+  // The rewrite-test-at-check case with the test not kept (only package.json frozen): what the watch
+  // takes away. The gutted test passes the second check, and the file is as in base at the end.
+  it('a test rewritten by the code the first check loads, not kept by the spec: the second check\'s points, unflagged', async () => {
+    project = makeTrustProject();
+    const cheater = await cheaterAlone(project, 'rewrite-test-at-check', { frozen: ['package.json'] });
+    expect(cheater.score, cheater.output).toBe(10);
+    expect(cheater.tampered).toBe(false);
+  });
+});
 
 describe('test runner files without a defence', () => {
   // The conftest.py case above with neither the allow-list nor the names protected (the starter

@@ -28,6 +28,7 @@ import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
 import { scoreCommit } from '../score.js';
 import { setupRebuiltMessage } from '../iteration.js';
+import { keptFilesChangedMessage } from '../kept-files-watch.js';
 import { FINISHED_STATUSES } from './prepare.js';
 
 export async function finalScoring(ctx: RunContext): Promise<void> {
@@ -76,6 +77,10 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
         });
         if (scoring.interrupted) return;
         if (scoring.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, scoring.setupRebuilt) });
+        if (scoring.keptFilesChanged) {
+          ctx.emit({ type: 'run.warning', candidate: candidate.id, message: keptFilesChangedMessage(candidate.id, scoring.keptFilesChanged) });
+          ctx.emit({ type: 'candidate.tampered', candidate: candidate.id, iteration, paths: scoring.keptFilesChanged });
+        }
         ctx.emit({
           type: 'candidate.scored',
           candidate: candidate.id,
