@@ -121,7 +121,7 @@ export const specSchema = z
       .strictObject({
         frozen: z.array(nonEmpty).default([]).meta({
           description:
-            'git pathspec globs, relative to the repo root, restored from `base` before every check run (`test/**`, `scripts/check.sh`; a folder name covers what is under it); each must match a file of `base` (a typo would protect nothing)',
+            'git pathspec globs, relative to the repo root, restored from `base` before every check run and watched while the checks run (`test/**`, `scripts/check.sh`; a folder name covers what is under it); each must match a file of `base` (a typo would protect nothing); every `.gitattributes` is kept so too, whatever this list says',
           pathRule: 'repo-pathspec',
         }),
         protected: z.array(nonEmpty).default([]).meta({
