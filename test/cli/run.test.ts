@@ -264,7 +264,7 @@ tie_break = ["cost"]
     expect(result.code).toBe(0);
     const runDir = join(project.repo.dir, '.bestof', 'runs', readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string);
     expect(readFileSync(join(runDir, 'candidates', 'c1', 'iteration-1', 'prompt.md'), 'utf8')).toBe(
-      'Make the tests pass.\n\n## bestof: paths the checks keep\n\nThe checks always use the original version of these paths: `test/**`, `scripts/check.sh`. ' +
+      'Make the tests pass.\n\n## bestof: paths the checks keep\n\nThe checks always use the original version of these paths: `test/**`, `scripts/check.sh`, `**/.gitattributes`. ' +
         'Changing, adding or deleting a file there earns nothing, and work that does is not chosen: leave them as they are.\n',
     );
     expect(readFileSync(join(runDir, 'candidates', 'c1', 'iteration-1', 'output.log'), 'utf8')).toContain('fixing add()');

@@ -6,6 +6,7 @@ import { foldEvents, type RunState } from '../../src/engine/run-state.js';
 import type { RunEvent } from '../../src/engine/events.js';
 import { selection, verifyRefs } from '../../src/engine/run-phases/selection.js';
 import { changedPaths } from '../../src/git/diff.js';
+import { frozenPathspecs, keptAsInBase } from '../../src/checks/frozen.js';
 import { finishedRun } from '../ui/scripted-runs.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
@@ -56,7 +57,7 @@ describe('selection: git processes', () => {
       commits[id] = r.commitAll(`bestof: ${id} iteration 1, score 1`);
       r.git('update-ref', `refs/bestof/r1/${id}/kept`, commits[id]!);
       // What the scoring tree asked of each commit, in this process (src/checks/frozen.ts findTampering).
-      await changedPaths(r.dir, base, commits[id]!, [':(top,glob)test/**']);
+      await changedPaths(r.dir, base, commits[id]!, frozenPathspecs(keptAsInBase({ frozen: ['test/**'], protected: [] })));
       await changedPaths(r.dir, base, commits[id]!, [':(top,literal)test']);
     }
     r.git('checkout', '--quiet', 'main');
