@@ -6,9 +6,12 @@
  * the checks run the candidate's code, and may write the worktree: a Rust `build.rs`, a module the
  * first test file imports, a test file of a runner that runs each file in a process of its own, or
  * a process one of them leaves behind can rewrite a frozen test on disk before the runner reads it,
- * and put it back before the check ends. So each of those files is fingerprinted (type, mode,
- * size, inode, mtime and ctime: ./setup-guard.ts; ctime cannot be set back) right before the
- * checks and compared right after them. A file that changed, went or was replaced means the
+ * and put it back before the check ends; so can `[setup]` run again before the checks (when an
+ * agent changed what setup made), which runs the candidate's code too (a `prepare` script that runs
+ * one of its files, a dependency its lockfile points at). So each of those files is fingerprinted
+ * (type, mode, size, inode, mtime and ctime: ./setup-guard.ts; ctime cannot be set back) right
+ * after the scoring tree is prepared, before setup and the checks, and compared right after the
+ * checks. A file that changed, went or was replaced means the
  * checks' points are not the candidate's: the scoring counts no point and the candidate is flagged
  * (it cannot win). The spec's own checks are expected to leave these files alone: one that writes
  * a frozen file (a fixture it regenerates) or chmods one (ctime changes even when the mode stays, as

@@ -92,14 +92,16 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     headMovedFrom = tree.headMovedFrom;
     branch = tree.branch;
     const sandbox = options.checkSandbox?.(home);
+    // Base's kept files, as the preparation left them, watched from here on: setup run again (below)
+    // runs code of the candidate's too (a `prepare` script of the frozen package.json that runs one of
+    // its files, a dependency its lockfile points at), after the frozen restore.
+    const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept: options.frozen, signal: options.signal });
     const changed = (await options.setupGuard?.changed()) ?? [];
     if (changed.length > 0) {
       // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
       const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
       setupRebuilt = rebuilt.ok ? { changed } : { changed, error: rebuilt.error.message };
     }
-    // Right before the checks: base's kept files, as the preparation (and setup, run again) left them.
-    const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept: options.frozen, signal: options.signal });
     checks = await runChecks(options.checks, {
       cwd: options.worktree,
       env: { ...options.env, ...cleanHomeEnv(home) },

@@ -13,6 +13,8 @@ import { addWorktree } from '../../src/git/worktree.js';
 import { scoreCommit, type Scoring } from '../../src/engine/score.js';
 import { asideDir, prepareScoringTree, putBackScoringTree } from '../../src/checks/scoring-tree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
+import { createSetupGuard } from '../../src/engine/setup-guard.js';
+import { ok, type Result } from '../../src/result.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 
 const { repo, tempDir } = tempRepos();
@@ -381,6 +383,39 @@ describe("base's kept files are watched while the checks run", () => {
     ]);
     // The put-back makes the worktree the commit again.
     expect(git(w.wt, 'status', '--porcelain')).toBe('');
+  });
+
+  it("setup run again before the checks (an agent changed what it made) runs the candidate's code too: a kept file that code changes is caught", async () => {
+    const w = await world();
+    put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
+    // The candidate's file that setup runs (as a `prepare` script of a frozen package.json would).
+    put(w.wt, 'prepare.sh', "printf '#!/bin/sh\\nexit 0\\n' > test/check.sh\n");
+    const sha = await commit(w.wt, ['node_modules/']);
+    const redo = async (): Promise<Result<void, { message: string }>> => {
+      execFileSync('sh', ['prepare.sh'], { cwd: w.wt });
+      put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
+      return ok();
+    };
+    const setupGuard = createSetupGuard({ worktree: w.wt, setupPaths: ['node_modules/'], redo });
+    await setupGuard.seal();
+    put(w.wt, 'node_modules/dep/index.js', 'the agent changed it\n');
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [{ name: 'check', command: 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
+      keepPaths: ['node_modules/'],
+      setupGuard,
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+    });
+    expect(s.setupRebuilt).toEqual({ changed: ['node_modules/dep/index.js'] });
+    // The gutted check passed, and counts nothing.
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(s.score).toBe(0);
+    expect(s.keptFilesChanged).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
   });
 
   it('checks that only read the kept files, or add files beside them, count as they ran', async () => {
