@@ -11,12 +11,11 @@
  * one of its files, a dependency its lockfile points at). So each of those files is fingerprinted
  * (type, mode, size, inode, mtime and ctime: ./setup-guard.ts; ctime cannot be set back) right
  * after the scoring tree is prepared, before setup and the checks, and compared right after the
- * checks. A file that changed, went or was replaced means the
- * checks' points are not the candidate's: the scoring counts no point and the candidate is flagged
- * (it cannot win). The spec's own checks are expected to leave these files alone: one that writes
- * a frozen file (a fixture it regenerates) or chmods one (ctime changes even when the mode stays, as
- * it does when a cheater writes a file and sets its mtime back) flags every candidate, and the
- * warning says which file.
+ * checks. A file that changed, went or was replaced means the checks' points are not the
+ * candidate's: the scoring counts no point and the candidate is flagged (it cannot win). The spec's
+ * own checks are expected to leave these files alone: one that writes a frozen file (a fixture it
+ * regenerates) or chmods one (ctime changes even when the mode stays, as it does when a cheater
+ * writes a file and sets its mtime back) flags every candidate, and the warning says which file.
  *
  * Files the checks add under those patterns are not looked at (caches, test output), nor what is
  * inside a submodule there: only base's files, one lstat each.
@@ -70,5 +69,5 @@ export async function watchKeptFiles(worktree: string, opts: { readonly base: st
 /** What the run says when the checks changed kept files. */
 export function keptFilesChangedMessage(candidate: string, changed: readonly TamperedPath[]): string {
   const shown = changed.slice(0, 3).map((p) => `${p.path} (${p.change})`).join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
-  return `while ${candidate}'s checks ran, something changed files that the spec keeps as in base: ${shown}. The checks run the candidate's code, which can rewrite a test before the runner reads it: this scoring counts no point, and ${candidate} cannot win. (If the spec's own checks write such a file, or chmod it, take it out of [checks] frozen.)`;
+  return `while ${candidate}'s checks ran (or setup, run again before them), something changed files that the spec keeps as in base: ${shown}. The checks run the candidate's code, which can rewrite a test before the runner reads it: this scoring counts no point, and ${candidate} cannot win. (If the spec's own checks write such a file, or chmod it, take it out of [checks] frozen.)`;
 }
