@@ -146,6 +146,19 @@ async function moveAside(worktree: string, keep: readonly string[], signal?: Abo
   return entries;
 }
 
+/**
+ * After `[setup]` ran again over the scoring tree (src/engine/score.ts): every untracked or ignored
+ * entry but the setup paths is new, made by setup or by the candidate's code it ran (a `prepare`
+ * script running one of the candidate's files could leave a `conftest.py` for the checks), since
+ * the agent's leftovers are aside already. They are removed (not moved aside: one of the same name
+ * there is the agent's, and must not be overwritten); the entries, as `git ls-files` names them.
+ */
+export async function removeNewLeftovers(worktree: string, keep: readonly string[], signal?: AbortSignal): Promise<string[]> {
+  const entries = await leftovers(worktree, keep, signal);
+  for (const entry of entries) await removeTree(inside(worktree, entry));
+  return entries;
+}
+
 /** Files under `dir`, relative to it (folders that are empty count as entries ending in `/`). */
 async function listAside(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];

@@ -182,7 +182,8 @@ export function iterationPrompt(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'b
 export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scoring['setupRebuilt']>): string {
   const shown = rebuilt.changed.slice(0, 3).join(', ') + (rebuilt.changed.length > 3 ? ` and ${rebuilt.changed.length - 3} more` : '');
   const after = rebuilt.error ? `setup ran again before the checks and failed: ${rebuilt.error}` : 'they are not its work: setup ran again, and the checks saw what setup makes';
-  return `${candidate}'s agent changed what setup made (${shown}); ${after}`;
+  const removed = rebuilt.removed?.length ? `; what setup left beside it (${rebuilt.removed.slice(0, 3).join(', ')}${rebuilt.removed.length > 3 ? ` and ${rebuilt.removed.length - 3} more` : ''}) was removed for the checks` : '';
+  return `${candidate}'s agent changed what setup made (${shown}); ${after}${removed}`;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
-import { prepareScoringTree, putBackScoringTree, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
+import { prepareScoringTree, putBackScoringTree, removeNewLeftovers, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
 import type { TamperedPath } from '../checks/frozen.js';
@@ -55,7 +55,12 @@ export interface Scoring {
   /** Where the candidate's branch had been moved to before the checks (put back at the commit for them). */
   readonly headMovedFrom?: string;
   /** Setup output an agent had changed (paths), made anew for the checks; `error` when setup failed again. */
-  readonly setupRebuilt?: { readonly changed: readonly string[]; readonly error?: string };
+  readonly setupRebuilt?: {
+    readonly changed: readonly string[];
+    readonly error?: string;
+    /** Untracked or ignored entries it left beside the setup paths, removed before the checks. */
+    readonly removed?: readonly string[];
+  };
   /**
    * Base's kept files that changed while the checks ran (also in `tampered`): the score is 0, whatever
    * the checks said (./kept-files-watch.ts).
@@ -100,7 +105,9 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     if (changed.length > 0) {
       // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
       const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
-      setupRebuilt = rebuilt.ok ? { changed } : { changed, error: rebuilt.error.message };
+      // What it left beside the setup paths is not the scoring tree's.
+      const removed = await removeNewLeftovers(options.worktree, options.keepPaths, options.signal);
+      setupRebuilt = { changed, ...(rebuilt.ok ? {} : { error: rebuilt.error.message }), ...(removed.length > 0 ? { removed } : {}) };
     }
     checks = await runChecks(options.checks, {
       cwd: options.worktree,

@@ -418,6 +418,41 @@ describe("base's kept files are watched while the checks run", () => {
     expect(s.keptFilesChanged).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
   });
 
+  it("what setup run again leaves beside the setup paths is removed before the checks, and the agent's leftover of the same name comes back after", async () => {
+    const w = await world();
+    put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt, ['node_modules/']);
+    // The agent's own leftover (ignored, so never committed), moved aside for the checks.
+    put(w.wt, 'ignored/conftest.sh', 'the agent\'s\n');
+    const redo = async (): Promise<Result<void, { message: string }>> => {
+      // What a `prepare` script running a file of the candidate's could plant for the checks.
+      put(w.wt, 'ignored/conftest.sh', 'planted\n');
+      put(w.wt, 'planted.txt', 'planted\n');
+      put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
+      return ok();
+    };
+    const setupGuard = createSetupGuard({ worktree: w.wt, setupPaths: ['node_modules/'], redo });
+    await setupGuard.seal();
+    put(w.wt, 'node_modules/dep/index.js', 'the agent changed it\n');
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [{ name: 'check', command: 'test ! -e ignored && test ! -e planted.txt && sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
+      keepPaths: ['node_modules/'],
+      setupGuard,
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+    });
+    expect(s.setupRebuilt).toEqual({ changed: ['node_modules/dep/index.js'], removed: ['ignored/', 'planted.txt'] });
+    expect(s).toMatchObject({ score: 10, tampered: [] });
+    expect(readFileSync(join(w.wt, 'ignored/conftest.sh'), 'utf8')).toBe("the agent's\n");
+    expect(existsSync(join(w.wt, 'planted.txt'))).toBe(false);
+  });
+
   it('checks that only read the kept files, or add files beside them, count as they ran', async () => {
     const w = await world();
     put(w.wt, 'src/answer.txt', '42\n');
