@@ -356,6 +356,34 @@ describe('.gitattributes: the checks read files as base\'s attributes write them
   });
 });
 
+/**
+ * Scores `sha` with one check (`command`) after an agent changed what setup made (node_modules/),
+ * so that setup runs again before the checks: its redo runs `setupRuns` (the candidate's code that
+ * setup would run), then makes node_modules/ anew.
+ */
+async function scoreAfterSetupRuns(w: World, sha: string, command: string, setupRuns: () => void): Promise<Scoring> {
+  const redo = async (): Promise<Result<void, { message: string }>> => {
+    setupRuns();
+    put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
+    return ok();
+  };
+  const setupGuard = createSetupGuard({ worktree: w.wt, setupPaths: ['node_modules/'], redo });
+  await setupGuard.seal();
+  put(w.wt, 'node_modules/dep/index.js', 'the agent changed it\n');
+  return scoreCommit({
+    worktree: w.wt,
+    baseCommit: w.base,
+    commit: sha,
+    frozen: ['test/**'],
+    checks: [{ name: 'check', command, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
+    keepPaths: ['node_modules/'],
+    setupGuard,
+    env: { ...process.env },
+    logDir: w.logs,
+    signal: new AbortController().signal,
+  });
+}
+
 describe("base's kept files are watched while the checks run", () => {
   // What a candidate's code can do once a check runs it (a build.rs, a module the first test
   // imports): gut the frozen test before the runner reads it, then put it back.
@@ -391,26 +419,7 @@ describe("base's kept files are watched while the checks run", () => {
     // The candidate's file that setup runs (as a `prepare` script of a frozen package.json would).
     put(w.wt, 'prepare.sh', "printf '#!/bin/sh\\nexit 0\\n' > test/check.sh\n");
     const sha = await commit(w.wt, ['node_modules/']);
-    const redo = async (): Promise<Result<void, { message: string }>> => {
-      execFileSync('sh', ['prepare.sh'], { cwd: w.wt });
-      put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
-      return ok();
-    };
-    const setupGuard = createSetupGuard({ worktree: w.wt, setupPaths: ['node_modules/'], redo });
-    await setupGuard.seal();
-    put(w.wt, 'node_modules/dep/index.js', 'the agent changed it\n');
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [{ name: 'check', command: 'sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
-      keepPaths: ['node_modules/'],
-      setupGuard,
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-    });
+    const s = await scoreAfterSetupRuns(w, sha, 'sh test/check.sh', () => execFileSync('sh', ['prepare.sh'], { cwd: w.wt }));
     expect(s.setupRebuilt).toEqual({ changed: ['node_modules/dep/index.js'] });
     // The gutted check passed, and counts nothing.
     expect(s.checks[0]?.passed).toBe(true);
@@ -425,27 +434,10 @@ describe("base's kept files are watched while the checks run", () => {
     const sha = await commit(w.wt, ['node_modules/']);
     // The agent's own leftover (ignored, so never committed), moved aside for the checks.
     put(w.wt, 'ignored/conftest.sh', 'the agent\'s\n');
-    const redo = async (): Promise<Result<void, { message: string }>> => {
-      // What a `prepare` script running a file of the candidate's could plant for the checks.
+    // What a `prepare` script running a file of the candidate's could plant for the checks.
+    const s = await scoreAfterSetupRuns(w, sha, 'test ! -e ignored && test ! -e planted.txt && sh test/check.sh', () => {
       put(w.wt, 'ignored/conftest.sh', 'planted\n');
       put(w.wt, 'planted.txt', 'planted\n');
-      put(w.wt, 'node_modules/dep/index.js', 'setup made it\n');
-      return ok();
-    };
-    const setupGuard = createSetupGuard({ worktree: w.wt, setupPaths: ['node_modules/'], redo });
-    await setupGuard.seal();
-    put(w.wt, 'node_modules/dep/index.js', 'the agent changed it\n');
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [{ name: 'check', command: 'test ! -e ignored && test ! -e planted.txt && sh test/check.sh', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' }],
-      keepPaths: ['node_modules/'],
-      setupGuard,
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
     });
     expect(s.setupRebuilt).toEqual({ changed: ['node_modules/dep/index.js'], removed: ['ignored/', 'planted.txt'] });
     expect(s).toMatchObject({ score: 10, tampered: [] });
