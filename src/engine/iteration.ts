@@ -32,6 +32,7 @@ import type { SetupGuard } from './setup-guard.js';
 import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
 import { commitWork, keepCommitted, rewordWithScore } from './commit-step.js';
+import { listFew } from './words.js';
 
 /** What stays the same for the whole loop of one candidate. */
 export interface LoopContext {
@@ -180,9 +181,9 @@ export function iterationPrompt(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'b
 
 /** What the run says when an agent changed setup's output (./setup-guard.ts). */
 export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scoring['setupRebuilt']>): string {
-  const shown = rebuilt.changed.slice(0, 3).join(', ') + (rebuilt.changed.length > 3 ? ` and ${rebuilt.changed.length - 3} more` : '');
+  const shown = listFew(rebuilt.changed, 3);
   const after = rebuilt.error ? `setup ran again before the checks and failed: ${rebuilt.error}` : 'they are not its work: setup ran again, and the checks saw what setup makes';
-  const removed = rebuilt.removed?.length ? `; what setup left beside it (${rebuilt.removed.slice(0, 3).join(', ')}${rebuilt.removed.length > 3 ? ` and ${rebuilt.removed.length - 3} more` : ''}) was removed for the checks` : '';
+  const removed = rebuilt.removed?.length ? `; what setup left beside the paths it makes (${listFew(rebuilt.removed, 3)}) was removed for the checks` : '';
   return `${candidate}'s agent changed what setup made (${shown}); ${after}${removed}`;
 }
 

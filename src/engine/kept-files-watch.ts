@@ -24,6 +24,7 @@ import type { TamperedPath } from '../checks/frozen.js';
 import { frozenPathspecs } from '../checks/frozen.js';
 import { pathsMatching } from '../git/tree.js';
 import { differences, fingerprint } from './setup-guard.js';
+import { listFew } from './words.js';
 
 export interface KeptFilesWatch {
   /** Base's kept files the checks changed, removed or replaced since the watch began (sorted; [] when none). */
@@ -68,6 +69,6 @@ export async function watchKeptFiles(worktree: string, opts: { readonly base: st
 
 /** What the run says when the checks changed kept files. */
 export function keptFilesChangedMessage(candidate: string, changed: readonly TamperedPath[]): string {
-  const shown = changed.slice(0, 3).map((p) => `${p.path} (${p.change})`).join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
+  const shown = listFew(changed.map((p) => `${p.path} (${p.change})`), 3);
   return `while ${candidate}'s checks ran (or setup, run again before them), something changed files that the spec keeps as in base: ${shown}. The checks run the candidate's code, which can rewrite a test before the runner reads it: this scoring counts no point, and ${candidate} cannot win. (If the spec's own checks write such a file, or chmod it, take it out of [checks] frozen.)`;
 }

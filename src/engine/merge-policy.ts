@@ -19,6 +19,7 @@ import { revertPathsCommit } from '../git/tree.js';
 import { runProcess } from '../process/run-process.js';
 import type { MergeMode } from '../spec/schema.js';
 import { findOnPath } from '../process/find-on-path.js';
+import { listFew } from './words.js';
 
 export interface MergeRequest {
   readonly repoRoot: string;
@@ -50,19 +51,15 @@ export function revertedRef(keptRef: string): string {
   return besideKeptRef(keptRef, 'reverted');
 }
 
-/** "test/a.js, test/b.js and 3 more". */
-function listPaths(paths: readonly string[], max = 5): string {
-  const shown = paths.slice(0, max).join(', ');
-  return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
-}
+const MAX_LISTED = 5;
 
 /** What bestof's commit reverts, in words: "frozen paths test/a.js; paths outside [checks] editable: x.txt". */
 export function describeReverted(revert: readonly TamperedPath[]): string {
   const frozen = revert.filter((p) => (p.rule ?? 'frozen') === 'frozen').map((p) => p.path);
   const outside = revert.filter((p) => p.rule === 'editable').map((p) => p.path);
   return [
-    ...(frozen.length > 0 ? [`frozen paths ${listPaths(frozen)}`] : []),
-    ...(outside.length > 0 ? [`paths outside [checks] editable ${listPaths(outside)}`] : []),
+    ...(frozen.length > 0 ? [`frozen paths ${listFew(frozen, MAX_LISTED)}`] : []),
+    ...(outside.length > 0 ? [`paths outside [checks] editable ${listFew(outside, MAX_LISTED)}`] : []),
   ].join(' and ');
 }
 

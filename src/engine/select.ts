@@ -12,6 +12,7 @@ import type { TamperedPath } from '../checks/frozen.js';
 import type { TieBreak } from '../spec/schema.js';
 import type { CandidateState } from './run-state.js';
 import { costIsKnown } from './cost-known.js';
+import { listFew } from './words.js';
 
 export interface RankEntry {
   readonly candidate: string;
@@ -56,10 +57,6 @@ export interface CandidateEvidence {
 
 const MAX_LISTED = 3;
 
-function listPaths(paths: readonly string[]): string {
-  const shown = paths.slice(0, MAX_LISTED).join(', ');
-  return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
-}
 
 /**
  * The frozen paths a candidate changed: those the run recorded over its iterations and those
@@ -91,7 +88,7 @@ export function ineligibility(c: CandidateState, policy: SelectionPolicy, eviden
   if (c.score === undefined) return 'not scored';
   const frozen = frozenChanges(c, evidence);
   if (frozen.length > 0 && !policy.allowTampered) {
-    return `changed frozen paths: ${listPaths(frozen)} (select.allow_tampered = true would let it win with them reverted)`;
+    return `changed frozen paths: ${listFew(frozen, MAX_LISTED)} (select.allow_tampered = true would let it win with them reverted)`;
   }
   if (c.score < policy.minScore) return `score ${c.score} is below min_score ${policy.minScore}`;
   if (c.maxScore > 0 && c.score === 0) return 'passed no check';

@@ -9,3 +9,9 @@
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** The first `max` items and how many more: `listFew(['a', 'b', 'c', 'd'], 2)` is "a, b and 2 more". */
+export function listFew(items: readonly string[], max: number): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
