@@ -219,7 +219,7 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: kept, keep: [...opts.keep], untrackedAside: true, ...call });
   const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: kept, editable: opts.editable, ...call });
   await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
-  // A changed .gitattributes (put back above: keptAsInBase always keeps them) may have left files
+  // A changed .gitattributes (put back above: `kept` always holds them) may have left files
   // on disk converted otherwise than base's say while git sees them unchanged (a frozen fixture
   // with CRLF line endings, hashed as base's blob): every tracked file is written anew. O(repo),
   // only for such a commit.
