@@ -110,6 +110,19 @@ describe('phases and curriculum', () => {
     expect(c1?.history[0]?.score).toBe(90);
     expect([c1?.iterations, c1?.score]).toEqual([1, 100]);
   });
+
+  it('a final scoring during which a frozen file changed counts no point and flags the candidate', async () => {
+    project = makeProject();
+    // The later check rewrites the frozen test and puts its bytes back, as a cheater's code would.
+    const rewrites = 'cp test/add.test.mjs "$HOME/saved" && echo gutted > test/add.test.mjs && cat "$HOME/saved" > test/add.test.mjs && test -f p10';
+    const checks = `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace('name = "p10"\ncommand = "test -f p10"\nscore = 10\n', `name = "p10"\ncommand = ${JSON.stringify(rewrites)}\nscore = 10\nfrom_iteration = 5\n`)}`;
+    const spec = writeSpec([scoreScript([100])], '[loop]\nmax_iterations = 2\nscore_threshold = 90\n', checks);
+    await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    const c1 = readLoopReport(project.repo.dir).candidates[0];
+    expect(c1?.history[0]?.score).toBe(90);
+    expect(c1?.score).toBe(0);
+    expect(c1?.tamperedPaths.map((t) => t.path)).toEqual(['test/add.test.mjs']);
+  });
 });
 
 describe('the channel', () => {
