@@ -75,6 +75,23 @@ describe('the review', () => {
     const events = readFileSync(join(onlyRunDir(project.repo.dir), 'events.jsonl'), 'utf8');
     expect(events).toMatch(/"type":"review.finished","candidate":"c1","iteration":1,"verdict":"none".*"attempts":2/);
   });
+
+  it("an iteration during whose checks a frozen file changed counts no point, the review's LGTM neither", async () => {
+    project = makeProject();
+    const reviewer = project.writeOutside('reviewer.toml', '[[iterations]]\n[[iterations.steps]]\nsay = "Fine.\\nVERDICT: LGTM"\n');
+    // A check rewrites the frozen test and puts its bytes back, as a cheater's code would.
+    const rewrites = 'cp test/add.test.mjs "$HOME/saved" && echo gutted > test/add.test.mjs && cat "$HOME/saved" > test/add.test.mjs && test -f p10';
+    const checks = `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace('command = "test -f p10"', `command = ${JSON.stringify(rewrites)}`)}`;
+    const spec = writeSpec(
+      [scoreScript([100])],
+      `[loop]\nmax_iterations = 1\n[review]\nkind = "script"\nscript = ${JSON.stringify(reviewer)}\nscore = 25\n`,
+      checks,
+    );
+    await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    const c1 = readLoopReport(project.repo.dir).candidates[0];
+    expect(c1?.history.map((h) => [h.score, h.review?.verdict])).toEqual([[0, 'lgtm']]);
+    expect(c1?.tamperedPaths.map((t) => t.path)).toEqual(['test/add.test.mjs']);
+  });
 });
 
 describe('phases and curriculum', () => {
