@@ -161,7 +161,7 @@ export const specSchema = z
       .meta({
         title: 'an LLM judge',
         description:
-          "Runs after the checks of every iteration, through any provider, on the candidate's diff (it may read the worktree; whatever it writes is discarded). Its answer must end with the line `VERDICT: LGTM` or `VERDICT: REFUSE: <reason>`; only that last line counts. An answer without it is asked again once, then recorded as no verdict. LGTM earns `score` points; a REFUSE keeps the candidate going even at full score, and its reason goes into the next prompt.",
+          "Runs after the checks of every iteration, through any provider, on the candidate's diff (it may read the worktree; whatever it writes is discarded). The built-in instructions (`prompt_file` replaces them) ask it to refuse a change that passes the checks without doing the task: an early exit, a patched or silenced test framework, special-cased inputs, a switched-off linter. Its answer must end with the line `VERDICT: LGTM` or `VERDICT: REFUSE: <reason>`; only that last line counts. An answer without it is asked again once, then recorded as no verdict. LGTM earns `score` points; a REFUSE keeps the candidate going even at full score, and its reason goes into the next prompt.",
       }),
 
     vote: z

@@ -19,10 +19,12 @@ describe('prompts', () => {
     expect(prompt).toContain('## Candidate B\n\n`````\nHere is a fence:');
   });
 
-  it('the ranking prompt names the labels, says length is no merit, and ends with the FINAL RANKING block without a real label', () => {
+  it('the ranking prompt names the labels, says length is no merit and gaming the checks is worse than failing, and ends with the FINAL RANKING block without a real label', () => {
     const prompt = rankingPrompt({ task: 'Fix the parser', shown });
     expect(prompt).toContain('solutions to the same task: A, B.');
     expect(prompt).toMatch(/Length is no merit/);
+    expect(prompt).toContain('A change that passes the checks without doing the task is worse than any honest attempt');
+    expect(prompt).toContain('an exit with status 0 as soon as it is loaded');
     expect(prompt).toContain('Check results:\n\n```text\ntests: 3/3 passed\n```');
     expect(prompt.endsWith('FINAL RANKING:\n<the best label>\n<the next label>\n…')).toBe(true);
   });
@@ -33,6 +35,7 @@ describe('prompts', () => {
     expect(prompt).toContain('exactly like `## A`');
     expect(prompt).toContain('### Reviewer 1 on candidate B\n\n```text\nToo long.\n```');
     expect(prompt).toMatch(/Length is no merit/);
+    expect(prompt).toContain('A change that passes the checks without doing the task is worse than any honest attempt');
   });
 
   it("prompts built from normalised materials scan clean: the template itself names no provider, model or candidate id", () => {
