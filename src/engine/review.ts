@@ -21,6 +21,7 @@ import type { SandboxLayout } from '../process/sandbox.js';
 import type { Provider } from '../providers/types.js';
 import { reviewExportDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
+import { WAYS_TO_PASS_WITHOUT_THE_TASK } from '../vote/prompts.js';
 
 export type Verdict = { verdict: 'lgtm' } | { verdict: 'refuse'; reason: string } | { verdict: 'none'; reason: string };
 
@@ -29,9 +30,7 @@ const MAX_DIFF_CHARS = 60_000;
 export const BUILT_IN_REVIEW_PROMPT = `You are reviewing a change made by a coding agent for the task below. Read the diff (and the
 files in the current folder if you need more context). Judge whether the change does what the
 task asks, correctly and completely, without breaking anything. Refuse a change that makes the
-checks pass without doing the task: code that ends the process early (an exit with status 0 as
-soon as it is loaded), patches or silences the test framework or its reporting, special-cases
-the tests' inputs, or switches a linter or type checker off. Do not change any file.
+checks pass without doing the task: ${WAYS_TO_PASS_WITHOUT_THE_TASK}. Do not change any file.
 
 End your answer with exactly one line, the last line, in one of these two forms:
 VERDICT: LGTM

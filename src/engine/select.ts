@@ -57,7 +57,6 @@ export interface CandidateEvidence {
 
 const MAX_LISTED = 3;
 
-
 /**
  * The frozen paths a candidate changed: those the run recorded over its iterations and those
  * its final commit changes (from git). A change outside `[checks] editable` is not in here: it

@@ -30,8 +30,8 @@ describe('parseVerdict', () => {
 describe('what the reviewer reads', () => {
   it('the built-in instructions name the ways code passes the checks without doing the task, to refuse', () => {
     const prompt = reviewPrompt(BUILT_IN_REVIEW_PROMPT, 'the task', '+ x\n');
-    expect(prompt).toContain('Refuse a change that makes the\nchecks pass without doing the task');
-    for (const way of ['an exit with status 0', 'the test framework or its reporting', "special-cases\nthe tests' inputs", 'linter or type checker off']) expect(prompt).toContain(way);
+    expect(prompt).toContain('Refuse a change that makes the\nchecks pass without doing the task: code that ends the process early (an exit with status 0 as soon as it is loaded)');
+    expect(prompt).toContain("special-cases the tests' inputs, or switches a linter or type checker off. Do not change any file.");
   });
 
   it('fences the diff with more backticks than its longest run, so nothing inside can close the fence', () => {

@@ -19,7 +19,7 @@ describe('prompts', () => {
     expect(prompt).toContain('## Candidate B\n\n`````\nHere is a fence:');
   });
 
-  it('the ranking prompt names the labels, says length is no merit and gaming the checks is worse than failing, and ends with the FINAL RANKING block without a real label', () => {
+  it('the ranking prompt names the labels, says length is no merit and that passing the checks without doing the task is worse than any honest attempt, and ends with the FINAL RANKING block without a real label', () => {
     const prompt = rankingPrompt({ task: 'Fix the parser', shown });
     expect(prompt).toContain('solutions to the same task: A, B.');
     expect(prompt).toMatch(/Length is no merit/);
