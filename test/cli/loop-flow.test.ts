@@ -28,6 +28,15 @@ function writeSpec(scripts: readonly string[], body: string, checks = TEN_CHECKS
   );
 }
 
+/**
+ * TEN_CHECKS with `test/**` frozen and p10's check also rewriting the frozen test and putting its
+ * bytes back, as a cheater's code would (the kept-files watch must see it); `extra` is appended to p10.
+ */
+function checksThatRewriteAFrozenTest(extra = ''): string {
+  const rewrites = 'cp test/add.test.mjs "$HOME/saved" && echo gutted > test/add.test.mjs && cat "$HOME/saved" > test/add.test.mjs && test -f p10';
+  return `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace('name = "p10"\ncommand = "test -f p10"\nscore = 10\n', `name = "p10"\ncommand = ${JSON.stringify(rewrites)}\nscore = 10\n${extra}`)}`;
+}
+
 describe('the gap-file loop (configs/examples/gap-loop.toml)', () => {
   it('keeps going while the reviewer refuses, even at full score, and stops when it says LGTM', async () => {
     project = makeProject();
@@ -79,13 +88,10 @@ describe('the review', () => {
   it("an iteration during whose checks a frozen file changed counts no point, the review's LGTM neither", async () => {
     project = makeProject();
     const reviewer = project.writeOutside('reviewer.toml', '[[iterations]]\n[[iterations.steps]]\nsay = "Fine.\\nVERDICT: LGTM"\n');
-    // A check rewrites the frozen test and puts its bytes back, as a cheater's code would.
-    const rewrites = 'cp test/add.test.mjs "$HOME/saved" && echo gutted > test/add.test.mjs && cat "$HOME/saved" > test/add.test.mjs && test -f p10';
-    const checks = `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace('command = "test -f p10"', `command = ${JSON.stringify(rewrites)}`)}`;
     const spec = writeSpec(
       [scoreScript([100])],
       `[loop]\nmax_iterations = 1\n[review]\nkind = "script"\nscript = ${JSON.stringify(reviewer)}\nscore = 25\n`,
-      checks,
+      checksThatRewriteAFrozenTest(),
     );
     await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     const c1 = readLoopReport(project.repo.dir).candidates[0];
@@ -130,10 +136,8 @@ describe('phases and curriculum', () => {
 
   it('a final scoring during which a frozen file changed counts no point and flags the candidate', async () => {
     project = makeProject();
-    // The later check rewrites the frozen test and puts its bytes back, as a cheater's code would.
-    const rewrites = 'cp test/add.test.mjs "$HOME/saved" && echo gutted > test/add.test.mjs && cat "$HOME/saved" > test/add.test.mjs && test -f p10';
-    const checks = `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace('name = "p10"\ncommand = "test -f p10"\nscore = 10\n', `name = "p10"\ncommand = ${JSON.stringify(rewrites)}\nscore = 10\nfrom_iteration = 5\n`)}`;
-    const spec = writeSpec([scoreScript([100])], '[loop]\nmax_iterations = 2\nscore_threshold = 90\n', checks);
+    // The rewriting check counts from iteration 5: only the final scoring runs it.
+    const spec = writeSpec([scoreScript([100])], '[loop]\nmax_iterations = 2\nscore_threshold = 90\n', checksThatRewriteAFrozenTest('from_iteration = 5\n'));
     await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     const c1 = readLoopReport(project.repo.dir).candidates[0];
     expect(c1?.history[0]?.score).toBe(90);
