@@ -293,6 +293,21 @@ describe('commitAll: files that must not be committed', () => {
     expect(r.git('status', '--porcelain')).toBe('?? env-dump.txt');
   });
 
+  it('edits hidden by the index bits (assume-unchanged, skip-worktree) are committed, and one holding a secret is left out', async () => {
+    const r = repo({ 'README.md': '# hi\n', 'hidden.txt': 'was\n', 'config.txt': 'a = 1\n' });
+    r.git('update-index', '--assume-unchanged', 'hidden.txt');
+    r.git('update-index', '--skip-worktree', 'config.txt');
+    r.write('hidden.txt', 'changed\n');
+    r.write('config.txt', `token = "${SECRET}"\n`);
+    // What the filter's `git status` sees while the bits are set: nothing changed.
+    expect(r.git('status', '--porcelain')).toBe('');
+    const result = await commitAll(r.dir, { message: 'm', secrets });
+    expect(result.skipped).toEqual([{ path: 'config.txt', reason: 'secret', detail: 'holds the value of FAKE_SERVICE_TOKEN' }]);
+    expect(r.git('show', 'HEAD:hidden.txt')).toBe('changed');
+    expect(r.git('show', 'HEAD:config.txt')).toBe('a = 1');
+    expect(allObjects(r)).not.toContain(SECRET);
+  });
+
   it('an already tracked file grown past the limit or given a secret keeps its committed version', async () => {
     const r = repo({ 'README.md': '# hi\n', 'data.txt': 'small\n', 'config.txt': 'a = 1\n' });
     writeFileSync(join(r.dir, 'data.txt'), 'x'.repeat(5000));
