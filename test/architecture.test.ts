@@ -17,11 +17,11 @@ import { PROJECT_ROOT } from './helpers/cli.js';
 
 const SRC = join(PROJECT_ROOT, 'src');
 
-type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree' | 'proc-stat' | 'all-done';
+type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree' | 'proc-stat';
 
 const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
 /** Modules of one file that every layer may import, and that import nothing of ours. */
-const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat', 'all-done'];
+const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat'];
 
 /**
  * Which layers each layer may import (besides itself and `result`). A layer may reach past the
@@ -47,7 +47,6 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   'package-root': [],
   'owned-tree': [],
   'proc-stat': [],
-  'all-done': [],
 };
 
 /**

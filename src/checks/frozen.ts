@@ -188,13 +188,15 @@ export async function findTampering(worktree: string, opts: FrozenOptions): Prom
   const specs = frozenPathspecs(opts.frozen);
   // Guard: an empty pathspec list would mean "every file".
   if (specs.length === 0) return [];
-  // A frozen folder replaced by a file or symlink shows up as a change at the folder's own path:
-  // asked at the same time (two reads of the commits' trees).
+  const records = await tamperedUnder(worktree, opts, specs);
   const dirs = leadingDirs(opts.frozen);
-  const [records, around] = await Promise.all([tamperedUnder(worktree, opts, specs), dirs.length > 0 ? tamperedUnder(worktree, opts, dirs.map(literalPathspec)) : []]);
-  const wanted = new Set(dirs);
-  const seen = new Set(records.map((r) => r.path));
-  for (const r of around) if (wanted.has(r.path) && !seen.has(r.path)) records.push(r);
+  if (dirs.length > 0) {
+    // A frozen folder replaced by a file or symlink shows up as a change at the folder's own path.
+    const wanted = new Set(dirs);
+    const seen = new Set(records.map((r) => r.path));
+    const around = await tamperedUnder(worktree, opts, dirs.map(literalPathspec));
+    for (const r of around) if (wanted.has(r.path) && !seen.has(r.path)) records.push(r);
+  }
   return records.sort(byPath);
 }
 
@@ -204,6 +206,12 @@ export interface RestoreOptions extends FrozenOptions {
    * under a frozen path. Literal paths relative to the worktree root.
    */
   keep?: readonly string[];
+  /**
+   * The caller has moved every untracked and ignored entry but `keep` out of the worktree
+   * (../checks/scoring-tree.ts moveAside): there is nothing for the clean under the frozen paths
+   * to remove, and it does not run. @default false
+   */
+  untrackedAside?: boolean;
 }
 
 /**
@@ -221,10 +229,21 @@ export async function restoreFrozenPaths(worktree: string, opts: RestoreOptions)
   if (head !== commit) {
     throw new Error(`restoreFrozenPaths: ${worktree} is at ${head ?? 'no commit'}, not at the candidate's commit ${commit}`);
   }
-  const records = await findTampering(worktree, { ...opts, commit });
+  return restoreFrozenPathsAtCommit(worktree, { ...opts, commit });
+}
+
+/**
+ * restoreFrozenPaths for a caller that has itself just put HEAD, the index and the files at
+ * `opts.commit` (a commit id): prepareScoringTree detaches HEAD there and resets to it. The same
+ * restore, without asking git again where HEAD is.
+ */
+export async function restoreFrozenPathsAtCommit(worktree: string, opts: RestoreOptions): Promise<TamperedPath[]> {
+  const specs = frozenPathspecs(opts.frozen);
+  if (specs.length === 0) return [];
+  const records = await findTampering(worktree, opts);
   await restoreChangedPaths(worktree, opts.base, records, opts.signal);
   // Untracked and ignored leftovers under frozen paths, nested repositories there included.
-  await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
+  if (!opts.untrackedAside) await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
   return records;
 }
 

@@ -22,11 +22,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { attachHead, branchTip, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
+import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
 import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
-import { findEditableViolations, findTampering, isGitAttributes, restoreChangedPaths, withGitAttributes, type TamperedPath } from './frozen.js';
-import { allDone } from '../all-done.js';
+import { findEditableViolations, isGitAttributes, restoreChangedPaths, restoreFrozenPathsAtCommit, withGitAttributes, type TamperedPath } from './frozen.js';
 import { openUpTree, removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
@@ -189,30 +188,6 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
 }
 
 /**
- * HEAD detached at `commit` (scored there, so that a branch moved meanwhile moves nothing), the
- * index and the tracked files as in it, and every leftover but the setup paths aside; returns what
- * went aside. When the commit step has just left the worktree as the commit, nothing is reset, and
- * HEAD's move and the leftovers' listing, which do not depend on each other, run at once.
- */
-async function readyWorktree(worktree: string, commit: string, opts: ScoringTreeOptions): Promise<string[]> {
-  const call = { signal: opts.signal };
-  if (opts.justCommitted?.worktreeIsCommit) {
-    const leftoversAside = async (): Promise<string[]> => {
-      await putBackLeftovers(worktree);
-      return moveAside(worktree, opts.keep, opts.signal);
-    };
-    const [, movedAside] = await allDone<[void, string[]]>([detachHead(worktree, commit, call), leftoversAside()]);
-    return movedAside;
-  }
-  // One after another: `git reset --hard` would move the branch HEAD is on, were it not detached.
-  await detachHead(worktree, commit, call);
-  await putBackLeftovers(worktree);
-  if (!opts.justCommitted) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
-  await resetHard(worktree, commit, call);
-  return moveAside(worktree, opts.keep, opts.signal);
-}
-
-/**
  * Makes the worktree the scoring tree (see the module doc); undo with `putBackScoringTree`.
  * The commit step left HEAD at `commit`. If it is elsewhere now, someone moved the candidate's
  * branch after its agent ended (a rival's agent without the sandbox): the reset below puts the
@@ -231,19 +206,18 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   const commit = head !== undefined && head === opts.commit ? head : await resolveCommit(worktree, opts.commit, call);
   if (commit === undefined) throw new Error(`prepareScoringTree: ${opts.commit} is not a commit in ${worktree}`);
   const headMovedFrom = head !== commit ? (head ?? 'no commit') : undefined;
+  // Scored with HEAD on the commit itself, so that a branch moved meanwhile moves nothing here.
+  await detachHead(worktree, commit, call);
+  await putBackLeftovers(worktree);
+  if (!opts.justCommitted) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree, call), call);
+  if (!opts.justCommitted?.worktreeIsCommit) await resetHard(worktree, commit, call);
+  const movedAside = await moveAside(worktree, opts.keep, opts.signal);
+  // HEAD is at the commit and the index holds it: detached and reset above. Every untracked and
+  // ignored entry but the setup paths is aside now, under the frozen paths too, and restoring
+  // them from base leaves nothing untracked: the restore's own clean of them would find nothing.
   const kept = withGitAttributes(opts.frozen);
-  const rules = { base: opts.base, commit, frozen: kept, ...call };
-  // What the commit changed under the kept paths and outside `editable` is read from the two
-  // commits' trees alone, never from the worktree: read while the worktree is made ready.
-  const [frozen, editable, movedAside] = await allDone<[TamperedPath[], TamperedPath[], string[]]>([
-    findTampering(worktree, rules),
-    findEditableViolations(worktree, { ...rules, editable: opts.editable }),
-    readyWorktree(worktree, commit, opts),
-  ]);
-  // HEAD is at the commit and the index holds it. Every untracked and ignored entry but the setup
-  // paths is aside now, under the kept paths too: putting them back as in base leaves nothing
-  // untracked there, and needs no clean.
-  await restoreChangedPaths(worktree, opts.base, frozen, opts.signal);
+  const frozen = await restoreFrozenPathsAtCommit(worktree, { base: opts.base, commit, frozen: kept, keep: [...opts.keep], untrackedAside: true, ...call });
+  const editable = await findEditableViolations(worktree, { base: opts.base, commit, frozen: kept, editable: opts.editable, ...call });
   await restoreChangedPaths(worktree, opts.base, editable, opts.signal);
   // A changed .gitattributes (put back above: `kept` always holds them) may have left files
   // on disk converted otherwise than base's say while git sees them unchanged (a frozen fixture
@@ -277,11 +251,6 @@ export async function putBackScoringTree(
     readonly tree?: Pick<ScoringTree, 'stamp' | 'tampered'> | undefined;
   },
 ): Promise<{ readonly branchMovedTo?: string }> {
-  // The branch's tip, read while the files are looked at, for attachHead's first look. A tip that
-  // moves after this read (a check that put HEAD back on the branch, which the reset below then
-  // moves) only makes attachHead's compare-and-swap fail and read again; a read that fails is made
-  // again there.
-  const seen = opts.branch ? branchTip(worktree, opts.branch).then((tip) => ({ tip }), () => undefined) : undefined;
   const stamp = opts.tree?.stamp;
   const indexUntouched = stamp !== undefined && (await worktreeStamp(worktree)) === stamp;
   const undo = indexUntouched && opts.tree?.tampered.length === 0 ? await whatChecksChanged(worktree, opts.keep) : { reset: true, clean: true };
@@ -289,7 +258,7 @@ export async function putBackScoringTree(
   if (undo.reset) await resetHard(worktree, opts.commit);
   if (undo.clean) await cleanUntracked(worktree, { keep: [...opts.keep] });
   await putBackLeftovers(worktree);
-  const branchMovedTo = opts.branch ? await attachHead(worktree, opts.branch, opts.commit, { seen: await seen }) : undefined;
+  const branchMovedTo = opts.branch ? await attachHead(worktree, opts.branch, opts.commit) : undefined;
   return branchMovedTo ? { branchMovedTo } : {};
 }
 

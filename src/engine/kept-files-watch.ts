@@ -38,15 +38,6 @@ export interface KeptFilesWatch {
 const keptFilesOfBase = new Map<string, Promise<string[]>>();
 const REMEMBERED = 16;
 
-/**
- * Starts listing base's kept files (once per run and patterns), for a watch that starts soon:
- * scoreCommit calls it before it prepares the scoring tree, so that the listing's git process runs
- * meanwhile. Nothing to await; a failed listing is reported by the watch.
- */
-export function listKeptFilesOfBase(worktree: string, opts: { readonly base: string; readonly kept: readonly string[]; readonly signal?: AbortSignal }): void {
-  void baseFiles(worktree, opts.base, opts.kept, opts.signal).catch(() => undefined);
-}
-
 function baseFiles(worktree: string, base: string, kept: readonly string[], signal?: AbortSignal): Promise<string[]> {
   const specs = frozenPathspecs(kept);
   const key = [base, ...specs].join('\0');

@@ -19,7 +19,7 @@ import type { SandboxLayout } from '../process/sandbox.js';
 import type { SetupGuard } from './setup-guard.js';
 import { checkHomesDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
-import { listKeptFilesOfBase, watchKeptFiles } from './kept-files-watch.js';
+import { watchKeptFiles } from './kept-files-watch.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -91,7 +91,6 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   await mkdir(homes, { recursive: true });
   const home = await mkdtemp(join(homes, `${basename(options.worktree)}-checks-`));
   try {
-    listKeptFilesOfBase(options.worktree, { base: options.baseCommit, kept: options.frozen, signal: options.signal });
     const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, justCommitted: options.justCommitted });
     prepared = tree;
     tampered = tree.tampered;

@@ -2,7 +2,6 @@
 import { filesToLeaveOut, type SecretValues, type SkippedFile } from './commit-filter.js';
 import { GitCommandError, gitOut, identityArgs, runGit, splitNul, withPathspecFile, type GitCallOptions, type GitRun } from './exec.js';
 import { openUpTree } from '../owned-tree.js';
-import { allDone } from '../all-done.js';
 import { clearIndexFlags, excludeLiteralPathspec, flaggedIndexPaths, literalPathspec } from './paths.js';
 import { isAncestor } from './refs.js';
 import { resolveCommit } from './repo.js';
@@ -64,24 +63,15 @@ export interface CommitHeader {
  */
 export async function commitAll(worktree: string, opts: CommitAllOptions): Promise<CommitAllResult> {
   const call = { signal: opts.signal };
-  // What stays out of the commit (too large, a secret), decided before `git add`: an added file's
-  // blob stays in .git/objects even if it is unstaged later.
-  const leaveOut = (): Promise<SkippedFile[]> => filesToLeaveOut(worktree, { excludePaths: opts.excludePaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes, signal: opts.signal });
-  // Where the commit goes, decided before anything is staged (asked of git only without `onto`);
-  // the index's flags and the filter at the same time.
-  const [onto, flagged, filtered] = await allDone<[CommitTarget, string[], SkippedFile[]]>([
-    opts.onto ? Promise.resolve({ ref: `refs/heads/${opts.onto.branch}`, head: opts.onto.head, owned: true }) : headAsItIs(worktree, call),
-    flaggedIndexPaths(worktree, call),
-    leaveOut(),
+  // Where the commit goes, decided before anything is staged; asked of git only without `onto`.
+  const [onto] = await Promise.all([
+    opts.onto ? { ref: `refs/heads/${opts.onto.branch}`, head: opts.onto.head, owned: true } : headAsItIs(worktree, call),
+    // An `assume-unchanged` / `skip-worktree` bit would hide an edit from `git add -A` (and from the
+    // filter's `git status`): the commit must hold what is on disk.
+    flaggedIndexPaths(worktree, call).then((flagged) => clearIndexFlags(worktree, flagged, call)),
   ]);
-  // An `assume-unchanged` / `skip-worktree` bit would hide an edit from `git add -A`, and from the
-  // filter's `git status`: the commit must hold what is on disk. Only an agent sets them: then the
-  // bits are cleared and the filter, which ran beside the flags' listing, runs again.
-  let skipped = filtered;
-  if (flagged.length > 0) {
-    await clearIndexFlags(worktree, flagged, call);
-    skipped = await leaveOut();
-  }
+  // Decided before `git add`: an added file's blob stays in .git/objects even if it is unstaged later.
+  const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.excludePaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes, signal: opts.signal });
   const excluded = [...(opts.excludePaths ?? []), ...skipped.map((file) => file.path)];
   // `:/` is the whole worktree and nothing outside it; excludes are literal (no globbing).
   const addAll = (): Promise<GitRun> => withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
@@ -120,15 +110,8 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
   return { commit: made, changedFiles: staged.length, branchWasMoved: movedTo, skipped, header };
 }
 
-/** The ref a commit goes on, the commit it builds on (undefined: none yet), and whether the ref is bestof's own. */
-interface CommitTarget {
-  readonly ref: string;
-  readonly head: string | undefined;
-  readonly owned: boolean;
-}
-
 /** HEAD's branch (`refs/heads/...`, or `HEAD` itself when detached) and its commit (undefined: none yet), as they are now. */
-async function headAsItIs(worktree: string, call: GitCallOptions): Promise<CommitTarget> {
+async function headAsItIs(worktree: string, call: GitCallOptions): Promise<{ readonly ref: string; readonly head: string | undefined; readonly owned: false }> {
   const [sym, head] = await Promise.all([runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], call), resolveCommit(worktree, 'HEAD', call)]);
   return { ref: sym.code === 0 && sym.stdout.trim() !== '' ? sym.stdout.trim() : 'HEAD', head, owned: false };
 }

@@ -173,23 +173,16 @@ export async function headBranchRef(worktree: string, opts: GitCallOptions = {})
   return (await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], opts)).stdout.trim() || undefined;
 }
 
-/** The commit `branchRef` (`refs/heads/...`) points at; undefined when it names none (deleted). */
-export async function branchTip(worktree: string, branchRef: string, opts: GitCallOptions = {}): Promise<string | undefined> {
-  return (await runGit(worktree, ['rev-parse', '--verify', '--quiet', `${branchRef}^{commit}`], opts)).stdout.trim() || undefined;
-}
-
 /**
  * Puts HEAD back on `branchRef` after detachHead, with the branch at `commit`: a branch moved
  * meanwhile goes back (compare and swap from where it was found). Returns where it had been
  * moved to, or undefined when it had not moved. Never moves a branch it did not find moved.
- * `opts.seen`: the branch's tip as the caller read it (branchTip) since the detach, for the
- * first look; later ones read it again.
  */
-export async function attachHead(worktree: string, branchRef: string, commit: string, opts: GitCallOptions & { readonly seen?: { readonly tip: string | undefined } | undefined } = {}): Promise<string | undefined> {
+export async function attachHead(worktree: string, branchRef: string, commit: string, opts: GitCallOptions = {}): Promise<string | undefined> {
   let movedTo: string | undefined;
   // A branch that keeps being moved (a loop of a rival beside) can win the gap between the read and the swap: try again.
   for (let attempt = 1; ; attempt += 1) {
-    const tip = attempt === 1 && opts.seen ? opts.seen.tip : await branchTip(worktree, branchRef, opts);
+    const tip = (await runGit(worktree, ['rev-parse', '--verify', '--quiet', `${branchRef}^{commit}`], opts)).stdout.trim() || undefined;
     if (tip === commit) break;
     movedTo = tip ?? 'nothing (deleted)';
     const zero = '0'.repeat(commit.length);
