@@ -34,7 +34,10 @@ function writeSpec(scripts: readonly string[], body: string, checks = TEN_CHECKS
  */
 function checksThatRewriteAFrozenTest(extra = ''): string {
   const rewrites = 'cp test/add.test.mjs "$HOME/saved" && echo gutted > test/add.test.mjs && cat "$HOME/saved" > test/add.test.mjs && test -f p10';
-  return `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace('name = "p10"\ncommand = "test -f p10"\nscore = 10\n', `name = "p10"\ncommand = ${JSON.stringify(rewrites)}\nscore = 10\n${extra}`)}`;
+  const p10 = 'name = "p10"\ncommand = "test -f p10"\nscore = 10\n';
+  // A TEN_CHECKS whose p10 reads otherwise would leave the checks honest, and the cases above vacuous.
+  if (!TEN_CHECKS.includes(p10)) throw new Error("checksThatRewriteAFrozenTest: TEN_CHECKS's p10 check changed: update it");
+  return `[checks]\nfrozen = ["test/**"]\n${TEN_CHECKS.replace(p10, `name = "p10"\ncommand = ${JSON.stringify(rewrites)}\nscore = 10\n${extra}`)}`;
 }
 
 describe('the gap-file loop (configs/examples/gap-loop.toml)', () => {
