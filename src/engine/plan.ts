@@ -138,46 +138,114 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   // HEAD was resolved as the repository was opened, a moment ago.
   const baseCommit = base === 'HEAD' ? repo.value.head : await resolveCommit(repoRoot, base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
+  const context: PlanContext = { spec, specDir, scripts: new Map(), sandboxed: false, problems };
+  const prompt = spec.prompt.file ? await readSpecFile(context, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
 
-  let prompt = spec.prompt.text ?? '';
-  if (spec.prompt.file) {
-    try {
-      prompt = await readFile(resolveSpecPath(specDir, spec.prompt.file), 'utf8');
-    } catch {
-      problems.push(`prompt.file: cannot read ${resolveSpecPath(specDir, spec.prompt.file)}`);
-    }
-  }
-
-  const entries = spec.parallel.providers.length > 0 ? spec.parallel.providers : [{}];
-  const count = spec.parallel.candidates ?? (spec.parallel.providers.length > 0 ? spec.parallel.providers.length : 3);
   const runId = options.runId ?? newRunId();
   const sandbox = await resolveSandbox(spec.sandbox.mode);
   if (!sandbox.ok) problems.push(sandbox.error);
   else if (sandbox.value.warning) warnings.push(sandbox.value.warning);
-  const sandboxed = sandbox.ok && sandbox.value.enabled;
-  if (sandboxed && !spec.sandbox.checks) {
-    warnings.push('sandbox.checks = false: the checks run WITHOUT the sandbox, as you: the candidates\' code they load can write your HOME, the other worktrees, the refs and the run folder');
-  }
-  if (sandboxed && spec.sandbox.checks) warnings.push(...hiddenPathWarnings(spec, process.env));
-  if (sandboxed && spec.sandbox.checks && spec.sandbox.check_network === 'own') warnings.push(...networkWarnings(spec));
+  context.sandboxed = sandbox.ok && sandbox.value.enabled;
+  warnings.push(...checkSandboxWarnings(spec, context.sandboxed));
   warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
   const root = worktreesRoot(repoRoot);
   problems.push(...(await machineProblems(spec, repoRoot, root)));
-  const scripts = new Map<string, Script>();
-  const candidates: CandidatePlan[] = [];
-  /** The keys of `command` agents given the prompt as an argument (`{prompt}`, or no `args`). */
-  const promptAsArgument = new Set<string>();
+  const { candidates, promptAsArgument } = await planCandidates(context, runId, root);
+
+  const into = await planMergeTarget(spec, repoRoot, problems, warnings);
+  if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
+  if (spec.checks.items.length === 0) {
+    warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
+  }
+
+  const phases = await planPhases(context);
+  const retryTemplate = spec.prompt.retry_prompt_file ? await readSpecFile(context, 'prompt.retry_prompt_file', spec.prompt.retry_prompt_file) : undefined;
+  problems.push(...promptArgumentProblems(promptAsArgument, [prompt, ...phases.map((phase) => phase.prompt)]));
+  const review = await planReview(context);
+  await checkVoters(context);
+
+  if (problems.length > 0 || !sandbox.ok) return err(problems);
+  const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
+  const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
+  const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
+  const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0) + (review?.score ?? 0);
+  return ok({
+    runId,
+    runKey: options.runKey ?? randomBytes(8).toString('hex'),
+    spec,
+    specPath: loaded.specPath,
+    specDir,
+    specSource: loaded.source,
+    repoRoot,
+    baseCommit: baseCommit as string,
+    into,
+    prompt,
+    runDir: runDirOf(repoRoot, runId),
+    candidates,
+    maxScore,
+    scoreThreshold: spec.loop.score_threshold ?? maxScore,
+    maxIterations,
+    requestedIterations,
+    phases,
+    ...(retryTemplate !== undefined ? { retryTemplate } : {}),
+    ...(review ? { review } : {}),
+    warnings,
+    sandbox: sandbox.value,
+  });
+}
+
+/** What every step of planRun shares: the spec, and the problems found so far (each said with its spec key). */
+interface PlanContext {
+  readonly spec: Spec;
+  readonly specDir: string;
+  /** Script files already read, by path: candidates that share one read it once. */
+  readonly scripts: Map<string, Script>;
+  /** Whether the agents run in bubblewrap: their defaults (permission modes) depend on it. */
+  sandboxed: boolean;
+  readonly problems: string[];
+}
+
+/** A file the spec names under `key`, read; a file that cannot be read is a problem, and reads as empty. */
+async function readSpecFile(context: PlanContext, key: string, file: string): Promise<string> {
+  try {
+    return await readFile(resolveSpecPath(context.specDir, file), 'utf8');
+  } catch {
+    context.problems.push(`${key}: cannot read ${resolveSpecPath(context.specDir, file)}`);
+    return '';
+  }
+}
+
+/** What the checks' sandbox settings leave open, said before the run. */
+function checkSandboxWarnings(spec: Spec, sandboxed: boolean): string[] {
+  if (!sandboxed) return [];
+  if (!spec.sandbox.checks) {
+    return ['sandbox.checks = false: the checks run WITHOUT the sandbox, as you: the candidates\' code they load can write your HOME, the other worktrees, the refs and the run folder'];
+  }
+  return [...hiddenPathWarnings(spec, process.env), ...(spec.sandbox.check_network === 'own' ? networkWarnings(spec) : [])];
+}
+
+/**
+ * The N candidates: the `[[parallel.providers]]` entries (or `[provider]` alone) cycled over
+ * `parallel.candidates`, each agent prepared (a problem when it cannot start). Also the keys of the
+ * `command` agents given the prompt as an argument (`{prompt}`, or no `args`), whose length the
+ * caller checks against the prompts.
+ */
+async function planCandidates(context: PlanContext, runId: string, root: string): Promise<{ candidates: CandidatePlan[]; promptAsArgument: Set<string> }> {
+  const { spec, specDir, scripts, sandboxed, problems } = context;
+  const entries = spec.parallel.providers.length > 0 ? spec.parallel.providers : [{}];
+  const count = spec.parallel.candidates ?? (spec.parallel.providers.length > 0 ? spec.parallel.providers.length : 3);
+  const settingsOf = (i: number): ProviderSettings => ({ ...spec.provider, ...stripUndefined(entries[i % entries.length] ?? {}) });
   const kindCount = new Map<string, number>();
   for (let i = 0; i < count; i++) {
-    const entry = entries[i % entries.length] ?? {};
-    const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
-    kindCount.set(settings.kind, (kindCount.get(settings.kind) ?? 0) + 1);
+    const { kind } = settingsOf(i);
+    kindCount.set(kind, (kindCount.get(kind) ?? 0) + 1);
   }
+  const candidates: CandidatePlan[] = [];
+  const promptAsArgument = new Set<string>();
   for (let i = 0; i < count; i++) {
     const entryIndex = i % entries.length;
-    const entry = entries[entryIndex] ?? {};
     const key = spec.parallel.providers.length > 0 ? `parallel.providers[${entryIndex}]` : 'provider';
-    const settings: ProviderSettings = { ...spec.provider, ...stripUndefined(entry) };
+    const settings = settingsOf(i);
     const index = i + 1;
     const id = `c${index}`;
     const prepared = await prepareAgent(settings, { specDir, key, scripts, sandboxed, shannon: spec.shannon });
@@ -198,113 +266,87 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
       agent: prepared.ok ? prepared.value : {},
     });
   }
+  return { candidates, promptAsArgument };
+}
 
+/**
+ * The branch a winner is merged into (`[select] into`, else the checked-out one, for the modes that
+ * merge or open a PR), and what stands in the way of that merge: a problem when it cannot happen, a
+ * warning when your checkout's uncommitted changes will make git refuse it at the end.
+ */
+async function planMergeTarget(spec: Spec, repoRoot: string, problems: string[], warnings: string[]): Promise<string | undefined> {
   let into = spec.select.into;
   const merging = spec.select.merge === 'merge' || spec.select.merge === 'squash' || spec.select.merge === 'ff';
-  if (merging || spec.select.merge === 'pr') {
-    const checkedOut = await currentBranch(repoRoot);
-    into ??= checkedOut;
-    // One way out, said once (./merge-preflight.ts): on a detached HEAD, setting `into` alone
-    // would only lead to "not the checked-out branch".
-    const suggested = checkedOut === undefined ? await suggestedBranch(repoRoot, spec.base) : undefined;
-    const target = mergeTargetProblem({ mode: spec.select.merge, into: spec.select.into, checkedOut, suggested });
-    if (target !== undefined) problems.push(target);
-    else if (merging && into === checkedOut) {
-      const dirty = await dirtyPaths(repoRoot);
-      if (dirty.length > 0) {
-        warnings.push(
-          `your checkout has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', …' : ''}): the merge at the end will be refused unless you commit or stash them; the candidates work from ${spec.base} either way`,
-        );
-      }
+  if (!merging && spec.select.merge !== 'pr') return into;
+  const checkedOut = await currentBranch(repoRoot);
+  into ??= checkedOut;
+  // One way out, said once (./merge-preflight.ts): on a detached HEAD, setting `into` alone
+  // would only lead to "not the checked-out branch".
+  const suggested = checkedOut === undefined ? await suggestedBranch(repoRoot, spec.base) : undefined;
+  const target = mergeTargetProblem({ mode: spec.select.merge, into: spec.select.into, checkedOut, suggested });
+  if (target !== undefined) problems.push(target);
+  else if (merging && into === checkedOut) {
+    const dirty = await dirtyPaths(repoRoot);
+    if (dirty.length > 0) {
+      warnings.push(
+        `your checkout has uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', …' : ''}): the merge at the end will be refused unless you commit or stash them; the candidates work from ${spec.base} either way`,
+      );
     }
   }
-  if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
-  if (spec.checks.items.length === 0) {
-    warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
-  }
+  return into;
+}
 
-  const readSpecFile = async (key: string, file: string): Promise<string> => {
-    try {
-      return await readFile(resolveSpecPath(specDir, file), 'utf8');
-    } catch {
-      problems.push(`${key}: cannot read ${resolveSpecPath(specDir, file)}`);
-      return '';
-    }
-  };
+/** `[[prompts]]`, each with its prompt read. */
+async function planPhases(context: PlanContext): Promise<PhasePlan[]> {
   const phases: PhasePlan[] = [];
-  for (const [i, phase] of spec.prompts.entries()) {
+  for (const [i, phase] of context.spec.prompts.entries()) {
     phases.push({
       name: phase.name,
-      prompt: phase.file ? await readSpecFile(`prompts[${i}].file`, phase.file) : (phase.text ?? ''),
+      prompt: phase.file ? await readSpecFile(context, `prompts[${i}].file`, phase.file) : (phase.text ?? ''),
       iterations: phase.iterations,
       ...(phase.model ? { model: phase.model } : {}),
       ...(phase.score_threshold !== undefined ? { scoreThreshold: phase.score_threshold } : {}),
     });
   }
-  const retryTemplate = spec.prompt.retry_prompt_file ? await readSpecFile('prompt.retry_prompt_file', spec.prompt.retry_prompt_file) : undefined;
-  problems.push(...promptArgumentProblems(promptAsArgument, [prompt, ...phases.map((phase) => phase.prompt)]));
+  return phases;
+}
 
-  let review: ReviewPlan | undefined;
-  if (spec.review && spec.review.enabled) {
-    // The reviewer is its own agent: it shares [provider]'s timeout and env, never its program or script.
-    const settings: ProviderSettings = {
-      ...spec.provider,
-      kind: spec.review.kind,
-      model: spec.review.model,
-      script: spec.review.script,
-      command: spec.review.command,
-      args: spec.review.args,
-      label: 'review',
-    };
-    const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts, sandboxed, shannon: spec.shannon });
+/** `[review]`, when enabled, with its agent prepared. */
+async function planReview(context: PlanContext): Promise<ReviewPlan | undefined> {
+  const { spec, specDir, scripts, sandboxed, problems } = context;
+  if (!spec.review || !spec.review.enabled) return undefined;
+  // The reviewer is its own agent: it shares [provider]'s timeout and env, never its program or script.
+  const settings: ProviderSettings = {
+    ...spec.provider,
+    kind: spec.review.kind,
+    model: spec.review.model,
+    script: spec.review.script,
+    command: spec.review.command,
+    args: spec.review.args,
+    label: 'review',
+  };
+  const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts, sandboxed, shannon: spec.shannon });
+  if (!prepared.ok) {
+    problems.push(prepared.error);
+    return undefined;
+  }
+  return {
+    settings,
+    agent: prepared.value,
+    ...(spec.review.prompt_file ? { promptFile: resolveSpecPath(specDir, spec.review.prompt_file) } : {}),
+    score: spec.review.score,
+    timeoutMs: spec.review.timeout,
+  };
+}
+
+/** A jury voter that cannot start is bad input, said now, not when the vote comes (its provider is made then). */
+async function checkVoters(context: PlanContext): Promise<void> {
+  const { spec, specDir, scripts, sandboxed, problems } = context;
+  if (!spec.vote.enabled) return;
+  for (const index of spec.vote.voters.keys()) {
+    const prepared = await prepareAgent(juryVoterSettings(spec, index), { specDir, key: `vote.voters[${index}]`, scripts, sandboxed, shannon: spec.shannon });
     if (!prepared.ok) problems.push(prepared.error);
-    else {
-      review = {
-        settings,
-        agent: prepared.value,
-        ...(spec.review.prompt_file ? { promptFile: resolveSpecPath(specDir, spec.review.prompt_file) } : {}),
-        score: spec.review.score,
-        timeoutMs: spec.review.timeout,
-      };
-    }
   }
-
-  // A jury voter that cannot start is bad input, said now, not when the vote comes (its provider is made then).
-  if (spec.vote.enabled) {
-    for (const index of spec.vote.voters.keys()) {
-      const prepared = await prepareAgent(juryVoterSettings(spec, index), { specDir, key: `vote.voters[${index}]`, scripts, sandboxed, shannon: spec.shannon });
-      if (!prepared.ok) problems.push(prepared.error);
-    }
-  }
-
-  if (problems.length > 0 || !sandbox.ok) return err(problems);
-  const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
-  const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
-  const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
-  const maxScore = spec.checks.items.reduce((sum, item) => sum + item.score, 0) + (review?.score ?? 0);
-  return ok({
-      runId,
-      runKey: options.runKey ?? randomBytes(8).toString('hex'),
-      spec,
-      specPath: loaded.specPath,
-      specDir,
-      specSource: loaded.source,
-      repoRoot,
-      baseCommit: baseCommit as string,
-      into,
-      prompt,
-      runDir: runDirOf(repoRoot, runId),
-      candidates,
-      maxScore,
-      scoreThreshold: spec.loop.score_threshold ?? maxScore,
-      maxIterations,
-      requestedIterations,
-      phases,
-      ...(retryTemplate !== undefined ? { retryTemplate } : {}),
-      ...(review ? { review } : {}),
-      warnings,
-      sandbox: sandbox.value,
-  });
 }
 
 /**
