@@ -61,27 +61,14 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
     process.stdout.write(`${dryRun ? 'would ' : ''}${line}\n`);
   };
   const worktrees = await listWorktrees(repoRoot);
-  const states = new Map<string, RunState>();
-  // A run a newer bestof recorded is left alone, whole: this one cannot tell what of it is safe to remove.
-  const runs: RunListing[] = [];
-  for (const run of listed) {
-    if (!runIsAlive(run.runDir)) {
-      const state = await orNewerRecord(loadRunState(run.runDir));
-      if (state instanceof NewerRecordError) {
-        if (positionals[0]) throw state;
-        process.stdout.write(`skip ${run.runId}: recorded by a newer bestof (record format ${state.format}); clean it with that bestof\n`);
-        continue;
-      }
-      states.set(run.runId, state);
-    }
-    runs.push(run);
-  }
+  const { runs, states } = await runsToClean(listed, positionals[0] !== undefined);
   // Copy-on-write worktrees are seen only inside a mount namespace: clean runs itself in one (../clean-cow.ts).
   const cow = await cleanCowMode(
     [...states.values()].flatMap((state) => Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []))),
     dryRun,
   );
   if (cow.kind === 'ran-inside') return cow.exitCode;
+  const context: CleanContext = { repoRoot, worktrees, dryRun, all: values.all === true, say, cow };
   let actions = 0;
   let keptWithWork = 0;
   /** Runs with a worktree kept for its unsaved work: --runs leaves them. */
@@ -91,78 +78,10 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
       process.stdout.write(`skip ${run.runId}: it is still running (stop it first)\n`);
       continue;
     }
-    // Its agents, checks or daemons may outlive a killed bestof, still writing in the worktrees.
-    const runKey = readRunKey(run.runDir);
-    if (runKey && !dryRun) {
-      const stopped = await stopRunLeftovers(runKey);
-      if (stopped > 0) say(`stop ${stopped} process${stopped === 1 ? '' : 'es'} ${run.runId} left running`);
-    }
-    // A shannon run's tmux socket and hook folders, under the system temp folder: left by a killed bestof.
-    const shannonDir = runBaseDir(run.runDir);
-    if (!dryRun && existsSync(shannonDir)) {
-      await rm(shannonDir, { recursive: true, force: true });
-      say(`remove ${shannonDir} (the run's tmux socket and hook folders)`);
-    }
-    const state = states.get(run.runId) ?? (await loadRunState(run.runDir));
-    const folders = new Map(state.order.map((id) => [id, state.candidates[id] && candidateWorktree(state.candidates[id], worktrees)]));
-    // A git command of the dead run may still be writing in a worktree (a long checkout): each is
-    // let end first, all of the run's worktrees waited for together (one settle, not one each).
-    const gitStillIn = dryRun ? new Map<string, number[]>() : await waitForGitToLeaveEach([...folders.values()].filter((f): f is string => f !== undefined), { timeoutMs: LEFTOVER_GIT_WAIT_MS });
-    for (const id of state.order) {
-      const candidate = state.candidates[id];
-      if (!candidate) continue;
-      const folder = folders.get(id);
-      if (candidate.worktree) {
-        // What a removal killed midway, or a deletion after the run still going on, left: trash by then (the work was saved before the removal began).
-        for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (a removed worktree's files, left being deleted)`);
-      }
-      if (folder && candidate.reason === 'worktree_replaced') {
-        // Not the folder bestof made (a link to a folder of the user's, one the agent moved there): never saved from, repaired or deleted.
-        process.stdout.write(`leave ${folder}: ${id}'s agent replaced its worktree folder with it, and bestof touches nothing there (look at it, then delete it yourself)\n`);
-      } else if (folder) {
-        actions += 1;
-        const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
-        const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
-        if (done === 'kept') {
-          keptWithWork += 1;
-          keptRuns.add(run.runId);
-          continue; // its branch stays with it
-        }
-      }
-      const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
-      if (!tip) continue;
-      const keptAt = await resolveCommit(repoRoot, candidate.ref);
-      const revertedAt = await resolveCommit(repoRoot, revertedRef(candidate.ref));
-      const kept = (keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt))) || (revertedAt !== undefined && (await isAncestor(repoRoot, tip, revertedAt)));
-      const merged = await onAnotherBranch(repoRoot, tip, candidate.branch);
-      if (id === state.winner && !merged && !values.all) {
-        process.stdout.write(`keep ${candidate.branch}: the winner of ${run.runId}, not merged yet (merge it, or clean with --all)\n`);
-        continue;
-      }
-      if (!kept && !merged) {
-        if (dryRun) {
-          say(`keep ${id}'s last commit at ${candidate.ref}`);
-        } else if (!keptAt) {
-          await updateRef(repoRoot, candidate.ref, tip);
-        } else {
-          process.stdout.write(`keep ${candidate.branch}: its commit ${tip.slice(0, 10)} is not under ${candidate.ref} nor merged\n`);
-          continue;
-        }
-      }
-      actions += 1;
-      say(`delete branch ${candidate.branch}${merged ? ' (merged)' : ` (kept at ${candidate.ref})`}`);
-      if (!dryRun) {
-        const deleted = await deleteBranch(repoRoot, candidate.branch, { force: true });
-        if (!deleted.ok) process.stderr.write(`${deleted.error}\n`);
-      }
-    }
-    // Also when no layer is left (a run killed after removing its candidates' layers): the base alone needs no namespace.
-    if (!dryRun) {
-      const runWorktrees = Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []));
-      const base = await removeRunCowBase(repoRoot, runWorktrees);
-      if (!base.ok) process.stderr.write(`${base.error}\n`);
-      else if (base.value) say(`remove ${run.runId}'s shared base checkout (copy-on-write worktrees)`);
-    }
+    const cleaned = await cleanRun(context, run, states.get(run.runId) ?? (await loadRunState(run.runDir)));
+    actions += cleaned.actions;
+    keptWithWork += cleaned.keptWithWork;
+    if (cleaned.keptWithWork > 0) keptRuns.add(run.runId);
   }
   if (!dryRun) await pruneWorktrees(repoRoot);
   actions += await removeLeftoverTrash(repoRoot, dryRun, say);
@@ -182,6 +101,135 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
     return WORK_LEFT_IN_A_WORKTREE;
   }
   return EXIT_CODES.ok;
+}
+
+/** What every step of a clean shares. */
+interface CleanContext {
+  readonly repoRoot: string;
+  /** The repository's worktrees as git lists them, before anything was removed. */
+  readonly worktrees: readonly WorktreeInfo[];
+  readonly dryRun: boolean;
+  /** `--all`: a winner's branch not merged yet goes too (its commit stays under refs/bestof). */
+  readonly all: boolean;
+  /** Says an action (prefixed with "would" on a dry run). */
+  readonly say: (line: string) => void;
+  readonly cow: CleanCowMode;
+}
+
+/**
+ * The runs to clean, with the record of each that is not running (a running one is skipped later,
+ * with a word). A run a newer bestof recorded is left alone, whole: this one cannot tell what of it
+ * is safe to remove; named on the command line (`named`), it is an error.
+ */
+async function runsToClean(listed: readonly RunListing[], named: boolean): Promise<{ runs: RunListing[]; states: Map<string, RunState> }> {
+  const states = new Map<string, RunState>();
+  const runs: RunListing[] = [];
+  for (const run of listed) {
+    if (!runIsAlive(run.runDir)) {
+      const state = await orNewerRecord(loadRunState(run.runDir));
+      if (state instanceof NewerRecordError) {
+        if (named) throw state;
+        process.stdout.write(`skip ${run.runId}: recorded by a newer bestof (record format ${state.format}); clean it with that bestof\n`);
+        continue;
+      }
+      states.set(run.runId, state);
+    }
+    runs.push(run);
+  }
+  return { runs, states };
+}
+
+/**
+ * One run that is not running: what it left running stopped, then each candidate's worktree (its
+ * work saved first) and branch (once its commit is kept or merged), then the shared base checkout
+ * of copy-on-write worktrees. `keptWithWork`: worktrees kept because their work could not be saved.
+ */
+async function cleanRun(context: CleanContext, run: RunListing, state: RunState): Promise<{ actions: number; keptWithWork: number }> {
+  const { repoRoot, dryRun, say } = context;
+  // Its agents, checks or daemons may outlive a killed bestof, still writing in the worktrees.
+  const runKey = readRunKey(run.runDir);
+  if (runKey && !dryRun) {
+    const stopped = await stopRunLeftovers(runKey);
+    if (stopped > 0) say(`stop ${stopped} process${stopped === 1 ? '' : 'es'} ${run.runId} left running`);
+  }
+  // A shannon run's tmux socket and hook folders, under the system temp folder: left by a killed bestof.
+  const shannonDir = runBaseDir(run.runDir);
+  if (!dryRun && existsSync(shannonDir)) {
+    await rm(shannonDir, { recursive: true, force: true });
+    say(`remove ${shannonDir} (the run's tmux socket and hook folders)`);
+  }
+  const folders = new Map(state.order.map((id) => [id, state.candidates[id] && candidateWorktree(state.candidates[id], context.worktrees)]));
+  // A git command of the dead run may still be writing in a worktree (a long checkout): each is
+  // let end first, all of the run's worktrees waited for together (one settle, not one each).
+  const gitStillIn = dryRun ? new Map<string, number[]>() : await waitForGitToLeaveEach([...folders.values()].filter((f): f is string => f !== undefined), { timeoutMs: LEFTOVER_GIT_WAIT_MS });
+  let actions = 0;
+  let keptWithWork = 0;
+  for (const id of state.order) {
+    const candidate = state.candidates[id];
+    if (!candidate) continue;
+    const folder = folders.get(id);
+    if (candidate.worktree) {
+      // What a removal killed midway, or a deletion after the run still going on, left: trash by then (the work was saved before the removal began).
+      for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (a removed worktree's files, left being deleted)`);
+    }
+    if (folder && candidate.reason === 'worktree_replaced') {
+      // Not the folder bestof made (a link to a folder of the user's, one the agent moved there): never saved from, repaired or deleted.
+      process.stdout.write(`leave ${folder}: ${id}'s agent replaced its worktree folder with it, and bestof touches nothing there (look at it, then delete it yourself)\n`);
+    } else if (folder) {
+      actions += 1;
+      const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
+      const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow: context.cow, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
+      if (done === 'kept') {
+        keptWithWork += 1;
+        continue; // its branch stays with it
+      }
+    }
+    if (await cleanBranch(context, { id, candidate, run, isWinner: id === state.winner })) actions += 1;
+  }
+  // Also when no layer is left (a run killed after removing its candidates' layers): the base alone needs no namespace.
+  if (!dryRun) {
+    const runWorktrees = Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []));
+    const base = await removeRunCowBase(repoRoot, runWorktrees);
+    if (!base.ok) process.stderr.write(`${base.error}\n`);
+    else if (base.value) say(`remove ${run.runId}'s shared base checkout (copy-on-write worktrees)`);
+  }
+  return { actions, keptWithWork };
+}
+
+/**
+ * A candidate's branch, deleted when its commit is kept under refs/bestof (its kept ref or the
+ * revert commit's ref: a kept ref still missing is made) or merged into another branch; a winner
+ * not merged yet stays without `--all`. Whether it was (or, on a dry run, would be) deleted.
+ */
+async function cleanBranch(context: CleanContext, of: { id: string; candidate: CandidateState; run: RunListing; isWinner: boolean }): Promise<boolean> {
+  const { repoRoot, dryRun, say } = context;
+  const { id, candidate } = of;
+  const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
+  if (!tip) return false;
+  const keptAt = await resolveCommit(repoRoot, candidate.ref);
+  const revertedAt = await resolveCommit(repoRoot, revertedRef(candidate.ref));
+  const kept = (keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt))) || (revertedAt !== undefined && (await isAncestor(repoRoot, tip, revertedAt)));
+  const merged = await onAnotherBranch(repoRoot, tip, candidate.branch);
+  if (of.isWinner && !merged && !context.all) {
+    process.stdout.write(`keep ${candidate.branch}: the winner of ${of.run.runId}, not merged yet (merge it, or clean with --all)\n`);
+    return false;
+  }
+  if (!kept && !merged) {
+    if (dryRun) {
+      say(`keep ${id}'s last commit at ${candidate.ref}`);
+    } else if (!keptAt) {
+      await updateRef(repoRoot, candidate.ref, tip);
+    } else {
+      process.stdout.write(`keep ${candidate.branch}: its commit ${tip.slice(0, 10)} is not under ${candidate.ref} nor merged\n`);
+      return false;
+    }
+  }
+  say(`delete branch ${candidate.branch}${merged ? ' (merged)' : ` (kept at ${candidate.ref})`}`);
+  if (!dryRun) {
+    const deleted = await deleteBranch(repoRoot, candidate.branch, { force: true });
+    if (!deleted.ok) process.stderr.write(`${deleted.error}\n`);
+  }
+  return true;
 }
 
 /**
