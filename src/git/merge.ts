@@ -83,12 +83,18 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   return withRepoLock(gitDir, 'merge', () => mergeLocked(repo, gitDir, opts), { signal: opts.signal });
 }
 
-async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
-  const { mode, branch, into, message, signal } = opts;
+/**
+ * What must hold before a merge touches the checkout: `opts.commit` a commit named by its full sha,
+ * `into` checked out, no merge, rebase, cherry-pick or revert in progress, no `index.lock`, no
+ * uncommitted changes to tracked files, and something to merge. The commit and the checkout's HEAD,
+ * or the refusal, said with what to do instead.
+ */
+async function mergePreflight(repo: string, gitDir: string, opts: MergeWinnerOptions): Promise<Result<{ branchSha: string; headBefore: string }, MergeFailure>> {
+  const { branch, into, signal } = opts;
   const byHand = opts.byHand ?? branch;
   const call = { signal };
   const kept = `the winner's branch ${branch} is left in place`;
-  const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => err({ reason, message: text });
+  const fail = (reason: MergeFailureReason, message: string): Result<never, MergeFailure> => err({ reason, message });
 
   // A full sha only: `resolveCommit` of a name would let whatever the name points at now be merged.
   const branchSha = isFullObjectName(opts.commit) ? await resolveCommit(repo, opts.commit, call) : undefined;
@@ -134,7 +140,19 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
   if (await isAncestor(repo, branchSha, headBefore, call)) {
     return fail('error', `nothing to merge: ${into} already contains every commit of ${branch}; ${kept}.`);
   }
+  return ok({ branchSha, headBefore });
+}
 
+async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOptions): Promise<MergeWinnerResult> {
+  const { mode, branch, into, message, signal } = opts;
+  const byHand = opts.byHand ?? branch;
+  const call = { signal };
+  const kept = `the winner's branch ${branch} is left in place`;
+  const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => err({ reason, message: text });
+
+  const ready = await mergePreflight(repo, gitDir, opts);
+  if (!ready.ok) return ready;
+  const { branchSha, headBefore } = ready.value;
   const identity = await identityArgs(repo, call);
 
   // The checkout had no changes to tracked files (checked above) and git never overwrites untracked
