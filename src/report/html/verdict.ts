@@ -6,6 +6,7 @@
  */
 import { chosenByUser, type RunState } from '../../engine/run-state.js';
 import type { RankEntry } from '../../engine/select.js';
+import { listFew } from '../../engine/words.js';
 import type { TieBreak } from '../../spec/schema.js';
 
 /** Which rule decided: what the tests and the page's styling key on. */
@@ -24,10 +25,7 @@ export const DEFAULT_TIE_BREAK: readonly TieBreak[] = ['score', 'cost', 'diff_si
 
 const MAX_LISTED = 3;
 
-function listed(items: readonly string[]): string {
-  const shown = items.slice(0, MAX_LISTED).join(', ');
-  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
-}
+const listed = (items: readonly string[]): string => listFew(items, MAX_LISTED);
 
 const num = (n: number): string => String(Math.round(n * 1000) / 1000);
 const usd = (n: number): string => `$${n.toFixed(4)}`;
