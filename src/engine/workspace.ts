@@ -15,7 +15,7 @@ import { repairWorktreeLinkDetailed } from '../git/worktree-link.js';
 import { clearStaleCandidateLocks } from '../git/stale-locks.js';
 import { waitForGitToLeave } from '../git/worktree-users.js';
 import { setupCreatedPaths } from '../git/commit.js';
-import { isGitFailure } from '../git/save-work.js';
+import { isGitFailure } from '../git/failures.js';
 import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { LogRedactor } from '../process/types.js';
 import { outputTail } from '../checks/run-checks.js';

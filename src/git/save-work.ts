@@ -5,9 +5,9 @@
  */
 import { err, ok, type Result } from '../result.js';
 import { commitAll } from './commit.js';
-import { GitCommandError, gitMessage, runGit } from './exec.js';
+import { gitMessage, runGit } from './exec.js';
+import { isGitFailure } from './failures.js';
 import { resolveCommit } from './repo.js';
-import { subcommandOf } from './spawn-git.js';
 
 export interface SavedWork {
   /** The commit made of the uncommitted changes; undefined when there were none. */
@@ -35,22 +35,3 @@ export async function saveWorktreeWork(worktree: string, opts: { message: string
   }
 }
 
-/** A git command that had to work did not (GitCommandError): a failure of git's, not a bug of bestof's. */
-export function isGitFailure(error: unknown): error is GitCommandError {
-  return error instanceof GitCommandError;
-}
-
-/**
- * A git command ended by a signal it was not sent by bestof (a call bestof aborts rejects with an
- * AbortError instead). A signal to bestof's whole process group (a terminal's Ctrl-C, systemd, a
- * CI runner's or `bestof bench`'s cancel) reaches a git that bestof started in the instant between
- * its fork and its own process group: in a run being cancelled, that is the cancel, not a fault.
- */
-export function isGitKilledBySignal(error: unknown): error is GitCommandError {
-  return error instanceof GitCommandError && error.run.killedBy !== undefined;
-}
-
-/** `git for-each-ref, ended by SIGTERM`: a killed git call in a few words. */
-export function killedGitInWords(error: GitCommandError): string {
-  return `${['git', subcommandOf(error.args)].filter(Boolean).join(' ')}, ended by ${error.run.killedBy ?? 'a signal'}`;
-}

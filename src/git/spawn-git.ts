@@ -33,7 +33,7 @@ export interface GitRun {
  */
 export async function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal, input?: string): Promise<GitRun> {
   const run = await startGit(cwd, args, env, signal, input);
-  // Once only: a git that someone kills again is a failure to report (save-work.ts isGitKilledBySignal).
+  // Once only: a git that someone kills again is a failure to report (failures.ts isGitKilledBySignal).
   return run.killedBy !== undefined && GROUP_STOP_SIGNALS.has(run.killedBy) ? startGit(cwd, args, env, signal, input) : run;
 }
 

@@ -4,7 +4,7 @@
  * ends as failed with internal_error; the others go on.
  */
 import { refCommit } from '../../git/refs.js';
-import { isGitKilledBySignal, killedGitInWords } from '../../git/save-work.js';
+import { isGitKilledBySignal, killedGitInWords } from '../../git/failures.js';
 import { WorktreeReplacedError } from '../../git/guard.js';
 import { createProvider } from '../../providers/definitions.js';
 import type { Provider } from '../../providers/types.js';
@@ -139,7 +139,7 @@ function stoppedByFullDisk(state: RunState, candidate: string, error: unknown): 
 
 /**
  * The cancel's signal, sent to bestof's whole process group, also killed a git bestof was just
- * starting (src/git/save-work.ts isGitKilledBySignal): the candidate was cancelled, as the others
+ * starting (src/git/failures.ts isGitKilledBySignal): the candidate was cancelled, as the others
  * were, and `bestof resume` goes on with it; finish saves what its worktree holds.
  */
 function cancelledUnderway(state: RunState, candidate: string, error: Parameters<typeof killedGitInWords>[0]): UnstampedEvent {
