@@ -34,7 +34,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { findOnPath } from './find-on-path.js';
+import { findOnPath, findOnPathSync } from './find-on-path.js';
 import { insideMountNamespace } from './namespace.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
@@ -87,7 +87,7 @@ export function probeSandbox(env: Readonly<Record<string, string | undefined>> =
 }
 
 async function runProbe(override: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<SandboxProbe> {
-  const bwrap = override ?? (await findOnPath('bwrap', env.PATH ?? ''));
+  const bwrap = override ?? findOnPathSync('bwrap', env.PATH ?? '');
   if (bwrap === undefined) return { ok: false, reason: 'bwrap (bubblewrap) is not installed' };
   if (!existsSync(bwrap)) return { ok: false, reason: `bwrap is not at ${bwrap} (BESTOF_BWRAP)` };
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--die-with-parent', '--', 'true'];
