@@ -24,8 +24,9 @@ export async function findOnPath(program: string, pathVariable = process.env.PAT
 /**
  * findOnPath without waiting: a few `access` calls, each microseconds. For a look-up that must not
  * wait on the event loop: the sandbox probe, started as bestof starts, has its bwrap running before
- * the main thread goes on loading modules (with the asynchronous look-up, bwrap started only after
- * the plan's first git call had ended, and the probe's 30 ms were a wait of `bestof validate`'s).
+ * the main thread goes on loading modules (with the asynchronous look-up, each folder's answer
+ * waited for a turn of the event loop, and bwrap started only after the plan's first git call had
+ * ended). findOnPath stays asynchronous for the look-ups made while other work goes on.
  */
 export function findOnPathSync(program: string, pathVariable = process.env.PATH ?? ''): string | undefined {
   for (const dir of pathVariable.split(delimiter)) {
