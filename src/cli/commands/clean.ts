@@ -88,7 +88,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   actions += await removeRunFolderLeftovers(repoRoot, dryRun, say);
   if (!positionals[0]) actions += await removeUnrecordedRunFolders(repoRoot, dryRun, say);
   if (olderThanMs !== undefined) {
-    const old = await cleanOldRuns({ repoRoot, runs, olderThanMs, all: values.all === true, dryRun, keptWorktrees: keptRuns, loadState: loadRunState, say });
+    const old = await cleanOldRuns({ repoRoot, runs, olderThanMs, all: context.all, dryRun, keptWorktrees: keptRuns, loadState: loadRunState, say });
     actions += old.removed;
     if (old.removed === 0 && old.kept === 0) process.stdout.write(`no run started more than ${values['older-than']} ago\n`);
   }
@@ -178,13 +178,13 @@ async function cleanRun(context: CleanContext, run: RunListing, state: RunState)
     } else if (folder) {
       actions += 1;
       const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
-      const done = await cleanWorktree({ repoRoot, id, candidate, folder, setupFile, dryRun, say, cow: context.cow, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
+      const done = await cleanWorktree(context, { id, candidate, folder, setupFile, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
       if (done === 'kept') {
         keptWithWork += 1;
         continue; // its branch stays with it
       }
     }
-    if (await cleanBranch(context, { id, candidate, run, isWinner: id === state.winner })) actions += 1;
+    if (await cleanBranch(context, { id, candidate, runId: run.runId, isWinner: id === state.winner })) actions += 1;
   }
   // Also when no layer is left (a run killed after removing its candidates' layers): the base alone needs no namespace.
   if (!dryRun) {
@@ -201,7 +201,7 @@ async function cleanRun(context: CleanContext, run: RunListing, state: RunState)
  * revert commit's ref: a kept ref still missing is made) or merged into another branch; a winner
  * not merged yet stays without `--all`. Whether it was (or, on a dry run, would be) deleted.
  */
-async function cleanBranch(context: CleanContext, of: { id: string; candidate: CandidateState; run: RunListing; isWinner: boolean }): Promise<boolean> {
+async function cleanBranch(context: CleanContext, of: { id: string; candidate: CandidateState; runId: string; isWinner: boolean }): Promise<boolean> {
   const { repoRoot, dryRun, say } = context;
   const { id, candidate } = of;
   const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
@@ -211,7 +211,7 @@ async function cleanBranch(context: CleanContext, of: { id: string; candidate: C
   const kept = (keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt))) || (revertedAt !== undefined && (await isAncestor(repoRoot, tip, revertedAt)));
   const merged = await onAnotherBranch(repoRoot, tip, candidate.branch);
   if (of.isWinner && !merged && !context.all) {
-    process.stdout.write(`keep ${candidate.branch}: the winner of ${of.run.runId}, not merged yet (merge it, or clean with --all)\n`);
+    process.stdout.write(`keep ${candidate.branch}: the winner of ${of.runId}, not merged yet (merge it, or clean with --all)\n`);
     return false;
   }
   if (!kept && !merged) {
@@ -244,15 +244,11 @@ function candidateWorktree(candidate: CandidateState, worktrees: readonly Worktr
 }
 
 interface CleanWorktreeRequest {
-  readonly repoRoot: string;
   readonly id: string;
   readonly candidate: CandidateState;
   readonly folder: string;
   /** The mark that the candidate's setup completed (and the list of its setup files). */
   readonly setupFile: string;
-  readonly dryRun: boolean;
-  readonly say: (line: string) => void;
-  readonly cow: CleanCowMode;
   /** The run's base commit: a copy-on-write worktree's base checkout is made again at it. */
   readonly baseCommit: string;
   /** git processes of the dead run still working in the folder after the wait for them to end (waitForGitToLeaveEach). */
@@ -264,8 +260,9 @@ interface CleanWorktreeRequest {
  * worktree whose setup never completed had no agent in it: removed as it is. `kept`: the work could
  * not be saved, so the worktree stays and the user was told where and why.
  */
-async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' | 'kept'> {
-  const { repoRoot, id, candidate, folder, dryRun, say } = request;
+async function cleanWorktree(context: CleanContext, request: CleanWorktreeRequest): Promise<'removed' | 'kept'> {
+  const { repoRoot, dryRun, say } = context;
+  const { id, candidate, folder } = request;
   const setupCompleted = existsSync(request.setupFile);
   const layered = isCowWorktree(folder);
   // A folder the user deleted (after taking what they needed, as a worktree kept for the work in its
@@ -275,8 +272,8 @@ async function cleanWorktree(request: CleanWorktreeRequest): Promise<'removed' |
     if (!dryRun) await pruneWorktrees(repoRoot);
     return 'removed';
   }
-  if (layered && request.cow.kind === 'unavailable') {
-    process.stderr.write(`keep worktree ${folder}: it is a copy-on-write worktree, which cannot be mounted here (${request.cow.why}); ${id}'s changes are in ${changesFolder(folder)}\n`);
+  if (layered && context.cow.kind === 'unavailable') {
+    process.stderr.write(`keep worktree ${folder}: it is a copy-on-write worktree, which cannot be mounted here (${context.cow.why}); ${id}'s changes are in ${changesFolder(folder)}\n`);
     return 'kept';
   }
   if (dryRun && layered) {
