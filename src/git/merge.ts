@@ -83,6 +83,12 @@ export async function mergeWinner(repo: string, opts: MergeWinnerOptions): Promi
   return withRepoLock(gitDir, 'merge', () => mergeLocked(repo, gitDir, opts), { signal: opts.signal });
 }
 
+/** A refusal or failure of the merge: what happened, what was kept, what to do next. */
+const fail = (reason: MergeFailureReason, message: string): Result<never, MergeFailure> => err({ reason, message });
+
+/** What every refusal and failure says was kept. */
+const branchKept = (branch: string): string => `the winner's branch ${branch} is left in place`;
+
 /**
  * What must hold before a merge touches the checkout: `opts.commit` a commit named by its full sha,
  * `into` checked out, no merge, rebase, cherry-pick or revert in progress, no `index.lock`, no
@@ -93,8 +99,7 @@ async function mergePreflight(repo: string, gitDir: string, opts: MergeWinnerOpt
   const { branch, into, signal } = opts;
   const byHand = opts.byHand ?? branch;
   const call = { signal };
-  const kept = `the winner's branch ${branch} is left in place`;
-  const fail = (reason: MergeFailureReason, message: string): Result<never, MergeFailure> => err({ reason, message });
+  const kept = branchKept(branch);
 
   // A full sha only: `resolveCommit` of a name would let whatever the name points at now be merged.
   const branchSha = isFullObjectName(opts.commit) ? await resolveCommit(repo, opts.commit, call) : undefined;
@@ -147,8 +152,7 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
   const { mode, branch, into, message, signal } = opts;
   const byHand = opts.byHand ?? branch;
   const call = { signal };
-  const kept = `the winner's branch ${branch} is left in place`;
-  const fail = (reason: MergeFailureReason, text: string): MergeWinnerResult => err({ reason, message: text });
+  const kept = branchKept(branch);
 
   const ready = await mergePreflight(repo, gitDir, opts);
   if (!ready.ok) return ready;
