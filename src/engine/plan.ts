@@ -138,14 +138,13 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   // HEAD was resolved as the repository was opened, a moment ago.
   const baseCommit = base === 'HEAD' ? repo.value.head : await resolveCommit(repoRoot, base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
-  const context: PlanContext = { spec, specDir, scripts: new Map(), sandboxed: false, problems };
-  const prompt = spec.prompt.file ? await readSpecFile(context, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
+  const prompt = spec.prompt.file ? await readSpecFile({ specDir, problems }, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
 
   const runId = options.runId ?? newRunId();
   const sandbox = await resolveSandbox(spec.sandbox.mode);
   if (!sandbox.ok) problems.push(sandbox.error);
   else if (sandbox.value.warning) warnings.push(sandbox.value.warning);
-  context.sandboxed = sandbox.ok && sandbox.value.enabled;
+  const context: PlanContext = { spec, specDir, scripts: new Map(), sandboxed: sandbox.ok && sandbox.value.enabled, problems };
   warnings.push(...checkSandboxWarnings(spec, context.sandboxed));
   warnings.push(...(await missingProgramWarnings(spec.checks.items, process.env.PATH ?? '')));
   const root = worktreesRoot(repoRoot);
@@ -201,12 +200,12 @@ interface PlanContext {
   /** Script files already read, by path: candidates that share one read it once. */
   readonly scripts: Map<string, Script>;
   /** Whether the agents run in bubblewrap: their defaults (permission modes) depend on it. */
-  sandboxed: boolean;
+  readonly sandboxed: boolean;
   readonly problems: string[];
 }
 
 /** A file the spec names under `key`, read; a file that cannot be read is a problem, and reads as empty. */
-async function readSpecFile(context: PlanContext, key: string, file: string): Promise<string> {
+async function readSpecFile(context: Pick<PlanContext, 'specDir' | 'problems'>, key: string, file: string): Promise<string> {
   try {
     return await readFile(resolveSpecPath(context.specDir, file), 'utf8');
   } catch {
