@@ -8,9 +8,7 @@ import { delimiter, join } from 'node:path';
 
 /** The absolute path of `program` on `pathVariable`, or undefined when no folder has it. */
 export async function findOnPath(program: string, pathVariable = process.env.PATH ?? ''): Promise<string | undefined> {
-  for (const dir of pathVariable.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
+  for (const candidate of placesOnPath(program, pathVariable)) {
     try {
       await access(candidate, constants.X_OK);
       return candidate;
@@ -29,9 +27,7 @@ export async function findOnPath(program: string, pathVariable = process.env.PAT
  * ended). findOnPath stays asynchronous for the look-ups made while other work goes on.
  */
 export function findOnPathSync(program: string, pathVariable = process.env.PATH ?? ''): string | undefined {
-  for (const dir of pathVariable.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
+  for (const candidate of placesOnPath(program, pathVariable)) {
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
@@ -40,4 +36,9 @@ export function findOnPathSync(program: string, pathVariable = process.env.PATH 
     }
   }
   return undefined;
+}
+
+/** Where `program` would be in each folder of PATH, in order (an empty entry names no folder here). */
+function* placesOnPath(program: string, pathVariable: string): Generator<string> {
+  for (const dir of pathVariable.split(delimiter)) if (dir) yield join(dir, program);
 }

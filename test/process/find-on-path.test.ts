@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findOnPath } from '../../src/process/find-on-path.js';
+import { findOnPath, findOnPathSync } from '../../src/process/find-on-path.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bestof-find-on-path-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -17,7 +17,11 @@ function folderWith(name: string, files: Record<string, number>): string {
   return dir;
 }
 
-describe('findOnPath', () => {
+// The sandbox probe's look-up (findOnPathSync) finds what the asynchronous one finds.
+describe.each([
+  ['findOnPath', findOnPath],
+  ['findOnPathSync', async (program: string, path: string) => findOnPathSync(program, path)],
+])('%s', (_name, findOnPath) => {
   const first = folderWith('first', { tool: 0o755, plain: 0o644 });
   const second = folderWith('second', { tool: 0o755, plain: 0o755 });
 
