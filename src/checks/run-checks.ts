@@ -86,12 +86,15 @@ export interface RunChecksOptions {
   readonly onCheck?: (outcome: CheckOutcome) => void;
   /** The checks' sandbox (src/engine/agent-sandbox.ts checkSandbox), or none: they run as the user. */
   readonly sandbox?: SandboxLayout | undefined;
+  /** Runs before each check; what it throws ends the checks (the scoring's look at its folder: ../engine/score.ts). */
+  readonly beforeEach?: (() => Promise<void>) | undefined;
 }
 
 export async function runChecks(checks: readonly CheckSpec[], options: RunChecksOptions): Promise<CheckOutcome[]> {
   const outcomes: CheckOutcome[] = [];
   for (const check of checks) {
     if (options.signal.aborted) break;
+    await options.beforeEach?.();
     // A shell on purpose: check commands are the spec author's own, written as shell lines.
     const result = await runShellIn(check.command, {
       cwd: options.cwd,

@@ -6,7 +6,7 @@
  * with base's kept files watched (./kept-files-watch.ts: changed while they ran, the scoring counts
  * no point); the candidate's own files, leftovers included, are put back after.
  */
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
 import { prepareScoringTree, putBackScoringTree, removeNewLeftovers, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
@@ -20,6 +20,7 @@ import type { SetupGuard } from './setup-guard.js';
 import { checkHomesDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
 import { watchKeptFiles } from './kept-files-watch.js';
+import { replacedFolder, WorktreeReplacedError } from '../git/guard.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -84,6 +85,19 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   let setupRebuilt: Scoring['setupRebuilt'];
   let keptFilesChanged: Scoring['keptFilesChanged'];
   let checks: CheckOutcome[] = [];
+  // The folder as the scoring finds it. Setup run again and the checks run the candidate's code,
+  // which without the sandbox can rename the folder and put a link to a folder of the user's in its
+  // place (their checkout: `git rev-parse --git-common-dir` says where it is). Nothing of bestof's
+  // may happen there then: the put-back would `git reset --hard` the user's branch to the
+  // candidate's commit and `git clean` their files, and HEAD would be attached to the candidate's
+  // branch. So before every step that follows code of the candidate's, the folder is looked at
+  // (one lstat), and a folder that is not this one ends the candidate (WorktreeReplacedError: its
+  // commit is on its branch, kept by finish; the folder is left as it is).
+  const folder = await lstat(options.worktree);
+  const stillTheFolder = async (): Promise<void> => {
+    const now = await replacedFolder(options.worktree, folder);
+    if (now !== undefined) throw new WorktreeReplacedError(options.worktree, now);
+  };
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run (a run
   // killed meanwhile leaves it among the agents' HOMEs, which `bestof clean` removes).
@@ -105,6 +119,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     if (changed.length > 0) {
       // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
       const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
+      await stillTheFolder();
       // What it left beside the setup paths is not the scoring tree's.
       const removed = await removeNewLeftovers(options.worktree, options.keepPaths, options.signal);
       setupRebuilt = { changed, ...(rebuilt.ok ? {} : { error: rebuilt.error.message }), ...(removed.length > 0 ? { removed } : {}) };
@@ -117,6 +132,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       logRedactor: options.logRedactor,
       onCheck: options.onCheck,
       sandbox,
+      // A check that replaced the folder: the next one would run in what stands there now.
+      beforeEach: stillTheFolder,
     });
     const rewritten = await keptFiles.changed();
     if (rewritten.length > 0) {
@@ -128,6 +145,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
     // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
     try {
+      await stillTheFolder();
       // With the preparation's stamp, only what the checks changed is undone (nothing, usually).
       const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch, tree: prepared });
       headMovedFrom ??= putBack.branchMovedTo;

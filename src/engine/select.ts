@@ -81,7 +81,7 @@ export function ineligibility(c: CandidateState, policy: SelectionPolicy, eviden
   // Its last iteration's score is not a final score (final scoring skips it: bestof's own record of
   // it may be incomplete, its diff is not counted), so it is not set against the others'.
   if (c.status === 'failed' && c.reason === 'internal_error') return "stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)";
-  if (c.status === 'failed' && c.reason === 'worktree_replaced') return 'had its worktree folder replaced by its agent, so bestof stopped working in it before its final scoring';
+  if (c.status === 'failed' && c.reason === 'worktree_replaced') return 'had its worktree folder replaced (by its agent, or by the code its checks ran, without the sandbox), so bestof stopped working in it';
   if (evidence.untrusted !== undefined) return evidence.untrusted;
   if (c.commit === undefined || c.diff.files === 0) return 'made no changes';
   if (c.score === undefined) return 'not scored';

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { commitAll } from '../../src/git/commit.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { scoreCommit, type Scoring } from '../../src/engine/score.js';
+import { WorktreeReplacedError } from '../../src/git/guard.js';
 import { asideDir, prepareScoringTree, putBackScoringTree } from '../../src/checks/scoring-tree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 import { createSetupGuard } from '../../src/engine/setup-guard.js';
@@ -549,5 +550,62 @@ describe('after the checks: back to exactly the commit', () => {
     expect(await putBackAfter(() => put(w.wt, 'out/report.txt', 'report\n'))).toEqual(['clean']);
     expect(existsSync(join(w.wt, 'out'))).toBe(false);
     expect(await putBackAfter(() => put(w.wt, 'src/answer.txt', '43\n'))).toEqual(['reset', 'clean']);
+  });
+});
+
+describe('the worktree folder replaced by what runs before the put-back', () => {
+  // Without the sandbox the candidate's code, once a check or setup runs it, can rename its worktree
+  // folder and put a link to the user's checkout in its place. The put-back would then `git reset
+  // --hard` the user's branch to the candidate's commit and `git clean` their untracked files.
+  const swapFor = (user: string): string => `d=$(pwd); cd / && mv "$d" "$d-aside" && ln -s '${user}' "$d"`;
+  const userWork = (w: World): (() => Record<string, unknown>) => {
+    put(w.r.dir, 'README.md', '# r, edited and not committed\n');
+    put(w.r.dir, 'notes.txt', 'untracked, the user\'s\n');
+    return () => ({
+      head: git(w.r.dir, 'symbolic-ref', 'HEAD'),
+      tip: git(w.r.dir, 'rev-parse', 'HEAD'),
+      status: git(w.r.dir, 'status', '--porcelain'),
+      readme: readFileSync(join(w.r.dir, 'README.md'), 'utf8'),
+      notes: readFileSync(join(w.r.dir, 'notes.txt'), 'utf8'),
+      built: existsSync(join(w.r.dir, 'built.txt')),
+    });
+  };
+
+  it('by a check: the next check does not run, nothing is put back there, and the scoring ends with WorktreeReplacedError', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    const state = userWork(w);
+    const before = state();
+    const scoring = scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [
+        { name: 'swap', command: swapFor(w.r.dir), score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+        { name: 'build', command: 'echo built > built.txt', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+      ],
+      keepPaths: [],
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
+    });
+    await expect(scoring).rejects.toThrow(WorktreeReplacedError);
+    await expect(scoring).rejects.toThrow(`it is now a symbolic link to ${w.r.dir}`);
+    expect(state()).toEqual(before);
+    // The candidate's own folder, moved aside by its code, still holds its work.
+    expect(readFileSync(join(`${w.wt}-aside`, 'src/answer.txt'), 'utf8')).toBe('42\n');
+  });
+
+  it('by setup run again before the checks: no check runs, and its leftovers are not looked for there', async () => {
+    const w = await world();
+    const sha = await commit(w.wt);
+    const state = userWork(w);
+    const before = state();
+    const scoring = scoreAfterSetupRuns(w, sha, 'echo built > built.txt', () => execFileSync('sh', ['-c', swapFor(w.r.dir)], { cwd: w.wt }));
+    await expect(scoring).rejects.toThrow(WorktreeReplacedError);
+    expect(state()).toEqual(before);
   });
 });

@@ -16,7 +16,7 @@
  * HOME, parent folders and background daemons are the sandbox's job: those run in `auto` only.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
@@ -45,6 +45,7 @@ import {
   type SpecOptions,
   type TrustProject,
   type TrustReport,
+  type UserState,
 } from './harness.js';
 import { ADVERSARY_TOKENS, leftoverProcesses, killLeftovers } from './processes.js';
 import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../../src/spec/runner-files.js';
@@ -176,6 +177,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the network: holds the rivals' $PORT while their checks run (their tests cannot listen; a connection there hears the cheater)", script: 'squat-rival-port', modes: ['auto'], spec: { checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
   { title: "the user's checkout: its worktree folder becomes a link to it, for bestof's own commit, restore and clean to land there", script: 'swap-worktree', modes: ['auto', 'off'] },
+  { title: "the user's checkout: its add.js, once a check loads it, makes its worktree folder a link to the user's checkout, for bestof's put-back after the checks to land there", script: 'swap-worktree-at-check', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
   { title: 'the user\'s branch: `git update-ref refs/heads/main` to a commit of its own', script: 'move-main', modes: ['auto', 'off'] },
@@ -256,6 +258,55 @@ async function cheaterAlone(project: TrustProject, script: string, spec: Partial
   const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
   return { score: cheater?.score, tampered: cheater?.tampered, output: output(result) };
 }
+
+describe('the worktree folder replaced by the code the checks run [sandbox off]', () => {
+  // The swap-worktree-at-check case above, looked at closer: without the sandbox the swap happens,
+  // and bestof must see it and do nothing more in what stands at the path (before this check, its
+  // put-back reset the user's checkout to the cheater's commit and attached HEAD to its branch).
+  const expectSwapSeen = (p: TrustProject, before: UserState, result: CliResult, scoredBefore = false): void => {
+    // scoredBefore: its loop's check (`true`) gave it points before the final scoring; it cannot win.
+    expectTrustKept(p, before, result, { mode: 'off', flagged: false, cheaterMayScore: scoredBefore });
+    const all = output(result);
+    const report = readTrustReport(p);
+    expect(report.candidates.find((c) => c.id === CHEATER)?.reason, all).toBe('worktree_replaced');
+    expect(all).toMatch(/c1.*is not the folder bestof made any more \(it is now a symbolic link to /);
+    // Left as it is for the user to look at: the link, and the real folder its code moved aside.
+    const worktree = join(p.worktreesDir, report.runId, CHEATER);
+    expect(lstatSync(worktree).isSymbolicLink(), all).toBe(true);
+    expect(existsSync(join(`${worktree}-aside`, 'src', 'add.js')), all).toBe(true);
+    // Its commit is kept (at its kept ref, or beside it at .../leftover when it was never scored).
+    const refs = safeGit(p.repo.dir, ['for-each-ref', '--format=%(refname)', `refs/bestof/${report.runId}/${CHEATER}/`]).split('\n').filter(Boolean);
+    expect(refs.some((ref) => safeGit(p.repo.dir, ['show', `${ref}:src/add.js`]).includes('swaps the worktree')), `${refs.join(', ')}\n${all}`).toBe(true);
+  };
+
+  it("in the loop's checks: the candidate ends worktree_replaced, no put-back there, the link is left", async () => {
+    project = makeTrustProject();
+    const before = userState(project);
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('swap-worktree-at-check'), sandbox: 'off' }), false);
+    expectSwapSeen(project, before, result);
+  });
+
+  it('in the final scoring (a check that counts only from iteration 2 loads the code): the same', async () => {
+    project = makeTrustProject();
+    const before = userState(project);
+    // One iteration runs only `quick`; the final scoring runs `unit` too, which loads add.js.
+    const checks = `
+[[checks.items]]
+name = "quick"
+command = "true"
+score = 10
+
+[[checks.items]]
+name = "unit"
+command = "node test/add.test.js"
+score = 10
+from_iteration = 2
+`;
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('swap-worktree-at-check'), sandbox: 'off', checks }), false);
+    expect(readEvents(project).some((e) => e.type === 'candidate.scored' && e.candidate === CHEATER && e.final === true), output(result)).toBe(false);
+    expectSwapSeen(project, before, result, true);
+  });
+});
 
 describe("base's kept files, unwatched", () => {
   // The rewrite-test-at-check case with the test not kept (only package.json frozen): what the watch

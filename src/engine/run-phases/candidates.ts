@@ -147,11 +147,11 @@ function cancelledUnderway(state: RunState, candidate: string, error: Parameters
 }
 
 /**
- * The candidate.finished of a loop that threw: what the state knows of the candidate, as it stands,
+ * The candidate.finished of a loop that threw (or of a final scoring whose checks replaced its worktree folder): what the state knows of the candidate, as it stands,
  * and `what` happened, followed by where its work is (finish keeps a commit its kept ref lacks
  * beside it, at .../leftover).
  */
-function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled' | 'worktree_replaced', what: string): UnstampedEvent {
+export function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled' | 'worktree_replaced', what: string): UnstampedEvent {
   const c = state.candidates[candidate];
   return {
     type: 'candidate.finished',
@@ -163,7 +163,8 @@ function endedByError(state: RunState, candidate: string, status: 'failed' | 'ca
     score: c?.score ?? 0,
     commit: c?.commit,
     diff: c?.diff ?? { files: 0, insertions: 0, deletions: 0 },
-    durationMs: 0,
+    // 0 for a loop that threw; a candidate that had finished (final scoring) keeps its own.
+    durationMs: c?.durationMs ?? 0,
     costUsd: c?.costUsd ?? 0,
   };
 }

@@ -30,6 +30,8 @@ import { scoreCommit } from '../score.js';
 import { setupRebuiltMessage } from '../iteration.js';
 import { keptFilesChangedMessage } from '../kept-files-watch.js';
 import { FINISHED_STATUSES } from './prepare.js';
+import { endedByError } from './candidates.js';
+import { WorktreeReplacedError } from '../../git/guard.js';
 
 export async function finalScoring(ctx: RunContext): Promise<void> {
   const { plan, signal } = ctx;
@@ -74,8 +76,14 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           logRedactor: () => ctx.secrets.createStreamRedactor(),
           signal,
           onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration, check }),
+        }).catch((error: unknown) => {
+          // The code the checks ran put something else where its worktree was: it ends as a loop
+          // would (no point, cannot win, its folder left as it is by finish).
+          if (!(error instanceof WorktreeReplacedError)) throw error;
+          ctx.emit(endedByError(ctx.state(), candidate.id, 'failed', 'worktree_replaced', error.message));
+          return undefined;
         });
-        if (scoring.interrupted) return;
+        if (!scoring || scoring.interrupted) return;
         if (scoring.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, scoring.setupRebuilt) });
         if (scoring.keptFilesChanged) {
           ctx.emit({ type: 'run.warning', candidate: candidate.id, message: keptFilesChangedMessage(candidate.id, scoring.keptFilesChanged) });
