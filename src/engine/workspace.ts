@@ -16,6 +16,7 @@ import { clearStaleCandidateLocks } from '../git/stale-locks.js';
 import { waitForGitToLeave } from '../git/worktree-users.js';
 import { setupCreatedPaths } from '../git/commit.js';
 import { isGitFailure } from '../git/failures.js';
+import { notAFolder, WorktreeReplacedError } from '../git/guard.js';
 import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { LogRedactor } from '../process/types.js';
 import { outputTail } from '../checks/run-checks.js';
@@ -138,6 +139,11 @@ function worktreeFailure(options: WorkspaceOptions, message: string): Result<nev
  */
 async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Promise<Result<'reused' | 'recreated', WorkspaceFailure>> {
   const { repoRoot, worktree, branch, keptRef } = options;
+  // A link where the worktree was (the killed run's agent, or the code its checks ran, put one to
+  // the user's checkout there): nothing below may run through it (locks cleared, the link
+  // repaired, work saved: all in the user's checkout). The candidate ends worktree_replaced.
+  const standing = await notAFolder(worktree);
+  if (standing !== undefined) throw new WorktreeReplacedError(worktree, standing);
   // A copy-on-write worktree's changes are in its layer on disk: mounted again first, so that
   // everything below sees the agent's files as it left them.
   const cowLayer = cowLayerDir(worktree);

@@ -16,6 +16,7 @@
  * may commit while bestof runs); the commit step re-points a HEAD the agent moved (see commit.ts).
  */
 import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { gitDirsOf, gitOut, splitLines } from './exec.js';
 
@@ -307,9 +308,23 @@ export class WorktreeReplacedError extends Error {
 export async function replacedFolder(path: string, before: { readonly dev: number; readonly ino: number }): Promise<string | undefined> {
   const now = await lstat(path).catch(() => undefined);
   if (now === undefined) return 'gone';
-  if (now.isSymbolicLink()) return `a symbolic link to ${await readlink(path).catch(() => '?')}`;
-  if (!now.isDirectory()) return 'a file';
+  if (!now.isDirectory()) return notAFolderInWords(path, now);
   return now.dev === before.dev && now.ino === before.ino ? undefined : 'another folder';
+}
+
+/**
+ * What stands at a worktree's path when it is not a folder (a symbolic link, such as one to the
+ * user's checkout, or a file); undefined for a folder or nothing. For a bestof that did not make the
+ * folder itself (a resume, `bestof clean`) and so cannot compare it with what it made: a worktree is
+ * never a link, so one there was put by an agent, or by the code its checks ran, before a kill -9.
+ */
+export async function notAFolder(path: string): Promise<string | undefined> {
+  const now = await lstat(path).catch(() => undefined);
+  return now === undefined || now.isDirectory() ? undefined : notAFolderInWords(path, now);
+}
+
+async function notAFolderInWords(path: string, now: Stats): Promise<string> {
+  return now.isSymbolicLink() ? `a symbolic link to ${await readlink(path).catch(() => '?')}` : 'a file';
 }
 
 /** Is any run-level watch active on this repository's git dir (for tests). */

@@ -12,6 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../result.js';
 import { gitMessage, runGit } from './exec.js';
 import { adminDirNamedBy, adminDirsOf, canonicalPath, commonGitDir, isAdminEntryOf, readLine, withWorktreesLock, worktreeOfAdminDir, worktreesOnBranch } from './worktree-admin.js';
+import { notAFolder } from './guard.js';
 
 export interface LinkRepair {
   readonly status: 'intact' | 'repaired';
@@ -43,7 +44,10 @@ export async function repairWorktreeLinkDetailed(
   opts: { readonly topLevel?: string | undefined } = {},
 ): Promise<Result<LinkRepair>> {
   const abs = resolve(worktree);
-  if (!isDirectory(abs)) return err(`cannot repair worktree ${abs}: the folder does not exist`);
+  if (!isDirectory(abs)) {
+    const standing = await notAFolder(abs);
+    return err(`cannot repair worktree ${abs}: ${standing === undefined ? 'the folder does not exist' : `it is ${standing}, not the folder bestof made`}`);
+  }
   const common = await commonGitDir(repo);
   if ((await linkProblem(common, abs, opts.topLevel)) === undefined) return ok({ status: 'intact' });
   return withWorktreesLock(repo, async () => {

@@ -38,6 +38,7 @@ import { runIsAlive } from '../../engine/run-lock.js';
 import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
 import { revertedRef } from '../../engine/merge-policy.js';
 import { runBaseDir } from '../../providers/shannon/paths.js';
+import { notAFolder } from '../../git/guard.js';
 import type { CandidateState, RunState } from '../../engine/run-state.js';
 import { isCowWorktree } from '../../engine/cow-layout.js';
 import { changesFolder, cleanCowMode, mountForClean, removeForClean, removeRunCowBase, type CleanCowMode } from '../clean-cow.js';
@@ -172,9 +173,13 @@ async function cleanRun(context: CleanContext, run: RunListing, state: RunState)
       // What a removal killed midway, or a deletion after the run still going on, left: trash by then (the work was saved before the removal began).
       for (const trash of dryRun ? [] : await removeWorktreeTrash(candidate.worktree)) say(`remove ${trash} (a removed worktree's files, left being deleted)`);
     }
+    // A link found where the worktree was (put there before a kill -9 that came before the run could see it).
+    const standing = candidate.worktree && candidate.reason !== 'worktree_replaced' ? await notAFolder(candidate.worktree) : undefined;
     if (folder && candidate.reason === 'worktree_replaced') {
       // Not the folder bestof made (a link to a folder of the user's, one the agent moved there): never saved from, repaired or deleted.
       process.stdout.write(`leave ${folder}: ${id}'s agent replaced its worktree folder with it, and bestof touches nothing there (look at it, then delete it yourself)\n`);
+    } else if (standing !== undefined) {
+      process.stdout.write(`leave ${candidate.worktree}: it is ${standing}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)\n`);
     } else if (folder) {
       actions += 1;
       const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');

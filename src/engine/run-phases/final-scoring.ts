@@ -31,7 +31,7 @@ import { setupRebuiltMessage } from '../iteration.js';
 import { keptFilesChangedMessage } from '../kept-files-watch.js';
 import { FINISHED_STATUSES } from './prepare.js';
 import { endedByError } from './candidates.js';
-import { WorktreeReplacedError } from '../../git/guard.js';
+import { notAFolder, WorktreeReplacedError } from '../../git/guard.js';
 
 export async function finalScoring(ctx: RunContext): Promise<void> {
   const { plan, signal } = ctx;
@@ -55,7 +55,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           // Its worktree may be gone, or not at the commit any more: back to exactly `commit`.
           const attached = await reattachWorktree(plan.repoRoot, candidate.worktree, candidate.branch);
           if (!attached.ok) {
-            ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `cannot score it again: ${attached.error}` });
+            cannotScoreAgain(ctx, candidate.id, attached.error, await notAFolder(candidate.worktree));
             return;
           }
           await putBackCandidateFiles(candidate.worktree, { commit, keep: keepPaths });
@@ -102,6 +102,35 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
       }),
     ),
   );
+}
+
+/**
+ * A finished candidate whose record must be scored again (it could have been forged) and cannot be:
+ * the score in the record does not count. A link where its worktree was (put there before the kill
+ * by its agent, or by the code its checks ran) ends it as worktree_replaced; otherwise it is
+ * re-recorded with no point (as a record that does not match git is), and cannot win.
+ */
+function cannotScoreAgain(ctx: RunContext, id: string, why: string, standing: string | undefined): void {
+  const c = ctx.state().candidates[id];
+  if (!c) return;
+  if (standing !== undefined) {
+    ctx.emit(endedByError(ctx.state(), id, 'failed', 'worktree_replaced', `its worktree folder is ${standing}, not the folder bestof made, so its record cannot be scored again`));
+    return;
+  }
+  ctx.emit({ type: 'run.warning', candidate: id, message: `cannot score it again: ${why}; the score in its record cannot be verified, so it counts no point and it cannot win` });
+  ctx.emit({
+    type: 'candidate.finished',
+    candidate: id,
+    status: c.status === 'done' || c.status === 'failed' || c.status === 'stopped' ? c.status : 'stopped',
+    reason: c.reason ?? 'completed',
+    message: `its record could not be scored again on resume: ${why}`,
+    iterations: c.iteration,
+    score: 0,
+    commit: c.commit,
+    diff: c.diff,
+    durationMs: c.durationMs,
+    costUsd: c.costUsd,
+  });
 }
 
 /**

@@ -21,6 +21,7 @@ import { removeInBackground } from '../../process/background-remove.js';
 import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '../cow-layout.js';
 import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
+import { notAFolder } from '../../git/guard.js';
 import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
 import { isAncestor, updateRef } from '../../git/refs.js';
 import { resolveCommit } from '../../git/repo.js';
@@ -149,11 +150,14 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
     plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: 'unsaved' | 'submodules' } | undefined> => {
       const reason = ctx.state().candidates[candidate.id]?.reason;
       if (reason !== undefined && isUnscoredReason(reason)) await keepUnscoredCommit(ctx, candidate, reason);
-      if (reason === 'worktree_replaced') {
+      // Or a link found there now (put there before a kill -9 that came before bestof could see it).
+      const standing = reason === 'worktree_replaced' ? undefined : await notAFolder(candidate.worktree);
+      if (reason === 'worktree_replaced' || standing !== undefined) {
         // What stands at the path now is not bestof's (a link to a folder of the user's, a folder the
         // agent moved there): neither saved from, nor repaired, nor deleted. git's record of the
         // worktree goes with the prune below only if nothing that looks like a `.git` stands there.
-        ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.worktree} is left as it is (not the folder bestof made: see above); look at it, then delete it yourself` });
+        const what = standing === undefined ? 'not the folder bestof made: see above' : `${standing}, not the folder bestof made`;
+        ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.worktree} is left as it is (${what}); look at it, then delete it yourself` });
         return undefined;
       }
       if (existsSync(candidate.worktree)) {
