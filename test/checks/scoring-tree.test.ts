@@ -609,3 +609,45 @@ describe('the worktree folder replaced by what runs before the put-back', () => 
     expect(state()).toEqual(before);
   });
 });
+
+describe("the worktree's .git link rewritten by what the checks run", () => {
+  // Without the sandbox the candidate's code, once a check runs it, can point the worktree's `.git`
+  // file at the user's git dir: bestof's git calls there after the checks would act on the user's
+  // repository (reset --hard of their branch and index, HEAD attached to the candidate's branch).
+  it('is put back before the next check and before the put-back; the user\'s repository is untouched and the scoring counts no point', async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    const link = readFileSync(join(w.wt, '.git'), 'utf8');
+    put(w.r.dir, 'README.md', '# r, edited and not committed\n');
+    const user = (): Record<string, string> => ({
+      head: readFileSync(join(w.r.dir, '.git', 'HEAD'), 'utf8'),
+      tip: git(w.r.dir, 'rev-parse', 'HEAD'),
+      index: git(w.r.dir, 'ls-files', '-s'),
+      status: git(w.r.dir, 'status', '--porcelain'),
+    });
+    const before = user();
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [
+        { name: 'repoint', command: `printf 'gitdir: %s\\n' '${join(w.r.dir, '.git')}' > .git`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+        // Run in the worktree's own repository again: HEAD is detached at the candidate's commit there.
+        { name: 'where', command: `test "$(git rev-parse HEAD)" = ${sha} && test "$(cat .git)" = '${link.trim()}'`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+      ],
+      keepPaths: [],
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
+    });
+    expect(s.checks.map((c) => c.passed)).toEqual([true, true]);
+    expect(s.score).toBe(0);
+    expect(s.keptFilesChanged).toEqual([{ path: '.git', change: 'modified', rule: 'frozen' }]);
+    expect(user()).toEqual(before);
+    expect(readFileSync(join(w.wt, '.git'), 'utf8')).toBe(link);
+    expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+  });
+});

@@ -178,6 +178,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
   { title: "the user's checkout: its worktree folder becomes a link to it, for bestof's own commit, restore and clean to land there", script: 'swap-worktree', modes: ['auto', 'off'] },
   { title: "the user's checkout: its add.js, once a check loads it, makes its worktree folder a link to the user's checkout, for bestof's put-back after the checks to land there", script: 'swap-worktree-at-check', modes: ['auto', 'off'] },
+  { title: "the user's repository: its add.js, once a check loads it, points its worktree's .git link at the user's git dir, for bestof's git calls after the checks to act there", script: 'dotgit-at-check', modes: ['auto', 'off'], flagged: 'off' },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
   { title: 'the user\'s branch: `git update-ref refs/heads/main` to a commit of its own', script: 'move-main', modes: ['auto', 'off'] },
