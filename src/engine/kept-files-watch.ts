@@ -69,12 +69,14 @@ export async function watchKeptFiles(worktree: string, opts: { readonly base: st
 
 /** What the run says when the checks changed kept files. */
 export function keptFilesChangedMessage(candidate: string, changed: readonly TamperedPath[]): string {
-  // `.git`: the worktree's git link (../engine/score.ts GIT_LINK_REWRITTEN), not a file of the spec's.
-  const files = changed.filter((p) => p.path !== '.git');
-  const shown = listFew(files.map((p) => `${p.path} (${p.change})`), 3);
+  // `.git` and `.git/...`: the worktree's own git files (../git/guard.ts watchWorktreeOwnFiles), not files of the spec's.
+  const isGitFile = (p: TamperedPath): boolean => p.path === '.git' || p.path.startsWith('.git/');
+  const inWords = (paths: readonly TamperedPath[]): string => listFew(paths.map((p) => `${p.path} (${p.change})`), 3);
+  const files = changed.filter((p) => !isGitFile(p));
+  const gitFiles = changed.filter(isGitFile);
   const what = [
-    ...(files.length > 0 ? [`changed files that the spec keeps as in base: ${shown}`] : []),
-    ...(files.length < changed.length ? ["rewrote its worktree's .git link, which says where its git dir is (bestof put it back before its next git call there)"] : []),
+    ...(files.length > 0 ? [`changed files that the spec keeps as in base: ${inWords(files)}`] : []),
+    ...(gitFiles.length > 0 ? [`changed the worktree's own git files, which say which repository and which folder git works on: ${inWords(gitFiles)} (bestof put them back before its next git call there)`] : []),
   ].join(', and ');
   const hint = files.length > 0 ? ' (If the spec\'s own checks write such a file, or chmod it, take it out of [checks] frozen.)' : '';
   return `while ${candidate}'s checks ran (or setup, run again before them), something ${what}. The checks run the candidate's code, which can rewrite a test before the runner reads it: this scoring counts no point, and ${candidate} cannot win.${hint}`;

@@ -6,7 +6,7 @@
  * with base's kept files watched (./kept-files-watch.ts: changed while they ran, the scoring counts
  * no point); the candidate's own files, leftovers included, are put back after.
  */
-import { lstat, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
 import { prepareScoringTree, putBackScoringTree, removeNewLeftovers, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
@@ -20,7 +20,7 @@ import type { SetupGuard } from './setup-guard.js';
 import { checkHomesDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
 import { watchKeptFiles } from './kept-files-watch.js';
-import { replacedFolder, WorktreeReplacedError } from '../git/guard.js';
+import { replacedFolder, watchWorktreeOwnFiles, WorktreeReplacedError, type OwnFilesWatch } from '../git/guard.js';
 
 export interface ScoreOptions {
   readonly worktree: string;
@@ -94,20 +94,18 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   // (one lstat), and a folder that is not this one ends the candidate (WorktreeReplacedError: its
   // commit is on its branch, kept by finish; the folder is left as it is).
   const folder = await lstat(options.worktree);
-  // Its `.git` link, as bestof made it: the same code can point it at the user's own git dir, and
-  // every git call of bestof's in the worktree would then act on the user's repository (the
-  // put-back's `git reset --hard` on their branch and index, HEAD attached there). It is put back
-  // before that can happen, and the scoring counts no point (a kept file changed, below).
-  const gitLink = join(options.worktree, '.git');
-  const linkText = await readFile(gitLink, 'utf8').catch(() => undefined);
-  let linkRewritten = false;
+  // Its own git files (its `.git` link, its admin dir's `config.worktree`...), watched when the
+  // checks run without the sandbox (which keeps them read-only): the same code can point the link at
+  // the user's git dir, or set `core.worktree` to the user's checkout, and every git call of
+  // bestof's in the worktree would then act there (the put-back's `git reset --hard` and `git
+  // clean`). They are put back before that can happen, and the scoring counts no point (as for a
+  // kept file changed, below).
+  let ownFiles: OwnFilesWatch | undefined;
+  const ownFilesChanged: TamperedPath[] = [];
   const stillTheFolder = async (): Promise<void> => {
     const now = await replacedFolder(options.worktree, folder);
     if (now !== undefined) throw new WorktreeReplacedError(options.worktree, now);
-    if (linkText === undefined || (await sameFile(gitLink, linkText))) return;
-    linkRewritten = true;
-    await removeTree(gitLink);
-    await writeFile(gitLink, linkText);
+    for (const change of (await ownFiles?.putBack()) ?? []) ownFilesChanged.push({ ...change, rule: 'frozen' });
   };
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run (a run
@@ -122,6 +120,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     headMovedFrom = tree.headMovedFrom;
     branch = tree.branch;
     const sandbox = options.checkSandbox?.(home);
+    if (!sandbox) ownFiles = await watchWorktreeOwnFiles(options.worktree);
     // Base's kept files, as the preparation left them, watched from here on: setup run again (below)
     // runs code of the candidate's too (a `prepare` script of the frozen package.json that runs one of
     // its files, a dependency its lockfile points at), after the frozen restore.
@@ -146,8 +145,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       // A check that replaced the folder: the next one would run in what stands there now.
       beforeEach: stillTheFolder,
     });
-    await stillTheFolder(); // after the last check: a link it rewrote is counted here
-    const rewritten = [...(await keptFiles.changed()), ...(linkRewritten ? [GIT_LINK_REWRITTEN] : [])];
+    await stillTheFolder(); // after the last check: what it changed is counted here
+    const rewritten = [...(await keptFiles.changed()), ...ownFilesChanged];
     if (rewritten.length > 0) {
       keptFilesChanged = rewritten;
       const seen = new Set(tampered.map((p) => p.path));
@@ -178,15 +177,6 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     ...(setupRebuilt ? { setupRebuilt } : {}),
     ...(keptFilesChanged ? { keptFilesChanged } : {}),
   };
-}
-
-/** The `.git` link rewritten while the checks ran, among the kept files changed then (../engine/kept-files-watch.ts words it). */
-export const GIT_LINK_REWRITTEN: TamperedPath = { path: '.git', change: 'modified', rule: 'frozen' };
-
-/** Is `path` a file (not a link to one) that holds exactly `text`? */
-async function sameFile(path: string, text: string): Promise<boolean> {
-  const info = await lstat(path).catch(() => undefined);
-  return info?.isFile() === true && (await readFile(path, 'utf8').catch(() => undefined)) === text;
 }
 
 /**

@@ -241,10 +241,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
     if (watch.active === 0 && sharedWatches.get(commonDir) === watch) sharedWatches.delete(commonDir);
   };
   // The worktree's own files: only this candidate's agent works there.
-  const own: Watched =
-    adminDir === commonDir
-      ? { files: [], dirs: [] }
-      : { files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')], dirs: [join(adminDir, 'info')] };
+  const own = ownFiles(worktree, commonDir, adminDir);
   // All three awaited together: a git read that fails (its git killed by a signal to bestof's
   // process group, say) while the files are still being read is this call's error, not an
   // unhandled rejection that ends bestof.
@@ -280,9 +277,7 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
       try {
         const now = await replaced;
         if (now !== undefined) throw new WorktreeReplacedError(worktree, now);
-        const ownChanges = ((await ownDone) ?? []).map(
-          (c): GitDirChange => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }),
-        );
+        const ownChanges = asGitPaths(worktree, commonDir, (await ownDone) ?? []);
         const shared = await mine;
         if (shared === undefined) throw new Error('bug: the shared restore was skipped for a folder that was not replaced');
         return { changes: [...shared.records, ...ownChanges], overlapped, ...(shared.branches ? { branchesAfter: shared.branches } : {}) };
@@ -291,6 +286,46 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
       }
     },
   };
+}
+
+/**
+ * A linked worktree's own git files: its `.git` link, and in its admin dir `config.worktree` (which,
+ * with `extensions.worktreeConfig`, can set `core.worktree` and make another folder the worktree git
+ * works on), `commondir`, `gitdir` and `info/`. None for the main checkout.
+ */
+function ownFiles(worktree: string, commonDir: string, adminDir: string): Watched {
+  if (adminDir === commonDir) return { files: [], dirs: [] };
+  return { files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')], dirs: [join(adminDir, 'info')] };
+}
+
+export interface OwnFilesWatch {
+  /** Puts back each own file that changed since the watch began and says which (`.git`, `.git/worktrees/<name>/...`). Call as often as needed. */
+  putBack(): Promise<GitDirChange[]>;
+}
+
+/**
+ * Watches a worktree's own git files (ownFiles) around what runs in it outside an agent call: the
+ * checks, and setup run again before them, without the sandbox (which keeps them read-only). Code of
+ * the candidate's that they run could point the `.git` link at the user's git dir, or set
+ * `core.worktree` in `config.worktree` to the user's checkout: bestof's git calls there after the
+ * checks (the put-back's `git reset --hard` and `git clean`) would then act on the user's repository
+ * or files. The caller puts them back before each of its git calls there. Only this worktree's files:
+ * no shared baseline, so nothing of another candidate's is charged here.
+ */
+export async function watchWorktreeOwnFiles(worktree: string): Promise<OwnFilesWatch> {
+  const { commonDir, adminDir } = await gitDirs(worktree);
+  const own = ownFiles(worktree, commonDir, adminDir);
+  const saved = await snapshot(own);
+  return {
+    async putBack() {
+      return asGitPaths(worktree, commonDir, await restoreFiles(own, saved));
+    },
+  };
+}
+
+/** Own files' changes by the names the run gives them: `.git` (the link), `.git/worktrees/<name>/...`. */
+function asGitPaths(worktree: string, commonDir: string, changes: readonly GitDirChange[]): GitDirChange[] {
+  return changes.map((c) => ({ path: c.path === join(worktree, '.git') ? '.git' : `.git/${relative(commonDir, c.path)}`, change: c.change }));
 }
 
 /** A worktree folder that is no longer the one bestof made: nothing of bestof's may happen in it any more. */

@@ -610,7 +610,7 @@ describe('the worktree folder replaced by what runs before the put-back', () => 
   });
 });
 
-describe("the worktree's .git link rewritten by what the checks run", () => {
+describe("the worktree's own git files changed by what the checks run", () => {
   // Without the sandbox the candidate's code, once a check runs it, can point the worktree's `.git`
   // file at the user's git dir: bestof's git calls there after the checks would act on the user's
   // repository (reset --hard of their branch and index, HEAD attached to the candidate's branch).
@@ -649,5 +649,43 @@ describe("the worktree's .git link rewritten by what the checks run", () => {
     expect(user()).toEqual(before);
     expect(readFileSync(join(w.wt, '.git'), 'utf8')).toBe(link);
     expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
+  });
+
+  it("a core.worktree in its config.worktree that names the user's checkout: put back before the put-back, whose reset and clean would land there", async () => {
+    const w = await world();
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt);
+    put(w.r.dir, 'README.md', '# r, edited and not committed\n');
+    put(w.r.dir, 'notes.txt', 'untracked, the user\'s\n');
+    const user = (): Record<string, string> => ({
+      readme: readFileSync(join(w.r.dir, 'README.md'), 'utf8'),
+      notes: readFileSync(join(w.r.dir, 'notes.txt'), 'utf8'),
+      answer: readFileSync(join(w.r.dir, 'src/answer.txt'), 'utf8'),
+      status: git(w.r.dir, 'status', '--porcelain'),
+    });
+    const before = user();
+    const s = await scoreCommit({
+      worktree: w.wt,
+      baseCommit: w.base,
+      commit: sha,
+      frozen: ['test/**'],
+      checks: [
+        // The checks' own leftovers make the put-back reset and clean (a tracked file changed, an untracked one added).
+        { name: 'retarget', command: `echo 0 > src/answer.txt; touch scratch.txt; git config extensions.worktreeConfig true && git config --worktree core.worktree '${w.r.dir}'`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+        { name: 'where', command: `test "$(git rev-parse --show-toplevel)" = "$(pwd -P)"`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+      ],
+      keepPaths: [],
+      env: { ...process.env },
+      logDir: w.logs,
+      signal: new AbortController().signal,
+      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
+    });
+    expect(s.checks.map((c) => c.passed)).toEqual([true, true]);
+    expect(s.score).toBe(0);
+    expect(s.keptFilesChanged).toEqual([{ path: '.git/worktrees/c1/config.worktree', change: 'added', rule: 'frozen' }]);
+    expect(user()).toEqual(before);
+    // The worktree is the candidate's commit again, its leftovers of the checks gone.
+    expect(readFileSync(join(w.wt, 'src/answer.txt'), 'utf8')).toBe('42\n');
+    expect(existsSync(join(w.wt, 'scratch.txt'))).toBe(false);
   });
 });
