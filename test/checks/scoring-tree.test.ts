@@ -72,6 +72,22 @@ function score(w: World, commitSha: string, opts: { command?: string; keep?: str
   });
 }
 
+/** Scores `sha` with checks of 10 points each, as the commit step left the worktree (HEAD on its branch, the index its tree). */
+function scoreWithChecks(w: World, sha: string, checks: readonly { name: string; command: string }[]): Promise<Scoring> {
+  return scoreCommit({
+    worktree: w.wt,
+    baseCommit: w.base,
+    commit: sha,
+    frozen: ['test/**'],
+    checks: checks.map((c) => ({ ...c, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' as const })),
+    keepPaths: [],
+    env: { ...process.env },
+    logDir: w.logs,
+    signal: new AbortController().signal,
+    justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
+  });
+}
+
 describe('the scoring tree is exactly the commit', () => {
   it('clears assume-unchanged and skip-worktree: a hidden edit is not scored', async () => {
     const w = await world();
@@ -577,21 +593,10 @@ describe('the worktree folder replaced by what runs before the put-back', () => 
     const sha = await commit(w.wt);
     const state = userWork(w);
     const before = state();
-    const scoring = scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [
-        { name: 'swap', command: swapFor(w.r.dir), score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
-        { name: 'build', command: 'echo built > built.txt', score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
-      ],
-      keepPaths: [],
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
-    });
+    const scoring = scoreWithChecks(w, sha, [
+        { name: 'swap', command: swapFor(w.r.dir) },
+        { name: 'build', command: 'echo built > built.txt' },
+    ]);
     await expect(scoring).rejects.toThrow(WorktreeReplacedError);
     await expect(scoring).rejects.toThrow(`it is now a symbolic link to ${w.r.dir}`);
     expect(state()).toEqual(before);
@@ -627,22 +632,11 @@ describe("the worktree's own git files changed by what the checks run", () => {
       status: git(w.r.dir, 'status', '--porcelain'),
     });
     const before = user();
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [
-        { name: 'repoint', command: `printf 'gitdir: %s\\n' '${join(w.r.dir, '.git')}' > .git`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
+    const s = await scoreWithChecks(w, sha, [
+        { name: 'repoint', command: `printf 'gitdir: %s\\n' '${join(w.r.dir, '.git')}' > .git` },
         // Run in the worktree's own repository again: HEAD is detached at the candidate's commit there.
-        { name: 'where', command: `test "$(git rev-parse HEAD)" = ${sha} && test "$(cat .git)" = '${link.trim()}'`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
-      ],
-      keepPaths: [],
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
-    });
+        { name: 'where', command: `test "$(git rev-parse HEAD)" = ${sha} && test "$(cat .git)" = '${link.trim()}'` },
+    ]);
     expect(s.checks.map((c) => c.passed)).toEqual([true, true]);
     expect(s.score).toBe(0);
     expect(s.keptFilesChanged).toEqual([{ path: '.git', change: 'modified', rule: 'frozen' }]);
@@ -664,22 +658,11 @@ describe("the worktree's own git files changed by what the checks run", () => {
       status: git(w.r.dir, 'status', '--porcelain'),
     });
     const before = user();
-    const s = await scoreCommit({
-      worktree: w.wt,
-      baseCommit: w.base,
-      commit: sha,
-      frozen: ['test/**'],
-      checks: [
+    const s = await scoreWithChecks(w, sha, [
         // The checks' own leftovers make the put-back reset and clean (a tracked file changed, an untracked one added).
-        { name: 'retarget', command: `echo 0 > src/answer.txt; touch scratch.txt; git config extensions.worktreeConfig true && git config --worktree core.worktree '${w.r.dir}'`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
-        { name: 'where', command: `test "$(git rev-parse --show-toplevel)" = "$(pwd -P)"`, score: 10, timeout: 30_000, from_iteration: 1, kind: 'score' },
-      ],
-      keepPaths: [],
-      env: { ...process.env },
-      logDir: w.logs,
-      signal: new AbortController().signal,
-      justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true },
-    });
+        { name: 'retarget', command: `echo 0 > src/answer.txt; touch scratch.txt; git config extensions.worktreeConfig true && git config --worktree core.worktree '${w.r.dir}'` },
+        { name: 'where', command: `test "$(git rev-parse --show-toplevel)" = "$(pwd -P)"` },
+    ]);
     expect(s.checks.map((c) => c.passed)).toEqual([true, true]);
     expect(s.score).toBe(0);
     expect(s.keptFilesChanged).toEqual([{ path: '.git/worktrees/c1/config.worktree', change: 'added', rule: 'frozen' }]);

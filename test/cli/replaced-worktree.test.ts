@@ -24,39 +24,33 @@ afterEach(() => {
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /**
+ * Starts `bestof run` of a spec with `providers` (TOML), sandbox `mode`, merge = "none" and one
+ * check worth a point, kills it with SIGKILL once `until` holds, and returns the run's id. The
+ * agents it leaves running are stopped by the next `bestof resume` or `bestof clean`.
+ */
+async function runAndKill(p: Project, providers: string, mode: 'off' | 'auto', until: () => boolean): Promise<string> {
+  const spec = p.writeOutside(
+    'spec.toml',
+    specToml(p.repo.dir, `${providers}[select]\nmerge = "none"\n[sandbox]\nmode = "${mode}"\n[[checks.items]]\nname = "true"\ncommand = "true"\nscore = 1\n`),
+  );
+  const { child, done } = startCli(['run', spec], { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: { TICK_FILE: join(p.outside, 'ticks.txt') } });
+  let ended: string | undefined;
+  void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+  await waitUntil(until, 'the instant of the kill', { ended: () => ended });
+  child.kill('SIGKILL');
+  expect((await done).signal).toBe('SIGKILL');
+  return readdirSync(join(p.repo.dir, '.bestof', 'runs'))[0] as string;
+}
+
+/**
  * A run of one ticking agent killed with SIGKILL, its worktree folder then moved aside and a link to
  * the user's checkout put in its place (what its agent did before the kill), and the user at work in
  * their checkout: an uncommitted edit, an untracked file, a git lock of their own.
  */
 async function killedRunWithLink(p: Project): Promise<{ runId: string; worktree: string; tickFile: string; userState: () => Record<string, string> }> {
   const tickFile = join(p.outside, 'ticks.txt');
-  const spec = p.writeOutside(
-    'spec.toml',
-    specToml(
-      p.repo.dir,
-      `[parallel]
-candidates = 1
-[provider]
-kind = "command"
-command = ${JSON.stringify(join(FIXTURE_BIN, 'ticking-agent'))}
-[select]
-merge = "none"
-[sandbox]
-mode = "off"
-[[checks.items]]
-name = "true"
-command = "true"
-score = 1
-`,
-    ),
-  );
-  const { child, done } = startCli(['run', spec], { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: { TICK_FILE: tickFile } });
-  let ended: string | undefined;
-  void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
-  await waitUntil(() => existsSync(tickFile) && readFileSync(tickFile, 'utf8').split('\n').filter(Boolean).length >= 2, 'the agent to tick', { ended: () => ended });
-  child.kill('SIGKILL');
-  expect((await done).signal).toBe('SIGKILL');
-  const runId = readdirSync(join(p.repo.dir, '.bestof', 'runs'))[0] as string;
+  const ticks = (): number => (existsSync(tickFile) ? readFileSync(tickFile, 'utf8').split('\n').filter(Boolean).length : 0);
+  const runId = await runAndKill(p, `[parallel]\ncandidates = 1\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, 'ticking-agent'))}\n`, 'off', () => ticks() >= 2);
   // The orphaned agent ticks on: `bestof resume` and `bestof clean` stop it first.
   const worktree = join(p.worktreesDir, runId, 'c1');
   writeFileSync(join(worktree, 'agent-work.txt'), 'the agent\'s\n');
@@ -82,39 +76,12 @@ score = 1
 async function killedAfterC1Finished(p: Project, mode: 'off' | 'auto'): Promise<{ runId: string; runsDir: string; tickFile: string }> {
   const tickFile = join(p.outside, 'ticks.txt');
   const fix = p.writeOutside('fix.toml', '[[steps]]\nwrite = "fixed.txt"\ncontent = "done\\n"\n');
-  const spec = p.writeOutside(
-    'spec.toml',
-    specToml(
-      p.repo.dir,
-      `[parallel]
-candidates = 2
-[[parallel.providers]]
-kind = "script"
-script = ${JSON.stringify(fix)}
-[[parallel.providers]]
-kind = "command"
-command = ${JSON.stringify(join(FIXTURE_BIN, 'ticking-agent'))}
-[select]
-merge = "none"
-[sandbox]
-mode = "${mode}"
-[[checks.items]]
-name = "true"
-command = "true"
-score = 1
-`,
-    ),
-  );
-  const { child, done } = startCli(['run', spec], { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: { TICK_FILE: tickFile } });
-  let ended: string | undefined;
-  void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
+  const providers = `[parallel]\ncandidates = 2\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, 'ticking-agent'))}\n`;
   const runsDir = join(p.repo.dir, '.bestof', 'runs');
   // The agent's ticks are not seen from here in the sandbox (its TICK_FILE is outside what it may write): the log says when it runs.
   const log = (): string => (existsSync(runsDir) ? readdirSync(runsDir).map((id) => readFileSync(join(runsDir, id, 'events.jsonl'), 'utf8')).join('') : '');
-  await waitUntil(() => log().includes('"type":"candidate.finished","candidate":"c1"') && log().includes('"type":"candidate.status","candidate":"c2","status":"running"'), 'c1 to finish while c2 runs', { ended: () => ended });
-  child.kill('SIGKILL');
-  expect((await done).signal).toBe('SIGKILL');
-  return { runId: readdirSync(runsDir)[0] as string, runsDir, tickFile };
+  const runId = await runAndKill(p, providers, mode, () => log().includes('"type":"candidate.finished","candidate":"c1"') && log().includes('"type":"candidate.status","candidate":"c2","status":"running"'));
+  return { runId, runsDir, tickFile };
 }
 
 describe('a worktree replaced by a link to the user\'s checkout before a kill -9', () => {
