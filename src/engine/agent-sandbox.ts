@@ -26,8 +26,6 @@ export interface SandboxPlan {
   readonly enabled: boolean;
   /** The bwrap that works, when enabled. */
   readonly bwrap?: string;
-  /** What bwrap is started through (setpriv, inside bestof's namespace: src/process/sandbox.ts). */
-  readonly via?: readonly string[];
   /** `auto` without a working bwrap: the one line that says what is not protected. */
   readonly warning?: string;
 }
@@ -36,7 +34,7 @@ export interface SandboxPlan {
 export async function resolveSandbox(mode: Spec['sandbox']['mode']): Promise<Result<SandboxPlan>> {
   if (mode === 'off') return ok({ enabled: false });
   const probe = await probeSandbox();
-  if (probe.ok) return ok({ enabled: true, bwrap: probe.bwrap, ...(probe.via ? { via: probe.via } : {}) });
+  if (probe.ok) return ok({ enabled: true, bwrap: probe.bwrap });
   if (mode === 'required') {
     return err(`sandbox.mode: "required", but ${probe.reason}; ${BWRAP_INSTALL_HINT}, or set mode = "auto" to run unprotected`);
   }
@@ -116,7 +114,7 @@ export function agentSandbox(
   role: 'candidate' | 'reviewer' = 'candidate',
 ): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined) return undefined;
-  const base = { bwrap: run.sandbox.bwrap, via: run.sandbox.via, home: agentHome(candidate, role), hidden: hiddenFolders(run, candidate), pathVariable: env.PATH };
+  const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden: hiddenFolders(run, candidate), pathVariable: env.PATH };
   if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: codePathsInHome(env) };
   const git = agentGitDirs(candidate.worktree);
   return {
@@ -160,7 +158,6 @@ export function checkSandbox(
   const git = agentGitDirs(candidate.worktree);
   return {
     bwrap: run.sandbox.bwrap,
-    via: run.sandbox.via,
     workdir: candidate.worktree,
     home,
     hidden: hiddenFolders(run, candidate),

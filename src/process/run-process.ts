@@ -21,8 +21,7 @@ import { openCappedLog, type CappedLog } from './capped-log.js';
 import { killGroup } from './kill-tree.js';
 import { LineSplitter } from './line-splitter.js';
 import { newProcessTag, PROCESS_TAG_VAR, signalProcessesWithEnv } from './tagged-processes.js';
-import { insideMountNamespace } from './namespace.js';
-import { findOnPathSync } from './find-on-path.js';
+import { withoutCapabilities } from './capabilities.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
 const DEFAULT_KILL_GRACE_MS = 1000;
@@ -263,28 +262,6 @@ async function drain(stream: Readable | null): Promise<void> {
   });
 }
 
-
-/**
- * Inside bestof's own user and mount namespace (copy-on-write worktrees, ./namespace.ts) bestof keeps
- * the capabilities that let it mount there (`mount -t overlay`), and every process it starts would
- * inherit them (they are ambient): an agent or a check run without the sandbox could unmount its
- * overlay, or bind-mount a gutted test over a frozen one for the time of one check, which no
- * fingerprint of the file sees afterwards. So there every process started here goes through
- * setpriv, which drops them, as bwrap's launch does (./sandbox.ts). A bare program name is looked up
- * on the child's PATH first, so that a missing one is still "not found" (undefined), not setpriv's
- * exit 127. Outside the namespace: the program as it is.
- */
-function withoutCapabilities(file: string, args: readonly string[], pathVariable: string | undefined): { file: string; args: string[] } | undefined {
-  if (!insideMountNamespace()) return { file, args: [...args] };
-  capabilityDropper ??= findOnPathSync('setpriv') ?? null;
-  // The namespace is entered through setpriv (./namespace.ts): it is there.
-  if (capabilityDropper === null) return { file, args: [...args] };
-  const program = file.includes('/') ? file : findOnPathSync(file, pathVariable ?? '');
-  if (program === undefined) return undefined;
-  return { file: capabilityDropper, args: ['--inh-caps=-all', '--ambient-caps=-all', '--', program, ...args] };
-}
-
-let capabilityDropper: string | null | undefined;
 
 function spawnErrorMessage(file: string, cwd: string, error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT' && !existsSync(cwd)) {

@@ -34,15 +34,13 @@ import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { findOnPath, findOnPathSync } from './find-on-path.js';
-import { insideMountNamespace } from './namespace.js';
+import { findOnPathSync } from './find-on-path.js';
+import { withoutCapabilities } from './capabilities.js';
 import type { ProcessResult, RunProcessOptions } from './types.js';
 
 export interface SandboxLayout {
   /** Absolute path of bwrap, from probeSandbox. */
   readonly bwrap: string;
-  /** What bwrap is started through, from probeSandbox (see capabilityDropper). */
-  readonly via?: readonly string[] | undefined;
   /** The agent's working folder (its cwd): writable. */
   readonly workdir: string;
   /** The agent's own HOME: writable; $HOME inside. */
@@ -63,7 +61,7 @@ export interface SandboxLayout {
   readonly ownNetwork?: boolean | undefined;
 }
 
-export type SandboxProbe = { readonly ok: true; readonly bwrap: string; readonly via?: readonly string[] } | { readonly ok: false; readonly reason: string };
+export type SandboxProbe = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly reason: string };
 
 /** How to install bubblewrap, for messages. */
 export const BWRAP_INSTALL_HINT = 'install bubblewrap (`apt-get install bubblewrap` on Debian/Ubuntu, `dnf install bubblewrap` on Fedora)';
@@ -91,29 +89,10 @@ async function runProbe(override: string | undefined, env: Readonly<Record<strin
   if (bwrap === undefined) return { ok: false, reason: 'bwrap (bubblewrap) is not installed' };
   if (!existsSync(bwrap)) return { ok: false, reason: `bwrap is not at ${bwrap} (BESTOF_BWRAP)` };
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--die-with-parent', '--', 'true'];
-  const via = insideMountNamespace() ? await capabilityDropper(env) : undefined;
-  const why = await probeRun(launch(bwrap, args, via), env.PATH);
-  if (why === undefined) return { ok: true, bwrap, ...(via ? { via } : {}) };
+  // Started as runProcess starts it for a run: without the capabilities of bestof's namespace (./capabilities.ts).
+  const why = await probeRun(withoutCapabilities(bwrap, args, env.PATH) ?? { file: bwrap, args }, env.PATH);
+  if (why === undefined) return { ok: true, bwrap };
   return { ok: false, reason: `${bwrap} does not work here: ${why}` };
-}
-
-/**
- * Inside bestof's own user and mount namespace (copy-on-write worktrees, ./namespace.ts), every
- * process bestof starts inherits the capabilities that let it mount there; bwrap, run by a user
- * without root, refuses to start with capabilities it was not given by a setuid bit ("Unexpected
- * capabilities but not setuid"). So there it is started through setpriv, which drops them: the
- * sandbox then makes its namespaces as it does outside. (As root, bwrap takes them as root's and
- * works either way.) undefined when setpriv is not on PATH (the probe then says why bwrap fails).
- */
-async function capabilityDropper(env: Readonly<Record<string, string | undefined>>): Promise<readonly string[] | undefined> {
-  const setpriv = await findOnPath('setpriv', env.PATH ?? '');
-  return setpriv === undefined ? undefined : [setpriv, '--inh-caps=-all', '--ambient-caps=-all', '--'];
-}
-
-/** bwrap with `args`, started through `via` when there is one. */
-function launch(bwrap: string, args: readonly string[], via: readonly string[] | undefined): { command: string; args: string[] } {
-  const [through, ...before] = via ?? [];
-  return through === undefined ? { command: bwrap, args: [...args] } : { command: through, args: [...before, bwrap, ...args] };
 }
 
 /** What a spawn error's code means, for the probe's message (as src/process/run-process.ts says it). */
@@ -126,13 +105,13 @@ const SPAWN_REASONS: Readonly<Record<string, string>> = { ENOENT: 'not found', E
  * a run needs and a quick command does not. bwrap runs `true` and nothing else; `--unshare-pid`
  * and `--die-with-parent` leave nothing behind when it is killed at the timeout.
  */
-function probeRun(run: { readonly command: string; readonly args: readonly string[] }, path: string | undefined): Promise<string | undefined> {
+function probeRun(run: { readonly file: string; readonly args: readonly string[] }, path: string | undefined): Promise<string | undefined> {
   return new Promise((done) => {
     const env = path !== undefined ? { PATH: path } : {};
-    execFile(run.command, run.args, { cwd: '/', env, timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' }, (error, _stdout, stderr) => {
+    execFile(run.file, run.args, { cwd: '/', env, timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' }, (error, _stdout, stderr) => {
       if (!error) return done(undefined);
       if (typeof error.code === 'string') {
-        done(`cannot start ${run.command}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
+        done(`cannot start ${run.file}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
         return;
       }
       done(stderr.trim().split('\n').pop() || `exit ${error.code ?? error.signal ?? 'unknown'}`);
@@ -142,7 +121,7 @@ function probeRun(run: { readonly command: string; readonly args: readonly strin
 
 /** The argv that runs `command args` inside the sandbox described by `layout`. */
 export function wrapInSandbox(command: string, args: readonly string[], layout: SandboxLayout): { command: string; args: string[] } {
-  return launch(layout.bwrap, [...sandboxArgs(layout, command), '--chdir', layout.workdir, '--', command, ...args], layout.via);
+  return { command: layout.bwrap, args: [...sandboxArgs(layout, command), '--chdir', layout.workdir, '--', command, ...args] };
 }
 
 type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw'; readonly path: string; readonly target?: string };
