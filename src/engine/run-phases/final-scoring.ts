@@ -26,6 +26,7 @@ import { checkSandbox } from '../agent-sandbox.js';
 import { checkEnv } from '../candidate-env.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
+import type { UnstampedEvent } from '../events.js';
 import { scoreCommit } from '../score.js';
 import { setupRebuiltMessage } from '../iteration.js';
 import { keptFilesChangedMessage } from '../kept-files-watch.js';
@@ -117,20 +118,25 @@ function cannotScoreAgain(ctx: RunContext, id: string, why: string, standing: st
     ctx.emit(endedByError(ctx.state(), id, 'failed', 'worktree_replaced', `its worktree folder is ${standing}, not the folder bestof made, so its record cannot be scored again`));
     return;
   }
-  ctx.emit({ type: 'run.warning', candidate: id, message: `cannot score it again: ${why}; the score in its record cannot be verified, so it counts no point and it cannot win` });
-  ctx.emit({
+  ctx.emit({ type: 'run.warning', candidate: id, message: `cannot score it again: ${why}; the score in its record cannot be verified, so it counts no point and it cannot win (its work stays at ${c.ref ?? 'its kept ref'})` });
+  ctx.emit(reRecorded(c, { message: `its record could not be scored again on resume: ${why}`, commit: c.commit, diff: c.diff, costUsd: c.costUsd }));
+}
+
+/** A finished candidate's candidate.finished written again on resume, with no point: as it finished, but at `commit`. */
+function reRecorded(c: CandidateState, at: { readonly message: string; readonly commit: string | undefined; readonly diff: CandidateState['diff']; readonly costUsd: number }): UnstampedEvent {
+  return {
     type: 'candidate.finished',
-    candidate: id,
+    candidate: c.id,
     status: c.status === 'done' || c.status === 'failed' || c.status === 'stopped' ? c.status : 'stopped',
     reason: c.reason ?? 'completed',
-    message: `its record could not be scored again on resume: ${why}`,
+    message: at.message,
     iterations: c.iteration,
     score: 0,
-    commit: c.commit,
-    diff: c.diff,
+    commit: at.commit,
+    diff: at.diff,
     durationMs: c.durationMs,
-    costUsd: c.costUsd,
-  });
+    costUsd: at.costUsd,
+  };
 }
 
 /**
@@ -170,19 +176,7 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
     const diff = await diffStat(repo, plan.baseCommit, refAt);
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${mismatch}: the event log does not match git, so it is scored again at ${refAt.slice(0, 10)} (its kept ref)` });
     ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: c.iteration, commit: refAt, changedFiles: 0 });
-    ctx.emit({
-      type: 'candidate.finished',
-      candidate: candidate.id,
-      status: c.status === 'done' || c.status === 'failed' || c.status === 'stopped' ? c.status : 'stopped',
-      reason: c.reason ?? 'completed',
-      message: `re-recorded on resume from its kept ref: ${mismatch}`,
-      iterations: c.iteration,
-      score: 0,
-      commit: refAt,
-      diff: { files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
-      durationMs: c.durationMs,
-      costUsd: 0,
-    });
+    ctx.emit(reRecorded(c, { message: `re-recorded on resume from its kept ref: ${mismatch}`, commit: refAt, diff: { files: diff.files, insertions: diff.insertions, deletions: diff.deletions }, costUsd: 0 }));
     rescore.add(candidate.id);
   }
   if (unverifiable.length > 0) {
