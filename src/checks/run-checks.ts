@@ -86,7 +86,7 @@ export interface RunChecksOptions {
   readonly onCheck?: (outcome: CheckOutcome) => void;
   /** The checks' sandbox (src/engine/agent-sandbox.ts checkSandbox), or none: they run as the user. */
   readonly sandbox?: SandboxLayout | undefined;
-  /** Runs before each check; what it throws ends the checks (the scoring's look at its folder: ../engine/score.ts). */
+  /** Runs before each check; what it throws ends the checks (../engine/score.ts: the worktree folder looked at, its own git files put back). */
   readonly beforeEach?: (() => Promise<void>) | undefined;
 }
 

@@ -102,10 +102,14 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   // kept file changed, below).
   let ownFiles: OwnFilesWatch | undefined;
   const ownFilesChanged: TamperedPath[] = [];
-  const stillTheFolder = async (): Promise<void> => {
+  // Before each step that follows code of the candidate's, and before the put-back: the folder, then its own git files.
+  const guardTheWorktree = async (): Promise<void> => {
     const now = await replacedFolder(options.worktree, folder);
     if (now !== undefined) throw new WorktreeReplacedError(options.worktree, now);
-    for (const change of (await ownFiles?.putBack()) ?? []) ownFilesChanged.push({ ...change, rule: 'frozen' });
+    for (const change of (await ownFiles?.putBack()) ?? []) {
+      // Once each, however many checks changed it again.
+      if (!ownFilesChanged.some((p) => p.path === change.path)) ownFilesChanged.push({ ...change, rule: 'frozen' });
+    }
   };
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run (a run
@@ -129,7 +133,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     if (changed.length > 0) {
       // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
       const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
-      await stillTheFolder();
+      await guardTheWorktree();
       // What it left beside the setup paths is not the scoring tree's.
       const removed = await removeNewLeftovers(options.worktree, options.keepPaths, options.signal);
       setupRebuilt = { changed, ...(rebuilt.ok ? {} : { error: rebuilt.error.message }), ...(removed.length > 0 ? { removed } : {}) };
@@ -143,9 +147,9 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       onCheck: options.onCheck,
       sandbox,
       // A check that replaced the folder: the next one would run in what stands there now.
-      beforeEach: stillTheFolder,
+      beforeEach: guardTheWorktree,
     });
-    await stillTheFolder(); // after the last check: what it changed is counted here
+    await guardTheWorktree(); // after the last check: what it changed is counted here
     const rewritten = [...(await keptFiles.changed()), ...ownFilesChanged];
     if (rewritten.length > 0) {
       keptFilesChanged = rewritten;
@@ -156,7 +160,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
     // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
     try {
-      await stillTheFolder();
+      await guardTheWorktree();
       // With the preparation's stamp, only what the checks changed is undone (nothing, usually).
       const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch, tree: prepared });
       headMovedFrom ??= putBack.branchMovedTo;

@@ -14,6 +14,12 @@
  * several agents running at the same time made a change: the candidate whose call ends first is
  * flagged, and `overlapped` says so. Branches other than the candidate's are not watched here (a user
  * may commit while bestof runs); the commit step re-points a HEAD the agent moved (see commit.ts).
+ *
+ * Around the checks run without the sandbox (their code is the candidate's too), only the worktree's
+ * own files are watched (`watchWorktreeOwnFiles`: no shared baseline, so nothing a rival's agent did
+ * meanwhile is charged to this candidate), and `replacedFolder` / `notAFolder` say when the worktree
+ * folder itself is not the one bestof made any more. The shared part is not watched around checks
+ * (README "What no sandbox solves").
  */
 import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
