@@ -22,6 +22,7 @@
  */
 import { resolve, sep } from 'node:path';
 import { changedPaths, type PathChange } from '../git/diff.js';
+import { indexEntriesOffDisk } from '../git/content-check.js';
 import { checkoutPathsFrom, cleanUntracked, globPathspec, literalPathspec, removeFromIndex, resetHard } from '../git/paths.js';
 import { resolveCommit } from '../git/repo.js';
 import { pathsMatching } from '../git/tree.js';
@@ -245,6 +246,27 @@ export async function restoreFrozenPathsAtCommit(worktree: string, opts: Restore
   // Untracked and ignored leftovers under frozen paths, nested repositories there included.
   if (!opts.untrackedAside) await cleanUntracked(worktree, { pathspecs: specs, keep: opts.keep ?? [], ignored: true, nestedRepos: true, signal: opts.signal });
   return records;
+}
+
+/**
+ * After the restore of the kept paths (the frozen ones, as base has them in the index now): any
+ * of their files on disk that is not the blob the index names, compared by content
+ * (../git/content-check.ts), is written anew from base and returned as tampering. git trusts an
+ * index entry's stat data, so an index that names base's blob over a gutted file on disk hides
+ * it from the tree diff and the reset above: only the content shows it. Within the sandbox no
+ * agent writes the index (its git has a scratch index: ../git/agent-git-scratch.ts); without it,
+ * this is what finds such an index. Paths already recorded are not recorded twice.
+ */
+export async function restoreKeptOffDisk(worktree: string, opts: FrozenOptions & { readonly recorded: readonly TamperedPath[] }): Promise<TamperedPath[]> {
+  const specs = frozenPathspecs(opts.frozen);
+  if (specs.length === 0) return [];
+  const offDisk = await indexEntriesOffDisk(worktree, specs, { signal: opts.signal });
+  if (offDisk.length === 0) return [];
+  // Off the disk first: git would take the file's (forged) stat data as "unchanged" and write nothing.
+  for (const path of offDisk) await removeTree(insideWorktree(worktree, path));
+  await checkoutPathsFrom(worktree, opts.base, offDisk, { signal: opts.signal });
+  const seen = new Set(opts.recorded.map((r) => r.path));
+  return offDisk.filter((path) => !seen.has(path)).map((path) => ({ path, change: 'modified' as const, rule: 'frozen' as const }));
 }
 
 export interface PutBackOptions {

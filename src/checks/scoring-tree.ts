@@ -16,8 +16,14 @@
  *   They are always kept as in base (../checks/frozen.ts GIT_ATTRIBUTES), and when the commit
  *   changed one, every tracked file is written anew as base's say.
  *
- * The cost grows with what the agent changed and left behind, not with the repository: an index
- * read, a stat pass (`reset --hard`), a walk that stops at untracked folders, and renames.
+ * - an index that lies: an entry that names base's blob with the stat data of a gutted file on disk
+ *   (git trusts stat data, so neither the diff nor the reset reads that file). The kept paths are
+ *   compared by content after their restore, and written anew where they differ (./frozen.ts
+ *   restoreKeptOffDisk).
+ *
+ * The cost grows with what the agent changed and left behind, and with the size of the kept
+ * files (hashed once per scoring), not with the repository: an index read, a stat pass (`reset
+ * --hard`), a walk that stops at untracked folders, renames, and the kept files' hashes.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, cp } from 'node:fs/promises';
@@ -25,7 +31,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
 import { readHeadView } from '../git/head-view.js';
 import { resolveCommit } from '../git/repo.js';
-import { findEditableViolations, isGitAttributes, restoreChangedPaths, restoreFrozenPathsAtCommit, withGitAttributes, type TamperedPath } from './frozen.js';
+import { findEditableViolations, isGitAttributes, restoreChangedPaths, restoreFrozenPathsAtCommit, restoreKeptOffDisk, withGitAttributes, type TamperedPath } from './frozen.js';
 import { openUpTree, removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
@@ -224,8 +230,10 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   // with CRLF line endings, hashed as base's blob): every tracked file is written anew. O(repo),
   // only for such a commit.
   if (frozen.some((r) => isGitAttributes(r.path))) await rewriteTrackedFiles(worktree, call);
+  // The kept paths by content, not by the index's stat data (./frozen.ts restoreKeptOffDisk).
+  const offDisk = await restoreKeptOffDisk(worktree, { base: opts.base, commit, frozen: kept, recorded: frozen, ...call });
   const stamp = await worktreeStamp(worktree, call);
-  return { tampered: [...frozen, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}), ...(stamp ? { stamp } : {}) };
+  return { tampered: [...frozen, ...offDisk, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}), ...(stamp ? { stamp } : {}) };
 }
 
 /**

@@ -11,7 +11,9 @@ import type { TamperedPath } from '../checks/frozen.js';
 import type { ProviderResult } from '../providers/types.js';
 import { timeLeft, type LoopState } from './loop-state.js';
 import { OUTCOME_POLICY, planWait } from './outcome-policy.js';
-import { agentSandbox } from './agent-sandbox.js';
+import { agentGitScratchDir, agentSandbox } from './agent-sandbox.js';
+import { agentGitDirs } from '../git/agent-git-dirs.js';
+import { prepareAgentGitScratch } from '../git/agent-git-scratch.js';
 import { createActivitySampler, type ActivitySampler } from './activity-sampler.js';
 import { stopOutOfTime, type Stop } from './stop-rules.js';
 import type { LoopContext } from './iteration.js';
@@ -85,6 +87,10 @@ function runAgent(
   const { candidate } = ctx;
   const timeoutMs = agentTimeout(candidate.settings.timeout, timeLeftMs);
   return ctx.limitProvider(candidate, async () => {
+    const sandbox = agentSandbox(ctx.plan, candidate, ctx.agentEnv);
+    // In the sandbox every git dir is read-only: the agent's git writes a scratch of its own.
+    const git = sandbox ? agentGitDirs(candidate.worktree) : undefined;
+    const scratch = git ? await prepareAgentGitScratch(agentGitScratchDir(candidate), git) : undefined;
     const activity = sampledActivity(ctx, iteration, join(request.artifactsDir, 'output.log'));
     try {
       return await ctx.provider.run({
@@ -93,14 +99,14 @@ function runAgent(
         model: request.model,
         iteration,
         candidateId: candidate.id,
-        env: ctx.agentEnv,
+        env: scratch ? { ...ctx.agentEnv, ...scratch.env } : ctx.agentEnv,
         timeoutMs,
         artifactsDir: request.artifactsDir,
         signal: ctx.signal,
         onActivity: activity.onLine,
         redact: ctx.secrets.redact,
         logRedactor: () => ctx.secrets.createStreamRedactor(),
-        sandbox: agentSandbox(ctx.plan, candidate, ctx.agentEnv),
+        sandbox,
       });
     } finally {
       activity.end();

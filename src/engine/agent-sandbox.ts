@@ -3,13 +3,15 @@
  * bubblewrap works (`[sandbox] mode`: auto, required, off); then every agent call of a candidate
  * or its reviewer gets a SandboxLayout (see src/process/sandbox.ts): its own folder and HOME
  * writable, the worktrees root, the run folder and the user's HOME hidden, the shared git dir
- * read-only except the shared objects and the worktree's own admin dir. The checks (unless
- * `[sandbox] checks = false`) get the same view with every git dir read-only (checkSandbox).
+ * read-only (objects, index and HEAD included: the agent's git writes a scratch store and index of
+ * its own, ../git/agent-git-scratch.ts). The checks (unless `[sandbox] checks = false`) get the
+ * same view with every git dir read-only and no scratch (checkSandbox).
  *
  * The HOMEs live next to the worktrees, outside the run folder and every worktree:
  * `<worktrees root>/<run>/.homes/<candidate>` (the reviewer's: `<candidate>-review`); the
- * reviewer's clean exports in `<worktrees root>/<run>/.review/`. Both are removed at the end
- * of the run (they hold copies of the CLIs' logins).
+ * reviewer's clean exports in `<worktrees root>/<run>/.review/`; the agents' git scratches in
+ * `<worktrees root>/<run>/.git-scratch/<candidate>`. All are removed at the end of the run (the
+ * HOMEs hold copies of the CLIs' logins).
  */
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
@@ -61,7 +63,7 @@ interface SandboxCandidate {
  * the checks' HOMEs and the reviewers' exports. Removed as the run ends (removeAgentHomes), by
  * `bestof clean` after a run that could not (src/cli/clean-runs.ts).
  */
-export const AGENT_FOLDERS = { homes: '.homes', review: '.review' } as const;
+export const AGENT_FOLDERS = { homes: '.homes', review: '.review', gitScratch: '.git-scratch' } as const;
 
 /** `<worktrees root>/<run>`: the folder that holds the run's worktrees, HOMEs and exports. */
 const runWorktreesDir = (candidate: Pick<SandboxCandidate, 'worktree'>): string => dirname(candidate.worktree);
@@ -77,6 +79,11 @@ export function agentHome(candidate: SandboxCandidate, role: 'candidate' | 'revi
  */
 export function checkHomesDir(worktree: string): string {
   return join(runWorktreesDir({ worktree }), AGENT_FOLDERS.homes);
+}
+
+/** The candidate agent's git scratch (../git/agent-git-scratch.ts): made anew for each of its calls. */
+export function agentGitScratchDir(candidate: SandboxCandidate): string {
+  return join(runWorktreesDir(candidate), AGENT_FOLDERS.gitScratch, candidate.id);
 }
 
 /** Where the reviewer's clean export of this candidate's commit goes (removed after each review). */
@@ -102,10 +109,11 @@ function codePathsInHome(env: Readonly<Record<string, string | undefined>>): str
 
 /**
  * The sandbox of one agent call, or undefined when the run is not sandboxed. The candidate
- * writes its worktree (whose `.git` file stays read-only) and, for its own `git add`, the
- * worktree's admin dir and the shared objects. The refs are read-only, so the agent's own
- * `git commit` fails: bestof commits its work after the call. The reviewer gets no git dir:
- * it works in a clean export (the runner sets its folder).
+ * writes its worktree (whose `.git` file stays read-only) and its git scratch (an object store
+ * and an index of its own, which its environment names: ../git/agent-git-scratch.ts); every git
+ * dir is read-only: the shared objects, the worktree's admin dir (index, HEAD), the refs. So the
+ * agent's own `git commit` fails: bestof commits its work after the call. The reviewer gets no
+ * git dir: it works in a clean export (the runner sets its folder).
  */
 export function agentSandbox(
   run: SandboxRun,
@@ -120,10 +128,10 @@ export function agentSandbox(
   return {
     ...base,
     workdir: candidate.worktree,
-    writable: git ? [git.adminDir, join(git.commonDir, 'objects')] : [],
+    writable: git ? [agentGitScratchDir(candidate)] : [],
     readOnly: [
       join(candidate.worktree, '.git'),
-      ...(git ? [git.commonDir, join(git.adminDir, 'commondir'), join(git.adminDir, 'gitdir')] : []),
+      ...(git ? [git.commonDir, git.adminDir] : []),
       ...linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
       // rustup's toolchains, for its proxies on PATH (./candidate-env.ts sets RUSTUP_HOME).
       ...(env.RUSTUP_HOME ? [env.RUSTUP_HOME] : []),

@@ -18,6 +18,13 @@
  *   mtime and size were put back is still seen (its ctime changed);
  * - `core.attributesFile=/dev/null`: no global attributes file selecting drivers;
  * - `GIT_NO_REPLACE_OBJECTS=1`: `git replace` cannot make `base` mean another commit;
+ * - `core.commitGraph=false`, `core.multiPackIndex=false`: git reads a commit's tree and parents
+ *   from the commit object itself, never from a cache file in `objects/info` or `objects/pack`
+ *   that names another tree for base (a forged commit-graph, written where no sandbox was);
+ * - `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`, `GIT_INDEX_FILE` removed: bestof's
+ *   git reads and writes the repository's own store and the worktree's own index, whatever the
+ *   environment bestof was started in says (an agent's scratch, ./agent-git-scratch.ts, is the
+ *   agent's alone);
  * - `GIT_TERMINAL_PROMPT=0`, `GIT_EDITOR=true`, `GIT_PAGER=cat`, no `GIT_EXTERNAL_DIFF`: nothing waits
  *   for a person or starts a program of the environment's choosing;
  * - for every command that can convert content or run drivers (anything not in SAFE_COMMANDS):
@@ -50,6 +57,8 @@ const FIXED_CONFIG: readonly string[] = [
   'core.checkStat=default',
   'gc.auto=0',
   'maintenance.auto=false',
+  'core.commitGraph=false',
+  'core.multiPackIndex=false',
 ].flatMap((setting) => ['-c', setting]);
 
 /** Environment of every call: the process's, with these set (undefined = removed). */
@@ -61,6 +70,9 @@ const FIXED_ENV: Readonly<Record<string, string | undefined>> = {
   GIT_PAGER: 'cat',
   PAGER: 'cat',
   GIT_EXTERNAL_DIFF: undefined,
+  GIT_OBJECT_DIRECTORY: undefined,
+  GIT_ALTERNATE_OBJECT_DIRECTORIES: undefined,
+  GIT_INDEX_FILE: undefined,
   EDITOR: undefined,
   VISUAL: undefined,
 };

@@ -75,7 +75,8 @@ async function entriesUnder(repo: string, rev: string, paths: readonly string[],
  * filter or fsmonitor is involved; replace objects are ignored, like in every call of bestof.
  */
 async function runWithIndex(repo: string, indexFile: string, args: readonly string[], opts: GitCallOptions): Promise<GitRun> {
-  const run = await spawnGit(repo, args, plumbingEnv(indexFile), opts.signal);
+  // No cache file of `objects/` (a commit-graph, a multi-pack index) stands in for the objects themselves (./exec.ts).
+  const run = await spawnGit(repo, ['-c', 'core.commitGraph=false', '-c', 'core.multiPackIndex=false', ...args], plumbingEnv(indexFile), opts.signal);
   if (run.code < 0) throw new Error(`git ${args.join(' ')}: no result in ${repo}: ${run.stderr}`);
   return run;
 }

@@ -5,6 +5,7 @@
  * byte-for-byte as before.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -191,6 +192,30 @@ describe('the scoring tree is exactly the commit', () => {
     expect(readFileSync(join(w.wt, 'test/setup-made.txt'), 'utf8')).toBe('from setup\n');
   });
 
+  it('an index entry that names base\'s blob over a gutted frozen file (its stat data kept): found by content, written anew, flagged', async () => {
+    const w = await world();
+    // The agent's trick (what it can do wherever it writes the worktree's index: without the sandbox).
+    put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
+    const past = new Date(Date.now() - 5000);
+    utimesSync(join(w.wt, 'test/check.sh'), past, past);
+    git(w.wt, 'add', 'test/check.sh');
+    const index = git(w.wt, 'rev-parse', '--path-format=absolute', '--git-path', 'index');
+    const bytes = readFileSync(index);
+    const at = bytes.indexOf(Buffer.from(git(w.wt, 'rev-parse', ':test/check.sh'), 'hex'));
+    Buffer.from(git(w.wt, 'rev-parse', `${w.base}:test/check.sh`), 'hex').copy(bytes, at);
+    createHash('sha1').update(bytes.subarray(0, bytes.length - 20)).digest().copy(bytes, bytes.length - 20);
+    writeFileSync(index, bytes);
+    expect(git(w.wt, 'status', '--porcelain', '--', 'test'), 'git sees nothing: it trusts the stat data').toBe('');
+    // bestof's commit step: the gutted file never reaches a commit (git add -A reads it as unchanged).
+    const sha = await commit(w.wt);
+    expect(git(w.wt, 'show', `${sha}:test/check.sh`)).toBe(CHECK.trim());
+    const s = await score(w, sha, { justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true } });
+    // The check ran base's check.sh (41 is not 42), not the gutted one, and the candidate is flagged.
+    expect(s.checks[0]?.passed).toBe(false);
+    expect(s.tampered).toEqual([{ path: 'test/check.sh', change: 'modified', rule: 'frozen' }]);
+    expect(readFileSync(join(w.wt, 'test/check.sh'), 'utf8')).toBe(CHECK);
+  });
+
   it('reads HEAD and its branch in one git process, and right after the commit step reads neither them nor the index bits, nor resets a worktree that is the commit', async () => {
     const w = await world();
     put(w.wt, 'src/answer.txt', '42\n');
@@ -205,11 +230,12 @@ describe('the scoring tree is exactly the commit', () => {
     const asked = (await prepare(false)).filter((c) => c !== 'diff');
     const afterCommit = (await prepare(true)).filter((c) => c !== 'diff');
     // HEAD's commit and branch: one rev-parse, no symbolic-ref (the last two are the put-back's attach).
-    expect(asked).toEqual(['rev-parse', 'update-ref', 'ls-files', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    expect(asked).toEqual(['rev-parse', 'update-ref', 'ls-files', 'reset', 'ls-files', 'ls-files', 'hash-object', 'ls-files', 'rev-parse', 'symbolic-ref']);
     // Neither HEAD (`rev-parse`) nor the index bits (`ls-files -v`) are read before the detach and the reset.
-    expect(afterCommit).toEqual(['update-ref', 'reset', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    expect(afterCommit).toEqual(['update-ref', 'reset', 'ls-files', 'ls-files', 'hash-object', 'ls-files', 'rev-parse', 'symbolic-ref']);
     // The commit step staged everything and left nothing out: disk and index are the commit, no reset.
-    expect((await prepare(true, true)).filter((c) => c !== 'diff')).toEqual(['update-ref', 'ls-files', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    // (Every preparation hashes the kept files once, `ls-files --stage` + `hash-object`: the index's stat data is not trusted for them.)
+    expect((await prepare(true, true)).filter((c) => c !== 'diff')).toEqual(['update-ref', 'ls-files', 'ls-files', 'hash-object', 'ls-files', 'rev-parse', 'symbolic-ref']);
     expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
   });
 

@@ -8,7 +8,9 @@ import { addWorktree } from '../../src/git/worktree.js';
 import { gitDirsOf } from '../../src/git/exec.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { overlayAvailable, startOverlayHolder, type OverlayHolder } from '../../src/process/overlay-holder.js';
-import { agentSandbox } from '../../src/engine/agent-sandbox.js';
+import { agentGitScratchDir, agentSandbox } from '../../src/engine/agent-sandbox.js';
+import { agentGitDirs } from '../../src/git/agent-git-dirs.js';
+import { prepareAgentGitScratch } from '../../src/git/agent-git-scratch.js';
 import { probeSandbox, wrapInSandbox } from '../../src/process/sandbox.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 import { built, nodeAsNobody } from '../helpers/as-user.js';
@@ -240,13 +242,19 @@ describe('overlay worktrees behave like plain ones', () => {
     const sandbox = await probeSandbox();
     if (!sandbox.ok) throw new Error(`this test needs bubblewrap: ${sandbox.reason}`);
     const { r, h, path } = await cowWorktree();
-    // The candidate's layout as bestof makes it (its admin dir and the objects writable, the rest read-only).
+    // The candidate's layout as bestof makes it (every git dir read-only, a git scratch of its own writable).
     const layout = agentSandbox({ repoRoot: r.dir, sandbox: { enabled: true, bwrap: sandbox.bwrap } }, { id: 'a', worktree: path }, { PATH: process.env.PATH });
     if (!layout) throw new Error('no sandbox layout');
     mkdirSync(layout.home, { recursive: true });
-    const wrapped = wrapInSandbox('sh', ['-c', 'printf "from the sandbox\\n" > src/a.txt && git add src/a.txt && git status --porcelain'], layout);
+    const git = agentGitDirs(path);
+    if (!git) throw new Error('no git dirs');
+    const scratch = await prepareAgentGitScratch(agentGitScratchDir({ id: 'a', worktree: path }), git);
+    const env = Object.entries(scratch.env).map(([name, value]) => `${name}=${value}`);
+    const wrapped = wrapInSandbox('env', [...env, 'sh', '-c', 'printf "from the sandbox\\n" > src/a.txt && git add src/a.txt && git status --porcelain'], layout);
     expect(inside(h, '/', wrapped.command, ...wrapped.args)).toBe('M  src/a.txt');
-    expect(inside(h, path, 'git', 'diff', '--cached', '--name-only')).toBe('src/a.txt');
+    // Staged in the agent's own index; the worktree's index (bestof's) is as it was.
+    expect(inside(h, path, 'env', ...env, 'git', 'diff', '--cached', '--name-only')).toBe('src/a.txt');
+    expect(inside(h, path, 'git', 'diff', '--cached', '--name-only')).toBe('');
     expect(inside(h, path, 'cat', 'src/a.txt')).toBe('from the sandbox');
   });
 

@@ -8,9 +8,11 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { agentSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
+import { agentGitScratchDir, agentSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
+import { agentGitDirs } from '../../src/git/agent-git-dirs.js';
+import { prepareAgentGitScratch } from '../../src/git/agent-git-scratch.js';
 import { probeSandbox, runAgentProcess, sandboxArgs, type SandboxLayout } from '../../src/process/sandbox.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { processesWithArg } from '../helpers/processes.js';
@@ -61,7 +63,10 @@ function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate', env
 }
 
 async function inSandbox(script: string, layout = layoutFor('c1')) {
-  return runAgentProcess('bash', ['-c', script], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: userHome }, timeoutMs: 30_000 }, layout);
+  // As the engine calls an agent (src/engine/agent-call.ts): its git pointed at a scratch of its own.
+  const git = agentGitDirs(layout.workdir);
+  const scratch = git ? await prepareAgentGitScratch(agentGitScratchDir({ id: basename(layout.workdir), worktree: layout.workdir }), git) : undefined;
+  return runAgentProcess('bash', ['-c', script], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: userHome, ...scratch?.env }, timeoutMs: 30_000 }, layout);
 }
 
 /** sha256 of every file under the given paths (folders walked), by path. */
@@ -79,6 +84,8 @@ function snapshot(...paths: string[]): Record<string, string> {
 describe('the argv', () => {
   it('hides before it binds back, and binds a deeper path after its parent', () => {
     const layout = layoutFor('c1');
+    // Made before each call (src/engine/agent-call.ts); only folders that exist are bound.
+    mkdirSync(join(base, 'worktrees', 'r1', '.git-scratch', 'c1'), { recursive: true });
     const args = sandboxArgs(layout, '/usr/bin/bash');
     const at = (flag: string, path: string) => args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
     expect(args.slice(0, 7)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
@@ -89,16 +96,19 @@ describe('the argv', () => {
     expect(hiddenRoot).toBeGreaterThan(0);
     expect(at('--bind', worktree('c1'))).toBeGreaterThan(hiddenRoot);
     expect(at('--ro-bind', join(worktree('c1'), '.git'))).toBeGreaterThan(at('--bind', worktree('c1')));
-    expect(at('--bind', join(repo, '.git', 'objects'))).toBeGreaterThan(at('--ro-bind', join(repo, '.git')));
-    expect(at('--ro-bind', join(repo, '.git', 'worktrees', 'c1', 'commondir'))).toBeGreaterThan(at('--bind', join(repo, '.git', 'worktrees', 'c1')));
+    // Every git dir read-only (objects and the worktree's admin dir among them); the git scratch writable inside the hidden worktrees root.
+    expect(at('--bind', join(repo, '.git', 'objects'))).toBe(-1);
+    expect(at('--bind', join(repo, '.git', 'worktrees', 'c1'))).toBe(-1);
+    expect(at('--ro-bind', join(repo, '.git'))).toBeGreaterThan(0);
+    expect(at('--bind', join(base, 'worktrees', 'r1', '.git-scratch', 'c1'))).toBeGreaterThan(hiddenRoot);
     expect(at('--tmpfs', userHome)).toBeGreaterThan(0);
     expect(at('--tmpfs', join(repo, '.bestof'))).toBeGreaterThan(0);
   });
 });
 
 describe('inside the sandbox', () => {
-  it('writes its worktree, its own HOME and its own git index, and nothing of the shared git dir, the other worktree, the run folder or the user HOME', async () => {
-    const protectedPaths = [join(repo, '.git', 'config'), join(repo, '.git', 'hooks'), join(repo, '.git', 'info'), join(repo, '.git', 'refs'), join(repo, '.git', 'HEAD'), worktree('c2'), join(repo, '.bestof'), userHome, join(repo, 'README.md')];
+  it('writes its worktree, its own HOME and its own git scratch (index, objects), and nothing of the shared git dir, the other worktree, the run folder or the user HOME', async () => {
+    const protectedPaths = [join(repo, '.git', 'config'), join(repo, '.git', 'hooks'), join(repo, '.git', 'info'), join(repo, '.git', 'refs'), join(repo, '.git', 'HEAD'), join(repo, '.git', 'objects'), join(repo, '.git', 'worktrees', 'c1'), worktree('c2'), join(repo, '.bestof'), userHome, join(repo, 'README.md')];
     const before = snapshot(...protectedPaths);
     const attempt = (what: string, command: string) => `if ( ${command} ) 2>/dev/null; then echo "${what}: yes"; else echo "${what}: no"; fi`;
     const result = await inSandbox(
@@ -107,6 +117,9 @@ describe('inside the sandbox', () => {
         attempt('home', 'echo x > "$HOME/notes" && test "$HOME" != ' + JSON.stringify(userHome)),
         attempt('git add', 'git add mine.txt && git status --porcelain | grep -q "A  mine.txt"'),
         attempt('git commit', 'git -c user.name=a -c user.email=a@b commit -qm x'),
+        attempt('shared objects', `echo evil > ${repo}/.git/objects/evil && rm -f ${repo}/.git/objects/evil`),
+        attempt('shared objects, git', 'env -u GIT_OBJECT_DIRECTORY git hash-object -w mine.txt'),
+        attempt('worktree index', `cp /dev/null ${repo}/.git/worktrees/c1/index`),
         attempt('config', `echo "[core]fsmonitor=evil" >> ${repo}/.git/config`),
         attempt('hooks', `echo evil > ${repo}/.git/hooks/post-commit`),
         attempt('info', `echo evil >> ${repo}/.git/info/exclude`),
@@ -129,6 +142,9 @@ describe('inside the sandbox', () => {
       home: 'yes',
       'git add': 'yes',
       'git commit': 'no',
+      'shared objects': 'no',
+      'shared objects, git': 'no',
+      'worktree index': 'no',
       config: 'no',
       hooks: 'no',
       info: 'no',

@@ -305,6 +305,28 @@ export interface UserState {
   readonly head: string;
   readonly checkout: Snapshot;
   readonly home: Snapshot;
+  /** Every file of `.git/objects` (loose objects, packs, `info/`): what was there must stay as it was. */
+  readonly objects: Snapshot;
+  /** `git fsck --full --strict`'s problems (empty: none): every object whole, every ref naming one. */
+  readonly fsck: string;
+}
+
+/** A loose object's file (`ab/cdef...`): the only kind of file bestof's own git adds to `.git/objects` (gc is off in its calls). */
+const LOOSE_OBJECT = /^[0-9a-f]{2}\/[0-9a-f]{38}(?:[0-9a-f]{24})?$/;
+
+/** What `git fsck` finds wrong in the repository (its exit code and output), or empty when all is whole. */
+export function fsckProblems(dir: string): string {
+  try {
+    execFileSync('git', ['-c', 'core.commitGraph=false', 'fsck', '--full', '--strict', '--no-dangling', '--no-progress'], {
+      cwd: dir,
+      env: { ...process.env, GIT_NO_REPLACE_OBJECTS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return '';
+  } catch (error) {
+    const e = error as { status?: number; stdout?: Buffer; stderr?: Buffer };
+    return `exit ${e.status}: ${String(e.stdout ?? '')}${String(e.stderr ?? '')}`.trim();
+  }
 }
 
 export function userState(project: TrustProject): UserState {
@@ -320,6 +342,8 @@ export function userState(project: TrustProject): UserState {
     head: readFileSync(join(gitDir, 'HEAD'), 'utf8'),
     checkout: snapshotFolder(project.repo.dir, { skip: ['.git', '.bestof'] }),
     home: snapshotFolder(project.home),
+    objects: snapshotFolder(join(gitDir, 'objects')),
+    fsck: fsckProblems(project.repo.dir),
   };
 }
 
@@ -343,6 +367,9 @@ export function userStateDiff(before: UserState, after: UserState, expected: { m
   const allowed = new Set((expected.checkoutChanged ?? []).map((p) => `~ ${p}`));
   section('checkout', snapshotDiff(before.checkout, after.checkout).filter((line) => !allowed.has(line)));
   section('HOME', snapshotDiff(before.home, after.home));
+  // New loose objects are bestof's commits (and the merge): anything else added, and anything changed or removed, is not.
+  section('.git/objects', snapshotDiff(before.objects, after.objects).filter((line) => !(line.startsWith('+ ') && LOOSE_OBJECT.test(line.slice(2)))));
+  if (after.fsck !== before.fsck) lines.push(`git fsck: ${after.fsck || 'clean'} (before: ${before.fsck || 'clean'})`);
   return lines;
 }
 
