@@ -13,6 +13,7 @@ import type { TieBreak } from '../spec/schema.js';
 import type { CandidateState } from './run-state.js';
 import { costIsKnown } from './cost-known.js';
 import { listFew } from './words.js';
+import { ALLOW_AUTORUN_KEY, describeAutorun } from './autorun-files.js';
 
 export interface RankEntry {
   readonly candidate: string;
@@ -34,6 +35,8 @@ export interface RankEntry {
    * it when that was decided by something the user would not guess (an unknown cost).
    */
   readonly reason?: string;
+  /** Files its final commit adds or changes that run code in the user's checkout after the merge (./autorun-files.ts). */
+  readonly autorun?: readonly string[];
 }
 
 export interface SelectionPolicy {
@@ -45,6 +48,12 @@ export interface SelectionPolicy {
    * @default false
    */
   readonly allowTampered?: boolean;
+  /**
+   * `select.allow_autorun`: a candidate whose commit adds or changes files that run code in the
+   * user's checkout (./autorun-files.ts) may win; it is named as such either way.
+   * @default true
+   */
+  readonly allowAutorun?: boolean;
 }
 
 /** What git says about a candidate at selection time, beside the run's record. */
@@ -53,6 +62,8 @@ export interface CandidateEvidence {
   readonly tampered?: readonly TamperedPath[];
   /** Why its record cannot be trusted: its ref or branch moved since scoring, or its commit is gone. */
   readonly untrusted?: string;
+  /** Files its final commit adds or changes that run code in the user's checkout (./autorun-files.ts). */
+  readonly autorun?: readonly string[];
 }
 
 const MAX_LISTED = 3;
@@ -89,6 +100,8 @@ export function ineligibility(c: CandidateState, policy: SelectionPolicy, eviden
   if (frozen.length > 0 && !policy.allowTampered) {
     return `changed frozen paths: ${listFew(frozen, MAX_LISTED)} (select.allow_tampered = true would let it win with them reverted)`;
   }
+  const autorun = evidence.autorun ?? [];
+  if (autorun.length > 0 && policy.allowAutorun === false) return `${describeAutorun(autorun)} (${ALLOW_AUTORUN_KEY} = false)`;
   if (c.score < policy.minScore) return `score ${c.score} is below min_score ${policy.minScore}`;
   if (c.maxScore > 0 && c.score === 0) return 'passed no check';
   return undefined;
@@ -180,5 +193,6 @@ export function rankCandidates(
     eligible,
     ...(c.vote !== undefined ? { vote: c.vote.score, combined: c.vote.combined } : {}),
     ...(reason === undefined ? {} : { reason }),
+    ...(evidence.get(c.id)?.autorun?.length ? { autorun: evidence.get(c.id)?.autorun } : {}),
   }));
 }

@@ -146,7 +146,7 @@ export function renderMarkdownReport(state: RunState): string {
     const c = state.candidates[id];
     if (!c) return;
     const rank = state.ranking.find((r) => r.candidate === id);
-    const note = [rank?.reason, c.tampered.length > 0 ? `tampered with ${c.tampered.map((t) => t.path).join(', ')}` : undefined, c.message]
+    const note = [rank?.reason, c.tampered.length > 0 ? `tampered with ${c.tampered.map((t) => t.path).join(', ')}` : undefined, rank?.autorun && rank.eligible ? `runs code in your checkout: ${rank.autorun.join(', ')}` : undefined, c.message]
       .filter(Boolean)
       .join('; ');
     lines.push(

@@ -19,6 +19,7 @@ import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
 import { lostCandidates } from '../run-state.js';
 import { protectedChanges } from './selection.js';
+import { describeAutorun } from '../autorun-files.js';
 
 const MERGING_MODES = new Set(['merge', 'squash', 'ff']);
 
@@ -55,7 +56,10 @@ export async function merge(ctx: RunContext): Promise<void> {
     revert,
     into: plan.into,
   });
-  ctx.emit({ type: 'merge.finished', candidate: winner, mode, branch: candidate.branch, ok: merged.ok, ...(merged.commit ? { commit: merged.commit } : {}), message: merged.message });
+  // Files that run code in the user's checkout (../autorun-files.ts) are named where the merge is said, not only in the ranking.
+  const autorun = state.ranking.find((r) => r.candidate === winner)?.autorun;
+  const message = merged.ok && autorun ? `${merged.message}; it ${describeAutorun(autorun)}` : merged.message;
+  ctx.emit({ type: 'merge.finished', candidate: winner, mode, branch: candidate.branch, ok: merged.ok, ...(merged.commit ? { commit: merged.commit } : {}), message });
 }
 
 /**

@@ -16,6 +16,7 @@ import { currentBranch } from '../../git/repo.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../run-state.js';
 import { rankCandidates, type CandidateEvidence } from '../select.js';
+import { AUTORUN_PATTERNS, describeAutorun } from '../autorun-files.js';
 import { besideKeptRef } from '../candidate-refs.js';
 import { plural } from '../words.js';
 
@@ -27,7 +28,11 @@ export async function selection(ctx: RunContext): Promise<void> {
   const tips = await refTips(ctx.plan.repoRoot, committed);
   const evidence = new Map<string, CandidateEvidence>();
   for (const c of committed) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
-  const ranking = rankCandidates(candidates, { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered }, evidence);
+  const ranking = rankCandidates(
+    candidates,
+    { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered, allowAutorun: spec.select.allow_autorun },
+    evidence,
+  );
   const best = ranking[0];
   const winner = best?.eligible ? best.candidate : undefined;
   ctx.emit({
@@ -35,7 +40,7 @@ export async function selection(ctx: RunContext): Promise<void> {
     ranking,
     winner,
     message: winner
-      ? `${winner} wins with ${best?.score} of ${plural(maxScore, 'point')}`
+      ? `${winner} wins with ${best?.score} of ${plural(maxScore, 'point')}${best?.autorun ? `; it ${describeAutorun(best.autorun)}` : ''}`
       : `no candidate can win: ${ranking.map((r) => `${r.candidate} ${r.reason ?? ''}`.trim()).join('; ') || 'no candidates'}`,
   });
 }
@@ -75,7 +80,13 @@ async function gatherEvidence(ctx: RunContext, c: CommittedCandidate, tips: RefT
   const untrusted = await verifyRefs(ctx, c, c.commit, tips);
   if (untrusted !== undefined) return { untrusted };
   const { plan } = ctx;
-  return { tampered: await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable }) };
+  const [tampered, autorun] = await Promise.all([
+    protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable }),
+    changedPaths(plan.repoRoot, plan.baseCommit, c.commit, frozenPathspecs(AUTORUN_PATTERNS)),
+  ]);
+  // Deleted ones run nothing any more.
+  const running = autorun.filter((change) => change.status !== 'D').map((change) => change.path);
+  return { tampered, ...(running.length > 0 ? { autorun: running } : {}) };
 }
 
 /** Where a moved ref's or branch's tip is kept: beside the candidate's kept ref, under refs/bestof/<run>/. */

@@ -113,7 +113,8 @@ function rankingHtml(state: RunState): string {
     const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen');
     // The ranking's reason names the frozen paths when they are why the candidate cannot win.
     const frozenNote = frozen.length > 0 && !r?.reason?.startsWith('changed frozen paths') ? `changed frozen ${frozen.map((p) => p.path).join(', ')}` : undefined;
-    const note = [r?.reason, frozenNote, c.message].filter(Boolean).join('; ');
+    const autorunNote = r?.autorun && r.eligible ? `runs code in your checkout: ${r.autorun.join(', ')}` : undefined;
+    const note = [r?.reason, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
     const vote = withVote ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>` : '';
     return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
   });
