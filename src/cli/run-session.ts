@@ -10,7 +10,7 @@
 import { EXIT_CODES } from '../engine/exit-codes.js';
 import { killRunProcessesNow } from '../engine/leftovers.js';
 import { executeRun } from '../engine/run.js';
-import { runSecrets } from '../engine/run-context.js';
+import { readRunSecrets } from '../engine/run-context.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
 import { FORWARDED_CANCEL } from '../process/namespace.js';
@@ -125,14 +125,17 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     },
   });
   try {
+    // Read once: the run redacts with them, and so does report.html after it.
+    const secrets = await readRunSecrets(plan, { signal: controller.signal });
     const state = await executeRun(plan, {
       signal: controller.signal,
+      secrets,
       listeners: [...record.listeners, ui ? ui.listener : reporter],
       ...(options.resume ? { resume: options.resume } : {}),
     });
     // report.html beside report.json, before the compare view opens (a winner chosen there rewrites
     // it, src/report/after-run.ts). A report that cannot be written never fails the run.
-    const html = await writeRunHtml(plan.runDir, state, { secrets: runSecrets(plan), tieBreak: plan.spec.select.tie_break });
+    const html = await writeRunHtml(plan.runDir, state, { secrets, tieBreak: plan.spec.select.tie_break });
     const choice = await ui?.finish();
     if (!html.ok) {
       const others = reportFailed || recordFailure !== undefined ? '' : '; report.json and report.md are complete';

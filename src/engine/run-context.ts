@@ -14,7 +14,8 @@ import type { CandidateEnd } from './candidate.js';
 import type { RunEvent, RunEventListener, UnstampedEvent } from './events.js';
 import type { CandidatePlan, RunPlan } from './plan.js';
 import { initialRunState, reduceRunState, type RunState } from './run-state.js';
-import { collectSecrets, type SecretSet } from './secrets.js';
+import { readGitConfigSecrets } from './git-config-secrets.js';
+import { collectSecrets, type FoundSecret, type SecretSet } from './secrets.js';
 
 export interface RunContext {
   readonly plan: RunPlan;
@@ -45,8 +46,9 @@ export interface RunContext {
   /** How the loop of each candidate that ran in this process ended. */
   readonly ends: Map<string, CandidateEnd>;
   /**
-   * The run's secret values (bestof's secret-looking environment, the agents' spec `env`): what
-   * is written or committed outside `emit` (raw logs, commits) is kept clear of them with it.
+   * The run's secret values (bestof's secret-looking environment, the agents' spec `env`, the
+   * passwords and tokens of the repository's git config): what is written or committed outside
+   * `emit` (raw logs, commits) is kept clear of them with it.
    */
   readonly secrets: SecretSet;
 }
@@ -55,20 +57,32 @@ export interface RunContextOptions {
   readonly signal: AbortSignal;
   readonly listeners: readonly RunEventListener[];
   readonly resume: RunState | undefined;
-  /** @default collectSecrets over process.env and the plan's agent env tables (runSecrets) */
-  readonly secrets?: SecretSet;
+  /** The run's secrets: readRunSecrets (no default: a set built from the environment alone would miss the git config's). */
+  readonly secrets: SecretSet;
 }
 
-/** The secrets of a run: bestof's environment, which every agent inherits, and every agent's spec `env` (the reviewer's too). */
-export function runSecrets(plan: RunPlan, environment: Readonly<Record<string, string | undefined>> = process.env): SecretSet {
+/**
+ * The secrets of a run: bestof's environment, which every agent inherits, every agent's spec `env`
+ * (the reviewer's too), and what readRunSecrets found in the repository's git config.
+ */
+export function runSecrets(plan: RunPlan, environment: Readonly<Record<string, string | undefined>> = process.env, gitConfig: readonly FoundSecret[] = []): SecretSet {
   const agentEnvs = [...plan.candidates.map((candidate) => candidate.settings.env), ...(plan.review ? [plan.review.settings.env] : [])];
-  return collectSecrets({ environment, agentEnvs });
+  return collectSecrets({ environment, agentEnvs, gitConfig });
+}
+
+/**
+ * runSecrets with the passwords and tokens of the git config that the user's repository reads (and
+ * of its `store` credential helper's file): read as the run starts, before any agent of this
+ * process runs. One `git config` call.
+ */
+export async function readRunSecrets(plan: RunPlan, options: { readonly signal?: AbortSignal } = {}): Promise<SecretSet> {
+  return runSecrets(plan, process.env, await readGitConfigSecrets(plan.repoRoot, options));
 }
 
 export function createRunContext(plan: RunPlan, options: RunContextOptions): RunContext {
   const { spec } = plan;
   let state = options.resume ?? initialRunState();
-  const secrets = options.secrets ?? runSecrets(plan);
+  const { secrets } = options;
   const emit = (partial: UnstampedEvent): void => {
     // Only strings are touched, and an event with no secret comes back as the same object.
     const event = secrets.redactDeep({ t: new Date().toISOString(), ...partial } as RunEvent);

@@ -20,7 +20,8 @@
 import type { RunEventListener } from './events.js';
 import type { RunPlan } from './plan.js';
 import { isDiskFull } from '../process/disk-full.js';
-import { createRunContext, type RunContext } from './run-context.js';
+import { createRunContext, readRunSecrets, type RunContext } from './run-context.js';
+import type { SecretSet } from './secrets.js';
 import { runCandidates } from './run-phases/candidates.js';
 import { finalScoring } from './run-phases/final-scoring.js';
 import { finish } from './run-phases/finish.js';
@@ -55,10 +56,13 @@ export interface ExecuteRunOptions {
   readonly listeners?: readonly RunEventListener[];
   /** Continue an interrupted run: its state as folded from its event log. */
   readonly resume?: RunState;
+  /** The run's secrets, when the caller needs them too (report.html). @default readRunSecrets */
+  readonly secrets?: SecretSet;
 }
 
 export async function executeRun(plan: RunPlan, options: ExecuteRunOptions): Promise<RunState> {
-  const ctx = createRunContext(plan, { signal: options.signal, listeners: options.listeners ?? [], resume: options.resume });
+  const secrets = options.secrets ?? (await readRunSecrets(plan, { signal: options.signal }));
+  const ctx = createRunContext(plan, { signal: options.signal, listeners: options.listeners ?? [], resume: options.resume, secrets });
   for (const phase of RUN_PHASES) {
     if (phase.skippedWhenCancelled && ctx.signal.aborted) continue;
     try {

@@ -20,6 +20,9 @@
  *   a token (`looksLikeToken`: 16+ characters of a token's alphabet, letters and digits). Not every
  *   value: `NODE_ENV = "production"` or a `PATH` there would make every file that says
  *   "production" uncommittable and every path in the output unreadable.
+ * - the passwords and tokens the user keeps in the repository's git config (a remote's
+ *   `https://user:password@host`, an `http.extraHeader`) and in a `store` credential helper's file,
+ *   which every agent can read: found by ./git-config-secrets.ts as the run starts.
  * - either way, not a value under 8 characters, a common word (`true`, `password`, `localhost`)
  *   or an absolute path that exists (`SSH_AUTH_SOCK`, `GOOGLE_APPLICATION_CREDENTIALS`): a path
  *   names a secret, it is not one, and paths are everywhere in the output.
@@ -65,11 +68,19 @@ export interface StreamRedactor {
   end(): string;
 }
 
+/** A secret value found in a file or a config, by what names it in redacted text (`git-config:remote.origin.url`). */
+export interface FoundSecret {
+  readonly name: string;
+  readonly value: string;
+}
+
 export interface CollectSecretsOptions {
   /** bestof's environment, which every agent inherits. @default process.env */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** The spec's `env` table of every agent (each candidate's, the reviewer's). @default [] */
   readonly agentEnvs?: readonly Readonly<Record<string, string>>[];
+  /** The passwords and tokens of the repository's git config and credential store (./git-config-secrets.ts). @default [] */
+  readonly gitConfig?: readonly FoundSecret[];
 }
 
 /** The run's secret set: see the module doc for which values are in it. */
@@ -83,6 +94,7 @@ export function collectSecrets(options: CollectSecretsOptions = {}): SecretSet {
       if ((isSecretName(name) || looksLikeToken(value)) && isSecretValue(value)) entries.push([name, value]);
     }
   }
+  for (const { name, value } of options.gitConfig ?? []) if (isSecretValue(value)) entries.push([name, value]);
   return createSecretSet(entries);
 }
 

@@ -2,7 +2,7 @@
  * report.html's diffs come from git (src/report/html/collect-diffs.ts): base against each
  * candidate's kept ref in a real repo, its recorded commit when the ref is gone, and a reason
  * when neither is there. writeRunHtml reads the run's spec.toml for the tie-break order and
- * the agents' env secrets.
+ * the agents' env secrets, and the repository's git config for its passwords and tokens.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +88,23 @@ describe('writeRunHtml', () => {
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('token = &quot;&lt;redacted:SERVICE_TOKEN&gt;&quot;');
     expect(html).not.toContain(SECRET);
+  });
+
+  it("with no secret set given (`bestof show --html`), reads the repository's git config for its passwords and tokens", async () => {
+    const PASSWORD = 'g1t-config-pa55word';
+    const r = repo({ 'src/a.js': 'old\n' });
+    r.git('config', 'remote.origin.url', `https://bob:${PASSWORD}@example.invalid/x.git`);
+    const base = r.git('rev-parse', 'HEAD');
+    // A committed file that holds the bare password (no URL shape around it to find it by).
+    r.write('src/a.js', `pw = "${PASSWORD}"\n`);
+    const c1 = r.commitAll('c1');
+    r.git('update-ref', 'refs/bestof/r1/c1/kept', c1);
+    const runDir = join(tempDir(), 'run');
+    mkdirSync(runDir);
+    expect((await writeRunHtml(runDir, runIn(r.dir, base, { c1 }, runDir))).ok).toBe(true);
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('pw = &quot;&lt;redacted:git-config:remote.origin.url&gt;&quot;');
+    expect(html).not.toContain(PASSWORD);
   });
 
   it('says which file could not be written, and why, as a value', async () => {

@@ -6,13 +6,15 @@
  *
  * What the page needs beyond the run's state comes from the run's frozen copy of its spec
  * (spec.toml in the run folder): the tie-break order, to name the one that decided, and the
- * agents' `env` tables, whose secret values are redacted like the run's own record.
+ * agents' `env` tables, whose secret values are redacted like the run's own record (with those of
+ * the repository's git config, read again from state.repo).
  */
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { RunState } from '../../engine/run-state.js';
+import { readGitConfigSecrets } from '../../engine/git-config-secrets.js';
 import { collectSecrets, type SecretSet } from '../../engine/secrets.js';
 import { err, ok, type Result } from '../../result.js';
 import { TIE_BREAKS, type TieBreak } from '../../spec/schema.js';
@@ -25,7 +27,7 @@ export const RUN_HTML_FILE = 'report.html';
 export interface WriteRunHtmlOptions {
   /** Where to write. @default <run folder>/report.html */
   readonly file?: string;
-  /** The run's secrets. @default bestof's environment and the run spec's `env` tables (runSpecContext) */
+  /** The run's secrets. @default bestof's environment, the run spec's `env` tables (runSpecContext) and the repository's git config */
   readonly secrets?: SecretSet;
   /** The spec's `select.tie_break`. @default read from the run's spec.toml */
   readonly tieBreak?: readonly TieBreak[];
@@ -67,7 +69,8 @@ export async function writeRunHtml(runDir: string, state: RunState, options: Wri
   const file = options.file ?? join(runDir, RUN_HTML_FILE);
   try {
     const context = runSpecContext(runDir);
-    const secrets = options.secrets ?? collectSecrets({ environment: process.env, agentEnvs: context.agentEnvs });
+    const gitConfig = options.secrets === undefined && state.repo !== '' ? await readGitConfigSecrets(state.repo, options.signal ? { signal: options.signal } : {}) : [];
+    const secrets = options.secrets ?? collectSecrets({ environment: process.env, agentEnvs: context.agentEnvs, gitConfig });
     const diffs = await collectRunDiffs(state, options.signal ? { signal: options.signal } : {});
     const html = renderRunHtml(state, diffs, { secrets, tieBreak: options.tieBreak ?? context.tieBreak });
     await writeFile(file, html).catch(async (error: unknown) => {
