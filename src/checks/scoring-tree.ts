@@ -237,8 +237,13 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
 }
 
 /**
- * After the checks: exactly the candidate's commit again, what the checks left untracked removed
- * (ignored output such as coverage stays, as before), the agent's leftovers back in place.
+ * After the checks: exactly the candidate's commit again, what the checks left untracked or
+ * ignored removed, the agent's leftovers back in place. Ignored output goes too (coverage, a
+ * build folder): every ignored entry but the setup paths is the checks' by now (the agent's are
+ * aside), and code a check runs may have copied into one what the next agent call must not read
+ * (a credential file the checks could read and the agent cannot, sent out over the agent's
+ * network). The next scoring would move it aside with the agent's own and back again, for good.
+ * What the checks write inside a setup path stays (those are kept for the checks).
  * Takes no signal: a cancel must not interrupt it.
  *
  * With the preparation's `tree` (prepareScoringTree's result), only what the checks changed is
@@ -264,7 +269,7 @@ export async function putBackScoringTree(
   const undo = indexUntouched && opts.tree?.tampered.length === 0 ? await whatChecksChanged(worktree, opts.keep) : { reset: true, clean: true };
   if (!indexUntouched) await clearIndexFlags(worktree, await flaggedIndexPaths(worktree));
   if (undo.reset) await resetHard(worktree, opts.commit);
-  if (undo.clean) await cleanUntracked(worktree, { keep: [...opts.keep] });
+  if (undo.clean) await cleanUntracked(worktree, { keep: [...opts.keep], ignored: true });
   await putBackLeftovers(worktree);
   const branchMovedTo = opts.branch ? await attachHead(worktree, opts.branch, opts.commit) : undefined;
   return branchMovedTo ? { branchMovedTo } : {};
@@ -272,13 +277,13 @@ export async function putBackScoringTree(
 
 /**
  * Which of the reset and the clean the put-back needs, when the index and HEAD are the commit's:
- * the reset for a tracked file changed or deleted, the clean for an untracked entry that is not a
- * setup path (a folder holding a setup path counts: the clean sorts it out).
+ * the reset for a tracked file changed or deleted, the clean for an untracked or ignored entry that
+ * is not a setup path (a folder holding a setup path counts: the clean sorts it out).
  */
 async function whatChecksChanged(worktree: string, keep: readonly string[]): Promise<{ readonly reset: boolean; readonly clean: boolean }> {
   let changes;
   try {
-    changes = await worktreeChanges(worktree);
+    changes = await worktreeChanges(worktree, { ignored: true });
   } catch {
     // git could not say (a `.git` link the checks broke?): the full put-back, whose errors are the real ones.
     return { reset: true, clean: true };

@@ -144,6 +144,13 @@ export function agentSandbox(
 const CHECK_TOOLCHAIN_VARS = ['RUSTUP_HOME', 'CARGO_HOME', 'GOPATH'] as const;
 
 /**
+ * Files of a toolchain home that hold the user's logins (cargo's registry token, and the names other
+ * tools use for theirs): shown empty to the checks, which read the rest of the home. The code a check
+ * runs is the candidate's, and what it reads it could leave for its agent, which has a network.
+ */
+const CREDENTIAL_FILES = ['credentials.toml', 'credentials', '.credentials.toml', '.npmrc', '.pypirc', '.netrc', '.git-credentials', 'auth.json'] as const;
+
+/**
  * The sandbox of a candidate's checks (and of the `[setup]` commands run again before them), or
  * undefined when the run is not sandboxed or `[sandbox] checks = false`. The checks run what the
  * candidate wrote (its tests import its code): without this, that code runs as the user and can
@@ -151,7 +158,8 @@ const CHECK_TOOLCHAIN_VARS = ['RUSTUP_HOME', 'CARGO_HOME', 'GOPATH'] as const;
  * Writable: the worktree and the scoring's fresh HOME (`home`), and a private /tmp. Read-only: the
  * git dirs (a check may run `git status` or `git diff`, never move a ref or write the index), the
  * setup links' targets, the toolchain homes the checks' environment names (a cache a check would
- * write there: setup fills it, or `[sandbox] checks = false`). Hidden: what the agents' sandbox hides.
+ * write there: setup fills it, or `[sandbox] checks = false`), their credential files shown empty
+ * (CREDENTIAL_FILES). Hidden: what the agents' sandbox hides.
  * The network: one of its own (`[sandbox] check_network`, "own" by default), so that no process
  * outside (a rival's agent, still running, or its check) can take or answer on the ports the
  * check's tests listen on, nor meet a port two candidates' tests both use.
@@ -179,6 +187,10 @@ export function checkSandbox(
       ...CHECK_TOOLCHAIN_VARS.flatMap((name) => (env[name] ? [env[name]] : [])),
       ...codePathsInHome(env),
     ],
+    masked: CHECK_TOOLCHAIN_VARS.flatMap((name) => {
+      const home = env[name];
+      return home ? CREDENTIAL_FILES.map((file) => join(home, file)) : [];
+    }),
   };
 }
 

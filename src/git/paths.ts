@@ -226,7 +226,7 @@ function fileText(path: string): string {
 
 /** A path where the worktree differs from its index (see worktreeChanges). */
 export interface WorktreeChange {
-  /** `changed` or `deleted`: a tracked path; `untracked`: not in the index and not ignored (a folder ends in `/`). */
+  /** `changed` or `deleted`: a tracked path; `untracked`: not in the index (ignored too with `ignored`; a folder ends in `/`). */
   readonly kind: 'changed' | 'deleted' | 'untracked';
   readonly path: string;
 }
@@ -238,10 +238,12 @@ const CHANGE_KIND: Readonly<Record<string, WorktreeChange['kind']>> = { C: 'chan
  * --exclude-standard`: tracked files changed in content, mode or type, or deleted (an edit whose
  * stat data was put back is still seen: its ctime moved), and untracked entries that are not
  * ignored, a wholly untracked folder as one entry, empty folders included: what `git clean -d`
- * would remove. Says nothing of the index against HEAD, nor of ignored files.
+ * would remove. With `ignored`, without `--exclude-standard`: the ignored entries too, what
+ * `git clean -dx` would remove. Says nothing of the index against HEAD.
  */
-export async function worktreeChanges(worktree: string, opts: GitCallOptions = {}): Promise<WorktreeChange[]> {
-  const out = await gitOut(worktree, ['ls-files', '-z', '-t', '-m', '-d', '-o', '--directory', '--exclude-standard', '--full-name', '--', ':/'], opts);
+export async function worktreeChanges(worktree: string, opts: GitCallOptions & { readonly ignored?: boolean } = {}): Promise<WorktreeChange[]> {
+  const excludes = opts.ignored ? [] : ['--exclude-standard'];
+  const out = await gitOut(worktree, ['ls-files', '-z', '-t', '-m', '-d', '-o', '--directory', ...excludes, '--full-name', '--', ':/'], opts);
   return splitNul(out).map((entry) => {
     const kind = CHANGE_KIND[entry.charAt(0)];
     if (kind === undefined || entry.charAt(1) !== ' ') throw new Error(`git ls-files -t in ${worktree}: unexpected entry ${JSON.stringify(entry)}`);

@@ -51,6 +51,12 @@ export interface SandboxLayout {
   readonly writable: readonly string[];
   /** Visible read-only even inside a hidden folder or a writable one (the shared git dir, the `.git` file). */
   readonly readOnly: readonly string[];
+  /**
+   * Files shown empty (bound over by /dev/null, read-only): the credential files inside a folder
+   * bound back read-only (a toolchain home's `credentials.toml`), which the program may not read.
+   * Only those that exist. @default none
+   */
+  readonly masked?: readonly string[] | undefined;
   /** The agent's PATH: its folders under /tmp or a hidden folder are bound back read-only. */
   readonly pathVariable?: string | undefined;
   /**
@@ -124,8 +130,8 @@ export function wrapInSandbox(command: string, args: readonly string[], layout: 
   return { command: layout.bwrap, args: [...sandboxArgs(layout, command), '--chdir', layout.workdir, '--', command, ...args] };
 }
 
-type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw'; readonly path: string; readonly target?: string };
-const KIND_ORDER = { tmpfs: 0, link: 1, ro: 2, rw: 3 } as const;
+type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw' | 'mask'; readonly path: string; readonly target?: string };
+const KIND_ORDER = { tmpfs: 0, link: 1, ro: 2, rw: 3, mask: 4 } as const;
 
 /**
  * The symbolic links on the way to `path`: where each is and what it says, each resolved before
@@ -164,6 +170,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
       .map((path) => ({ kind: 'ro' as const, path })),
     ...layout.readOnly.filter(existsSync).map((path) => ({ kind: 'ro' as const, path: real(path) })),
     ...[layout.workdir, layout.home, ...layout.writable].filter(existsSync).map((path) => ({ kind: 'rw' as const, path: real(path) })),
+    ...(layout.masked ?? []).filter(existsSync).map((path) => ({ kind: 'mask' as const, path: real(path) })),
   ];
   // What is bound back is bound where it really is; a program finds it by the path it was given,
   // through links that live in a hidden folder, where nothing of the host shows: those links are
@@ -185,6 +192,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
   for (const mount of sorted) {
     if (mount.kind === 'tmpfs') args.push('--tmpfs', mount.path);
     else if (mount.kind === 'link') args.push('--symlink', mount.target ?? '', mount.path);
+    else if (mount.kind === 'mask') args.push('--ro-bind', '/dev/null', mount.path);
     else args.push(mount.kind === 'ro' ? '--ro-bind' : '--bind', mount.path, mount.path);
   }
   // The hidden folders are empty and read-only (the private /tmp stays writable); what was

@@ -593,6 +593,34 @@ describe('after the checks: back to exactly the commit', () => {
     expect(existsSync(join(w.wt, 'out'))).toBe(false);
     expect(await putBackAfter(() => put(w.wt, 'src/answer.txt', '43\n'))).toEqual(['reset', 'clean']);
   });
+
+  it('removes the ignored files a check left, as the untracked ones: a credential the checks copied there never reaches the next agent call', async () => {
+    const w = await world();
+    const keep = ['.env', 'node_modules'];
+    put(w.wt, '.env', 'SECRET=1\n');
+    put(w.wt, 'node_modules/dep/index.js', 'module.exports = 1;\n');
+    put(w.wt, 'src/answer.txt', '42\n');
+    const sha = await commit(w.wt, keep);
+    // The agent's own ignored leftover: aside during the checks, back after.
+    put(w.wt, 'ignored/agent-notes.txt', 'mine\n');
+    // The candidate's code, run by a check, copies what it can read into an ignored file (and an ignored folder).
+    const leak = "mkdir -p ignored && echo 'tok-from-a-credential-file' > ignored/loot.txt && mkdir -p ignored/deep && echo x > ignored/deep/more.txt && sh test/check.sh";
+
+    const s = await score(w, sha, { command: leak, keep, justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true } });
+
+    expect(s.checks[0]?.passed).toBe(true);
+    expect(existsSync(join(w.wt, 'ignored/loot.txt'))).toBe(false);
+    expect(existsSync(join(w.wt, 'ignored/deep'))).toBe(false);
+    expect(readFileSync(join(w.wt, 'ignored/agent-notes.txt'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(w.wt, '.env'), 'utf8')).toBe('SECRET=1\n');
+    expect(readFileSync(join(w.wt, 'node_modules/dep/index.js'), 'utf8')).toBe('module.exports = 1;\n');
+    // And on the slow path too (no tree of the preparation: the reset and the clean always run).
+    const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep });
+    put(w.wt, 'ignored/loot.txt', 'again\n');
+    await putBackScoringTree(w.wt, { commit: sha, keep, branch: tree.branch });
+    expect(existsSync(join(w.wt, 'ignored/loot.txt'))).toBe(false);
+    expect(readFileSync(join(w.wt, 'ignored/agent-notes.txt'), 'utf8')).toBe('mine\n');
+  });
 });
 
 describe('the worktree folder replaced by what runs before the put-back', () => {

@@ -76,13 +76,17 @@ describe('selection: git processes', () => {
       baseCommit: base,
       maxScore: 100,
       candidates: state.order.map((id) => ({ id, ref: `refs/bestof/r1/${id}/kept`, branch: `bestof/r1/${id}` })),
-      spec: { select: { min_score: 0, tie_break: ['score'], allow_tampered: false }, checks: { frozen: ['test/**'], protected: [], editable: [] } },
+      spec: { select: { min_score: 0, tie_break: ['score'], allow_tampered: false, allow_autorun: true }, checks: { frozen: ['test/**'], protected: [], editable: [] } },
     } as unknown as RunContext['plan'];
     const ctx = { plan, state: () => state, emit: (event: UnstampedEvent) => events.push(event) } as unknown as RunContext;
     const { calls } = await recordGitCalls(tempDir(), () => selection(ctx));
     expect(events.filter((e) => e.type === 'run.warning')).toEqual([]);
     expect(events.find((e) => e.type === 'selection.finished')).toMatchObject({ winner: 'c1' });
-    expect(calls.map((c) => c.replace(/^(-c \S+ )+/, ''))).toEqual([
+    const asked = calls.map((c) => c.replace(/^(-c \S+ )+/, ''));
+    // Besides, one diff per candidate for the files that run code in the user's checkout (src/engine/autorun-files.ts), which no scoring asks.
+    const autorun = asked.filter((c) => c.includes('.envrc'));
+    expect(autorun).toHaveLength(3);
+    expect(asked.filter((c) => !autorun.includes(c))).toEqual([
       `rev-parse ${['c1', 'c2', 'c3'].flatMap((id) => [`refs/bestof/r1/${id}/kept^{commit}`, `refs/heads/bestof/r1/${id}^{commit}`]).join(' ')} --`,
     ]);
   });

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { agentGitScratchDir, agentSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
+import { agentGitScratchDir, agentSandbox, checkSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
 import { agentGitDirs } from '../../src/git/agent-git-dirs.js';
 import { prepareAgentGitScratch } from '../../src/git/agent-git-scratch.js';
 import { probeSandbox, runAgentProcess, sandboxArgs, type SandboxLayout } from '../../src/process/sandbox.js';
@@ -260,6 +260,25 @@ describe('toolchains installed in the user HOME', () => {
     ].join('\n');
     const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 }, layout);
     expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok', 'shim-ok']);
+  });
+
+  it("the checks' sandbox shows cargo's home read-only and its credentials.toml empty (the code a check runs is the candidate's)", async () => {
+    const cargoHome = join(userHome, '.cargo');
+    put('.cargo/credentials.toml', '[registry]\ntoken = "cio-secret-token"\n');
+    put('.cargo/config.toml', '[net]\noffline = true\n');
+    const home = join(base, 'check-home');
+    mkdirSync(home, { recursive: true });
+    vi.stubEnv('HOME', userHome);
+    let layout: SandboxLayout | undefined;
+    try {
+      layout = checkSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, { PATH: process.env.PATH, CARGO_HOME: cargoHome }, home);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    if (!layout) throw new Error('no layout');
+    const result = await runAgentProcess('bash', ['-c', `cat ${cargoHome}/config.toml; echo "creds:[$(cat ${cargoHome}/credentials.toml)]"; echo x > ${cargoHome}/credentials.toml 2>/dev/null && echo wrote || echo "cannot write"`], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: home }, timeoutMs: 30_000 }, layout);
+    expect(result.stdout).toBe('[net]\noffline = true\ncreds:[]\ncannot write\n');
+    expect(readFileSync(join(cargoHome, 'credentials.toml'), 'utf8')).toContain('cio-secret-token');
   });
 
   it('finds a JDK through SDKMAN\'s `current` link, on PATH and as JAVA_HOME: the link is made again inside the hidden HOME', async () => {
