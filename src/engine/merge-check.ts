@@ -37,6 +37,7 @@ import type { MergeOnto } from './events.js';
 import type { MergeCheck } from './merge-policy.js';
 import type { CandidatePlan } from './plan.js';
 import type { RunContext } from './run-context.js';
+import type { CheckOutcome } from '../checks/run-checks.js';
 import type { CandidateState } from './run-state.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { listFew, plural } from './words.js';
@@ -75,12 +76,15 @@ export async function checkMergeOnTip(ctx: RunContext, request: MergeCheckReques
   const c = ctx.state().candidates[winner.id];
   const failedChecks = scoring.checks.filter((check) => !check.passed).map((check) => check.name);
   const ran = new Set(scoring.checks.map((check) => check.name));
-  const lost = passedChecks(c).filter((name) => failedChecks.includes(name) || !ran.has(name));
+  const passed = passedChecks(c);
+  const lost = passed.map((check) => check.name).filter((name) => failedChecks.includes(name) || !ran.has(name));
+  // The checks' points only: a loop's score has the review's points in it, which no check of the merge gives.
+  const winnerPoints = passed.reduce((sum, check) => sum + check.points, 0);
   const checked = { commit, score: scoring.score, maxScore: scoring.maxScore, failedChecks, lost };
   const points = `${scoring.score}/${scoring.maxScore}`;
   if (scoring.interrupted) return { onto: { ...onto, checked }, refusal: `${moved}, and the check of the merge onto it was cancelled, so ${into} was not moved; ${kept}` };
-  if (lost.length === 0 && scoring.score >= (c?.score ?? 0)) return { onto: { ...onto, checked }, note: `${moved}: the merge was checked on the new tip: ${points}` };
-  const why = lost.length > 0 ? `fails ${listFew(lost, MAX_LISTED)} (which ${winner.id} passed)` : `scores ${points}, below ${winner.id}'s ${c?.score ?? 0}`;
+  if (lost.length === 0 && scoring.score >= winnerPoints) return { onto: { ...onto, checked }, note: `${moved}: the merge was checked on the new tip: ${points}` };
+  const why = lost.length > 0 ? `fails ${listFew(lost, MAX_LISTED)} (which ${winner.id} passed)` : `scores ${points}, below ${winner.id}'s ${winnerPoints} (the code the checks ran changed files the spec keeps)`;
   return {
     onto: { ...onto, checked },
     refusal: `${moved}: the merge onto the new tip ${why}, so ${into} was not moved; ${kept}: merge it by hand with \`git merge ${request.byHand}\`, fix what fails, and run the checks (logs in ${join(plan.runDir, CHECK_NAME)})`,
@@ -88,10 +92,10 @@ export async function checkMergeOnTip(ctx: RunContext, request: MergeCheckReques
 }
 
 /** The checks the winner's scored commit passed: those of the last iteration scored at that commit (the final scoring's included). */
-function passedChecks(c: CandidateState | undefined): string[] {
+function passedChecks(c: CandidateState | undefined): CheckOutcome[] {
   if (!c?.commit) return [];
   const scored = [...c.iterations].reverse().find((it) => it.commit === c.commit && it.checks.length > 0);
-  return (scored?.checks ?? []).filter((check) => check.passed).map((check) => check.name);
+  return (scored?.checks ?? []).filter((check) => check.passed);
 }
 
 /**
