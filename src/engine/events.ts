@@ -36,6 +36,28 @@ export interface CandidateInfo {
  */
 export const RECORD_FORMAT = 1;
 
+/**
+ * Where a merge into `into` went on: the branch's tip when it was made, and, when that tip had moved
+ * past `base` so that the merge's result is not the tree the winner was scored on, the result as the
+ * checks scored it (./merge-check.ts). Absent for the modes that merge nothing.
+ */
+export interface MergeOnto {
+  /** `into`'s tip the winner was merged onto (or would have been). */
+  readonly tip: string;
+  /** Commits on `into` since `base` (`git rev-list --count base..tip`): 0 when it had not moved. */
+  readonly commitsPastBase: number;
+  /** The merge's result scored by every check in a worktree of bestof's own; absent when it is the winner's scored tree. */
+  readonly checked?: {
+    /** The merge commit that was scored (made in that worktree; the user's branch never had it). */
+    readonly commit: string;
+    readonly score: number;
+    readonly maxScore: number;
+    readonly failedChecks: readonly string[];
+    /** Checks the winner passed that the merge's result fails: not empty, `into` was not moved. */
+    readonly lost: readonly string[];
+  };
+}
+
 export type CandidateStatus = 'queued' | 'setup' | 'running' | 'checking' | 'reviewing' | 'done' | 'failed' | 'stopped' | 'cancelled';
 
 export type RunStatus = 'winner' | 'no_winner' | 'cancelled' | 'failed';
@@ -187,6 +209,8 @@ export type RunEvent = Stamped &
         readonly commit?: string;
         readonly branch: string;
         readonly message: string;
+        /** merge, squash, ff: `into`'s tip it went onto, and the check of the result when that tip had moved past `base`. */
+        readonly onto?: MergeOnto;
       }
     | {
         /**

@@ -9,6 +9,9 @@
  * scored one that puts them back as in base, and that commit is what reaches the user: merged,
  * or (branch, pr, none) the winner's branch moved onto it. It is kept at
  * refs/bestof/<run>/<candidate>/reverted.
+ *
+ * Before a merge into `into`, the caller's check (`checkMerge`, ./merge-check.ts) may refuse it: the
+ * branch moved past `base`, and the merge's result fails a check the winner passed.
  */
 import type { TamperedPath } from '../checks/frozen.js';
 import { mergeWinner } from '../git/merge.js';
@@ -18,6 +21,7 @@ import { pushBranch } from '../git/remote.js';
 import { revertPathsCommit } from '../git/tree.js';
 import { runProcess } from '../process/run-process.js';
 import type { MergeMode } from '../spec/schema.js';
+import type { MergeOnto } from './events.js';
 import { findOnPath } from '../process/find-on-path.js';
 import { listFew } from './words.js';
 
@@ -37,13 +41,30 @@ export interface MergeRequest {
   /** Protected paths the winner changed; they are reverted before anything reaches the user. @default [] */
   readonly revert?: readonly TamperedPath[];
   readonly into: string | undefined;
+  /**
+   * merge, squash, ff: asked with the commit to merge before `into` is touched (./merge-check.ts):
+   * where `into` is, and, when it moved past `base`, whether the merge's result passes the checks
+   * the winner passed. A refusal leaves `into` where it is. @default no check: merged onto any tip
+   */
+  readonly checkMerge?: (toMerge: string) => Promise<MergeCheck>;
   readonly signal?: AbortSignal;
+}
+
+/** What the check before a merge found: where `into` is, and a refusal, or a note for the outcome's message. */
+export interface MergeCheck {
+  readonly onto?: MergeOnto;
+  /** Said instead of merging: the result fails a check the winner passed, or could not be checked. */
+  readonly refusal?: string;
+  /** Said after the merge: `into` had moved, and how the result scored. */
+  readonly note?: string;
 }
 
 export interface MergeOutcome {
   readonly ok: boolean;
   readonly commit?: string;
   readonly message: string;
+  /** merge, squash, ff with a check: `into`'s tip, and the result's score when it had moved. */
+  readonly onto?: MergeOnto;
 }
 
 /** Where bestof's revert commit is kept: beside the kept ref, under refs/bestof/<run>/. */
@@ -118,22 +139,9 @@ export async function applyMergePolicy(request: MergeRequest): Promise<MergeOutc
       return { ok: true, message: `the winner's work is on branch ${branch} (merge it with \`git merge ${branch}\`)${await branchOntoRevert(request, target.value)}` };
     case 'merge':
     case 'squash':
-    case 'ff': {
+    case 'ff':
       if (!request.into) return { ok: false, message: `no branch to merge into; the winner's work is on branch ${branch}` };
-      const { commit: toMerge, note, body } = target.value;
-      const merged = await mergeWinner(request.repoRoot, {
-        mode,
-        commit: toMerge,
-        branch,
-        ...(toMerge === request.commit ? {} : { byHand: revertedRef(request.keptRef) }),
-        into: request.into,
-        message: `${title}\n\n${body}`,
-        signal: request.signal,
-      });
-      if (!merged.ok) return { ok: false, message: merged.error.message };
-      const { commit } = merged.value;
-      return { ok: true, commit, message: `merged ${branch} (${toMerge.slice(0, 10)}) into ${request.into} (${mode}) as ${commit.slice(0, 10)}${note ? `; ${note}` : ''}` };
-    }
+      return mergeChecked({ ...request, mode, into: request.into }, target.value, title);
     case 'pr': {
       const moved = await branchOntoRevert(request, target.value);
       const opened = await openPullRequest(request, title);
@@ -143,6 +151,39 @@ export async function applyMergePolicy(request: MergeRequest): Promise<MergeOutc
       const unreachable: never = mode;
       return unreachable;
     }
+  }
+}
+
+/** How often a merge is checked again when `into` moved once more while it was being checked (another run merged meanwhile). */
+const MERGE_CHECK_ATTEMPTS = 3;
+
+/**
+ * merge, squash, ff into `into`: the caller's check first (`checkMerge`), then the merge onto the
+ * tip that was checked. A merge that finds `into` moved since is checked again on the new tip: two
+ * runs ending together take turns, each checked on what the other left.
+ */
+async function mergeChecked(request: MergeRequest & { readonly mode: 'merge' | 'squash' | 'ff'; readonly into: string }, target: ToMerge, title: string): Promise<MergeOutcome> {
+  const { mode, branch, into } = request;
+  const { commit: toMerge, note, body } = target;
+  for (let attempt = 1; ; attempt++) {
+    const check = await request.checkMerge?.(toMerge);
+    const onto = check?.onto ? { onto: check.onto } : {};
+    if (check?.refusal !== undefined) return { ok: false, message: check.refusal, ...onto };
+    const merged = await mergeWinner(request.repoRoot, {
+      mode,
+      commit: toMerge,
+      branch,
+      ...(toMerge === request.commit ? {} : { byHand: revertedRef(request.keptRef) }),
+      into,
+      message: `${title}\n\n${body}`,
+      ...(check?.onto ? { onto: check.onto.tip } : {}),
+      signal: request.signal,
+    });
+    if (!merged.ok && merged.error.reason === 'moved' && attempt < MERGE_CHECK_ATTEMPTS) continue;
+    if (!merged.ok) return { ok: false, message: merged.error.message, ...onto };
+    const { commit } = merged.value;
+    const notes = [note, check?.note].filter(Boolean).map((n) => `; ${n}`).join('');
+    return { ok: true, commit, message: `merged ${branch} (${toMerge.slice(0, 10)}) into ${into} (${mode}) as ${commit.slice(0, 10)}${notes}`, ...onto };
   }
 }
 

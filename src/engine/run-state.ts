@@ -9,7 +9,7 @@ import type { MergeMode } from '../spec/schema.js';
 import type { RankEntry } from './select.js';
 import type { TamperedPath } from '../checks/frozen.js';
 import type { CheckOutcome } from '../checks/run-checks.js';
-import type { CandidateInfo, CandidateStatus, RunEvent, RunStatus } from './events.js';
+import type { CandidateInfo, CandidateStatus, MergeOnto, RunEvent, RunStatus } from './events.js';
 import { costReported } from './cost-known.js';
 import { chooseWinner, type WinnerChoice } from './winner-choice.js';
 import type { StopReason } from './stop-rules.js';
@@ -106,7 +106,7 @@ export interface RunState {
   /** Set when the user chose a winner in the compare view after the run (winner.chosen). */
   readonly chosen?: WinnerChoice;
   readonly selectionMessage?: string;
-  readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string };
+  readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string; readonly onto?: MergeOnto };
   /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
   readonly mergeStarted?: { readonly candidate: string; readonly mode: MergeMode; readonly commit: string; readonly into?: string; readonly intoBefore?: string };
   readonly warnings: readonly string[];
@@ -342,7 +342,7 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
     case 'merge.finished':
       return {
         ...state,
-        merge: { candidate: event.candidate, mode: event.mode, ok: event.ok, commit: event.commit, branch: event.branch, message: event.message },
+        merge: { candidate: event.candidate, mode: event.mode, ok: event.ok, commit: event.commit, branch: event.branch, message: event.message, ...(event.onto ? { onto: event.onto } : {}) },
       };
     case 'winner.chosen':
       return chooseWinner(state, event);

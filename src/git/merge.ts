@@ -29,10 +29,15 @@ export interface MergeWinnerOptions {
   into: string;
   /** Message of the merge or squash commit (unused by `ff`). */
   message: string;
+  /**
+   * The tip of `into` this merge was checked on (src/engine/merge-check.ts): refused when `into` is
+   * somewhere else now, since what was checked would not be what lands. @default any tip
+   */
+  onto?: string;
   signal?: AbortSignal;
 }
 
-export type MergeFailureReason = 'dirty' | 'not_checked_out' | 'conflict' | 'not_fast_forward' | 'error';
+export type MergeFailureReason = 'dirty' | 'not_checked_out' | 'conflict' | 'not_fast_forward' | 'moved' | 'error';
 
 export interface MergeFailure {
   readonly reason: MergeFailureReason;
@@ -142,6 +147,13 @@ async function mergePreflight(repo: string, gitDir: string, opts: MergeWinnerOpt
 
   const headBefore = await resolveCommit(repo, 'HEAD', call);
   if (headBefore === undefined) throw new Error(`no HEAD commit in ${repo}`);
+  if (opts.onto !== undefined && headBefore !== opts.onto) {
+    return fail(
+      'moved',
+      `cannot merge ${branch} into ${into}: ${into} moved to ${headBefore.slice(0, 10)} while the merge onto ${opts.onto.slice(0, 10)} was being checked, so the checked result is not what would land. ` +
+        `Merge it by hand with \`git merge ${byHand}\` and run the checks; ${kept}.`,
+    );
+  }
   if (await isAncestor(repo, branchSha, headBefore, call)) {
     return fail('error', `nothing to merge: ${into} already contains every commit of ${branch}; ${kept}.`);
   }
@@ -220,6 +232,22 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
   const run = await step(['merge', '--ff-only', branchSha]);
   if (run.code !== 0) return failed(`git merge --ff-only ${branch}`, run);
   return ok({ commit: await headNow() });
+}
+
+/**
+ * A merge commit of `commit` onto the HEAD of `worktree` (a worktree of bestof's own, never the
+ * user's checkout), with no hook of the user's: the result a merge into the user's branch would
+ * have, made where the checks can score it first (src/engine/merge-check.ts). A merge or squash of
+ * the same two commits gives the same tree. A conflict (or any failure) is aborted and said.
+ */
+export async function mergeInWorktree(worktree: string, opts: { readonly commit: string; readonly message: string; readonly signal?: AbortSignal }): Promise<Result<string>> {
+  const call = { signal: opts.signal };
+  const identity = await identityArgs(worktree, call);
+  const run = await runGit(worktree, [...identity, 'merge', '--no-ff', '--no-edit', '-m', opts.message, opts.commit], call);
+  if (run.code === 0) return ok((await gitOut(worktree, ['rev-parse', 'HEAD'], call)).trim());
+  const conflicts = await unmergedPaths(worktree).catch(() => []);
+  await runGit(worktree, ['merge', '--abort']).catch(() => undefined);
+  return err(conflicts.length > 0 ? `it conflicts in ${listPaths(conflicts)}` : gitMessage(run.stderr || run.stdout));
 }
 
 export interface EarlierMergeQuery {

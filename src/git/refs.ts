@@ -106,6 +106,11 @@ export async function isAncestor(repo: string, ancestor: string, descendant: str
   throw new Error(`git merge-base --is-ancestor ${ancestor} ${descendant} failed in ${repo}: ${gitMessage(run.stderr)}`);
 }
 
+/** How many commits `to` has that `from` has not (`git rev-list --count from..to`). */
+export async function commitsSince(repo: string, from: string, to: string, opts: GitCallOptions = {}): Promise<number> {
+  return Number((await gitOut(repo, ['rev-list', '--count', `${from}..${to}`], opts)).trim());
+}
+
 /** Local branches (names without `refs/heads/`) that contain the commit `sha`. */
 export async function branchesContaining(repo: string, sha: string, opts: GitCallOptions = {}): Promise<string[]> {
   // Full ref names: the short name of refs/heads/bestof/<run>/c1 is ambiguous with refs/bestof/<run>/c1.

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeWinner, undoInterruptedMerge, type MergeWinnerOptions } from '../../src/git/merge.js';
+import { mergeInWorktree, mergeWinner, undoInterruptedMerge, type MergeWinnerOptions } from '../../src/git/merge.js';
 import { ok } from '../../src/result.js';
 import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
@@ -281,6 +281,39 @@ describe('mergeWinner', () => {
       if (mode === 'merge') expect(r.git('log', '-1', '--format=%s')).toBe('bestof: merge winner a');
     });
   }
+});
+
+describe('a merge checked on a tip of `into` (src/engine/merge-check.ts)', () => {
+  it('mergeWinner with `onto`: refused (moved), the checkout untouched, when `into` is elsewhere now; merged when it is there', async () => {
+    const { r, base } = setup();
+    r.write('a.txt', 'user\n');
+    const moved = r.commitAll('the user commits after the check');
+    const before = snapshot(r);
+    for (const mode of ['merge', 'squash', 'ff'] as const) {
+      const result = await mergeWinner(r.dir, { ...opts(mode), onto: base });
+      expect(result.ok, mode).toBe(false);
+      if (!result.ok) {
+        expect(result.error.reason).toBe('moved');
+        expect(result.error.message).toContain(`main moved to ${moved.slice(0, 10)} while the merge onto ${base.slice(0, 10)} was being checked`);
+      }
+      expect(snapshot(r)).toEqual(before);
+    }
+    expect((await mergeWinner(r.dir, { ...opts('merge'), onto: moved })).ok).toBe(true);
+  });
+
+  it('mergeInWorktree: the merge commit of the winner onto HEAD; a conflict is aborted and named', async () => {
+    const { r, base, tip } = setup();
+    const made = await mergeInWorktree(r.dir, { commit: tip, message: 'check' });
+    expect(made).toEqual(ok(r.git('rev-parse', 'HEAD')));
+    expect(r.git('rev-parse', 'HEAD^1', 'HEAD^2')).toBe(`${base}\n${tip}`);
+    r.git('reset', '--quiet', '--hard', base);
+    r.write('b.txt', 'b1\nUSER\nb3\n');
+    const user = r.commitAll('user changes the same line');
+    const conflict = await mergeInWorktree(r.dir, { commit: tip, message: 'check' });
+    expect(conflict).toEqual({ ok: false, error: 'it conflicts in b.txt' });
+    expect(r.git('rev-parse', 'HEAD')).toBe(user);
+    expect(r.git('status', '--porcelain')).toBe('');
+  });
 });
 
 describe('undoInterruptedMerge: what a merge killed half-way left in the checkout', () => {

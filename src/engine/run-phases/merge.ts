@@ -9,12 +9,17 @@
  * nothing here; one whose record has only merge.started asks git whether the merge happened
  * (src/git/merge.ts findEarlierMerge) and records it rather than merging again; when it did not,
  * what it left half-made in the checkout is undone first (undoInterruptedMerge), then it is made.
+ *
+ * When the target branch moved past base meanwhile, the merge's result is scored first, in a
+ * worktree of bestof's own, and the branch moves only if it keeps every check the winner passed
+ * (../merge-check.ts).
  */
 import { keptAsInBase } from '../../checks/frozen.js';
 import { findEarlierMerge, undoInterruptedMerge } from '../../git/merge.js';
 import { indexMatchesCommit, resolveCommit } from '../../git/repo.js';
 import { swapRef, updateOwnRef } from '../../git/refs.js';
-import { applyMergePolicy, mergeTitle } from '../merge-policy.js';
+import { checkMergeOnTip } from '../merge-check.js';
+import { applyMergePolicy, mergeTitle, revertedRef } from '../merge-policy.js';
 import type { CandidatePlan } from '../plan.js';
 import type { RunContext } from '../run-context.js';
 import { lostCandidates } from '../run-state.js';
@@ -55,11 +60,20 @@ export async function merge(ctx: RunContext): Promise<void> {
     keptRef: candidate.ref,
     revert,
     into: plan.into,
+    ...(into ? { checkMerge: (toMerge: string) => checkMergeOnTip(ctx, { winner: candidate, toMerge, into, byHand: toMerge === scored ? candidate.branch : revertedRef(candidate.ref) }) } : {}),
   });
   // Files that run code in the user's checkout (../autorun-files.ts) are named where the merge is said, not only in the ranking.
   const autorun = state.ranking.find((r) => r.candidate === winner)?.autorun;
-  const message = merged.ok && autorun ? `${merged.message}; it ${describeAutorun(autorun)}` : merged.message;
-  ctx.emit({ type: 'merge.finished', candidate: winner, mode, branch: candidate.branch, ok: merged.ok, ...(merged.commit ? { commit: merged.commit } : {}), message });
+  ctx.emit({
+    type: 'merge.finished',
+    candidate: winner,
+    mode,
+    branch: candidate.branch,
+    ok: merged.ok,
+    ...(merged.commit ? { commit: merged.commit } : {}),
+    message: merged.ok && autorun ? `${merged.message}; it ${describeAutorun(autorun)}` : merged.message,
+    ...(merged.onto ? { onto: merged.onto } : {}),
+  });
 }
 
 /**
