@@ -5,7 +5,8 @@
  *
  * (beside them, report reads bench's summary for bench.html, and ui a bench's types; never the reverse)
  * plus the leaves every layer may import and which import nothing of ours: src/result.ts,
- * src/package-root.ts (where the package's own files are), src/owned-tree.ts and src/proc-stat.ts. Every
+ * src/package-root.ts (where the package's own files are), src/owned-tree.ts, src/proc-stat.ts and
+ * src/printable.ts (text safe to print, for every writer of plain output). Every
  * relative import of every file under src/ is checked against the table below; so are the
  * packages that belong to one layer only (ink and react to the UI, child_process to src/process
  * and to src/git/spawn-git.ts, git's own runner).
@@ -17,11 +18,11 @@ import { PROJECT_ROOT } from './helpers/cli.js';
 
 const SRC = join(PROJECT_ROOT, 'src');
 
-type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree' | 'proc-stat';
+type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree' | 'proc-stat' | 'printable';
 
 const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
 /** Modules of one file that every layer may import, and that import nothing of ours. */
-const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat'];
+const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat', 'printable'];
 
 /**
  * Which layers each layer may import (besides itself and `result`). A layer may reach past the
@@ -47,6 +48,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   'package-root': [],
   'owned-tree': [],
   'proc-stat': [],
+  printable: [],
 };
 
 /**

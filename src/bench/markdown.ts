@@ -10,6 +10,7 @@
  */
 import type { BaselineComparison } from './baseline.js';
 import { plural } from '../engine/words.js';
+import { printableLines } from '../printable.js';
 import { duration, NONE, percent, percentInterval, points, pointsInterval, pointsSize, usd } from './format.js';
 import { formatShard } from './shard.js';
 import type { AgentSummary, BenchSummary, CellSummary } from './summary.js';
@@ -157,5 +158,6 @@ export function renderBenchMarkdown(summary: BenchSummary, comparison?: Baseline
     notesSection(summary),
     [harnessLine(summary)],
   ].filter((lines) => lines.length > 0);
-  return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+  // Printable as a whole (src/printable.ts): a reason can hold what an agent or a setup command printed.
+  return printableLines(`${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`);
 }

@@ -18,6 +18,7 @@ import type { DiffLoader, UiCommands, WinnerChoiceResult } from '../ui/commands.
 import { wrapText } from '../ui/format/text.js';
 import { loadInkUi } from '../ui/load-ink-ui.js';
 import { formatEvent } from '../ui/plain-reporter.js';
+import { printable } from '../printable.js';
 
 // Where it is decided, apart, so that a command can ask before it loads this module.
 export { wantsInteractiveUi } from './wants-interactive-ui.js';
@@ -70,11 +71,12 @@ export async function chooseWinner(run: RunState, candidateId: string, mode: Run
  * Prints the lines that close a run after the Ink UI, wrapped between words at the terminal's
  * width: the terminal would break them anywhere, a command to copy in the middle of a branch
  * name. A backquoted command stays on one line; one wider than the terminal gets a line of its
- * own and the terminal's own wrapping, which copies back as one line.
+ * own and the terminal's own wrapping, which copies back as one line. Each line is printable
+ * (src/printable.ts): a merge's message can name a file an agent made.
  */
 export function writeClosingLines(text: string, out: { readonly columns?: number; write(chunk: string): unknown } = process.stdout): void {
   const width = out.columns;
-  const lines = text.split('\n').flatMap((line) => (width === undefined || width <= 0 ? [line] : wrapText(line, width, { long: 'keep' })));
+  const lines = text.split('\n').map(printable).flatMap((line) => (width === undefined || width <= 0 ? [line] : wrapText(line, width, { long: 'keep' })));
   out.write(`${lines.join('\n')}\n`);
 }
 

@@ -8,6 +8,7 @@
  * The codes and their meaning are in src/engine/exit-codes.ts (and the README's table).
  */
 import { EXIT_CODES } from '../engine/exit-codes.js';
+import { printableLines } from '../printable.js';
 import { guardOutputStreams } from './output.js';
 import { UsageError } from './usage-error.js';
 import { commandHelp, commandWords, findCommand, mainHelp, type CommandDescriptor } from './help.js';
@@ -128,6 +129,7 @@ async function reportUnexpected(error: unknown): Promise<void> {
     process.stderr.write(`bestof: ${gitProblem}\n`);
     process.exit(EXIT_CODES.badInput);
   }
-  process.stderr.write(`bestof: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
+  // Printable (src/printable.ts): an error about a path can hold the name of a file an agent made.
+  process.stderr.write(`bestof: internal error: ${printableLines((error as Error)?.stack ?? String(error))}\nPlease report this with the command you ran.\n`);
   process.exit(EXIT_CODES.internalError);
 }

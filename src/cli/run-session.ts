@@ -15,7 +15,7 @@ import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
 import { FORWARDED_CANCEL } from '../process/namespace.js';
 import { killAllChildrenNow } from '../process/run-process.js';
-import { buildJsonReport } from '../report/report.js';
+import { renderJsonReport } from '../report/report.js';
 import { writeRunHtml } from '../report/html/write-run-html.js';
 import { createRunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
@@ -141,7 +141,7 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       const others = reportFailed || recordFailure !== undefined ? '' : '; report.json and report.md are complete';
       process.stderr.write(`bestof: warning: ${html.error}${others} (\`bestof show ${plan.runId} --html\` tries again)\n`);
     }
-    if (options.json) process.stdout.write(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+    if (options.json) process.stdout.write(renderJsonReport(state));
     // A winner the user chose in the compare view decides the exit code, as a policy winner would.
     if (choice) return (ended = choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed);
     // The closing line has said it already when the engine met the full disk too (it stopped the run itself).

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
 import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
-import { buildJsonReport, renderMarkdownReport } from './report.js';
+import { renderJsonReport, renderMarkdownReport } from './report.js';
 import { writeFileAtomic } from './state-file.js';
 
 /**
@@ -26,6 +26,6 @@ export function createReportWriter(runDir: string, initial: RunState = initialRu
 /** Both reports of a run from its state (also rewritten after the run, ./after-run.ts). */
 export function writeReports(runDir: string, state: RunState): void {
   // Atomic, each: a report cut short by a full disk would be a JSON file that does not parse.
-  writeFileAtomic(join(runDir, 'report.json'), `${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+  writeFileAtomic(join(runDir, 'report.json'), renderJsonReport(state));
   writeFileAtomic(join(runDir, 'report.md'), renderMarkdownReport(state));
 }

@@ -1,11 +1,14 @@
 /**
  * report.json and report.md, both built from the folded run state (never from the
  * engine's memory), so `bestof show` on a past run prints exactly what the run printed.
+ * Both are printed to terminals (`bestof show`, `--json`, `cat report.md`) and hold what agents
+ * wrote, so both come out printable (src/printable.ts): a control sequence is shown escaped.
  */
 import { join, relative } from 'node:path';
 import { checkLogName } from '../checks/check-log-name.js';
 import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
 import { plural } from '../engine/words.js';
+import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
 import { voteJson, voteMarkdown } from './vote-report.js';
 
@@ -72,7 +75,13 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
   };
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** report.json's text, as written to the run folder and to stdout with `--json`. */
+export function renderJsonReport(state: RunState): string {
+  return printableJson(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
+}
+
+// A CR too: report.md's last step reads it as a newline, which would end the table's row.
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r\n?|\n/g, ' ');
 
 /** The winner is the one the user chose in the compare view (and its merge was done). */
 function winnerChosenByUser(state: RunState): state is RunState & { readonly chosen: NonNullable<RunState['chosen']> } {
@@ -146,7 +155,12 @@ export function renderMarkdownReport(state: RunState): string {
     const c = state.candidates[id];
     if (!c) return;
     const rank = state.ranking.find((r) => r.candidate === id);
-    const note = [rank?.reason, c.tampered.length > 0 ? `tampered with ${c.tampered.map((t) => t.path).join(', ')}` : undefined, rank?.autorun && rank.eligible ? `runs code in your checkout: ${rank.autorun.join(', ')}` : undefined, c.message]
+    const note = [
+      rank?.reason,
+      c.tampered.length > 0 ? `tampered with ${c.tampered.map((t) => printable(t.path)).join(', ')}` : undefined,
+      rank?.autorun && rank.eligible ? `runs code in your checkout: ${rank.autorun.map((path) => printable(path)).join(', ')}` : undefined,
+      c.message,
+    ]
       .filter(Boolean)
       .join('; ');
     lines.push(
@@ -184,5 +198,6 @@ export function renderMarkdownReport(state: RunState): string {
     const c = state.candidates[id];
     if (c) lines.push(`- ${id}: branch \`${c.branch}\`, kept at \`${c.ref}\`${c.commit ? ` (${c.commit.slice(0, 10)})` : ' (no commit)'}`);
   }
-  return `${lines.join('\n')}\n`;
+  // Last, over the whole text: every field, the check outputs' tails included, is printable.
+  return printableLines(`${lines.join('\n')}\n`);
 }

@@ -5,6 +5,7 @@
 import type { BenchEvent } from '../bench/events.js';
 import type { TrialRecord } from '../bench/types.js';
 import { plural } from '../engine/words.js';
+import { printable } from '../printable.js';
 
 export function createBenchPlainReporter(write: (line: string) => void): (event: BenchEvent) => void {
   let total = 0;
@@ -37,7 +38,12 @@ export function createBenchPlainReporter(write: (line: string) => void): (event:
   };
 }
 
+/** One trial in words; its infra reason can hold what a setup command or an agent printed, so the line is printable. */
 export function trialLine(r: TrialRecord): string {
+  return printable(trialWords(r));
+}
+
+function trialWords(r: TrialRecord): string {
   const cell = `${r.task}/${r.agent}#${r.trial}`;
   if (r.infra) return `${cell}: infra failure, left out of the rates: ${r.infraReason ?? r.outcome.reason}`;
   const money = `$${r.costUsd.toFixed(2)}, ${Math.round(r.durationMs / 1000)}s`;

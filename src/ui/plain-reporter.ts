@@ -1,15 +1,26 @@
 /**
  * The plain reporter: one readable line per event, for CI logs, pipes and `--no-tui`.
  * No colours, no cursor movement; every line starts with the time since the run started.
+ * What an agent wrote (its output, its messages, its file names) is in these lines, so each
+ * line is made printable (src/printable.ts): a sequence the terminal would obey, or a newline
+ * that would start a forged line, is shown escaped.
  */
 import type { RunEvent } from '../engine/events.js';
 import { plural } from '../engine/words.js';
+import { printable } from '../printable.js';
 import { voteEventLine } from './vote-lines.js';
 import { formatDuration } from '../spec/duration.js';
 
 const MAX_ACTIVITY = 160;
 
+/** An event in words, safe to print: one line, or two for candidate.tampered. */
 export function formatEvent(event: RunEvent): string {
+  const said = eventWords(event);
+  return typeof said === 'string' ? printable(said) : said.map(printable).join('\n');
+}
+
+/** An event in words, as written (the only event of two lines gives them apart). */
+function eventWords(event: RunEvent): string | readonly string[] {
   switch (event.type) {
     case 'run.started':
       return `run ${event.runId} (${event.name}): ${plural(event.candidates.length, 'candidate')} on ${event.base} (${event.baseCommit.slice(0, 10)}), ${plural(event.checks.length, 'check')} worth ${plural(event.maxScore, 'point')}; run folder ${event.runDir}`;
@@ -47,7 +58,7 @@ export function formatEvent(event: RunEvent): string {
       return [
         ...(frozen.length > 0 ? [`${event.candidate} TAMPERED with frozen paths (put back for scoring): ${list(frozen)}`] : []),
         ...(outside.length > 0 ? [`${event.candidate} changed files outside [checks] editable (put back for scoring and before any merge): ${list(outside)}`] : []),
-      ].join('\n');
+      ];
     }
     case 'candidate.scored':
       return `${event.candidate} score ${event.score}/${event.maxScore}${event.reviewPoints ? ` (review +${event.reviewPoints})` : ''}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareToBaseline } from '../../src/bench/baseline.js';
 import { renderBenchMarkdown } from '../../src/bench/markdown.js';
 import { summarizeBench } from '../../src/bench/summary.js';
+import { trialLine } from '../../src/ui/bench-lines.js';
 import { handWorkedBench, handWorkedRecords, trialRecord } from './hand-worked-bench.js';
 
 function section(markdown: string, title: string): string {
@@ -70,5 +71,13 @@ describe('renderBenchMarkdown', () => {
     expect(text).toContain('- t1/claude-sonnet#1: exit 1 \\| see log (run r-t1-claude-sonnet-1)');
     expect(text).toContain('2 tasks × 3 agents × 3 trials: 1 of 18 trials recorded (incomplete), 1 infra failure.');
     expect(section(text, 'Tasks')).toContain('| t1 | 50.0% | skipped (1 infra failure) | not run | not run |');
+  });
+
+  it('shows an escape sequence in a reason escaped, in the Markdown and in the plain line of the trial', () => {
+    const odd = { ...trialRecord('t1', 'claude-sonnet', 1, 'I', 0, 1), infraReason: 'setup: \u001b]0;title\u0007 \u009b2K' };
+    const text = renderBenchMarkdown(summarizeBench({ ...handWorkedBench(), records: [odd] }));
+    expect(text).toContain('- t1/claude-sonnet#1: setup: \\u001b]0;title\\u0007 \\u009b2K (run r-t1-claude-sonnet-1)');
+    expect(text).not.toMatch(/[\u0007\u001b\u009b]/);
+    expect(trialLine(odd)).toBe('t1/claude-sonnet#1: infra failure, left out of the rates: setup: \\u001b]0;title\\u0007 \\u009b2K');
   });
 });

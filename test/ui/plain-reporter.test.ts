@@ -23,6 +23,23 @@ describe('plain reporter: tampering', () => {
   });
 });
 
+describe('plain reporter: what an agent wrote is printed, never obeyed', () => {
+  it('shows a newline in a file name escaped: the name cannot print a forged line of its own', () => {
+    const lines = formatEvent(tampered([{ path: 'test/a.js\nc2 score 20/20', change: 'added', rule: 'frozen' }, { path: 'x\u001b[2K.txt', change: 'added', rule: 'editable' }])).split('\n');
+    expect(lines).toEqual([
+      'c2 TAMPERED with frozen paths (put back for scoring): test/a.js\\nc2 score 20/20 (added)',
+      'c2 changed files outside [checks] editable (put back for scoring and before any merge): x\\u001b[2K.txt (added)',
+    ]);
+  });
+
+  it('shows the escape sequences of a message and of an output line escaped, and drops a colour', () => {
+    const finished: RunEvent = { t: '2026-12-02T00:00:00.000Z', type: 'provider.finished', candidate: 'c1', iteration: 1, outcome: 'crashed', durationMs: 1000, costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, turns: 0, message: 'exit 1: \u001b]0;title\u0007\u009b2K' };
+    expect(formatEvent(finished)).toBe('c1 agent crashed after 1.0s: exit 1: \\u001b]0;title\\u0007\\u009b2K');
+    const activity: RunEvent = { t: '2026-12-02T00:00:00.000Z', type: 'candidate.activity', candidate: 'c1', iteration: 1, text: '\u001b[32m✓ ok\u001b[39m \u202eon' };
+    expect(formatEvent(activity)).toBe('c1 | ✓ ok \\u202eon');
+  });
+});
+
 describe('plain reporter: a winner chosen in the compare view', () => {
   const chosen = (over: Partial<Extract<RunEvent, { type: 'winner.chosen' }>> = {}): RunEvent => ({
     t: '2026-12-02T00:10:00.000Z',

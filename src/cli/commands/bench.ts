@@ -24,6 +24,7 @@ import { parseShard } from '../../bench/shard.js';
 import { summarizeBench } from '../../bench/summary.js';
 import type { BenchFile, TrialRecord } from '../../bench/types.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
+import { printable, printableJson } from '../../printable.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { takeHtmlOption } from '../html-option.js';
@@ -170,13 +171,13 @@ function writeResults(file: BenchFile, outDir: string, baseline: BenchFile | und
   const { json } = options;
   const summary = summarizeBench(file);
   const comparison: BaselineComparison | undefined = baseline ? compareToBaseline(summary, summarizeBench(baseline), tolerance) : undefined;
-  writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(file, null, 2)}\n`);
+  writeFileSync(join(outDir, 'bench.json'), printableJson(`${JSON.stringify(file, null, 2)}\n`));
   writeFileSync(join(outDir, 'bench.md'), renderBenchMarkdown(summary, comparison));
   writeFileSync(join(outDir, 'junit.xml'), renderJUnit(summary));
   if (options.html) writeFileSync(join(outDir, 'bench.html'), renderBenchHtml(summary));
   const out = json ? process.stderr : process.stdout;
-  if (json) process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+  if (json) process.stdout.write(printableJson(`${JSON.stringify(file, null, 2)}\n`));
   out.write(`written: ${join(outDir, 'bench.json')}, bench.md, junit.xml${options.html ? ', bench.html' : ''}\n`);
-  for (const r of comparison?.regressions ?? []) out.write(`regression: ${r.message}\n`);
+  for (const r of comparison?.regressions ?? []) out.write(`regression: ${printable(r.message)}\n`);
   return comparison && comparison.regressions.length > 0 ? EXIT_CODES.noWinner : EXIT_CODES.ok;
 }

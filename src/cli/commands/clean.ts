@@ -44,6 +44,7 @@ import { isCowWorktree } from '../../engine/cow-layout.js';
 import { changesFolder, cleanCowMode, mountForClean, removeForClean, removeRunCowBase, type CleanCowMode } from '../clean-cow.js';
 import { cleanOldRuns, parseAge, removeRunFolderLeftovers, removeLeftoverTrash, removeUnrecordedRunFolders } from '../clean-runs.js';
 import { UsageError } from '../usage-error.js';
+import { printable, printableLines } from '../../printable.js';
 
 /** Some worktree was kept because its work could not be saved: the user has something to do. */
 const WORK_LEFT_IN_A_WORKTREE = 1;
@@ -59,7 +60,8 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
   const repoRoot = await currentRepoRoot();
   const listed: RunListing[] = positionals[0] ? [await findRun(repoRoot, positionals[0])] : await listRunFolders(repoRoot);
   const say = (line: string): void => {
-    process.stdout.write(`${dryRun ? 'would ' : ''}${line}\n`);
+    // Printable (src/printable.ts): a line can name what an agent made (a link's target, a submodule's path).
+    process.stdout.write(`${dryRun ? 'would ' : ''}${printable(line)}\n`);
   };
   const worktrees = await listWorktrees(repoRoot);
   const { runs, states } = await runsToClean(listed, positionals[0] !== undefined);
@@ -179,7 +181,7 @@ async function cleanRun(context: CleanContext, run: RunListing, state: RunState)
       // Not the folder bestof made (a link to a folder of the user's, one the agent moved there): never saved from, repaired or deleted.
       process.stdout.write(`leave ${folder}: ${id}'s agent replaced its worktree folder with it, and bestof touches nothing there (look at it, then delete it yourself)\n`);
     } else if (standing !== undefined) {
-      process.stdout.write(`leave ${candidate.worktree}: it is ${standing}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)\n`);
+      process.stdout.write(`leave ${candidate.worktree}: it is ${printable(standing)}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)\n`);
     } else if (folder) {
       actions += 1;
       const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
@@ -195,7 +197,7 @@ async function cleanRun(context: CleanContext, run: RunListing, state: RunState)
   if (!dryRun) {
     const runWorktrees = Object.values(state.candidates).flatMap((c) => (c?.worktree ? [c.worktree] : []));
     const base = await removeRunCowBase(repoRoot, runWorktrees);
-    if (!base.ok) process.stderr.write(`${base.error}\n`);
+    if (!base.ok) process.stderr.write(`${printableLines(base.error)}\n`);
     else if (base.value) say(`remove ${run.runId}'s shared base checkout (copy-on-write worktrees)`);
   }
   return { actions, keptWithWork };
@@ -232,7 +234,7 @@ async function cleanBranch(context: CleanContext, of: { id: string; candidate: C
   say(`delete branch ${candidate.branch}${merged ? ' (merged)' : ` (kept at ${candidate.ref})`}`);
   if (!dryRun) {
     const deleted = await deleteBranch(repoRoot, candidate.branch, { force: true });
-    if (!deleted.ok) process.stderr.write(`${deleted.error}\n`);
+    if (!deleted.ok) process.stderr.write(`${printableLines(deleted.error)}\n`);
   }
   return true;
 }
@@ -300,7 +302,7 @@ async function cleanWorktree(context: CleanContext, request: CleanWorktreeReques
   }
   const keepIt = (why: string): 'kept' => {
     const where = layered ? `${id}'s changes over the base commit are in ${changesFolder(folder)}` : `${id}'s files are there as its agent left them`;
-    process.stderr.write(`keep worktree ${folder}: ${why}; ${where}\n`);
+    process.stderr.write(`keep worktree ${folder}: ${printableLines(why)}; ${where}\n`);
     return 'kept';
   };
   if (request.gitStillIn.length > 0) return keepIt(`git processes ${request.gitStillIn.join(', ')} are still working in it; let them end or stop them, then clean again`);
@@ -310,7 +312,7 @@ async function cleanWorktree(context: CleanContext, request: CleanWorktreeReques
   }
   const remove = async (): Promise<void> => {
     const removed = layered ? await removeForClean(repoRoot, folder) : await removeWorktree(repoRoot, folder, { force: true });
-    if (!removed.ok) process.stderr.write(`${removed.error}\n`);
+    if (!removed.ok) process.stderr.write(`${printableLines(removed.error)}\n`);
   };
   if (!setupCompleted) {
     say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);

@@ -12,6 +12,7 @@ import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runIsAlive } from '../../engine/run-lock.js';
 import { STATE_FILE } from '../../engine/run-folder.js';
 import type { RunState } from '../../engine/run-state.js';
+import { printable } from '../../printable.js';
 import { RUN_HTML_FILE, writeRunHtml } from '../../report/html/write-run-html.js';
 import { writeReports } from '../../report/report-files.js';
 import { writeFileAtomic } from '../../report/state-file.js';
@@ -36,7 +37,7 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
   }
   const state = await loadRunState(run.runDir);
   if (state.status !== 'running' && state.status !== 'cancelled') {
-    process.stdout.write(`run ${run.runId} already finished (${state.status}): ${state.message ?? ''}\n`);
+    process.stdout.write(`run ${run.runId} already finished (${state.status}): ${printable(state.message ?? '')}\n`);
     const written = await writeMissingRecord(run.runDir, state);
     if (written.length > 0) process.stdout.write(`its record ended before its reports were written (bestof was killed in its last instant): wrote ${written.join(', ')} from its event log\n`);
     process.stdout.write(`nothing to resume; see \`bestof show ${run.runId}\`\n`);

@@ -3,7 +3,7 @@ import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { takeHtmlOption } from '../html-option.js';
 import { currentRepoRoot, findRun, loadRunSummary } from '../run-lookup.js';
-import { buildJsonReport, renderMarkdownReport } from '../../report/report.js';
+import { renderJsonReport, renderMarkdownReport } from '../../report/report.js';
 import { wantsInteractiveUi } from '../wants-interactive-ui.js';
 
 /**
@@ -34,6 +34,6 @@ export async function showCommand(args: readonly string[]): Promise<number> {
     const choice = await reviewRunInTerminal(state);
     return choice === undefined || choice.ok ? EXIT_CODES.ok : EXIT_CODES.mergeFailed;
   }
-  process.stdout.write(values.json ? `${JSON.stringify(buildJsonReport(state), null, 2)}\n` : renderMarkdownReport(state));
+  process.stdout.write(values.json ? renderJsonReport(state) : renderMarkdownReport(state));
   return EXIT_CODES.ok;
 }
