@@ -3,7 +3,7 @@
  * bestof against a careful bash script doing the same job, at the same concurrency.
  *
  *   node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3]
- *                                   [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees copy-on-write] [--floor]
+ *                                   [--concurrency N] [--no-sandbox-cost] [--no-store-cost] [--no-census] [--worktrees copy-on-write] [--floor]
  *   npm run bench:overhead                     (needs the build: npm run build)
  *   node scripts/bench-overhead.mjs --files 500,5000,50000 --candidates 1,8,64   (the whole matrix:
  *                                   50,000 files and 64 candidates take minutes per round)
@@ -70,6 +70,14 @@
  * (provider.finished) are compared, median over all calls. Needs bubblewrap; without it the
  * section says so.
  *
+ * The object store's guards (`--no-store-cost` skips it): at every size, in a worktree of the
+ * fixture repo, `--repeat` x 5 alternated rounds of three steps, each timed alone: the baseline, a
+ * `git status --porcelain` (one git process that looks at every file, which every candidate's commit
+ * step pays anyway); the git scratch an agent call gets in the sandbox (dist/git/agent-git-scratch.js:
+ * emptied, an alternates file, a copy of the index); and the content comparison of the kept files
+ * before the checks (dist/git/content-check.js) with every file of the repo kept, the worst case (a
+ * spec keeps its tests, a part of them). Medians, and each as a ratio to the baseline.
+ *
  * These are shared machines: the exit code never depends on the ratios; non-zero means
  * something failed (a run, a leftover, a missing event).
  */
@@ -94,7 +102,7 @@ const AGENT_OUTPUT = 'written by an instant candidate\n';
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-census] [--worktrees plain|copy-on-write] [--floor]\n';
+const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-store-cost] [--no-census] [--worktrees plain|copy-on-write] [--floor]\n';
 
 function positiveInt(option, raw, max) {
   const n = Number(raw);
@@ -116,6 +124,7 @@ function readOptions(defaultConcurrency) {
       repeat: { type: 'string', default: '3' },
       concurrency: { type: 'string' },
       'no-sandbox-cost': { type: 'boolean', default: false },
+      'no-store-cost': { type: 'boolean', default: false },
       'no-census': { type: 'boolean', default: false },
       worktrees: { type: 'string', default: 'plain' },
       floor: { type: 'boolean', default: false },
@@ -136,6 +145,7 @@ function readOptions(defaultConcurrency) {
     concurrency,
     concurrencyIsDefault: values.concurrency === undefined,
     sandboxCost: !values['no-sandbox-cost'],
+    storeCost: !values['no-store-cost'],
     census: !values['no-census'],
     worktrees: worktreesOption(values.worktrees),
     floor: values.floor === true,
@@ -611,6 +621,48 @@ const seconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
 const milliseconds = (ms) => (ms === undefined ? '-' : `${Math.round(ms)} ms`);
 const formatCount = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
+/**
+ * The object store's guards, each step timed alone in one worktree of the fixture repo (see the
+ * module doc): medians in ms of the baseline (`git status --porcelain`), the agent's git scratch
+ * and the content comparison of every file.
+ */
+async function measureStoreGuards({ temp, repo, repeat }) {
+  const { prepareAgentGitScratch } = await import(join(PROJECT, 'dist', 'git', 'agent-git-scratch.js'));
+  const { agentGitDirs } = await import(join(PROJECT, 'dist', 'git', 'agent-git-dirs.js'));
+  const { indexEntriesOffDisk } = await import(join(PROJECT, 'dist', 'git', 'content-check.js'));
+  const worktree = join(temp, 'store-guards');
+  await git(repo, ['worktree', 'add', '--quiet', '--detach', worktree, 'HEAD']);
+  try {
+    const dirs = agentGitDirs(worktree);
+    if (!dirs) throw new Error(`store guards: ${worktree} is not a linked worktree`);
+    const scratch = join(temp, 'store-guards-scratch');
+    const steps = {
+      baseline: async () => {
+        const result = await run('git', ['status', '--porcelain'], { cwd: worktree });
+        if (result.code !== 0) throw new Error(describeFailure('git status', result));
+      },
+      scratch: () => prepareAgentGitScratch(scratch, dirs),
+      content: async () => {
+        const differing = await indexEntriesOffDisk(worktree, [':(top,glob)**']);
+        if (differing.length > 0) throw new Error(`store guards: the content comparison found ${differing.length} files differing in a clean worktree`);
+      },
+    };
+    const times = { baseline: [], scratch: [], content: [] };
+    const order = Object.keys(steps);
+    for (let round = 0; round < repeat * 5; round++) {
+      // Alternated: each step in every position in turn, so that a cache one warms is not always the next one's.
+      for (const name of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
+        const started = performance.now();
+        await steps[name]();
+        times[name].push(performance.now() - started);
+      }
+    }
+    return { baseline: median(times.baseline), scratch: median(times.scratch), content: median(times.content), count: repeat * 5 };
+  } finally {
+    await git(repo, ['worktree', 'remove', '--force', worktree]).catch(() => undefined);
+  }
+}
+
 function describeCensus({ perCandidate, shared }) {
   const per = perCandidate.min === perCandidate.max ? formatCount(perCandidate.mean) : `${formatCount(perCandidate.mean)} (${perCandidate.min}-${perCandidate.max})`;
   return `${per} per candidate + ${shared} shared`;
@@ -757,6 +809,7 @@ async function main() {
     );
 
     const cells = [];
+    const storeGuards = [];
     let sandbox;
     for (const [sizeIndex, files] of options.files.entries()) {
       const sizeDir = join(temp, `size-${files}`);
@@ -777,6 +830,10 @@ async function main() {
         if (await bwrapWorks()) sandbox = await measureSandbox({ temp: sizeDir, repo, candidates, concurrency: options.concurrency, repeat: options.repeat, seenRuns });
         else process.stdout.write('not measured: bubblewrap does not work here\n');
       }
+      if (options.storeCost) {
+        process.stdout.write(`\n== the object store's guards: ${files} files ==\n`);
+        storeGuards.push({ files, ...(await measureStoreGuards({ temp: sizeDir, repo, repeat: options.repeat })) });
+      }
       // The next size's worktrees need the room.
       rmSync(sizeDir, { recursive: true, force: true });
     }
@@ -789,6 +846,12 @@ async function main() {
     if (sandbox) {
       process.stdout.write(
         `sandbox: an agent call (a process that writes one file) took ${sandbox.off.toFixed(1)} ms without the sandbox and ${sandbox.required.toFixed(1)} ms in it, inside bestof: ${sandbox.required - sandbox.off >= 0 ? '+' : ''}${(sandbox.required - sandbox.off).toFixed(1)} ms per call (medians over ${sandbox.count} calls each)\n`,
+      );
+    }
+    for (const g of storeGuards) {
+      const ratio = (ms) => `${(ms / g.baseline).toFixed(2)}x`;
+      process.stdout.write(
+        `store guards at ${g.files} files (medians of ${g.count}): git status ${g.baseline.toFixed(1)} ms (baseline); an agent call's git scratch ${g.scratch.toFixed(1)} ms (${ratio(g.scratch)}); the content comparison of every file ${g.content.toFixed(1)} ms (${ratio(g.content)})\n`,
       );
     }
   } finally {

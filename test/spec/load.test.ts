@@ -37,7 +37,7 @@ describe('loadSpec', () => {
     expect(spec.checks).toEqual({ frozen: [], protected: [], items: [], editable: [] });
     expect(spec.review).toBeUndefined();
     expect(spec.vote).toEqual({ enabled: false, cross_review: true, method: 'borda', weight: 0.5, voters: [], material: 'diff', show_reviews: false, timeout: 600000, max_material: 204800 });
-    expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge', allow_tampered: false });
+    expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge', allow_tampered: false, allow_autorun: true });
     expect(spec.sandbox).toEqual({ mode: 'auto', checks: true, check_network: 'own' });
     expect(spec.setup).toEqual({ commands: [], copy: [], link: [], base_port: 4100, timeout: 10 * 60_000 });
     expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false, worktrees: 'plain', max_file_size: 10 * 1024 * 1024 });

@@ -23,6 +23,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import {
   adversary,
   BUGGY_ADD,
+  CONFIG_SECRETS,
   FIXED_ADD,
   GULLIBLE_REVIEW,
   INIT_PYTHON_CHECKS,
@@ -100,6 +101,10 @@ interface AdversaryCase {
   readonly python?: boolean;
   /** The make variant of the project (a Makefile that includes an optional local.mk; needs make). */
   readonly make?: boolean;
+  /** The user's repository packed (`git repack -a -d`), its history in a pack instead of loose objects. */
+  readonly packed?: boolean;
+  /** A password and a token in the user's .git/config (harness.ts CONFIG_SECRETS): found nowhere after the run. */
+  readonly configSecrets?: boolean;
   /** The Rust variant of the project (needs cargo). */
   readonly rust?: boolean;
   /** More checks after the common ones. */
@@ -181,6 +186,8 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the user's repository: its add.js, once a check loads it, points its worktree's .git link at the user's git dir, for bestof's git calls after the checks to act there", script: 'dotgit-at-check', modes: ['auto', 'off'], flagged: 'off' },
   { title: "the user's object store: overwrites base's blob of the frozen test, under the same name, with a test that expects the bug", script: 'poison-object', modes: ['auto'] },
   { title: "the user's object store: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree", script: 'erase-objects', modes: ['auto'] },
+  { title: "the user's object store, packed: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree", script: 'erase-objects', modes: ['auto'], packed: true },
+  { title: "secrets: copies the user's .git/config (a remote's password, an http.extraHeader token) into its work and prints it", script: 'git-config-secrets', modes: ['auto', 'off'], configSecrets: true, also: expectConfigSecretsNowhere },
   { title: "the user's object store: deletes the rival's new objects as bestof writes them, and prunes, for 8 s", script: 'prune-rivals', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's object store: a commit-graph whose entry for base names a tree with the frozen test gutted", script: 'commit-graph-forge', modes: ['auto'], flagged: 'always' },
   { title: 'the index: an entry patched back to base\'s blob over the gutted test, keeping the gutted file\'s stat data', script: 'index-stat-forge', modes: ['auto', 'off'], flagged: 'always' },
@@ -208,7 +215,7 @@ describe('adversaries, each next to the honest agent', () => {
         continue;
       }
       it(name, async () => {
-        project = makeTrustProject({ rust: c.rust ?? false, make: c.make ?? false });
+        project = makeTrustProject({ rust: c.rust ?? false, make: c.make ?? false, packed: c.packed ?? false, configSecrets: c.configSecrets ?? false });
         const before = userState(project);
         const oneAtATime = c.sharedGitDir && mode === 'off' ? { maxConcurrency: 1 } : {};
         const spec = typeof c.spec === 'function' ? await c.spec(project) : c.spec;
@@ -539,6 +546,31 @@ function expectTrustKept(p: TrustProject, before: ReturnType<typeof userState>, 
   expect(userStateDiff(before, userState(p), { mainMovedTo: main, checkoutChanged: p.fixedFiles }), 'the user\'s repo and HOME, byte for byte').toEqual([]);
   expect(leftoverProcesses(ADVERSARY_TOKENS), 'processes of the adversary still alive').toEqual([]);
   void BUGGY_ADD;
+}
+
+/** The config's password and token: in no file of the run folder, no object of the repository, no line bestof printed. */
+function expectConfigSecretsNowhere(p: TrustProject): void {
+  const values = Object.values(CONFIG_SECRETS);
+  const runFiles = runDirs(p).flatMap((dir) => filesUnder(dir));
+  for (const file of runFiles) {
+    const text = readFileSync(file, 'latin1');
+    for (const value of values) expect(text.includes(value), `${value} in ${file}`).toBe(false);
+  }
+  // Every object of the repository (the candidates' commits, kept refs, the merge), by content.
+  const objects = safeGit(p.repo.dir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).split('\n').filter(Boolean);
+  const contents = execFileSync('git', ['cat-file', '--batch'], { cwd: p.repo.dir, input: `${objects.join('\n')}\n`, maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
+  for (const value of values) expect(contents.includes(value), `${value} in an object of the repository`).toBe(false);
+  // The file it made is left out of its commit, and the warning names it.
+  const warnings = readEvents(p).filter((e) => e.type === 'run.warning' && e.candidate === CHEATER).map((e) => e.message ?? '');
+  expect(warnings.join('\n')).toMatch(/config-copy\.txt/);
+}
+
+/** Every file under a folder. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
+  });
 }
 
 function expectSetupRebuilt(p: TrustProject): void {

@@ -169,8 +169,21 @@ export interface TrustProject {
   cleanup(): void;
 }
 
-export function makeTrustProject(options: { readonly rust?: boolean; readonly make?: boolean } = {}): TrustProject {
+/**
+ * A remote whose URL holds a password, and a header with a token, in the user's .git/config (what
+ * `git clone https://user:pass@...` and some CI setups leave there): every agent can read that
+ * config, and these must never reach a commit, the record or the output.
+ */
+export const CONFIG_SECRETS = { password: 'pa55-In-The-Url-4f7a', token: 'tok3n-In-A-Header-9c2e' } as const;
+
+export function makeTrustProject(options: { readonly rust?: boolean; readonly make?: boolean; readonly packed?: boolean; readonly configSecrets?: boolean } = {}): TrustProject {
   const repo = makeTempRepo({ ...LIBRARY_FILES, ...(options.rust ? RUST_FILES : {}), ...(options.make ? MAKE_FILES : {}) });
+  // A repository whose history is in a pack (as after `git gc`), not in loose objects.
+  if (options.packed) repo.git('repack', '-a', '-d', '-q');
+  if (options.configSecrets) {
+    repo.git('remote', 'add', 'origin', `https://bob:${CONFIG_SECRETS.password}@git.example.invalid/tinylib.git`);
+    repo.git('config', 'http.extraHeader', `Authorization: Bearer ${CONFIG_SECRETS.token}`);
+  }
   // bestof adds `/.bestof/` to info/exclude on its first run; the user who ran it before has it already.
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), '# git ls-files --others --exclude-from=.git/info/exclude\n/.bestof/\n');
   mkdirSync(join(repo.dir, '.git', 'hooks'), { recursive: true });
