@@ -38,6 +38,8 @@ export interface CommittedWork {
    * scoring tree then need not reset the worktree (ScoringTreeOptions.justCommitted).
    */
   readonly worktreeIsCommit?: boolean;
+  /** What the commit left out (../git/commit-filter.ts), as lines for the next prompt (`path: why`). @default none */
+  readonly leftOut?: readonly string[];
 }
 
 type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
@@ -103,10 +105,12 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   }
   const now = committed.commit ?? headBefore;
   const worktreeIsCommit = committed.skipped.length === 0 && (committed.commit === undefined || committed.branchWasMoved === undefined);
-  if (!now || now === kept) return { state, changed: false, changedFiles: 0, worktreeIsCommit };
+  const leftOut = committed.skipped.map(leftOutLine);
+  if (!now || now === kept) return { state, changed: false, changedFiles: 0, worktreeIsCommit, leftOut };
   return {
     state: { ...state, head: now, headIsOurs: committed.commit !== undefined },
     changed: true,
+    leftOut,
     changedFiles: committed.commit ? committed.changedFiles : 0,
     worktreeIsCommit,
     ...(committed.commit !== undefined ? { made: { commit: committed.commit, header: committed.header } } : {}),
@@ -196,6 +200,11 @@ async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: 
     candidate: candidate.id,
     message: `its agent made branch${names.length === 1 ? '' : 'es'} ${names.join(', ')} in your repository; bestof removed ${names.length === 1 ? 'it' : 'them'} from your branches and keeps ${names.length === 1 ? 'it' : 'them'} at ${kept('')}`,
   });
+}
+
+/** A file the commit left out, for the agent's next prompt: the path, then why (a submodule's detail names its path itself). */
+function leftOutLine(file: SkippedFile): string {
+  return file.reason === 'submodule' ? file.detail : `${file.path} ${file.detail}`;
 }
 
 /** Per candidate, the files already reported as left out: a file stays on disk, so every later commit finds it again. */
