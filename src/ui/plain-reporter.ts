@@ -3,7 +3,7 @@
  * No colours, no cursor movement; every line starts with the time since the run started.
  */
 import type { RunEvent } from '../engine/events.js';
-import { plural } from '../engine/words.js';
+import { madeBinaryWords, plural } from '../engine/words.js';
 import { voteEventLine } from './vote-lines.js';
 import { formatDuration } from '../spec/duration.js';
 
@@ -52,7 +52,7 @@ export function formatEvent(event: RunEvent): string {
     case 'candidate.scored':
       return `${event.candidate} score ${event.score}/${event.maxScore}${event.reviewPoints ? ` (review +${event.reviewPoints})` : ''}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;
     case 'candidate.finished':
-      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${event.message ? ` — ${event.message}` : ''}`;
+      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${madeBinaryWords(event.diff) ? ` (${madeBinaryWords(event.diff)})` : ''}${event.message ? ` — ${event.message}` : ''}`;
     case 'selection.finished':
       return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.reason ? ` (${r.reason})` : ''}`).join(', ')} — ${event.message}`;
     case 'merge.started':
