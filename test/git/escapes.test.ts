@@ -114,6 +114,18 @@ describe('commitAll leaves out a nested git repository', () => {
     expect(result.commit).toBeUndefined();
     expect(r.git('ls-files', '-s', 'lib')).toBe('');
   });
+
+  it('a .gitmodules entry of its own for it changes nothing: the staged gitlink is still left out (as a submodule whose commit bestof does not make), and is not on disk for the checks', async () => {
+    const r = repo({ 'README.md': '# r\n' });
+    nestedRepo(join(r.dir, 'lib'), { 'add.js': 'module.exports = (a, b) => a + b;\n' });
+    r.write('.gitmodules', '[submodule "lib"]\n\tpath = lib\n\turl = ./lib\n');
+    r.git('add', 'lib', '.gitmodules');
+    const result = await commitAll(r.dir, { message: 'm' });
+    expect(result.skipped.map((file) => [file.path, file.reason])).toEqual([['lib', 'submodule']]);
+    expect(treeEntries(r)).toEqual(['.gitmodules 100644', 'README.md 100644']);
+    // Unstaged, lib/ is an untracked folder now: the scoring tree moves it aside with the other leftovers.
+    expect(r.git('status', '--porcelain', '--untracked-files=normal')).toBe('?? lib/');
+  });
 });
 
 describe("rangeHoldsFiltered: an agent's own commits that add a link or a gitlink are folded, so the filter looks at them", () => {
