@@ -25,7 +25,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { diffStat } from '../git/diff.js';
+import { diffStat, diffSummary } from '../git/diff.js';
 import type { Provider } from '../providers/types.js';
 import type { BudgetLedger } from './budget.js';
 import type { SecretSet } from './secrets.js';
@@ -206,7 +206,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
 async function finish(ctx: CandidateContext, candidate: CandidatePlan, state: LoopState, stop: Stop, setupPaths: readonly string[], setupGuard?: SetupGuard): Promise<CandidateEnd> {
   const { plan } = ctx;
   const verdict = finalVerdict(stop, { outcome: state.lastOutcome, message: state.lastMessage });
-  const diff = state.head ? await diffStat(plan.repoRoot, plan.baseCommit, state.head) : { files: 0, insertions: 0, deletions: 0 };
+  const diff = state.head ? diffSummary(await diffStat(plan.repoRoot, plan.baseCommit, state.head)) : { files: 0, insertions: 0, deletions: 0 };
   ctx.emit({
     type: 'candidate.finished',
     candidate: candidate.id,
@@ -216,7 +216,7 @@ async function finish(ctx: CandidateContext, candidate: CandidatePlan, state: Lo
     iterations: state.iteration,
     score: state.lastScore,
     commit: state.head,
-    diff: { files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
+    diff,
     durationMs: Date.now() - state.startedAt,
     costUsd: ctx.budget.spentBy(candidate.id),
   });

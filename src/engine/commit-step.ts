@@ -38,6 +38,8 @@ export interface CommittedWork {
    * scoring tree then need not reset the worktree (ScoringTreeOptions.justCommitted).
    */
   readonly worktreeIsCommit?: boolean;
+  /** What the commit left out (../git/commit-filter.ts), as lines for the next prompt (`path: why`). @default none */
+  readonly leftOut?: readonly string[];
 }
 
 type CommitContext = Pick<LoopContext, 'plan' | 'candidate' | 'emit' | 'setupPaths' | 'secrets'>;
@@ -103,10 +105,12 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   }
   const now = committed.commit ?? headBefore;
   const worktreeIsCommit = committed.skipped.length === 0 && (committed.commit === undefined || committed.branchWasMoved === undefined);
-  if (!now || now === kept) return { state, changed: false, changedFiles: 0, worktreeIsCommit };
+  const leftOut = committed.skipped.map(leftOutLine);
+  if (!now || now === kept) return { state, changed: false, changedFiles: 0, worktreeIsCommit, leftOut };
   return {
     state: { ...state, head: now, headIsOurs: committed.commit !== undefined },
     changed: true,
+    leftOut,
     changedFiles: committed.commit ? committed.changedFiles : 0,
     worktreeIsCommit,
     ...(committed.commit !== undefined ? { made: { commit: committed.commit, header: committed.header } } : {}),
@@ -198,10 +202,15 @@ async function adoptAgentBranches(ctx: CommitContext, branches: readonly { ref: 
   });
 }
 
+/** A file the commit left out, for the agent's next prompt: the path, then why (a submodule's detail names its path itself). */
+function leftOutLine(file: SkippedFile): string {
+  return file.reason === 'submodule' ? file.detail : `${file.path} ${file.detail}`;
+}
+
 /** Per candidate, the files already reported as left out: a file stays on disk, so every later commit finds it again. */
 const reportedLeftOut = new WeakMap<object, Set<string>>();
 
-/** A run.warning per file the commit left out (too large, holding a secret value: named, never the value; a changed submodule), once per file and reason. */
+/** A run.warning per file the commit left out (too large, holding a secret value: named, never the value; a changed submodule; a link out of the worktree, a nested repository), once per file and reason. */
 function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): void {
   let seen = reportedLeftOut.get(ctx.candidate);
   if (!seen) reportedLeftOut.set(ctx.candidate, (seen = new Set()));
@@ -217,9 +226,10 @@ function reportLeftOut(ctx: CommitContext, skipped: readonly SkippedFile[]): voi
 
 /**
  * An agent's own commits bypass the commit filter: when one of them holds a secret value or a file
- * over `[git] max_file_size` (even one deleted again later), they are folded into bestof's commit
- * (the branch goes back to the kept commit, their changes stay staged), whose filter leaves such
- * files out. Their blobs stay in .git/objects, unreachable, until git's garbage collection.
+ * over `[git] max_file_size` (even one deleted again later), or their last tree adds a symbolic
+ * link or a gitlink (which may lead out of the worktree: ../git/escapes.ts), they are folded into
+ * bestof's commit (the branch goes back to the kept commit, their changes stay staged), whose
+ * filter leaves such files out. Their blobs stay in .git/objects, unreachable, until git's garbage collection.
  * `head`: where reclaimHead left HEAD (adopting the agent's branches moves no HEAD); returns where
  * HEAD is after (`kept` when folded).
  */
@@ -232,7 +242,7 @@ async function foldFilteredAgentCommits(ctx: CommitContext, kept: string, head: 
   ctx.emit({
     type: 'run.warning',
     candidate: candidate.id,
-    message: `its agent's own commits held ${reason}; bestof folded them into one commit of its own, which leaves such files out`,
+    message: `its agent's own commits held ${reason}; bestof folded them into one commit of its own, whose filter leaves out what must not be committed`,
   });
   return kept;
 }

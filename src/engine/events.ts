@@ -172,7 +172,8 @@ export type RunEvent = Stamped &
         readonly iterations: number;
         readonly score: number;
         readonly commit: string | undefined;
-        readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
+        /** madeBinary: files that were text in base and are binary in its commit (../git/diff.ts). */
+        readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number; readonly madeBinary?: readonly string[] };
         readonly durationMs: number;
         readonly costUsd: number;
       }

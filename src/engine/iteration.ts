@@ -143,6 +143,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
       failedChecks,
       ...(review.refuseReason ? { refuseReason: review.refuseReason } : {}),
       tampered: scoring.tampered.map((t) => t.path),
+      ...(committed.leftOut ? { leftOut: committed.leftOut } : {}),
       changed: committed.changed,
     },
     plan,

@@ -141,6 +141,8 @@ export interface IterationScore {
   readonly refuseReason?: string;
   /** Frozen paths the candidate changed (ignored when scoring). */
   readonly tampered: readonly string[];
+  /** Files its commit left out (`path why`): the checks never saw them. @default none */
+  readonly leftOut?: readonly string[];
   /** The iteration changed the candidate's files. */
   readonly changed: boolean;
 }
@@ -164,6 +166,7 @@ export function withScore(state: LoopState, scored: IterationScore, plan: Pick<R
       ...(state.lastMessage && outcome !== 'success' ? { outcomeMessage: state.lastMessage } : {}),
       ...(scored.refuseReason ? { refuseReason: scored.refuseReason } : {}),
       tampered: scored.tampered,
+      ...(scored.leftOut && scored.leftOut.length > 0 ? { leftOut: scored.leftOut } : {}),
     },
     breaker: recordIteration(state.breaker, { outcome, failedChecks: scored.failedChecks.map((c) => c.name), changed: scored.changed }),
     phase: advancePhase(plan.phases, state.phase, scored.score),

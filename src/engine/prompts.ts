@@ -30,6 +30,12 @@ export interface IterationFeedback {
   readonly outcomeMessage?: string;
   readonly refuseReason?: string;
   readonly tampered: readonly string[];
+  /**
+   * Files of the agent's that bestof's commit left out (`src/add.js is a symbolic link to /tmp/x,
+   * outside the worktree: ...`): the checks did not see them, and no merge brings them. Only from
+   * the iteration just scored; after a resume, the run's warnings still say it. @default none
+   */
+  readonly leftOut?: readonly string[];
 }
 
 /** What the spec keeps as in base, told to the agent with the task (`[checks]`). */
@@ -92,6 +98,9 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
     );
   }
   if (feedback.tampered.length > 0) parts.push(`Your changes to frozen files were ignored when scoring: ${feedback.tampered.join(', ')}.`);
+  if (feedback.leftOut && feedback.leftOut.length > 0) {
+    parts.push(`These files were not committed, so the checks did not see them and no merge brings them:\n\n${feedback.leftOut.map((line) => `- ${line}`).join('\n')}`);
+  }
   if (input.messages.length > 0) parts.push(messagesSection(input.messages));
 
   const limits: string[] = [];

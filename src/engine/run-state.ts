@@ -48,7 +48,8 @@ export interface CandidateState extends CandidateInfo {
   readonly costKnown?: boolean;
   readonly usage: TokenUsage;
   readonly commit: string | undefined;
-  readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number };
+  /** madeBinary: files text in base and binary in its commit; the diff shows only "Binary files differ" for them. */
+  readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number; readonly madeBinary?: readonly string[] };
   readonly durationMs: number;
   readonly lastActivity: string;
   readonly phase?: string;

@@ -15,3 +15,12 @@ export function listFew(items: readonly string[], max: number): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
+
+/**
+ * The files a candidate's commit made binary (text in base, binary in its commit: a stray NUL
+ * byte), said where its diff size is: a diff shows them only as "Binary files differ". Empty when none.
+ */
+export function madeBinaryWords(diff: { readonly madeBinary?: readonly string[] }): string {
+  const paths = diff.madeBinary ?? [];
+  return paths.length > 0 ? `made binary: ${listFew(paths, 5)}` : '';
+}

@@ -1,15 +1,19 @@
 /**
  * What an agent's commit must leave out: files over `[git] max_file_size`, files that hold one of
- * the run's secret values (an `env-dump.txt`), and the agent's edits inside a submodule
+ * the run's secret values (an `env-dump.txt`), the agent's edits inside a submodule
  * (./submodule-work.ts; bestof does not commit inside submodules: the gitlink is left out, the
- * edits stay on disk, and the `skipped` entry says so). It must be decided before `git add`: once a
+ * edits stay on disk, and the `skipped` entry says so), and what would escape the commit
+ * (./escapes.ts): a symbolic link that leads outside the worktree, and a nested git repository
+ * (untracked, or staged by the agent as a gitlink that no `.gitmodules` declares). These stay on
+ * disk too; being untracked, they are moved aside for the checks (src/checks/scoring-tree.ts), so
+ * the checks never read through them. It must be decided before `git add`: once a
  * file is added, its blob is in `.git/objects` for good (no ref needed; `git gc` keeps loose
  * objects for two weeks), and from a commit it reaches the merge, the reviewer's prompt and any
  * push.
  *
  * The cost grows with what changed, not with the repo: one `git status` (the same walk `git add -A`
- * makes), one `lstat` per changed file, and contents read only when the run has secret values, only
- * of changed files no larger than the limit, in chunks of 1 MB.
+ * makes), one `lstat` per changed file (a `readlink` per changed link), and contents read only when
+ * the run has secret values, only of changed files no larger than the limit, in chunks of 1 MB.
  *
  * An already tracked file that the agent grew past the limit, or made hold a secret, is left out
  * the same way: the commit keeps the version it had before (the index entry is not updated), and
@@ -20,9 +24,11 @@
 import { createReadStream } from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isNestedRepo, linkLeadsOut, linkOutDetail, NESTED_REPO_DETAIL } from './escapes.js';
 import { gitOut, splitNul, type GitCallOptions } from './exec.js';
 import { literalPathspec } from './paths.js';
 import { changedSubmodules } from './submodule-work.js';
+import { declaredSubmodules } from './submodules.js';
 
 /**
  * The part of the run's secret set (src/engine/secrets.ts `SecretSet`) that the filter needs; the
@@ -40,8 +46,12 @@ export interface SecretValues {
 export interface SkippedFile {
   /** Relative to the worktree root. */
   readonly path: string;
-  readonly reason: 'too_large' | 'secret' | 'submodule';
-  /** For the user, never the value: `512 MB > git.max_file_size 10 MB`, `holds the value of OPENAI_API_KEY`, or why a submodule's edits are not committed. */
+  readonly reason: 'too_large' | 'secret' | 'submodule' | 'link_out' | 'nested_repo';
+  /**
+   * For the user and the candidate, never the value: `512 MB > git.max_file_size 10 MB`, `holds the
+   * value of OPENAI_API_KEY`, why a submodule's edits are not committed, `is a symbolic link to
+   * /tmp/x, outside the worktree: ...`, `is a nested git repository ...`.
+   */
   readonly detail: string;
 }
 
@@ -62,8 +72,9 @@ const CHUNK_CHARS = 1024 * 1024;
 
 /**
  * The files that `git add -A` would stage and that must stay out of the commit, in path order:
- * also every submodule the agent changed (its gitlink stays as it was). Without a limit, a secret
- * value or a `.gitmodules`, empty at the cost of one lstat.
+ * also every submodule the agent changed (its gitlink stays as it was). One `git status` always
+ * (links and nested repositories are looked for in every commit), plus a `.gitmodules` read when
+ * there is one.
  */
 export async function filesToLeaveOut(worktree: string, opts: CommitFilterOptions): Promise<SkippedFile[]> {
   const excluded = new Set((opts.excludePaths ?? []).map((path) => path.replace(/\/+$/, '')));
@@ -82,16 +93,17 @@ function submoduleDetail(path: string): string {
   return `edits inside submodule ${path} are not committed: bestof does not commit inside submodules (they stay on disk in the worktree; the commit keeps the submodule at the commit it had)`;
 }
 
-/** The files of the worktree itself (not of its submodules) that must stay out: too large, or holding a secret. */
+/** The files of the worktree itself (not of its submodules) that must stay out: too large, holding a secret, a link out, a nested repository. */
 async function filesToLeaveOutOfTheSuperproject(worktree: string, opts: CommitFilterOptions, excluded: ReadonlySet<string>): Promise<SkippedFile[]> {
   const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
   const limit = opts.maxFileSizeBytes;
-  if (secrets === undefined && limit === undefined) return [];
   const changed = (await changedPaths(worktree, { signal: opts.signal })).filter((entry) => !isUnder(entry.path, excluded));
-  const skipped: SkippedFile[] = [];
-  for (let i = 0; i < changed.length; i += CONCURRENCY) {
+  const repos = await nestedRepos(worktree, changed, opts.signal);
+  const skipped: SkippedFile[] = repos.map((path) => ({ path, reason: 'nested_repo', detail: NESTED_REPO_DETAIL }));
+  const files = changed.filter((entry) => !entry.gitlink && !entry.folder);
+  for (let i = 0; i < files.length; i += CONCURRENCY) {
     opts.signal?.throwIfAborted();
-    const batch = await Promise.all(changed.slice(i, i + CONCURRENCY).map((entry) => judgeFile(worktree, entry.path, secrets, limit)));
+    const batch = await Promise.all(files.slice(i, i + CONCURRENCY).map((entry) => judgeFile(worktree, entry.path, secrets, limit)));
     for (const verdict of batch) if (verdict) skipped.push(verdict);
   }
   const tracked = new Set(changed.filter((entry) => entry.tracked).map((entry) => entry.path));
@@ -101,23 +113,57 @@ async function filesToLeaveOutOfTheSuperproject(worktree: string, opts: CommitFi
   return skipped.filter((file) => !(file.reason === 'too_large' && bigAlready.has(file.path)));
 }
 
+/**
+ * Of the changed entries, the nested repositories: an untracked folder with a `.git` of its own
+ * (git shows such a folder as one entry, `lib/`), and a gitlink the agent staged itself (`git add
+ * lib`) that `.gitmodules` does not declare. A declared submodule is changedSubmodules' to judge.
+ */
+async function nestedRepos(worktree: string, changed: readonly ChangedPath[], signal: AbortSignal | undefined): Promise<string[]> {
+  const folders = changed.filter((entry) => entry.folder);
+  const repos = (await Promise.all(folders.map(async (entry) => ((await isNestedRepo(worktree, entry.path)) ? [entry.path] : [])))).flat();
+  const gitlinks = changed.filter((entry) => entry.gitlink);
+  if (gitlinks.length === 0) return repos;
+  const declared = new Set((await declaredSubmodules(worktree, { signal })).map((submodule) => submodule.path.replace(/\/+$/, '')));
+  return [...repos, ...gitlinks.filter((entry) => !declared.has(entry.path)).map((entry) => entry.path)];
+}
+
 interface ChangedPath {
+  /** Relative to the root, without a trailing `/`. */
   readonly path: string;
   /** In the index already (modified, or added by the agent's own `git add`), not untracked. */
   readonly tracked: boolean;
+  /** The index holds a gitlink (mode 160000) there: a submodule, or a repository the agent staged itself. */
+  readonly gitlink: boolean;
+  /** An untracked folder shown as one entry: with `--untracked-files=all`, only a repository of its own. */
+  readonly folder: boolean;
 }
 
 /**
  * Paths whose content `git add -A` would stage: modified, added (also by the agent's own `git add`)
  * and untracked not ignored, one by one. Deleted files have nothing to stage and are left to git.
+ *
+ * Porcelain v2, for the index's mode of each entry (a staged gitlink); `--ignore-submodules=dirty`
+ * so that a gitlink is listed at all, while git still only reads a submodule's HEAD and never runs
+ * `git status` inside it (./submodule-work.ts says why that matters).
  */
 async function changedPaths(worktree: string, opts: GitCallOptions): Promise<ChangedPath[]> {
-  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], opts));
-  // Each entry is "XY path" (no rename pairs with --no-renames); paths are relative to the root.
-  return entries
-    .filter((entry) => entry.length > 3 && entry[1] !== 'D')
-    .map((entry) => ({ path: entry.slice(3), tracked: !entry.startsWith('??') }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=dirty'], opts));
+  const changed: ChangedPath[] = [];
+  for (const entry of entries) {
+    if (entry.startsWith('? ')) {
+      const path = entry.slice(2);
+      changed.push({ path: path.replace(/\/+$/, ''), tracked: false, gitlink: false, folder: path.endsWith('/') });
+      continue;
+    }
+    // "1 <XY> <sub> <mH> <mI> <mW> <hH> <hI> <path>" and, unmerged, "u <XY> <sub> <m1> <m2> <m3> <mW> <h1> <h2> <h3> <path>".
+    const fields = entry.split(' ');
+    const kind = fields[0];
+    if (kind !== '1' && kind !== 'u') continue;
+    if (fields[1]?.[1] === 'D') continue;
+    const path = fields.slice(kind === '1' ? 8 : 10).join(' ');
+    changed.push({ path, tracked: true, gitlink: kind === '1' && fields[4] === '160000', folder: false });
+  }
+  return changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Of these paths, those whose blob at HEAD is already larger than `limit` (a rare case: a few paths, chunked on argv). */
@@ -148,7 +194,9 @@ async function judgeFile(worktree: string, path: string, secrets: SecretValues |
   if (stat.isSymbolicLink()) {
     // A link's blob is its target's path, which an agent could make a secret of.
     const name = secrets?.findValue(await readlink(full).catch(() => ''));
-    return name === undefined ? undefined : { path, reason: 'secret', detail: `is a symlink whose target holds the value of ${name}` };
+    if (name !== undefined) return { path, reason: 'secret', detail: `is a symlink whose target holds the value of ${name}` };
+    const leadsTo = await linkLeadsOut(worktree, path);
+    return leadsTo === undefined ? undefined : { path, reason: 'link_out', detail: linkOutDetail(leadsTo) };
   }
   if (!stat.isFile()) return undefined;
   if (limit !== undefined && stat.size > limit) {
@@ -189,15 +237,17 @@ export function formatBytes(bytes: number): string {
 
 /**
  * What in the commits `from..to` (an agent's own commits) the filter would have left out: a blob
- * larger than the limit, or a change that holds a secret value. Undefined when nothing. Checked
- * on every commit of the range, not only its last tree: a secret committed and then deleted is
- * still in the history.
+ * larger than the limit, or a change that holds a secret value; or what it must look at on disk,
+ * a symbolic link or a gitlink their last tree adds or changes. Undefined when nothing. Checked on
+ * every commit of the range, not only its last tree, for the blobs: a secret committed and then
+ * deleted is still in the history; a link or gitlink only counts where the range ends.
  */
 export async function rangeHoldsFiltered(worktree: string, from: string, to: string, opts: Omit<CommitFilterOptions, 'excludePaths'>): Promise<string | undefined> {
   const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
   const limit = opts.maxFileSizeBytes;
-  if (secrets === undefined && limit === undefined) return undefined;
   const call = { signal: opts.signal };
+  const linked = await linksAdded(worktree, from, to, call);
+  if (linked !== undefined) return linked;
   if (limit !== undefined) {
     // Blobs new in the range over the limit: the ones `--filter=blob:limit=<limit + 1>` leaves out, printed with `~`.
     const listing = await gitOut(worktree, ['rev-list', '--objects', `--filter=blob:limit=${limit + 1}`, '--filter-print-omitted', `${from}..${to}`], call);
@@ -207,6 +257,22 @@ export async function rangeHoldsFiltered(worktree: string, from: string, to: str
     const patches = await gitOut(worktree, ['log', '-p', '--no-color', '--no-ext-diff', '--text', '--format=', `${from}..${to}`], call);
     const name = secrets.findValue(patches);
     if (name !== undefined) return `a change that holds the value of ${name}`;
+  }
+  return undefined;
+}
+
+/**
+ * A symbolic link or a gitlink that `to`'s tree adds or changes against `from`'s, in words. Where
+ * it leads, or whether `.gitmodules` declares it, is judged on disk once the commits are folded
+ * (filesToLeaveOut): a link between two files of the worktree is committed again as it was.
+ */
+async function linksAdded(worktree: string, from: string, to: string, call: GitCallOptions): Promise<string | undefined> {
+  const raw = splitNul(await gitOut(worktree, ['diff-tree', '-r', '-z', '--no-renames', '--ignore-submodules=none', '--no-ext-diff', from, to, '--'], call));
+  // ":<old mode> <new mode> <old sha> <new sha> <status>", then the path.
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const mode = (raw[i] ?? '').split(' ')[1];
+    if (mode === '120000') return `a symbolic link (${raw[i + 1] ?? ''})`;
+    if (mode === '160000') return `a gitlink (${raw[i + 1] ?? ''}, a repository inside the worktree)`;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
 import { join, relative } from 'node:path';
 import { checkLogName } from '../checks/check-log-name.js';
 import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
-import { plural } from '../engine/words.js';
+import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
 import { voteJson, voteMarkdown } from './vote-report.js';
@@ -164,7 +164,7 @@ export function renderMarkdownReport(state: RunState): string {
       .filter(Boolean)
       .join('; ');
     lines.push(
-      `| ${rank?.rank ?? i + 1} | ${id} ${cell(c.label)} | ${c.score ?? '-'}/${c.maxScore} | ${reportCost(c.costUsd, costIsKnown(c))} | +${c.diff.insertions} -${c.diff.deletions} (${plural(c.diff.files, 'file')}) | ${formatDuration(c.durationMs)} | ${c.status}${c.reason ? ` (${c.reason})` : ''} | ${cell(note)} |`,
+      `| ${rank?.rank ?? i + 1} | ${id} ${cell(c.label)} | ${c.score ?? '-'}/${c.maxScore} | ${reportCost(c.costUsd, costIsKnown(c))} | +${c.diff.insertions} -${c.diff.deletions} (${plural(c.diff.files, 'file')})${madeBinaryWords(c.diff) ? `, ${cell(madeBinaryWords(c.diff))}` : ''} | ${formatDuration(c.durationMs)} | ${c.status}${c.reason ? ` (${c.reason})` : ''} | ${cell(note)} |`,
     );
   });
   if (ranked.some((id) => !costIsKnown(state.candidates[id] ?? {}))) {

@@ -6,7 +6,7 @@
  * that would start a forged line, is shown escaped.
  */
 import type { RunEvent } from '../engine/events.js';
-import { plural } from '../engine/words.js';
+import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable } from '../printable.js';
 import { voteEventLine } from './vote-lines.js';
 import { formatDuration } from '../spec/duration.js';
@@ -63,7 +63,7 @@ function eventWords(event: RunEvent): string | readonly string[] {
     case 'candidate.scored':
       return `${event.candidate} score ${event.score}/${event.maxScore}${event.reviewPoints ? ` (review +${event.reviewPoints})` : ''}${event.failedChecks.length > 0 ? ` (failed: ${event.failedChecks.join(', ')})` : ''}`;
     case 'candidate.finished':
-      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${event.message ? ` — ${event.message}` : ''}`;
+      return `${event.candidate} ${event.status} (${event.reason}): score ${event.score}, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, +${event.diff.insertions} -${event.diff.deletions} in ${event.diff.files} file${event.diff.files === 1 ? '' : 's'}${madeBinaryWords(event.diff) ? ` (${madeBinaryWords(event.diff)})` : ''}${event.message ? ` — ${event.message}` : ''}`;
     case 'selection.finished':
       return `ranking: ${event.ranking.map((r) => `${r.rank}. ${r.candidate} ${r.score}/${r.maxScore}${r.reason ? ` (${r.reason})` : ''}`).join(', ')} — ${event.message}`;
     case 'merge.started':

@@ -393,6 +393,21 @@ describe('runIteration alone', () => {
     expect(events.some((e) => e.type === 'run.warning' && e.message.includes('folded them into one commit'))).toBe(true);
   });
 
+  it('a link out of the worktree and a nested repository are left out of the commit; the run warns and the next prompt says why', async () => {
+    const p = await plan(loop({ max_iterations: 3 }));
+    const shell = 'ln -s /etc/hostname out.txt && mkdir lib && cd lib && git init -q && echo x > f && git add f && git -c user.name=a -c user.email=a@b commit -qm lib && cd .. && echo kept > notes.txt';
+    const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, shell }]));
+    const step = await runIteration(ctx, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
+    const ref = p.candidates[0]!.ref;
+    expect(project.repo.git('ls-tree', '-r', '--name-only', ref).split('\n').filter((path) => !/^p\d$/.test(path))).toEqual(['README.md', 'notes.txt']);
+    expect(step.state.feedback?.leftOut).toEqual([
+      'lib is a nested git repository (a folder with its own .git, no .gitmodules entry), whose files a commit does not hold: commit its files, not a repository',
+      'out.txt is a symbolic link to /etc/hostname, outside the worktree: commit the file itself, not a link to it',
+    ]);
+    const warnings = events.flatMap((e) => (e.type === 'run.warning' ? [e.message] : []));
+    expect(warnings).toContain('out.txt was not committed: is a symbolic link to /etc/hostname, outside the worktree: commit the file itself, not a link to it');
+  });
+
   for (const [what, shell] of [
     ['deletes its worktree\'s .git file', 'rm .git'],
     ['replaces it with a repository of its own (git init)', 'rm .git && git init -q'],

@@ -123,6 +123,18 @@ Budget left: $1.50.
     expect(prompt).toContain('Your changes to frozen files were ignored when scoring: test/report.test.ts.');
   });
 
+  it('names the files the commit left out, and why, so the agent can commit them as files', () => {
+    const line = 'src/add.js is a symbolic link to /tmp/add.js, outside the worktree: commit the file itself, not a link to it';
+    const prompt = buildIterationPrompt({
+      task: 't',
+      iteration: 2,
+      maxIterations: 3,
+      feedback: { score: 0, maxScore: 1, threshold: 1, failedChecks: [], outcome: 'success', tampered: [], leftOut: [line] },
+      messages: [],
+    });
+    expect(prompt).toContain(`These files were not committed, so the checks did not see them and no merge brings them:\n\n- ${line}\n`);
+  });
+
   it('bounds the output of a failed check to its end', () => {
     const long = `${'x'.repeat(5000)}THE END`;
     const prompt = buildIterationPrompt({

@@ -63,12 +63,16 @@ describe('filesToLeaveOut', () => {
     expect((await filesToLeaveOut(r.dir, { maxFileSizeBytes: 1024 })).map((file) => file.path).sort()).toEqual([...names].sort());
   });
 
-  it('costs nothing without a limit or secret values', async () => {
-    // Not a git repository: any git call would throw.
+  it('without a limit or secret values, still finds what escapes a commit: a link out, a nested repository', async () => {
     const r = repo();
     r.write('big.bin', 'z'.repeat(5000));
-    expect(await filesToLeaveOut(join(r.dir, '..'), {})).toEqual([]);
-    expect(await filesToLeaveOut(join(r.dir, '..'), { secrets: createSecretSet([]) })).toEqual([]);
+    symlinkSync('/etc/hostname', join(r.dir, 'out'));
+    r.write('lib/add.js', 'x\n');
+    r.git('-C', 'lib', 'init', '--quiet');
+    expect((await filesToLeaveOut(r.dir, {})).map((file) => [file.path, file.reason])).toEqual([
+      ['lib', 'nested_repo'],
+      ['out', 'link_out'],
+    ]);
   });
 
   it('formats sizes for the warning', () => {

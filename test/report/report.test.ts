@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/engine/events.js';
 import { foldEvents } from '../../src/engine/run-state.js';
 import { buildJsonReport, renderMarkdownReport } from '../../src/report/report.js';
+import { renderRunHtml } from '../../src/report/html/run-html.js';
+import { ok } from '../../src/result.js';
 import { finishedRun, winnerChosen } from '../ui/scripted-runs.js';
 
 const choice = winnerChosen();
@@ -101,5 +103,22 @@ describe('why checks failed', () => {
   it('is left out when every check passed', () => {
     const events = finishedRun().filter((e) => !(e.type === 'check.finished' && !e.check.passed));
     expect(renderMarkdownReport(foldEvents(events))).not.toContain('## Failed checks');
+  });
+});
+
+describe('a file made binary (text in base, binary in the commit: a stray NUL byte)', () => {
+  const madeBinary = (): RunEvent[] =>
+    finishedRun().map((e): RunEvent => (e.type === 'candidate.finished' && e.candidate === 'c2' ? { ...e, diff: { ...e.diff, madeBinary: ['src/add.js'] } } : e));
+
+  it('is named beside its diff size in report.md, report.json and report.html; other candidates say nothing of it', () => {
+    const state = foldEvents(madeBinary());
+    const md = renderMarkdownReport(state);
+    expect(md).toMatch(/^\| 2 \| c2 hasty \|[^\n]* file[s]?\), made binary: src\/add\.js \|/m);
+    expect(md.match(/made binary/g)).toHaveLength(1);
+    const json = buildJsonReport(state) as { candidates: { id: string; diff: { madeBinary?: string[] } }[] };
+    expect(json.candidates.map((c) => [c.id, c.diff.madeBinary])).toEqual([['c1', undefined], ['c2', ['src/add.js']], ['c3', undefined]]);
+    const html = renderRunHtml(state, new Map(state.order.map((id) => [id, ok('')])), { assets: null });
+    // In the ranking and in the candidate's own section.
+    expect(html.match(/<span class="badge bad">made binary: src\/add\.js<\/span>/g)).toHaveLength(2);
   });
 });

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keptAsInBase, putBackCandidateFiles } from '../../checks/frozen.js';
 import { reattachWorktree } from '../../git/checkpoint.js';
-import { diffStat } from '../../git/diff.js';
+import { diffStat, diffSummary } from '../../git/diff.js';
 import { commitExists, refCommit } from '../../git/refs.js';
 import { treeOf } from '../../git/tree.js';
 import { candidateDir, iterationDir } from '../run-folder.js';
@@ -176,7 +176,7 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
     const diff = await diffStat(repo, plan.baseCommit, refAt);
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${mismatch}: the event log does not match git, so it is scored again at ${refAt.slice(0, 10)} (its kept ref)` });
     ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: c.iteration, commit: refAt, changedFiles: 0 });
-    ctx.emit(reRecorded(c, { message: `re-recorded on resume from its kept ref: ${mismatch}`, commit: refAt, diff: { files: diff.files, insertions: diff.insertions, deletions: diff.deletions }, costUsd: 0 }));
+    ctx.emit(reRecorded(c, { message: `re-recorded on resume from its kept ref: ${mismatch}`, commit: refAt, diff: diffSummary(diff), costUsd: 0 }));
     rescore.add(candidate.id);
   }
   if (unverifiable.length > 0) {

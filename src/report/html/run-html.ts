@@ -12,7 +12,7 @@
  */
 import { costIsKnown, type CandidateState, type IterationState, type RunState } from '../../engine/run-state.js';
 import { SHAPES_ONLY, type SecretSet } from '../../engine/secrets.js';
-import { plural } from '../../engine/words.js';
+import { madeBinaryWords, plural } from '../../engine/words.js';
 import type { Result } from '../../result.js';
 import type { TieBreak } from '../../spec/schema.js';
 import { formatDuration } from '../../spec/duration.js';
@@ -104,6 +104,12 @@ function rankedIds(state: RunState): string[] {
   return [...ranked, ...state.order.filter((id) => !ranked.includes(id))];
 }
 
+/** Files the candidate's commit made binary, as a warning badge beside its diff size; empty when none. */
+function madeBinaryHtml(c: CandidateState): string {
+  const words = madeBinaryWords(c.diff);
+  return words ? ` <span class="badge bad">${h(words)}</span>` : '';
+}
+
 function rankingHtml(state: RunState): string {
   const withVote = state.ranking.some((r) => r.combined !== undefined);
   const rows = rankedIds(state).map((id, i) => {
@@ -116,7 +122,7 @@ function rankingHtml(state: RunState): string {
     const autorunNote = r?.autorun && r.eligible ? `runs code in your checkout: ${r.autorun.join(', ')}` : undefined;
     const note = [r?.reason, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
     const vote = withVote ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>` : '';
-    return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
+    return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})${madeBinaryHtml(c)}</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
   });
   const head = `<tr><th class="num">rank</th><th>candidate</th><th class="num">score</th>${withVote ? '<th class="num">vote</th><th class="num">combined</th>' : ''}<th class="num">cost</th><th class="num">diff</th><th class="num">time</th><th class="num">iterations</th><th>status</th><th>note</th></tr>`;
   return `<h2>Ranking</h2>\n<table id="ranking">${head}\n${rows.join('\n')}</table>`;
@@ -276,7 +282,7 @@ function candidatesHtml(state: RunState, diffs: ReadonlyMap<string, CandidateDif
     const c = state.candidates[id];
     if (!c) return '';
     const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen').length;
-    const summary = `<strong>${h(id)}</strong> ${h(c.label)} · ${c.score ?? '–'} / ${c.maxScore} · ${plural(c.iteration, 'iteration')} · +${c.diff.insertions} −${c.diff.deletions}${id === state.winner ? ' <span class="badge ok">winner</span>' : ''}${frozen > 0 ? ' <span class="badge bad">tampered</span>' : ''}`;
+    const summary = `<strong>${h(id)}</strong> ${h(c.label)} · ${c.score ?? '–'} / ${c.maxScore} · ${plural(c.iteration, 'iteration')} · +${c.diff.insertions} −${c.diff.deletions}${madeBinaryHtml(c)}${id === state.winner ? ' <span class="badge ok">winner</span>' : ''}${frozen > 0 ? ' <span class="badge bad">tampered</span>' : ''}`;
     const meta = `<p class="meta">${h(c.provider)}${c.model ? ` · ${h(c.model)}` : ''} · branch <code>${h(c.branch)}</code> · kept at <code>${h(c.ref)}</code>${c.commit ? ` (${h(c.commit.slice(0, 10))})` : ''}${c.cli ? ` · ${h(c.cli.binary)} ${h(c.cli.version ?? '')}` : ''}</p>`;
     const timeline = c.iterations.length > 0 ? `<div class="timeline">${timelineSvg(timelineOf(c), c.maxScore)}${iterationsTable(c)}</div>` : '<p class="note">No iteration ran.</p>';
     return `<details class="candidate" id="candidate-${h(id)}" data-candidate="${h(id)}"${id === state.winner ? ' open' : ''}>
