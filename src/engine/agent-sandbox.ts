@@ -187,6 +187,9 @@ export function checkSandbox(
       ...CHECK_TOOLCHAIN_VARS.flatMap((name) => (env[name] ? [env[name]] : [])),
       ...codePathsInHome(env),
     ],
+    // Writable to the checks, what they write there thrown away after each (nyc's, babel's caches);
+    // the scoring adds what `[setup]` made (../engine/score.ts).
+    throwaway: linkedTargets(run.repoRoot, run.spec?.setup.link ?? []),
     masked: CHECK_TOOLCHAIN_VARS.flatMap((name) => {
       const home = env[name];
       return home ? CREDENTIAL_FILES.map((file) => join(home, file)) : [];

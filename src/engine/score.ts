@@ -132,7 +132,8 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     const changed = (await options.setupGuard?.changed()) ?? [];
     if (changed.length > 0) {
       // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
-      const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false });
+      // Setup's writes are kept: no throwaway layer for it.
+      const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false, throwaway: [] });
       await guardTheWorktree();
       // What it left beside the setup paths is not the scoring tree's.
       const removed = await removeNewLeftovers(options.worktree, options.keepPaths, options.signal);
@@ -145,7 +146,10 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
       logDir: options.logDir,
       logRedactor: options.logRedactor,
       onCheck: options.onCheck,
-      sandbox,
+      // What setup made is the checks' to read and write, but what one check writes there is thrown
+      // away after it (../process/sandbox.ts throwaway): code that one check runs cannot change the
+      // tool, module or cache a later check runs, and the change cannot stay for later scorings.
+      sandbox: sandbox && { ...sandbox, throwaway: [...(sandbox.throwaway ?? []), ...options.keepPaths.map((path) => join(options.worktree, path))] },
       // A check that replaced the folder: the next one would run in what stands there now.
       beforeEach: guardTheWorktree,
     });

@@ -14,6 +14,7 @@ import { agentGitScratchDir, agentSandbox, checkSandbox, resolveSandbox } from '
 import { agentGitDirs } from '../../src/git/agent-git-dirs.js';
 import { prepareAgentGitScratch } from '../../src/git/agent-git-scratch.js';
 import { probeSandbox, runAgentProcess, sandboxArgs, type SandboxLayout } from '../../src/process/sandbox.js';
+import { overlayAvailable } from '../../src/process/overlay-holder.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { processesWithArg } from '../helpers/processes.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
@@ -165,6 +166,34 @@ describe('inside the sandbox', () => {
     expect(snapshot(...protectedPaths)).toEqual(before);
     git(worktree('c1'), 'reset', '--quiet', '--hard');
     rmSync(join(worktree('c1'), 'mine.txt'), { force: true });
+  });
+
+  it('a throwaway folder is writable inside, and what was written there is gone after the call (overlayfs of its own)', async () => {
+    const overlay = await overlayAvailable();
+    if (!overlay.ok) throw new Error(`this test needs overlayfs in a user namespace: ${overlay.reason}`);
+    const made = join(worktree('c1'), 'setup-made');
+    mkdirSync(join(made, '.bin'), { recursive: true });
+    writeFileSync(join(made, '.bin', 'tool'), '#!/bin/sh\necho the real tool\n', { mode: 0o755 });
+    const layout = { ...layoutFor('c1'), throwaway: [made] };
+    try {
+      const script = [
+        'printf "#!/bin/sh\\necho rewritten\\n" > setup-made/.bin/tool && setup-made/.bin/tool',
+        'mkdir -p setup-made/.cache && echo cached > setup-made/.cache/x && cat setup-made/.cache/x',
+      ].join(' && ');
+      const result = await inSandbox(script, layout);
+      expect(result.stderr).toBe('');
+      // Inside the call: its writes are there for it (a cache works).
+      expect(result.stdout).toBe('rewritten\ncached\n');
+      // After it: the folder as it was, nothing added, nothing of the layers left beside the HOME.
+      expect(readFileSync(join(made, '.bin', 'tool'), 'utf8')).toBe('#!/bin/sh\necho the real tool\n');
+      expect(existsSync(join(made, '.cache'))).toBe(false);
+      expect(readdirSync(join(layout.home, '..')).filter((name) => name.includes('-layers-'))).toEqual([]);
+      // Without the throwaway layer the same call changes the folder for good: what the layer takes away.
+      await inSandbox(script, layoutFor('c1'));
+      expect(readFileSync(join(made, '.bin', 'tool'), 'utf8')).toContain('rewritten');
+    } finally {
+      rmSync(made, { recursive: true, force: true });
+    }
   });
 
   it('ends a setsid daemon the agent started when the agent ends', async () => {
