@@ -120,6 +120,8 @@ interface AdversaryCase {
    * defence (put back, flagged, no point gained), not that guess, which a slow machine can turn.
    */
   readonly sharedGitDir?: true;
+  /** It does the work for real (its cheat is elsewhere): its points are not the cheat's. */
+  readonly cheaterMayScore?: true;
 }
 
 const EDITABLE_SRC = { editable: ['src/**'] };
@@ -193,6 +195,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the user's object store: deletes the rival's new objects as bestof writes them, and prunes, for 8 s", script: 'prune-rivals', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
   { title: "the user's object store: a commit-graph whose entry for base names a tree with the frozen test gutted", script: 'commit-graph-forge', modes: ['auto'], flagged: 'always' },
   { title: 'the index: an entry patched back to base\'s blob over the gutted test, keeping the gutted file\'s stat data', script: 'index-stat-forge', modes: ['auto', 'off'], flagged: 'always' },
+  { title: 'files that run code in your checkout: a real fix plus an .envrc and a VS Code task run on folder open, with `[select] allow_autorun = false`', script: 'autorun-plant', modes: ['auto'], cheaterMayScore: true, spec: { select: 'allow_autorun = false' }, also: expectAutorunNamed },
   { title: 'what setup made: its add.js, once the first check loads it, rewrites the tool `[setup]` made for the second check', script: 'rewrite-setup-at-check', modes: ['auto'], spec: { extra: SETUP_TOOL, checks: SETUP_TOOL_CHECKS } },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
@@ -223,7 +226,7 @@ describe('adversaries, each next to the honest agent', () => {
         const oneAtATime = c.sharedGitDir && mode === 'off' ? { maxConcurrency: 1 } : {};
         const spec = typeof c.spec === 'function' ? await c.spec(project) : c.spec;
         const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...spec }), c.resumeIfKilled ?? false);
-        expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off') });
+        expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off'), ...(c.cheaterMayScore ? { cheaterMayScore: true } : {}) });
         c.also?.(project, readTrustReport(project));
       });
     }
@@ -574,6 +577,12 @@ function filesUnder(dir: string): string[] {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
   });
+}
+
+function expectAutorunNamed(p: TrustProject, report: TrustReport): void {
+  const planter = report.ranking.find((r) => r.candidate === CHEATER);
+  expect(planter?.eligible).toBe(false);
+  expect(planter?.reason).toMatch(/\(\.envrc, \.vscode\/tasks\.json\).*select\.allow_autorun = false/);
 }
 
 function expectSetupRebuilt(p: TrustProject): void {
