@@ -88,9 +88,9 @@ function runAgent(
   const timeoutMs = agentTimeout(candidate.settings.timeout, timeLeftMs);
   return ctx.limitProvider(candidate, async () => {
     const sandbox = agentSandbox(ctx.plan, candidate, ctx.agentEnv);
-    // In the sandbox every git dir is read-only: the agent's git writes a scratch of its own.
+    // In the sandbox every git dir of the user's is read-only: the agent's git writes a scratch of its own, shown in their place.
     const git = sandbox ? agentGitDirs(candidate.worktree) : undefined;
-    const scratch = git ? await prepareAgentGitScratch(agentGitScratchDir(candidate), git) : undefined;
+    if (git) await prepareAgentGitScratch(agentGitScratchDir(candidate), git);
     const activity = sampledActivity(ctx, iteration, join(request.artifactsDir, 'output.log'));
     try {
       return await ctx.provider.run({
@@ -99,7 +99,7 @@ function runAgent(
         model: request.model,
         iteration,
         candidateId: candidate.id,
-        env: scratch ? { ...ctx.agentEnv, ...scratch.env } : ctx.agentEnv,
+        env: ctx.agentEnv,
         timeoutMs,
         artifactsDir: request.artifactsDir,
         signal: ctx.signal,

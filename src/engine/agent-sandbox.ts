@@ -3,8 +3,8 @@
  * bubblewrap works (`[sandbox] mode`: auto, required, off); then every agent call of a candidate
  * or its reviewer gets a SandboxLayout (see src/process/sandbox.ts): its own folder and HOME
  * writable, the worktrees root, the run folder and the user's HOME hidden, the shared git dir
- * read-only (objects, index and HEAD included: the agent's git writes a scratch store and index of
- * its own, ../git/agent-git-scratch.ts). The checks (unless `[sandbox] checks = false`) get the
+ * read-only (objects, index and HEAD included: the agent's git writes a scratch store and admin dir
+ * of its own, shown in their place, ../git/agent-git-scratch.ts). The checks (unless `[sandbox] checks = false`) get the
  * same view with every git dir read-only and no scratch (checkSandbox).
  *
  * The HOMEs live next to the worktrees, outside the run folder and every worktree:
@@ -16,6 +16,7 @@
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { agentGitDirs } from '../git/agent-git-dirs.js';
+import { agentGitScratchPaths } from '../git/agent-git-scratch.js';
 import { BWRAP_INSTALL_HINT, isInside, probeSandbox, type SandboxLayout } from '../process/sandbox.js';
 import { err, ok, type Result } from '../result.js';
 import type { Spec } from '../spec/schema.js';
@@ -110,10 +111,11 @@ function codePathsInHome(env: Readonly<Record<string, string | undefined>>): str
 /**
  * The sandbox of one agent call, or undefined when the run is not sandboxed. The candidate
  * writes its worktree (whose `.git` file stays read-only) and its git scratch (an object store
- * and an index of its own, which its environment names: ../git/agent-git-scratch.ts); every git
- * dir is read-only: the shared objects, the worktree's admin dir (index, HEAD), the refs. So the
- * agent's own `git commit` fails: bestof commits its work after the call. The reviewer gets no
- * git dir: it works in a clean export (the runner sets its folder).
+ * and an admin dir of its own, shown where the shared objects and the worktree's admin dir are:
+ * ../git/agent-git-scratch.ts, prepared before each call); every git dir of the user's is
+ * read-only: the objects, the worktree's index and HEAD, the refs. So the agent's own `git commit`
+ * fails: bestof commits its work after the call. The reviewer gets no git dir: it works in a clean
+ * export (the runner sets its folder).
  */
 export function agentSandbox(
   run: SandboxRun,
@@ -125,10 +127,18 @@ export function agentSandbox(
   const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden: hiddenFolders(run, candidate), pathVariable: env.PATH };
   if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: codePathsInHome(env) };
   const git = agentGitDirs(candidate.worktree);
+  const scratch = agentGitScratchPaths(agentGitScratchDir(candidate));
   return {
     ...base,
     workdir: candidate.worktree,
-    writable: git ? [agentGitScratchDir(candidate)] : [],
+    writable: git ? [scratch.dir] : [],
+    redirected: git
+      ? [
+          { source: scratch.objects, target: join(git.commonDir, 'objects'), writable: true },
+          { source: scratch.admin, target: git.adminDir, writable: true },
+          { source: join(git.commonDir, 'objects'), target: scratch.sharedObjects, writable: false },
+        ]
+      : [],
     readOnly: [
       join(candidate.worktree, '.git'),
       ...(git ? [git.commonDir, git.adminDir] : []),

@@ -4,11 +4,13 @@
  * read-only, with these exceptions:
  *
  *   writable   its working folder (the candidate's worktree, or the reviewer's export), a HOME
- *              of its own, a private /tmp, and whatever the layout adds: the worktree's own git
- *              admin dir (`<common git dir>/worktrees/<name>`: index, HEAD) and the shared
- *              `objects/` (so the agent's own `git add` works)
- *   read-only  everything else, among it the rest of the shared git dir (config, hooks, info,
- *              refs, packed-refs) and the worktree's `.git` file (so the agent can point neither
+ *              of its own, a private /tmp, and whatever the layout adds: the agent's git scratch,
+ *              shown in place of the shared `objects/` and of the worktree's own admin dir
+ *              (`<common git dir>/worktrees/<name>`: index, HEAD), so that the agent's own `git
+ *              add` works and writes neither (`redirected`; src/git/agent-git-scratch.ts)
+ *   read-only  everything else, among it the shared git dir (its objects too, where the scratch's
+ *              alternates name them; config, hooks, info, refs, packed-refs) and the worktree's
+ *              `.git` file (so the agent can point neither
  *              its worktree nor bestof's git calls at another git dir)
  *   hidden     an empty read-only tmpfs over: the worktrees root (the other candidates' worktrees), the
  *              run folder (`<repo>/.bestof`), the user's HOME; and /tmp. Bound back read-only inside
@@ -51,6 +53,13 @@ export interface SandboxLayout {
   readonly hidden: readonly string[];
   /** Writable besides workdir and home (the worktree's git admin dir, the shared objects dir). */
   readonly writable: readonly string[];
+  /**
+   * Folders shown at another path than their own (`source` at `target`): the agent's git scratch in
+   * place of the shared objects and the worktree's admin dir, and the real objects, read-only,
+   * where the scratch's alternates name them (src/git/agent-git-scratch.ts). Only where both exist.
+   * @default none
+   */
+  readonly redirected?: readonly { readonly source: string; readonly target: string; readonly writable: boolean }[] | undefined;
   /** Visible read-only even inside a hidden folder or a writable one (the shared git dir, the `.git` file). */
   readonly readOnly: readonly string[];
   /**
@@ -142,8 +151,9 @@ export function wrapInSandbox(command: string, args: readonly string[], layout: 
   return { command: layout.bwrap, args: [...sandboxArgs(layout, command), '--chdir', layout.workdir, '--', command, ...args] };
 }
 
-type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw' | 'mask'; readonly path: string; readonly target?: string };
-const KIND_ORDER = { tmpfs: 0, link: 1, ro: 2, rw: 3, mask: 4 } as const;
+/** A mount at `path`: `target` is a link's text; `source`, what a redirected bind shows there. */
+type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw' | 'ro-from' | 'rw-from' | 'mask'; readonly path: string; readonly target?: string; readonly source?: string };
+const KIND_ORDER = { tmpfs: 0, link: 1, ro: 2, rw: 3, 'ro-from': 4, 'rw-from': 5, mask: 6 } as const;
 
 /**
  * The symbolic links on the way to `path`: where each is and what it says, each resolved before
@@ -183,6 +193,9 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
     ...layout.readOnly.filter(existsSync).map((path) => ({ kind: 'ro' as const, path: real(path) })),
     ...[layout.workdir, layout.home, ...layout.writable].filter(existsSync).map((path) => ({ kind: 'rw' as const, path: real(path) })),
     ...(layout.masked ?? []).filter(existsSync).map((path) => ({ kind: 'mask' as const, path: real(path) })),
+    ...(layout.redirected ?? [])
+      .filter((r) => existsSync(r.source) && existsSync(r.target))
+      .map((r) => ({ kind: r.writable ? ('rw-from' as const) : ('ro-from' as const), path: real(r.target), source: real(r.source) })),
   ];
   // What is bound back is bound where it really is; a program finds it by the path it was given,
   // through links that live in a hidden folder, where nothing of the host shows: those links are
@@ -205,6 +218,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string): string[] {
     if (mount.kind === 'tmpfs') args.push('--tmpfs', mount.path);
     else if (mount.kind === 'link') args.push('--symlink', mount.target ?? '', mount.path);
     else if (mount.kind === 'mask') args.push('--ro-bind', '/dev/null', mount.path);
+    else if (mount.kind === 'ro-from' || mount.kind === 'rw-from') args.push(mount.kind === 'ro-from' ? '--ro-bind' : '--bind', mount.source ?? '', mount.path);
     else args.push(mount.kind === 'ro' ? '--ro-bind' : '--bind', mount.path, mount.path);
   }
   // The hidden folders are empty and read-only (the private /tmp stays writable); what was

@@ -249,11 +249,10 @@ describe('overlay worktrees behave like plain ones', () => {
     const git = agentGitDirs(path);
     if (!git) throw new Error('no git dirs');
     const scratch = await prepareAgentGitScratch(agentGitScratchDir({ id: 'a', worktree: path }), git);
-    const env = Object.entries(scratch.env).map(([name, value]) => `${name}=${value}`);
-    const wrapped = wrapInSandbox('env', [...env, 'sh', '-c', 'printf "from the sandbox\\n" > src/a.txt && git add src/a.txt && git status --porcelain'], layout);
+    const wrapped = wrapInSandbox('sh', ['-c', 'printf "from the sandbox\\n" > src/a.txt && git add src/a.txt && git status --porcelain'], layout);
     expect(inside(h, '/', wrapped.command, ...wrapped.args)).toBe('M  src/a.txt');
-    // Staged in the agent's own index; the worktree's index (bestof's) is as it was.
-    expect(inside(h, path, 'env', ...env, 'git', 'diff', '--cached', '--name-only')).toBe('src/a.txt');
+    // Staged in the agent's own index (the scratch's copy of the admin dir); the worktree's index (bestof's) is as it was.
+    expect(inside(h, path, 'env', `GIT_INDEX_FILE=${join(scratch.admin, 'index')}`, 'git', 'diff', '--cached', '--name-only')).toBe('src/a.txt');
     expect(inside(h, path, 'git', 'diff', '--cached', '--name-only')).toBe('');
     expect(inside(h, path, 'cat', 'src/a.txt')).toBe('from the sandbox');
   });

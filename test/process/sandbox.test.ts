@@ -64,10 +64,10 @@ function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate', env
 }
 
 async function inSandbox(script: string, layout = layoutFor('c1')) {
-  // As the engine calls an agent (src/engine/agent-call.ts): its git pointed at a scratch of its own.
+  // As the engine calls an agent (src/engine/agent-call.ts): its git scratch made first.
   const git = agentGitDirs(layout.workdir);
-  const scratch = git ? await prepareAgentGitScratch(agentGitScratchDir({ id: basename(layout.workdir), worktree: layout.workdir }), git) : undefined;
-  return runAgentProcess('bash', ['-c', script], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: userHome, ...scratch?.env }, timeoutMs: 30_000 }, layout);
+  if (git) await prepareAgentGitScratch(agentGitScratchDir({ id: basename(layout.workdir), worktree: layout.workdir }), git);
+  return runAgentProcess('bash', ['-c', script], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: userHome }, timeoutMs: 30_000 }, layout);
 }
 
 /** sha256 of every file under the given paths (folders walked), by path. */
@@ -83,10 +83,12 @@ function snapshot(...paths: string[]): Record<string, string> {
 }
 
 describe('the argv', () => {
-  it('hides before it binds back, and binds a deeper path after its parent', () => {
+  it('hides before it binds back, and binds a deeper path after its parent', async () => {
     const layout = layoutFor('c1');
     // Made before each call (src/engine/agent-call.ts); only folders that exist are bound.
-    mkdirSync(join(base, 'worktrees', 'r1', '.git-scratch', 'c1'), { recursive: true });
+    const git = agentGitDirs(worktree('c1'));
+    if (!git) throw new Error('no git dirs');
+    await prepareAgentGitScratch(join(base, 'worktrees', 'r1', '.git-scratch', 'c1'), git);
     const args = sandboxArgs(layout, '/usr/bin/bash');
     const at = (flag: string, path: string) => args.findIndex((arg, i) => arg === flag && args[i + 1] === path);
     expect(args.slice(0, 7)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
@@ -97,11 +99,16 @@ describe('the argv', () => {
     expect(hiddenRoot).toBeGreaterThan(0);
     expect(at('--bind', worktree('c1'))).toBeGreaterThan(hiddenRoot);
     expect(at('--ro-bind', join(worktree('c1'), '.git'))).toBeGreaterThan(at('--bind', worktree('c1')));
-    // Every git dir read-only (objects and the worktree's admin dir among them); the git scratch writable inside the hidden worktrees root.
-    expect(at('--bind', join(repo, '.git', 'objects'))).toBe(-1);
-    expect(at('--bind', join(repo, '.git', 'worktrees', 'c1'))).toBe(-1);
+    // The shared git dir read-only; the git scratch writable inside the hidden worktrees root, and
+    // shown in place of the objects and the worktree's admin dir; the real objects read-only where
+    // the scratch's alternates name them.
+    const scratch = join(base, 'worktrees', 'r1', '.git-scratch', 'c1');
+    const bindFrom = (flag: string, source: string, target: string) => args.findIndex((arg, i) => arg === flag && args[i + 1] === source && args[i + 2] === target);
     expect(at('--ro-bind', join(repo, '.git'))).toBeGreaterThan(0);
-    expect(at('--bind', join(base, 'worktrees', 'r1', '.git-scratch', 'c1'))).toBeGreaterThan(hiddenRoot);
+    expect(at('--bind', scratch)).toBeGreaterThan(hiddenRoot);
+    expect(bindFrom('--bind', join(scratch, 'objects'), join(repo, '.git', 'objects'))).toBeGreaterThan(at('--ro-bind', join(repo, '.git')));
+    expect(bindFrom('--bind', join(scratch, 'admin'), join(repo, '.git', 'worktrees', 'c1'))).toBeGreaterThan(at('--ro-bind', join(repo, '.git')));
+    expect(bindFrom('--ro-bind', join(repo, '.git', 'objects'), join(scratch, 'shared-objects'))).toBeGreaterThan(at('--bind', scratch));
     expect(at('--tmpfs', userHome)).toBeGreaterThan(0);
     expect(at('--tmpfs', join(repo, '.bestof'))).toBeGreaterThan(0);
   });
@@ -119,7 +126,8 @@ describe('inside the sandbox', () => {
         attempt('git add', 'git add mine.txt && git status --porcelain | grep -q "A  mine.txt"'),
         attempt('git commit', 'git -c user.name=a -c user.email=a@b commit -qm x'),
         attempt('shared objects', `echo evil > ${repo}/.git/objects/evil && rm -f ${repo}/.git/objects/evil`),
-        attempt('shared objects, git', 'env -u GIT_OBJECT_DIRECTORY git hash-object -w mine.txt'),
+        attempt('shared objects, git', `git --git-dir=${repo}/.git hash-object -w mine.txt >/dev/null`),
+        attempt('a repository of its own', 'git init -q nested && git -C nested -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git -C nested cat-file -e HEAD && rm -rf nested'),
         attempt('worktree index', `cp /dev/null ${repo}/.git/worktrees/c1/index`),
         attempt('config', `echo "[core]fsmonitor=evil" >> ${repo}/.git/config`),
         attempt('hooks', `echo evil > ${repo}/.git/hooks/post-commit`),
@@ -143,9 +151,12 @@ describe('inside the sandbox', () => {
       home: 'yes',
       'git add': 'yes',
       'git commit': 'no',
-      'shared objects': 'no',
-      'shared objects, git': 'no',
-      'worktree index': 'no',
+      // Written at the paths of the shared objects and the worktree's admin dir, into the scratch
+      // shown there: the real ones are as before (the snapshot below).
+      'shared objects': 'yes',
+      'shared objects, git': 'yes',
+      'a repository of its own': 'yes',
+      'worktree index': 'yes',
       config: 'no',
       hooks: 'no',
       info: 'no',
@@ -164,6 +175,12 @@ describe('inside the sandbox', () => {
     expect(existsSync(join(layoutFor('c1').home, 'notes'))).toBe(true);
     expect(existsSync('/tmp/bestof-sandbox-private')).toBe(false);
     expect(snapshot(...protectedPaths)).toEqual(before);
+    // What its git wrote is in the scratch (mine.txt's blob, and its index's entry), never read by bestof.
+    const scratch = join(base, 'worktrees', 'r1', '.git-scratch', 'c1');
+    const blob = git(worktree('c1'), 'hash-object', 'mine.txt');
+    expect(existsSync(join(scratch, 'objects', blob.slice(0, 2), blob.slice(2)))).toBe(true);
+    expect(existsSync(join(repo, '.git', 'objects', blob.slice(0, 2), blob.slice(2)))).toBe(false);
+    expect(git(worktree('c1'), 'status', '--porcelain')).toBe('?? mine.txt');
     git(worktree('c1'), 'reset', '--quiet', '--hard');
     rmSync(join(worktree('c1'), 'mine.txt'), { force: true });
   });
