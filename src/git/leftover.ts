@@ -20,6 +20,19 @@ export interface LeftoverOptions {
   readonly maxFileSizeBytes?: number | undefined;
 }
 
+/** Why a left-out entry is the agent's work that no commit can hold (./escapes.ts), unlike a file too large or holding a secret. */
+const ESCAPING = new Set(['nested_repo', 'link_out']);
+
+/**
+ * What the commit filter leaves out because no commit can hold it (a nested git repository, a link
+ * out of the worktree: ./escapes.ts), as `path (why)`: the agent's work all the same, so the
+ * worktree that holds it is kept rather than removed with it.
+ */
+export async function workNoCommitHolds(worktree: string, opts: LeftoverOptions): Promise<string[]> {
+  const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.setupPaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes });
+  return skipped.filter((file) => ESCAPING.has(file.reason)).map((file) => `${file.path} (${file.reason === 'nested_repo' ? 'a nested git repository' : 'a link out of the worktree'})`);
+}
+
 /** Setup's files and the files the commit filter leaves out. */
 async function notWork(worktree: string, opts: LeftoverOptions): Promise<string[]> {
   const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.setupPaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes });

@@ -14,6 +14,8 @@ export interface SavedWork {
   readonly commit: string | undefined;
   /** HEAD after saving (the commit above, or the last one when nothing was left). */
   readonly head: string | undefined;
+  /** What no commit can hold and stays on disk only (a nested git repository, a link out: ./escapes.ts), as `path (why)`. */
+  readonly notHeld: readonly string[];
 }
 
 /**
@@ -25,10 +27,11 @@ export async function saveWorktreeWork(worktree: string, opts: { message: string
   // can write (./submodule-work.ts); what is in them is never committed here anyway.
   const status = await runGit(worktree, ['status', '--porcelain', '-z', '--ignore-submodules=all']);
   if (status.code !== 0) return err(`git cannot read its state: ${gitMessage(status.stderr || status.stdout)}`);
-  if (status.stdout === '') return ok({ commit: undefined, head: await resolveCommit(worktree, 'HEAD') });
+  if (status.stdout === '') return ok({ commit: undefined, head: await resolveCommit(worktree, 'HEAD'), notHeld: [] });
   try {
     const committed = await commitAll(worktree, { message: opts.message, excludePaths: [...opts.excludePaths] });
-    return ok({ commit: committed.commit, head: committed.commit ?? (await resolveCommit(worktree, 'HEAD')) });
+    const notHeld = committed.skipped.filter((file) => file.reason === 'nested_repo' || file.reason === 'link_out').map((file) => `${file.path} (${file.reason === 'nested_repo' ? 'a nested git repository' : 'a link out of the worktree'})`);
+    return ok({ commit: committed.commit, head: committed.commit ?? (await resolveCommit(worktree, 'HEAD')), notHeld });
   } catch (error) {
     if (!isGitFailure(error)) throw error;
     return err(`its changes cannot be committed: ${gitMessage(error.run.stderr || error.run.stdout)}`);

@@ -102,17 +102,21 @@ describe('bestof clean after a killed run', () => {
     const { runId, c1, c2 } = await runWithWorktrees();
     const keptBefore = project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`);
     writeFileSync(join(c2, 'late.txt'), 'must not be lost\n');
-    // A repository without a commit inside the worktree: `git add -A` refuses the whole worktree.
+    // A repository inside the worktree: no commit can hold it (src/git/escapes.ts), and the worktree must not go with it.
     mkdirSync(join(c2, 'vendor'));
     project.repo.git('-C', join(c2, 'vendor'), 'init', '--quiet');
     writeFileSync(join(c2, 'vendor', 'lib.txt'), 'x\n');
 
     const clean = await cli(['clean']);
     expect(clean.code).toBe(1);
-    expect(clean.stderr).toContain(`keep worktree ${c2}: its uncommitted work could not be saved (its changes cannot be committed: 'vendor/' does not have a commit checked out`);
+    expect(clean.stderr).toContain(`keep worktree ${c2}: it holds what no commit can hold: vendor (a nested git repository)`);
     expect(clean.stderr).toMatch(/1 worktree was kept with work that could not be saved/);
     expect(existsSync(join(c2, 'late.txt'))).toBe(true);
-    expect(project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`)).toBe(keptBefore);
+    expect(existsSync(join(c2, 'vendor', 'lib.txt'))).toBe(true);
+    // What a commit can hold is saved all the same, on top of the kept commit.
+    const keptNow = project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`);
+    expect(project.repo.git('rev-parse', `${keptNow}^`)).toBe(keptBefore);
+    expect(project.repo.git('show', `${keptNow}:late.txt`)).toBe('must not be lost');
     expect(project.repo.git('branch', '--list', `bestof/${runId}/c2`)).not.toBe('');
     // c1 was cleaned as usual.
     expect(existsSync(c1)).toBe(false);

@@ -339,6 +339,8 @@ async function cleanWorktree(context: CleanContext, request: CleanWorktreeReques
     const kept = await resolveCommit(repoRoot, candidate.ref);
     if (!kept || !(await isAncestor(repoRoot, saved.value.head, kept))) await updateRef(repoRoot, candidate.ref, saved.value.head);
   }
+  // A nested repository or a link out: no commit can hold it, and removing the worktree would lose it.
+  if (saved.value.notHeld.length > 0) return keepIt(`it holds what no commit can hold: ${saved.value.notHeld.join(', ')}; copy what you need, then remove it from the worktree`);
   // Edits or commits inside a submodule are in no commit of bestof's (it commits nothing inside
   // submodules), and a commit made there lives in the submodule's git dir, under the worktree's.
   const inSubmodules = await changedSubmodules(folder).catch(() => []);

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { detachCowBase, materializeCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
 import { removeInBackground } from '../../process/background-remove.js';
 import { cowBaseDir, cowDir, cowLayerDir, cowTrashRoot, isCowWorktree } from '../cow-layout.js';
-import { saveLeftoverCommit, unsavedPaths } from '../../git/leftover.js';
+import { saveLeftoverCommit, unsavedPaths, workNoCommitHolds } from '../../git/leftover.js';
 import { repairWorktreeLink } from '../../git/worktree-link.js';
 import { notAFolder } from '../../git/guard.js';
 import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
@@ -298,7 +298,16 @@ async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<
   const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
   const filter = { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size };
   const unsaved = await unsavedPaths(candidate.worktree, filter).catch(() => undefined);
-  if (unsaved !== undefined && unsaved.length === 0) return true;
+  // A nested repository or a link out (left out of every commit): its files would go with the worktree.
+  const escaping = await workNoCommitHolds(candidate.worktree, filter).catch(() => []);
+  if (escaping.length > 0) {
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `its worktree ${candidate.worktree} holds what no commit can hold: ${escaping.slice(0, 3).join(', ')}${escaping.length > 3 ? ', ...' : ''}; the worktree is kept as it is: copy what you need, then \`bestof clean ${plan.runId}\``,
+    });
+  }
+  if (unsaved !== undefined && unsaved.length === 0) return escaping.length === 0;
   const what = unsaved === undefined ? 'files git cannot read' : `${unsaved.length} file${unsaved.length === 1 ? '' : 's'} (${unsaved.slice(0, 3).join(', ')}${unsaved.length > 3 ? ', ...' : ''})`;
   const commit = await saveLeftoverCommit(candidate.worktree, { ...filter, message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})` }).catch(
     (error: Error) => ({ ok: false as const, error: error.message }),
@@ -307,7 +316,7 @@ async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<
     const ref = leftoverRef(candidate.ref);
     await updateRef(plan.repoRoot, ref, commit.value);
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its worktree held ${what} that no commit had; saved at ${ref} (not scored)` });
-    return true;
+    return escaping.length === 0;
   }
   ctx.emit({
     type: 'run.warning',
