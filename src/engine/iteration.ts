@@ -201,6 +201,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     commit: state.head ?? plan.baseCommit,
     frozen: keptAsInBase(plan.spec.checks),
     editable: plan.spec.checks.editable,
+    runner: plan.runner,
     checks: plan.spec.checks.items.filter((check) => check.from_iteration <= state.iteration),
     keepPaths: ctx.setupPaths,
     setupGuard: ctx.setupGuard,

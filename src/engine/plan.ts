@@ -23,6 +23,7 @@ import { missingProgramWarnings } from './check-programs.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 import type { OverlayMounts } from '../git/cow-worktree.js';
+import { runnerFilesOf, type RunnerFiles } from '../checks/runner-defaults.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -69,6 +70,12 @@ export interface RunPlan {
    * a mount namespace where it can mount them: src/cli/worktree-mode.ts). Undefined: plain worktrees.
    */
   readonly cow?: { readonly mounts: OverlayMounts };
+  /**
+   * The test runners' files of the kinds of project base holds, kept as in base beside the spec's
+   * frozen and protected paths where `editable` does not cover them (../checks/runner-defaults.ts).
+   * @default none
+   */
+  readonly runner?: RunnerFiles;
 }
 
 /** No spec can lift a candidate past this many iterations. */
@@ -153,6 +160,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 
   const into = await planMergeTarget(spec, repoRoot, problems, warnings);
   if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
+  const runner = baseCommit ? await runnerFilesOf(repoRoot, baseCommit) : undefined;
+  if (spec.checks.editable.length === 0 && spec.checks.items.length > 0) warnings.push(NO_EDITABLE_WARNING);
   if (spec.checks.items.length === 0) {
     warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
   }
@@ -190,8 +199,17 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     ...(review ? { review } : {}),
     warnings,
     sandbox: sandbox.value,
+    ...(runner ? { runner } : {}),
   });
 }
+
+/**
+ * Said by `validate` and, once, by `run`, for a spec without `[checks] editable`: every change a
+ * candidate makes then counts as its work, and some change what a check runs without any name
+ * bestof could list (a module the tests import from the folder they run in).
+ */
+export const NO_EDITABLE_WARNING =
+  'checks.editable is not set: every file a candidate adds or changes counts as its work, and one that changes what a check runs under a name bestof does not keep (a module the tests import from the folder they run in) can pass the checks without the fix; list where your code lives, e.g. `editable = ["lib/**"]` (`bestof init` writes it from what package.json, pyproject.toml, go.mod or Cargo.toml declare)';
 
 /** What every step of planRun shares: the spec, and the problems found so far (each said with its spec key). */
 interface PlanContext {
