@@ -167,7 +167,7 @@ export function iterationPrompt(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'b
     task: plan.prompt,
     ...(plan.retryTemplate !== undefined ? { retryTemplate: plan.retryTemplate } : {}),
     ...(phase ? { phase: { name: phase.name, prompt: phase.prompt } } : {}),
-    rules: { kept: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable },
+    rules: { kept: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable, ...(plan.runner ? { runner: plan.runner.patterns } : {}) },
     iteration: state.iteration,
     maxIterations: plan.maxIterations,
     ...(state.feedback ? { feedback: state.feedback } : {}),
