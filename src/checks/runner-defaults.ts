@@ -110,14 +110,18 @@ export async function runnerKept(
   const exempt = excludePathspecs(opts.editable);
   const specs = frozenPathspecs(patterns);
   const keyedFiles = RUNNER_KEYED_FILES.filter((file) => kinds.includes(file.kind));
-  const [inBase, changed, keyedChanged] = await Promise.all([
+  const keyedPaths = new Set(keyedFiles.map((file) => file.path));
+  // One diff for the runner files and the keyed ones: no runner pattern names a keyed file (the
+  // root's package.json, pyproject.toml, go.mod), so a changed path is one or the other.
+  const asked = [...specs, ...[...keyedPaths].map(literalPathspec)];
+  const [inBase, changes] = await Promise.all([
     specs.length > 0 ? runnerFilesOfBase(repo, opts.base, [...specs, ...exempt], opts.signal) : [],
-    specs.length > 0 ? changedPaths(repo, opts.base, opts.commit, [...specs, ...exempt], call) : [],
-    keyedFiles.length > 0 ? changedPaths(repo, opts.base, opts.commit, [...keyedFiles.map((file) => literalPathspec(file.path)), ...exempt], call) : [],
+    asked.length > 0 ? changedPaths(repo, opts.base, opts.commit, [...asked, ...exempt], call) : [],
   ]);
+  const changed = changes.filter((change) => !keyedPaths.has(change.path));
   const notes = new Map<string, string>();
   for (const file of keyedFiles) {
-    if (!keyedChanged.some((change) => change.path === file.path)) continue;
+    if (!changes.some((change) => change.path === file.path)) continue;
     const [before, after] = await Promise.all([showFile(repo, opts.base, file.path, call), showFile(repo, opts.commit, file.path, call)]);
     const parts = changedParts(file, before.ok ? before.value : undefined, after.ok ? after.value : undefined);
     if (parts.length > 0) notes.set(file.path, keyedNote(file, parts));

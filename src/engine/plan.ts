@@ -145,6 +145,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   // HEAD was resolved as the repository was opened, a moment ago.
   const baseCommit = base === 'HEAD' ? repo.value.head : await resolveCommit(repoRoot, base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
+  // The test runners' files of the kinds of project base holds: read while the rest is planned.
+  const runnerFiles = baseCommit ? runnerFilesOf(repoRoot, baseCommit).then((files) => ok(files), (error: unknown) => err(error instanceof Error ? error.message : String(error))) : undefined;
   const prompt = spec.prompt.file ? await readSpecFile({ specDir, problems }, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
 
   const runId = options.runId ?? newRunId();
@@ -160,7 +162,6 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 
   const into = await planMergeTarget(spec, repoRoot, problems, warnings);
   if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
-  const runner = baseCommit ? await runnerFilesOf(repoRoot, baseCommit) : undefined;
   if (spec.checks.editable.length === 0 && spec.checks.items.length > 0) warnings.push(NO_EDITABLE_WARNING);
   if (spec.checks.items.length === 0) {
     warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
@@ -172,7 +173,9 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const review = await planReview(context);
   await checkVoters(context);
 
-  if (problems.length > 0 || !sandbox.ok) return err(problems);
+  const runner = await runnerFiles;
+  if (runner && !runner.ok) problems.push(`base: the test runners' files of ${baseCommit} could not be read: ${runner.error}`);
+  if (problems.length > 0 || !sandbox.ok || (runner && !runner.ok)) return err(problems);
   const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
   const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
   const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
@@ -199,7 +202,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     ...(review ? { review } : {}),
     warnings,
     sandbox: sandbox.value,
-    ...(runner ? { runner } : {}),
+    ...(runner?.ok ? { runner: runner.value } : {}),
   });
 }
 
