@@ -5,7 +5,8 @@
  * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders, test-file patterns and
  * snapshots that match tracked files, and the committed scripts the checks run; the names of what
  * the test runner reads or decides by, protected whether the repo has them or not; `[checks]
- * editable` where the code's folder is clear (src/, a Python repo's packages); and, for a Node repo
+ * editable` where the code's folder is clear (src/, a Python repo's packages, what package.json,
+ * pyproject.toml or a Go module declare as the code: declaredCode); and, for a Node repo
  * whose dependencies are installed, `[setup] link = ["node_modules"]` (the fastest way to give
  * every worktree its dependencies: scripts/bench-setup.mjs). The names, by runner, are in
  * ./runner-files.ts; what a check command runs (its scripts, make's includes and targets) is read
@@ -47,8 +48,9 @@ export interface RepoProbe {
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
   /**
-   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, and a
-   * Python repo's package folders; empty where that is not clear (code at the root, a Go module, a workspace).
+   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, a
+   * Python repo's package folders, and what the repo declares (declaredCode: qs's `"main":
+   * "lib/index.js"` gives `lib/**`); empty where nothing says (modules at the root, a workspace).
    */
   readonly editable: readonly string[];
 }

@@ -1,7 +1,9 @@
 /**
  * What each test runner reads or decides by besides the tests, by name (for src/spec/repo-probe.ts
  * and `bestof init`): the test folders and test-file patterns init freezes where they match a
- * committed file, and the names it protects whether or not the repo has them. Every entry is here
+ * committed file, and the names it protects whether or not the repo has them; and what every run
+ * keeps as in base whatever the spec says (RUNNER_DEFAULT_FILES, RUNNER_KEYED_FILES: used by
+ * src/checks/runner-defaults.ts), built from the same lists. Every entry is here
  * because a candidate that added or changed such a file passed a check without the fix (most of
  * them tried: the comments say which).
  */
