@@ -45,6 +45,11 @@ export interface TamperedPath {
   readonly change: TamperChange;
   /** Which rule the change broke. bestof always sets it; events of older runs lack it. @default 'frozen' */
   readonly rule?: TamperRule;
+  /**
+   * Why the path is kept when that is not plain from its name: package.json, kept whole because its
+   * `"nyc"` key changed (./runner-defaults.ts). @default none
+   */
+  readonly note?: string;
 }
 
 export interface FrozenOptions {
@@ -153,7 +158,7 @@ async function tamperedUnder(worktree: string, opts: FrozenOptions, pathspecs: s
 const byPath = (a: TamperedPath, b: TamperedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Exclusion pathspecs for the spec's `editable` patterns (same syntax as frozen patterns). */
-function excludePathspecs(patterns: readonly string[]): string[] {
+export function excludePathspecs(patterns: readonly string[]): string[] {
   return frozenPathspecs(patterns).map((spec) => (spec.startsWith(':(') ? `:(exclude,${spec.slice(2)}` : `:(exclude)${spec.slice(1)}`));
 }
 

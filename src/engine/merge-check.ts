@@ -150,6 +150,7 @@ async function scoreMergeOnTip(
       commit: merged.value,
       frozen: keptAsInBase(spec.checks),
       editable: spec.checks.editable,
+      runner: plan.runner,
       checks: spec.checks.items,
       keepPaths: prepared.value.setupPaths,
       env,

@@ -23,6 +23,7 @@ import { missingProgramWarnings } from './check-programs.js';
 import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 import type { OverlayMounts } from '../git/cow-worktree.js';
+import { runnerFilesOf, type RunnerFiles } from '../checks/runner-defaults.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -69,6 +70,12 @@ export interface RunPlan {
    * a mount namespace where it can mount them: src/cli/worktree-mode.ts). Undefined: plain worktrees.
    */
   readonly cow?: { readonly mounts: OverlayMounts };
+  /**
+   * The test runners' files of the kinds of project base holds, kept as in base beside the spec's
+   * frozen and protected paths where `editable` does not cover them (../checks/runner-defaults.ts).
+   * @default none
+   */
+  readonly runner?: RunnerFiles;
 }
 
 /** No spec can lift a candidate past this many iterations. */
@@ -138,6 +145,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   // HEAD was resolved as the repository was opened, a moment ago.
   const baseCommit = base === 'HEAD' ? repo.value.head : await resolveCommit(repoRoot, base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
+  // The test runners' files of the kinds of project base holds: read while the rest is planned.
+  const runnerFiles = baseCommit ? runnerFilesOf(repoRoot, baseCommit).then((files) => ok(files), (error: unknown) => err(error instanceof Error ? error.message : String(error))) : undefined;
   const prompt = spec.prompt.file ? await readSpecFile({ specDir, problems }, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
 
   const runId = options.runId ?? newRunId();
@@ -153,6 +162,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 
   const into = await planMergeTarget(spec, repoRoot, problems, warnings);
   if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
+  if (spec.checks.editable.length === 0 && spec.checks.items.length > 0) warnings.push(NO_EDITABLE_WARNING);
   if (spec.checks.items.length === 0) {
     warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
   }
@@ -163,7 +173,9 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const review = await planReview(context);
   await checkVoters(context);
 
-  if (problems.length > 0 || !sandbox.ok) return err(problems);
+  const runner = await runnerFiles;
+  if (runner && !runner.ok) problems.push(`base: the test runners' files of ${baseCommit} could not be read: ${runner.error}`);
+  if (problems.length > 0 || !sandbox.ok || (runner && !runner.ok)) return err(problems);
   const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
   const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
   const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
@@ -190,8 +202,17 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     ...(review ? { review } : {}),
     warnings,
     sandbox: sandbox.value,
+    ...(runner?.ok ? { runner: runner.value } : {}),
   });
 }
+
+/**
+ * Said by `validate` and, once, by `run`, for a spec without `[checks] editable`: every change a
+ * candidate makes then counts as its work, and some change what a check runs without any name
+ * bestof could list (a module the tests import from the folder they run in).
+ */
+export const NO_EDITABLE_WARNING =
+  'checks.editable is not set: every file a candidate adds or changes counts as its work, and one that changes what a check runs under a name bestof does not keep (a module the tests import from the folder they run in) can pass the checks without the fix; list where your code lives, e.g. `editable = ["lib/**"]` (`bestof init` writes it from what package.json, pyproject.toml, go.mod or Cargo.toml declare)';
 
 /** What every step of planRun shares: the spec, and the problems found so far (each said with its spec key). */
 interface PlanContext {

@@ -44,6 +44,11 @@ export interface PathRules {
   readonly kept: readonly string[];
   /** `editable`: only changes there count. Empty: everything but `kept`. */
   readonly editable: readonly string[];
+  /**
+   * The test runners' files bestof keeps by itself (RunPlan.runner's patterns), but where `editable`
+   * covers them (../checks/runner-defaults.ts). @default none
+   */
+  readonly runner?: readonly string[];
 }
 
 export interface IterationPromptInput {
@@ -118,6 +123,12 @@ function rulesSection(rules: PathRules): string | undefined {
   if (rules.kept.length > 0) {
     lines.push(
       `The checks always use the original version of these paths: ${list(rules.kept)}. Changing, adding or deleting a file there earns nothing, and work that does is not chosen: leave them as they are.`,
+    );
+  }
+  if (rules.runner !== undefined && rules.runner.length > 0) {
+    const unless = rules.editable.length > 0 ? ' (unless a path where your changes count, below, names one)' : '';
+    lines.push(
+      `The checks also use the original version of the test runners' own files${unless}, and work that changes them is not chosen: ${list(rules.runner)}; and of the test runners' settings in package.json, pyproject.toml and go.mod.`,
     );
   }
   if (rules.editable.length > 0) lines.push(`Only your changes to ${list(rules.editable)} count: a change elsewhere is undone before the checks and not kept.`);

@@ -9,6 +9,7 @@
 import { lstat, mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
+import { runnerKept, withNotes, type RunnerFiles } from '../checks/runner-defaults.js';
 import { prepareScoringTree, putBackScoringTree, removeNewLeftovers, type ScoringTree, type ScoringTreeOptions } from '../checks/scoring-tree.js';
 import { runChecks } from '../checks/run-checks.js';
 import type { CheckSpec } from '../spec/schema.js';
@@ -29,6 +30,11 @@ export interface ScoreOptions {
   readonly frozen: readonly string[];
   /** `[checks] editable`: changes outside it are put back as in base and reported. @default [] (everything) */
   readonly editable?: readonly string[];
+  /**
+   * The test runners' files of the plan (RunPlan.runner): kept as in base with `frozen`, but where
+   * `editable` covers them (../checks/runner-defaults.ts). @default none
+   */
+  readonly runner?: RunnerFiles | undefined;
   readonly checks: readonly CheckSpec[];
   /** Untracked files from setup that must survive the clean-up after the checks. */
   readonly keepPaths: readonly string[];
@@ -70,13 +76,16 @@ export interface Scoring {
 }
 
 export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
-  const rules = { base: options.baseCommit, commit: options.commit, frozen: [...options.frozen] };
   const editable = options.editable ?? [];
+  // The runner's files this commit is scored with (base's, and those it changed), as literal paths beside the spec's kept patterns.
+  const runner = await runnerKept(options.worktree, { base: options.baseCommit, commit: options.commit, runner: options.runner, editable, signal: options.signal });
+  const kept = [...options.frozen, ...runner.pathspecs];
+  const rules = { base: options.baseCommit, commit: options.commit, frozen: kept };
   if (options.checks.length === 0) {
     // Nothing to run: what broke the rules is still recorded, without touching the worktree.
-    const frozen = options.frozen.length > 0 ? await findTampering(options.worktree, rules) : [];
+    const frozen = kept.length > 0 ? await findTampering(options.worktree, rules) : [];
     const outside = await findEditableViolations(options.worktree, { ...rules, editable });
-    return { score: 0, maxScore: 0, checks: [], tampered: [...frozen, ...outside], interrupted: false };
+    return { score: 0, maxScore: 0, checks: [], tampered: withNotes([...frozen, ...outside], runner.notes), interrupted: false };
   }
   let tampered: Scoring['tampered'] = [];
   let headMovedFrom: string | undefined;
@@ -128,7 +137,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     // Base's kept files, as the preparation left them, watched from here on: setup run again (below)
     // runs code of the candidate's too (a `prepare` script of the frozen package.json that runs one of
     // its files, a dependency its lockfile points at), after the frozen restore.
-    const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept: options.frozen, signal: options.signal });
+    const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept, signal: options.signal });
     const changed = (await options.setupGuard?.changed()) ?? [];
     if (changed.length > 0) {
       // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
@@ -179,7 +188,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     score: keptFilesChanged ? 0 : checks.reduce((sum, c) => sum + c.points, 0),
     maxScore: options.checks.reduce((sum, c) => sum + c.score, 0),
     checks,
-    tampered,
+    tampered: withNotes(tampered, runner.notes),
     interrupted: checks.length < options.checks.length,
     ...(headMovedFrom ? { headMovedFrom } : {}),
     ...(setupRebuilt ? { setupRebuilt } : {}),

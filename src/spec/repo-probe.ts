@@ -5,7 +5,8 @@
  * (Cargo.toml), go (go.mod), a Makefile's `test` target; the test folders, test-file patterns and
  * snapshots that match tracked files, and the committed scripts the checks run; the names of what
  * the test runner reads or decides by, protected whether the repo has them or not; `[checks]
- * editable` where the code's folder is clear (src/, a Python repo's packages); and, for a Node repo
+ * editable` where the code's folder is clear (src/, a Python repo's packages, what package.json,
+ * pyproject.toml or a Go module declare as the code: declaredCode); and, for a Node repo
  * whose dependencies are installed, `[setup] link = ["node_modules"]` (the fastest way to give
  * every worktree its dependencies: scripts/bench-setup.mjs). The names, by runner, are in
  * ./runner-files.ts; what a check command runs (its scripts, make's includes and targets) is read
@@ -17,6 +18,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { FROZEN_CANDIDATES, runnerConfigs } from './runner-files.js';
 import { makeFileText, makeIncludes, makeTargetNames, makeTestFiles, NPM_CHECKED_SCRIPTS, npmScriptFiles } from './check-scripts.js';
 
@@ -46,8 +48,9 @@ export interface RepoProbe {
   /** `[setup] link` entries that exist (node_modules of a Node repo). */
   readonly link: readonly string[];
   /**
-   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, and a
-   * Python repo's package folders; empty where that is not clear (code at the root, a Go module, a workspace).
+   * `[checks] editable`, where the repo's code clearly lives (editableCandidates): `src/**`, a
+   * Python repo's package folders, and what the repo declares (declaredCode: qs's `"main":
+   * "lib/index.js"` gives `lib/**`); empty where nothing says (modules at the root, a workspace).
    */
   readonly editable: readonly string[];
 }
@@ -60,12 +63,14 @@ const NOT_CODE = new Set(['test', 'tests', 'testing', 'docs', 'doc', 'examples',
 
 /**
  * The `[checks] editable` patterns init may offer, before git says which match a committed file
- * (ProbeFacts.editableMatching): `src/**`, and each folder at the root with an `__init__.py` that is
- * not a test, documentation or examples folder (a Python package). Why offer one at all: without
- * it, what a candidate adds anywhere is its work, and some of it changes what a check runs without
- * any name init could list: `python3 -m pytest` imports from the folder it runs in before anything
- * installed, so a module at the root named as one pytest imports (the standard library's
- * argparse.py, pytest's own pluggy.py, a compiled pytest.pyc) passes every test unseen.
+ * (ProbeFacts.editableMatching): `src/**`, each folder at the root with an `__init__.py` that is
+ * not a test, documentation or examples folder (a Python package), and what the repo declares as its
+ * code (declaredCode). Why offer one at all: without it, what a candidate adds anywhere is its work,
+ * and some of it changes what a check runs without any name init could list: `python3 -m pytest`
+ * imports from the folder it runs in before anything installed, so a module at the root named as
+ * one pytest imports (the standard library's argparse.py, pytest's own pluggy.py, a compiled
+ * pytest.pyc) passes every test unseen; an `.nycrc` whose `require` names a file of the candidate's
+ * turns `nyc tape` into a pass (found on qs, whose code is in lib/).
  */
 export function editableCandidates(root: string): string[] {
   let entries: string[] = [];
@@ -75,7 +80,82 @@ export function editableCandidates(root: string): string[] {
     return ['src/**'];
   }
   const packages = entries.filter((name) => !name.startsWith('.') && name !== 'src' && !NOT_CODE.has(name) && existsSync(join(root, name, '__init__.py')));
-  return ['src/**', ...packages.map((name) => `${name}/**`)];
+  const declared = Object.values(declaredCode(root)).flat();
+  return [...new Set(['src/**', ...packages.map((name) => `${name}/**`), ...declared])];
+}
+
+/**
+ * Where the repo says its code is, by kind, as editable globs (a folder's `lib/**`, a file at the
+ * root as itself): package.json's `main`, `exports`, `files` and `bin`; pyproject.toml's packages
+ * (setuptools' `packages` and `packages.find`'s `where`, poetry's `include`, hatch's wheel
+ * `packages`); the folders of a Go module's non-test .go files (`*.go` for those at the root);
+ * Cargo's `src/**` is src/ already. Tests, documentation and examples folders are never code. git
+ * then says which match a committed file (a `files` entry naming the build output, `dist/`, does not).
+ */
+export function declaredCode(root: string): Partial<Record<RepoKind, string[]>> {
+  const declared: Partial<Record<RepoKind, string[]>> = {};
+  const pkg = readJson(join(root, 'package.json'));
+  if (pkg !== undefined) declared.node = codeGlobs(root, [...stringsIn(pkg.main), ...stringsIn(pkg.exports), ...stringsIn(pkg.files), ...stringsIn(pkg.bin)]);
+  const pyproject = readToml(join(root, 'pyproject.toml'));
+  if (pyproject !== undefined) declared.python = codeGlobs(root, pythonPackages(pyproject));
+  if (existsSync(join(root, 'go.mod'))) declared.go = goCodeGlobs(root);
+  return declared;
+}
+
+/** Every string in a package.json field (`exports`' conditions and subpaths, `bin`'s commands), keys left out. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (isRecord(value)) return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** `./lib/index.js` -> `lib/**`, `index.js` -> `index.js`, `lib` (a folder) -> `lib/**`; none for a test or docs folder, or one that leaves the repo. */
+function codeGlobs(root: string, paths: readonly string[]): string[] {
+  const globs = paths.flatMap((raw) => {
+    const path = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    const [first, ...rest] = path.split('/');
+    if (first === undefined || first === '' || first === '..' || first.startsWith('.') || /[*?[{]/.test(first) || NOT_CODE.has(first)) return [];
+    return rest.length > 0 || isFolder(join(root, first)) ? [`${first}/**`] : [first];
+  });
+  return [...new Set(globs)].sort();
+}
+
+/** The package folders pyproject.toml names (dotted names by their first folder, `src/pkg` as written). */
+function pythonPackages(pyproject: Record<string, unknown>): string[] {
+  const tool = isRecord(pyproject.tool) ? pyproject.tool : {};
+  const at = (value: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, key) => (isRecord(v) ? v[key] : undefined), value);
+  const setuptools = at(tool, 'setuptools', 'packages');
+  const names = [
+    ...(Array.isArray(setuptools) ? setuptools.filter((p): p is string => typeof p === 'string').map((p) => p.split('.')[0] ?? p) : []),
+    ...stringsIn(at(setuptools, 'find', 'where')),
+    ...(Array.isArray(at(tool, 'poetry', 'packages')) ? (at(tool, 'poetry', 'packages') as unknown[]).flatMap((p) => (isRecord(p) ? [[p.from, p.include].filter((s) => typeof s === 'string').join('/')] : [])) : []),
+    ...stringsIn(at(tool, 'hatch', 'build', 'targets', 'wheel', 'packages')),
+  ];
+  return names.filter((name) => name !== '');
+}
+
+/** The folders at the root holding a Go module's non-test .go files (`dir/**`), and `*.go` for those at the root. */
+function goCodeGlobs(root: string): string[] {
+  const isCode = (name: string): boolean => name.endsWith('.go') && !name.endsWith('_test.go');
+  const entries = readdirSync(root, { withFileTypes: true });
+  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !GO_NOT_CODE.has(e.name) && !NOT_CODE.has(e.name) && holdsFile(join(root, e.name), isCode, 6));
+  return [...(entries.some((e) => e.isFile() && isCode(e.name)) ? ['*.go'] : []), ...folders.map((e) => `${e.name}/**`)];
+}
+
+/** Folders a Go module's code is never in: its dependencies, its test data. */
+const GO_NOT_CODE = new Set(['vendor', 'testdata', 'node_modules']);
+
+/** A file `wanted` names under `dir`, at most `depth` folders down (hidden, vendor and testdata folders skipped). */
+function holdsFile(dir: string, wanted: (name: string) => boolean, depth: number): boolean {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  if (entries.some((e) => e.isFile() && wanted(e.name))) return true;
+  return depth > 0 && entries.some((e) => e.isDirectory() && !e.name.startsWith('.') && !GO_NOT_CODE.has(e.name) && holdsFile(join(dir, e.name), wanted, depth - 1));
 }
 
 /**
@@ -179,17 +259,21 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     ...makeTarget,
   ];
   const workspace = isWorkspace(root, pkg);
-  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(kinds, facts.editableMatching ?? new Set()) };
+  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(root, kinds, facts.editableMatching ?? new Set()) };
 }
 
 /**
- * `src/**` where it holds committed files, and, in a Python repo, its package folders at the root
- * too (a repo whose src/ holds C sources keeps its Python code in a package at the root: an
- * allow-list of src/ alone would undo every fix there).
+ * `src/**` where it holds committed files; in a Python repo, its package folders at the root too (a
+ * repo whose src/ holds C sources keeps its Python code in a package at the root: an allow-list of
+ * src/ alone would undo every fix there); and what the repo declares as its code for the kinds found
+ * (declaredCode: qs's `"main": "lib/index.js"` gives `lib/**`), where it matches committed files.
  */
-function editableOf(kinds: readonly RepoKind[], matching: ReadonlySet<string>): string[] {
+function editableOf(root: string, kinds: readonly RepoKind[], matching: ReadonlySet<string>): string[] {
   const src = matching.has('src/**') ? ['src/**'] : [];
-  return kinds.includes('python') ? [...src, ...[...matching].filter((pattern) => pattern !== 'src/**').sort()] : src;
+  const declared = declaredCode(root);
+  const packages = kinds.includes('python') ? [...matching].filter((pattern) => pattern !== 'src/**' && pattern.endsWith('/**') && existsSync(join(root, pattern.slice(0, -3), '__init__.py'))) : [];
+  const own = kinds.flatMap((kind) => declared[kind] ?? []).filter((pattern) => matching.has(pattern));
+  return [...new Set([...src, ...[...packages, ...own].sort()])];
 }
 
 /**
@@ -226,6 +310,14 @@ function usesPytest(root: string, facts: ProbeFacts): boolean {
   // Committed files named as pytest finds tests by itself, without any configuration (a small
   // project of plain scripts and a tests/test_calc.py): pytest is how such a repo is tested.
   return facts.frozenMatching.has('**/test_*.py') || facts.frozenMatching.has('**/*_test.py');
+}
+
+function readToml(path: string): Record<string, unknown> | undefined {
+  try {
+    return parseToml(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {

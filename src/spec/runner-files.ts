@@ -1,7 +1,9 @@
 /**
  * What each test runner reads or decides by besides the tests, by name (for src/spec/repo-probe.ts
  * and `bestof init`): the test folders and test-file patterns init freezes where they match a
- * committed file, and the names it protects whether or not the repo has them. Every entry is here
+ * committed file, and the names it protects whether or not the repo has them; and what every run
+ * keeps as in base whatever the spec says (RUNNER_DEFAULT_FILES, RUNNER_KEYED_FILES: used by
+ * src/checks/runner-defaults.ts), built from the same lists. Every entry is here
  * because a candidate that added or changed such a file passed a check without the fix (most of
  * them tried: the comments say which).
  */
@@ -158,3 +160,82 @@ export function runnerConfigs(scripts: Readonly<Record<string, unknown>>): strin
     ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? [...names('eslint.config', scriptExtensions), '**/.eslintrc*', '**/.eslintignore'] : []),
   ];
 }
+
+/**
+ * The test runners' files bestof keeps as in base at run time whatever the spec says (beside its
+ * `[checks] frozen` and `protected`), by the kind of project base holds (runnerKindsOf): a spec
+ * written by hand, with no `protected` list, is protected from the same tricks as one `bestof init`
+ * wrote. Unless the spec's `editable` covers the path (src/checks/runner-defaults.ts): a task that is
+ * about a test runner's configuration says so there. Found on a real library: a candidate that added
+ * an `.nycrc` whose `require` loaded a file of its own (`process.exit(0)` at exit) turned `nyc tape`
+ * into a pass and won with the bug unfixed.
+ *
+ * node: what npm reads (NPM_RUNNER_FILES, and a committed `node_modules` link itself), the
+ * configuration files of nyc, c8, mocha, jest, vitest and ava, and Babel's, which jest and ava apply
+ * to every test file; with the configuration files of the runner the "test" script names
+ * (runnerConfigs). python: what pytest reads (PYTEST_RUNNER_FILES, but pyproject.toml, whose pytest
+ * section is compared on its own: RUNNER_KEYED_FILES), the modules Python imports at start-up from its
+ * path (`sitecustomize.py`, `usercustomize.py`, and the `*.pth` files `site` runs a line of), and a
+ * module named as the runner (`unittest.py` beside `pytest.py`: `python -m unittest` imports it from
+ * the folder it runs in). rust: CARGO_RUNNER_FILES, and all of `.cargo/`. go: a go.work, a vendor/
+ * folder, and a go.mod in a folder (which cuts that folder out of `./...`); the root go.mod's
+ * `replace` directives are compared on their own.
+ */
+export const RUNNER_DEFAULT_FILES: Readonly<Record<RunnerKind, readonly string[]>> = {
+  node: [
+    ...NPM_RUNNER_FILES,
+    '**/node_modules',
+    '**/.nycrc*',
+    '**/nyc.config.*',
+    '**/.c8rc*',
+    '**/.mocharc*',
+    '**/jest.config.*',
+    '**/vitest.config.*',
+    '**/vitest.workspace.*',
+    '**/ava.config.*',
+    '**/babel.config.*',
+    '**/.babelrc*',
+  ],
+  python: [...PYTEST_RUNNER_FILES.filter((pattern) => pattern !== '**/pyproject.toml'), '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth', '**/unittest.py', '**/unittest/__init__.py'],
+  rust: [...CARGO_RUNNER_FILES, '**/.cargo', '**/.cargo/**'],
+  go: ['**/go.work', '**/go.work.sum', '**/vendor/**', '*/**/go.mod'],
+};
+
+/** The kinds of project whose test runner's files RUNNER_DEFAULT_FILES lists. */
+export type RunnerKind = Extract<RepoKind, 'node' | 'python' | 'rust' | 'go'>;
+
+/**
+ * A file at the root that holds a test runner's configuration among the project's own (its
+ * dependencies, its metadata): only those parts are compared, so that a candidate may still add a
+ * dependency. A change there is a change of the whole file: it is put back as in base for the checks,
+ * and the candidate is flagged (the note says which part changed).
+ */
+export interface KeyedRunnerFile {
+  readonly kind: RunnerKind;
+  readonly path: string;
+  /** What is compared: package.json's top-level keys, pyproject.toml's `[tool.X]` tables, go.mod's directives. */
+  readonly format: 'json-keys' | 'toml-tool' | 'go-directives';
+  readonly keys: readonly string[];
+}
+
+export const RUNNER_KEYED_FILES: readonly KeyedRunnerFile[] = [
+  // nyc, c8, mocha, jest and ava read their configuration from package.json's key of their name too,
+  // and Babel from `"babel"`.
+  { kind: 'node', path: 'package.json', format: 'json-keys', keys: ['jest', 'ava', 'nyc', 'mocha', 'c8', 'babel'] },
+  // `[tool.pytest.ini_options]`, and pytest 9's `[tool.pytest]`.
+  { kind: 'python', path: 'pyproject.toml', format: 'toml-tool', keys: ['pytest'] },
+  // A `replace` puts a module of the candidate's in place of a library the tests import.
+  { kind: 'go', path: 'go.mod', format: 'go-directives', keys: ['replace'] },
+];
+
+/**
+ * Files at the root that say which kinds of project base holds, as src/spec/repo-probe.ts finds them
+ * (a package.json; pyproject.toml, setup.py, setup.cfg or pytest's own files; Cargo.toml; go.mod),
+ * plus committed files named as pytest collects tests.
+ */
+export const RUNNER_KIND_MARKERS: Readonly<Record<RunnerKind, readonly string[]>> = {
+  node: ['package.json'],
+  python: ['pyproject.toml', 'setup.py', 'setup.cfg', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tox.ini', 'conftest.py', '**/test_*.py', '**/*_test.py'],
+  rust: ['Cargo.toml'],
+  go: ['go.mod'],
+};

@@ -54,7 +54,7 @@ function eventWords(event: RunEvent): string | readonly string[] {
       // Frozen paths (and the git dir) make a candidate unable to win; changes outside `editable` are only put back.
       const frozen = event.paths.filter((p) => (p.rule ?? 'frozen') === 'frozen');
       const outside = event.paths.filter((p) => p.rule === 'editable');
-      const list = (paths: typeof event.paths) => paths.map((p) => `${p.path} (${p.change})`).join(', ');
+      const list = (paths: typeof event.paths) => paths.map((p) => `${p.path} (${p.change}${p.note ? `: ${p.note}` : ''})`).join(', ');
       return [
         ...(frozen.length > 0 ? [`${event.candidate} TAMPERED with frozen paths (put back for scoring): ${list(frozen)}`] : []),
         ...(outside.length > 0 ? [`${event.candidate} changed files outside [checks] editable (put back for scoring and before any merge): ${list(outside)}`] : []),

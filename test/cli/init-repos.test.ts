@@ -20,6 +20,8 @@ const { repo, tempDir } = tempRepos();
 interface Kept {
   readonly frozen: readonly string[];
   readonly protected: readonly string[];
+  /** `[checks] editable`. @default none */
+  readonly editable?: readonly string[];
 }
 
 describe('bestof init on a real repo', () => {
@@ -42,7 +44,7 @@ describe('bestof init on a real repo', () => {
     expect(loaded.value.spec.checks.protected.length).toBeGreaterThan(0);
     // And editable, where it found the code's folder: each pattern matches too, or the plan would refuse it.
     const editable = loaded.value.spec.checks.editable;
-    expect(editable.length > 0, JSON.stringify(editable)).toBe(kind === 'node' || kind === 'python' || kind === 'rust');
+    expect(editable.length > 0, JSON.stringify(editable)).toBe(kind !== 'make');
     const editableMatching = await globsMatching(r.dir, 'HEAD', editable);
     expect(editable.filter((glob) => !editableMatching.has(glob))).toEqual([]);
     for (const check of loaded.value.spec.checks.items) {
@@ -124,7 +126,7 @@ PY`;
         '[prompt]\ntext = "Make the tests pass."',
         `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'cheat.sh'))}`,
         `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'honest.sh'))}`,
-        `[checks]\nfrozen = ${JSON.stringify(k.frozen)}\nprotected = ${JSON.stringify(k.protected)}`,
+        `[checks]\nfrozen = ${JSON.stringify(k.frozen)}\nprotected = ${JSON.stringify(k.protected)}${k.editable ? `\neditable = ${JSON.stringify(k.editable)}` : ''}`,
         ...items.map((check) => `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}`),
         '[select]\nmerge = "none"',
         '',
@@ -159,8 +161,10 @@ PY`;
     expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path).sort()).toEqual(paths);
     expect(candidate(guarded, 'c1')?.score).toBeLessThan(100);
 
-    // Without that name, the cheat scores as the honest fix does, unflagged.
-    const open = await race(setup, without({ frozen, protected: kept }), items);
+    // Without that name, the cheat scores as the honest fix does, unflagged: with an `editable` that
+    // covers every path, which exempts the test runners' files bestof keeps by itself too
+    // (src/checks/runner-defaults.ts: a go.mod in a folder, a pyvenv.cfg).
+    const open = await race(setup, { ...without({ frozen, protected: kept }), editable: ['**'] }, items);
     expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
     expect(candidate(open, 'c2')).toMatchObject({ score: 100 });
   }, 180_000);

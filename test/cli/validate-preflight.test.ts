@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeTargetProblem, pullRequestReadiness } from '../../src/engine/merge-preflight.js';
+import { NO_EDITABLE_WARNING } from '../../src/engine/plan.js';
 import { findDefaultSpec } from '../../src/cli/load-spec-or-explain.js';
 import { remoteHost } from '../../src/git/remote.js';
 import { findOnPath } from '../../src/process/find-on-path.js';
@@ -122,7 +123,8 @@ describe('a detached HEAD', () => {
     project.repo.git('switch', '--quiet', 'main');
     for (const select of ['', '[select]\ninto = "main"\n']) {
       const accepted = await validate(select);
-      expect(accepted.stderr).toBe('');
+      // The spec has no `editable`: validate says what that risks, once (test/cli/secure-default.test.ts).
+      expect(accepted.stderr).toBe(`warning: ${NO_EDITABLE_WARNING}\n`);
       expect(accepted.code).toBe(0);
     }
   });
@@ -153,7 +155,7 @@ describe('from a subfolder', () => {
     writeFileSync(join(project.repo.dir, 'bestof.toml'), specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}`));
     const sub = join(project.repo.dir, 'src');
     const result = await runCli(['validate'], { cwd: sub, worktreesDir: project.worktreesDir });
-    expect(result.stderr).toBe(`bestof: using ${join(project.repo.dir, 'bestof.toml')} (no bestof.toml in this folder; it is the nearest one up to the repo's root)\n`);
+    expect(result.stderr).toBe(`bestof: using ${join(project.repo.dir, 'bestof.toml')} (no bestof.toml in this folder; it is the nearest one up to the repo's root)\nwarning: ${NO_EDITABLE_WARNING}\n`);
     expect(result.stdout).toBe('ok\n');
     expect(result.code).toBe(0);
   });

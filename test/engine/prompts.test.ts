@@ -30,6 +30,10 @@ describe('the prompt of each iteration', () => {
 The checks always use the original version of these paths: \`tests/**\`, \`package.json\`, \`**/conftest.py\`. Changing, adding or deleting a file there earns nothing, and work that does is not chosen: leave them as they are.
 Only your changes to \`src/**\` count: a change elsewhere is undone before the checks and not kept.
 `);
+    // The test runners' files bestof keeps by itself (src/checks/runner-defaults.ts), with the exception editable makes.
+    expect(buildIterationPrompt({ task: 'Fix it.', iteration: 1, maxIterations: 5, messages: [], rules: { ...rules, runner: ['**/.npmrc', '**/.nycrc*'] } })).toContain(
+      "The checks also use the original version of the test runners' own files (unless a path where your changes count, below, names one), and work that changes them is not chosen: `**/.npmrc`, `**/.nycrc*`; and of the test runners' settings in package.json, pyproject.toml and go.mod.\nOnly your changes to `src/**` count",
+    );
     // Later iterations get it again (an agent may start afresh each time), before what happened.
     const second = buildIterationPrompt({
       task: 'Fix the date parser.',

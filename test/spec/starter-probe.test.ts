@@ -40,7 +40,8 @@ describe('probeRepo and the starter it writes', () => {
     // `**/*_test.py` matches no file here: protected, so that a test module added under that name (which pytest imports with the others) cannot replace the code under test.
     ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: ['**/*_test.py', ...PYTEST_FILES], editable: ['fixture/**'] }],
     ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
-    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions'] }],
+    // The module's code is its .go files at the root.
+    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions'], editable: ['*.go'] }],
     ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'test'] }],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
@@ -285,6 +286,45 @@ describe('probeRepo and the starter it writes', () => {
     });
     expect(cargoWorkspace.probe.editable).toEqual([]);
     expect((await probed('rust')).probe.editable).toEqual(['src/**']);
+  });
+
+  it('editable: what the repo declares as its code (package.json main, exports, files, bin; pyproject packages; a Go module\'s folders), where it is committed', async () => {
+    // qs's layout: the code in lib/, named by "main"; "files" names dist/, which is not committed.
+    const qs = await probed('node', (dir, made) => {
+      made.git('mv', 'src', 'lib');
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'qs', main: 'lib/index.js', files: ['dist/', 'lib'], scripts: { test: 'nyc tape test/*.js' } }));
+      made.commitAll('qs layout');
+    });
+    expect(qs.probe.editable).toEqual(['lib/**']);
+    const toml = starterSpec({ name: 'qs', probe: qs.probe });
+    expect(toml).toMatch(/^editable = \["lib\/\*\*"\]/m);
+    expect((await loadStarter(qs.r.dir, toml)).checks.editable).toEqual(['lib/**']);
+    // exports and bin: every path they name, a file at the root as itself; a test folder never.
+    const exported = await probed('node', (dir, made) => {
+      mkdirSync(join(dir, 'bin'));
+      writeFileSync(join(dir, 'bin', 'cli.js'), '');
+      writeFileSync(join(dir, 'index.mjs'), '');
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', exports: { '.': { import: './index.mjs', require: './src/add.js' } }, bin: { x: './bin/cli.js' }, files: ['test'], scripts: { test: 'node --test' } }));
+      made.commitAll('exports');
+    });
+    expect(exported.probe.editable).toEqual(['src/**', 'bin/**', 'index.mjs']);
+    // pyproject's packages (setuptools), where the folder has no __init__.py of its own at the root.
+    const setuptools = await probed('python', (dir, made) => {
+      mkdirSync(join(dir, 'calc', 'core'), { recursive: true });
+      writeFileSync(join(dir, 'calc', 'core', 'ops.py'), '');
+      writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "calc"\n\n[tool.setuptools]\npackages = ["calc.core"]\n');
+      made.commitAll('setuptools packages');
+    });
+    expect(setuptools.probe.editable).toEqual(['calc/**', 'fixture/**']);
+    // A Go module with a package folder: it and the root's .go files; testdata and vendor are not code.
+    const goPackages = await probed('go', (dir, made) => {
+      for (const folder of ['internal/parse', 'testdata', 'vendor/example.com/x']) mkdirSync(join(dir, folder), { recursive: true });
+      writeFileSync(join(dir, 'internal', 'parse', 'parse.go'), 'package parse\n');
+      writeFileSync(join(dir, 'testdata', 'gen.go'), 'package main\n');
+      writeFileSync(join(dir, 'vendor', 'example.com', 'x', 'x.go'), 'package x\n');
+      made.commitAll('packages');
+    });
+    expect(goPackages.probe.editable).toEqual(['*.go', 'internal/**']);
   });
 
   it('a test folder with no committed file in it is not frozen', async () => {

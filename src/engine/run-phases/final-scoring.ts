@@ -68,6 +68,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           commit,
           frozen: keptAsInBase(plan.spec.checks),
           editable: plan.spec.checks.editable,
+          runner: plan.runner,
           checks,
           keepPaths,
           setupGuard: ctx.ends.get(candidate.id)?.setupGuard,

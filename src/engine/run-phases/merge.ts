@@ -47,7 +47,7 @@ export async function merge(ctx: RunContext): Promise<void> {
   if (into) await putBackMovedTarget(ctx, into);
   const intoBefore = into ? await resolveCommit(plan.repoRoot, `refs/heads/${into}`) : undefined;
   ctx.emit({ type: 'merge.started', candidate: winner, mode, commit: scored, ...(into ? { into } : {}), ...(intoBefore ? { intoBefore } : {}) });
-  const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable });
+  const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable, runner: plan.runner });
   const merged = await applyMergePolicy({
     repoRoot: plan.repoRoot,
     mode,

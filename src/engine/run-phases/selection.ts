@@ -10,6 +10,7 @@
  * frozen-path change the record missed still counts.
  */
 import { findTampering, frozenPathspecs, keptAsInBase, type TamperedPath } from '../../checks/frozen.js';
+import { runnerKept, withNotes, type RunnerFiles } from '../../checks/runner-defaults.js';
 import { changedPaths } from '../../git/diff.js';
 import { commitExists, refCommits, swapRef, updateRef } from '../../git/refs.js';
 import { currentBranch } from '../../git/repo.js';
@@ -81,7 +82,7 @@ async function gatherEvidence(ctx: RunContext, c: CommittedCandidate, tips: RefT
   if (untrusted !== undefined) return { untrusted };
   const { plan } = ctx;
   const [tampered, autorun] = await Promise.all([
-    protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable }),
+    protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable, runner: plan.runner }),
     changedPaths(plan.repoRoot, plan.baseCommit, c.commit, frozenPathspecs(AUTORUN_PATTERNS)),
   ]);
   // Deleted ones run nothing any more.
@@ -148,14 +149,19 @@ export interface ProtectedChangesOptions {
   readonly frozen: readonly string[];
   /** `[checks] editable`; empty: every path that is not frozen is editable. */
   readonly editable: readonly string[];
+  /** The test runners' files (RunPlan.runner), frozen too where `editable` does not cover them (../../checks/runner-defaults.ts). @default none */
+  readonly runner?: RunnerFiles | undefined;
 }
 
 /**
- * What `commit` changed that it must not, compared with `base`, from git: frozen paths
- * (`rule: 'frozen'`), then paths outside `editable` that are not frozen (`rule: 'editable'`).
+ * What `commit` changed that it must not, compared with `base`, from git: frozen paths and the
+ * test runners' files (`rule: 'frozen'`), then paths outside `editable` that are not frozen
+ * (`rule: 'editable'`).
  */
 export async function protectedChanges(repo: string, opts: ProtectedChangesOptions): Promise<TamperedPath[]> {
-  const frozen = (await findTampering(repo, { base: opts.base, commit: opts.commit, frozen: [...opts.frozen] })).map((p) => ({ ...p, rule: 'frozen' as const }));
+  const runner = await runnerKept(repo, { base: opts.base, commit: opts.commit, runner: opts.runner, editable: opts.editable });
+  const kept = await findTampering(repo, { base: opts.base, commit: opts.commit, frozen: [...opts.frozen, ...runner.pathspecs] });
+  const frozen = withNotes(kept, runner.notes).map((p) => ({ ...p, rule: 'frozen' as const }));
   const allowed = frozenPathspecs(opts.editable);
   if (allowed.length === 0) return frozen;
   const seen = new Set(frozen.map((p) => p.path));
