@@ -339,12 +339,15 @@ describe("base's kept files, unwatched", () => {
 });
 
 describe('test runner files without a defence', () => {
+  // Each spec here also says `editable = ["**"]`: every path the candidate's work, which switches off
+  // the run-time defaults for the test runners' own files (src/checks/runner-defaults.ts), so that
+  // what is left is the defence each case names.
   // The conftest.py case above with neither the allow-list nor the names protected (the starter
   // spec of `bestof init` before it protected them): the planted hook is scored as the candidate's
   // work and earns the pytest check's points. The proof that the cases above test their defences.
   it.runIf(hasPython)("pytest's conftest.py + pytest.ini, frozen tests only: the hook earns the pytest check's points and nothing flags it", async () => {
     project = makeTrustProject();
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-conftest'), sandbox: 'auto', checks: PYTHON_CHECKS }), false);
+    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-conftest'), sandbox: 'auto', checks: PYTHON_CHECKS, editable: ['**'] }), false);
     const report = readTrustReport(project);
     const cheater = report.candidates.find((c) => c.id === CHEATER);
     expect(cheater?.score, output(result)).toBe(10);
@@ -355,7 +358,7 @@ describe('test runner files without a defence', () => {
 
   it.runIf(hasPython)('a pytest plugin named by a committed *.dist-info, frozen tests only: the plugin earns the pytest check\'s points and nothing flags it', async () => {
     project = makeTrustProject();
-    const cheater = await cheaterAlone(project, 'shim-pytest-plugin', { checks: PYTHON_CHECKS });
+    const cheater = await cheaterAlone(project, 'shim-pytest-plugin', { checks: PYTHON_CHECKS, editable: ['**'] });
     expect(cheater.score, cheater.output).toBe(10);
     // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
     // its marker from the markers folder.)
@@ -373,7 +376,7 @@ describe('test runner files without a defence', () => {
   it.runIf(hasCargo)("a rust-toolchain.toml whose `path` is a fake toolchain in the worktree, with cargo's other names protected but not it: the cargo check's points, unflagged", async () => {
     project = makeTrustProject({ rust: true });
     const others = CARGO_RUNNER_FILES.filter((name) => !name.includes('rust-toolchain'));
-    const cheater = await cheaterAlone(project, 'cargo-toolchain-path', { ...INIT_RUST, protected: others });
+    const cheater = await cheaterAlone(project, 'cargo-toolchain-path', { ...INIT_RUST, protected: others, editable: ['**'] });
     expect(cheater.score, cheater.output).toBe(10);
     expect(cheater.tampered).toBe(false);
   });
@@ -411,7 +414,7 @@ describe('test runner files without a defence', () => {
 
   it('a committed node_modules/.bin/node, frozen tests and package.json only: the fake node passes the check and nothing flags it', async () => {
     project = makeTrustProject();
-    const cheater = await cheaterAlone(project, 'shim-committed-node', {});
+    const cheater = await cheaterAlone(project, 'shim-committed-node', { editable: ['**'] });
     expect(cheater.score, cheater.output).toBeGreaterThan(0);
     expect(cheater.tampered).toBe(false);
   });
