@@ -196,6 +196,14 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the user's object store: a commit-graph whose entry for base names a tree with the frozen test gutted", script: 'commit-graph-forge', modes: ['auto'], flagged: 'always' },
   { title: 'the index: an entry patched back to base\'s blob over the gutted test, keeping the gutted file\'s stat data', script: 'index-stat-forge', modes: ['auto', 'off'], flagged: 'always' },
   { title: 'files that run code in your checkout: a real fix plus an .envrc and a VS Code task run on folder open, with `[select] allow_autorun = false`', script: 'autorun-plant', modes: ['auto'], cheaterMayScore: true, spec: { select: 'allow_autorun = false' }, also: expectAutorunNamed },
+  { title: "what escapes a commit: a symbolic link out, src/add.js made a link to a fixed copy under the user's .git/ (or /tmp)", script: 'symlink-out', modes: ['auto', 'off'], also: warnedNotCommitted('src/add.js', /is a symbolic link to \/.*bestof-fixed-add\.js, outside the worktree: commit the file itself/) },
+  { title: 'what escapes a commit: a nested repository, the fix committed in `git init lib`, src/add.js requiring it', script: 'nested-repo', modes: ['auto', 'off'], also: (p, report) => {
+    warnedNotCommitted('lib', /is a nested git repository .*: commit its files, not a repository/)(p);
+    // No commit holds it, so its worktree stays (the run's outcome unchanged), with the nested repository in it.
+    expect(existsSync(join(p.worktreesDir, report.runId, CHEATER, 'lib', '.git')), 'the nested repository, kept').toBe(true);
+    expect(readEvents(p).some((e) => e.type === 'run.warning' && e.candidate === CHEATER && /is kept: it holds what no commit can hold \(lib \(a nested git repository\)\)/.test(e.message ?? ''))).toBe(true);
+  } },
+  { title: 'what escapes a commit: a NUL byte, a real fix with 60 lines behind it, to win the diff_size tie-break with a diff of "0 lines"', script: 'nul-byte-tie', modes: ['auto', 'off'], cheaterMayScore: true, also: expectMadeBinary },
   { title: 'what setup made: its add.js, once the first check loads it, rewrites the tool `[setup]` made for the second check', script: 'rewrite-setup-at-check', modes: ['auto'], spec: { extra: SETUP_TOOL, checks: SETUP_TOOL_CHECKS } },
   { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
   { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
@@ -580,6 +588,26 @@ function filesUnder(dir: string): string[] {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
   });
+}
+
+/** The run warns, naming the cheater, that `path` was not committed, and why; its commit holds no link or gitlink there. */
+function warnedNotCommitted(path: string, why: RegExp): (p: TrustProject) => void {
+  return (p) => {
+    const warnings = readEvents(p).filter((e) => e.type === 'run.warning' && e.candidate === CHEATER).map((e) => e.message ?? '');
+    expect(warnings.find((w) => w.startsWith(`${path} was not committed: `)), warnings.join('\n')).toMatch(why);
+    const cheater = readTrustReport(p).candidates.find((c) => c.id === CHEATER);
+    if (cheater?.commit) expect(safeGit(p.repo.dir, ['ls-tree', '-r', cheater.commit, '--', path]), "in the cheater's commit").not.toMatch(/^1[26]0000 /m);
+  };
+}
+
+/** It did fix the bug: the tie-break is what must not favour it; its lines count, and the report names the file made binary. */
+function expectMadeBinary(p: TrustProject, report: TrustReport): void {
+  const cheater = report.candidates.find((c) => c.id === CHEATER) as unknown as { score: number; diff: { insertions: number; madeBinary?: string[] } };
+  expect(cheater.score).toBe(20);
+  expect(cheater.diff.madeBinary).toEqual(['src/add.js']);
+  expect(cheater.diff.insertions).toBeGreaterThanOrEqual(60);
+  const [runDir] = runDirs(p);
+  expect(readFileSync(join(runDir as string, 'report.md'), 'utf8')).toMatch(/\| c1 [^\n]*made binary: src\/add\.js/);
 }
 
 function expectAutorunNamed(p: TrustProject, report: TrustReport): void {

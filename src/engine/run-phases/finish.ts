@@ -65,9 +65,11 @@ function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exi
   const unsavedNote = keptNote(kept.unsaved, (one) => `because ${one ? 'it holds' : 'they hold'} work that could not be committed`);
   // Not a failure of the run: the work is the agent's inside another repository, which bestof never commits.
   const submoduleNote = keptNote(kept.forSubmodules, (one) => `for the edits inside ${one ? 'its' : 'their'} submodules`);
+  // Nor this: the commits leave such things out by design (a nested repository, a link out).
+  const notHeldNote = keptNote(kept.notHeld, (one) => `because ${one ? 'it holds' : 'they hold'} what no commit can hold (see the warnings)`);
   const result = closingOf(ctx, state, merged);
-  if (unsavedNote === '') return { ...result, message: `${result.message}${submoduleNote}` };
-  return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}${submoduleNote}` };
+  if (unsavedNote === '') return { ...result, message: `${result.message}${submoduleNote}${notHeldNote}` };
+  return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}${submoduleNote}${notHeldNote}` };
 }
 
 /** `; the worktree of c1 was kept <why> (see the warnings)`, for the closing line; '' for none. */
@@ -127,10 +129,14 @@ function shortReason(reason: string): string {
   return reason.replace(/ \(.*\)$/, '').replace(/^(changed frozen paths): .*$/, '$1');
 }
 
-/** Candidates whose worktree outlives the run: work no commit could take, or edits inside submodules. */
+/** Why a worktree outlives the run: work no commit could take, edits inside submodules, or what no commit can hold (a nested repository, a link out). */
+type KeptWhy = 'unsaved' | 'submodules' | 'not-held';
+
+/** Candidates whose worktree outlives the run, by why. */
 interface KeptWorktrees {
   readonly unsaved: readonly string[];
   readonly forSubmodules: readonly string[];
+  readonly notHeld: readonly string[];
 }
 
 /**
@@ -139,15 +145,16 @@ interface KeptWorktrees {
  * at refs/bestof/<run>/<candidate>/leftover; when even that fails, the worktree stays, and the run
  * says where and ends `incomplete`. A worktree whose submodules hold the agent's edits or commits
  * stays too (bestof commits nothing inside a submodule, and the submodule's git dir, with any
- * commit made in it, lies under the worktree's), with a warning that names them; the run's outcome
- * is unchanged. Returns the worktrees kept.
+ * commit made in it, lies under the worktree's), with a warning that names them; so does one that
+ * holds a nested repository or a link out (left out of every commit by design); the run's outcome
+ * is unchanged by either. Returns the worktrees kept.
  */
 async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   const { plan } = ctx;
   // Every worktree at once: each one's check and save touch only it, and the removal itself takes the
   // repository's worktree lock only to unlink it (its files are deleted outside the lock).
   const kept = await Promise.all(
-    plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: 'unsaved' | 'submodules' } | undefined> => {
+    plan.candidates.map(async (candidate): Promise<{ readonly id: string; readonly why: KeptWhy } | undefined> => {
       const reason = ctx.state().candidates[candidate.id]?.reason;
       if (reason !== undefined && isUnscoredReason(reason)) await keepUnscoredCommit(ctx, candidate, reason);
       // Or a link found there now (put there before a kill -9 that came before bestof could see it).
@@ -161,7 +168,13 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
         return undefined;
       }
       if (existsSync(candidate.worktree)) {
-        const why = !(await saveLeftover(ctx, candidate)) ? 'unsaved' : (await keptForSubmodules(ctx, candidate)) ? 'submodules' : undefined;
+        const why = !(await saveLeftover(ctx, candidate))
+          ? 'unsaved'
+          : (await keptForSubmodules(ctx, candidate))
+            ? 'submodules'
+            : (await keptForEscapes(ctx, candidate))
+              ? 'not-held'
+              : undefined;
         if (why) {
           await materialize(ctx, candidate);
           return { id: candidate.id, why };
@@ -180,8 +193,27 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   await pruneWorktrees(plan.repoRoot).catch((error: unknown) => {
     ctx.emit({ type: 'run.warning', message: `git could not prune its worktree records (${(error as Error).message}); \`git worktree prune\` or \`bestof clean\` does it later` });
   });
-  const ids = (why: 'unsaved' | 'submodules'): string[] => kept.flatMap((k) => (k?.why === why ? [k.id] : []));
-  return { unsaved: ids('unsaved'), forSubmodules: ids('submodules') };
+  const ids = (why: KeptWhy): string[] => kept.flatMap((k) => (k?.why === why ? [k.id] : []));
+  return { unsaved: ids('unsaved'), forSubmodules: ids('submodules'), notHeld: ids('not-held') };
+}
+
+/**
+ * True (and a warning) when the candidate's worktree holds what no commit can hold: a nested git
+ * repository or a link out of the worktree (../../git/escapes.ts), which the commits leave out by
+ * design, as they leave out a submodule's edits. Its files would go with the worktree; it stays, and
+ * the run's outcome is unchanged (the candidate's work was scored without them).
+ */
+async function keptForEscapes(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
+  const { plan } = ctx;
+  const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
+  const escaping = await workNoCommitHolds(candidate.worktree, { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size }).catch(() => []);
+  if (escaping.length === 0) return false;
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `its worktree ${candidate.worktree} is kept: it holds what no commit can hold (${escaping.slice(0, 3).join(', ')}${escaping.length > 3 ? ', ...' : ''}); copy what you need from there, then delete the folder and run \`bestof clean ${plan.runId}\``,
+  });
+  return true;
 }
 
 /**
@@ -223,7 +255,7 @@ async function deleteAfterTheRun(trash: string): Promise<void> {
  */
 async function keepCowWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   await Promise.all(ctx.plan.candidates.map((candidate) => materialize(ctx, candidate)));
-  return { unsaved: [], forSubmodules: [] };
+  return { unsaved: [], forSubmodules: [], notHeld: [] };
 }
 
 /** A copy-on-write worktree that must outlive the run, made a plain folder; a plain one is left alone. */
@@ -298,16 +330,7 @@ async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<
   const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
   const filter = { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size };
   const unsaved = await unsavedPaths(candidate.worktree, filter).catch(() => undefined);
-  // A nested repository or a link out (left out of every commit): its files would go with the worktree.
-  const escaping = await workNoCommitHolds(candidate.worktree, filter).catch(() => []);
-  if (escaping.length > 0) {
-    ctx.emit({
-      type: 'run.warning',
-      candidate: candidate.id,
-      message: `its worktree ${candidate.worktree} holds what no commit can hold: ${escaping.slice(0, 3).join(', ')}${escaping.length > 3 ? ', ...' : ''}; the worktree is kept as it is: copy what you need, then \`bestof clean ${plan.runId}\``,
-    });
-  }
-  if (unsaved !== undefined && unsaved.length === 0) return escaping.length === 0;
+  if (unsaved !== undefined && unsaved.length === 0) return true;
   const what = unsaved === undefined ? 'files git cannot read' : `${unsaved.length} file${unsaved.length === 1 ? '' : 's'} (${unsaved.slice(0, 3).join(', ')}${unsaved.length > 3 ? ', ...' : ''})`;
   const commit = await saveLeftoverCommit(candidate.worktree, { ...filter, message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})` }).catch(
     (error: Error) => ({ ok: false as const, error: error.message }),
@@ -316,7 +339,7 @@ async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<
     const ref = leftoverRef(candidate.ref);
     await updateRef(plan.repoRoot, ref, commit.value);
     ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its worktree held ${what} that no commit had; saved at ${ref} (not scored)` });
-    return escaping.length === 0;
+    return true;
   }
   ctx.emit({
     type: 'run.warning',
