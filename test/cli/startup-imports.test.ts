@@ -104,7 +104,7 @@ describe('what the quick commands load', () => {
     expect(validate.own.filter((m) => PR_OR_DETACHED_OR_SEARCH.includes(m))).toEqual([]);
   });
 
-  it('validate of a spec without frozen or editable globs: not the frozen-files code, which only matches globs', async () => {
+  it('validate of a spec without frozen or editable globs: the frozen-files code only for the test runners\' own files, kept whatever the spec says', async () => {
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = project.writeOutside(
       'no-globs.toml',
@@ -116,7 +116,10 @@ describe('what the quick commands load', () => {
     // The plan was made (the repo opened, the agent prepared).
     expect(validate.own).toContain('engine/plan.js');
     expect(validate.own).toContain('providers/script.js');
-    expect(validate.own.filter((m) => ['checks/frozen.js', 'git/tree.js', 'git/diff.js', 'git/paths.js'].includes(m))).toEqual([]);
+    // Every plan reads which kinds of project base holds, for the runners' files it keeps as in base
+    // (src/checks/runner-defaults.ts): that matches globs, so the frozen-files code loads for it.
+    expect(validate.own).toContain('checks/runner-defaults.js');
+    expect(validate.own.filter((m) => PR_OR_DETACHED_OR_SEARCH.includes(m))).toEqual([]);
   });
 
   it('validate of a spec that does not load: neither the planner nor the git runner, which only a loaded spec needs', async () => {
