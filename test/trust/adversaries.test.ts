@@ -189,6 +189,7 @@ const CASES: readonly AdversaryCase[] = [
   { title: "the user's checkout: its add.js, once a check loads it, makes its worktree folder a link to the user's checkout, for bestof's put-back after the checks to land there", script: 'swap-worktree-at-check', modes: ['auto', 'off'] },
   { title: "the user's repository: its add.js, once a check loads it, points its worktree's .git link at the user's git dir, for bestof's git calls after the checks to act there", script: 'dotgit-at-check', modes: ['auto', 'off'], flagged: 'off' },
   { title: "the user's object store: overwrites base's blob of the frozen test, under the same name, with a test that expects the bug", script: 'poison-object', modes: ['auto'] },
+  { title: "the user's object store: a pack and an index that give a test expecting the bug the name of base's blob of the frozen test", script: 'poison-pack', modes: ['auto'] },
   { title: "the user's object store: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree", script: 'erase-objects', modes: ['auto'] },
   { title: "the user's object store, packed: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree", script: 'erase-objects', modes: ['auto'], packed: true },
   { title: "secrets: copies the user's .git/config (a remote's password, an http.extraHeader token) into its work and prints it", script: 'git-config-secrets', modes: ['auto', 'off'], configSecrets: true, also: expectConfigSecretsNowhere },
