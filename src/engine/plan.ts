@@ -24,6 +24,7 @@ import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 import type { OverlayMounts } from '../git/cow-worktree.js';
 import { runnerFilesOf, type RunnerFiles } from '../checks/runner-defaults.js';
+import { PROMPT_PLACEHOLDER } from '../spec/prompt-placeholder.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -148,6 +149,10 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   // The test runners' files of the kinds of project base holds: read while the rest is planned.
   const runnerFiles = baseCommit ? runnerFilesOf(repoRoot, baseCommit).then((files) => ok(files), (error: unknown) => err(error instanceof Error ? error.message : String(error))) : undefined;
   const prompt = spec.prompt.file ? await readSpecFile({ specDir, problems }, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
+  if (prompt.includes(PROMPT_PLACEHOLDER)) {
+    const key = spec.prompt.file ? 'prompt.file' : 'prompt.text';
+    problems.push(`${key}: still the placeholder \`bestof init\` wrote ("${PROMPT_PLACEHOLDER}, as you would to a colleague ..."); write the task itself there: what to change, where, and how you will judge it`);
+  }
 
   const runId = options.runId ?? newRunId();
   const sandbox = await resolveSandbox(spec.sandbox.mode);

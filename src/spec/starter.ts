@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../package-root.js';
 import { JSON_SCHEMA_PATH } from './reference.js';
 import type { ProbedCheck, RepoProbe } from './repo-probe.js';
+import { PROMPT_PLACEHOLDER } from './prompt-placeholder.js';
 
 export interface StarterSpecOptions {
   /** The run's name; characters a branch name cannot hold become "-" (e.g. "My App" -> "My-App"). */
@@ -55,7 +56,7 @@ base = "HEAD"                    # the commit every candidate's worktree starts 
 # The task: what every candidate is asked to do.
 [prompt]
 text = """
-Describe the task here, as you would to a colleague: what to change, where, and how you
+${PROMPT_PLACEHOLDER}, as you would to a colleague: what to change, where, and how you
 will judge it. For example: make \`npm test\` pass without changing the tests.
 """
 # file = "prompt.md"             # or keep the task in a file (set either text or file)

@@ -166,3 +166,24 @@ function makeNestedRepo(dir: string): void {
   mkdirSync(dir, { recursive: true });
   execFileSync('git', ['init', '--quiet'], { cwd: dir });
 }
+
+describe("init's placeholder task", () => {
+  it('validate and run refuse a spec whose prompt is still the one `bestof init` wrote: exit 2, the key and the fix, nothing created; with a task written, validate gets past it', async () => {
+    project = makeProject();
+    const init = await runCli(['init'], { cwd: project.repo.dir });
+    expect(init.code, init.stderr).toBe(0);
+    const spec = join(project.repo.dir, 'bestof.toml');
+    for (const command of ['validate', 'run']) {
+      const result = await runCli([command, spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+      expect(result.code, `${command}: ${result.stdout}${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain('prompt.text: still the placeholder `bestof init` wrote ("Describe the task here');
+      expect(result.stderr).toContain('write the task itself there');
+    }
+    expect(existsSync(join(project.repo.dir, '.bestof', 'runs'))).toBe(false);
+    expect(existsSync(project.worktreesDir)).toBe(false);
+    // Written: the problem is gone (what else init's spec lacks here is another matter).
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace(/Describe the task here[^\n]*\n[^\n]*\n/, 'Fix add() in src/add.mjs so that the tests pass.\n'));
+    const after = await runCli(['validate', spec], { cwd: project.repo.dir });
+    expect(after.stderr).not.toContain('placeholder');
+  });
+});
