@@ -5,6 +5,7 @@
  * (`optionsOf`), so that help cannot drift from the parser. ./args.ts refuses an option that a
  * command passes to its parser but this table does not describe.
  */
+import { EXIT_CODE_WORDS } from '../engine/exit-codes.js';
 export interface OptionDescriptor {
   readonly type: 'boolean' | 'string';
   readonly short?: string;
@@ -228,10 +229,14 @@ export function commandHelp(command: CommandDescriptor): string {
   return lines.join('\n');
 }
 
-const EXIT_CODE_LINES = [
-  'Exit codes: 0 winner chosen, 1 no candidate can win, 2 bad input, 3 merge refused, 4 incomplete (a candidate lost, work kept uncommitted, a full disk),',
-  '  70 internal error, 130 cancelled. bench: 0 ran, 1 a regression against --baseline, 2 bad input, 130 cancelled.',
-];
+/** The exit codes' lines of `bestof --help`, made from the one table of them (src/engine/exit-codes.ts). */
+export function exitCodeLines(): string[] {
+  const said = (entries: readonly (typeof EXIT_CODE_WORDS)[number][]): string => entries.map((e) => `${e.code} ${e.words}`).join(', ');
+  const forCommand = (command: 'clean' | 'bench'): string => `${command}: 1 ${EXIT_CODE_WORDS.filter((e) => e.command === command).map((e) => e.words).join(', ')}`;
+  return [`Exit codes: ${said(EXIT_CODE_WORDS.filter((e) => e.command === undefined))}.`, `  ${forCommand('clean')}; ${forCommand('bench')}.`];
+}
+
+const EXIT_CODE_LINES = exitCodeLines();
 
 /** `bestof --help`: every command in one or two lines. */
 export function mainHelp(): string {

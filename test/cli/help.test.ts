@@ -140,3 +140,20 @@ describe('the binary', () => {
     expect(unknownHelp.stderr).toContain("unknown command 'frobnicate'; run `bestof --help` for the list");
   });
 });
+
+describe('exit codes', () => {
+  it("help's exit codes are made from EXIT_CODES, every code is in them, and the README's table holds every code of a run", async () => {
+    const { EXIT_CODES, EXIT_CODE_WORDS } = await import('../../src/engine/exit-codes.js');
+    const { exitCodeLines } = await import('../../src/cli/help.js');
+    // Every name of EXIT_CODES has its words (ok is winner's 0 for the other commands).
+    const worded = new Set(EXIT_CODE_WORDS.map((e) => e.code));
+    for (const [name, code] of Object.entries(EXIT_CODES)) expect(worded.has(code), `${name} (${code}) has no words in EXIT_CODE_WORDS`).toBe(true);
+    const help = mainHelp();
+    for (const line of exitCodeLines()) expect(help).toContain(line);
+    for (const entry of EXIT_CODE_WORDS) expect(help).toContain(entry.command ? `${entry.command}: 1 ${entry.words}` : `${entry.code} ${entry.words}`);
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('## How a run works'));
+    for (const entry of EXIT_CODE_WORDS.filter((e) => e.command === undefined)) expect(table, `README's exit codes table: ${entry.code}`).toMatch(new RegExp(`^\\| ${entry.code} \\|`, 'm'));
+    expect(table).toContain('`bestof clean` exits 1 when it kept a worktree');
+  });
+});

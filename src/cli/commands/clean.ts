@@ -46,8 +46,6 @@ import { cleanOldRuns, parseAge, removeRunFolderLeftovers, removeLeftoverTrash, 
 import { UsageError } from '../usage-error.js';
 import { printable, printableLines } from '../../printable.js';
 
-/** Some worktree was kept because its work could not be saved: the user has something to do. */
-const WORK_LEFT_IN_A_WORKTREE = 1;
 /** How long clean waits for git commands of a dead run to finish in a worktree. */
 const LEFTOVER_GIT_WAIT_MS = 30_000;
 
@@ -101,7 +99,7 @@ export async function cleanCommand(args: readonly string[]): Promise<number> {
     const kept = dryRun ? `${keptWithWork === 1 ? '' : 's'} would be` : keptWithWork === 1 ? ' was' : 's were';
     const then = dryRun ? 'before you run `bestof clean`' : 'and run `bestof clean` again';
     process.stderr.write(`${keptWithWork} worktree${kept} kept with work that could not be saved (see above); fix what is said there ${then}\n`);
-    return WORK_LEFT_IN_A_WORKTREE;
+    return EXIT_CODES.cleanKeptWork;
   }
   return EXIT_CODES.ok;
 }
