@@ -5,7 +5,9 @@
  * (`optionsOf`), so that help cannot drift from the parser. ./args.ts refuses an option that a
  * command passes to its parser but this table does not describe.
  */
+import { join } from 'node:path';
 import { EXIT_CODE_WORDS } from '../engine/exit-codes.js';
+import { packageRoot } from '../package-root.js';
 export interface OptionDescriptor {
   readonly type: 'boolean' | 'string';
   readonly short?: string;
@@ -32,6 +34,8 @@ export interface CommandDescriptor {
   readonly examples: readonly string[];
   /** Other names that run it (`list` for `ls`). */
   readonly aliases?: readonly string[];
+  /** Run by bestof's own machinery, never by hand (`hook`): left out of the main list, its own help stays. */
+  readonly internal?: true;
 }
 
 const JSON_OPTION = { type: 'boolean', description: 'print the result as JSON on stdout (progress goes to stderr)' } as const;
@@ -135,6 +139,7 @@ export const COMMANDS = {
     args: '<event>',
     summary: 'run by the Claude Code hooks of a shannon session (not by hand)',
     details: ['It reads the hook payload on stdin, asks the running bestof, and always exits 0.'],
+    internal: true,
     options: {},
     examples: ['bestof hook Stop < payload.json'],
   },
@@ -240,7 +245,7 @@ const EXIT_CODE_LINES = exitCodeLines();
 
 /** `bestof --help`: every command in one or two lines. */
 export function mainHelp(): string {
-  const commands = Object.values(COMMANDS as Record<string, CommandDescriptor>);
+  const commands = Object.values(COMMANDS as Record<string, CommandDescriptor>).filter((command) => !command.internal);
   const usages = commands.map((c) => usageLine(c));
   const width = 45;
   const lines: string[] = [];
@@ -257,6 +262,7 @@ export function mainHelp(): string {
     '',
     'Help on one command: bestof <command> --help (or bestof help <command>).',
     ...EXIT_CODE_LINES,
-    'Docs: README.md',
+    // Where this copy of bestof is (an `npm install -g` puts the README beside bin/): a path that opens.
+    `Docs: ${join(packageRoot(), 'README.md')}`,
   ].join('\n');
 }

@@ -66,8 +66,11 @@ describe('the commands table', () => {
     const named = described.filter((c) => !c.name.includes(' ')).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
     expect(cases.sort()).toEqual(named.sort());
     const list = mainHelp();
-    for (const command of described) expect(list).toContain(`bestof ${command.name} ${command.args}`.trim());
+    for (const command of described.filter((c) => !c.internal)) expect(list).toContain(`bestof ${command.name} ${command.args}`.trim());
     expect(list).toContain('bestof resume [run]');
+    // What bestof's own machinery runs is left out of the list; its own help stays.
+    expect(list).not.toContain('bestof hook');
+    expect(commandHelp(COMMANDS.hook)).toContain('bestof hook <event>');
   });
 
   it('an alias finds its command', () => {
@@ -155,5 +158,14 @@ describe('exit codes', () => {
     const table = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('## How a run works'));
     for (const entry of EXIT_CODE_WORDS.filter((e) => e.command === undefined)) expect(table, `README's exit codes table: ${entry.code}`).toMatch(new RegExp(`^\\| ${entry.code} \\|`, 'm'));
     expect(table).toContain('`bestof clean` exits 1 when it kept a worktree');
+  });
+});
+
+describe('the docs line', () => {
+  it("names the README of this copy of bestof by its full path (the file exists), not a bare README.md that means nothing after `npm install -g`", () => {
+    const line = mainHelp().split('\n').find((l) => l.startsWith('Docs: '));
+    const path = line?.slice('Docs: '.length) ?? '';
+    expect(path).toBe(join(PROJECT_ROOT, 'README.md'));
+    expect(readFileSync(path, 'utf8')).toMatch(/^# bestof/);
   });
 });
