@@ -9,12 +9,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 import type { ReportJson } from '../helpers/run-record.js';
+import { filesUnder, leakedNames } from '../helpers/files.js';
 
 const REMOTE_PASSWORD = 's3cr3t-pa55';
 const BEARER_TOKEN = `brr${randomBytes(18).toString('hex')}`;
@@ -22,16 +23,7 @@ const STORED_PASSWORD = `st0re-${randomBytes(8).toString('hex')}`;
 const SECRETS = { REMOTE_PASSWORD, BEARER_TOKEN, STORED_PASSWORD };
 
 /** The secrets `text` holds, by name (never printed with their values in a failure). */
-function leaked(text: string): string[] {
-  return Object.entries(SECRETS).flatMap(([name, value]) => (text.includes(value) ? [name] : []));
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
+const leaked = (text: string): string[] => leakedNames(text, SECRETS);
 
 let project: Project;
 let result: CliResult;

@@ -7,12 +7,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 import type { ReportJson } from '../helpers/run-record.js';
+import { filesUnder, leakedNames } from '../helpers/files.js';
 
 const token = (prefix: string, length = 32): string => `${prefix}${randomBytes(length).toString('base64url').replace(/[-_]/g, 'x').slice(0, length)}`;
 /** In bestof's environment: a secret-looking name, and GitHub's own token. */
@@ -25,16 +26,7 @@ const HEADER_TOKEN = token('hdr', 24);
 const SECRETS = { FAKE_SERVICE_TOKEN, GITHUB_TOKEN, SPEC_SERVICE_TOKEN, HEADER_TOKEN };
 
 /** The secrets `text` holds, by name (never printed with their values in a failure). */
-function leaked(text: string): string[] {
-  return Object.entries(SECRETS).flatMap(([name, value]) => (text.includes(value) ? [name] : []));
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
+const leaked = (text: string): string[] => leakedNames(text, SECRETS);
 
 let project: Project;
 let result: CliResult;

@@ -55,6 +55,7 @@ import { CARGO_RUNNER_FILES, NPM_RUNNER_FILES, PYTEST_RUNNER_FILES } from '../..
 import { probeAt } from '../../src/cli/commands/init.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
+import { filesUnder } from '../helpers/files.js';
 
 const CHEATER = 'c1';
 const HONEST = 'c2';
@@ -583,13 +584,6 @@ function expectConfigSecretsNowhere(p: TrustProject): void {
   expect(warnings.join('\n')).toMatch(/config-copy\.txt/);
 }
 
-/** Every file under a folder. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
-  });
-}
 
 /** The run warns, naming the cheater, that `path` was not committed, and why; its commit holds no link or gitlink there. */
 function warnedNotCommitted(path: string, why: RegExp): (p: TrustProject) => void {
