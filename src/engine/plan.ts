@@ -24,7 +24,9 @@ import { mergeTargetProblem, suggestedBranch } from './merge-preflight.js';
 import { err, ok, type Result } from '../result.js';
 import type { OverlayMounts } from '../git/cow-worktree.js';
 import { runnerFilesOf, type RunnerFiles } from '../checks/runner-defaults.js';
-import { PROMPT_PLACEHOLDER } from '../spec/prompt-placeholder.js';
+import { noEditableWarnings, unfinishedTaskProblems } from './plan-advice.js';
+
+export { NO_EDITABLE_WARNING } from './plan-advice.js';
 
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
@@ -149,10 +151,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   // The test runners' files of the kinds of project base holds: read while the rest is planned.
   const runnerFiles = baseCommit ? runnerFilesOf(repoRoot, baseCommit).then((files) => ok(files), (error: unknown) => err(error instanceof Error ? error.message : String(error))) : undefined;
   const prompt = spec.prompt.file ? await readSpecFile({ specDir, problems }, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
-  if (prompt.includes(PROMPT_PLACEHOLDER)) {
-    const key = spec.prompt.file ? 'prompt.file' : 'prompt.text';
-    problems.push(`${key}: still the placeholder \`bestof init\` wrote ("${PROMPT_PLACEHOLDER}, as you would to a colleague ..."); write the task itself there: what to change, where, and how you will judge it`);
-  }
+  problems.push(...unfinishedTaskProblems(spec, prompt));
 
   const runId = options.runId ?? newRunId();
   const sandbox = await resolveSandbox(spec.sandbox.mode);
@@ -167,7 +166,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 
   const into = await planMergeTarget(spec, repoRoot, problems, warnings);
   if (baseCommit) problems.push(...(await unmatchedGlobs(repoRoot, baseCommit, spec.checks)));
-  if (spec.checks.editable.length === 0 && spec.checks.items.length > 0) warnings.push(NO_EDITABLE_WARNING);
+  warnings.push(...noEditableWarnings(spec));
   if (spec.checks.items.length === 0) {
     warnings.push('the spec has no [[checks.items]]: every candidate scores 0, and the winner is chosen by the tie-break alone');
   }
@@ -180,7 +179,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
 
   const runner = await runnerFiles;
   if (runner && !runner.ok) problems.push(`base: the test runners' files of ${baseCommit} could not be read: ${runner.error}`);
-  if (problems.length > 0 || !sandbox.ok || (runner && !runner.ok)) return err(problems);
+  if (problems.length > 0 || !sandbox.ok) return err(problems);
   const phaseIterations = phases.reduce((sum, phase) => sum + phase.iterations, 0);
   const requestedIterations = spec.loop.max_iterations ?? (phases.length > 0 ? phaseIterations : 1);
   const maxIterations = Math.min(HARD_ITERATION_LIMIT, requestedIterations);
@@ -210,14 +209,6 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     ...(runner?.ok ? { runner: runner.value } : {}),
   });
 }
-
-/**
- * Said by `validate` and, once, by `run`, for a spec without `[checks] editable`: every change a
- * candidate makes then counts as its work, and some change what a check runs without any name
- * bestof could list (a module the tests import from the folder they run in).
- */
-export const NO_EDITABLE_WARNING =
-  'checks.editable is not set: every file a candidate adds or changes counts as its work, and one that changes what a check runs under a name bestof does not keep (a module the tests import from the folder they run in) can pass the checks without the fix; list where your code lives, e.g. `editable = ["lib/**"]` (`bestof init` writes it from what package.json, pyproject.toml, go.mod or Cargo.toml declare)';
 
 /** What every step of planRun shares: the spec, and the problems found so far (each said with its spec key). */
 interface PlanContext {
