@@ -1,6 +1,6 @@
 /**
  * Turns what Claude Code printed and how it exited into a ProviderResult. Every outcome comes
- * from a real signal (shared/provider-formats.md sections 1.2, 1.3 and 1.5): API errors end
+ * from a real signal (docs/design/agent-clis.md sections 1.2, 1.3 and 1.5): API errors end
  * with `subtype:"success"` and `is_error:true`, so the subtype alone never means success.
  */
 import type { ProcessResult } from '../process/types.js';

@@ -1,8 +1,8 @@
 /**
  * Turns what `codex exec --json` printed and how it exited into a ProviderResult, from the
- * real signals of shared/provider-formats.md 3.3: `turn.failed` messages, exit codes 0/1/2.
+ * real signals of docs/design/agent-clis.md 3.3: `turn.failed` messages, exit codes 0/1/2.
  *
- * Failed file edits (provider-formats.md 11: with bubblewrap installed, Codex's own
+ * Failed file edits (docs/design/agent-clis.md 11: with bubblewrap installed, Codex's own
  * `--sandbox workspace-write` fails every write, yet the turn completes and exits 0): when
  * every `file_change` of a completed turn failed, the outcome is `crashed`, with the files
  * and the cause; when only some failed, it stays `success` with a message that names them.

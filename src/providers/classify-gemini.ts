@@ -1,6 +1,6 @@
 /**
  * Turns what Gemini CLI printed and how it exited into a ProviderResult, from the real
- * signals of shared/provider-formats.md 4.2-4.4: the `result` event's status and error, the
+ * signals of docs/design/agent-clis.md 4.2-4.4: the `result` event's status and error, the
  * exit code (41 auth, 53 turn limit, an HTTP status modulo 256 for API errors: 429 -> 173,
  * 400 -> 144) and the `{ "error": … }` block Gemini prints on stderr.
  */
@@ -40,7 +40,7 @@ export function classifyGeminiError(exitCode: number | undefined, type: string |
   if (exitCode === httpExit(429) || /RESOURCE_EXHAUSTED|resource has been exhausted|\b429\b|rate limit|RetryableQuotaError/i.test(`${type ?? ''} ${message}`)) {
     return 'rate_limited';
   }
-  // Not reproduced against the real CLI (provider-formats.md section 8): the API's own texts.
+  // Not reproduced against the real CLI (docs/design/agent-clis.md section 8): the API's own texts.
   if (/exceeds the maximum number of tokens|input token count .* exceeds|context window|prompt is too long/i.test(message)) return 'context_overflow';
   if (/MAX_TOKENS/.test(message)) return 'max_tokens';
   if (/\bSAFETY\b|PROHIBITED_CONTENT|blocked due to|BLOCKLIST/.test(message)) return 'refusal';

@@ -1,6 +1,6 @@
 /**
  * Parser of Claude Code's `-p --output-format stream-json --verbose` stream (one JSON event
- * per line; see shared/provider-formats.md section 1.4). It keeps only what classification
+ * per line; see docs/design/agent-clis.md section 1.4). It keeps only what classification
  * and the result need, and reports live activity (assistant text, each tool call, retries)
  * as it goes. Unknown event types and non-JSON lines are skipped.
  */

@@ -1,5 +1,5 @@
 /**
- * Parser of `codex exec --json` (one JSON event per line; shared/provider-formats.md 3.2).
+ * Parser of `codex exec --json` (one JSON event per line; docs/design/agent-clis.md 3.2).
  * `error` events and `error` items are warnings (reconnects, model metadata): only
  * `turn.failed` ends a run as a failure, and `turn.completed` is the success signal. A
  * `file_change` item that ended `"status":"failed"` is recorded (classify-codex.ts never lets

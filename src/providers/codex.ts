@@ -6,7 +6,7 @@
  *
  * Inside bestof's sandbox `sandbox` defaults to "bypass" (`--dangerously-bypass-approvals-and-
  * sandbox`): bestof's sandbox is the boundary, and Codex's own one fails every file write once
- * bubblewrap is installed (provider-formats.md section 11: the file_change item `failed`, the
+ * bubblewrap is installed (docs/design/agent-clis.md section 11: the file_change item `failed`, the
  * turn still "completed"; classify-codex.ts reports such a turn as crashed). Without bestof's
  * sandbox the default stays "workspace-write": commands the agent runs may write inside the
  * worktree only, without network. "read-only" and "danger-full-access" are passed as they

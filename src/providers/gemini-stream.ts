@@ -1,5 +1,5 @@
 /**
- * Parser of `gemini -p … --output-format stream-json` (shared/provider-formats.md 4.3). The
+ * Parser of `gemini -p … --output-format stream-json` (docs/design/agent-clis.md 4.3). The
  * final answer is not in `result`: it is the concatenation of the assistant `message` events
  * (delta chunks). Assistant text is shown as activity when a tool call or the result ends it.
  */

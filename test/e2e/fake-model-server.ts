@@ -1,7 +1,7 @@
 /**
  * A fake model server on 127.0.0.1 that the real agent CLIs talk to in the end-to-end tier:
  * the Anthropic Messages API (Claude Code), the OpenAI Responses API (Codex) and the Gemini
- * API (Gemini CLI), streamed as each CLI expects (shared/provider-formats.md sections 5 and 9).
+ * API (Gemini CLI), streamed as each CLI expects (docs/design/agent-clis.md sections 5 and 9).
  *
  * It scripts the main conversation of each API: a request that offers tools is the agent's
  * conversation, and the number of tool results it already carries is the step. A request

@@ -1,5 +1,5 @@
 /**
- * A turn that ended with StopFailure (an API error; shared/provider-formats.md section 2.2):
+ * A turn that ended with StopFailure (an API error; docs/design/agent-clis.md section 2.2):
  * its `error` code and the error text in `last_assistant_message` give the outcome, the same
  * outcomes and wording as the headless provider's (../classify-claude.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * The config folder of a shannon session (CLAUDE_CONFIG_DIR), seeded so that no first-run
- * screen stops it (shared/provider-formats.md section 10): onboarding done, the API key's last
+ * screen stops it (docs/design/agent-clis.md section 10): onboarding done, the API key's last
  * 20 characters approved (else "Detected a custom API key" waits for an answer), the worktree
  * trusted, the bypass-permissions warning skipped. The user's login (`.credentials.json`) is
  * copied in when there is one, and the `apiKeyHelper` and `env` of their settings, so a

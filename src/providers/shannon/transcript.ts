@@ -1,6 +1,6 @@
 /**
  * A tolerant reader of a Claude Code session transcript (`transcript_path`, JSON lines; types
- * in shared/provider-formats.md section 10). It reads what was appended since the last read,
+ * in docs/design/agent-clis.md section 10). It reads what was appended since the last read,
  * keeps a half-written last line for the next read, and skips what it does not know.
  *
  * What a turn needs from it: the tokens of this turn's assistant lines (the blocks of one API
