@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { TestRunner } from 'vitest';
+import { describeHang, processTree } from './hang-dump.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BESTOF_BIN = join(PROJECT_ROOT, 'bin', 'bestof.js');
@@ -51,10 +53,47 @@ export function startCli(args: readonly string[], options: CliOptions): { child:
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let closed = false;
   const done = new Promise<CliResult>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      closed = true;
+      resolve({ code, signal, stdout, stderr });
+    });
   });
+  // A bestof still running (or whose output something it started still holds open) just before its
+  // test times out: say where it hangs, then end the whole tree. Before the timeout, not on failure:
+  // the test's afterEach (which vitest runs before onTestFailed) kills processes and removes folders.
+  const watchdog = hangWatchdog(() => {
+    if (closed || child.pid === undefined) return;
+    console.error(describeHang({ pid: child.pid, args, cwd: options.cwd, stdout, stderr }));
+    for (const { pid } of processTree(child.pid).reverse()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  });
+  void done.then(() => clearTimeout(watchdog));
   return { child, done };
+}
+
+/** Lead time before the test's timeout at which a hung bestof is described (ps and a file read). */
+const HANG_DUMP_LEAD_MS = 4000;
+
+/**
+ * A timer that fires HANG_DUMP_LEAD_MS before the running test times out; none outside a test
+ * (startCli is also called from hooks) or for a test without a timeout.
+ */
+function hangWatchdog(fire: () => void): NodeJS.Timeout | undefined {
+  const test = TestRunner.getCurrentTest();
+  const started = test?.result?.startTime;
+  if (!test || !test.timeout || started === undefined) return undefined;
+  const left = started + test.timeout - HANG_DUMP_LEAD_MS - Date.now();
+  if (left <= 0) return undefined;
+  const timer = setTimeout(fire, left);
+  timer.unref();
+  return timer;
 }
 
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
