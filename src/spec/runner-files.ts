@@ -7,7 +7,6 @@
  * because a candidate that added or changed such a file passed a check without the fix (most of
  * them tried: the comments say which).
  */
-import type { RepoKind } from './repo-probe.js';
 
 /**
  * What pytest reads besides the tests, by name and anywhere: its hooks (conftest.py) and its
@@ -60,6 +59,9 @@ export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_module
  * (checked: a script that exits 0 passed `cargo test`).
  */
 export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain'];
+
+/** The kinds of repository `bestof init` recognises (src/spec/repo-probe.ts finds them). */
+export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
 
 /**
  * Test folders and test-file patterns, by kind, for `[checks] frozen`: only those that match a
