@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { onTestFailed } from 'vitest';
+import { describeHang, processTree } from './hang-dump.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BESTOF_BIN = join(PROJECT_ROOT, 'bin', 'bestof.js');
@@ -51,10 +53,36 @@ export function startCli(args: readonly string[], options: CliOptions): { child:
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let closed = false;
   const done = new Promise<CliResult>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      closed = true;
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  whenTestFails(() => {
+    if (closed || child.pid === undefined) return;
+    // Still running (or its output still held open by something it started) when the test failed,
+    // as a timeout does: say where it hangs, then end the whole tree so that nothing outlives the test.
+    console.error(describeHang({ pid: child.pid, args, cwd: options.cwd, stdout, stderr }));
+    for (const { pid } of processTree(child.pid).reverse()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
   });
   return { child, done };
+}
+
+/** onTestFailed where a test is running (startCli is also called from hooks, where it is not). */
+function whenTestFails(handler: () => void): void {
+  try {
+    onTestFailed(handler);
+  } catch {
+    // not inside a test
+  }
 }
 
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
