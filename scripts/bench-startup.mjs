@@ -28,7 +28,7 @@
  * file the process loaded; the count excludes node:* builtins. test/cli/startup-imports.test.ts
  * checks the same lists for ink and react.
  *
- * The README's aim is under 2x `node -e 0` for validate, ls and show. These are shared
+ * docs/benchmarks.md's aim is under 2x `node -e 0` for validate, ls and show. These are shared
  * machines, so the exit code never depends on the ratios: non-zero means something failed.
  */
 import { spawn } from 'node:child_process';

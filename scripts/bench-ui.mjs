@@ -17,7 +17,7 @@
  * apart. `--warmup` floods the UI for that many seconds before measuring, so that the
  * figure is the steady state rather than the JIT's first compilations.
  *
- * The README's aim is under a quarter of one core. Shared machines vary, so the exit code
+ * docs/benchmarks.md's aim is under a quarter of one core. Shared machines vary, so the exit code
  * never depends on the figures: non-zero means something failed.
  */
 import { EventEmitter } from 'node:events';

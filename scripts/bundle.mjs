@@ -15,7 +15,7 @@
  *   what V8 compiles can be kept and given back only for a script (vm.Script's cachedData), not for
  *   an ES module, so bin/compile-cache.js keeps it for these files (on Node 22.1 and later, Node's
  *   own compile cache does, for both kinds). With it `bestof validate` went from 142 ms to 124 ms
- *   on Node 20 (scripts/bench-startup.mjs, README).
+ *   on Node 20 (scripts/bench-startup.mjs, docs/benchmarks.md).
  * - The Ink front ends, dist/bundle/ui/*.js, in ES modules: Ink and React are ES modules (Ink's
  *   layout engine, yoga, awaits its WebAssembly at the top level), which CommonJS cannot
  *   require(). The core loads them with the two import()s of ui/load-ink-ui.ts, only for a

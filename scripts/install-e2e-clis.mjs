@@ -8,7 +8,7 @@
  *   node scripts/install-e2e-clis.mjs codex      # only some
  *
  * The versions are pinned because each CLI's stream format, flags and offline settings
- * change between releases (see shared/provider-formats.md); bump them here on purpose,
+ * change between releases (see docs/design/agent-clis.md); bump them here on purpose,
  * with the fixtures recaptured.
  */
 import { execFileSync } from 'node:child_process';

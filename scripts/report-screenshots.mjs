@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The README's two screenshots of the HTML reports, made from real runs of the built binary:
+ * The two screenshots of the HTML reports (README.md and docs/reports.md), made from real runs of the built binary:
  *
  *   npm run report:screenshots        (builds first; needs Chromium: apt-get install chromium)
  *

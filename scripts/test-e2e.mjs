@@ -5,7 +5,7 @@
  * with `unshare` available, the tests run in a fresh network namespace that has only
  * loopback, so no CLI can reach anything but the fake model server on 127.0.0.1, whatever
  * its settings. Elsewhere they run in the normal network, with every CLI pointed at
- * 127.0.0.1 by its settings (shared/provider-formats.md section 9), and say so.
+ * 127.0.0.1 by its settings (docs/design/agent-clis.md section 9), and say so.
  *
  *   npm run test:e2e                 # all
  *   npm run test:e2e -- -t "401"     # extra arguments go to vitest

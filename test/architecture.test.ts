@@ -1,5 +1,5 @@
 /**
- * The layering of DESIGN.md, checked on the source:
+ * The layering of docs/design/architecture.md, checked on the source:
  *
  *   cli -> (ui, engine, bench, report) -> engine -> (providers, checks, vote, git, spec) -> process
  *
@@ -30,7 +30,7 @@ const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-
  */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
   cli: ['ui', 'engine', 'bench', 'report', ...BELOW_ENGINE],
-  // DESIGN: "ui imports only engine's types and events" (run-state's reducer is the UI's snapshot).
+  // docs/design/architecture.md: the UI imports the engine, and only types from the layers under it (run-state's reducer is the UI's snapshot).
   ui: ['engine'],
   bench: ['engine', ...BELOW_ENGINE],
   // A bench's report (bench.html) reads the bench's summary and number formats; bench never imports report.
@@ -168,7 +168,7 @@ describe('architecture', () => {
     ]);
   });
 
-  it('every relative import follows the layer order of DESIGN.md', () => {
+  it('every relative import follows the layer order of docs/design/architecture.md', () => {
     const violations: string[] = [];
     for (const f of files) {
       const allowed = ALLOWED[f.layer as Layer] ?? [];

@@ -188,7 +188,7 @@ export const BENCH_JSON_SCHEMA_PATH = 'configs/bench.schema.json';
 export function benchJsonSchemaText(): string {
   const schema = jsonSchemaFor(benchSpecSchema, {
     title: 'bestof bench spec',
-    description: 'A matrix of tasks (run specs) x agents ([provider] tables with an id) x trials for `bestof bench`. See the README\'s "bestof bench".',
+    description: 'A matrix of tasks (run specs) x agents ([provider] tables with an id) x trials for `bestof bench`. See docs/bench.md.',
   });
   return `${JSON.stringify(schema, null, 2)}\n`;
 }

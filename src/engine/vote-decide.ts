@@ -1,7 +1,7 @@
 /**
  * From the counted ballots to the vote's result: the tally of `[vote] method`, the combination
  * with the check scores by `weight`, the agreement statistics and the close-call bootstrap. Pure:
- * the core (src/vote/) does the arithmetic; this only feeds it the way docs/vote-wiring.md says.
+ * the core (src/vote/) does the arithmetic; this only feeds it the way docs/design/vote.md says.
  * The close call resamples the ballots and scores the *combined* ranking, so that "too close to
  * call" speaks about the decision actually made.
  */

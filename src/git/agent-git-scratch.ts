@@ -27,7 +27,7 @@
  * Bound, not named in the environment (GIT_OBJECT_DIRECTORY, GIT_INDEX_FILE): those would apply to
  * every repository the agent's git touches, a `git init` or `git clone` of its own and npm's clone
  * of a git dependency, whose objects and index would land in the scratch. Without the sandbox none
- * of this is used: the agent's git writes where git writes (the README says what no sandbox
+ * of this is used: the agent's git writes where git writes (docs/protection.md says what no sandbox
  * protects).
  */
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';

@@ -19,7 +19,7 @@
  * own files are watched (`watchWorktreeOwnFiles`: no shared baseline, so nothing a rival's agent did
  * meanwhile is charged to this candidate), and `replacedFolder` / `notAFolder` say when the worktree
  * folder itself is not the one bestof made any more. The shared part is not watched around checks
- * (README "What no sandbox solves").
+ * (docs/protection.md, "What no sandbox solves").
  */
 import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import type { Stats } from 'node:fs';

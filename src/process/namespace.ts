@@ -115,7 +115,7 @@ export interface NamespaceMounts {
  * (an opaque folder, a deleted one) in `user.overlay.*` attributes, which a user namespace may
  * write; without it an unprivileged overlay cannot delete a folder of the lower layer (EIO).
  * Renaming such a folder with rename(2) still fails with EXDEV (redirect_dir needs real root):
- * `mv` copies instead, `git mv <folder>` fails (the README says so).
+ * `mv` copies instead, `git mv <folder>` fails (docs/how-a-run-works.md says so).
  */
 export const namespaceMounts: NamespaceMounts = {
   mount: (m) => command('mount', ['-t', 'overlay', 'overlay', '-o', `userxattr,lowerdir=${m.lower},upperdir=${m.upper},workdir=${m.work}`, m.target]),

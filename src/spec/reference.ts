@@ -1,5 +1,5 @@
 /**
- * The two documents generated from the schema: the README's spec reference (the tables
+ * The two documents generated from the schema: the spec reference in docs/spec.md (the tables
  * between the `spec-reference` markers) and configs/bestof.schema.json, the JSON Schema that
  * editors with TOML support (Even Better TOML, taplo) use to complete and check a spec.
  * Both are derived here, from the keys' `.meta()`, so the docs cannot drift from what the
@@ -13,11 +13,13 @@ import { durationInput, limitInput, specSchema } from './schema.js';
 
 export const REFERENCE_START = '<!-- spec-reference:start: generated from src/spec/schema.ts by `npm run gen:spec`; edit the schema, not this -->';
 export const REFERENCE_END = '<!-- spec-reference:end -->';
+/** Where the spec reference lives, relative to the package root (between the markers above). */
+export const SPEC_REFERENCE_PATH = 'docs/spec.md';
 /** Where the JSON Schema lives, relative to the package root (`bestof init` points specs at it). */
 export const JSON_SCHEMA_PATH = 'configs/bestof.schema.json';
 
 // ---------------------------------------------------------------------------------------
-// The README's reference
+// The spec reference (docs/spec.md)
 
 /** The Markdown between the markers (markers excluded). */
 export function specReferenceMarkdown(): string {
@@ -44,19 +46,19 @@ export const DURATIONS_TEXT =
   '(`timeout = 90` is 90 seconds). A duration that is a limit (type `duration > 0`) must be more than 0, since a limit of 0 ' +
   'would stop every call at once: leave the key out for its default (for `loop.duration` and `loop.run_duration`, no limit).';
 
-/** `readme` with the region between the markers replaced by `generated`. */
-export function withReferenceRegion(readme: string, generated: string): string {
-  const start = readme.indexOf(REFERENCE_START);
-  const end = readme.indexOf(REFERENCE_END);
-  if (start === -1 || end < start) throw new Error(`README.md has no spec reference region: add the lines\n${REFERENCE_START}\n${REFERENCE_END}`);
-  return `${readme.slice(0, start + REFERENCE_START.length)}\n${generated}${readme.slice(end)}`;
+/** `page` with the region between the markers replaced by `generated`. */
+export function withReferenceRegion(page: string, generated: string): string {
+  const start = page.indexOf(REFERENCE_START);
+  const end = page.indexOf(REFERENCE_END);
+  if (start === -1 || end < start) throw new Error(`${SPEC_REFERENCE_PATH} has no spec reference region: add the lines\n${REFERENCE_START}\n${REFERENCE_END}`);
+  return `${page.slice(0, start + REFERENCE_START.length)}\n${generated}${page.slice(end)}`;
 }
 
-/** The region as it is in `readme` (markers excluded), or undefined without markers. */
-export function referenceRegionOf(readme: string): string | undefined {
-  const start = readme.indexOf(REFERENCE_START);
-  const end = readme.indexOf(REFERENCE_END);
-  return start === -1 || end < start ? undefined : readme.slice(start + REFERENCE_START.length + 1, end);
+/** The region as it is in `page` (markers excluded), or undefined without markers. */
+export function referenceRegionOf(page: string): string | undefined {
+  const start = page.indexOf(REFERENCE_START);
+  const end = page.indexOf(REFERENCE_END);
+  return start === -1 || end < start ? undefined : page.slice(start + REFERENCE_START.length + 1, end);
 }
 
 function section(heading: string, intro: string | undefined, rows: readonly SpecKey[]): string {
@@ -189,7 +191,7 @@ const LIMIT_PATTERN = `^\\s*(${NONZERO_NUMBER}|(${NUMBER}${UNIT})*${NONZERO_NUMB
 export function specJsonSchema(): Record<string, unknown> {
   return jsonSchemaFor(specSchema, {
     title: 'bestof spec',
-    description: 'One bestof run: the task, the agents, the checks, the stop rules, the vote and the merge. See the README\'s "The spec".',
+    description: 'One bestof run: the task, the agents, the checks, the stop rules, the vote and the merge. See docs/spec.md.',
   });
 }
 

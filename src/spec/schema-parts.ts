@@ -149,7 +149,7 @@ const providerFields = {
       'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX` and `PORT` (inside the sandbox, `HOME` is its own)',
   }),
   timeout: limit('stop every agent call at once', 'the default').optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
-  script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see "Script files" below)', pathRule: 'existing-file' }),
+  script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see docs/providers.md, "Script files")', pathRule: 'existing-file' }),
   isolate_config: z.boolean().meta({
     description:
       '`true`: a fresh config folder per candidate in the run folder, with the minimal settings the CLI needs (said in the output); `false`: your own login and settings, never modified',

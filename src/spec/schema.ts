@@ -3,7 +3,7 @@
  * types, their defaults, their descriptions and the error messages. Every table is strict,
  * so a typo in a key is an error instead of a silently ignored setting.
  *
- * Every key carries `.meta({ description })`: the README's spec reference and
+ * Every key carries `.meta({ description })`: the spec reference (docs/spec.md) and
  * configs/bestof.schema.json are generated from it (`npm run gen:spec`, see reference.ts).
  * Put `.meta()` on the outermost wrapper (after `.optional()` / `.default()`), so the walker in
  * schema-walk.ts and zod's JSON Schema both see it.
@@ -208,7 +208,7 @@ export const specSchema = z
       .meta({
         title: 'cross-review and vote',
         description:
-          'After final scoring, the candidates that can win are judged blind by the candidates themselves (never their own) or by a jury; the ranking combines the check score and the vote by `weight`. See "Cross-review and vote".',
+          'After final scoring, the candidates that can win are judged blind by the candidates themselves (never their own) or by a jury; the ranking combines the check score and the vote by `weight`. See docs/vote.md.',
       }),
 
     select: z
@@ -218,7 +218,7 @@ export const specSchema = z
           .array(z.enum(TIE_BREAKS))
           .default(['score', 'cost', 'diff_size', 'duration'])
           .meta({ description: 'order of equal scores; also `iterations`, `votes`' }),
-        merge: z.enum(MERGE_MODES).default('merge').meta({ description: 'what happens to the winner (see "Merge modes")' }),
+        merge: z.enum(MERGE_MODES).default('merge').meta({ description: 'what happens to the winner (see docs/how-a-run-works.md, "Merge modes")' }),
         into: nonEmpty.optional().meta({ description: 'the branch to merge into', defaultText: 'the checked-out branch' }),
         allow_tampered: z.boolean().default(false).meta({
           description:
@@ -289,7 +289,7 @@ export const specSchema = z
       .prefault({})
       .meta({
         description:
-          'Every agent process (candidate and reviewer), and by default every check, runs in a bubblewrap sandbox (Linux): it can write its own worktree, a private `/tmp` and a HOME of its own, and nothing else; see "What bestof protects, and what it cannot".',
+          'Every agent process (candidate and reviewer), and by default every check, runs in a bubblewrap sandbox (Linux): it can write its own worktree, a private `/tmp` and a HOME of its own, and nothing else; see docs/protection.md.',
       }),
 
     shannon: z
@@ -310,7 +310,7 @@ export const specSchema = z
       .meta({
         title: 'interactive Claude Code in tmux',
         description:
-          'The `shannon` provider: Claude Code interactive in a tmux session per candidate, one turn per iteration, driven through its hooks; `bestof attach` watches it (see "The shannon provider").',
+          'The `shannon` provider: Claude Code interactive in a tmux session per candidate, one turn per iteration, driven through its hooks; `bestof attach` watches it (see docs/providers.md).',
       }),
   })
   .superRefine((spec, ctx) => {

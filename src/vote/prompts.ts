@@ -58,7 +58,7 @@ function reviewsSection(reviews: readonly EarlierReview[]): string {
 
 /**
  * How code passes the checks without doing the task, in the judges' words: the checks run the
- * candidate's code, which decides what the test process reports (README, "What no sandbox
+ * candidate's code, which decides what the test process reports (docs/protection.md, "What no sandbox
  * solves"). The vote's rules and the reviewer's built-in instructions (../engine/review.ts) name them.
  */
 export const WAYS_TO_PASS_WITHOUT_THE_TASK =

@@ -91,7 +91,7 @@ describe('a run whose agent leaks every secret it can', () => {
   });
 
   // spec.toml is the spec file as the user wrote it, kept for `bestof resume`: a token written
-  // literally in the spec is there as it is in the spec itself (the README says so).
+  // literally in the spec is there as it is in the spec itself (docs/how-a-run-works.md says so).
   it('no file of the run folder holds a secret (raw logs, prompts, invocations, check logs), but the copy of the spec', () => {
     const holding = filesUnder(runDir)
       .filter((file) => relative(runDir, file) !== 'spec.toml')

@@ -74,7 +74,7 @@ describe('[setup] link in a run', () => {
 
   it.skipIf(process.platform !== 'linux')('in the sandbox an agent loads what the link points at and cannot write through it into the repo\'s node_modules', async () => {
     const probe = await probeSandbox();
-    expect(probe.ok, 'bubblewrap is required by the default tier (README: Development)').toBe(true);
+    expect(probe.ok, 'bubblewrap is required by the default tier (docs/development.md)').toBe(true);
     const p = project('required');
     const result = await runCli(['run', p.spec, '--no-tui'], { cwd: p.dir, worktreesDir: tempDir() });
     expect(result.code, result.stdout + result.stderr).toBe(0);

@@ -14,7 +14,7 @@
  * Run with `npm run test:e2e -- shannon` (installs the CLIs, builds, isolates the network).
  * What the real CLI does in tmux (ready screen, hooks, where a block's reason lands in the next
  * request, what the transcript holds while a Stop hook is held): docs/design/agent-clis.md
- * section 10, and what this test's work verified beyond it: docs/claude-code-in-tmux.md.
+ * section 10, and what this test's work verified beyond it: docs/design/claude-code-in-tmux.md.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The specs of the README's "Using it on a Node, Python, Rust or Go repo" (configs/examples/):
+ * The specs of docs/your-repo.md, "Using bestof on a Node, Python, Rust or Go repo" (configs/examples/):
  * each, copied as written to the root of a tiny real repo of its kind as bestof.toml, loads and
  * passes `bestof validate` there (its frozen paths match files, its agents' programs exist).
  */

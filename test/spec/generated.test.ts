@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { JSON_SCHEMA_PATH, referenceRegionOf, specJsonSchema, specJsonSchemaText, specReferenceMarkdown } from '../../src/spec/reference.js';
+import { JSON_SCHEMA_PATH, referenceRegionOf, SPEC_REFERENCE_PATH, specJsonSchema, specJsonSchemaText, specReferenceMarkdown } from '../../src/spec/reference.js';
 import { listSpecKeys } from '../../src/spec/schema-walk.js';
 import { starterSpec } from '../../src/spec/starter.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
@@ -27,9 +27,9 @@ function configSpecs(): string[] {
 }
 
 describe('generated from the schema', () => {
-  it('README.md: the spec reference region is current', () => {
-    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-    expect(referenceRegionOf(readme), `README.md spec reference ${REGENERATE}`).toBe(specReferenceMarkdown());
+  it(`${SPEC_REFERENCE_PATH}: the spec reference region is current`, () => {
+    const page = readFileSync(join(PROJECT_ROOT, SPEC_REFERENCE_PATH), 'utf8');
+    expect(referenceRegionOf(page), `${SPEC_REFERENCE_PATH} spec reference ${REGENERATE}`).toBe(specReferenceMarkdown());
   });
 
   it(`${JSON_SCHEMA_PATH} is current`, () => {

@@ -42,7 +42,7 @@ export async function benchCommand(allArgs: readonly string[]): Promise<number> 
   const { args, html } = takeHtmlOption('bench', allArgs, { valued: false });
   const { values, positionals } = parseCommandArgs('bench', args);
   const specPath = positionals[0];
-  if (specPath === undefined) throw new UsageError('bench: which bench spec? `bestof bench bench.toml` (see README "bestof bench")');
+  if (specPath === undefined) throw new UsageError('bench: which bench spec? `bestof bench bench.toml` (see docs/bench.md)');
   const shard = values.shard === undefined ? null : parseShard(values.shard);
   if (shard !== null && !shard.ok) throw new UsageError(`bench: --shard ${values.shard}: ${shard.error}`);
   const loaded = await loadBenchSpec(specPath);

@@ -1,6 +1,6 @@
 /**
  * Vote: cross-review and the anonymous vote, between final scoring and selection (`[vote]`).
- * The arithmetic is the pure core's (src/vote/, see docs/vote-wiring.md); this phase gathers
+ * The arithmetic is the pure core's (src/vote/, see docs/design/vote.md); this phase gathers
  * the material, asks the voters and records everything as `vote.*` events:
  *
  *   who is in     the candidates that can win (select.ts, without git's evidence); fewer than 2: skipped

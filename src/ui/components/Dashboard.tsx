@@ -11,7 +11,7 @@ import { Line, type Segment } from './Line.js';
 
 /**
  * The live view: the header, column titles, and one row per candidate in the order the run
- * started them. Rows never move: a finished candidate keeps its row (STYLE.md suggests Ink's
+ * started them. Rows never move: a finished candidate keeps its row (docs/design/style.md suggests Ink's
  * <Static> for finished work, but here finished rows must stay selectable for their details
  * and in line with the others). When there are more candidates than lines, the list scrolls
  * with the selection.
