@@ -99,6 +99,13 @@ describe('docs', () => {
     expect(pages.filter((page) => page !== readme && !linked.has(page)).map(fromRoot)).toEqual([]);
   });
 
+  it('every page the README links to is in the published package (package.json "files"), so that its links work after npm install -g', () => {
+    const published = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
+    const readme = join(PROJECT_ROOT, 'README.md');
+    const targets = linksOf(readFileSync(readme, 'utf8')).map((link) => fromRoot(resolve(PROJECT_ROOT, link.split('#')[0] ?? '')));
+    expect(targets.filter((target) => target !== 'README.md' && !published.some((entry) => target === entry || target.startsWith(`${entry}/`)))).toEqual([]);
+  });
+
   it('no file of src/, test/, scripts/, docs/ or the README cites a document outside the repo', () => {
     const citations = CITING_FILES.flatMap((file) =>
       readFileSync(file, 'utf8')
