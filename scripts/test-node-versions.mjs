@@ -10,7 +10,7 @@
  *
  *   npm run test:node-versions                       # every pinned version
  *   BESTOF_NODE_VERSIONS=24 npm run test:node-versions
- *   npm run test:node-versions -- test/cli/demo.test.ts   # extra arguments go to vitest
+ *   npm run test:node-versions -- test/binary/demo.test.ts   # extra arguments go to vitest
  *
  * Why a tier of its own: the machines the project is built on have Node 20 only, and what differs
  * between majors is found by running, not by reading changelogs. Found so: Node 22 made

@@ -5,12 +5,12 @@
  * its own, `npm run test:tmux`, which `.ci/run` runs too.
  */
 export const TMUX_TIER = [
-  'test/process/tmux.test.ts',
-  'test/providers/fake-claude-tui.test.ts',
-  'test/providers/shannon/**/*.test.ts',
-  'test/cli/shannon.test.ts',
-  'test/ui/tmux-smoke.test.ts',
-  'test/ui/bench-view-tmux.test.tsx',
+  'test/tmux/driver.test.ts',
+  'test/tmux/fake-claude-tui.test.ts',
+  'test/tmux/shannon/**/*.test.ts',
+  'test/tmux/shannon-run.test.ts',
+  'test/tmux/dashboard-smoke.test.ts',
+  'test/tmux/bench-view.test.tsx',
 ];
 
 /**
@@ -27,13 +27,13 @@ export const REPORT_TIER = ['test/report-tier/**/*.test.ts'];
  * default run under its 10 minutes, and `.ci/run` runs them right after it.
  */
 export const RUNS_TIER = [
-  'test/cli/loop.test.ts',
-  'test/cli/loop-flow.test.ts',
-  'test/engine/loop.test.ts',
-  'test/cli/vote.test.ts',
-  'test/cli/bench.test.ts',
-  'test/cli/bench-limits.test.ts',
-  'test/cli/clean-runs.test.ts',
+  'test/runs/loop.test.ts',
+  'test/runs/loop-flow.test.ts',
+  'test/runs/engine-loop.test.ts',
+  'test/runs/vote.test.ts',
+  'test/runs/bench.test.ts',
+  'test/runs/bench-limits.test.ts',
+  'test/runs/clean-runs.test.ts',
   // Copy-on-write worktrees: whole runs in a mount namespace, with kill -9, resume and clean.
-  'test/cli/cow-worktrees.test.ts',
+  'test/runs/cow-worktrees.test.ts',
 ];
