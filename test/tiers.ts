@@ -1,8 +1,8 @@
 /**
  * The test tiers, in one table: what each covers, how long it takes, what it needs, and where its
- * files are. vitest.config.ts makes a vitest project of every tier that has a folder of its own;
- * test/tiers.test.ts checks package.json's scripts and `.ci/run` against this table, so a tier
- * cannot be added, renamed or dropped in one place only.
+ * files are. vitest.config.ts makes a vitest project of each tier's `project` (with its settings)
+ * and takes the folders from here; test/tiers.test.ts checks package.json's scripts and `.ci/run`
+ * against this table, so a tier cannot be added, renamed or dropped in one place only.
  *
  * A file's folder says its tier. The default tier (`npm test`) is every test file under test/
  * outside the other tiers' folders, in folders by src layer (test/engine, test/git, ...) plus
