@@ -25,7 +25,7 @@
  *
  * Modules: each command runs once more with scripts/list-modules.mjs preloaded
  * (NODE_OPTIONS=--import, see that file), which records every ES module and every CommonJS
- * file the process loaded; the count excludes node:* builtins. test/cli/startup-imports.test.ts
+ * file the process loaded; the count excludes node:* builtins. test/binary/startup-imports.test.ts
  * checks the same lists for ink and react.
  *
  * docs/benchmarks.md's aim is under 2x `node -e 0` for validate, ls and show. These are shared

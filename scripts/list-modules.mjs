@@ -1,6 +1,6 @@
 /**
  * A preload that records every module a Node process loads, for the startup benchmark
- * (scripts/bench-startup.mjs) and test/cli/startup-imports.test.ts. Nothing in bestof itself
+ * (scripts/bench-startup.mjs) and test/binary/startup-imports.test.ts. Nothing in bestof itself
  * knows about it:
  *
  *   BESTOF_MODULE_LIST=/tmp/out.json NODE_OPTIONS="--import=/abs/scripts/list-modules.mjs" bestof ls

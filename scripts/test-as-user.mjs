@@ -27,7 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const vitestArgs = ['vitest', 'run', '-c', 'vitest.trust.config.ts', '--configLoader', 'runner', ...process.argv.slice(2)];
+const vitestArgs = ['vitest', 'run', '--project', 'trust', '--configLoader', 'runner', ...process.argv.slice(2)];
 
 if (process.getuid?.() !== 0) {
   console.log(`test:as-user: running as uid ${process.getuid?.()} already`);

@@ -24,7 +24,7 @@ for (const name of Object.keys(PINNED_CLIS)) {
 }
 execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 
-const vitest = [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.e2e.config.ts', ...process.argv.slice(2)];
+const vitest = [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'e2e', ...process.argv.slice(2)];
 const canIsolate =
   process.env.BESTOF_E2E_NETNS !== '0' &&
   process.platform === 'linux' &&

@@ -10,7 +10,7 @@
  *
  *   npm run test:node-versions                       # every pinned version
  *   BESTOF_NODE_VERSIONS=24 npm run test:node-versions
- *   npm run test:node-versions -- test/cli/demo.test.ts   # extra arguments go to vitest
+ *   npm run test:node-versions -- test/binary/demo.test.ts   # extra arguments go to vitest
  *
  * Why a tier of its own: the machines the project is built on have Node 20 only, and what differs
  * between majors is found by running, not by reading changelogs. Found so: Node 22 made
@@ -74,7 +74,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   for (const [version, bin] of bins) {
     console.log(`\nnode-versions: the default tests under Node ${version} (${bin})`);
     const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
-    const run = spawnSync(join(bin, 'node'), [vitest, 'run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+    const run = spawnSync(join(bin, 'node'), [vitest, 'run', '--project', 'default', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
     results.push([version, run.status ?? 1]);
   }
   console.log(`\nnode-versions: ${results.map(([version, code]) => `Node ${version} ${code === 0 ? 'passed' : `FAILED (exit ${code})`}`).join(', ')}`);

@@ -1,7 +1,7 @@
 /**
  * Folders their owner cannot list, enter or write (src/owned-tree.ts): opened up without following
  * a symbolic link, leaving a repository's `.git` and other users' folders alone. What it is for
- * (bestof as a user without root) is shown end to end in test/cli/locked-folders.test.ts.
+ * (bestof as a user without root) is shown end to end in test/binary/locked-folders.test.ts.
  */
 import { chmodSync, chownSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@ type ParserConfig = NonNullable<ParseArgsConfig['options']>;
  * node:util parseArgs, strict, with the command's options from the table in ./help.ts, and its
  * errors turned into one-line usage errors (exit 2) with a did-you-mean for a mistyped option.
  * `options` may be given (a command that builds them itself), but each must be in the table:
- * an option the help does not describe is a bug, found by test/cli/help.test.ts.
+ * an option the help does not describe is a bug, found by test/binary/help.test.ts.
  */
 export function parseCommandArgs<N extends CommandName, T extends ParserConfig = ParserOptions<N>>(command: N, args: readonly string[], options?: T) {
   const config = (options ?? optionsOf(command)) as T;

@@ -1,7 +1,7 @@
 /**
  * Whether a command shows the Ink UI or prints plain text. On its own, without the UI side of
  * ./interactive-ui.ts (the engine's merge code, git diffs), so that `bestof show` piped to a file
- * decides without loading them (scripts/bench-startup.mjs, test/cli/startup-imports.test.ts).
+ * decides without loading them (scripts/bench-startup.mjs, test/binary/startup-imports.test.ts).
  */
 
 type Env = Readonly<Record<string, string | undefined>>;

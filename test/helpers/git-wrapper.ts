@@ -1,7 +1,7 @@
 /**
  * git behind a wrapper: a `git` first on PATH that runs a few lines of sh of the test's (hold a
  * call, fail it, kill itself) before it hands the call to the real git. Faults at the edge, as
- * test/cli/infrastructure.test.ts injects them; the real git does the work.
+ * test/binary/infrastructure.test.ts injects them; the real git does the work.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -147,7 +147,9 @@ describe.runIf(existsSync('/dev/full'))('the record on a full disk', () => {
     process.on('uncaughtException', onUncaught);
     try {
       for (const event of events.slice(1)) writer.listener(event);
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the trailing write, from its timer
+      // The trailing write, from its timer: failed, it takes the snapshot away; thrown, it would
+      // reach uncaughtException in the same turn. Either ends the wait; the checks below tell which.
+      await waitUntil(() => uncaught.length > 0 || !existsSync(join(dir, 'state.json')), 'the trailing write of state.json, from its timer', { attempts: 300 });
     } finally {
       process.off('uncaughtException', onUncaught);
     }

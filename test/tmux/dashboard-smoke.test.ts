@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BESTOF_BIN, PROJECT_ROOT } from '../helpers/cli.js';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
-import { TmuxSession, tmuxAvailable } from './tmux.js';
+import { TmuxSession, tmuxAvailable } from './terminal.js';
 
 let repo: TempRepo | undefined;
 let tmux: TmuxSession | undefined;

@@ -123,7 +123,7 @@ describe('a detached HEAD', () => {
     project.repo.git('switch', '--quiet', 'main');
     for (const select of ['', '[select]\ninto = "main"\n']) {
       const accepted = await validate(select);
-      // The spec has no `editable`: validate says what that risks, once (test/cli/secure-default.test.ts).
+      // The spec has no `editable`: validate says what that risks, once (test/binary/secure-default.test.ts).
       expect(accepted.stderr).toBe(`warning: ${NO_EDITABLE_WARNING}\n`);
       expect(accepted.code).toBe(0);
     }

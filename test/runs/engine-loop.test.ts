@@ -20,7 +20,7 @@ import type { RunEvent } from '../../src/engine/events.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
-import { FakeProvider, FakeReviewer, FIVE_CHECKS, makeLoopProject, planFor, runFakeCandidate, type LoopProject } from './loop-harness.js';
+import { FakeProvider, FakeReviewer, FIVE_CHECKS, makeLoopProject, planFor, runFakeCandidate, type LoopProject } from '../engine/loop-harness.js';
 
 let project: LoopProject;
 afterEach(() => project?.cleanup());

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../../src/bench/types.js';
 import { BESTOF_BIN } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
-import { TmuxSession, tmuxAvailable } from './tmux.js';
+import { TmuxSession, tmuxAvailable } from './terminal.js';
 
 /** A bench of one task: `quick` writes the answer, `slow` talks and sleeps (until it is cancelled). */
 function makeBench(agents: readonly ('quick' | 'slow')[]): string {

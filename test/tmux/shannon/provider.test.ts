@@ -69,7 +69,7 @@ describe('shannon: one session, one turn per iteration', () => {
     const otherSession = { socket: join(s.runDir, 'other.sock'), name: 'other' };
     try {
       await waitUntil(() => readFileSync(otherLog, 'utf8').includes('"ready"'), 'the other session to be ready');
-      await typeInto(otherSession, 'SAY theirs');
+      await typeInto(otherSession, 'SAY theirs', otherLog);
       // At once, not after its hook's 60 s wait: nobody holds another session's Stop.
       await waitUntil(() => readFileSync(otherLog, 'utf8').includes('"turn-end"'), 'the other session\'s turn to end (its Stop allowed at once)', { attempts: 150 });
       expect(readFileSync(otherLog, 'utf8')).not.toContain('"block"');
@@ -192,9 +192,22 @@ function readBridgeEnv(runDir: string): { socket: string; state: string } {
   return { socket: join(base, 'hook-c1', 'bridge.sock'), state: join(base, 'hook-c1', 'state') };
 }
 
-async function typeInto(session: TmuxSession, text: string): Promise<void> {
-  await pasteText(session, text);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+/**
+ * Pastes `text` into a session of the fake and presses Enter once the fake has taken the paste
+ * whole (its log says so), as a person would: an Enter sent sooner could reach it mid-paste.
+ */
+async function typeInto(session: TmuxSession, text: string, fakeLog: string): Promise<void> {
+  const pasted = await pasteText(session, text);
+  if (!pasted.ok) throw new Error(pasted.error);
+  const tookPaste = (): boolean =>
+    readFileSync(fakeLog, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .some((line) => {
+        const entry = JSON.parse(line) as { event?: string; text?: string };
+        return entry.event === 'paste' && entry.text === text;
+      });
+  await waitUntil(tookPaste, `the fake to take the paste of ${JSON.stringify(text)}`, { attempts: 150 });
   await sendKeys(session, 'Enter');
 }
 
