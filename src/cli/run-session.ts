@@ -11,15 +11,18 @@ import { EXIT_CODES } from '../engine/exit-codes.js';
 import { killRunProcessesNow } from '../engine/leftovers.js';
 import { executeRun } from '../engine/run.js';
 import { readRunSecrets } from '../engine/run-context.js';
+import type { RunEventListener } from '../engine/events.js';
 import type { RunPlan } from '../engine/plan.js';
 import type { RunState } from '../engine/run-state.js';
+import type { SecretSet } from '../engine/secrets.js';
 import { FORWARDED_CANCEL } from '../process/namespace.js';
 import { killAllChildrenNow } from '../process/run-process.js';
 import { renderJsonReport } from '../report/report.js';
 import { writeRunHtml } from '../report/html/write-run-html.js';
-import { createRunRecord } from '../report/run-record.js';
+import { createRunRecord, type RunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
-import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd } from './interactive-ui.js';
+import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd, type LiveFrontEndOptions } from './interactive-ui.js';
+import { runEnd } from './run-exit-code.js';
 
 export interface SessionOptions {
   readonly json: boolean;
@@ -86,44 +89,17 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
   const onHangup = (): void => ui?.close();
   process.on('SIGHUP', onHangup);
 
-  // Front end: the Ink dashboard on an interactive terminal, else one plain line per event
-  // (on stderr with --json, whose report owns stdout).
-  const out = options.json ? process.stderr : process.stdout;
-  const reporter = createPlainReporter((line) => out.write(line));
-  // A resumed run keeps the plain reporter: the dashboard folds a run from its run.started event.
-  ui = !options.resume && wantsInteractiveUi({ json: options.json, noTui: options.noTui })
-    ? await startLiveFrontEnd({
-        runDir: plan.runDir,
-        budgetUsd: plan.spec.budget.max_total_cost_usd,
-        into: plan.into,
-        // The dashboard asks before it cancels; then it is the same cancel as Ctrl-C on the plain path.
-        cancel: () => {
-          signals = Math.max(signals, 1);
-          controller.abort(new Error('cancelled from the dashboard'));
-        },
-        quitNow,
-        fallback: reporter,
-      })
-    : undefined;
-  // The record (event log, state.json, reports) listens first, so it holds an event before any front end reacts to it.
-  // A log that cannot be written (a full disk) stops the run as a Ctrl-C would, while git may still
-  // commit each candidate's work: a run whose record has a hole could be neither resumed nor judged.
-  let recordFailure: Error | undefined;
-  let reportFailed = false;
-  const record = createRunRecord(plan.runDir, {
-    ...(options.resume ? { resume: options.resume } : {}),
-    onLogFailure: (error) => {
-      recordFailure = error;
-      const why = `bestof: cannot write the run's record (${plan.runDir}/events.jsonl: ${error.message}): stopping the run; what each candidate did is committed and kept where git can still write`;
-      if (ui) ui.cancelling();
-      process.stderr.write(`\n${why}\n`);
-      controller.abort(new Error(why));
-    },
-    onReportFailure: (error) => {
-      reportFailed = true;
-      process.stderr.write(`bestof: warning: cannot write report.json or report.md in ${plan.runDir} (${error.message}); \`bestof show ${plan.runId}\` rebuilds the report from the event log\n`);
+  const reporter = plainReporter(options);
+  ui = await startFrontEnd(plan, options, {
+    fallback: reporter,
+    quitNow,
+    // The dashboard asks before it cancels; then it is the same cancel as Ctrl-C on the plain path.
+    cancel: () => {
+      signals = Math.max(signals, 1);
+      controller.abort(new Error('cancelled from the dashboard'));
     },
   });
+  const { record, health } = openRunRecord(plan, options, { ui, controller });
   try {
     // Read once: the run redacts with them, and so does report.html after it.
     const secrets = await readRunSecrets(plan, { signal: controller.signal });
@@ -133,27 +109,7 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       listeners: [...record.listeners, ui ? ui.listener : reporter],
       ...(options.resume ? { resume: options.resume } : {}),
     });
-    // report.html beside report.json, before the compare view opens (a winner chosen there rewrites
-    // it, src/report/after-run.ts). A report that cannot be written never fails the run.
-    const html = await writeRunHtml(plan.runDir, state, { secrets, tieBreak: plan.spec.select.tie_break });
-    const choice = await ui?.finish();
-    if (!html.ok) {
-      const others = reportFailed || recordFailure !== undefined ? '' : '; report.json and report.md are complete';
-      process.stderr.write(`bestof: warning: ${html.error}${others} (\`bestof show ${plan.runId} --html\` tries again)\n`);
-    }
-    if (options.json) process.stdout.write(renderJsonReport(state));
-    // A winner the user chose in the compare view decides the exit code, as a policy winner would.
-    if (choice) return (ended = choice.ok ? EXIT_CODES.winner : EXIT_CODES.mergeFailed);
-    // The closing line has said it already when the engine met the full disk too (it stopped the run itself).
-    if (recordFailure !== undefined && state.exitCode !== EXIT_CODES.incomplete) {
-      // The log ends where the write failed: what happened after it (the cancel, the commits it
-      // made) is in git, not in the log. A resume folds the log, finds the refs ahead of it and keeps them.
-      process.stderr.write(
-        `bestof: run ${plan.runId} is incomplete: its record could not be written (${recordFailure.message}); the candidates' commits are under refs/bestof/${plan.runId}/ and any work git could not commit is in the worktrees; make room on that disk, then \`bestof resume ${plan.runId}\` goes on (or \`bestof clean\` commits and keeps what is left)\n`,
-      );
-      return (ended = EXIT_CODES.incomplete);
-    }
-    ended = recordFailure !== undefined ? EXIT_CODES.incomplete : (state.exitCode ?? EXIT_CODES.internalError);
+    ended = await finishRun(plan, options, state, { secrets, ui, health });
     return ended;
   } finally {
     record.close();
@@ -168,4 +124,92 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     }
     process.off('SIGHUP', onHangup);
   }
+}
+
+/** One plain line per event: on stdout, or on stderr with --json, whose report owns stdout. */
+function plainReporter(options: SessionOptions): RunEventListener {
+  const out = options.json ? process.stderr : process.stdout;
+  return createPlainReporter((line) => out.write(line));
+}
+
+/**
+ * The Ink dashboard, on an interactive terminal without --json or --no-tui; undefined where the
+ * plain reporter is the front end. A resumed run keeps the plain reporter: the dashboard folds a
+ * run from its run.started event.
+ */
+async function startFrontEnd(
+  plan: RunPlan,
+  options: SessionOptions,
+  controls: Pick<LiveFrontEndOptions, 'cancel' | 'quitNow' | 'fallback'>,
+): Promise<LiveFrontEnd | undefined> {
+  if (options.resume || !wantsInteractiveUi({ json: options.json, noTui: options.noTui })) return undefined;
+  return startLiveFrontEnd({ runDir: plan.runDir, budgetUsd: plan.spec.budget.max_total_cost_usd, into: plan.into, ...controls });
+}
+
+/** What went wrong with the run's record while the run went on: read when it ends. */
+interface RecordHealth {
+  /** The event log could not be written (the run was stopped for it): its record has a hole from there. */
+  logFailure: Error | undefined;
+  /** report.json or report.md could not be written (a warning said so). */
+  reportFailed: boolean;
+}
+
+/**
+ * The run's record (event log, state.json, reports), whose listeners go first, so that it holds an
+ * event before any front end reacts to it. A log that cannot be written (a full disk) stops the run
+ * as a Ctrl-C would, while git may still commit each candidate's work: a run whose record has a
+ * hole could be neither resumed nor judged.
+ */
+function openRunRecord(
+  plan: RunPlan,
+  options: SessionOptions,
+  run: { readonly ui: LiveFrontEnd | undefined; readonly controller: AbortController },
+): { readonly record: RunRecord; readonly health: Readonly<RecordHealth> } {
+  const health: RecordHealth = { logFailure: undefined, reportFailed: false };
+  const record = createRunRecord(plan.runDir, {
+    ...(options.resume ? { resume: options.resume } : {}),
+    onLogFailure: (error) => {
+      health.logFailure = error;
+      const why = `bestof: cannot write the run's record (${plan.runDir}/events.jsonl: ${error.message}): stopping the run; what each candidate did is committed and kept where git can still write`;
+      if (run.ui) run.ui.cancelling();
+      process.stderr.write(`\n${why}\n`);
+      run.controller.abort(new Error(why));
+    },
+    onReportFailure: (error) => {
+      health.reportFailed = true;
+      process.stderr.write(`bestof: warning: cannot write report.json or report.md in ${plan.runDir} (${error.message}); \`bestof show ${plan.runId}\` rebuilds the report from the event log\n`);
+    },
+  });
+  return { record, health };
+}
+
+/**
+ * After the run: report.html, the compare view, the JSON report, and the exit code (./run-exit-code.ts),
+ * with a last word when the record could not be written.
+ */
+async function finishRun(
+  plan: RunPlan,
+  options: SessionOptions,
+  state: RunState,
+  run: { readonly secrets: SecretSet; readonly ui: LiveFrontEnd | undefined; readonly health: Readonly<RecordHealth> },
+): Promise<number> {
+  const { health } = run;
+  // report.html beside report.json, before the compare view opens (a winner chosen there rewrites
+  // it, src/report/after-run.ts). A report that cannot be written never fails the run.
+  const html = await writeRunHtml(plan.runDir, state, { secrets: run.secrets, tieBreak: plan.spec.select.tie_break });
+  const choice = await run.ui?.finish();
+  if (!html.ok) {
+    const others = health.reportFailed || health.logFailure !== undefined ? '' : '; report.json and report.md are complete';
+    process.stderr.write(`bestof: warning: ${html.error}${others} (\`bestof show ${plan.runId} --html\` tries again)\n`);
+  }
+  if (options.json) process.stdout.write(renderJsonReport(state));
+  const end = runEnd({ choice, logFailed: health.logFailure !== undefined, runExitCode: state.exitCode });
+  if (end.sayIncomplete) {
+    // The log ends where the write failed: what happened after it (the cancel, the commits it
+    // made) is in git, not in the log. A resume folds the log, finds the refs ahead of it and keeps them.
+    process.stderr.write(
+      `bestof: run ${plan.runId} is incomplete: its record could not be written (${health.logFailure?.message}); the candidates' commits are under refs/bestof/${plan.runId}/ and any work git could not commit is in the worktrees; make room on that disk, then \`bestof resume ${plan.runId}\` goes on (or \`bestof clean\` commits and keeps what is left)\n`,
+    );
+  }
+  return end.exitCode;
 }

@@ -62,7 +62,7 @@ interface SandboxCandidate {
 /**
  * The folders of a run's agents in `<worktrees root>/<run>/`: their HOMEs (copies of their logins),
  * the checks' HOMEs and the reviewers' exports. Removed as the run ends (removeAgentHomes), by
- * `bestof clean` after a run that could not (src/cli/clean-runs.ts).
+ * `bestof clean` after a run that could not (src/engine/cleanup/run-folders.ts).
  */
 export const AGENT_FOLDERS = { homes: '.homes', review: '.review', gitScratch: '.git-scratch' } as const;
 

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseAge, runStartedMs } from '../../src/cli/clean-runs.js';
+import { parseAge } from '../../src/cli/older-than-option.js';
+import { runStartedMs } from '../../src/engine/cleanup/old-runs.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { runCli } from '../helpers/cli.js';
 import { ADD_CHECKS, FIX_SCRIPT, IDLE_SCRIPT, makeProject, type Project } from '../helpers/project.js';

@@ -10,12 +10,12 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree } from '../git/cow-worktree.js';
-import { cowBaseDir, cowDir, cowLayerDir, isCowWorktree } from '../engine/cow-layout.js';
-import { insideMountNamespace, namespaceMounts, runAgainInMountNamespace } from '../process/namespace.js';
-import { overlayAvailable } from '../process/overlay-holder.js';
-import type { Result } from '../result.js';
-import { err, ok } from '../result.js';
+import { prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
+import { cowBaseDir, cowDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
+import { insideMountNamespace, namespaceMounts, runAgainInMountNamespace } from '../../process/namespace.js';
+import { overlayAvailable } from '../../process/overlay-holder.js';
+import type { Result } from '../../result.js';
+import { err, ok } from '../../result.js';
 
 /** How clean deals with copy-on-write worktrees: none to deal with, mounts here, cannot (why), or ran inside a namespace (its exit code). */
 export type CleanCowMode =
