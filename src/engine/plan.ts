@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-// Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
+// providers/definitions.js loads a kind's file on its first use: a spec's agents need only their own kinds.
 import { prepareAgent } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
@@ -31,7 +31,7 @@ export { NO_EDITABLE_WARNING } from './plan-advice.js';
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
   readonly port: number;
-  /** What the provider registry resolved for this candidate's agent (script, program path). */
+  /** What the provider's prepare resolved for this candidate's agent (script, program path). */
   readonly agent: PreparedAgent;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Providers as data: the registry is a table of definitions, each kind's install hint has
- * one source, and every provider can be closed (twice).
+ * Providers as data: the provider table holds a definition for every kind, each kind's install
+ * hint has one source, and every provider can be closed (twice).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/providers/claude.js';
 import { codexAdapter } from '../../src/providers/codex.js';
 import { geminiAdapter } from '../../src/providers/gemini.js';
-import { AVAILABLE_PROVIDERS, createProvider, installHintFor, prepareAgent, PROVIDERS } from '../../src/providers/registry.js';
+import { AVAILABLE_PROVIDERS, createProvider, installHintFor, loadAllDefinitions, prepareAgent, PROVIDER_TABLE } from '../../src/providers/definitions.js';
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from '../../src/spec/schema.js';
 import { FIXTURES } from './helpers.js';
 
 const BIN = join(FIXTURES, 'bin');
 const KEYS = { ANTHROPIC_API_KEY: 'sk-ant-test', CODEX_API_KEY: 'sk-test', GEMINI_API_KEY: 'AIza-test' };
-const dir = mkdtempSync(join(tmpdir(), 'bestof-registry-'));
+const dir = mkdtempSync(join(tmpdir(), 'bestof-table-'));
+/** Every definition, loaded (as a run loads the kinds its spec names). */
+const PROVIDERS = await loadAllDefinitions();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function settings(kind: ProviderKind, extra: Partial<ProviderSettings> = {}): ProviderSettings {
@@ -33,6 +35,7 @@ describe('the provider table', () => {
       expect(definition?.kind).toBe(kind);
     }
     expect(AVAILABLE_PROVIDERS).toEqual(Object.keys(PROVIDERS));
+    expect(AVAILABLE_PROVIDERS).toEqual(Object.keys(PROVIDER_TABLE));
     expect(AVAILABLE_PROVIDERS).toEqual(['claude', 'codex', 'gemini', 'shannon', 'command', 'script']);
   });
 
