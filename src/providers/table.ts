@@ -23,6 +23,12 @@ export interface ProviderTraits {
   readonly promptAsArgument?: (settings: ProviderSettings) => boolean;
   /** A person can watch the agent's session or take it over (`bestof attach`). @default false */
   readonly attachable?: boolean;
+  /**
+   * The kind's name is an everyday word (command, script), not an agent's or a product's: the
+   * vote's anonymiser leaves it in what the judges read instead of hiding it as a fingerprint.
+   * @default false
+   */
+  readonly plainName?: boolean;
 }
 
 /** One row of the table: the kind's file, loaded on first use, and its traits. */
@@ -40,12 +46,18 @@ export const PROVIDER_TABLE: ProviderTable = {
   gemini: { load: async () => (await import('./gemini.js')).geminiDefinition },
   // Interactive Claude Code in tmux, which a person can watch or take over.
   shannon: { load: async () => (await import('./shannon/definition.js')).shannonDefinition, attachable: true },
-  // Any CLI: it reports no cost, its label is its program's, and `{prompt}` (the default) is an argument.
+  // Any CLI: it reports no cost, its name is a plain word, its label is its program's, and `{prompt}`
+  // (the default) is an argument.
   command: {
     load: async () => (await import('./command.js')).commandDefinition,
     reportsCost: false,
+    plainName: true,
     label: (s) => (s.command ? `${basename(s.command)}${s.model ? `:${s.model}` : ''}` : undefined),
     promptAsArgument: (s) => s.args.length === 0 || s.args.some((arg) => arg.includes('{prompt}')),
   },
-  script: { load: async () => (await import('./script.js')).scriptDefinition, label: (s) => (s.script ? `script:${basename(s.script).replace(/\.toml$/, '')}` : undefined) },
+  script: {
+    load: async () => (await import('./script.js')).scriptDefinition,
+    plainName: true,
+    label: (s) => (s.script ? `script:${basename(s.script).replace(/\.toml$/, '')}` : undefined),
+  },
 };

@@ -63,6 +63,10 @@ describe("the kinds' traits (what the engine and the UI ask of a kind)", () => {
     expect(reportsCost('no-such-kind')).toBe(true);
   });
 
+  it("only the kinds named by a plain word (command, script) keep their name in a vote's anonymised material", () => {
+    expect(AVAILABLE_PROVIDERS.filter((kind) => traitsOf(kind).plainName)).toEqual(['command', 'script']);
+  });
+
   it('only shannon (Claude Code in tmux) can be attached to', () => {
     expect(AVAILABLE_PROVIDERS.filter(isAttachable)).toEqual(['shannon']);
     expect(isAttachable('toString')).toBe(false);
