@@ -24,7 +24,7 @@ import { err, ok, type Result } from '../result.js';
 import type { SpecProblem } from '../spec/errors.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
-import { count, limit, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
+import { count, limit, missingKindKey, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
 import { jsonSchemaFor } from '../spec/reference.js';
 import { closestKey } from '../spec/suggestions.js';
 import { SourceLocator } from '../spec/toml-positions.js';
@@ -159,8 +159,8 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
     }
   }
   for (const [index, a] of spec.agents.entries()) {
-    if (a.kind === 'command' && a.command === undefined) problems.push(locator.problem(['agents', index, 'command'], 'kind = "command" needs `command = "path/to/agent"`', 'key'));
-    if (a.kind === 'script' && a.script === undefined) problems.push(locator.problem(['agents', index, 'script'], 'kind = "script" needs `script = "path/to/steps.toml"`', 'key'));
+    const missing = a.kind === undefined ? undefined : missingKindKey(a.kind, (key) => a[key] !== undefined);
+    if (missing) problems.push(locator.problem(['agents', index, missing.key], missing.message, 'key'));
     if (a.script !== undefined) {
       const script = resolve(specDir, a.script);
       if (!(await stat(script).then((s) => s.isFile(), () => false))) problems.push(locator.problem(['agents', index, 'script'], `file not found: ${script} (paths in a bench spec are relative to its folder)`, 'value'));

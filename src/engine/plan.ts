@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../git/repo.js';
-// Not providers/registry.js, which loads every provider: a spec's agents need only their own kinds.
-import { prepareAgent } from '../providers/definitions.js';
+// providers/definitions.js loads a kind's file on its first use: a spec's agents need only their own kinds.
+import { prepareAgent, traitsOf } from '../providers/definitions.js';
 import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
@@ -31,7 +31,7 @@ export { NO_EDITABLE_WARNING } from './plan-advice.js';
 export interface CandidatePlan extends CandidateInfo {
   readonly settings: ProviderSettings;
   readonly port: number;
-  /** What the provider registry resolved for this candidate's agent (script, program path). */
+  /** What the provider's prepare resolved for this candidate's agent (script, program path). */
   readonly agent: PreparedAgent;
 }
 
@@ -120,9 +120,9 @@ export function worktreesRoot(repoRoot: string): string {
 }
 
 function defaultLabel(settings: ProviderSettings, index: number, sameKind: number): string {
-  if (settings.label) return settings.label;
-  if (settings.kind === 'script' && settings.script) return `script:${basename(settings.script).replace(/\.toml$/, '')}`;
-  if (settings.kind === 'command' && settings.command) return `${basename(settings.command)}${settings.model ? `:${settings.model}` : ''}`;
+  // The spec's label, else the kind's own (a command agent is named by its program), else kind and model.
+  const label = settings.label ?? traitsOf(settings.kind).label?.(settings);
+  if (label) return label;
   const base = settings.model ? `${settings.kind}:${settings.model}` : settings.kind;
   return sameKind > 1 ? `${base}#${index}` : base;
 }
@@ -266,7 +266,7 @@ async function planCandidates(context: PlanContext, runId: string, root: string)
     const id = `c${index}`;
     const prepared = await prepareAgent(settings, { specDir, key, scripts, sandboxed, shannon: spec.shannon });
     if (!prepared.ok && !problems.includes(prepared.error)) problems.push(prepared.error);
-    if (settings.kind === 'command' && (settings.args.length === 0 || settings.args.some((arg) => arg.includes('{prompt}')))) promptAsArgument.add(key);
+    if (traitsOf(settings.kind).promptAsArgument?.(settings)) promptAsArgument.add(key);
     candidates.push({
       id,
       index,

@@ -9,6 +9,7 @@
  * `CandidateEvidence`, gathered by the selection phase.
  */
 import type { TamperedPath } from '../checks/frozen.js';
+import { reportsCost } from '../providers/definitions.js';
 import type { TieBreak } from '../spec/schema.js';
 import type { CandidateState } from './run-state.js';
 import { costIsKnown } from './cost-known.js';
@@ -123,7 +124,7 @@ function compareCost(a: CandidateState, b: CandidateState): number {
 
 /** Which price is missing, in words: what the user adds to configs/prices.toml (or the spec) to know the cost. */
 export function missingPrice(c: Pick<CandidateState, 'provider' | 'model' | 'cli'>): string {
-  if (c.provider === 'command') return 'a command agent reports no cost';
+  if (!reportsCost(c.provider)) return `a ${c.provider} agent reports no cost`;
   const model = c.cli?.model ?? c.model;
   return model
     ? `no price for its model "${model}" (${c.provider}) in configs/prices.toml; add [providers.${c.provider}.prices."${model}"] to the spec`

@@ -42,6 +42,9 @@ export const claudeAdapter: CliAdapter<ClaudeStreamState> = {
   homeSeed: ['.claude/.credentials.json', '.claude/settings.json', '.claude.json'],
   configRoot: { variable: 'CLAUDE_CONFIG_DIR', relative: '.claude' },
   sandboxEnv: { IS_SANDBOX: '1' },
+  // Settings, sessions and credentials all live under CLAUDE_CONFIG_DIR; with -p and
+  // ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) nothing else is needed.
+  isolateConfig: async (dir) => ({ env: { CLAUDE_CONFIG_DIR: dir }, note: `isolated config: CLAUDE_CONFIG_DIR=${dir}` }),
   buildCall(settings, input) {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', '--session-id', input.sessionId];
     if (input.model) args.push('--model', input.model);

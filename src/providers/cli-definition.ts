@@ -8,13 +8,12 @@ import { access, constants } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { findOnPath } from '../process/find-on-path.js';
 import { err, ok } from '../result.js';
-import type { ProviderSettings } from '../spec/schema.js';
+import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
 import type { CliOptions } from './cli-provider.js';
 import type { CredentialsCheck, Env } from './credentials.js';
-import type { RealProviderKind } from './isolated-config.js';
 import type { PrepareContext, PrepareResult, Provider, ProviderDefinition } from './types.js';
 
-export interface CliDefinitionParts<K extends RealProviderKind> {
+export interface CliDefinitionParts<K extends ProviderKind> {
   readonly kind: K;
   readonly installHint: string;
   readonly missingCredentials: CredentialsCheck;
@@ -23,7 +22,7 @@ export interface CliDefinitionParts<K extends RealProviderKind> {
   readonly createProvider: (options: CliOptions) => Provider;
 }
 
-export function defineCliProvider<K extends RealProviderKind>(parts: CliDefinitionParts<K>): ProviderDefinition<K> {
+export function defineCliProvider<K extends ProviderKind>(parts: CliDefinitionParts<K>): ProviderDefinition<K> {
   return {
     kind: parts.kind,
     installHint: parts.installHint,
@@ -35,7 +34,7 @@ export function defineCliProvider<K extends RealProviderKind>(parts: CliDefiniti
   };
 }
 
-async function prepareCli<K extends RealProviderKind>(parts: CliDefinitionParts<K>, settings: ProviderSettings, context: PrepareContext): Promise<PrepareResult> {
+async function prepareCli<K extends ProviderKind>(parts: CliDefinitionParts<K>, settings: ProviderSettings, context: PrepareContext): Promise<PrepareResult> {
   const { key } = context;
   const { kind, installHint } = parts;
   const env = { ...process.env, ...settings.env };

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { runProcess } from '../process/run-process.js';
 import { runAgentProcess } from '../process/sandbox.js';
 import type { ProcessResult } from '../process/types.js';
-import type { ProviderSettings } from '../spec/schema.js';
+import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
 import { seedAgentHome, type ConfigRoot } from './agent-home.js';
 import type { ClassifyContext } from './classify-common.js';
-import { isolatedConfigDir, prepareIsolatedConfig, type RealProviderKind } from './isolated-config.js';
+import { isolatedConfigDir, prepareIsolatedConfig, type IsolateConfig } from './isolated-config.js';
 import type { PriceTable } from './prices.js';
 import type { Outcome, Provider, ProviderDescription, ProviderRequest, ProviderResult } from './types.js';
 import { removeTree } from '../owned-tree.js';
@@ -46,7 +46,7 @@ export interface CliOptions {
 }
 
 export interface CliAdapter<S> {
-  readonly kind: RealProviderKind;
+  readonly kind: ProviderKind;
   /** The CLI's name in messages. */
   readonly cli: string;
   readonly installHint: string;
@@ -58,6 +58,8 @@ export interface CliAdapter<S> {
   readonly configRoot?: ConfigRoot;
   /** Variables set only inside the sandbox. */
   readonly sandboxEnv?: Readonly<Record<string, string>>;
+  /** `isolate_config = true`: what the CLI needs in its fresh config folder (./isolated-config.ts). */
+  readonly isolateConfig: IsolateConfig;
   buildCall(settings: ProviderSettings, request: CallInput): CliCall;
   createParser(onActivity: (text: string) => void): StreamParser<S>;
   classify(state: S, process: ProcessResult, ctx: ClassifyContext, request: ProviderRequest, note: (text: string) => void): ProviderResult;
@@ -136,7 +138,7 @@ async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, r
     Object.assign(env, await seedAgentHome(request.sandbox.home, seed, env));
   }
   if (settings.isolate_config) {
-    const isolated = await prepareIsolatedConfig(adapter.kind, { artifactsDir: request.artifactsDir, env, maxTurns: settings.max_turns });
+    const isolated = await prepareIsolatedConfig(adapter.kind, adapter.isolateConfig, { artifactsDir: request.artifactsDir, env, maxTurns: settings.max_turns });
     Object.assign(env, isolated.env);
     request.onActivity(isolated.note);
   }

@@ -67,6 +67,14 @@ export function codexAdapter(options: CliOptions): CliAdapter<CodexStreamState> 
     // The login (ChatGPT or an API key) and the user's config (model, providers).
     homeSeed: ['.codex/auth.json', '.codex/config.toml'],
     configRoot: { variable: 'CODEX_HOME', relative: '.codex' },
+    async isolateConfig(dir, { env }) {
+      // CODEX_HOME must exist. `codex exec` reads its API key from CODEX_API_KEY; with only
+      // OPENAI_API_KEY set the built-in provider sends no key, so bestof passes it on.
+      const isolated: Record<string, string> = { CODEX_HOME: dir };
+      const key = env.CODEX_API_KEY || env.OPENAI_API_KEY;
+      if (key) isolated.CODEX_API_KEY = key;
+      return { env: isolated, note: `isolated config: CODEX_HOME=${dir}` };
+    },
     buildCall(settings, input) {
       const args = ['exec', '--json', '--skip-git-repo-check', ...sandboxArgs(settings.sandbox, input.sandboxed)];
       if (input.model) args.push('-m', input.model);

@@ -15,6 +15,7 @@
  * the cost is estimated from configs/prices.toml, per model that served requests.
  */
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderSettings } from '../spec/schema.js';
 import { classifyGemini } from './classify-gemini.js';
@@ -22,6 +23,7 @@ import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
 import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
 import { GeminiStreamParser, type GeminiStreamState } from './gemini-stream.js';
+import type { IsolationOptions } from './isolated-config.js';
 import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
 import type { Provider } from './types.js';
 
@@ -44,6 +46,7 @@ export function geminiAdapter(options: CliOptions): CliAdapter<GeminiStreamState
     // The login (OAuth or a key in .env) and the user's settings (the auth type).
     homeSeed: ['.gemini/settings.json', '.gemini/oauth_creds.json', '.gemini/google_accounts.json', '.gemini/.env'],
     configRoot: { variable: 'GEMINI_CLI_HOME', relative: '' },
+    isolateConfig: isolateGeminiConfig,
     buildCall(settings, input) {
       const args = ['--output-format', 'stream-json', '--skip-trust', ...approvalArgs(settings.approval_mode, input.sandboxed)];
       if (input.model) args.push('-m', input.model);
@@ -59,6 +62,30 @@ export function geminiAdapter(options: CliOptions): CliAdapter<GeminiStreamState
       return classifyGemini(state, process, ctx, { costUsd, costEstimated: true });
     },
   };
+}
+
+/**
+ * Gemini CLI keeps its user settings in $GEMINI_CLI_HOME/.gemini. Headless runs need the auth
+ * type chosen in settings (it cannot be asked), so bestof writes it from the key that is set.
+ */
+async function isolateGeminiConfig(dir: string, options: IsolationOptions): Promise<{ env: Record<string, string>; note: string }> {
+  const settings: Record<string, unknown> = { privacy: { usageStatisticsEnabled: false } };
+  const authType = geminiAuthType(options.env);
+  if (authType) settings.security = { auth: { selectedType: authType } };
+  if (options.maxTurns !== undefined) settings.model = { maxSessionTurns: options.maxTurns };
+  await mkdir(join(dir, '.gemini'), { recursive: true });
+  await writeFile(join(dir, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  return {
+    env: { GEMINI_CLI_HOME: dir },
+    note: `isolated config: GEMINI_CLI_HOME=${dir} (settings.json: auth ${authType ?? 'not set'}${options.maxTurns !== undefined ? `, maxSessionTurns ${options.maxTurns}` : ''})`,
+  };
+}
+
+/** The `security.auth.selectedType` that matches the environment, if any key is there. */
+export function geminiAuthType(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true' && (env.GOOGLE_API_KEY || (env.GOOGLE_CLOUD_PROJECT && env.GOOGLE_CLOUD_LOCATION))) return 'vertex-ai';
+  if (env.GEMINI_API_KEY) return 'gemini-api-key';
+  return undefined;
 }
 
 export function createGeminiProvider(options: CliOptions): Provider {

@@ -3,13 +3,13 @@
  * does not read or write the user's own login, settings, sessions or history. It lives in
  * the candidate's folder of the run folder and is kept across that candidate's iterations;
  * inside bestof's sandbox, which hides the run folder, that one folder is bound in read-write.
- * bestof writes only the minimal settings the CLI then needs; the user's own folders
- * (~/.claude, ~/.codex, ~/.gemini) are never read or written, with or without isolation.
+ * bestof writes only the minimal settings the CLI then needs, which each CLI's file says (its
+ * adapter's `isolateConfig`: claude.ts, codex.ts, gemini.ts); the user's own folders (~/.claude,
+ * ~/.codex, ~/.gemini) are never read or written, with or without isolation.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-
-export type RealProviderKind = 'claude' | 'codex' | 'gemini';
+import type { ProviderKind } from '../spec/schema.js';
 
 export interface IsolatedConfig {
   /** The folder given to the CLI. */
@@ -20,11 +20,14 @@ export interface IsolatedConfig {
   readonly note: string;
 }
 
+/** How one CLI is pointed at an isolated config folder, `dir`, which exists: its variables and note. */
+export type IsolateConfig = (dir: string, options: IsolationOptions) => Promise<Omit<IsolatedConfig, 'dir'>>;
+
 /**
  * The candidate's isolated config folder: `<run folder>/candidates/<id>/<kind>-config`.
  * `artifactsDir` is `<run folder>/candidates/<id>/iteration-<n>`.
  */
-export function isolatedConfigDir(kind: RealProviderKind, artifactsDir: string): string {
+export function isolatedConfigDir(kind: ProviderKind, artifactsDir: string): string {
   return join(dirname(artifactsDir), `${kind}-config`);
 }
 
@@ -36,44 +39,9 @@ export interface IsolationOptions {
   readonly maxTurns?: number | undefined;
 }
 
-export async function prepareIsolatedConfig(kind: RealProviderKind, options: IsolationOptions): Promise<IsolatedConfig> {
+/** Makes `kind`'s isolated config folder (kept across iterations) and points the CLI at it. */
+export async function prepareIsolatedConfig(kind: ProviderKind, isolate: IsolateConfig, options: IsolationOptions): Promise<IsolatedConfig> {
   const dir = isolatedConfigDir(kind, options.artifactsDir);
   await mkdir(dir, { recursive: true });
-  switch (kind) {
-    case 'claude':
-      // Settings, sessions and credentials all live under CLAUDE_CONFIG_DIR; with -p and
-      // ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) nothing else is needed.
-      return { dir, env: { CLAUDE_CONFIG_DIR: dir }, note: `isolated config: CLAUDE_CONFIG_DIR=${dir}` };
-    case 'codex': {
-      // CODEX_HOME must exist. `codex exec` reads its API key from CODEX_API_KEY; with only
-      // OPENAI_API_KEY set the built-in provider sends no key, so bestof passes it on.
-      const env: Record<string, string> = { CODEX_HOME: dir };
-      const key = options.env.CODEX_API_KEY || options.env.OPENAI_API_KEY;
-      if (key) env.CODEX_API_KEY = key;
-      return { dir, env, note: `isolated config: CODEX_HOME=${dir}` };
-    }
-    case 'gemini': {
-      // Gemini CLI keeps its user settings in $GEMINI_CLI_HOME/.gemini. Headless runs need
-      // the auth type chosen in settings (it cannot be asked), so bestof writes it from the key
-      // that is set.
-      const settings: Record<string, unknown> = { privacy: { usageStatisticsEnabled: false } };
-      const authType = geminiAuthType(options.env);
-      if (authType) settings.security = { auth: { selectedType: authType } };
-      if (options.maxTurns !== undefined) settings.model = { maxSessionTurns: options.maxTurns };
-      await mkdir(join(dir, '.gemini'), { recursive: true });
-      await writeFile(join(dir, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
-      return {
-        dir,
-        env: { GEMINI_CLI_HOME: dir },
-        note: `isolated config: GEMINI_CLI_HOME=${dir} (settings.json: auth ${authType ?? 'not set'}${options.maxTurns !== undefined ? `, maxSessionTurns ${options.maxTurns}` : ''})`,
-      };
-    }
-  }
-}
-
-/** The `security.auth.selectedType` that matches the environment, if any key is there. */
-export function geminiAuthType(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true' && (env.GOOGLE_API_KEY || (env.GOOGLE_CLOUD_PROJECT && env.GOOGLE_CLOUD_LOCATION))) return 'vertex-ai';
-  if (env.GEMINI_API_KEY) return 'gemini-api-key';
-  return undefined;
+  return { dir, ...(await isolate(dir, options)) };
 }

@@ -141,8 +141,8 @@ export interface PrepareContext extends PrepareOptions {
 export type ProviderSection = Spec['providers'][ProviderKind];
 
 /**
- * Everything bestof knows about one provider kind; the registry is a table of these.
- * See the module doc of ./registry.ts for how the parts are used.
+ * Everything bestof knows about one provider kind, loaded from its row of ./table.ts.
+ * See the module doc of ./definitions.ts for how the parts are used.
  */
 export interface ProviderDefinition<K extends ProviderKind = ProviderKind> {
   readonly kind: K;

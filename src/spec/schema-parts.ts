@@ -120,9 +120,51 @@ export const nonEmpty = z.string().trim().min(1, 'expected a non-empty string').
 export const usd = z.number().nonnegative('expected an amount in USD of 0 or more');
 export const count = (min: number) => z.number().int('expected a whole number').min(min, `expected a whole number of at least ${min}`);
 
-export const PROVIDER_KINDS = ['claude', 'codex', 'gemini', 'shannon', 'command', 'script'] as const;
+/** What the spec language says of one provider kind. */
+interface KindInSpec {
+  /** Said after its name where the kinds are listed. */
+  readonly note?: string;
+  /** The key its agents cannot do without, and an example value for the message that asks for it. */
+  readonly needs?: { readonly key: 'command' | 'script'; readonly example: string };
+}
+
+/**
+ * The provider kinds of the spec language, in the order they are listed. The provider table
+ * (src/providers/table.ts) holds how each one runs, a row per kind: it does not compile while a
+ * kind here has no row there, nor a row there no kind here. The spec layer imports nothing of
+ * ours, so the names are listed here, with what the spec itself checks of them.
+ */
+const KINDS = {
+  claude: {},
+  codex: {},
+  gemini: {},
+  shannon: { note: 'interactive Claude Code in tmux' },
+  command: { needs: { key: 'command', example: 'path/to/agent' } },
+  script: { needs: { key: 'script', example: 'path/to/steps.toml' } },
+} as const satisfies Readonly<Record<string, KindInSpec>>;
+
+export const PROVIDER_KINDS = Object.keys(KINDS) as (keyof typeof KINDS)[];
 export const providerKind = z.enum(PROVIDER_KINDS);
 export type ProviderKind = z.infer<typeof providerKind>;
+
+/**
+ * The problem of an agent of `kind` that lacks the key its kind needs (`kind = "command"` without
+ * its program), or undefined. `has` says whether the agent's settings give that key.
+ */
+export function missingKindKey(kind: ProviderKind, has: (key: 'command' | 'script') => boolean): { readonly key: string; readonly message: string } | undefined {
+  const needs = (KINDS as Readonly<Record<ProviderKind, KindInSpec>>)[kind].needs;
+  if (!needs || has(needs.key)) return undefined;
+  return { key: needs.key, message: `kind = "${kind}" needs \`${needs.key} = "${needs.example}"\`` };
+}
+
+/** "`claude`, `codex`, `shannon` (a note) or `script`": the kinds, for a key's description. */
+function kindsInWords(): string {
+  const words = PROVIDER_KINDS.map((kind) => {
+    const { note } = KINDS[kind] as KindInSpec;
+    return note ? `\`${kind}\` (${note})` : `\`${kind}\``;
+  });
+  return `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
 
 export const MERGE_MODES = ['merge', 'squash', 'ff', 'branch', 'pr', 'none'] as const;
 export const TIE_BREAKS = ['score', 'cost', 'diff_size', 'duration', 'votes', 'iterations'] as const;
@@ -133,7 +175,7 @@ export const TIE_BREAKS = ['score', 'cost', 'diff_size', 'duration', 'votes', 'i
  * here, once, for both.
  */
 const providerFields = {
-  kind: providerKind.meta({ description: '`claude`, `codex`, `gemini`, `shannon` (interactive Claude Code in tmux), `command` or `script`' }),
+  kind: providerKind.meta({ description: kindsInWords() }),
   model: nonEmpty.optional().meta({ description: '`--model` / `-m`; for `command`, `{model}`', defaultText: "the CLI's default" }),
   label: nonEmpty.optional().meta({ description: 'name in the output and the report', defaultText: 'kind and model' }),
   command: nonEmpty.optional().meta({

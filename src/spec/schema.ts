@@ -12,7 +12,7 @@
  * language already, so that specs written today keep their meaning.
  */
 import { z } from 'zod';
-import { check, count, limit, limitOr, MERGE_MODES, nonEmpty, phase, programString, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter, wait } from './schema-parts.js';
+import { check, count, limit, limitOr, MERGE_MODES, missingKindKey, nonEmpty, phase, programString, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter, wait } from './schema-parts.js';
 
 export { durationInput, limitInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
 
@@ -325,12 +325,8 @@ export const specSchema = z
     entries.forEach((entry, index) => {
       const kind = entry.kind ?? spec.provider.kind;
       const path = spec.parallel.providers.length > 0 ? ['parallel', 'providers', index] : ['provider'];
-      if (kind === 'command' && !(entry.command ?? spec.provider.command)) {
-        ctx.addIssue({ code: 'custom', path: [...path, 'command'], message: 'kind = "command" needs `command = "path/to/agent"`' });
-      }
-      if (kind === 'script' && !(entry.script ?? spec.provider.script)) {
-        ctx.addIssue({ code: 'custom', path: [...path, 'script'], message: 'kind = "script" needs `script = "path/to/steps.toml"`' });
-      }
+      const missing = missingKindKey(kind, (key) => Boolean(entry[key] ?? spec.provider[key]));
+      if (missing) ctx.addIssue({ code: 'custom', path: [...path, missing.key], message: missing.message });
     });
     if (!spec.git.auto_commit) {
       // Committing every iteration is what keeps a candidate's work safe (crash, timeout,

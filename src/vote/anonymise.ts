@@ -8,7 +8,8 @@
  * git headers and trailers (`Co-Authored-By:`, `Signed-off-by:`), "Generated with [Claude
  * Code]" lines and agent banners; and replaces with neutral placeholders the absolute paths
  * (worktree, worktrees root, run folder, repo, HOME), branch names, the run id, session ids
- * (any UUID), and the provider kinds, model names and provider labels of this run.
+ * (any UUID), and the provider kinds (but those named by a plain word: `command`, `script`),
+ * model names and provider labels of this run.
  *
  * `scanForLeaks` is the safety net the wiring runs over every finished prompt: any forbidden
  * string still present fails the vote phase rather than letting a voter see it. It is
@@ -21,6 +22,7 @@
  * favoured. The task's own text is the spec author's, not a candidate's: the wiring passes it
  * as `trusted` so the scanner ignores hits inside it.
  */
+import { traitsOf } from '../providers/definitions.js';
 
 /** What identifies the candidates of this run. Every list may be empty. */
 export interface AnonymiseContext {
@@ -62,8 +64,6 @@ export interface NormalisedMaterial {
   /** How many times each rule fired; rules that did not fire are absent. */
   readonly changes: Readonly<Partial<Record<NormaliseRule, number>>>;
 }
-
-const GENERIC_KINDS = new Set(['script', 'command']);
 
 /** Product and vendor names that are fingerprints even when the run's context does not list them. */
 const AGENT_PRODUCTS = ['claude code', 'claude', 'anthropic', 'openai', 'codex', 'chatgpt', 'gemini cli', 'gemini'];
@@ -145,7 +145,7 @@ function nameTerms(ctx: AnonymiseContext): { term: string; rule: NormaliseRule; 
   const terms = [
     ...ctx.providerLabels.map((term) => ({ term, rule: 'provider' as const, placeholder: '<agent>' })),
     ...ctx.models.map((term) => ({ term, rule: 'model' as const, placeholder: '<model>' })),
-    ...ctx.providerKinds.filter((k) => !GENERIC_KINDS.has(k)).map((term) => ({ term, rule: 'provider' as const, placeholder: '<agent>' })),
+    ...ctx.providerKinds.filter((k) => !traitsOf(k).plainName).map((term) => ({ term, rule: 'provider' as const, placeholder: '<agent>' })),
     ...AGENT_PRODUCTS.map((term) => ({ term, rule: 'provider' as const, placeholder: '<agent>' })),
   ].filter((t) => t.term.trim().length > 0);
   const seen = new Set<string>();

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
-import { PROVIDERS } from '../../src/providers/registry.js';
+import { loadAllDefinitions } from '../../src/providers/definitions.js';
 
 const LIST_MODULES = pathToFileURL(join(PROJECT_ROOT, 'scripts', 'list-modules.mjs')).href;
 const DIST = pathToFileURL(join(PROJECT_ROOT, 'dist')).href;
@@ -52,6 +52,8 @@ async function load(args: string[], env: Record<string, string> = {}): Promise<L
 const notLoaded = (loaded: Loaded, names: readonly string[]) => names.filter((name) => loaded.packages.has(name));
 /** Loaded only for merge = "pr" (origin, gh), a detached HEAD (a branch to suggest), or a spec not named (the repo's root, up to which bestof.toml is looked for). */
 const PR_OR_DETACHED_OR_SEARCH = ['git/remote.js', 'git/branch-hints.js', 'git/top-level.js'];
+/** Every provider's definition, loaded here in the test's own process (for their install hints). */
+const PROVIDERS = await loadAllDefinitions();
 const PROVIDER_MODULES = ['providers/claude.js', 'providers/codex.js', 'providers/gemini.js', 'providers/shannon/definition.js', 'providers/command.js', 'providers/script.js'];
 
 beforeAll(async () => {
@@ -181,6 +183,6 @@ describe('what the quick commands load', () => {
     expect(run.result.code).toBe(0);
     expect(run.result.stdout + run.result.stderr).toContain('won');
     expect(run.own).toContain('engine/run-phases/candidates.js');
-    expect(run.own.filter((m) => PROVIDER_MODULES.includes(m) || m === 'providers/registry.js' || m.startsWith('process/tmux'))).toEqual(['providers/script.js']);
+    expect(run.own.filter((m) => PROVIDER_MODULES.includes(m) || m.startsWith('process/tmux'))).toEqual(['providers/script.js']);
   });
 });

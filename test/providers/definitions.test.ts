@@ -1,12 +1,12 @@
 /**
  * The lazily loaded provider table (src/providers/definitions.ts), in a module state of its own
- * (this file imports neither ./registry.ts nor a provider, so nothing is loaded before a test asks).
+ * (this file loads no provider itself, so nothing is loaded before a test asks).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createProvider, prepareAgent } from '../../src/providers/definitions.js';
+import { AVAILABLE_PROVIDERS, createProvider, prepareAgent } from '../../src/providers/definitions.js';
 import type { ProviderSettings } from '../../src/spec/schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bestof-definitions-'));
@@ -26,3 +26,16 @@ describe('createProvider', () => {
     await provider.close();
   });
 });
+
+describe('prepareAgent', () => {
+  it('refuses a kind the table does not hold, naming every kind of the table (a spec of another version)', async () => {
+    const unknown = { ...command, kind: 'no-such-kind' } as unknown as ProviderSettings;
+    const prepared = await prepareAgent(unknown, { specDir: dir, key: 'parallel.providers[1]', scripts: new Map() });
+    expect(prepared).toEqual({
+      ok: false,
+      error: `parallel.providers[1].kind: the "no-such-kind" provider is not available in this version of bestof; use kind = ${AVAILABLE_PROVIDERS.slice(0, -1).map((k) => `"${k}"`).join(', ')} or "${AVAILABLE_PROVIDERS.at(-1)}"`,
+    });
+    expect(!prepared.ok && prepared.error).toContain('"shannon"');
+  });
+});
+

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSecretSet } from '../../src/engine/secrets.js';
 import { createCommandProvider } from '../../src/providers/command.js';
-import { createProvider, prepareAgent } from '../../src/providers/registry.js';
+import { createProvider, prepareAgent } from '../../src/providers/definitions.js';
 import { createScriptProvider } from '../../src/providers/script.js';
 import { loadScript } from '../../src/providers/script-steps.js';
 import type { Provider, ProviderRequest } from '../../src/providers/types.js';

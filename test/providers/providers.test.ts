@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createProvider, prepareAgent, type PreparedAgent } from '../../src/providers/registry.js';
+import { createProvider, prepareAgent, type PreparedAgent } from '../../src/providers/definitions.js';
 import type { ProviderRequest } from '../../src/providers/types.js';
 import type { ProviderSettings } from '../../src/spec/schema.js';
 import { expectGone, FIXTURES } from './helpers.js';

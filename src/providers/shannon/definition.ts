@@ -1,5 +1,5 @@
 /**
- * The `shannon` provider's definition (see ../registry.ts): prepare checks tmux, the Claude Code
+ * The `shannon` provider's definition (see ../definitions.ts): prepare checks tmux, the Claude Code
  * program (a candidate's own `command`, else `[shannon] command`, else `claude` on PATH), the
  * login, and that bestof's own build is there for the hook command; create makes the Provider
  * (./provider.ts).

@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
 import { iterationDir } from '../../engine/run-folder.js';
+import { isAttachable } from '../../engine/provider-traits.js';
 import { costIsKnown, type CandidateState, type IterationState } from '../../engine/run-state.js';
 import { activitySummary, candidateElapsed, failureTail, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
@@ -98,8 +99,8 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
     ...(elapsed === undefined ? [] : [sep(formatElapsed(elapsed), theme.text.secondary)]),
   ];
   const head: Lines = [...wrapSegments(title, width, '  '), ...wrapSegments([{ text: `branch ${c.branch}`, style: theme.text.secondary }, { text: ` · kept at ${c.ref}`, style: theme.text.secondary }], width, '  ')];
-  // A shannon candidate's Claude Code runs in a tmux session a person can watch or take over.
-  if (c.provider === 'shannon' && isBusy(c.status)) head.push([{ text: `watch it: bestof attach ${state.run.runId} ${c.id} (--write to take over)`, style: theme.text.secondary }]);
+  // An attachable agent (shannon's Claude Code in tmux) runs in a session a person can watch or take over.
+  if (isAttachable(c.provider) && isBusy(c.status)) head.push([{ text: `watch it: bestof attach ${state.run.runId} ${c.id} (--write to take over)`, style: theme.text.secondary }]);
   const summary = activitySummary(c);
   if (c.message) head.push([{ text: c.message, style: summary.tone === 'error' ? theme.status.error : theme.status.warning }]);
   if (c.tampered.length > 0) {

@@ -1,6 +1,6 @@
 /**
- * Providers as data: the registry is a table of definitions, each kind's install hint has
- * one source, and every provider can be closed (twice).
+ * Providers as data: the provider table holds a definition for every kind, each kind's install
+ * hint has one source, and every provider can be closed (twice).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/providers/claude.js';
 import { codexAdapter } from '../../src/providers/codex.js';
 import { geminiAdapter } from '../../src/providers/gemini.js';
-import { AVAILABLE_PROVIDERS, createProvider, installHintFor, prepareAgent, PROVIDERS } from '../../src/providers/registry.js';
+import { AVAILABLE_PROVIDERS, createProvider, installHintFor, isAttachable, loadAllDefinitions, prepareAgent, PROVIDER_TABLE, reportsCost, traitsOf } from '../../src/providers/definitions.js';
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from '../../src/spec/schema.js';
 import { FIXTURES } from './helpers.js';
 
 const BIN = join(FIXTURES, 'bin');
 const KEYS = { ANTHROPIC_API_KEY: 'sk-ant-test', CODEX_API_KEY: 'sk-test', GEMINI_API_KEY: 'AIza-test' };
-const dir = mkdtempSync(join(tmpdir(), 'bestof-registry-'));
+const dir = mkdtempSync(join(tmpdir(), 'bestof-table-'));
+/** Every definition, loaded (as a run loads the kinds its spec names). */
+const PROVIDERS = await loadAllDefinitions();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function settings(kind: ProviderKind, extra: Partial<ProviderSettings> = {}): ProviderSettings {
@@ -33,6 +35,7 @@ describe('the provider table', () => {
       expect(definition?.kind).toBe(kind);
     }
     expect(AVAILABLE_PROVIDERS).toEqual(Object.keys(PROVIDERS));
+    expect(AVAILABLE_PROVIDERS).toEqual(Object.keys(PROVIDER_TABLE));
     expect(AVAILABLE_PROVIDERS).toEqual(['claude', 'codex', 'gemini', 'shannon', 'command', 'script']);
   });
 
@@ -51,6 +54,38 @@ describe('the provider table', () => {
     const found = await prepare(settings('shannon'));
     expect(found.ok && found.value.command).toBe(join(BIN, 'claude'));
     expect(() => createProvider(settings('shannon'), {}, undefined)).toThrow(/bug: a shannon candidate without its program/);
+  });
+});
+
+describe("the kinds' traits (what the engine and the UI ask of a kind)", () => {
+  it('a command agent reports no cost; every other kind does, and a kind this version does not know has the defaults', () => {
+    expect(AVAILABLE_PROVIDERS.filter((kind) => !reportsCost(kind))).toEqual(['command']);
+    expect(reportsCost('no-such-kind')).toBe(true);
+  });
+
+  it("only the kinds named by a plain word (command, script) keep their name in a vote's anonymised material", () => {
+    expect(AVAILABLE_PROVIDERS.filter((kind) => traitsOf(kind).plainName)).toEqual(['command', 'script']);
+  });
+
+  it('only shannon (Claude Code in tmux) can be attached to', () => {
+    expect(AVAILABLE_PROVIDERS.filter(isAttachable)).toEqual(['shannon']);
+    expect(isAttachable('toString')).toBe(false);
+  });
+
+  it('a command agent is labelled by its program, a script agent by its steps file; the others have no label of their own', () => {
+    expect(traitsOf('command').label?.(settings('command', { command: '/opt/bin/my-agent', model: 'm1' }))).toBe('my-agent:m1');
+    expect(traitsOf('command').label?.(settings('command', { command: 'my-agent' }))).toBe('my-agent');
+    expect(traitsOf('script').label?.(settings('script', { script: 'scripts/fix.toml' }))).toBe('script:fix');
+    expect(traitsOf('script').label?.(settings('script'))).toBeUndefined();
+    expect(AVAILABLE_PROVIDERS.filter((kind) => traitsOf(kind).label !== undefined)).toEqual(['command', 'script']);
+  });
+
+  it("a command agent's prompt is an argument unless its args leave `{prompt}` out", () => {
+    const asArgument = traitsOf('command').promptAsArgument;
+    expect(asArgument?.(settings('command'))).toBe(true);
+    expect(asArgument?.(settings('command', { args: ['--task', '{prompt}'] }))).toBe(true);
+    expect(asArgument?.(settings('command', { args: ['--file', '{prompt_file}'] }))).toBe(false);
+    expect(AVAILABLE_PROVIDERS.filter((kind) => traitsOf(kind).promptAsArgument !== undefined)).toEqual(['command']);
   });
 });
 
