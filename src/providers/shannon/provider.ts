@@ -43,10 +43,11 @@ import { endSession, SESSION_ENV, startClaudeSession, untrackSession, type LiveS
 import { signalProcessesWithEnv } from '../../process/tagged-processes.js';
 import { emptyChunk, TranscriptReader, type TranscriptChunk } from './transcript.js';
 import { freeze, thaw } from './freeze.js';
+import type { ShannonOptions, ShannonSection } from './options.js';
 import { describeShannon, recordInvocation, resultOf, settleTranscript, writeOutputLog } from './turn-record.js';
 import { deliverable, PASTE_LIMIT_CHARS, PASTE_LIMIT_LINES, REASON_LIMIT_CHARS, typePrompt, waitForTurnEnd, type TurnEnd } from './turn.js';
 
-export type ShannonSection = Spec['shannon'];
+export type { ShannonSection } from './options.js';
 
 export const SHANNON_DEFAULTS: ShannonSection = { command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000, hold_timeout: 1_200_000 };
 
@@ -54,14 +55,7 @@ export const SHANNON_DEFAULTS: ShannonSection = { command: 'claude', startup_tim
 export const DEFAULT_BLOCK_CAP = 8;
 const EXIT_GRACE_MS = 2000;
 
-export interface ShannonOptions {
-  /** Absolute path of Claude Code. */
-  readonly binary: string;
-  readonly settings: ProviderSettings;
-  readonly section: ShannonSection;
-  /** `[providers.shannon.prices]`: to estimate the cost of a turn whose Stop is held (Claude Code writes its cost only when a turn really ends). */
-  readonly prices?: PriceTable | undefined;
-}
+export type { ShannonOptions } from './options.js';
 
 interface SessionState {
   readonly live: LiveSession;
