@@ -2,8 +2,7 @@
  * Whether a candidate's cost is known (run-state.ts folds it from provider.finished): an unknown
  * cost is shown as "–", never as $0.
  */
-import type { EventOf } from './events.js';
-import type { CandidateState } from './run-state.js';
+import type { CandidateState, EventOf } from './run-types.js';
 
 /**
  * Whether an agent call's cost is known. The call's event says what was spent, not whether it

@@ -13,13 +13,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diffText } from '../git/diff.js';
-import type { Provider } from '../providers/types.js';
-import type { BudgetLedger } from './budget.js';
-import type { SecretSet } from './secrets.js';
 import { channelFile, readChannel } from './channel.js';
-import type { UnstampedEvent } from './events.js';
 import { phaseOf, timeLeft, withChannelEntries, withScore, type LoopState } from './loop-state.js';
-import type { CandidatePlan, PhasePlan, RunPlan } from './plan.js';
+import type { PhasePlan } from './plan.js';
 import { appendProgress } from './progress.js';
 import { buildIterationPrompt } from './prompts.js';
 import { runReview, type ReviewResult, type Verdict } from './review.js';
@@ -28,36 +24,11 @@ import { iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { keptAsInBase, type TamperedPath } from '../checks/frozen.js';
 import { keptFilesChangedMessage } from './kept-files-watch.js';
-import type { SetupGuard } from './setup-guard.js';
-import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
+import { stopAfterIteration, stopBeforeIteration, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
 import { commitWork, keepCommitted, rewordWithScore } from './commit-step.js';
 import { listFew } from './words.js';
-
-/** What stays the same for the whole loop of one candidate. */
-export interface LoopContext {
-  readonly plan: RunPlan;
-  readonly candidate: CandidatePlan;
-  readonly signal: AbortSignal;
-  readonly emit: (event: UnstampedEvent) => void;
-  /** Runs an agent call under the per-provider-kind concurrency limit. */
-  readonly limitProvider: <T>(candidate: CandidatePlan, call: () => Promise<T>) => Promise<T>;
-  /** The run's money, shared by every candidate. */
-  readonly budget: BudgetLedger;
-  /** The run's secrets: redacted in what providers write, and files holding one are never committed. */
-  readonly secrets: SecretSet;
-  readonly provider: Provider;
-  readonly reviewer: Provider | undefined;
-  /** The agent's environment (the user's, the spec's `env`, the candidate's identity). */
-  readonly agentEnv: Readonly<Record<string, string | undefined>>;
-  /** The checks' (and the reviewer's) environment: never the agent's extra env. */
-  readonly checkEnv: Readonly<Record<string, string | undefined>>;
-  /** Untracked files from setup: never committed, kept through the checks. */
-  readonly setupPaths: readonly string[];
-  /** Watches what setup made between scorings (./setup-guard.ts). @default none */
-  readonly setupGuard?: SetupGuard | undefined;
-  readonly limits: LoopLimits;
-}
+import type { LoopContext } from './loop-context.js';
 
 export interface IterationStep {
   readonly state: LoopState;

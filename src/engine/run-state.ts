@@ -4,122 +4,16 @@
  * reducer when it is missing), and `resume` always folds events.jsonl, so every view of a run
  * agrees with the record of what happened.
  */
-import type { Outcome, TokenUsage } from '../providers/types.js';
-import type { MergeMode } from '../spec/schema.js';
-import type { RankEntry } from './select.js';
 import type { TamperedPath } from '../checks/frozen.js';
-import type { CheckOutcome } from '../checks/run-checks.js';
-import type { CandidateInfo, CandidateStatus, MergeOnto, RunEvent, RunStatus } from './events.js';
-import { costReported } from './cost-known.js';
-import { chooseWinner, type WinnerChoice } from './winner-choice.js';
-import type { StopReason } from './stop-rules.js';
+import type { CandidateState, IterationState, RunEvent, RunState } from './run-types.js';
 import type { VoteState } from './vote-record.js';
+import { costReported } from './cost-known.js';
+import { chooseWinner } from './winner-choice.js';
 
-// Read by the front ends and reports beside the state they describe.
+// Read by the front ends and reports beside the state they describe (the types are declared in ./run-types.ts).
 export { costIsKnown } from './cost-known.js';
-export { chosenByUser, type WinnerChoice } from './winner-choice.js';
-
-export interface IterationState {
-  readonly iteration: number;
-  readonly phase?: string;
-  readonly outcome?: Outcome;
-  readonly providerMessage?: string;
-  readonly commit?: string;
-  readonly score?: number;
-  readonly checks: readonly CheckOutcome[];
-  readonly tampered: readonly TamperedPath[];
-  readonly review?: { readonly verdict: 'lgtm' | 'refuse' | 'none'; readonly reason?: string; readonly points: number };
-  readonly costUsd?: number;
-}
-
-export interface CandidateState extends CandidateInfo {
-  readonly status: CandidateStatus;
-  readonly reason?: StopReason;
-  readonly message?: string;
-  readonly iteration: number;
-  readonly score: number | undefined;
-  readonly maxScore: number;
-  readonly costUsd: number;
-  /**
-   * false once an agent call of this candidate reported no cost: a command agent (it reports
-   * nothing), or tokens of a model without a price. `costUsd` is then what the other calls cost,
-   * not what the candidate cost. Absent in the records of older runs: read it with costIsKnown.
-   */
-  readonly costKnown?: boolean;
-  readonly usage: TokenUsage;
-  readonly commit: string | undefined;
-  /** madeBinary: files text in base and binary in its commit; the diff shows only "Binary files differ" for them. */
-  readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number; readonly madeBinary?: readonly string[] };
-  readonly durationMs: number;
-  readonly lastActivity: string;
-  readonly phase?: string;
-  /** The agent CLI as it was run (real providers only). */
-  readonly cli?: { readonly binary: string; readonly version: string | undefined; readonly argv: readonly string[]; readonly model: string | undefined };
-  /** Messages received through the channel, oldest first. */
-  readonly messages: readonly string[];
-  readonly iterations: readonly IterationState[];
-  /** Every frozen path the candidate changed, over all iterations. */
-  readonly tampered: readonly TamperedPath[];
-  /** The final scoring (every check counts) has scored this candidate's last commit. */
-  readonly finalScored?: boolean;
-  /** Its place in the vote's combined ranking (vote.finished), when a vote decided. */
-  readonly vote?: CandidateVote;
-}
-
-export interface CandidateVote {
-  /** 1-based place in the combined ranking of checks and votes. */
-  readonly rank: number;
-  /** The tally's normalised vote score, in [0, 1]. */
-  readonly score: number;
-  /** `(1 - weight) * checks + weight * votes`, each divided by the best candidate's. */
-  readonly combined: number;
-}
-
-export interface RunState {
-  /** The record's format (events.ts RECORD_FORMAT), from run.started; absent in older records: 1. */
-  readonly recordFormat?: number;
-  readonly runId: string;
-  readonly name: string;
-  readonly repo: string;
-  readonly base: string;
-  readonly baseCommit: string;
-  readonly runDir: string;
-  readonly specPath: string;
-  readonly startedAt: string;
-  readonly finishedAt?: string;
-  readonly status: 'running' | RunStatus;
-  readonly exitCode?: number;
-  readonly message?: string;
-  readonly checks: readonly { readonly name: string; readonly score: number }[];
-  readonly maxScore: number;
-  readonly scoreThreshold: number;
-  readonly maxIterations: number;
-  readonly mergeMode: MergeMode;
-  /** The merge target's tip when the run started (run.started). */
-  readonly intoCommit?: string;
-  readonly budget?: { readonly maxTotalCostUsd?: number; readonly maxCandidateCostUsd?: number; readonly warnAtUsd?: number };
-  readonly order: readonly string[];
-  readonly candidates: Readonly<Record<string, CandidateState>>;
-  readonly ranking: readonly RankEntry[];
-  /** The cross-review and vote (`[vote]`), when one was asked for. */
-  readonly vote?: VoteState;
-  readonly winner?: string;
-  /** Set when the user chose a winner in the compare view after the run (winner.chosen). */
-  readonly chosen?: WinnerChoice;
-  readonly selectionMessage?: string;
-  readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string; readonly onto?: MergeOnto };
-  /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
-  readonly mergeStarted?: { readonly candidate: string; readonly mode: MergeMode; readonly commit: string; readonly into?: string; readonly intoBefore?: string };
-  readonly warnings: readonly string[];
-  /** Everything the run spent: the candidates' agent calls and the voters'. */
-  readonly costUsd: number;
-  /** false when some candidate's cost is unknown (CandidateState.costKnown): `costUsd` is then a lower bound. */
-  readonly costKnown?: boolean;
-  /** What the voters' calls cost, over every vote of the run (a resumed vote's new calls add to it). */
-  readonly voteCostUsd: number;
-  /** From run.finished once the run has finished; until then (and for a run that was interrupted), from its start to its last event. */
-  readonly durationMs: number;
-}
+export { chosenByUser } from './winner-choice.js';
+export type { CandidateState, CandidateVote, IterationState, RunState, WinnerChoice } from './run-types.js';
 
 export function initialRunState(): RunState {
   return {

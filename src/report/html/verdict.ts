@@ -5,7 +5,7 @@
  * compare view (winner.chosen). Candidates flagged for changing frozen paths are named after it.
  */
 import { chosenByUser, type RunState } from '../../engine/run-state.js';
-import type { RankEntry } from '../../engine/select.js';
+import type { RankEntry } from '../../engine/run-types.js';
 import { listFew } from '../../engine/words.js';
 import type { TieBreak } from '../../spec/schema.js';
 
