@@ -5,7 +5,7 @@
  * agrees with the record of what happened.
  */
 import type { TamperedPath } from '../checks/frozen.js';
-import type { CandidateState, IterationState, RunEvent, RunState } from './run-types.js';
+import type { CandidateState, EventOf, IterationState, RunEvent, RunState } from './run-types.js';
 import type { VoteState } from './vote-record.js';
 import { costReported } from './cost-known.js';
 import { chooseWinner } from './winner-choice.js';
@@ -63,7 +63,49 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
   return Number.isNaN(durationMs) || durationMs === next.durationMs ? next : { ...next, durationMs };
 }
 
+/** The events of each family, and the family's reducer: each switch is exhaustive over its family, this one over the families. */
 function reduceEvent(state: RunState, event: RunEvent): RunState {
+  switch (event.type) {
+    case 'run.started':
+    case 'run.resumed':
+    case 'run.warning':
+    case 'run.finished':
+      return reduceRunEvent(state, event);
+    case 'candidate.status':
+    case 'candidate.setup':
+    case 'candidate.setup_progress':
+    case 'candidate.provider':
+    case 'candidate.activity':
+    case 'candidate.waiting':
+    case 'channel.received':
+    case 'candidate.finished':
+      return reduceCandidateEvent(state, event);
+    case 'provider.finished':
+    case 'candidate.committed':
+    case 'check.finished':
+    case 'candidate.tampered':
+    case 'review.finished':
+    case 'candidate.scored':
+      return reduceIterationEvent(state, event);
+    case 'vote.started':
+    case 'vote.call':
+    case 'vote.finished':
+    case 'vote.skipped':
+      return reduceVoteEvent(state, event);
+    case 'selection.finished':
+    case 'merge.started':
+    case 'merge.finished':
+    case 'winner.chosen':
+      return reduceOutcomeEvent(state, event);
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after the run's own events: its start (the header and every candidate queued), a resume, warnings, its end. */
+function reduceRunEvent(state: RunState, event: EventOf<'run.started' | 'run.resumed' | 'run.warning' | 'run.finished'>): RunState {
   switch (event.type) {
     case 'run.started': {
       const candidates: Record<string, CandidateState> = {};
@@ -112,22 +154,34 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       for (const id of event.resumed) next = updateCandidate(next, id, () => ({ status: 'queued', reason: undefined, message: undefined }));
       return next;
     }
+    case 'run.warning':
+      return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
+    case 'run.finished':
+      return {
+        ...state,
+        status: event.status,
+        exitCode: event.exitCode,
+        winner: event.winner ?? state.winner,
+        message: event.message,
+        finishedAt: event.t,
+        durationMs: event.durationMs,
+      };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after where each candidate is: its status, setup, agent CLI, activity, waits, messages, and how it finished. */
+function reduceCandidateEvent(state: RunState, event: EventOf<'candidate.status' | 'candidate.setup' | 'candidate.setup_progress' | 'candidate.provider' | 'candidate.activity' | 'candidate.waiting' | 'channel.received' | 'candidate.finished'>): RunState {
+  switch (event.type) {
     case 'candidate.status':
       return updateCandidate(state, event.candidate, (c) => ({
         status: event.status,
         iteration: event.iteration,
         phase: event.phase,
         iterations: event.iteration > 0 ? updateIteration(c, event.iteration, () => (event.phase ? { phase: event.phase } : {})) : c.iterations,
-      }));
-    case 'candidate.waiting':
-      return updateCandidate(state, event.candidate, () => ({
-        lastActivity: `${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit'}: waiting ${Math.round(event.waitMs / 1000)}s`,
-      }));
-    case 'channel.received':
-      return updateCandidate(state, event.candidate, (c) => ({ messages: [...c.messages, event.kind === 'stop' ? '(stop)' : event.text] }));
-    case 'review.finished':
-      return updateCandidate(state, event.candidate, (c) => ({
-        iterations: updateIteration(c, event.iteration, () => ({ review: { verdict: event.verdict, reason: event.reason, points: event.points } })),
       }));
     case 'candidate.setup':
       return event.ok ? state : updateCandidate(state, event.candidate, () => ({ message: event.message }));
@@ -138,6 +192,33 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       return updateCandidate(state, event.candidate, () => ({ cli: { binary: event.binary, version: event.version, argv: event.argv, model: event.model } }));
     case 'candidate.activity':
       return updateCandidate(state, event.candidate, () => ({ lastActivity: event.text }));
+    case 'candidate.waiting':
+      return updateCandidate(state, event.candidate, () => ({
+        lastActivity: `${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit'}: waiting ${Math.round(event.waitMs / 1000)}s`,
+      }));
+    case 'channel.received':
+      return updateCandidate(state, event.candidate, (c) => ({ messages: [...c.messages, event.kind === 'stop' ? '(stop)' : event.text] }));
+    case 'candidate.finished':
+      return updateCandidate(state, event.candidate, () => ({
+        status: event.status,
+        reason: event.reason,
+        message: event.message,
+        iteration: event.iterations,
+        score: event.score,
+        commit: event.commit,
+        diff: event.diff,
+        durationMs: event.durationMs,
+      }));
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after what an iteration of a candidate produced: its agent call, commit, checks, frozen paths, review and score. */
+function reduceIterationEvent(state: RunState, event: EventOf<'provider.finished' | 'candidate.committed' | 'check.finished' | 'candidate.tampered' | 'review.finished' | 'candidate.scored'>): RunState {
+  switch (event.type) {
     case 'provider.finished': {
       const known = costReported(event, state.candidates[event.candidate]?.provider);
       const next = updateCandidate(state, event.candidate, (c) => ({
@@ -171,6 +252,10 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
         iterations: updateIteration(c, event.iteration, (it) => ({ tampered: mergeTampered(it.tampered, paths) })),
       }));
     }
+    case 'review.finished':
+      return updateCandidate(state, event.candidate, (c) => ({
+        iterations: updateIteration(c, event.iteration, () => ({ review: { verdict: event.verdict, reason: event.reason, points: event.points } })),
+      }));
     case 'candidate.scored':
       return updateCandidate(state, event.candidate, (c) => ({
         score: event.score,
@@ -178,17 +263,16 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
         iterations: event.final ? c.iterations : updateIteration(c, event.iteration, () => ({ score: event.score })),
         ...(event.final ? { finalScored: true } : {}),
       }));
-    case 'candidate.finished':
-      return updateCandidate(state, event.candidate, () => ({
-        status: event.status,
-        reason: event.reason,
-        message: event.message,
-        iteration: event.iterations,
-        score: event.score,
-        commit: event.commit,
-        diff: event.diff,
-        durationMs: event.durationMs,
-      }));
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after the cross-review and vote. */
+function reduceVoteEvent(state: RunState, event: EventOf<'vote.started' | 'vote.call' | 'vote.finished' | 'vote.skipped'>): RunState {
+  switch (event.type) {
     case 'vote.started':
       return {
         ...withoutVotes(state),
@@ -221,6 +305,16 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       const base: VoteState = state.vote ?? { seed: event.seed ?? '', method: 'borda', weight: 0, voters: [], eligible: [], views: [], materials: [], calls: [] };
       return { ...withoutVotes(state), vote: { ...base, skipped: event.message, result: undefined } };
     }
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after how the run ended for the user's branch: the selection, the merge, and a winner the user chose after the run. */
+function reduceOutcomeEvent(state: RunState, event: EventOf<'selection.finished' | 'merge.started' | 'merge.finished' | 'winner.chosen'>): RunState {
+  switch (event.type) {
     case 'selection.finished':
       return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message };
     case 'merge.started':
@@ -241,18 +335,6 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       };
     case 'winner.chosen':
       return chooseWinner(state, event);
-    case 'run.warning':
-      return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
-    case 'run.finished':
-      return {
-        ...state,
-        status: event.status,
-        exitCode: event.exitCode,
-        winner: event.winner ?? state.winner,
-        message: event.message,
-        finishedAt: event.t,
-        durationMs: event.durationMs,
-      };
     default: {
       const unreachable: never = event;
       return unreachable;
