@@ -36,7 +36,7 @@ import { runLoop } from './iteration.js';
 import type { LoopContext } from './loop-context.js';
 import { initialLoopState, type LoopState } from './loop-state.js';
 import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from './plan.js';
-import { candidateDir } from './run-folder.js';
+import { candidateDir, setupPathsFile } from './run-folder.js';
 import type { IterationState } from './run-state.js';
 import { finalVerdict, stopBeforeStart, type LoopLimits, type Stop } from './stop-rules.js';
 import type { StopReason } from './run-types.js';
@@ -136,7 +136,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     env: agentEnv,
     logFile: join(candidateDir(plan.runDir, id), 'setup.log'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
-    setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
+    setupPathsFile: setupPathsFile(plan.runDir, id),
     onProgress: (progress) => emit({ type: 'candidate.setup_progress', candidate: id, ...progress }),
     sandboxed: plan.sandbox.enabled,
     ...(ctx.cow ? { cow: { lower: ctx.cow.lower, layer: cowLayerDir(candidate.worktree), mounts: ctx.cow.mounts } } : {}),

@@ -20,7 +20,7 @@ import { appendProgress } from './progress.js';
 import { buildIterationPrompt } from './prompts.js';
 import { runReview, type ReviewResult, type Verdict } from './review.js';
 import { agentSandbox, checkSandbox } from './agent-sandbox.js';
-import { iterationDir } from './run-folder.js';
+import { CHECK_LOGS_DIR, iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { keptAsInBase, type TamperedPath } from '../checks/frozen.js';
 import { keptFilesChangedMessage } from './kept-files-watch.js';
@@ -180,7 +180,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     justCommitted: afterCommitStep ? { branchRef: `refs/heads/${candidate.branch}`, worktreeIsCommit: afterCommitStep.worktreeIsCommit } : undefined,
     env: ctx.checkEnv,
     checkSandbox: (home) => checkSandbox(plan, candidate, ctx.checkEnv, home),
-    logDir: join(artifactsDir, 'checks'),
+    logDir: join(artifactsDir, CHECK_LOGS_DIR),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
     signal: ctx.signal,
     onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration: state.iteration, check }),

@@ -5,7 +5,7 @@
  * with the candidate's identity and port in the environment. Each step is reported as it starts
  * (./setup-progress.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { addWorktree, addWorktreeOnBranch, removeWorktreeTrash, restoreMissingBranch } from '../git/worktree.js';
@@ -26,6 +26,7 @@ import { makeSetupLinks } from './setup-link.js';
 import { COMMAND_HEARTBEAT_MS, commandText, heartbeat, sizeOf, type SetupProgressListener } from './setup-progress.js';
 import { initSubmodules } from './setup-submodules.js';
 import { removeTree } from '../owned-tree.js';
+import { readSetupPaths } from './run-folder.js';
 
 export interface WorkspaceOptions {
   /** "new": a new branch from base; "resume": the candidate's existing branch, reusing its worktree if it is still there. */
@@ -305,16 +306,6 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   await writeFile(temp, content);
   await rename(temp, path);
-}
-
-/** The setup paths a completed setup recorded; [] when the record cannot be read (nothing is then hidden from a commit). */
-function readSetupPaths(file: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 /** `.worktreeinclude` at the repo root: one path or pattern per line, `#` comments. */

@@ -18,10 +18,10 @@
  * clean exits 1; so is one whose submodules hold its agent's edits or commits (bestof commits
  * nothing inside submodules).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState, NewerRecordError, orNewerRecord } from '../run-lookup.js';
 import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/refs.js';
@@ -33,7 +33,7 @@ import { clearStaleCandidateLocks } from '../../git/stale-locks.js';
 import { saveWorktreeWork } from '../../git/save-work.js';
 import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
 import { waitForGitToLeaveEach } from '../../git/worktree-users.js';
-import { candidateDir, listRunFolders, type RunListing } from '../../engine/run-folder.js';
+import { listRunFolders, readSetupPaths, setupPathsFile, type RunListing } from '../../engine/run-folder.js';
 import { runIsAlive } from '../../engine/run-lock.js';
 import { readRunKey, stopRunLeftovers } from '../../engine/leftovers.js';
 import { revertedRef } from '../../engine/merge-policy.js';
@@ -182,7 +182,7 @@ async function cleanRun(context: CleanContext, run: RunListing, state: RunState)
       process.stdout.write(`leave ${candidate.worktree}: it is ${printable(standing)}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)\n`);
     } else if (folder) {
       actions += 1;
-      const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
+      const setupFile = setupPathsFile(run.runDir, id);
       const done = await cleanWorktree(context, { id, candidate, folder, setupFile, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
       if (done === 'kept') {
         keptWithWork += 1;
@@ -327,7 +327,7 @@ async function cleanWorktree(context: CleanContext, request: CleanWorktreeReques
     const aside = link.value.movedAside ? `; its agent's own .git folder is at ${link.value.movedAside}` : '';
     say(`repair ${id}'s worktree (${link.value.problem ?? 'its .git link was broken'})${aside}`);
   }
-  const saved = await saveWorktreeWork(folder, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: setupPaths(request.setupFile) });
+  const saved = await saveWorktreeWork(folder, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: readSetupPaths(request.setupFile) });
   if (!saved.ok) return keepIt(`its uncommitted work could not be saved (${saved.error})`);
   if (saved.value.commit) {
     say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
@@ -351,15 +351,6 @@ async function cleanWorktree(context: CleanContext, request: CleanWorktreeReques
 /** Why a worktree stays for its submodules, and what the user does about it. */
 function submoduleWork(submodules: readonly string[], folder: string): string {
   return `${submoduleWorkSaid(submodules)}; copy what you need, then delete the folder (\`rm -rf ${folder}\`) and run \`bestof clean\` again`;
-}
-
-function setupPaths(file: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 /** Is the commit on a local branch other than `branch` itself? */
