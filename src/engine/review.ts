@@ -22,8 +22,12 @@ import type { Provider } from '../providers/types.js';
 import { reviewExportDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
 import { WAYS_TO_PASS_WITHOUT_THE_TASK } from '../vote/prompts.js';
+import type { VerdictKind } from './run-types.js';
 
 export type Verdict = { verdict: 'lgtm' } | { verdict: 'refuse'; reason: string } | { verdict: 'none'; reason: string };
+// Every kind the record knows (run-types.ts VerdictKind), and no other: a kind added to one and not the other fails here.
+const sameKinds: [Verdict['verdict'], VerdictKind] extends [VerdictKind, Verdict['verdict']] ? true : never = true;
+void sameKinds;
 
 const MAX_DIFF_CHARS = 60_000;
 
