@@ -12,6 +12,7 @@
  * the export is removed after the review. The diff is fenced with more backticks than its
  * longest run, so nothing inside it can close the fence and speak to the judge as the prompt.
  */
+import type { Env } from '../process/env.js';
 import type { LogRedactor } from '../process/types.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -62,7 +63,7 @@ export interface ReviewRequest {
   readonly candidateId: string;
   readonly iteration: number;
   readonly timeoutMs: number;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly artifactsDir: string;
   readonly signal: AbortSignal;
   /** The run's secret redaction, for what the reviewer's provider writes into the run folder. */

@@ -8,6 +8,7 @@
  * run's redactor there, so events.jsonl, state.json, the reports, the plain output and the
  * dashboard never hold a secret value, whoever emitted the event.
  */
+import type { Env } from '../process/env.js';
 import PQueue from 'p-queue';
 import { BudgetLedger, VOTE_PAYER } from './budget.js';
 import type { CandidateEnd } from './candidate.js';
@@ -65,7 +66,7 @@ export interface RunContextOptions {
  * The secrets of a run: bestof's environment, which every agent inherits, every agent's spec `env`
  * (the reviewer's too), and what readRunSecrets found in the repository's git config.
  */
-export function runSecrets(plan: RunPlan, environment: Readonly<Record<string, string | undefined>> = process.env, gitConfig: readonly FoundSecret[] = []): SecretSet {
+export function runSecrets(plan: RunPlan, environment: Env = process.env, gitConfig: readonly FoundSecret[] = []): SecretSet {
   const agentEnvs = [...plan.candidates.map((candidate) => candidate.settings.env), ...(plan.review ? [plan.review.settings.env] : [])];
   return collectSecrets({ environment, agentEnvs, gitConfig });
 }

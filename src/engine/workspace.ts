@@ -5,6 +5,7 @@
  * with the candidate's identity and port in the environment. Each step is reported as it starts
  * (./setup-progress.ts).
  */
+import type { Env } from '../process/env.js';
 import { existsSync } from 'node:fs';
 import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -42,7 +43,7 @@ export interface WorkspaceOptions {
   readonly link?: readonly string[];
   readonly commands: readonly string[];
   readonly commandTimeoutMs: number;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly logFile: string;
   /** Secret redaction for the setup log: a new redactor per command. @default none */
   readonly logRedactor?: (() => LogRedactor) | undefined;

@@ -6,6 +6,7 @@
  * bestof writes only the minimal settings the CLI then needs; the user's own folders
  * (~/.claude, ~/.codex, ~/.gemini) are never read or written, with or without isolation.
  */
+import type { Env } from '../process/env.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -31,7 +32,7 @@ export function isolatedConfigDir(kind: RealProviderKind, artifactsDir: string):
 export interface IsolationOptions {
   readonly artifactsDir: string;
   /** The child's environment, to see which key is set. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** gemini: `model.maxSessionTurns`, which Gemini CLI has no flag for. */
   readonly maxTurns?: number | undefined;
 }
@@ -72,7 +73,7 @@ export async function prepareIsolatedConfig(kind: RealProviderKind, options: Iso
 }
 
 /** The `security.auth.selectedType` that matches the environment, if any key is there. */
-export function geminiAuthType(env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function geminiAuthType(env: Env): string | undefined {
   if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true' && (env.GOOGLE_API_KEY || (env.GOOGLE_CLOUD_PROJECT && env.GOOGLE_CLOUD_LOCATION))) return 'vertex-ai';
   if (env.GEMINI_API_KEY) return 'gemini-api-key';
   return undefined;

@@ -28,6 +28,7 @@
  * context) only when it died, its working folder or its model changed; a reviewer's call gets a
  * session of its own each time.
  */
+import type { Env } from '../../process/env.js';
 import { rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -294,7 +295,7 @@ function transcriptPathOf(bridge: HookBridge, sessionId: string): string | undef
   return undefined;
 }
 
-function blockCap(env: Readonly<Record<string, string | undefined>>): number {
+function blockCap(env: Env): number {
   const value = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_BLOCK_CAP;
 }
