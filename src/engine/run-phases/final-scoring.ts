@@ -50,7 +50,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
     toScore.map(({ candidate, commit, iteration, forced }) =>
       ctx.queue.add(async () => {
         if (signal.aborted) return;
-        const keepPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
+        const keepPaths = ctx.ends.of(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
         if (forced) {
           // Its worktree may be gone, or not at the commit any more: back to exactly `commit`.
           const attached = await reattachWorktree(plan.repoRoot, candidate.worktree, candidate.branch);
@@ -70,7 +70,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           runner: plan.runner,
           checks,
           keepPaths,
-          setupGuard: ctx.ends.get(candidate.id)?.setupGuard,
+          setupGuard: ctx.ends.of(candidate.id)?.setupGuard,
           env,
           checkSandbox: (home) => checkSandbox(plan, candidate, env, home),
           logDir: join(iterationDir(plan.runDir, candidate.id, iteration), FINAL_CHECKS_DIR),
