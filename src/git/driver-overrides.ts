@@ -9,7 +9,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GitDirs } from './exec.js';
+import type { GitDirs } from './git-dirs.js';
 import { splitNul } from './git-output.js';
 import type { GitRun } from './spawn-git.js';
 

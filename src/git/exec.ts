@@ -40,6 +40,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConfigQuestions, driverOverrides } from './driver-overrides.js';
+import type { GitDirs } from './git-dirs.js';
 import { gitMessage, splitLines, splitNul } from './git-output.js';
 import { type GitRun, spawnGit, subcommandOf } from './spawn-git.js';
 
@@ -121,11 +122,6 @@ export async function runGit(cwd: string, args: readonly string[], opts: GitCall
   return rawGit(cwd, [...fixed, ...drivers, ...args], opts.signal, opts.indexFile !== undefined ? { GIT_INDEX_FILE: opts.indexFile } : {}, opts.input);
 }
 
-/** A repository's git dirs as seen from a folder in it: the shared one and the worktree's own (the same for a main checkout). */
-export interface GitDirs {
-  readonly commonDir: string;
-  readonly gitDir: string;
-}
 const gitDirsByCwd = new Map<string, GitDirs>();
 
 /**

@@ -19,10 +19,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { FROZEN_CANDIDATES, runnerConfigs } from './runner-files.js';
+import { FROZEN_CANDIDATES, runnerConfigs, type RepoKind } from './runner-files.js';
 import { makeFileText, makeIncludes, makeTargetNames, makeTestFiles, NPM_CHECKED_SCRIPTS, npmScriptFiles } from './check-scripts.js';
-
-export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
 
 export interface ProbedCheck {
   readonly name: string;

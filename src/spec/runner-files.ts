@@ -7,7 +7,8 @@
  * because a candidate that added or changed such a file passed a check without the fix (most of
  * them tried: the comments say which).
  */
-import type { RepoKind } from './repo-probe.js';
+/** The kinds of project `bestof init` tells apart (./repo-probe.ts), each with the runners' files of its own. */
+export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
 
 /**
  * What pytest reads besides the tests, by name and anywhere: its hooks (conftest.py) and its
