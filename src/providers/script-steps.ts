@@ -24,7 +24,7 @@ import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { parseDuration } from '../spec/duration.js';
-import { OUTCOMES } from './types.js';
+import { OUTCOMES } from './outcomes.js';
 import { err, ok, type Result } from '../result.js';
 
 const ACTIONS = ['say', 'write', 'replace', 'delete', 'symlink', 'run', 'sleep', 'usage', 'fail'] as const;

@@ -10,21 +10,9 @@ import type { SandboxLayout } from '../process/sandbox.js';
 import type { Result } from '../result.js';
 import type { ProviderKind, ProviderSettings, Spec } from '../spec/schema.js';
 import type { Script } from './script-steps.js';
+import type { Outcome } from './outcomes.js';
 
-export const OUTCOMES = [
-  'success',
-  'max_turns',
-  'max_tokens',
-  'refusal',
-  'context_overflow',
-  'rate_limited',
-  'usage_limit',
-  'auth_error',
-  'timeout',
-  'crashed',
-  'cancelled',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export { OUTCOMES, type Outcome } from './outcomes.js';
 
 export interface TokenUsage {
   readonly input: number;

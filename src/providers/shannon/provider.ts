@@ -34,7 +34,6 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { killSession, readExitStatus, sessionAlive } from '../../process/tmux.js';
 import { err, ok, type Result } from '../../result.js';
-import type { ProviderSettings, Spec } from '../../spec/schema.js';
 import { pricesFor, type PriceTable } from '../prices.js';
 import { str } from '../stream-lines.js';
 import type { Provider, ProviderDescription, ProviderRequest, ProviderResult } from '../types.js';
@@ -45,24 +44,14 @@ import { signalProcessesWithEnv } from '../../process/tagged-processes.js';
 import { emptyChunk, TranscriptReader, type TranscriptChunk } from './transcript.js';
 import { freeze, thaw } from './freeze.js';
 import { describeShannon, recordInvocation, resultOf, settleTranscript, writeOutputLog } from './turn-record.js';
+import type { ShannonOptions, ShannonSection } from './options.js';
 import { deliverable, PASTE_LIMIT_CHARS, PASTE_LIMIT_LINES, REASON_LIMIT_CHARS, typePrompt, waitForTurnEnd, type TurnEnd } from './turn.js';
-
-export type ShannonSection = Spec['shannon'];
 
 export const SHANNON_DEFAULTS: ShannonSection = { command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000, hold_timeout: 1_200_000 };
 
 /** Claude Code ends a turn by itself after this many Stop blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP changes it). */
 export const DEFAULT_BLOCK_CAP = 8;
 const EXIT_GRACE_MS = 2000;
-
-export interface ShannonOptions {
-  /** Absolute path of Claude Code. */
-  readonly binary: string;
-  readonly settings: ProviderSettings;
-  readonly section: ShannonSection;
-  /** `[providers.shannon.prices]`: to estimate the cost of a turn whose Stop is held (Claude Code writes its cost only when a turn really ends). */
-  readonly prices?: PriceTable | undefined;
-}
 
 interface SessionState {
   readonly live: LiveSession;

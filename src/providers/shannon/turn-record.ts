@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { cliVersion, redactArgs } from '../cli-provider.js';
 import { estimateCost, missingPriceNote, type PriceTable } from '../prices.js';
 import type { Outcome, ProviderDescription, ProviderRequest, ProviderResult } from '../types.js';
-import type { ShannonOptions } from './provider.js';
+import type { ShannonOptions } from './options.js';
 import { claudeArgs, type LiveSession } from './session.js';
 import { chunkUsage, usageByModel, type TranscriptChunk } from './transcript.js';
 import type { TurnEnd } from './turn.js';
