@@ -16,7 +16,7 @@ import { agentGitDirs } from '../git/agent-git-dirs.js';
 import { prepareAgentGitScratch } from '../git/agent-git-scratch.js';
 import { createActivitySampler, type ActivitySampler } from './activity-sampler.js';
 import { stopOutOfTime, type Stop } from './stop-rules.js';
-import type { LoopContext } from './iteration.js';
+import type { LoopContext } from './loop-context.js';
 
 export interface ProviderCall {
   /** The last call's result (after any waits). */

@@ -13,6 +13,7 @@
  * `<worktrees root>/<run>/.git-scratch/<candidate>`. All are removed at the end of the run (the
  * HOMEs hold copies of the CLIs' logins).
  */
+import type { Env } from '../process/env.js';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { agentGitDirs } from '../git/agent-git-dirs.js';
@@ -93,7 +94,7 @@ export function reviewExportDir(candidate: SandboxCandidate): string {
 }
 
 /** The user's HOME, which every sandbox hides (an empty HOME counts as unset). */
-function userHome(env: Readonly<Record<string, string | undefined>> = process.env): string {
+function userHome(env: Env = process.env): string {
   return env.HOME || homedir();
 }
 
@@ -104,7 +105,7 @@ function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
 }
 
 /** What `env` tells a program to load code from inside the user's HOME (./env-code-paths.ts): bound back read-only. */
-function codePathsInHome(env: Readonly<Record<string, string | undefined>>): string[] {
+function codePathsInHome(env: Env): string[] {
   return envCodePaths(env, userHome());
 }
 
@@ -120,7 +121,7 @@ function codePathsInHome(env: Readonly<Record<string, string | undefined>>): str
 export function agentSandbox(
   run: SandboxRun,
   candidate: SandboxCandidate,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   role: 'candidate' | 'reviewer' = 'candidate',
 ): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined) return undefined;
@@ -177,7 +178,7 @@ const CREDENTIAL_FILES = ['credentials.toml', 'credentials', '.credentials.toml'
 export function checkSandbox(
   run: SandboxRun,
   candidate: SandboxCandidate,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   home: string,
 ): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined || run.spec?.sandbox?.checks === false) return undefined;
@@ -217,7 +218,7 @@ export function checkSandbox(
  */
 export function hiddenPathWarnings(
   spec: { readonly checks: { readonly items: readonly { readonly command: string }[] }; readonly setup: { readonly commands: readonly string[] } },
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
 ): string[] {
   const home = userHome(env);
   if (home === '/') return [];

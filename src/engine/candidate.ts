@@ -32,12 +32,14 @@ import type { SecretSet } from './secrets.js';
 import { candidateEnv, checkEnv } from './candidate-env.js';
 import type { UnstampedEvent } from './events.js';
 import { commitWork, keepCommitted } from './commit-step.js';
-import { runLoop, type LoopContext } from './iteration.js';
+import { runLoop } from './iteration.js';
+import type { LoopContext } from './loop-context.js';
 import { initialLoopState, type LoopState } from './loop-state.js';
 import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from './plan.js';
-import { candidateDir } from './run-folder.js';
+import { candidateDir, setupPathsFile } from './run-folder.js';
 import type { IterationState } from './run-state.js';
-import { finalVerdict, stopBeforeStart, type LoopLimits, type Stop, type StopReason } from './stop-rules.js';
+import { finalVerdict, stopBeforeStart, type LoopLimits, type Stop } from './stop-rules.js';
+import type { StopReason } from './run-types.js';
 import { createSetupGuard, type SetupGuard } from './setup-guard.js';
 import { prepareWorkspace, redoSetup, type WorkspaceOptions } from './workspace.js';
 import { cowLayerDir } from './cow-layout.js';
@@ -134,7 +136,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
     env: agentEnv,
     logFile: join(candidateDir(plan.runDir, id), 'setup.log'),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
-    setupPathsFile: join(candidateDir(plan.runDir, id), 'setup-paths.json'),
+    setupPathsFile: setupPathsFile(plan.runDir, id),
     onProgress: (progress) => emit({ type: 'candidate.setup_progress', candidate: id, ...progress }),
     sandboxed: plan.sandbox.enabled,
     ...(ctx.cow ? { cow: { lower: ctx.cow.lower, layer: cowLayerDir(candidate.worktree), mounts: ctx.cow.mounts } } : {}),

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { candidateDir } from './run-folder.js';
+import { candidateDir, CHANNEL_FILE } from './run-folder.js';
 
 export interface ChannelEntry {
   readonly t: string;
@@ -15,7 +15,7 @@ export interface ChannelEntry {
 }
 
 export function channelFile(runDir: string, candidate: string): string {
-  return join(candidateDir(runDir, candidate), 'channel.jsonl');
+  return join(candidateDir(runDir, candidate), CHANNEL_FILE);
 }
 
 export function writeToChannel(runDir: string, candidate: string, entry: Omit<ChannelEntry, 't'>): void {

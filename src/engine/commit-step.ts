@@ -19,7 +19,7 @@ import { deleteRefIfAt, isAncestor, updateOwnRef } from '../git/refs.js';
 import { besideKeptRef } from './candidate-refs.js';
 import { currentBranch } from '../git/repo.js';
 import { type LoopState } from './loop-state.js';
-import type { LoopContext } from './iteration.js';
+import type { LoopContext } from './loop-context.js';
 
 /** The outcome of committing the worktree: the new state, and what the record will say once the commit is kept. */
 export interface CommittedWork {

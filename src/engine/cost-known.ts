@@ -3,8 +3,7 @@
  * cost is shown as "–", never as $0.
  */
 import { reportsCost } from '../providers/definitions.js';
-import type { EventOf } from './events.js';
-import type { CandidateState } from './run-state.js';
+import type { CandidateState, EventOf } from './run-types.js';
 
 /**
  * Whether an agent call's cost is known. The call's event says what was spent, not whether it

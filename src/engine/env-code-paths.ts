@@ -9,6 +9,7 @@
  * never the HOME itself, a folder that holds it, or a path in or around the HOME's folders of keys
  * and logins (`~/.ssh`, `~/.aws`, ...), whatever a variable says.
  */
+import type { Env } from '../process/env.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,7 +85,7 @@ function nodeOptionPaths(value: string): string[] {
 }
 
 /** The existing absolute paths inside `userHome` that `env`'s code variables name, safe to show read-only. */
-export function envCodePaths(env: Readonly<Record<string, string | undefined>>, userHome: string): string[] {
+export function envCodePaths(env: Env, userHome: string): string[] {
   if (userHome === '/' || userHome === '') return [];
   const named = [...CODE_PATH_VARS.flatMap((name) => (env[name] ?? '').split(':')), ...nodeOptionPaths(env.NODE_OPTIONS ?? '')];
   const secrets = SECRET_PLACES.map((place) => join(userHome, place));

@@ -13,51 +13,22 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diffText } from '../git/diff.js';
-import type { Provider } from '../providers/types.js';
-import type { BudgetLedger } from './budget.js';
-import type { SecretSet } from './secrets.js';
 import { channelFile, readChannel } from './channel.js';
-import type { UnstampedEvent } from './events.js';
 import { phaseOf, timeLeft, withChannelEntries, withScore, type LoopState } from './loop-state.js';
-import type { CandidatePlan, PhasePlan, RunPlan } from './plan.js';
+import type { PhasePlan } from './plan.js';
 import { appendProgress } from './progress.js';
 import { buildIterationPrompt } from './prompts.js';
 import { runReview, type ReviewResult, type Verdict } from './review.js';
 import { agentSandbox, checkSandbox } from './agent-sandbox.js';
-import { iterationDir } from './run-folder.js';
+import { CHECK_LOGS_DIR, iterationDir } from './run-folder.js';
 import { scoreCommit, type Scoring } from './score.js';
 import { keptAsInBase, type TamperedPath } from '../checks/frozen.js';
 import { keptFilesChangedMessage } from './kept-files-watch.js';
-import type { SetupGuard } from './setup-guard.js';
-import { stopAfterIteration, stopBeforeIteration, type LoopLimits, type Stop } from './stop-rules.js';
+import { stopAfterIteration, stopBeforeIteration, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
 import { commitWork, keepCommitted, rewordWithScore } from './commit-step.js';
 import { listFew } from './words.js';
-
-/** What stays the same for the whole loop of one candidate. */
-export interface LoopContext {
-  readonly plan: RunPlan;
-  readonly candidate: CandidatePlan;
-  readonly signal: AbortSignal;
-  readonly emit: (event: UnstampedEvent) => void;
-  /** Runs an agent call under the per-provider-kind concurrency limit. */
-  readonly limitProvider: <T>(candidate: CandidatePlan, call: () => Promise<T>) => Promise<T>;
-  /** The run's money, shared by every candidate. */
-  readonly budget: BudgetLedger;
-  /** The run's secrets: redacted in what providers write, and files holding one are never committed. */
-  readonly secrets: SecretSet;
-  readonly provider: Provider;
-  readonly reviewer: Provider | undefined;
-  /** The agent's environment (the user's, the spec's `env`, the candidate's identity). */
-  readonly agentEnv: Readonly<Record<string, string | undefined>>;
-  /** The checks' (and the reviewer's) environment: never the agent's extra env. */
-  readonly checkEnv: Readonly<Record<string, string | undefined>>;
-  /** Untracked files from setup: never committed, kept through the checks. */
-  readonly setupPaths: readonly string[];
-  /** Watches what setup made between scorings (./setup-guard.ts). @default none */
-  readonly setupGuard?: SetupGuard | undefined;
-  readonly limits: LoopLimits;
-}
+import type { LoopContext } from './loop-context.js';
 
 export interface IterationStep {
   readonly state: LoopState;
@@ -209,7 +180,7 @@ export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir:
     justCommitted: afterCommitStep ? { branchRef: `refs/heads/${candidate.branch}`, worktreeIsCommit: afterCommitStep.worktreeIsCommit } : undefined,
     env: ctx.checkEnv,
     checkSandbox: (home) => checkSandbox(plan, candidate, ctx.checkEnv, home),
-    logDir: join(artifactsDir, 'checks'),
+    logDir: join(artifactsDir, CHECK_LOGS_DIR),
     logRedactor: () => ctx.secrets.createStreamRedactor(),
     signal: ctx.signal,
     onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration: state.iteration, check }),

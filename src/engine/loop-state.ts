@@ -11,7 +11,7 @@ import type { ChannelEntry } from './channel.js';
 import { advancePhase, currentPhase, FIRST_PHASE, type PhasePosition } from './phases.js';
 import type { PhasePlan, RunPlan } from './plan.js';
 import type { IterationFeedback } from './prompts.js';
-import type { IterationState } from './run-state.js';
+import type { IterationState } from './run-types.js';
 
 export interface LoopState {
   /** Iterations started so far (the one running, while it runs). */

@@ -24,6 +24,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { CHECK_LOGS_DIR, SETUP_PATHS_FILE } from './run-folder.js';
 import { keptAsInBase } from '../checks/frozen.js';
 import { mergeInWorktree } from '../git/merge.js';
 import { commitsSince, deleteBranch, isAncestor } from '../git/refs.js';
@@ -136,7 +137,7 @@ async function scoreMergeOnTip(
       env: candidateEnv(plan, checker),
       logFile: join(logDir, 'setup.log'),
       logRedactor: () => ctx.secrets.createStreamRedactor(),
-      setupPathsFile: join(logDir, 'setup-paths.json'),
+      setupPathsFile: join(logDir, SETUP_PATHS_FILE),
       sandboxed: plan.sandbox.enabled,
       signal,
     });
@@ -155,7 +156,7 @@ async function scoreMergeOnTip(
       keepPaths: prepared.value.setupPaths,
       env,
       checkSandbox: (home) => checkSandbox(plan, checker, env, home),
-      logDir: join(logDir, 'checks'),
+      logDir: join(logDir, CHECK_LOGS_DIR),
       logRedactor: () => ctx.secrets.createStreamRedactor(),
       signal,
     });

@@ -11,6 +11,7 @@
  */
 // What only a detached HEAD or merge = "pr" needs is loaded there: the planner imports this file
 // for every spec, and `bestof validate` should not pay for what its spec does not ask.
+import type { Env } from '../process/env.js';
 import type { MergeMode } from '../spec/schema.js';
 
 /** The remote merge = "pr" pushes to (src/git/remote.ts pushBranch). */
@@ -67,7 +68,7 @@ export interface PullRequestReadiness {
 
 export interface PullRequestCheckOptions {
   /** The environment gh runs with (its PATH is where gh is looked for). @default process.env */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Env;
   readonly signal?: AbortSignal;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Outcome } from '../providers/types.js';
 import { backoffDelay } from './backoff.js';
-import type { StopReason } from './stop-rules.js';
+import type { StopReason } from './run-types.js';
 import { plural } from './words.js';
 
 /** What happens right after the call returns. */

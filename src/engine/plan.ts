@@ -15,7 +15,7 @@ import type { PreparedAgent } from '../providers/types.js';
 import type { Script } from '../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import type { ProviderSettings, Spec } from '../spec/schema.js';
-import type { CandidateInfo } from './events.js';
+import type { CandidateInfo } from './run-types.js';
 import { runDirOf } from './run-folder.js';
 import { machineProblems, promptArgumentProblems } from './plan-machine.js';
 import { hiddenPathWarnings, networkWarnings, resolveSandbox, type SandboxPlan } from './agent-sandbox.js';

@@ -5,7 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Outcome } from '../providers/types.js';
-import { candidateDir } from './run-folder.js';
+import { candidateDir, PROGRESS_FILE } from './run-folder.js';
 
 export interface ProgressEntry {
   readonly iteration: number;
@@ -35,5 +35,5 @@ export function appendProgress(runDir: string, candidate: string, entry: Progres
     `- commit: ${entry.commit ? entry.commit.slice(0, 10) : 'no changes'}`,
     '',
   ];
-  appendFileSync(join(dir, 'progress.md'), `${lines.join('\n')}\n`);
+  appendFileSync(join(dir, PROGRESS_FILE), `${lines.join('\n')}\n`);
 }

@@ -12,6 +12,7 @@
  * the export is removed after the review. The diff is fenced with more backticks than its
  * longest run, so nothing inside it can close the fence and speak to the judge as the prompt.
  */
+import type { Env } from '../process/env.js';
 import type { LogRedactor } from '../process/types.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,8 +23,12 @@ import type { Provider } from '../providers/types.js';
 import { reviewExportDir } from './agent-sandbox.js';
 import { removeTree } from '../owned-tree.js';
 import { WAYS_TO_PASS_WITHOUT_THE_TASK } from '../vote/prompts.js';
+import type { VerdictKind } from './run-types.js';
 
 export type Verdict = { verdict: 'lgtm' } | { verdict: 'refuse'; reason: string } | { verdict: 'none'; reason: string };
+// Every kind the record knows (run-types.ts VerdictKind), and no other: a kind added to one and not the other fails here.
+const sameKinds: [Verdict['verdict'], VerdictKind] extends [VerdictKind, Verdict['verdict']] ? true : never = true;
+void sameKinds;
 
 const MAX_DIFF_CHARS = 60_000;
 
@@ -58,7 +63,7 @@ export interface ReviewRequest {
   readonly candidateId: string;
   readonly iteration: number;
   readonly timeoutMs: number;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly artifactsDir: string;
   readonly signal: AbortSignal;
   /** The run's secret redaction, for what the reviewer's provider writes into the run folder. */

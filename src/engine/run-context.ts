@@ -8,6 +8,7 @@
  * run's redactor there, so events.jsonl, state.json, the reports, the plain output and the
  * dashboard never hold a secret value, whoever emitted the event.
  */
+import type { Env } from '../process/env.js';
 import PQueue from 'p-queue';
 import { BudgetLedger, VOTE_PAYER } from './budget.js';
 import type { CandidateEnd } from './candidate.js';
@@ -43,14 +44,36 @@ export interface RunContext {
   readonly queue: PQueue;
   /** Runs an agent call under `[providers.<kind>] max_concurrency`, when the spec sets one. */
   limitProvider<T>(candidate: CandidatePlan, call: () => Promise<T>): Promise<T>;
-  /** How the loop of each candidate that ran in this process ended. */
-  readonly ends: Map<string, CandidateEnd>;
+  /** What each candidate's loop in this process left the later steps beside the state (CandidateEnds). */
+  readonly ends: CandidateEnds;
   /**
    * The run's secret values (bestof's secret-looking environment, the agents' spec `env`, the
    * passwords and tokens of the repository's git config): what is written or committed outside
    * `emit` (raw logs, commits) is kept clear of them with it.
    */
   readonly secrets: SecretSet;
+}
+
+/**
+ * The one channel between the steps of a run besides the state: what a candidate's loop in this
+ * process leaves the final scoring and finish that the state cannot hold, the live watch over what
+ * setup made (a SetupGuard), and setup's paths without reading setup-paths.json again. Only the
+ * candidates step records an end, once per candidate, as its loop returns. A candidate that finished
+ * before a resume, or whose loop ended in an error, has none: its readers fall back to the run folder
+ * (readSetupPaths) and go without the watch. Everything else of a candidate's end (its head, its
+ * reason) is in the state, from candidate.finished.
+ */
+export interface CandidateEnds {
+  record(candidate: string, end: CandidateEnd): void;
+  of(candidate: string): Pick<CandidateEnd, 'setupPaths' | 'setupGuard'> | undefined;
+}
+
+function candidateEnds(): CandidateEnds {
+  const ends = new Map<string, CandidateEnd>();
+  return {
+    record: (candidate, end) => void ends.set(candidate, end),
+    of: (candidate) => ends.get(candidate),
+  };
 }
 
 export interface RunContextOptions {
@@ -65,7 +88,7 @@ export interface RunContextOptions {
  * The secrets of a run: bestof's environment, which every agent inherits, every agent's spec `env`
  * (the reviewer's too), and what readRunSecrets found in the repository's git config.
  */
-export function runSecrets(plan: RunPlan, environment: Readonly<Record<string, string | undefined>> = process.env, gitConfig: readonly FoundSecret[] = []): SecretSet {
+export function runSecrets(plan: RunPlan, environment: Env = process.env, gitConfig: readonly FoundSecret[] = []): SecretSet {
   const agentEnvs = [...plan.candidates.map((candidate) => candidate.settings.env), ...(plan.review ? [plan.review.settings.env] : [])];
   return collectSecrets({ environment, agentEnvs, gitConfig });
 }
@@ -121,7 +144,7 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
       if (!kindQueue) providerQueues.set(kind, (kindQueue = new PQueue({ concurrency: limit })));
       return kindQueue.add(call) as Promise<T>;
     },
-    ends: new Map(),
+    ends: candidateEnds(),
     secrets,
   };
 }

@@ -5,15 +5,38 @@
  * per-candidate files; the record of events (events.jsonl, state.json, reports) is written by
  * listeners of src/report that the CLI wires up, like any front end.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const RUNS_DIR = join('.bestof', 'runs');
+
+// Every name of the run folder, here and nowhere else: a reader and a writer of a file cannot disagree on it.
+/** The event log: the record of what happened, one JSON event a line. */
 export const EVENT_LOG_FILE = 'events.jsonl';
+/** The fold of the event log (./run-state.ts), rewritten as the run goes. */
 export const STATE_FILE = 'state.json';
+/** The spec as the run started, which `resume` runs again. */
+export const SPEC_FILE = 'spec.toml';
+export const REPORT_JSON_FILE = 'report.json';
+export const REPORT_MD_FILE = 'report.md';
+export const REPORT_HTML_FILE = 'report.html';
 /** The run's random key (./leftovers.ts), which every process the run starts carries as BESTOF_RUN_KEY. */
 export const RUN_KEY_FILE = 'run-key';
+/** The folder of the candidates' own folders. */
+export const CANDIDATES_DIR = 'candidates';
+/** The vote's folder: its calls' prompts and raw answers. */
+export const VOTE_DIR = 'vote';
+/** In a candidate's folder: what setup made (readSetupPaths); written whole when setup completes, so it is also the mark that it did. */
+export const SETUP_PATHS_FILE = 'setup-paths.json';
+/** In a candidate's folder: messages and stops sent to it (./channel.ts). */
+export const CHANNEL_FILE = 'channel.jsonl';
+/** In a candidate's folder: one section per scored iteration (./progress.ts). */
+export const PROGRESS_FILE = 'progress.md';
+/** In an iteration's folder (and the merge check's): the checks' logs. */
+export const CHECK_LOGS_DIR = 'checks';
+/** In an iteration's folder: the logs of the final scoring's checks, when it scored that iteration's commit again. */
+export const FINAL_CHECKS_DIR = 'final-checks';
 
 export function runsRoot(repoRoot: string): string {
   return join(repoRoot, RUNS_DIR);
@@ -24,16 +47,36 @@ export function runDirOf(repoRoot: string, runId: string): string {
 }
 
 export function candidateDir(runDir: string, candidate: string): string {
-  return join(runDir, 'candidates', candidate);
+  return join(runDir, CANDIDATES_DIR, candidate);
 }
 
 export function iterationDir(runDir: string, candidate: string, iteration: number): string {
   return join(candidateDir(runDir, candidate), `iteration-${iteration}`);
 }
 
+/** Where a candidate's setup recorded what it made. */
+export function setupPathsFile(runDir: string, candidate: string): string {
+  return join(candidateDir(runDir, candidate), SETUP_PATHS_FILE);
+}
+
+/**
+ * The untracked paths setup made (relative, folders ending in `/`), as a setup-paths.json recorded
+ * them: none when the file is missing, cannot be read, does not parse or is not a list (what is not
+ * a string in it is left out). A bad file is never an exception: its readers (a resume, the final
+ * scoring, `clean`) only keep these paths out of what they save or commit.
+ */
+export function readSetupPaths(file: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 export function createRunFolder(runDir: string, specSource: string): void {
-  mkdirSync(join(runDir, 'candidates'), { recursive: true });
-  writeFileSync(join(runDir, 'spec.toml'), specSource);
+  mkdirSync(join(runDir, CANDIDATES_DIR), { recursive: true });
+  writeFileSync(join(runDir, SPEC_FILE), specSource);
 }
 
 export interface RunListing {

@@ -4,122 +4,16 @@
  * reducer when it is missing), and `resume` always folds events.jsonl, so every view of a run
  * agrees with the record of what happened.
  */
-import type { Outcome, TokenUsage } from '../providers/types.js';
-import type { MergeMode } from '../spec/schema.js';
-import type { RankEntry } from './select.js';
 import type { TamperedPath } from '../checks/frozen.js';
-import type { CheckOutcome } from '../checks/run-checks.js';
-import type { CandidateInfo, CandidateStatus, MergeOnto, RunEvent, RunStatus } from './events.js';
-import { costReported } from './cost-known.js';
-import { chooseWinner, type WinnerChoice } from './winner-choice.js';
-import type { StopReason } from './stop-rules.js';
+import type { CandidateState, EventOf, IterationState, RunEvent, RunState } from './run-types.js';
 import type { VoteState } from './vote-record.js';
+import { costReported } from './cost-known.js';
+import { chooseWinner } from './winner-choice.js';
 
-// Read by the front ends and reports beside the state they describe.
+// Read by the front ends and reports beside the state they describe (the types are declared in ./run-types.ts).
 export { costIsKnown } from './cost-known.js';
-export { chosenByUser, type WinnerChoice } from './winner-choice.js';
-
-export interface IterationState {
-  readonly iteration: number;
-  readonly phase?: string;
-  readonly outcome?: Outcome;
-  readonly providerMessage?: string;
-  readonly commit?: string;
-  readonly score?: number;
-  readonly checks: readonly CheckOutcome[];
-  readonly tampered: readonly TamperedPath[];
-  readonly review?: { readonly verdict: 'lgtm' | 'refuse' | 'none'; readonly reason?: string; readonly points: number };
-  readonly costUsd?: number;
-}
-
-export interface CandidateState extends CandidateInfo {
-  readonly status: CandidateStatus;
-  readonly reason?: StopReason;
-  readonly message?: string;
-  readonly iteration: number;
-  readonly score: number | undefined;
-  readonly maxScore: number;
-  readonly costUsd: number;
-  /**
-   * false once an agent call of this candidate reported no cost: a command agent (it reports
-   * nothing), or tokens of a model without a price. `costUsd` is then what the other calls cost,
-   * not what the candidate cost. Absent in the records of older runs: read it with costIsKnown.
-   */
-  readonly costKnown?: boolean;
-  readonly usage: TokenUsage;
-  readonly commit: string | undefined;
-  /** madeBinary: files text in base and binary in its commit; the diff shows only "Binary files differ" for them. */
-  readonly diff: { readonly files: number; readonly insertions: number; readonly deletions: number; readonly madeBinary?: readonly string[] };
-  readonly durationMs: number;
-  readonly lastActivity: string;
-  readonly phase?: string;
-  /** The agent CLI as it was run (real providers only). */
-  readonly cli?: { readonly binary: string; readonly version: string | undefined; readonly argv: readonly string[]; readonly model: string | undefined };
-  /** Messages received through the channel, oldest first. */
-  readonly messages: readonly string[];
-  readonly iterations: readonly IterationState[];
-  /** Every frozen path the candidate changed, over all iterations. */
-  readonly tampered: readonly TamperedPath[];
-  /** The final scoring (every check counts) has scored this candidate's last commit. */
-  readonly finalScored?: boolean;
-  /** Its place in the vote's combined ranking (vote.finished), when a vote decided. */
-  readonly vote?: CandidateVote;
-}
-
-export interface CandidateVote {
-  /** 1-based place in the combined ranking of checks and votes. */
-  readonly rank: number;
-  /** The tally's normalised vote score, in [0, 1]. */
-  readonly score: number;
-  /** `(1 - weight) * checks + weight * votes`, each divided by the best candidate's. */
-  readonly combined: number;
-}
-
-export interface RunState {
-  /** The record's format (events.ts RECORD_FORMAT), from run.started; absent in older records: 1. */
-  readonly recordFormat?: number;
-  readonly runId: string;
-  readonly name: string;
-  readonly repo: string;
-  readonly base: string;
-  readonly baseCommit: string;
-  readonly runDir: string;
-  readonly specPath: string;
-  readonly startedAt: string;
-  readonly finishedAt?: string;
-  readonly status: 'running' | RunStatus;
-  readonly exitCode?: number;
-  readonly message?: string;
-  readonly checks: readonly { readonly name: string; readonly score: number }[];
-  readonly maxScore: number;
-  readonly scoreThreshold: number;
-  readonly maxIterations: number;
-  readonly mergeMode: MergeMode;
-  /** The merge target's tip when the run started (run.started). */
-  readonly intoCommit?: string;
-  readonly budget?: { readonly maxTotalCostUsd?: number; readonly maxCandidateCostUsd?: number; readonly warnAtUsd?: number };
-  readonly order: readonly string[];
-  readonly candidates: Readonly<Record<string, CandidateState>>;
-  readonly ranking: readonly RankEntry[];
-  /** The cross-review and vote (`[vote]`), when one was asked for. */
-  readonly vote?: VoteState;
-  readonly winner?: string;
-  /** Set when the user chose a winner in the compare view after the run (winner.chosen). */
-  readonly chosen?: WinnerChoice;
-  readonly selectionMessage?: string;
-  readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string; readonly onto?: MergeOnto };
-  /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
-  readonly mergeStarted?: { readonly candidate: string; readonly mode: MergeMode; readonly commit: string; readonly into?: string; readonly intoBefore?: string };
-  readonly warnings: readonly string[];
-  /** Everything the run spent: the candidates' agent calls and the voters'. */
-  readonly costUsd: number;
-  /** false when some candidate's cost is unknown (CandidateState.costKnown): `costUsd` is then a lower bound. */
-  readonly costKnown?: boolean;
-  /** What the voters' calls cost, over every vote of the run (a resumed vote's new calls add to it). */
-  readonly voteCostUsd: number;
-  /** From run.finished once the run has finished; until then (and for a run that was interrupted), from its start to its last event. */
-  readonly durationMs: number;
-}
+export { chosenByUser } from './winner-choice.js';
+export type { CandidateState, CandidateVote, IterationState, RunState, WinnerChoice } from './run-types.js';
 
 export function initialRunState(): RunState {
   return {
@@ -169,7 +63,49 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
   return Number.isNaN(durationMs) || durationMs === next.durationMs ? next : { ...next, durationMs };
 }
 
+/** The events of each family, and the family's reducer: each switch is exhaustive over its family, this one over the families. */
 function reduceEvent(state: RunState, event: RunEvent): RunState {
+  switch (event.type) {
+    case 'run.started':
+    case 'run.resumed':
+    case 'run.warning':
+    case 'run.finished':
+      return reduceRunEvent(state, event);
+    case 'candidate.status':
+    case 'candidate.setup':
+    case 'candidate.setup_progress':
+    case 'candidate.provider':
+    case 'candidate.activity':
+    case 'candidate.waiting':
+    case 'channel.received':
+    case 'candidate.finished':
+      return reduceCandidateEvent(state, event);
+    case 'provider.finished':
+    case 'candidate.committed':
+    case 'check.finished':
+    case 'candidate.tampered':
+    case 'review.finished':
+    case 'candidate.scored':
+      return reduceIterationEvent(state, event);
+    case 'vote.started':
+    case 'vote.call':
+    case 'vote.finished':
+    case 'vote.skipped':
+      return reduceVoteEvent(state, event);
+    case 'selection.finished':
+    case 'merge.started':
+    case 'merge.finished':
+    case 'winner.chosen':
+      return reduceOutcomeEvent(state, event);
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after the run's own events: its start (the header and every candidate queued), a resume, warnings, its end. */
+function reduceRunEvent(state: RunState, event: EventOf<'run.started' | 'run.resumed' | 'run.warning' | 'run.finished'>): RunState {
   switch (event.type) {
     case 'run.started': {
       const candidates: Record<string, CandidateState> = {};
@@ -218,22 +154,34 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       for (const id of event.resumed) next = updateCandidate(next, id, () => ({ status: 'queued', reason: undefined, message: undefined }));
       return next;
     }
+    case 'run.warning':
+      return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
+    case 'run.finished':
+      return {
+        ...state,
+        status: event.status,
+        exitCode: event.exitCode,
+        winner: event.winner ?? state.winner,
+        message: event.message,
+        finishedAt: event.t,
+        durationMs: event.durationMs,
+      };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after where each candidate is: its status, setup, agent CLI, activity, waits, messages, and how it finished. */
+function reduceCandidateEvent(state: RunState, event: EventOf<'candidate.status' | 'candidate.setup' | 'candidate.setup_progress' | 'candidate.provider' | 'candidate.activity' | 'candidate.waiting' | 'channel.received' | 'candidate.finished'>): RunState {
+  switch (event.type) {
     case 'candidate.status':
       return updateCandidate(state, event.candidate, (c) => ({
         status: event.status,
         iteration: event.iteration,
         phase: event.phase,
         iterations: event.iteration > 0 ? updateIteration(c, event.iteration, () => (event.phase ? { phase: event.phase } : {})) : c.iterations,
-      }));
-    case 'candidate.waiting':
-      return updateCandidate(state, event.candidate, () => ({
-        lastActivity: `${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit'}: waiting ${Math.round(event.waitMs / 1000)}s`,
-      }));
-    case 'channel.received':
-      return updateCandidate(state, event.candidate, (c) => ({ messages: [...c.messages, event.kind === 'stop' ? '(stop)' : event.text] }));
-    case 'review.finished':
-      return updateCandidate(state, event.candidate, (c) => ({
-        iterations: updateIteration(c, event.iteration, () => ({ review: { verdict: event.verdict, reason: event.reason, points: event.points } })),
       }));
     case 'candidate.setup':
       return event.ok ? state : updateCandidate(state, event.candidate, () => ({ message: event.message }));
@@ -244,6 +192,33 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       return updateCandidate(state, event.candidate, () => ({ cli: { binary: event.binary, version: event.version, argv: event.argv, model: event.model } }));
     case 'candidate.activity':
       return updateCandidate(state, event.candidate, () => ({ lastActivity: event.text }));
+    case 'candidate.waiting':
+      return updateCandidate(state, event.candidate, () => ({
+        lastActivity: `${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit'}: waiting ${Math.round(event.waitMs / 1000)}s`,
+      }));
+    case 'channel.received':
+      return updateCandidate(state, event.candidate, (c) => ({ messages: [...c.messages, event.kind === 'stop' ? '(stop)' : event.text] }));
+    case 'candidate.finished':
+      return updateCandidate(state, event.candidate, () => ({
+        status: event.status,
+        reason: event.reason,
+        message: event.message,
+        iteration: event.iterations,
+        score: event.score,
+        commit: event.commit,
+        diff: event.diff,
+        durationMs: event.durationMs,
+      }));
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after what an iteration of a candidate produced: its agent call, commit, checks, frozen paths, review and score. */
+function reduceIterationEvent(state: RunState, event: EventOf<'provider.finished' | 'candidate.committed' | 'check.finished' | 'candidate.tampered' | 'review.finished' | 'candidate.scored'>): RunState {
+  switch (event.type) {
     case 'provider.finished': {
       const known = costReported(event, state.candidates[event.candidate]?.provider);
       const next = updateCandidate(state, event.candidate, (c) => ({
@@ -277,6 +252,10 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
         iterations: updateIteration(c, event.iteration, (it) => ({ tampered: mergeTampered(it.tampered, paths) })),
       }));
     }
+    case 'review.finished':
+      return updateCandidate(state, event.candidate, (c) => ({
+        iterations: updateIteration(c, event.iteration, () => ({ review: { verdict: event.verdict, reason: event.reason, points: event.points } })),
+      }));
     case 'candidate.scored':
       return updateCandidate(state, event.candidate, (c) => ({
         score: event.score,
@@ -284,17 +263,16 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
         iterations: event.final ? c.iterations : updateIteration(c, event.iteration, () => ({ score: event.score })),
         ...(event.final ? { finalScored: true } : {}),
       }));
-    case 'candidate.finished':
-      return updateCandidate(state, event.candidate, () => ({
-        status: event.status,
-        reason: event.reason,
-        message: event.message,
-        iteration: event.iterations,
-        score: event.score,
-        commit: event.commit,
-        diff: event.diff,
-        durationMs: event.durationMs,
-      }));
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after the cross-review and vote. */
+function reduceVoteEvent(state: RunState, event: EventOf<'vote.started' | 'vote.call' | 'vote.finished' | 'vote.skipped'>): RunState {
+  switch (event.type) {
     case 'vote.started':
       return {
         ...withoutVotes(state),
@@ -327,6 +305,16 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       const base: VoteState = state.vote ?? { seed: event.seed ?? '', method: 'borda', weight: 0, voters: [], eligible: [], views: [], materials: [], calls: [] };
       return { ...withoutVotes(state), vote: { ...base, skipped: event.message, result: undefined } };
     }
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The state after how the run ended for the user's branch: the selection, the merge, and a winner the user chose after the run. */
+function reduceOutcomeEvent(state: RunState, event: EventOf<'selection.finished' | 'merge.started' | 'merge.finished' | 'winner.chosen'>): RunState {
+  switch (event.type) {
     case 'selection.finished':
       return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message };
     case 'merge.started':
@@ -347,18 +335,6 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       };
     case 'winner.chosen':
       return chooseWinner(state, event);
-    case 'run.warning':
-      return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
-    case 'run.finished':
-      return {
-        ...state,
-        status: event.status,
-        exitCode: event.exitCode,
-        winner: event.winner ?? state.winner,
-        message: event.message,
-        finishedAt: event.t,
-        durationMs: event.durationMs,
-      };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -6,6 +6,7 @@
  * with base's kept files watched (./kept-files-watch.ts: changed while they ran, the scoring counts
  * no point); the candidate's own files, leftovers included, are put back after.
  */
+import type { Env } from '../process/env.js';
 import { lstat, mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../checks/frozen.js';
@@ -38,7 +39,7 @@ export interface ScoreOptions {
   readonly checks: readonly CheckSpec[];
   /** Untracked files from setup that must survive the clean-up after the checks. */
   readonly keepPaths: readonly string[];
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly logDir: string;
   /** Secret redaction for the checks' logs. @default none */
   readonly logRedactor?: (() => LogRedactor) | undefined;

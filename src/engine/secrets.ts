@@ -35,6 +35,7 @@
  * 50 `replaceAll`s of the values alone on the same MB: 3-11 ms, one regular expression of the 50
  * values: 8-10 ms.
  */
+import type { Env } from '../process/env.js';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -76,7 +77,7 @@ export interface FoundSecret {
 
 export interface CollectSecretsOptions {
   /** bestof's environment, which every agent inherits. @default process.env */
-  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly environment?: Env;
   /** The spec's `env` table of every agent (each candidate's, the reviewer's). @default [] */
   readonly agentEnvs?: readonly Readonly<Record<string, string>>[];
   /** The passwords and tokens of the repository's git config and credential store (./git-config-secrets.ts). @default [] */

@@ -11,34 +11,10 @@
 import type { TamperedPath } from '../checks/frozen.js';
 import { reportsCost } from '../providers/definitions.js';
 import type { TieBreak } from '../spec/schema.js';
-import type { CandidateState } from './run-state.js';
+import type { CandidateState, RankEntry } from './run-types.js';
 import { costIsKnown } from './cost-known.js';
 import { listFew } from './words.js';
 import { ALLOW_AUTORUN_KEY, describeAutorun } from './autorun-files.js';
-
-export interface RankEntry {
-  readonly candidate: string;
-  readonly rank: number;
-  readonly score: number;
-  readonly maxScore: number;
-  readonly costUsd: number;
-  /** false when the candidate's cost is unknown (./cost-known.ts): `costUsd` is then what the calls that reported one cost. */
-  readonly costKnown?: false;
-  readonly diffSize: number;
-  readonly durationMs: number;
-  readonly iterations: number;
-  readonly eligible: boolean;
-  /** The vote's normalised score and the combined score, when a vote decided (`[vote]`). */
-  readonly vote?: number;
-  readonly combined?: number;
-  /**
-   * Why an ineligible candidate cannot win; for an eligible one, why it ranks after the one above
-   * it when that was decided by something the user would not guess (an unknown cost).
-   */
-  readonly reason?: string;
-  /** Files its final commit adds or changes that run code in the user's checkout after the merge (./autorun-files.ts). */
-  readonly autorun?: readonly string[];
-}
 
 export interface SelectionPolicy {
   readonly minScore: number;

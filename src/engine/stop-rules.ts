@@ -10,8 +10,9 @@ import type { Outcome } from '../providers/types.js';
 import { trippedBreaker, type BreakerLimits } from './breaker.js';
 import { timeLeft, type LoopState } from './loop-state.js';
 import { plural } from './words.js';
+import type { StopReason } from './run-types.js';
 
-/** Why a candidate stopped: a closed set, shown in events, the UI and the report. */
+/** Every StopReason (./run-types.ts), with what the less obvious ones mean; the compiler checks the list is whole. */
 export const STOP_REASONS = [
   /** One round was asked for and it ran. */
   'completed',
@@ -40,8 +41,10 @@ export const STOP_REASONS = [
   'internal_error',
   /** Its worktree folder was replaced while its agent ran (renamed, a symbolic link put in its place): bestof works in it no more. */
   'worktree_replaced',
-] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
+] as const satisfies readonly StopReason[];
+// A reason missing from the list above fails here.
+const everyReasonListed: Exclude<StopReason, (typeof STOP_REASONS)[number]> extends never ? true : never = true;
+void everyReasonListed;
 
 /** Why the loop ended, and what to tell the user when the reason alone does not say it. */
 export interface Stop {

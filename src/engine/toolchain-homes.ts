@@ -4,6 +4,7 @@
  * Used for the environments (./candidate-env.ts) and for what the checks' sandbox shows read-only
  * (./agent-sandbox.ts).
  */
+import type { Env } from '../process/env.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ export type ToolchainVar = keyof typeof TOOLCHAIN_HOMES;
  * The named toolchain variables that `env` does not set, pointed at the user's own folders where
  * those exist: what the tools would take from the user's HOME, kept when a process gets a HOME of its own.
  */
-export function toolchainHomes(names: readonly ToolchainVar[], env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+export function toolchainHomes(names: readonly ToolchainVar[], env: Env = process.env): Record<string, string> {
   const userHome = env.HOME || homedir();
   const homes: Record<string, string> = {};
   for (const name of names) {

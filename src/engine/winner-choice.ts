@@ -2,23 +2,8 @@
  * A winner the user chose in the compare view after the run (`winner.chosen`): how the run's
  * state folds it (./run-state.ts calls chooseWinner) and how the reports say who chose.
  */
-import type { EventOf } from './events.js';
 import { EXIT_CODES } from './exit-codes.js';
-import type { MergeMode } from '../spec/schema.js';
-import type { RunState } from './run-state.js';
-
-/** A winner the user chose in the compare view after the run (winner.chosen), the latest one. */
-export interface WinnerChoice {
-  readonly candidate: string;
-  /** The winner until then; absent when the run had none. */
-  readonly previous?: string;
-  readonly mode: MergeMode;
-  /** The merge was done; when not, the run's winner and merge are the ones before the choice. */
-  readonly ok: boolean;
-  readonly message: string;
-  readonly by: 'user';
-  readonly at: string;
-}
+import type { EventOf, RunState, WinnerChoice } from './run-types.js';
 
 /**
  * The user's choice in the compare view. A merge that was done makes the candidate the run's

@@ -5,7 +5,8 @@
  * with the candidate's identity and port in the environment. Each step is reported as it starts
  * (./setup-progress.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import type { Env } from '../process/env.js';
+import { existsSync } from 'node:fs';
 import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { addWorktree, addWorktreeOnBranch, removeWorktreeTrash, restoreMissingBranch } from '../git/worktree.js';
@@ -26,6 +27,7 @@ import { makeSetupLinks } from './setup-link.js';
 import { COMMAND_HEARTBEAT_MS, commandText, heartbeat, sizeOf, type SetupProgressListener } from './setup-progress.js';
 import { initSubmodules } from './setup-submodules.js';
 import { removeTree } from '../owned-tree.js';
+import { readSetupPaths } from './run-folder.js';
 
 export interface WorkspaceOptions {
   /** "new": a new branch from base; "resume": the candidate's existing branch, reusing its worktree if it is still there. */
@@ -41,7 +43,7 @@ export interface WorkspaceOptions {
   readonly link?: readonly string[];
   readonly commands: readonly string[];
   readonly commandTimeoutMs: number;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly logFile: string;
   /** Secret redaction for the setup log: a new redactor per command. @default none */
   readonly logRedactor?: (() => LogRedactor) | undefined;
@@ -305,16 +307,6 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   await writeFile(temp, content);
   await rename(temp, path);
-}
-
-/** The setup paths a completed setup recorded; [] when the record cannot be read (nothing is then hidden from a commit). */
-function readSetupPaths(file: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 /** `.worktreeinclude` at the repo root: one path or pattern per line, `#` comments. */

@@ -12,10 +12,11 @@ import { isFullObjectName } from './object-name.js';
 import { withRepoLock } from './repo-lock.js';
 import { currentBranch, dirtyPaths, gitPath, resolveCommit } from './repo.js';
 
-export type MergeMode = 'merge' | 'squash' | 'ff';
+/** How git joins the winner to its branch: the spec's `select.merge` modes that touch the user's branch (branch, pr and none merge nothing here). */
+export type GitMergeStrategy = 'merge' | 'squash' | 'ff';
 
 export interface MergeWinnerOptions {
-  mode: MergeMode;
+  mode: GitMergeStrategy;
   /**
    * The commit to merge, by sha: the one that was scored (or bestof's revert commit on top of
    * it). Never resolved from a name, so a branch or ref moved after scoring changes nothing.

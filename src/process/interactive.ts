@@ -3,10 +3,11 @@
  * stdin, stdout and stderr are inherited, nothing is captured, and bestof waits for it to end.
  * Everything else bestof runs goes through ./run-process.ts, with its output captured.
  */
+import type { Env } from './env.js';
 import { spawn } from 'node:child_process';
 
 /** Runs the program on bestof's own terminal; resolves with its exit status (128+N for signal N, 127 when it could not start). */
-export function runOnTerminal(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+export function runOnTerminal(command: string, args: readonly string[], env: Env): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, [...args], { stdio: 'inherit', env });
     child.on('error', () => resolve(127));

@@ -19,6 +19,7 @@
  *
  * `BESTOF_OVERLAY=off` makes the probe answer "not available" (tests use it for the fallback).
  */
+import type { Env } from './env.js';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,7 +76,7 @@ export function overlayPathProblem(path: string): string | undefined {
 }
 
 /** Starts a holder. Fails when unshare is missing or the namespace cannot be made. */
-export async function startOverlayHolder(env: Readonly<Record<string, string | undefined>> = process.env): Promise<Result<OverlayHolder>> {
+export async function startOverlayHolder(env: Env = process.env): Promise<Result<OverlayHolder>> {
   const unshare = await findOnPath('unshare', env.PATH ?? '');
   const nsenter = await findOnPath('nsenter', env.PATH ?? '');
   if (unshare === undefined || nsenter === undefined) return err('unshare or nsenter (util-linux) is not installed');
@@ -188,7 +189,7 @@ const probes = new Map<string, Promise<OverlayProbe>>();
  * written through it must land in the upper layer) and says why not when it cannot; the answer is
  * cached per PATH.
  */
-export function overlayAvailable(env: Readonly<Record<string, string | undefined>> = process.env): Promise<OverlayProbe> {
+export function overlayAvailable(env: Env = process.env): Promise<OverlayProbe> {
   if (env.BESTOF_OVERLAY === 'off') return Promise.resolve({ ok: false, reason: 'overlay worktrees are switched off (BESTOF_OVERLAY=off)' });
   if (process.platform !== 'linux') return Promise.resolve({ ok: false, reason: 'overlay worktrees need Linux (overlayfs in a user namespace)' });
   const key = env.PATH ?? '';
@@ -208,7 +209,7 @@ const PROBE_FOLDER = /^bestof-overlay-probe-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
 /** A probe takes a second: a folder of the old name older than this is a killed bestof's. */
 const OLD_PROBE_AGE_MS = 3_600_000;
 
-async function runProbe(env: Readonly<Record<string, string | undefined>>): Promise<OverlayProbe> {
+async function runProbe(env: Env): Promise<OverlayProbe> {
   const temp = env.TMPDIR && isAbsolute(env.TMPDIR) ? env.TMPDIR : tmpdir();
   await removeProbesOfGoneBestofs(temp);
   const dir = await mkdtemp(join(temp, `bestof-overlay-probe-${process.pid}-`));

@@ -32,6 +32,7 @@
  * `BESTOF_BWRAP` overrides where bwrap is (tests set it to a path that does not exist to
  * simulate a machine without it); otherwise it is looked up on PATH.
  */
+import type { Env } from './env.js';
 import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -100,7 +101,7 @@ const probes = new Map<string, Promise<SandboxProbe>>();
  * forbid mounts)? Runs bwrap once with the same kind of mounts the agents get; the answer is
  * cached per bwrap path.
  */
-export function probeSandbox(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SandboxProbe> {
+export function probeSandbox(env: Env = process.env): Promise<SandboxProbe> {
   const override = env.BESTOF_BWRAP;
   const key = override ?? `PATH:${env.PATH ?? ''}`;
   let probe = probes.get(key);
@@ -111,7 +112,7 @@ export function probeSandbox(env: Readonly<Record<string, string | undefined>> =
   return probe;
 }
 
-async function runProbe(override: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<SandboxProbe> {
+async function runProbe(override: string | undefined, env: Env): Promise<SandboxProbe> {
   const bwrap = override ?? findOnPathSync('bwrap', env.PATH ?? '');
   if (bwrap === undefined) return { ok: false, reason: 'bwrap (bubblewrap) is not installed' };
   if (!existsSync(bwrap)) return { ok: false, reason: `bwrap is not at ${bwrap} (BESTOF_BWRAP)` };
@@ -306,7 +307,7 @@ function packageRoot(dir: string, hidden: readonly string[]): string {
 }
 
 /** The agent's environment inside the sandbox: its own HOME, and no variable pointing into a hidden folder. */
-export function sandboxEnv(env: Readonly<Record<string, string | undefined>>, layout: SandboxLayout): Record<string, string | undefined> {
+export function sandboxEnv(env: Env, layout: SandboxLayout): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = { ...env, HOME: layout.home };
   const hidden = ['/tmp', ...layout.hidden];
   for (const name of ['TMPDIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME']) {

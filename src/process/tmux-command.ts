@@ -3,6 +3,7 @@
  * found once on PATH, `tmux -S <socket> -f /dev/null`-style calls through runProcess that never
  * reject, and the `=name` targets.
  */
+import type { Env } from './env.js';
 import { err, ok, type Result } from '../result.js';
 import { findOnPath } from './find-on-path.js';
 import { runProcess } from './run-process.js';
@@ -19,7 +20,7 @@ const INSTALL_HINT = 'install tmux 3.0 or newer (Debian/Ubuntu: apt-get install 
 
 /** tmux on PATH and its version ("3.3a"), or why not. */
 export async function probeTmux(
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Env = process.env,
 ): Promise<Result<{ binary: string; version: string }>> {
   const binary = await findOnPath('tmux', env.PATH ?? '');
   if (binary === undefined) return err(`tmux is not on PATH: ${INSTALL_HINT}`);

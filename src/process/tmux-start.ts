@@ -3,6 +3,7 @@
  * (the launcher and its spec file: see ./tmux.ts and ./tmux-launcher.ts), and reading the exit
  * status the launcher writes.
  */
+import type { Env } from './env.js';
 import { access, constants, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { err, ok, type Result } from '../result.js';
@@ -26,7 +27,7 @@ export interface StartOptions {
    * session's programs and its global environment may hold stale variables: nothing but this
    * reaches the program (not even TERM: put one in, e.g. `tmux-256color`, what tmux emulates).
    */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** Pane size. Wide panes (>= 160 columns) open a side panel in Claude Code. @default 120 */
   readonly width?: number;
   /** @default 40 */
@@ -143,7 +144,7 @@ export async function startSession(options: StartOptions): Promise<Result<TmuxSe
   }
 }
 
-function definedEntries(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+function definedEntries(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
   return out;

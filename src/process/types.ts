@@ -3,6 +3,7 @@
  * commands) is started through `runProcess` in ./run-process.ts, and a process that fails
  * is a value, never an exception: `runProcess` never rejects for anything the child did.
  */
+import type { Env } from './env.js';
 
 export interface RunProcessOptions {
   /** Working directory of the child. */
@@ -12,7 +13,7 @@ export interface RunProcessOptions {
    * runProcess adds only BESTOF_PROCESS_TAG, a random value per child by which whatever the child
    * leaves behind is found and killed when it ends (./tagged-processes.ts).
    */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** Kill the whole process tree after this many ms. @default undefined (no limit) */
   readonly timeoutMs?: number;
   /** Aborting kills the whole process tree; the result then has `canceled: true`. */

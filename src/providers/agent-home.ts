@@ -8,6 +8,7 @@
  * GEMINI_CLI_HOME, usually pointing into the user's HOME, which the sandbox hides) is seeded
  * from there, and the variable is pointed at the copy.
  */
+import type { Env } from '../process/env.js';
 import { chmod, copyFile, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,7 +30,7 @@ export interface HomeSeed {
  * Creates `home` (mode 0700) and copies the seed files into it; returns the variables to set
  * in the agent's environment (a moved config folder, pointed at the copy).
  */
-export async function seedAgentHome(home: string, seed: HomeSeed, env: Readonly<Record<string, string | undefined>>): Promise<Record<string, string>> {
+export async function seedAgentHome(home: string, seed: HomeSeed, env: Env): Promise<Record<string, string>> {
   await mkdir(home, { recursive: true, mode: 0o700 });
   const userHome = env.HOME || homedir();
   const root = seed.configRoot;

@@ -18,6 +18,7 @@
  * isolated CLAUDE_CONFIG_DIR). CLAUDECODE and CLAUDE_CODE_CHILD_SESSION are removed from the
  * environment, so running bestof from inside a Claude Code session behaves like a terminal.
  */
+import type { Env } from '../process/env.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderSettings } from '../spec/schema.js';
@@ -25,7 +26,7 @@ import { classifyClaude, claudeEarlyStop } from './classify-claude.js';
 import { ClaudeStreamParser, type ClaudeStreamState } from './claude-stream.js';
 import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, type CliAdapter, type CliOptions } from './cli-provider.js';
-import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
+import { fileMentions, hasVariable, homeOf } from './credentials.js';
 import type { Provider } from './types.js';
 
 export const CLAUDE_DEFAULT_PERMISSION_MODE = 'acceptEdits';

@@ -6,6 +6,7 @@
  * by line as it arrives, and classify the outcome. Each CLI's file supplies the argv, the
  * parser and the classifier.
  */
+import type { Env } from '../process/env.js';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,7 +239,7 @@ const versions = new Map<string, Promise<string | undefined>>();
  * (Codex its `~/.codex/tmp/arg0`, Gemini CLI `~/.gemini/projects.json.*.tmp`), so the question
  * is asked with a throwaway HOME and config folders, removed after.
  */
-export function cliVersion(binary: string, env: Readonly<Record<string, string | undefined>>, options: { readonly isolate?: boolean } = {}): Promise<string | undefined> {
+export function cliVersion(binary: string, env: Env, options: { readonly isolate?: boolean } = {}): Promise<string | undefined> {
   const key = `${options.isolate ? 'isolated' : 'own'}\u0000${binary}`;
   let version = versions.get(key);
   if (!version) {
@@ -251,7 +252,7 @@ export function cliVersion(binary: string, env: Readonly<Record<string, string |
   return version;
 }
 
-async function askVersion(binary: string, env: Readonly<Record<string, string | undefined>>, isolate: boolean): Promise<string | undefined> {
+async function askVersion(binary: string, env: Env, isolate: boolean): Promise<string | undefined> {
   const home = isolate ? await mkdtemp(join(tmpdir(), 'bestof-version-')) : undefined;
   const isolated = home ? { HOME: home, CODEX_HOME: join(home, '.codex'), GEMINI_CLI_HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') } : {};
   try {

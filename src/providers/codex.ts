@@ -14,6 +14,7 @@
  * Codex reports tokens but no cost: the cost is estimated from configs/prices.toml. Codex has
  * no turn limit, so `max_turns` does not apply to it.
  */
+import type { Env } from '../process/env.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import { classifyCodex, codexEarlyStop, codexUsage } from './classify-codex.js';
 import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
 import { CodexStreamParser, type CodexStreamState } from './codex-stream.js';
-import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
+import { fileMentions, hasVariable, homeOf } from './credentials.js';
 import { estimateCost, missingPriceNote, pricesFor } from './prices.js';
 import type { Provider, ProviderRequest } from './types.js';
 
@@ -43,7 +44,7 @@ export function sandboxArgs(sandbox: string | undefined, sandboxed = false): str
 }
 
 /** The model Codex will use: the spec's, a `-c model=` override, or the one in CODEX_HOME/config.toml. */
-export function codexModel(settings: ProviderSettings, requestModel: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function codexModel(settings: ProviderSettings, requestModel: string | undefined, env: Env): string | undefined {
   if (requestModel) return requestModel;
   const override = settings.config?.model;
   if (typeof override === 'string') return override;

@@ -14,6 +14,7 @@
  * model.maxSessionTurns into the isolated settings). Gemini CLI reports tokens but no cost:
  * the cost is estimated from configs/prices.toml, per model that served requests.
  */
+import type { Env } from '../process/env.js';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ import type { ProviderSettings } from '../spec/schema.js';
 import { classifyGemini } from './classify-gemini.js';
 import { defineCliProvider } from './cli-definition.js';
 import { createCliProvider, MAX_PROMPT_ARG_BYTES, type CliAdapter, type CliOptions } from './cli-provider.js';
-import { fileMentions, hasVariable, homeOf, type Env } from './credentials.js';
+import { fileMentions, hasVariable, homeOf } from './credentials.js';
 import { GeminiStreamParser, type GeminiStreamState } from './gemini-stream.js';
 import type { IsolationOptions } from './isolated-config.js';
 import { estimateCost, missingPriceNote, pricesFor } from './prices.js';

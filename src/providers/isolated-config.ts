@@ -7,6 +7,7 @@
  * adapter's `isolateConfig`: claude.ts, codex.ts, gemini.ts); the user's own folders (~/.claude,
  * ~/.codex, ~/.gemini) are never read or written, with or without isolation.
  */
+import type { Env } from '../process/env.js';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ProviderKind } from '../spec/schema.js';
@@ -34,7 +35,7 @@ export function isolatedConfigDir(kind: ProviderKind, artifactsDir: string): str
 export interface IsolationOptions {
   readonly artifactsDir: string;
   /** The child's environment, to see which key is set. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** gemini: `model.maxSessionTurns`, which Gemini CLI has no flag for. */
   readonly maxTurns?: number | undefined;
 }

@@ -4,6 +4,7 @@
  * agent did: a crash, a timeout or a rate limit is an `outcome`, and every outcome has its
  * own branch in the engine. "The process exited" is never taken to mean success.
  */
+import type { Env } from '../process/env.js';
 import type { LogRedactor } from '../process/types.js';
 import type { SandboxLayout } from '../process/sandbox.js';
 import type { Result } from '../result.js';
@@ -47,7 +48,7 @@ export interface ProviderRequest {
   readonly iteration: number;
   readonly candidateId: string;
   /** The full environment of the agent process (inherited + spec env + BESTOF_* vars); HOME is replaced inside the sandbox. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly timeoutMs: number;
   /** A folder of the run folder for this candidate and iteration: prompt, raw output. */
   readonly artifactsDir: string;

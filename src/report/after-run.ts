@@ -9,10 +9,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '../engine/events.js';
-import { STATE_FILE } from '../engine/run-folder.js';
+import { REPORT_HTML_FILE, STATE_FILE } from '../engine/run-folder.js';
 import type { RunState } from '../engine/run-state.js';
 import { appendEvent, foldEventLog } from './event-log.js';
-import { RUN_HTML_FILE, writeRunHtml } from './html/write-run-html.js';
+import { writeRunHtml } from './html/write-run-html.js';
 import { writeReports } from './report-files.js';
 import { writeFileAtomic } from './state-file.js';
 
@@ -23,7 +23,7 @@ export async function recordAfterRun(runDir: string, event: RunEvent): Promise<R
   if (!html.ok) {
     // An HTML page that names the old winner would be wrong: it goes, and the record says why
     // (a run warning, in report.md and report.json).
-    rmSync(join(runDir, RUN_HTML_FILE), { force: true, recursive: true });
+    rmSync(join(runDir, REPORT_HTML_FILE), { force: true, recursive: true });
     state = await appendAndRewrite(runDir, { t: new Date().toISOString(), type: 'run.warning', message: `${html.error}; \`bestof show ${state.runId} --html\` writes it again` });
   }
   return state;

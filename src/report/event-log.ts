@@ -73,7 +73,8 @@ export function appendEvent(runDir: string, event: RunEvent): void {
 /**
  * The events of a log in order, read as a stream: a log of 100 MB is never in memory at once.
  * A line that does not parse (a torn last line: the process died mid-write) is skipped;
- * everything before it is intact.
+ * everything before it is intact. So is a line that parses to no event (not an object with a
+ * `type`): folded, it would throw.
  */
 export async function* streamEvents(runDir: string): AsyncGenerator<RunEvent> {
   const input = createReadStream(join(runDir, EVENT_LOG_FILE), { encoding: 'utf8' });
@@ -81,19 +82,24 @@ export async function* streamEvents(runDir: string): AsyncGenerator<RunEvent> {
   try {
     for await (const line of lines) {
       if (line.trim() === '') continue;
-      let event: RunEvent;
+      let event: unknown;
       try {
-        event = JSON.parse(line) as RunEvent;
+        event = JSON.parse(line);
       } catch {
         continue;
       }
-      yield event;
+      if (isEventLike(event)) yield event;
     }
   } finally {
     // A reader that stops early gives the file back at once.
     lines.close();
     input.destroy();
   }
+}
+
+/** An object with a string `type`: what the fold needs to tell an event's kind (null or a number would make it throw). */
+function isEventLike(value: unknown): value is RunEvent {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** Every event of a log (for tests and small logs; a fold should use foldEventLog). */

@@ -1,5 +1,6 @@
 /** report.json and report.md, written once, when the run finishes, from the folded state. */
 import { join } from 'node:path';
+import { REPORT_JSON_FILE, REPORT_MD_FILE } from '../engine/run-folder.js';
 import type { RunEvent, RunEventListener } from '../engine/events.js';
 import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
 import { renderJsonReport, renderMarkdownReport } from './report.js';
@@ -26,6 +27,6 @@ export function createReportWriter(runDir: string, initial: RunState = initialRu
 /** Both reports of a run from its state (also rewritten after the run, ./after-run.ts). */
 export function writeReports(runDir: string, state: RunState): void {
   // Atomic, each: a report cut short by a full disk would be a JSON file that does not parse.
-  writeFileAtomic(join(runDir, 'report.json'), renderJsonReport(state));
-  writeFileAtomic(join(runDir, 'report.md'), renderMarkdownReport(state));
+  writeFileAtomic(join(runDir, REPORT_JSON_FILE), renderJsonReport(state));
+  writeFileAtomic(join(runDir, REPORT_MD_FILE), renderMarkdownReport(state));
 }

@@ -4,9 +4,10 @@
  * Both are printed to terminals (`bestof show`, `--json`, `cat report.md`) and hold what agents
  * wrote, so both come out printable (src/printable.ts): a control sequence is shown escaped.
  */
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { checkLogName } from '../checks/check-log-name.js';
 import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
+import { CHECK_LOGS_DIR, FINAL_CHECKS_DIR, iterationDir } from '../engine/run-folder.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
@@ -129,11 +130,12 @@ function failedCheckLines(state: RunState): string[] {
         .slice(-FAILED_CHECK_LINES);
       // A fence longer than any run of backticks in the output, so that the output cannot close it.
       const fence = '`'.repeat(Math.max(3, ...(tail.join('\n').match(/`+/g) ?? []).map((run) => run.length + 1)));
-      const folder = relative(state.repo, join(state.runDir, 'candidates', id, `iteration-${last.iteration}`));
+      const iterationFolder = iterationDir(state.runDir, id, last.iteration);
+      const folder = relative(state.repo, iterationFolder);
       lines.push('', `### ${id} · ${check.name}: ${how} (iteration ${last.iteration})`, '');
       lines.push(...(tail.length > 0 ? [fence, ...tail, fence] : ['(no output)']));
       const log = checkLogName(check.name);
-      lines.push('', `The whole output: \`${folder.startsWith('..') ? join(state.runDir, 'candidates', id, `iteration-${last.iteration}`) : folder}/checks/${log}\` (\`final-checks/${log}\` when the run scored it again at its end).`);
+      lines.push('', `The whole output: \`${folder.startsWith('..') ? iterationFolder : folder}/${CHECK_LOGS_DIR}/${log}\` (\`${FINAL_CHECKS_DIR}/${log}\` when the run scored it again at its end).`);
     }
   }
   return lines.length > 0 ? ['', '## Failed checks (last iteration)', ...lines] : [];

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { watchAgentCall } from '../../src/engine/agent-call.js';
-import type { LoopContext } from '../../src/engine/iteration.js';
+import type { LoopContext } from '../../src/engine/loop-context.js';
 import { branchTips } from '../../src/git/commit.js';
 import { addWorktree } from '../../src/git/worktree.js';
 import { recordGitCalls } from '../helpers/git-calls.js';

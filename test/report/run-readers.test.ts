@@ -55,6 +55,14 @@ describe('the event log reader', () => {
     expect(await foldEventLog(dir)).toEqual(foldEvents(mixedRun()));
   });
 
+  it('skips a line that parses to no event, so that the fold does not throw on it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bestof-readers-'));
+    const [first, ...rest] = mixedRun();
+    writeLog([first, null, 5, 'text', [], { no: 'type' }, { type: 7 }, ...rest]);
+    expect(await readEvents(dir)).toEqual(mixedRun());
+    expect(await foldEventLog(dir)).toEqual(foldEvents(mixedRun()));
+  });
+
   it('rejects when there is no log', async () => {
     dir = mkdtempSync(join(tmpdir(), 'bestof-readers-'));
     await expect(foldEventLog(dir)).rejects.toThrow(/ENOENT/);

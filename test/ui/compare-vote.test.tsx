@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent, UnstampedEvent } from '../../src/engine/events.js';
 import { foldEvents } from '../../src/engine/run-state.js';
-import type { RankEntry } from '../../src/engine/select.js';
+import type { RankEntry } from '../../src/engine/run-types.js';
 import { decideVote } from '../../src/engine/vote-decide.js';
 import type { MaterialInfo, VoterInfo } from '../../src/engine/vote-record.js';
 import { voterViews } from '../../src/vote/order.js';

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
+import { candidateDir } from '../../engine/run-folder.js';
 import { runOnTerminal } from '../../process/interactive.js';
 import { attachArgs, probeTmux, sessionAlive } from '../../process/tmux.js';
 import { readSessionRecord, type SessionRecord } from '../../providers/shannon/paths.js';
@@ -20,7 +21,7 @@ export async function attachCommand(args: readonly string[]): Promise<number> {
   const state = await loadRunSummary(run.runDir);
   const records = new Map<string, SessionRecord>();
   for (const id of state.order) {
-    const record = await readSessionRecord(join(run.runDir, 'candidates', id));
+    const record = await readSessionRecord(candidateDir(run.runDir, id));
     if (record) records.set(id, record);
   }
   let candidate = positionals[1];
@@ -43,7 +44,7 @@ export async function attachCommand(args: readonly string[]): Promise<number> {
   const session = { socket: record.socket, name: record.session };
   if (!(await sessionAlive(session))) {
     throw new UsageError(
-      `the tmux session of ${candidate} (run ${run.runId}) is gone: its Claude Code session ended with the candidate or the run; \`bestof show ${run.runId}\` has the record, and the session's transcript is in ${join(run.runDir, 'candidates', candidate, 'shannon-config', 'projects')}`,
+      `the tmux session of ${candidate} (run ${run.runId}) is gone: its Claude Code session ended with the candidate or the run; \`bestof show ${run.runId}\` has the record, and the session's transcript is in ${join(candidateDir(run.runDir, candidate), 'shannon-config', 'projects')}`,
     );
   }
   const argv = attachArgs(session, { readOnly: !values.write });

@@ -10,10 +10,10 @@ import { readRunKey } from '../../engine/leftovers.js';
 import { planWithMergeChecks } from '../plan-or-explain.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { runIsAlive } from '../../engine/run-lock.js';
-import { STATE_FILE } from '../../engine/run-folder.js';
+import { REPORT_HTML_FILE, REPORT_JSON_FILE, REPORT_MD_FILE, SPEC_FILE, STATE_FILE } from '../../engine/run-folder.js';
 import type { RunState } from '../../engine/run-state.js';
 import { printable } from '../../printable.js';
-import { RUN_HTML_FILE, writeRunHtml } from '../../report/html/write-run-html.js';
+import { writeRunHtml } from '../../report/html/write-run-html.js';
 import { writeReports } from '../../report/report-files.js';
 import { writeFileAtomic } from '../../report/state-file.js';
 
@@ -44,7 +44,7 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
     return state.exitCode ?? 0;
   }
   // The run's own frozen copy of the spec, with paths relative to where the spec was.
-  const loadResult = await loadSpec(join(run.runDir, 'spec.toml'), { baseDir: dirname(state.specPath) });
+  const loadResult = await loadSpec(join(run.runDir, SPEC_FILE), { baseDir: dirname(state.specPath) });
   if (!loadResult.ok) {
     process.stderr.write(`${formatSpecProblems(loadResult.error)}\nbestof resume: the run's spec no longer loads; nothing was resumed\n`);
     return EXIT_CODES.badInput;
@@ -77,19 +77,19 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
  * that cannot be written is said and skipped (`bestof show` rebuilds it from the log too).
  */
 async function writeMissingRecord(runDir: string, state: RunState): Promise<string[]> {
-  if (existsSync(join(runDir, 'report.json')) && existsSync(join(runDir, 'report.md')) && existsSync(join(runDir, RUN_HTML_FILE))) return [];
+  if (existsSync(join(runDir, REPORT_JSON_FILE)) && existsSync(join(runDir, REPORT_MD_FILE)) && existsSync(join(runDir, REPORT_HTML_FILE))) return [];
   const written: string[] = [];
   try {
     writeFileAtomic(join(runDir, STATE_FILE), JSON.stringify(state, null, 2));
     written.push(STATE_FILE);
     writeReports(runDir, state);
-    written.push('report.json', 'report.md');
+    written.push(REPORT_JSON_FILE, REPORT_MD_FILE);
   } catch (error) {
     process.stderr.write(`bestof resume: warning: cannot write the reports of run ${state.runId} (${(error as Error).message})\n`);
     return written;
   }
   const html = await writeRunHtml(runDir, state);
-  if (html.ok) written.push(RUN_HTML_FILE);
+  if (html.ok) written.push(REPORT_HTML_FILE);
   else process.stderr.write(`bestof resume: warning: ${html.error}\n`);
   return written;
 }

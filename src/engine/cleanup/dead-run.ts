@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { removeWorktreeTrash, type WorktreeInfo } from '../../git/worktree.js';
 import { waitForGitToLeaveEach } from '../../git/worktree-users.js';
 import { notAFolder } from '../../git/guard.js';
-import { candidateDir, type RunListing } from '../run-folder.js';
+import { candidateDir, type RunListing, setupPathsFile } from '../run-folder.js';
 import { readRunKey, stopRunLeftovers } from '../leftovers.js';
 import { runBaseDir } from '../../providers/shannon/paths.js';
 import type { CandidateState, RunState } from '../run-state.js';
@@ -64,7 +64,7 @@ export async function cleanRun(context: CleanContext, run: RunListing, state: Ru
       note(`leave ${candidate.worktree}: it is ${printable(standing)}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)`);
     } else if (folder) {
       actions += 1;
-      const setupFile = join(candidateDir(run.runDir, id), 'setup-paths.json');
+      const setupFile = setupPathsFile(run.runDir, id);
       const done = await cleanWorktree(context, { id, candidate, folder, setupFile, baseCommit: state.baseCommit, gitStillIn: gitStillIn.get(folder) ?? [] });
       if (done === 'kept') {
         keptWithWork += 1;

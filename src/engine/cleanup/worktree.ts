@@ -5,7 +5,8 @@
  * still in it) is kept, with where and why. A worktree whose setup never completed had no agent in
  * it and is removed as it is.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readSetupPaths } from '../run-folder.js';
 import { isAncestor, updateRef } from '../../git/refs.js';
 import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
 import { pruneWorktrees, removeWorktree } from '../../git/worktree.js';
@@ -122,7 +123,7 @@ async function saveWork(context: CleanContext, request: CleanWorktreeRequest): P
     const aside = link.value.movedAside ? `; its agent's own .git folder is at ${link.value.movedAside}` : '';
     say(`repair ${id}'s worktree (${link.value.problem ?? 'its .git link was broken'})${aside}`);
   }
-  const saved = await saveWorktreeWork(folder, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: setupPaths(request.setupFile) });
+  const saved = await saveWorktreeWork(folder, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: readSetupPaths(request.setupFile) });
   if (!saved.ok) return `its uncommitted work could not be saved (${saved.error})`;
   if (saved.value.commit) {
     say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
@@ -144,13 +145,4 @@ async function saveWork(context: CleanContext, request: CleanWorktreeRequest): P
 /** Why a worktree stays for its submodules, and what the user does about it. */
 function submoduleWork(submodules: readonly string[], folder: string): string {
   return `${submoduleWorkSaid(submodules)}; copy what you need, then delete the folder (\`rm -rf ${folder}\`) and run \`bestof clean\` again`;
-}
-
-function setupPaths(file: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
-  } catch {
-    return [];
-  }
 }

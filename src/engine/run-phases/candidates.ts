@@ -60,7 +60,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
             },
             candidate,
           );
-          ctx.ends.set(candidate.id, end);
+          ctx.ends.record(candidate.id, end);
         } catch (error) {
           if (isDiskFull(error)) {
             ctx.stopRun(`the disk is full (${(error as Error).message})`);

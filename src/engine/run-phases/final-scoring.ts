@@ -14,14 +14,13 @@
  * not match is re-recorded at its ref's commit and scored again here, every check, whatever
  * the record said its score was (see `verifyResumedRecord`).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keptAsInBase, putBackCandidateFiles } from '../../checks/frozen.js';
 import { reattachWorktree } from '../../git/checkpoint.js';
 import { diffStat, diffSummary } from '../../git/diff.js';
 import { commitExists, refCommit } from '../../git/refs.js';
 import { treeOf } from '../../git/tree.js';
-import { candidateDir, iterationDir } from '../run-folder.js';
+import { FINAL_CHECKS_DIR, iterationDir, readSetupPaths, setupPathsFile } from '../run-folder.js';
 import { checkSandbox } from '../agent-sandbox.js';
 import { checkEnv } from '../candidate-env.js';
 import type { RunContext } from '../run-context.js';
@@ -51,7 +50,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
     toScore.map(({ candidate, commit, iteration, forced }) =>
       ctx.queue.add(async () => {
         if (signal.aborted) return;
-        const keepPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
+        const keepPaths = ctx.ends.of(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
         if (forced) {
           // Its worktree may be gone, or not at the commit any more: back to exactly `commit`.
           const attached = await reattachWorktree(plan.repoRoot, candidate.worktree, candidate.branch);
@@ -71,10 +70,10 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           runner: plan.runner,
           checks,
           keepPaths,
-          setupGuard: ctx.ends.get(candidate.id)?.setupGuard,
+          setupGuard: ctx.ends.of(candidate.id)?.setupGuard,
           env,
           checkSandbox: (home) => checkSandbox(plan, candidate, env, home),
-          logDir: join(iterationDir(plan.runDir, candidate.id, iteration), 'final-checks'),
+          logDir: join(iterationDir(plan.runDir, candidate.id, iteration), FINAL_CHECKS_DIR),
           logRedactor: () => ctx.secrets.createStreamRedactor(),
           signal,
           onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration, check }),
@@ -198,10 +197,4 @@ async function scoredTreeMismatch(repo: string, c: CandidateState): Promise<stri
   if (!(await commitExists(repo, scored.commit))) return `the commit its score was recorded for (${scored.commit.slice(0, 10)}) does not exist`;
   const [tree, scoredTree] = await Promise.all([treeOf(repo, commit), treeOf(repo, scored.commit)]);
   return tree === scoredTree ? undefined : `its commit ${commit.slice(0, 10)} is not the tree its score was recorded for (${scored.commit.slice(0, 10)})`;
-}
-
-/** Untracked files that setup created (setup-paths.json): they must survive the clean-up after the checks. */
-export function readSetupPaths(runDir: string, candidate: string): string[] {
-  const file = join(candidateDir(runDir, candidate), 'setup-paths.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
 }

@@ -28,7 +28,7 @@ import { resolveCommit } from '../../git/repo.js';
 import { besideKeptRef } from '../candidate-refs.js';
 import type { CandidatePlan } from '../plan.js';
 import { lostCandidates, type RunState } from '../run-state.js';
-import { readSetupPaths } from './final-scoring.js';
+import { readSetupPaths, setupPathsFile } from '../run-folder.js';
 import { ok } from '../../result.js';
 import { removeTree } from '../../owned-tree.js';
 import { asideRoot } from '../../checks/scoring-tree.js';
@@ -205,7 +205,7 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
  */
 async function keptForEscapes(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
   const { plan } = ctx;
-  const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
+  const setupPaths = ctx.ends.of(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
   const escaping = await workNoCommitHolds(candidate.worktree, { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size }).catch(() => []);
   if (escaping.length === 0) return false;
   ctx.emit({
@@ -327,7 +327,7 @@ async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<
   // An agent may have destroyed the worktree's `.git` link: git sees its files again once it is repaired.
   const link = await repairWorktreeLink(plan.repoRoot, candidate.worktree, candidate.branch).catch((error: Error) => ({ ok: false as const, error: error.message }));
   if (!link.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its worktree's git link could not be repaired: ${link.error}` });
-  const setupPaths = ctx.ends.get(candidate.id)?.setupPaths ?? readSetupPaths(plan.runDir, candidate.id);
+  const setupPaths = ctx.ends.of(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
   const filter = { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size };
   const unsaved = await unsavedPaths(candidate.worktree, filter).catch(() => undefined);
   if (unsaved !== undefined && unsaved.length === 0) return true;

@@ -14,7 +14,8 @@ import { err, ok } from '../../result.js';
 import { claudeDefinition } from '../claude.js';
 import type { PreparedAgent, PrepareContext, PrepareResult, ProviderDefinition } from '../types.js';
 import { hookCommandUsable } from './hook-settings.js';
-import { createShannonProvider, SHANNON_DEFAULTS, type ShannonSection } from './provider.js';
+import { createShannonProvider, SHANNON_DEFAULTS } from './provider.js';
+import type { ShannonSection } from './options.js';
 
 const TMUX_HINT = 'install tmux (Debian/Ubuntu: `apt-get install tmux`; Fedora: `dnf install tmux`; macOS: `brew install tmux`)';
 

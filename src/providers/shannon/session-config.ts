@@ -9,6 +9,7 @@
  * The folder lives in the run folder (`<run>/candidates/<id>/shannon-config`) and is kept
  * across the candidate's iterations: the session's transcript is there.
  */
+import type { Env } from '../../process/env.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -19,7 +20,7 @@ export interface SeedOptions {
   /** The session's cwd (the worktree). */
   readonly cwd: string;
   /** The agent's environment (the API key, the user's config folder). */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
 }
 
 /** Creates and seeds `dir`; idempotent (a second call only adds the cwd's trust). */

@@ -13,6 +13,7 @@
  * bridge's variables and the keys that keep it offline from the vendor's updater and plugin
  * marketplace. BESTOF_RUN_KEY rides along, so `bestof clean` finds what a killed bestof left.
  */
+import type { Env } from '../../process/env.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -38,7 +39,7 @@ export interface SessionStartOptions {
   readonly bridge: HookBridge;
   readonly cwd: string;
   readonly model: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly sandbox: SandboxLayout | undefined;
   readonly startupTimeoutMs: number;
   /** How long bestof may hold a Stop hook. */

@@ -5,14 +5,15 @@
  * compare view (winner.chosen). Candidates flagged for changing frozen paths are named after it.
  */
 import { chosenByUser, type RunState } from '../../engine/run-state.js';
-import type { RankEntry } from '../../engine/select.js';
+import type { RankEntry } from '../../engine/run-types.js';
 import { listFew } from '../../engine/words.js';
 import type { TieBreak } from '../../spec/schema.js';
 
 /** Which rule decided: what the tests and the page's styling key on. */
 export type VerdictRule = 'running' | 'no-winner' | 'chosen' | 'vote' | 'only-eligible' | 'score' | 'tie-break' | 'order';
 
-export interface Verdict {
+/** Why the run's winner won (or why there is none), for report.html: not a review's verdict (src/engine/review.ts). */
+export interface RunVerdict {
   readonly rule: VerdictRule;
   /** The winner, when there is one. */
   readonly winner?: string;
@@ -98,7 +99,7 @@ function withFlags(state: RunState, sentence: string): string {
 }
 
 /** The verdict of a run: who won, and the rule that decided, in one sentence. */
-export function runVerdict(state: RunState, tieBreak: readonly TieBreak[] = DEFAULT_TIE_BREAK): Verdict {
+export function runVerdict(state: RunState, tieBreak: readonly TieBreak[] = DEFAULT_TIE_BREAK): RunVerdict {
   const winner = state.winner;
   if (state.status === 'running') return { rule: 'running', sentence: withFlags(state, 'No verdict: the run has not finished (or was interrupted before it could)') };
   if (winner === undefined) {

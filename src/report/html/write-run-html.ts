@@ -15,14 +15,13 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { RunState } from '../../engine/run-state.js';
 import { readGitConfigSecrets } from '../../engine/git-config-secrets.js';
+import { REPORT_HTML_FILE, SPEC_FILE } from '../../engine/run-folder.js';
 import { collectSecrets, type SecretSet } from '../../engine/secrets.js';
 import { err, ok, type Result } from '../../result.js';
 import { TIE_BREAKS, type TieBreak } from '../../spec/schema.js';
 import { collectRunDiffs } from './collect-diffs.js';
 import { renderRunHtml } from './run-html.js';
 import { DEFAULT_TIE_BREAK } from './verdict.js';
-
-export const RUN_HTML_FILE = 'report.html';
 
 export interface WriteRunHtmlOptions {
   /** Where to write. @default <run folder>/report.html */
@@ -55,7 +54,7 @@ function envTables(value: unknown, found: Record<string, string>[]): Record<stri
 /** The tie-break order and the agents' env tables from the run's spec.toml; the defaults when it cannot be read. */
 export function runSpecContext(runDir: string): RunSpecContext {
   try {
-    const data = parse(readFileSync(join(runDir, 'spec.toml'), 'utf8')) as { select?: { tie_break?: unknown } };
+    const data = parse(readFileSync(join(runDir, SPEC_FILE), 'utf8')) as { select?: { tie_break?: unknown } };
     const raw = data.select?.tie_break;
     const tieBreak = Array.isArray(raw) && raw.every((k) => (TIE_BREAKS as readonly unknown[]).includes(k)) ? (raw as TieBreak[]) : DEFAULT_TIE_BREAK;
     return { tieBreak, agentEnvs: envTables(data, []) };
@@ -66,7 +65,7 @@ export function runSpecContext(runDir: string): RunSpecContext {
 
 /** Writes the run's report.html (or `options.file`); the path written, or why it could not be. */
 export async function writeRunHtml(runDir: string, state: RunState, options: WriteRunHtmlOptions = {}): Promise<Result<string>> {
-  const file = options.file ?? join(runDir, RUN_HTML_FILE);
+  const file = options.file ?? join(runDir, REPORT_HTML_FILE);
   try {
     const context = runSpecContext(runDir);
     const gitConfig = options.secrets === undefined && state.repo !== '' ? await readGitConfigSecrets(state.repo, options.signal ? { signal: options.signal } : {}) : [];

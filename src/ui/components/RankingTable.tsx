@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import type { RankEntry } from '../../engine/select.js';
+import type { RankEntry } from '../../engine/run-types.js';
 import { costIsKnown, type CandidateState } from '../../engine/run-state.js';
 import { CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost } from '../format/numbers.js';

@@ -4,7 +4,8 @@
  * them out; tests call this directly.
  */
 import { votePaneLines } from '../format/vote.js';
-import { isFinished, runIsOver, type MergeMode, type UiAction, type UiState } from './ui-state.js';
+import type { MergeMode } from '../../spec/schema.js';
+import { isFinished, runIsOver, type UiAction, type UiState } from './ui-state.js';
 
 /** The keys the UI uses, independent of Ink's Key type. */
 export interface KeyPress {

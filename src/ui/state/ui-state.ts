@@ -10,8 +10,7 @@ import { initialRunState, reduceRunState, type CandidateState, type RunState } f
 import { parseDiff, type ParsedDiff } from '../format/diff.js';
 import { oneLine } from '../format/text.js';
 import { formatEvent } from '../plain-reporter.js';
-
-export type MergeMode = RunState['mergeMode'];
+import type { MergeMode } from '../../spec/schema.js';
 
 /** Lines kept per candidate for the detail view's activity log. */
 export const ACTIVITY_LOG_LINES = 200;

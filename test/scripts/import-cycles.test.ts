@@ -1,0 +1,25 @@
+/** The import-cycle finder (scripts/lib/import-cycles.mjs) on small graphs, and on src/, which has no cycle. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importCycles, importGraph } from '../../scripts/lib/import-cycles.mjs';
+import { PROJECT_ROOT } from '../helpers/cli.js';
+
+describe('importCycles', () => {
+  it('finds each circle once, whatever file it is entered by, and nothing in a tree without one', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts', 'd.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['e.ts']],
+      ['e.ts', ['d.ts', 'outside.ts']],
+      ['f.ts', ['f.ts']],
+      ['g.ts', ['a.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts', 'e.ts'], ['f.ts']]);
+    expect(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', []]]))).toEqual([]);
+  });
+
+  it('src/ has no circle of imports, type imports included', () => {
+    expect(importCycles(importGraph(join(PROJECT_ROOT, 'src')))).toEqual([]);
+  });
+});
