@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { removeWorktreeTrash, type WorktreeInfo } from '../../git/worktree.js';
 import { waitForGitToLeaveEach } from '../../git/worktree-users.js';
 import { notAFolder } from '../../git/guard.js';
-import { candidateDir, type RunListing, setupPathsFile } from '../run-folder.js';
+import { type RunListing, setupPathsFile } from '../run-folder.js';
 import { readRunKey, stopRunLeftovers } from '../leftovers.js';
 import { runBaseDir } from '../../providers/shannon/paths.js';
 import type { CandidateState, RunState } from '../run-state.js';
