@@ -9,6 +9,14 @@ import { candidate, finishedRun, runStarted, stamp, T0, winnerChosen } from '../
 
 const chosen = winnerChosen;
 
+describe('an event of a type this bestof does not know (a newer one wrote it)', () => {
+  it('is ignored: the state is the fold of the others', () => {
+    const events = finishedRun();
+    const unknown = { ...(events[1] as RunEvent), type: 'candidate.some_future_event' } as unknown as RunEvent;
+    expect(foldEvents([...events.slice(0, 2), unknown, ...events.slice(2)])).toEqual(foldEvents(events));
+  });
+});
+
 describe('winner.chosen', () => {
   it('makes the chosen candidate the winner, with its merge, and says who chose it', () => {
     const before = foldEvents(finishedRun());
