@@ -87,6 +87,7 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     const outside = await findEditableViolations(options.worktree, { ...rules, editable });
     return { score: 0, maxScore: 0, checks: [], tampered: withNotes([...frozen, ...outside], runner.notes), interrupted: false };
   }
+  // The folder as the scoring finds it, looked at again before every step that follows code of the candidate's.
   const guard = await guardWorktree(options.worktree);
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run (a run
