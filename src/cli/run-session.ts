@@ -23,6 +23,7 @@ import { createRunRecord, type RunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
 import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd, type LiveFrontEndOptions } from './interactive-ui.js';
 import { runEnd } from './run-exit-code.js';
+import { INITIAL_SIGNAL_STATE, nextSignalStep, type SignalInput } from './signal-machine.js';
 
 export interface SessionOptions {
   readonly json: boolean;
@@ -34,7 +35,6 @@ export interface SessionOptions {
 export async function runPlanned(plan: RunPlan, options: SessionOptions): Promise<number> {
   const controller = new AbortController();
   let ui: LiveFrontEnd | undefined;
-  let signals = 0;
   const quitNow = (): never => {
     killAllChildrenNow();
     killRunProcessesNow(plan.runKey);
@@ -43,50 +43,44 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     );
     process.exit(EXIT_CODES.cancelled);
   };
-  const onSignal = (name: NodeJS.Signals): void => {
-    signals += 1;
-    if (signals === 1) {
-      // The dashboard says it itself (a line on stderr would land in the middle of its frame).
-      if (ui) ui.cancelling();
-      else process.stderr.write(`\nbestof: ${name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
-      controller.abort(new Error(`cancelled by ${name}`));
-    } else {
-      quitNow();
-    }
-  };
-  // The outer bestof of copy-on-write worktrees passes its SIGINT or SIGTERM on as FORWARDED_CANCEL
-  // (src/process/namespace.ts). A signal sent to the whole process group comes here directly too,
-  // before or after the forwarded one: the two are one cancel. So a forwarded cancel counts only as
-  // the first signal, and, when it came first, the direct signal after it is taken for its twin.
-  let twinExpected = false;
   // Set once the run has ended and its result is known (its record, reports and output written).
   let ended: number | undefined;
-  const onDirect = (name: NodeJS.Signals): void => {
-    // A signal while Node winds down after the run (its handles closing) ends bestof with the run's
-    // own exit code: the run is over and recorded, and the signal's default 130 or 143 would make a
-    // finished run look cancelled to a script or CI job that stopped it a moment late.
-    if (ended !== undefined) process.exit(ended);
-    if (twinExpected) {
-      twinExpected = false;
-      return;
+  // What each signal does is decided in ./signal-machine.ts; here it is carried out.
+  let signalState = INITIAL_SIGNAL_STATE;
+  const onSignalInput = (input: SignalInput): void => {
+    const step = nextSignalStep(signalState, input, ended);
+    signalState = step.state;
+    const action = step.action;
+    switch (action.kind) {
+      case 'cancel':
+        // The dashboard says it itself (a line on stderr would land in the middle of its frame).
+        if (ui) ui.cancelling();
+        else process.stderr.write(`\nbestof: ${action.name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
+        controller.abort(new Error(`cancelled by ${action.name}`));
+        return;
+      case 'cancelFromDashboard':
+        controller.abort(new Error('cancelled from the dashboard'));
+        return;
+      case 'quitNow':
+        return quitNow();
+      case 'exit':
+        return process.exit(action.code);
+      case 'closeUi':
+        return ui?.close();
+      case 'none':
+        return;
     }
-    onSignal(name);
   };
-  const onForwarded = (): void => {
-    if (ended !== undefined) process.exit(ended);
-    if (signals > 0) return;
-    onSignal('SIGTERM');
-    twinExpected = true;
-  };
+  const onDirect = (name: NodeJS.Signals): void => onSignalInput({ kind: 'direct', name });
+  const onForwarded = (): void => onSignalInput({ kind: 'forwarded' });
   process.on('SIGINT', onDirect);
   process.on('SIGTERM', onDirect);
   process.on(FORWARDED_CANCEL, onForwarded);
   // bestof's own git children carry the run's key too, so that a resume or clean after a kill -9
   // finds a git command of the dead run still writing in a worktree (one run per bestof process).
   process.env.BESTOF_RUN_KEY = plan.runKey;
-  // A closed terminal (SIGHUP) is no reason to stop a run: it goes on to its end without a screen
-  // (the dashboard closes; output errors are dropped, src/cli/output.ts), and its record is complete.
-  const onHangup = (): void => ui?.close();
+  // A closed terminal (SIGHUP) is no reason to stop a run: it goes on to its end without a screen.
+  const onHangup = (): void => onSignalInput({ kind: 'hangup' });
   process.on('SIGHUP', onHangup);
 
   const reporter = plainReporter(options);
@@ -94,10 +88,7 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
     fallback: reporter,
     quitNow,
     // The dashboard asks before it cancels; then it is the same cancel as Ctrl-C on the plain path.
-    cancel: () => {
-      signals = Math.max(signals, 1);
-      controller.abort(new Error('cancelled from the dashboard'));
-    },
+    cancel: () => onSignalInput({ kind: 'dashboardCancel' }),
   });
   const { record, health } = openRunRecord(plan, options, { ui, controller });
   try {

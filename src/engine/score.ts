@@ -88,102 +88,26 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     const outside = await findEditableViolations(options.worktree, { ...rules, editable });
     return { score: 0, maxScore: 0, checks: [], tampered: withNotes([...frozen, ...outside], runner.notes), interrupted: false };
   }
-  let tampered: Scoring['tampered'] = [];
-  let headMovedFrom: string | undefined;
-  let branch: string | undefined;
-  let prepared: ScoringTree | undefined;
-  let setupRebuilt: Scoring['setupRebuilt'];
-  let keptFilesChanged: Scoring['keptFilesChanged'];
-  let checks: CheckOutcome[] = [];
-  // The folder as the scoring finds it. Setup run again and the checks run the candidate's code,
-  // which without the sandbox can rename the folder and put a link to a folder of the user's in its
-  // place (their checkout: `git rev-parse --git-common-dir` says where it is). Nothing of bestof's
-  // may happen there then: the put-back would `git reset --hard` the user's branch to the
-  // candidate's commit and `git clean` their files, and HEAD would be attached to the candidate's
-  // branch. So before every step that follows code of the candidate's, the folder is looked at
-  // (one lstat), and a folder that is not this one ends the candidate (WorktreeReplacedError: its
-  // commit is on its branch, kept by finish; the folder is left as it is).
-  const folder = await lstat(options.worktree);
-  // Its own git files (its `.git` link, its admin dir's `config.worktree`...), watched when the
-  // checks run without the sandbox (which keeps them read-only): the same code can point the link at
-  // the user's git dir, or set `core.worktree` to the user's checkout, and every git call of
-  // bestof's in the worktree would then act there (the put-back's `git reset --hard` and `git
-  // clean`). They are put back before that can happen, and the scoring counts no point (as for a
-  // kept file changed, below).
-  let ownFiles: OwnFilesWatch | undefined;
-  const ownFilesChanged: TamperedPath[] = [];
-  // Before each step that follows code of the candidate's, and before the put-back: the folder, then its own git files.
-  const guardTheWorktree = async (): Promise<void> => {
-    const now = await replacedFolder(options.worktree, folder);
-    if (now !== undefined) throw new WorktreeReplacedError(options.worktree, now);
-    for (const change of (await ownFiles?.putBack()) ?? []) {
-      // Once each, however many checks changed it again.
-      if (!ownFilesChanged.some((p) => p.path === change.path)) ownFilesChanged.push({ ...change, rule: 'frozen' });
-    }
-  };
+  // The folder as the scoring finds it, looked at again before every step that follows code of the candidate's.
+  const guard = await guardWorktree(options.worktree);
   // A fresh, empty HOME per scoring: no `~/.npmrc`, `~/.gitconfig` or folder on PATH that an agent
   // left there is read by the checks. Unpredictable, and only there while the checks run (a run
   // killed meanwhile leaves it among the agents' HOMEs, which `bestof clean` removes).
   const homes = checkHomesDir(options.worktree);
   await mkdir(homes, { recursive: true });
   const home = await mkdtemp(join(homes, `${basename(options.worktree)}-checks-`));
+  let prepared: ScoringTree | undefined;
+  let headMovedFrom: string | undefined;
+  let run: ChecksRun;
   try {
-    const tree = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, justCommitted: options.justCommitted });
-    prepared = tree;
-    tampered = tree.tampered;
-    headMovedFrom = tree.headMovedFrom;
-    branch = tree.branch;
-    const sandbox = options.checkSandbox?.(home);
-    if (!sandbox) ownFiles = await watchWorktreeOwnFiles(options.worktree);
-    // Base's kept files, as the preparation left them, watched from here on: setup run again (below)
-    // runs code of the candidate's too (a `prepare` script of the frozen package.json that runs one of
-    // its files, a dependency its lockfile points at), after the frozen restore.
-    const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept, signal: options.signal });
-    const changed = (await options.setupGuard?.changed()) ?? [];
-    if (changed.length > 0) {
-      // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
-      // Setup's writes are kept: no throwaway layer for it.
-      const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false, throwaway: [] });
-      await guardTheWorktree();
-      // What it left beside the setup paths is not the scoring tree's.
-      const removed = await removeNewLeftovers(options.worktree, options.keepPaths, options.signal);
-      setupRebuilt = { changed, ...(rebuilt.ok ? {} : { error: rebuilt.error.message }), ...(removed.length > 0 ? { removed } : {}) };
-    }
-    checks = await runChecks(options.checks, {
-      cwd: options.worktree,
-      env: { ...options.env, ...cleanHomeEnv(home) },
-      signal: options.signal,
-      logDir: options.logDir,
-      logRedactor: options.logRedactor,
-      onCheck: options.onCheck,
-      // What setup made is the checks' to read and write, but what one check writes there is thrown
-      // away after it (../process/sandbox.ts throwaway): code that one check runs cannot change the
-      // tool, module or cache a later check runs, and the change cannot stay for later scorings.
-      sandbox: sandbox && { ...sandbox, throwaway: [...(sandbox.throwaway ?? []), ...options.keepPaths.map((path) => join(options.worktree, path))] },
-      // A check that replaced the folder: the next one would run in what stands there now.
-      beforeEach: guardTheWorktree,
-    });
-    await guardTheWorktree(); // after the last check: what it changed is counted here
-    const rewritten = [...(await keptFiles.changed()), ...ownFilesChanged];
-    if (rewritten.length > 0) {
-      keptFilesChanged = rewritten;
-      const seen = new Set(tampered.map((p) => p.path));
-      tampered = [...tampered, ...rewritten.filter((p) => !seen.has(p.path))];
-    }
+    prepared = await prepareScoringTree(options.worktree, { ...rules, editable, keep: options.keepPaths, justCommitted: options.justCommitted });
+    headMovedFrom = prepared.headMovedFrom;
+    run = await runChecksInTree(options, prepared, { home, kept, guard });
   } finally {
-    // Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
-    // candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
-    try {
-      await guardTheWorktree();
-      // With the preparation's stamp, only what the checks changed is undone (nothing, usually).
-      const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch, tree: prepared });
-      headMovedFrom ??= putBack.branchMovedTo;
-      // After the checks, which may write caches there too: the next agent's changes are what counts.
-      await options.setupGuard?.seal();
-    } finally {
-      await removeTree(home);
-    }
+    const branchMovedTo = await putBackAfterChecks(options, { guard, home, prepared });
+    headMovedFrom ??= branchMovedTo;
   }
+  const { checks, tampered, setupRebuilt, keptFilesChanged } = run;
   return {
     // The checks' points are not the candidate's when its code changed what the spec keeps (./kept-files-watch.ts).
     score: keptFilesChanged ? 0 : checks.reduce((sum, c) => sum + c.points, 0),
@@ -195,6 +119,135 @@ export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
     ...(setupRebuilt ? { setupRebuilt } : {}),
     ...(keptFilesChanged ? { keptFilesChanged } : {}),
   };
+}
+
+/**
+ * The folder as the scoring finds it. Setup run again and the checks run the candidate's code,
+ * which without the sandbox can rename the folder and put a link to a folder of the user's in its
+ * place (their checkout: `git rev-parse --git-common-dir` says where it is). Nothing of bestof's
+ * may happen there then: the put-back would `git reset --hard` the user's branch to the
+ * candidate's commit and `git clean` their files, and HEAD would be attached to the candidate's
+ * branch. So before every step that follows code of the candidate's, the folder is looked at
+ * (one lstat), and a folder that is not this one ends the candidate (WorktreeReplacedError: its
+ * commit is on its branch, kept by finish; the folder is left as it is).
+ *
+ * Its own git files (its `.git` link, its admin dir's `config.worktree`...), watched when the
+ * checks run without the sandbox (which keeps them read-only): the same code can point the link at
+ * the user's git dir, or set `core.worktree` to the user's checkout, and every git call of
+ * bestof's in the worktree would then act there (the put-back's `git reset --hard` and `git
+ * clean`). They are put back before that can happen, and the scoring counts no point (as for a
+ * kept file changed, below).
+ */
+interface WorktreeGuard {
+  /** Before each step that follows code of the candidate's, and before the put-back: the folder, then its own git files. */
+  check(): Promise<void>;
+  /** From here on, its own git files are watched (the checks run without the sandbox). */
+  watchOwnFiles(): Promise<void>;
+  /** Its own git files that were changed and put back, once each. */
+  readonly ownFilesChanged: readonly TamperedPath[];
+}
+
+async function guardWorktree(worktree: string): Promise<WorktreeGuard> {
+  const folder = await lstat(worktree);
+  let ownFiles: OwnFilesWatch | undefined;
+  const ownFilesChanged: TamperedPath[] = [];
+  return {
+    ownFilesChanged,
+    async watchOwnFiles() {
+      ownFiles = await watchWorktreeOwnFiles(worktree);
+    },
+    async check() {
+      const now = await replacedFolder(worktree, folder);
+      if (now !== undefined) throw new WorktreeReplacedError(worktree, now);
+      for (const change of (await ownFiles?.putBack()) ?? []) {
+        // Once each, however many checks changed it again.
+        if (!ownFilesChanged.some((p) => p.path === change.path)) ownFilesChanged.push({ ...change, rule: 'frozen' });
+      }
+    },
+  };
+}
+
+/** What the checks found in the prepared tree, and what the candidate's code changed meanwhile. */
+interface ChecksRun {
+  readonly checks: CheckOutcome[];
+  readonly tampered: Scoring['tampered'];
+  readonly setupRebuilt: Scoring['setupRebuilt'];
+  readonly keptFilesChanged: Scoring['keptFilesChanged'];
+}
+
+/** Setup made anew where an agent changed it, then the checks, in the prepared tree; the kept files and the worktree watched throughout. */
+async function runChecksInTree(
+  options: ScoreOptions,
+  tree: ScoringTree,
+  context: { readonly home: string; readonly kept: readonly string[]; readonly guard: WorktreeGuard },
+): Promise<ChecksRun> {
+  const { home, kept, guard } = context;
+  const sandbox = options.checkSandbox?.(home);
+  if (!sandbox) await guard.watchOwnFiles();
+  // Base's kept files, as the preparation left them, watched from here on: setup run again (below)
+  // runs code of the candidate's too (a `prepare` script of the frozen package.json that runs one of
+  // its files, a dependency its lockfile points at), after the frozen restore.
+  const keptFiles = await watchKeptFiles(options.worktree, { base: options.baseCommit, kept, signal: options.signal });
+  const setupRebuilt = await rebuildChangedSetup(options, sandbox, guard);
+  const checks = await runChecks(options.checks, {
+    cwd: options.worktree,
+    env: { ...options.env, ...cleanHomeEnv(home) },
+    signal: options.signal,
+    logDir: options.logDir,
+    logRedactor: options.logRedactor,
+    onCheck: options.onCheck,
+    // What setup made is the checks' to read and write, but what one check writes there is thrown
+    // away after it (../process/sandbox.ts throwaway): code that one check runs cannot change the
+    // tool, module or cache a later check runs, and the change cannot stay for later scorings.
+    sandbox: sandbox && { ...sandbox, throwaway: [...(sandbox.throwaway ?? []), ...options.keepPaths.map((path) => join(options.worktree, path))] },
+    // A check that replaced the folder: the next one would run in what stands there now.
+    beforeEach: () => guard.check(),
+  });
+  await guard.check(); // after the last check: what it changed is counted here
+  let tampered = tree.tampered;
+  let keptFilesChanged: Scoring['keptFilesChanged'];
+  const rewritten = [...(await keptFiles.changed()), ...guard.ownFilesChanged];
+  if (rewritten.length > 0) {
+    keptFilesChanged = rewritten;
+    const seen = new Set(tampered.map((p) => p.path));
+    tampered = [...tampered, ...rewritten.filter((p) => !seen.has(p.path))];
+  }
+  return { checks, tampered, setupRebuilt, keptFilesChanged };
+}
+
+/** Setup output an agent had changed, made anew before the checks (undefined: nothing had changed). */
+async function rebuildChangedSetup(options: ScoreOptions, sandbox: SandboxLayout | undefined, guard: WorktreeGuard): Promise<Scoring['setupRebuilt']> {
+  const changed = (await options.setupGuard?.changed()) ?? [];
+  if (changed.length === 0) return undefined;
+  // The checks' sandbox, but the machine's network: setup installs (npm ci downloads).
+  // Setup's writes are kept: no throwaway layer for it.
+  const rebuilt = await options.setupGuard!.rebuild(options.signal, sandbox && { ...sandbox, ownNetwork: false, throwaway: [] });
+  await guard.check();
+  // What it left beside the setup paths is not the scoring tree's.
+  const removed = await removeNewLeftovers(options.worktree, options.keepPaths, options.signal);
+  return { changed, ...(rebuilt.ok ? {} : { error: rebuilt.error.message }), ...(removed.length > 0 ? { removed } : {}) };
+}
+
+/**
+ * Whatever the checks did (or a failed preparation), the worktree goes back to exactly the
+ * candidate's commit and its leftovers; no signal, so that a cancel cannot interrupt the put-back.
+ * Returns where the candidate's branch had been moved to, if the put-back found it moved.
+ */
+async function putBackAfterChecks(
+  options: ScoreOptions,
+  context: { readonly guard: WorktreeGuard; readonly home: string; readonly prepared: ScoringTree | undefined },
+): Promise<string | undefined> {
+  const { guard, home, prepared } = context;
+  try {
+    await guard.check();
+    // With the preparation's stamp, only what the checks changed is undone (nothing, usually).
+    const putBack = await putBackScoringTree(options.worktree, { commit: options.commit, keep: options.keepPaths, branch: prepared?.branch, tree: prepared });
+    // After the checks, which may write caches there too: the next agent's changes are what counts.
+    await options.setupGuard?.seal();
+    return putBack.branchMovedTo;
+  } finally {
+    await removeTree(home);
+  }
 }
 
 /**

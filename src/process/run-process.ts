@@ -72,34 +72,12 @@ export async function runProcess(
 ): Promise<ProcessResult> {
   const start = performance.now();
   const maxTail = options.maxBufferTail ?? DEFAULT_MAX_BUFFER_TAIL;
-  const notStarted = (extra: Partial<ProcessResult>): ProcessResult => ({
-    exitCode: undefined,
-    signal: undefined,
-    timedOut: false,
-    canceled: false,
-    spawnError: undefined,
-    durationMs: performance.now() - start,
-    stdout: '',
-    stderr: '',
-    ok: false,
-    ...extra,
-  });
+  const notStarted = (extra: Partial<ProcessResult>): ProcessResult => notStartedResult(start, extra);
   if (options.signal?.aborted) return notStarted({ canceled: true });
 
-  // The raw log keeps the first and the last MB of the output (./capped-log.ts: an agent that prints
-  // gigabytes does not fill the disk) and never fails the run; what goes into it passes the
-  // caller's secret redaction first, which holds back the end of a chunk until the next one so that
-  // a secret cut across two chunks is still found.
-  let log: CappedLog | undefined;
-  if (options.logFile !== undefined) {
-    try {
-      log = await openCappedLog(options.logFile);
-    } catch (error) {
-      return notStarted({ spawnError: `cannot open log file ${options.logFile}: ${(error as Error).message}` });
-    }
-  }
-  const redactor = log !== undefined ? options.logRedactor : undefined;
-  const writeLog = log === undefined ? undefined : (chunk: Uint8Array): void => log.write(redactor ? redactor.push(chunk) : chunk);
+  const opened = await openRawLog(options);
+  if ('error' in opened) return notStarted({ spawnError: opened.error });
+  const { log, redactor, writeLog } = opened;
 
   // A throwing line callback is a bug in our code: kill the child and rethrow at the end.
   let callbackError: unknown;
@@ -135,25 +113,120 @@ export async function runProcess(
     return notStarted({ spawnError: spawnErrorMessage(file, options.cwd, error as NodeJS.ErrnoException) });
   }
   if (child.pid !== undefined) liveChildren.set(child.pid, tag);
+  connectStreams(child, out, err, options.input);
+
+  const outcome = outcomeOf(child, file, options.cwd);
+  const termination = watchForTermination(child, options);
+  const result = await outcome;
+  const durationMs = performance.now() - start;
+  termination.stop();
+  // The child is gone; take whatever it left behind with it (before draining: a daemon holding the pipes then closes them).
+  if (child.pid !== undefined) sweepAfterExit(child.pid, tag);
+
+  await Promise.all([drain(child.stdout), drain(child.stderr)]);
+  out.end();
+  err.end();
+  if (log !== undefined) {
+    if (redactor) log.write(redactor.end());
+    await log.close();
+  }
+  if (callbackError !== undefined) throw callbackError;
+
+  const { timedOut, canceled } = termination;
+  const exitCode = result.kind === 'exit' ? (result.code ?? undefined) : undefined;
+  const spawnError = result.kind === 'spawnError' ? result.message : undefined;
+  return {
+    exitCode,
+    signal: result.kind === 'exit' ? (result.signal ?? undefined) : undefined,
+    timedOut,
+    canceled,
+    spawnError,
+    durationMs,
+    stdout: out.tail(),
+    stderr: err.tail(),
+    ok: exitCode === 0 && !timedOut && !canceled && spawnError === undefined,
+  };
+}
+
+/** The result of a child that never started (canceled before, or refused): nothing ran, nothing to read. */
+function notStartedResult(start: number, extra: Partial<ProcessResult>): ProcessResult {
+  return {
+    exitCode: undefined,
+    signal: undefined,
+    timedOut: false,
+    canceled: false,
+    spawnError: undefined,
+    durationMs: performance.now() - start,
+    stdout: '',
+    stderr: '',
+    ok: false,
+    ...extra,
+  };
+}
+
+interface RawLog {
+  readonly log: CappedLog | undefined;
+  readonly redactor: RunProcessOptions['logRedactor'];
+  readonly writeLog: ((chunk: Uint8Array) => void) | undefined;
+}
+
+/**
+ * The raw log keeps the first and the last MB of the output (./capped-log.ts: an agent that prints
+ * gigabytes does not fill the disk) and never fails the run; what goes into it passes the
+ * caller's secret redaction first, which holds back the end of a chunk until the next one so that
+ * a secret cut across two chunks is still found. A log that cannot be opened is an error value.
+ */
+async function openRawLog(options: RunProcessOptions): Promise<RawLog | { readonly error: string }> {
+  let log: CappedLog | undefined;
+  if (options.logFile !== undefined) {
+    try {
+      log = await openCappedLog(options.logFile);
+    } catch (error) {
+      return { error: `cannot open log file ${options.logFile}: ${(error as Error).message}` };
+    }
+  }
+  const redactor = log !== undefined ? options.logRedactor : undefined;
+  const writeLog = log === undefined ? undefined : (chunk: Uint8Array): void => log.write(redactor ? redactor.push(chunk) : chunk);
+  return { log, redactor, writeLog };
+}
+
+/** The child's output into the sinks, and its input (if any) into its stdin, which is then closed. */
+function connectStreams(child: ChildProcess, out: OutputSink, err: OutputSink, input: string | undefined): void {
   child.stdout?.on('data', (chunk: Uint8Array) => out.push(chunk));
   child.stderr?.on('data', (chunk: Uint8Array) => err.push(chunk));
-  if (options.input !== undefined && child.stdin) {
+  if (input !== undefined && child.stdin) {
     // A child that exits without reading all of its input is not an error of ours (EPIPE).
     child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input);
+    child.stdin.end(input);
   }
+}
 
-  const outcome = new Promise<Outcome>((resolve) => {
+/** How the child ended: its exit, or the error that kept it from starting. */
+function outcomeOf(child: ChildProcess, file: string, cwd: string): Promise<Outcome> {
+  return new Promise<Outcome>((resolve) => {
     // Resolve on 'exit', not on 'close': that one also waits for the pipes to close, which a
     // grandchild holding them open would delay forever.
     child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
     // The child could not be started (ENOENT, EACCES, no such folder): no 'exit' comes then.
     // An 'error' of a started child (a failed kill) leaves the outcome to 'exit'.
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (child.pid === undefined) resolve({ kind: 'spawnError', message: spawnErrorMessage(file, options.cwd, error) });
+      if (child.pid === undefined) resolve({ kind: 'spawnError', message: spawnErrorMessage(file, cwd, error) });
     });
   });
+}
 
+/** Why the child was stopped, if it was; `stop` clears the timers and the abort listener once it has exited. */
+interface Termination {
+  readonly timedOut: boolean;
+  readonly canceled: boolean;
+  stop(): void;
+}
+
+/**
+ * The timeout and the caller's abort: either sends SIGTERM to the child's group, then SIGKILL
+ * after the grace period. The first one to come is the reason recorded.
+ */
+function watchForTermination(child: ChildProcess, options: RunProcessOptions): Termination {
   let timedOut = false;
   let canceled = false;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -171,36 +244,18 @@ export async function runProcess(
   // The signal may have been aborted while we were opening the log file.
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  const result = await outcome;
-  const durationMs = performance.now() - start;
-  clearTimeout(timeoutTimer);
-  clearTimeout(graceTimer);
-  options.signal?.removeEventListener('abort', onAbort);
-  // The child is gone; take whatever it left behind with it (before draining: a daemon holding the pipes then closes them).
-  if (child.pid !== undefined) sweepAfterExit(child.pid, tag);
-
-  await Promise.all([drain(child.stdout), drain(child.stderr)]);
-  out.end();
-  err.end();
-  if (log !== undefined) {
-    if (redactor) log.write(redactor.end());
-    await log.close();
-  }
-  if (callbackError !== undefined) throw callbackError;
-
-  const exitCode = result.kind === 'exit' ? (result.code ?? undefined) : undefined;
-  const spawnError = result.kind === 'spawnError' ? result.message : undefined;
   return {
-    exitCode,
-    signal: result.kind === 'exit' ? (result.signal ?? undefined) : undefined,
-    timedOut,
-    canceled,
-    spawnError,
-    durationMs,
-    stdout: out.tail(),
-    stderr: err.tail(),
-    ok: exitCode === 0 && !timedOut && !canceled && spawnError === undefined,
+    get timedOut() {
+      return timedOut;
+    },
+    get canceled() {
+      return canceled;
+    },
+    stop() {
+      clearTimeout(timeoutTimer);
+      clearTimeout(graceTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+    },
   };
 }
 
