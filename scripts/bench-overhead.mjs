@@ -73,9 +73,9 @@
  * The object store's guards (`--no-store-cost` skips it): at every size, in a worktree of the
  * fixture repo, `--repeat` x 5 alternated rounds of three steps, each timed alone: the baseline, a
  * `git status --porcelain` (one git process that looks at every file, which every candidate's commit
- * step pays anyway); the git scratch an agent call gets in the sandbox (dist/git/agent-git-scratch.js:
+ * step pays anyway); the git scratch an agent call gets in the sandbox (dist/git/guards/agent-git-scratch.js:
  * emptied, an alternates file, a copy of the index); and the content comparison of the kept files
- * before the checks (dist/git/content-check.js) with every file of the repo kept, the worst case (a
+ * before the checks (dist/git/guards/content-check.js) with every file of the repo kept, the worst case (a
  * spec keeps its tests, a part of them). Medians, and each as a ratio to the baseline.
  *
  * These are shared machines: the exit code never depends on the ratios; non-zero means

@@ -15,7 +15,7 @@
  *   overlay   create: one overlay holder (src/process/overlay-holder.ts), the shared base checkout
  *             (one `git worktree add --detach`), then for each candidate its branch, its admin entry
  *             (`git worktree add --no-checkout`), its index copied from the base's, its mount, at the
- *             same concurrency (dist/git/cow-worktree.js: what bestof would run);
+ *             same concurrency (dist/git/worktrees/cow-worktree.js: what bestof would run);
  *             status: `git status --porcelain` in each worktree inside the holder's namespace (nsenter).
  *
  * Between the sides (untimed) every worktree, branch, layer and base is removed. The result per size:

@@ -11,7 +11,7 @@
  * above the maximum, so that every candidate runs every iteration.
  *
  * A `git` wrapper first on PATH appends each call (time, folder, argv) to a log, then execs the
- * real git. src/git/spawn-git.ts spawns `git` through child_process.spawn with the
+ * real git. src/git/running/spawn-git.ts spawns `git` through child_process.spawn with the
  * environment bestof hands it, whose PATH is the run's: the wrapper sees every call bestof makes
  * (the script checks that the log is not empty). Processes git itself starts (`git worktree add`
  * checking out) run from git's exec path and are not counted: only bestof's own.

@@ -1,8 +1,8 @@
 /**
  * A process's line of `/proc/<pid>/stat` (Linux): what bestof reads to tell a live process from a
  * gone one, and a process from another that got its pid later (pids are reused; some machines
- * count only to 32768): the repository lock's holder (src/git/repo-lock.ts), a run's bestof
- * (src/engine/run-lock.ts), a process tree walked to stop it (src/process/tagged-processes.ts).
+ * count only to 32768): the repository lock's holder (src/git/running/repo-lock.ts), a run's bestof
+ * (src/engine/record/run-lock.ts), a process tree walked to stop it (src/process/tagged-processes.ts).
  * A leaf module, like result.ts, so that all three layers read it the same way (src/git may not
  * import src/process).
  */

@@ -9,12 +9,13 @@
  * src/printable.ts (text safe to print, for every writer of plain output). Every
  * relative import of every file under src/ is checked against the table below; so are the
  * packages that belong to one layer only (ink and react to the UI, child_process to src/process
- * and to src/git/spawn-git.ts, git's own runner).
+ * and to src/git/running/spawn-git.ts, git's own runner).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './helpers/cli.js';
+import { importCycles, importGraph } from '../scripts/lib/import-cycles.mjs';
 
 const SRC = join(PROJECT_ROOT, 'src');
 
@@ -140,6 +141,24 @@ function packageImports(test: (specifier: string) => boolean, allowedIn: (file: 
     .flatMap((f) => f.imports.filter((i) => test(i.specifier)).map((i) => `${f.path} imports ${i.specifier}`));
 }
 
+/**
+ * The rooms of src/engine and src/git, bottom to top: a file imports files of its own room and of
+ * the rooms below, never above (docs/design/architecture.md says what each holds). `.` is the
+ * folder itself (words.ts, exit-codes.ts), below every room. A room's sub-folders are the room's
+ * (the run's stages are the run's).
+ */
+const ROOMS: Readonly<Record<'engine' | 'git', readonly string[]>> = {
+  engine: ['.', 'record', 'workspace', 'sandbox', 'plan', 'scoring', 'select', 'loop', 'vote', 'merge', 'cleanup', 'run'],
+  git: ['running', 'guards', 'worktrees', 'history'],
+};
+
+/** `engine/loop/iteration.ts` -> { layer: 'engine', room: 'loop' }; `engine/words.ts` -> room '.'. */
+function roomOf(path: string): { layer: 'engine' | 'git'; room: string } | undefined {
+  const [layer, room, ...rest] = path.split('/');
+  if (layer !== 'engine' && layer !== 'git') return undefined;
+  return { layer, room: rest.length === 0 ? '.' : (room as string) };
+}
+
 describe('architecture', () => {
   it('finds the source files, each in a layer of the table', () => {
     expect(files.length).toBeGreaterThan(20);
@@ -196,6 +215,44 @@ describe('architecture', () => {
     }
   });
 
+  it('no files import each other in a circle, type imports included: a reader can start at the bottom of each folder', () => {
+    expect(importCycles(importGraph(SRC))).toEqual([]);
+  });
+
+  it('every file of src/engine and src/git is in a room of the table', () => {
+    const stray = files.flatMap((f) => {
+      const at = roomOf(f.path);
+      return at && !ROOMS[at.layer].includes(at.room) ? [f.path] : [];
+    });
+    expect(stray).toEqual([]);
+    // And every room of the table holds files: a room that went away leaves the table.
+    for (const layer of ['engine', 'git'] as const) {
+      const rooms = new Set(files.flatMap((f) => (roomOf(f.path)?.layer === layer ? [roomOf(f.path)?.room] : [])));
+      expect(ROOMS[layer].filter((room) => !rooms.has(room)), layer).toEqual([]);
+    }
+  });
+
+  it('each room of src/engine and src/git imports only its own and the rooms below it, type imports included', () => {
+    const upward = files.flatMap((f) => {
+      const from = roomOf(f.path);
+      if (!from) return [];
+      const order = ROOMS[from.layer];
+      return f.imports.flatMap((i) => {
+        const to = roomOf(target(f.path, i.specifier) ?? '');
+        if (!to || to.layer !== from.layer) return [];
+        return order.indexOf(to.room) > order.indexOf(from.room) ? [`${f.path} (${from.room}) -> ${i.specifier} (${to.room})`] : [];
+      });
+    });
+    expect(upward).toEqual([]);
+  });
+
+  it('the stages of the run are its own: only src/engine/run/run.ts lists them', () => {
+    const importers = files.flatMap((f) =>
+      f.imports.some((i) => (target(f.path, i.specifier) ?? '').startsWith('engine/run/stages/')) && !f.path.startsWith('engine/run/stages/') ? [f.path] : [],
+    );
+    expect(importers).toEqual(['engine/run/run.ts']);
+  });
+
   it('nothing imports the CLI', () => {
     const offenders = files
       .filter((f) => f.layer !== 'cli')
@@ -207,8 +264,8 @@ describe('architecture', () => {
     expect(packageImports((s) => /^(ink|react)($|\/|-)/.test(s), (f) => f.layer === 'ui')).toEqual([]);
   });
 
-  it('only src/process spawns processes, and git\'s runner (src/git/spawn-git.ts) git', () => {
-    expect(packageImports((s) => /^(node:)?child_process$/.test(s), (f) => f.layer === 'process' || f.path === 'git/spawn-git.ts')).toEqual([]);
+  it('only src/process spawns processes, and git\'s runner (src/git/running/spawn-git.ts) git', () => {
+    expect(packageImports((s) => /^(node:)?child_process$/.test(s), (f) => f.layer === 'process' || f.path === 'git/running/spawn-git.ts')).toEqual([]);
   });
 
   it('git runs only in src/git: only it imports its runners, and nobody spawns git', () => {
@@ -216,12 +273,12 @@ describe('architecture', () => {
       .filter((f) => f.layer !== 'git')
       .flatMap((f) =>
         f.imports
-          .filter((i) => ['git/exec.js', 'git/spawn-git.js'].includes(target(f.path, i.specifier) ?? ''))
+          .filter((i) => ['git/running/exec.js', 'git/running/spawn-git.js'].includes(target(f.path, i.specifier) ?? ''))
           .map((i) => `${f.path} imports ${i.specifier}`),
       );
     expect(runner).toEqual([]);
     const spawnsGit = files
-      .filter((f) => f.path !== 'git/spawn-git.ts')
+      .filter((f) => f.path !== 'git/running/spawn-git.ts')
       .filter((f) => /\b(runProcess|runShell|execa|spawn|execFile)\(\s*['"`]git['"`\s]/.test(f.text))
       .map((f) => f.path);
     expect(spawnsGit).toEqual([]);

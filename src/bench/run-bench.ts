@@ -13,7 +13,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import { headCommit } from '../git/task-repo.js';
+import { headCommit } from '../git/worktrees/task-repo.js';
 import { formatDuration } from '../spec/duration.js';
 import { packageRoot } from '../package-root.js';
 import type { LoadedBench } from './bench-spec.js';

@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { cloneAt, headCommit, repoFromFolder } from '../git/task-repo.js';
+import { cloneAt, headCommit, repoFromFolder } from '../git/worktrees/task-repo.js';
 import type { LoadedSpec } from '../spec/load.js';
 import { pathsToCheck } from '../spec/file-rules.js';
 import { resolveSpecPath } from '../spec/load.js';

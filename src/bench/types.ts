@@ -12,7 +12,7 @@
  * reports list them apart. Their cost and duration are left out of the per-agent statistics
  * for the same reason (a trial that never started has no meaningful cost).
  */
-import type { RunStatus } from '../engine/events.js';
+import type { RunStatus } from '../engine/record/events.js';
 
 /** The bench.json format this code reads and writes; a file of another format is refused. */
 export const BENCH_FORMAT_VERSION = 1;

@@ -21,11 +21,11 @@
  * the checks would otherwise run through the link.
  */
 import { resolve, sep } from 'node:path';
-import { changedPaths, type PathChange } from '../git/diff.js';
-import { indexEntriesOffDisk } from '../git/content-check.js';
-import { checkoutPathsFrom, cleanUntracked, globPathspec, literalPathspec, removeFromIndex, resetHard } from '../git/paths.js';
-import { resolveCommit } from '../git/repo.js';
-import { pathsMatching } from '../git/tree.js';
+import { changedPaths, type PathChange } from '../git/history/diff.js';
+import { indexEntriesOffDisk } from '../git/guards/content-check.js';
+import { checkoutPathsFrom, cleanUntracked, globPathspec, literalPathspec, removeFromIndex, resetHard } from '../git/worktrees/paths.js';
+import { resolveCommit } from '../git/running/repo.js';
+import { pathsMatching } from '../git/history/tree.js';
 import { removeTree } from '../owned-tree.js';
 
 /** What a candidate's commit did to a frozen path, compared with base. */
@@ -256,10 +256,10 @@ export async function restoreFrozenPathsAtCommit(worktree: string, opts: Restore
 /**
  * After the restore of the kept paths (the frozen ones, as base has them in the index now): any
  * of their files on disk that is not the blob the index names, compared by content
- * (../git/content-check.ts), is written anew from base and returned as tampering. git trusts an
+ * (../git/guards/content-check.ts), is written anew from base and returned as tampering. git trusts an
  * index entry's stat data, so an index that names base's blob over a gutted file on disk hides
  * it from the tree diff and the reset above: only the content shows it. Within the sandbox no
- * agent writes the index (its git has a scratch index: ../git/agent-git-scratch.ts); without it,
+ * agent writes the index (its git has a scratch index: ../git/guards/agent-git-scratch.ts); without it,
  * this is what finds such an index. Paths already recorded are not recorded twice.
  */
 export async function restoreKeptOffDisk(worktree: string, opts: FrozenOptions & { readonly recorded: readonly TamperedPath[] }): Promise<TamperedPath[]> {

@@ -31,7 +31,7 @@ const OWN_NETWORK_HINT =
 const NOT_FOUND = /command not found|No such file or directory/;
 
 /**
- * Added to such a check's output: a check's HOME is a fresh folder of its own (src/engine/score.ts),
+ * Added to such a check's output: a check's HOME is a fresh folder of its own (src/engine/scoring/score.ts),
  * so `~/bin/tool` is not the user's, and in the sandbox the rest of the user's HOME is hidden too.
  */
 const HIDDEN_PROGRAM_HINT =
@@ -85,9 +85,9 @@ export interface RunChecksOptions {
   /** Secret redaction for the checks' logs: a new redactor per check. @default none */
   readonly logRedactor?: (() => LogRedactor) | undefined;
   readonly onCheck?: (outcome: CheckOutcome) => void;
-  /** The checks' sandbox (src/engine/agent-sandbox.ts checkSandbox), or none: they run as the user. */
+  /** The checks' sandbox (src/engine/sandbox/agent-sandbox.ts checkSandbox), or none: they run as the user. */
   readonly sandbox?: SandboxLayout | undefined;
-  /** Runs before each check; what it throws ends the checks (../engine/score.ts: the worktree folder looked at, its own git files put back). */
+  /** Runs before each check; what it throws ends the checks (../engine/scoring/score.ts: the worktree folder looked at, its own git files put back). */
   readonly beforeEach?: (() => Promise<void>) | undefined;
 }
 

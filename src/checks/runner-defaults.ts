@@ -27,10 +27,10 @@
  * patterns (./frozen.ts keptAsInBase) into the scoring tree, the selection and the merge's revert.
  */
 import { parse as parseToml } from 'smol-toml';
-import { changedPaths } from '../git/diff.js';
-import { literalPathspec } from '../git/paths.js';
-import { showFile } from '../git/show.js';
-import { pathsMatching } from '../git/tree.js';
+import { changedPaths } from '../git/history/diff.js';
+import { literalPathspec } from '../git/worktrees/paths.js';
+import { showFile } from '../git/running/show.js';
+import { pathsMatching } from '../git/history/tree.js';
 import { RUNNER_DEFAULT_FILES, RUNNER_KEYED_FILES, RUNNER_KIND_MARKERS, runnerConfigs, type KeyedRunnerFile, type RunnerKind } from '../spec/runner-files.js';
 import { excludePathspecs, frozenPathspecs, type TamperedPath } from './frozen.js';
 

@@ -28,9 +28,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/paths.js';
-import { readHeadView } from '../git/head-view.js';
-import { resolveCommit } from '../git/repo.js';
+import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/worktrees/paths.js';
+import { readHeadView } from '../git/history/head-view.js';
+import { resolveCommit } from '../git/running/repo.js';
 import { findEditableViolations, isGitAttributes, restoreChangedPaths, restoreFrozenPathsAtCommit, restoreKeptOffDisk, withGitAttributes, type TamperedPath } from './frozen.js';
 import { openUpTree, removeTree } from '../owned-tree.js';
 
@@ -153,7 +153,7 @@ async function moveAside(worktree: string, keep: readonly string[], signal?: Abo
 }
 
 /**
- * After `[setup]` ran again over the scoring tree (src/engine/score.ts): every untracked or ignored
+ * After `[setup]` ran again over the scoring tree (src/engine/scoring/score.ts): every untracked or ignored
  * entry but the setup paths is new, made by setup or by the candidate's code it ran (a `prepare`
  * script running one of the candidate's files could leave a `conftest.py` for the checks), since
  * the agent's leftovers are aside already. They are removed (not moved aside: one of the same name
@@ -202,7 +202,7 @@ export async function putBackLeftovers(worktree: string): Promise<void> {
 export async function prepareScoringTree(worktree: string, opts: ScoringTreeOptions): Promise<ScoringTree> {
   const call = { signal: opts.signal };
   // HEAD's commit and the branch it is on (given back to it after the checks): as the commit step
-  // left them, or read in one git process (../git/head-view.ts), each on its own when git cannot
+  // left them, or read in one git process (../git/history/head-view.ts), each on its own when git cannot
   // give both (no commit on HEAD). A branch moved after the commit step is found by the put-back's
   // attachHead, which puts it back and says where it had gone.
   const view = opts.justCommitted ? { headRef: opts.justCommitted.branchRef, head: opts.commit } : await readHeadView(worktree, [], call);

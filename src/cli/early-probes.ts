@@ -1,5 +1,5 @@
 /**
- * What the planner (src/engine/plan.ts) will ask for, started before it asks, so that the wait
+ * What the planner (src/engine/plan/plan.ts) will ask for, started before it asks, so that the wait
  * overlaps another: the sandbox probe, a bwrap process, runs while `validate` loads the planner's
  * modules and while planRun's git calls run; the modules of the candidates' agent kinds load while
  * git answers. Both are cached per process (src/process/sandbox.ts, src/providers/definitions.ts):

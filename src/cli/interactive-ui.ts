@@ -6,13 +6,13 @@
  * never imports the engine's coordinator or git; Ink and React are loaded with `import()`
  * (ui/load-ink-ui.ts) only when this decides that stdout and stdin are an interactive terminal.
  */
-import { writeToChannel } from '../engine/channel.js';
-import type { RunEvent, RunEventListener } from '../engine/events.js';
-import { applyMergePolicy } from '../engine/merge-policy.js';
-import { runIsAlive } from '../engine/run-lock.js';
-import { reduceRunState, type RunState } from '../engine/run-state.js';
-import { diffText } from '../git/diff.js';
-import { currentBranch } from '../git/repo.js';
+import { writeToChannel } from '../engine/loop/channel.js';
+import type { RunEvent, RunEventListener } from '../engine/record/events.js';
+import { applyMergePolicy } from '../engine/merge/merge-policy.js';
+import { runIsAlive } from '../engine/record/run-lock.js';
+import { reduceRunState, type RunState } from '../engine/record/run-state.js';
+import { diffText } from '../git/history/diff.js';
+import { currentBranch } from '../git/running/repo.js';
 import { recordAfterRun } from '../report/after-run.js';
 import type { DiffLoader, UiCommands, WinnerChoiceResult } from '../ui/commands.js';
 import { wrapText } from '../ui/format/text.js';

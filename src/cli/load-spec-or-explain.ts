@@ -16,7 +16,7 @@ export async function findDefaultSpec(cwd: string): Promise<{ readonly path: str
   const here = join(cwd, DEFAULT_SPEC);
   if (existsSync(here)) return { path: here, found: true };
   // Loaded only here: with the spec named or found at once, no git runs before the spec has loaded.
-  const { workTreeTopLevel } = await import('../git/top-level.js');
+  const { workTreeTopLevel } = await import('../git/running/top-level.js');
   const root = await workTreeTopLevel(cwd);
   if (root === undefined) return { path: here, found: false };
   // git prints the root with symlinks resolved; walk from the same kind of path.

@@ -124,7 +124,7 @@ main(process.argv.slice(2)).then(
  * anything else is a bug of bestof's (exit 70).
  */
 async function reportUnexpected(error: unknown): Promise<void> {
-  const gitProblem = await import('../git/git-version.js').then((git) => git.gitProblem()).catch(() => undefined);
+  const gitProblem = await import('../git/running/git-version.js').then((git) => git.gitProblem()).catch(() => undefined);
   if (gitProblem !== undefined) {
     process.stderr.write(`bestof: ${gitProblem}\n`);
     process.exit(EXIT_CODES.badInput);

@@ -1,17 +1,17 @@
 /**
- * The plan of a run with the checks of the merge at its end (src/engine/merge-preflight.ts):
+ * The plan of a run with the checks of the merge at its end (src/engine/plan/merge-preflight.ts):
  * what `validate`, `run` and `resume` ask before anything is created, so that a run that could
  * only fail at its merge fails now, with exit 2 and nothing created.
  */
-import { openRepo } from '../git/repo.js';
-import { pullRequestReadiness } from '../engine/merge-preflight.js';
-import { planRun, type PlanOptions, type PlanResult } from '../engine/plan.js';
+import { openRepo } from '../git/running/repo.js';
+import { pullRequestReadiness } from '../engine/plan/merge-preflight.js';
+import { planRun, type PlanOptions, type PlanResult } from '../engine/plan/plan.js';
 import { err, ok } from '../result.js';
 import { resolveSpecPath, type LoadedSpec } from '../spec/load.js';
 import { startLoadingAgentKinds, startSandboxProbe } from './early-probes.js';
 
 /**
- * planRun (which judges the branch to merge into, ../engine/merge-preflight.ts mergeTargetProblem),
+ * planRun (which judges the branch to merge into, ../engine/plan/merge-preflight.ts mergeTargetProblem),
  * then what a pull request needs: gh, its login, an origin (it runs `gh`, which the engine's plan,
  * also made for tests and benches, does not need to).
  */

@@ -1,12 +1,12 @@
-import { openRepo } from '../git/repo.js';
-import { RECORD_FORMAT } from '../engine/events.js';
-import { listAllRunFolders, type RunListing } from '../engine/run-folder.js';
+import { openRepo } from '../git/running/repo.js';
+import { RECORD_FORMAT } from '../engine/record/events.js';
+import { listAllRunFolders, type RunListing } from '../engine/record/run-folder.js';
 import { readStateFile } from '../report/state-file.js';
-import type { RunState } from '../engine/run-state.js';
+import type { RunState } from '../engine/record/run-state.js';
 import { UsageError } from './usage-error.js';
 
 /**
- * A run recorded by a newer bestof, in a format this one does not know (../engine/events.ts
+ * A run recorded by a newer bestof, in a format this one does not know (../engine/record/events.ts
  * RECORD_FORMAT): resumed, cleaned or sent to by this bestof, it could be acted on wrongly. The
  * commands that read a run refuse it with this (exit 2); `ls` and `clean` name it and go on.
  */

@@ -8,13 +8,13 @@
  * key (a daemon one of them started), all SIGKILLed before bestof exits.
  */
 import { EXIT_CODES } from '../engine/exit-codes.js';
-import { killRunProcessesNow } from '../engine/leftovers.js';
-import { executeRun } from '../engine/run.js';
-import { readRunSecrets } from '../engine/run-context.js';
-import type { RunEventListener } from '../engine/events.js';
-import type { RunPlan } from '../engine/plan.js';
-import type { RunState } from '../engine/run-state.js';
-import type { SecretSet } from '../engine/secrets.js';
+import { killRunProcessesNow } from '../engine/sandbox/leftovers.js';
+import { executeRun } from '../engine/run/run.js';
+import { readRunSecrets } from '../engine/run/run-context.js';
+import type { RunEventListener } from '../engine/record/events.js';
+import type { RunPlan } from '../engine/plan/plan.js';
+import type { RunState } from '../engine/record/run-state.js';
+import type { SecretSet } from '../engine/sandbox/secrets.js';
 import { FORWARDED_CANCEL } from '../process/namespace.js';
 import { killAllChildrenNow } from '../process/run-process.js';
 import { renderJsonReport } from '../report/report.js';

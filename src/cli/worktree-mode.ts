@@ -7,8 +7,8 @@
  * overlayfs in user namespaces, BESTOF_OVERLAY=off), or a path overlayfs cannot carry, the run goes
  * on with plain worktrees and says why.
  */
-import { cowBaseDir, cowLayerDir } from '../engine/cow-layout.js';
-import type { RunPlan } from '../engine/plan.js';
+import { cowBaseDir, cowLayerDir } from '../engine/workspace/cow-layout.js';
+import type { RunPlan } from '../engine/plan/plan.js';
 import type { Spec } from '../spec/schema.js';
 import { insideMountNamespace, namespaceMounts, runAgainInMountNamespace } from '../process/namespace.js';
 import { overlayAvailable, overlayPathProblem } from '../process/overlay-holder.js';

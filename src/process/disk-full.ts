@@ -3,7 +3,7 @@
  * EDQUOT), a process that could not start for it (its log file), or git's words for the same.
  * Nothing a candidate did, nothing retrying fixes, and every candidate meets it next: the run
  * stops, every candidate's work kept, to be resumed once there is room
- * (src/engine/run-phases/candidates.ts, src/engine/run.ts).
+ * (src/engine/run/stages/candidates.ts, src/engine/run/run.ts).
  */
 export function isDiskFull(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

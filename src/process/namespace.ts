@@ -1,6 +1,6 @@
 /**
  * bestof inside a mount namespace of its own, for copy-on-write worktrees
- * (src/git/cow-worktree.ts). An overlay mount is seen only inside the namespace that made it, and
+ * (src/git/worktrees/cow-worktree.ts). An overlay mount is seen only inside the namespace that made it, and
  * a process outside cannot even use it as a working folder (see ./overlay-holder.ts). So the
  * command that mounts (`bestof run`, `resume`, `clean`) runs itself again inside one:
  *

@@ -1,5 +1,5 @@
 /**
- * The agents' sandbox (Linux: bubblewrap, `bwrap`), also the checks' (src/engine/agent-sandbox.ts
+ * The agents' sandbox (Linux: bubblewrap, `bwrap`), also the checks' (src/engine/sandbox/agent-sandbox.ts
  * says what each gets). Every agent process (a candidate's, the reviewer's) sees the whole machine
  * read-only, with these exceptions:
  *
@@ -7,7 +7,7 @@
  *              of its own, a private /tmp, and whatever the layout adds: the agent's git scratch,
  *              shown in place of the shared `objects/` and of the worktree's own admin dir
  *              (`<common git dir>/worktrees/<name>`: index, HEAD), so that the agent's own `git
- *              add` works and writes neither (`redirected`; src/git/agent-git-scratch.ts)
+ *              add` works and writes neither (`redirected`; src/git/guards/agent-git-scratch.ts)
  *   read-only  everything else, among it the shared git dir (its objects too, where the scratch's
  *              alternates name them; config, hooks, info, refs, packed-refs) and the worktree's
  *              `.git` file (so the agent can point neither
@@ -57,7 +57,7 @@ export interface SandboxLayout {
   /**
    * Folders shown at another path than their own (`source` at `target`): the agent's git scratch in
    * place of the shared objects and the worktree's admin dir, and the real objects, read-only,
-   * where the scratch's alternates name them (src/git/agent-git-scratch.ts). Only where both exist.
+   * where the scratch's alternates name them (src/git/guards/agent-git-scratch.ts). Only where both exist.
    * @default none
    */
   readonly redirected?: readonly { readonly source: string; readonly target: string; readonly writable: boolean }[] | undefined;

@@ -51,7 +51,7 @@ export interface ProcessResult {
   readonly ok: boolean;
 }
 
-/** Redacts a stream of output chunk by chunk (src/engine/secrets.ts makes them; the process layer only calls them). */
+/** Redacts a stream of output chunk by chunk (src/engine/sandbox/secrets.ts makes them; the process layer only calls them). */
 export interface LogRedactor {
   /** What can be written now; the end of the chunk may be held back until the next one. */
   push(chunk: string | Uint8Array): string;

@@ -1,5 +1,5 @@
 /**
- * The HOME of a sandboxed agent: a folder of its own (see src/engine/agent-sandbox.ts), seeded
+ * The HOME of a sandboxed agent: a folder of its own (see src/engine/sandbox/agent-sandbox.ts), seeded
  * with copies of what its CLI needs to log in (each CLI's `homeSeed`, paths relative to HOME).
  * Only files that exist are copied, each once (a token the CLI refreshes inside stays there);
  * whatever the agent writes stays in its HOME and never reaches the user's.

@@ -146,7 +146,7 @@ async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, r
   return env;
 }
 
-/** A redactor of the run's secrets (src/engine/secrets.ts `SecretSet.redact`): values and shapes. */
+/** A redactor of the run's secrets (src/engine/sandbox/secrets.ts `SecretSet.redact`): values and shapes. */
 export type Redact = (text: string) => string;
 
 /**

@@ -40,7 +40,7 @@
  * Outcomes are classified inside the provider: classify-claude.ts, classify-codex.ts and
  * classify-gemini.ts (on top of classify-common.ts) for the CLIs, exit codes in command.ts,
  * the steps in script.ts. What the loop then does with each outcome is the engine's
- * exhaustive table (src/engine/outcome-policy.ts).
+ * exhaustive table (src/engine/loop/outcome-policy.ts).
  *
  * `Provider.close()` releases what a provider keeps between runs (a session, a terminal). The
  * engine calls it when a candidate ends, on cancel and on crash paths; it is idempotent, so a

@@ -1,5 +1,5 @@
 /**
- * How an agent call can end, every one a branch of its own in the engine (src/engine/outcome-policy.ts).
+ * How an agent call can end, every one a branch of its own in the engine (src/engine/loop/outcome-policy.ts).
  * A module without imports, so that the script provider's steps (./script-steps.ts), which name
  * outcomes, and the provider contract (./types.ts), which carries a script, do not import each other.
  */

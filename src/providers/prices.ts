@@ -74,7 +74,7 @@ export function costOf(usage: TokenUsage, price: ModelPrice): number {
 
 /**
  * The estimated cost of tokens spent on each model; `missing` names the models without a price
- * (they add nothing to `costUsd`, and make the cost unknown: src/engine/cost-known.ts) so the caller can say so.
+ * (they add nothing to `costUsd`, and make the cost unknown: src/engine/record/cost-known.ts) so the caller can say so.
  */
 export function estimateCost(table: PriceTable, perModel: readonly { model: string; usage: TokenUsage }[]): { costUsd: number; missing: string[] } {
   let costUsd = 0;

@@ -8,9 +8,9 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunEvent } from '../engine/events.js';
-import { REPORT_HTML_FILE, STATE_FILE } from '../engine/run-folder.js';
-import type { RunState } from '../engine/run-state.js';
+import type { RunEvent } from '../engine/record/events.js';
+import { REPORT_HTML_FILE, STATE_FILE } from '../engine/record/run-folder.js';
+import type { RunState } from '../engine/record/run-state.js';
 import { appendEvent, foldEventLog } from './event-log.js';
 import { writeRunHtml } from './html/write-run-html.js';
 import { writeReports } from './report-files.js';

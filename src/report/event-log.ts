@@ -8,9 +8,9 @@
 import { appendFileSync, closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { RunEvent, RunEventListener } from '../engine/events.js';
-import { EVENT_LOG_FILE } from '../engine/run-folder.js';
-import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
+import type { RunEvent, RunEventListener } from '../engine/record/events.js';
+import { EVENT_LOG_FILE } from '../engine/record/run-folder.js';
+import { initialRunState, reduceRunState, type RunState } from '../engine/record/run-state.js';
 
 export interface EventLogWriter {
   readonly listener: RunEventListener;

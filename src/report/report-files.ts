@@ -1,8 +1,8 @@
 /** report.json and report.md, written once, when the run finishes, from the folded state. */
 import { join } from 'node:path';
-import { REPORT_JSON_FILE, REPORT_MD_FILE } from '../engine/run-folder.js';
-import type { RunEvent, RunEventListener } from '../engine/events.js';
-import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
+import { REPORT_JSON_FILE, REPORT_MD_FILE } from '../engine/record/run-folder.js';
+import type { RunEvent, RunEventListener } from '../engine/record/events.js';
+import { initialRunState, reduceRunState, type RunState } from '../engine/record/run-state.js';
 import { renderJsonReport, renderMarkdownReport } from './report.js';
 import { writeFileAtomic } from './state-file.js';
 

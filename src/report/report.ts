@@ -6,8 +6,8 @@
  */
 import { relative } from 'node:path';
 import { checkLogName } from '../checks/check-log-name.js';
-import { chosenByUser, costIsKnown, type RunState } from '../engine/run-state.js';
-import { CHECK_LOGS_DIR, FINAL_CHECKS_DIR, iterationDir } from '../engine/run-folder.js';
+import { chosenByUser, costIsKnown, type RunState } from '../engine/record/run-state.js';
+import { CHECK_LOGS_DIR, FINAL_CHECKS_DIR, iterationDir } from '../engine/record/run-folder.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';

@@ -1,11 +1,11 @@
 /**
  * One line of `bestof ls` per run, from its state: id, name, outcome, candidates, duration and
  * winner. A run whose state still says "running" is either running (its bestof process is
- * alive, src/engine/run-lock.ts) or was interrupted (killed, or the machine went down); the
+ * alive, src/engine/record/run-lock.ts) or was interrupted (killed, or the machine went down); the
  * caller tells which. Either way its duration is the time from its start to its last event
  * (run-state.ts), not the 0 of a run.finished that never came.
  */
-import { chosenByUser, type RunState } from '../engine/run-state.js';
+import { chosenByUser, type RunState } from '../engine/record/run-state.js';
 import { formatDuration } from '../spec/duration.js';
 
 export interface RunListLineOptions {

@@ -3,8 +3,8 @@
  * event before any front end reacts to it), then the state snapshot and the reports. The CLI
  * wires these up beside the front end; the engine does not know they exist.
  */
-import type { RunEventListener } from '../engine/events.js';
-import type { RunState } from '../engine/run-state.js';
+import type { RunEventListener } from '../engine/record/events.js';
+import type { RunState } from '../engine/record/run-state.js';
 import { createEventLogWriter } from './event-log.js';
 import { createReportWriter } from './report-files.js';
 import { createStateFileWriter } from './state-file.js';

@@ -14,9 +14,9 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent, RunEventListener } from '../engine/events.js';
-import { STATE_FILE } from '../engine/run-folder.js';
-import { initialRunState, reduceRunState, type RunState } from '../engine/run-state.js';
+import type { RunEvent, RunEventListener } from '../engine/record/events.js';
+import { STATE_FILE } from '../engine/record/run-folder.js';
+import { initialRunState, reduceRunState, type RunState } from '../engine/record/run-state.js';
 
 export interface StateFileOptions {
   /** The state a resumed run starts from. @default the initial state */

@@ -5,9 +5,9 @@
  * agreement between voters, the order-flip rate, the length correlation, the voters that are
  * missing (a degraded result), and "too close to call" with both rankings.
  */
-import type { RunState } from '../engine/run-state.js';
+import type { RunState } from '../engine/record/run-state.js';
 import { plural } from '../engine/words.js';
-import type { VoteState } from '../engine/vote-record.js';
+import type { VoteState } from '../vote/record.js';
 import type { TallyStep } from '../vote/tally.js';
 
 const num = (n: number): string => String(Math.round(n * 1000) / 1000);

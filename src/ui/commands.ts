@@ -1,6 +1,6 @@
 /** What the front end may ask of the run, and of git, without importing either. */
-import type { ChooseWinnerResult, RunCommands } from '../engine/control.js';
-import type { RunEvent } from '../engine/events.js';
+import type { ChooseWinnerResult, RunCommands } from '../engine/run/control.js';
+import type { RunEvent } from '../engine/record/events.js';
 import type { MergeMode } from '../spec/schema.js';
 import type { Capabilities } from './state/keys.js';
 

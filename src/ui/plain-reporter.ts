@@ -5,7 +5,7 @@
  * line is made printable (src/printable.ts): a sequence the terminal would obey, or a newline
  * that would start a forged line, is shown escaped.
  */
-import type { RunEvent } from '../engine/events.js';
+import type { RunEvent } from '../engine/record/events.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable } from '../printable.js';
 import { voteEventLine } from './vote-lines.js';

@@ -4,8 +4,8 @@
  * loads either.
  */
 import { render } from 'ink';
-import type { RunEvent, RunEventListener } from '../engine/events.js';
-import type { RunState } from '../engine/run-state.js';
+import type { RunEvent, RunEventListener } from '../engine/record/events.js';
+import type { RunState } from '../engine/record/run-state.js';
 import type { DiffLoader, UiCommands } from './commands.js';
 import { App } from './components/App.js';
 import { ThemeContext } from './hooks/useTheme.js';

@@ -2,7 +2,7 @@
  * One line per vote event for the plain output (./plain-reporter.ts calls this for the
  * `vote.*` events), saying what happened and, for a call that did not count, why.
  */
-import type { EventOf } from '../engine/events.js';
+import type { EventOf } from '../engine/record/events.js';
 import { plural } from '../engine/words.js';
 
 export type VoteEvent = EventOf<'vote.started'> | EventOf<'vote.call'> | EventOf<'vote.finished'> | EventOf<'vote.skipped'>;

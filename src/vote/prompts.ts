@@ -59,7 +59,7 @@ function reviewsSection(reviews: readonly EarlierReview[]): string {
 /**
  * How code passes the checks without doing the task, in the judges' words: the checks run the
  * candidate's code, which decides what the test process reports (docs/protection.md, "What no sandbox
- * solves"). The vote's rules and the reviewer's built-in instructions (../engine/review.ts) name them.
+ * solves"). The vote's rules and the reviewer's built-in instructions (../engine/select/review.ts) name them.
  */
 export const WAYS_TO_PASS_WITHOUT_THE_TASK =
   "code that ends the process early (an exit with status 0 as soon as it is loaded), patches or silences the test framework or its reporting, special-cases the tests' inputs, or switches a linter or type checker off";

@@ -1,5 +1,5 @@
 /**
- * Files that run code in the user's checkout after the merge (src/engine/autorun-files.ts): a
+ * Files that run code in the user's checkout after the merge (src/engine/select/autorun-files.ts): a
  * winner that adds one (an `.envrc`, a VS Code task run on folder open, a CI workflow) is named as
  * such in the ranking, report.md, report.html, the selection line and the merge line; with
  * `[select] allow_autorun = false` it cannot win, and a rival without such files does.

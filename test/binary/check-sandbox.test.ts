@@ -1,5 +1,5 @@
 /**
- * The checks' sandbox (`[sandbox] checks`, src/engine/agent-sandbox.ts checkSandbox), through the
+ * The checks' sandbox (`[sandbox] checks`, src/engine/sandbox/agent-sandbox.ts checkSandbox), through the
  * real binary, real git and real bubblewrap: a check, which runs what the candidate wrote, can
  * write its worktree and its fresh HOME and read git, and nothing of the user's or of the rivals'.
  * The adversary that abuses a check without it is in the trust tier (check-runs-code.sh).

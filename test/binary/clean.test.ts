@@ -53,7 +53,7 @@ describe('bestof clean after a killed run', () => {
     const plant = (): string[] => {
       const login = join(runFolder, '.homes', 'c1', '.codex', 'auth.json');
       const exported = join(runFolder, '.review', 'c2', 'src', 'add.js');
-      // A scoring's HOME for the checks, which a kill -9 during the checks leaves (src/engine/score.ts).
+      // A scoring's HOME for the checks, which a kill -9 during the checks leaves (src/engine/scoring/score.ts).
       const checkHome = join(runFolder, '.homes', 'c2-checks-Ab12Cd', '.npmrc');
       for (const file of [login, exported, checkHome]) {
         mkdirSync(join(file, '..'), { recursive: true });
@@ -102,7 +102,7 @@ describe('bestof clean after a killed run', () => {
     const { runId, c1, c2 } = await runWithWorktrees();
     const keptBefore = project.repo.git('rev-parse', `refs/bestof/${runId}/c2/kept`);
     writeFileSync(join(c2, 'late.txt'), 'must not be lost\n');
-    // A repository inside the worktree: no commit can hold it (src/git/escapes.ts), and the worktree must not go with it.
+    // A repository inside the worktree: no commit can hold it (src/git/guards/escapes.ts), and the worktree must not go with it.
     mkdirSync(join(c2, 'vendor'));
     project.repo.git('-C', join(c2, 'vendor'), 'init', '--quiet');
     writeFileSync(join(c2, 'vendor', 'lib.txt'), 'x\n');

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldEvents } from '../../src/engine/run-state.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { BESTOF_BIN, startCli } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/wait.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync, mkdirSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { ADD_CHECKS, FIXTURE_BIN, makeProject, specToml, type Project } from '../helpers/project.js';
 import type { EventLine } from '../helpers/run-record.js';

@@ -110,7 +110,7 @@ describe('a candidate stopped after its commit, before the commit is kept (an in
   it('a cancel whose signal kills that git: the commit is kept beside the kept ref too, and the words say the run was cancelled first', async () => {
     // The detach sends bestof (its parent) a Ctrl-C and dies of SIGTERM, as a git in bestof's
     // process group does, the second time too: the candidate ends cancelled through that git's
-    // failure (run-phases/candidates.ts), before anything kept its commit.
+    // failure (run/stages/candidates.ts), before anything kept its commit.
     project = makeProject();
     const sent = join(project.outside, 'ctrl-c-sent');
     const { result, runId } = await runWithDetach(`[ -e ${JSON.stringify(sent)} ] || { : > ${JSON.stringify(sent)}; kill -INT $PPID; }\nkill -TERM $$`);

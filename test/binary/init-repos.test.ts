@@ -36,7 +36,7 @@ describe('bestof init on a real repo', () => {
     expect(init.stdout).toMatch(/; protected: \d+ names of files that change what the test runner runs \(\*\*\/[^,]+, \*\*\/[^,)]+(, \.\.\.)?\)/);
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
-    // Every frozen pattern is one the plan accepts: it matches a file of HEAD (src/engine/plan.ts);
+    // Every frozen pattern is one the plan accepts: it matches a file of HEAD (src/engine/plan/plan.ts);
     // the names to keep out are under protected.
     const frozen = loaded.value.spec.checks.frozen;
     const matching = await globsMatching(r.dir, 'HEAD', frozen);
@@ -170,7 +170,7 @@ PY`;
   }, 180_000);
 
   // Not a name init writes: the checks' Python reads and writes its bytecode in the checks' own HOME
-  // (PYTHONPYCACHEPREFIX, src/engine/score.ts), so a __pycache__ in the worktree is never loaded.
+  // (PYTHONPYCACHEPREFIX, src/engine/scoring/score.ts), so a __pycache__ in the worktree is never loaded.
   // Committed bytecode is not a broken rule (an honest agent that ran pytest may commit some too): nothing is flagged.
   it("a candidate that commits the bytecode of a gutted copy of an unchanged test (pytest would load it from __pycache__) gains nothing", async () => {
     const setup = await initAndAgents(PYTHON_REPO, FORGE_PYC, PYTHON_FIX);

@@ -2,7 +2,7 @@
  * A file the commit step leaves out (larger than `[git] max_file_size`, or holding a secret) stays
  * on disk, but the checks score the commit: when the left-out file is a tracked one the agent
  * rewrote, the scoring tree puts the commit's version in its place for the checks (it skips that
- * reset only when the commit step left nothing out: src/engine/commit-step.ts worktreeIsCommit).
+ * reset only when the commit step left nothing out: src/engine/loop/commit-step.ts worktreeIsCommit).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';

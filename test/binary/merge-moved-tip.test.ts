@@ -1,7 +1,7 @@
 /**
  * A merge into a branch that moved past `base` since the run started (another run merged into it,
  * the user committed): the merge's result is scored in a worktree of bestof's own first, and the
- * branch moves only when it keeps every check the winner passed (src/engine/merge-check.ts).
+ * branch moves only when it keeps every check the winner passed (src/engine/merge/merge-check.ts).
  * Through the real binary and real git. A run whose `base` is the sha the branch was at before the
  * other run's merge (or the user's commit) is what a run started then finds at its end.
  */

@@ -84,7 +84,7 @@ describe('[select] merge', () => {
 
   it('pr: when the pull request fails at the end (gh logged in, origin there), the run says why and keeps the branch', async () => {
     project = makeProject();
-    // validate's checks pass (src/engine/merge-preflight.ts: gh on PATH and logged in, an origin);
+    // validate's checks pass (src/engine/plan/merge-preflight.ts: gh on PATH and logged in, an origin);
     // the pull request itself fails at the end: exit 3, the winner's branch pushed and kept.
     const origin = join(project.writeOutside('origin/.keep', ''), '..', 'repo.git');
     execFileSync('git', ['init', '--quiet', '--bare', origin]);

@@ -1,5 +1,5 @@
 /**
- * A run's record says its format (run.started's recordFormat, src/engine/events.ts
+ * A run's record says its format (run.started's recordFormat, src/engine/record/events.ts
  * RECORD_FORMAT): a bestof refuses to act on a run a newer bestof recorded, and still reads a
  * run an older bestof recorded before the number existed. Through the real binary, on a run
  * killed with SIGKILL in its first iteration.
@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { channelFile } from '../../src/engine/channel.js';
-import { RECORD_FORMAT } from '../../src/engine/events.js';
+import { channelFile } from '../../src/engine/loop/channel.js';
+import { RECORD_FORMAT } from '../../src/engine/record/events.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { onlyRunDir } from '../helpers/loop.js';
 import { makeProject, type Project } from '../helpers/project.js';

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_EDITABLE_WARNING } from '../../src/engine/plan.js';
+import { NO_EDITABLE_WARNING } from '../../src/engine/plan/plan.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { runCli } from '../helpers/cli.js';
 import type { ReportJson } from '../helpers/run-record.js';

@@ -1,7 +1,7 @@
 /**
  * `[setup] link` through the real binary: the run wires the link into setup, says what setup is
  * doing, the check resolves a dependency through the link, and in the sandbox an agent cannot
- * write through it into the user's own node_modules (the unit tests of src/engine/setup-link.ts
+ * write through it into the user's own node_modules (the unit tests of src/engine/workspace/setup-link.ts
  * cover the rules; this shows the run uses them).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -51,7 +51,7 @@ async function load(args: string[], env: Record<string, string> = {}): Promise<L
 
 const notLoaded = (loaded: Loaded, names: readonly string[]) => names.filter((name) => loaded.packages.has(name));
 /** Loaded only for merge = "pr" (origin, gh), a detached HEAD (a branch to suggest), or a spec not named (the repo's root, up to which bestof.toml is looked for). */
-const PR_OR_DETACHED_OR_SEARCH = ['git/remote.js', 'git/branch-hints.js', 'git/top-level.js'];
+const PR_OR_DETACHED_OR_SEARCH = ['git/history/remote.js', 'git/history/branch-hints.js', 'git/running/top-level.js'];
 /** Every provider's definition, loaded here in the test's own process (for their install hints). */
 const PROVIDERS = await loadAllDefinitions();
 const PROVIDER_MODULES = ['providers/claude.js', 'providers/codex.js', 'providers/gemini.js', 'providers/shannon/definition.js', 'providers/command.js', 'providers/script.js'];
@@ -74,7 +74,7 @@ describe('what the quick commands load', () => {
     expect(ls.result.stdout).toMatch(new RegExp(`^${runId}\\s+t\\s+winner`));
     // The listing is real: the command and git's runner were loaded.
     expect(ls.own).toContain('cli/commands/ls.js');
-    expect(ls.own).toContain('git/spawn-git.js');
+    expect(ls.own).toContain('git/running/spawn-git.js');
     expect(notLoaded(ls, ['ink', 'react'])).toEqual([]);
     expect(ls.own).not.toContain('report/event-log.js');
   });
@@ -85,7 +85,7 @@ describe('what the quick commands load', () => {
     expect(show.result.stdout).toContain(`# bestof run ${runId}`);
     expect(show.own).toContain('report/report.js');
     expect(notLoaded(show, ['ink', 'react'])).toEqual([]);
-    expect(show.own.filter((m) => m === 'cli/interactive-ui.js' || m.startsWith('ui/') || m === 'engine/merge-policy.js')).toEqual([]);
+    expect(show.own.filter((m) => m === 'cli/interactive-ui.js' || m.startsWith('ui/') || m === 'engine/merge/merge-policy.js')).toEqual([]);
   });
 
   it('validate of a script-agent spec: no UI, and of the providers only the script one', async () => {
@@ -116,7 +116,7 @@ describe('what the quick commands load', () => {
     expect(validate.result.stdout).toBe('ok\n');
     expect(validate.result.code).toBe(0);
     // The plan was made (the repo opened, the agent prepared).
-    expect(validate.own).toContain('engine/plan.js');
+    expect(validate.own).toContain('engine/plan/plan.js');
     expect(validate.own).toContain('providers/script.js');
     // Every plan reads which kinds of project base holds, for the runners' files it keeps as in base
     // (src/checks/runner-defaults.ts): that matches globs, so the frozen-files code loads for it.
@@ -133,9 +133,9 @@ describe('what the quick commands load', () => {
     // The spec was read and judged by its schema.
     expect(validate.packages.has('zod')).toBe(true);
     expect(validate.own).toContain('spec/load.js');
-    expect(validate.own.filter((m) => m === 'cli/plan-or-explain.js' || m === 'engine/plan.js' || PROVIDER_MODULES.includes(m))).toEqual([]);
+    expect(validate.own.filter((m) => m === 'cli/plan-or-explain.js' || m === 'engine/plan/plan.js' || PROVIDER_MODULES.includes(m))).toEqual([]);
     expect(notLoaded(validate, ['ink', 'react'])).toEqual([]);
-    expect(validate.own).not.toContain('git/spawn-git.js');
+    expect(validate.own).not.toContain('git/running/spawn-git.js');
   });
 
   it('validate loads the providers of the entries the candidates are given, not those of the entries past `candidates`', async () => {
@@ -182,7 +182,7 @@ describe('what the quick commands load', () => {
     const run = await load(['run', spec, '--no-tui']);
     expect(run.result.code).toBe(0);
     expect(run.result.stdout + run.result.stderr).toContain('won');
-    expect(run.own).toContain('engine/run-phases/candidates.js');
+    expect(run.own).toContain('engine/run/stages/candidates.js');
     expect(run.own.filter((m) => PROVIDER_MODULES.includes(m) || m.startsWith('process/tmux'))).toEqual(['providers/script.js']);
   });
 });

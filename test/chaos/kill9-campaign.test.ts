@@ -64,7 +64,7 @@ function processesOfRun(runId: string): number[] {
 }
 
 /**
- * Waits until no process of the killed run is left that carries its key (src/engine/leftovers.ts):
+ * Waits until no process of the killed run is left that carries its key (src/engine/sandbox/leftovers.ts):
  * its git commands go on after bestof is killed (a process group of their own), and `git worktree
  * add` writes a placeholder HEAD (the null id) before the real one, so `git rev-list --all` in the
  * middle of it fails with "bad object worktrees/<name>/HEAD", as it would for anyone.

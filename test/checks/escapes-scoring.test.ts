@@ -1,5 +1,5 @@
 /**
- * The checks score the commit, not what escapes it (src/git/escapes.ts): a symbolic link out of
+ * The checks score the commit, not what escapes it (src/git/guards/escapes.ts): a symbolic link out of
  * the worktree and a nested git repository, left out of bestof's commit, are not on disk while the
  * checks run either (moved aside with the other leftovers), and are back afterwards. Real git, a
  * real worktree, real checks.
@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll } from '../../src/git/commit.js';
-import { addWorktree } from '../../src/git/worktree.js';
-import { scoreCommit, type Scoring } from '../../src/engine/score.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
+import { scoreCommit, type Scoring } from '../../src/engine/scoring/score.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
@@ -28,7 +28,7 @@ async function world(): Promise<{ wt: string; base: string; logs: string }> {
   return { wt, base, logs: tempDir() };
 }
 
-/** The commit step, then the scoring, as the engine runs them right after it (src/engine/commit-step.ts, iteration.ts). */
+/** The commit step, then the scoring, as the engine runs them right after it (src/engine/loop/commit-step.ts, iteration.ts). */
 async function commitAndScore(w: { wt: string; base: string; logs: string }): Promise<{ scoring: Scoring; skipped: string[] }> {
   const committed = await commitAll(w.wt, { message: 'work' });
   const commit = committed.commit ?? execFileSync('git', ['rev-parse', 'HEAD'], { cwd: w.wt, encoding: 'utf8' }).trim();
@@ -59,7 +59,7 @@ describe('the checks do not read through what escapes the commit', () => {
     expect(skipped).toEqual(['src/add.js link_out']);
     expect(scoring.checks[0]?.passed).toBe(false);
     // An edit of a tracked file that the commit left out is undone by the scoring tree's reset, as
-    // for a file grown too large (src/git/commit.ts, CommitAllResult): the commit's version stays.
+    // for a file grown too large (src/git/history/commit.ts, CommitAllResult): the commit's version stays.
     expect(lstatSync(join(w.wt, 'src/add.js')).isFile()).toBe(true);
   });
 

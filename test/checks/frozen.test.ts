@@ -3,8 +3,8 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathS
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findTampering, frozenPathspecs, putBackCandidateFiles, restoreFrozenPaths } from '../../src/checks/frozen.js';
-import { commitAll } from '../../src/git/commit.js';
-import { addWorktree } from '../../src/git/worktree.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
 import { ok } from '../../src/result.js';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
@@ -231,7 +231,7 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     put(wt, 'test/vendor/fake.test.ts', 'test("fake", () => {});\n');
     const nested = join(wt, 'test/vendor');
     for (const args of [['init', '--quiet'], ['add', '.'], ['-c', 'user.name=n', '-c', 'user.email=n@x', 'commit', '--quiet', '-m', 'n']]) git(nested, ...args);
-    // Committed by git itself (bestof's commitAll leaves a nested repository out: src/git/escapes.ts),
+    // Committed by git itself (bestof's commitAll leaves a nested repository out: src/git/guards/escapes.ts),
     // as an agent's own commit without the sandbox would.
     git(wt, 'add', 'test/vendor');
     git(wt, '-c', 'user.name=n', '-c', 'user.email=n@x', 'commit', '--quiet', '-m', 'embedded repo');

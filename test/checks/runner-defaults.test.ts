@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runnerFilesOf, runnerKept } from '../../src/checks/runner-defaults.js';
-import { protectedChanges } from '../../src/engine/run-phases/selection.js';
+import { protectedChanges } from '../../src/engine/run/stages/selection.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 
 const { repo } = tempRepos();

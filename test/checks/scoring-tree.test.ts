@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll } from '../../src/git/commit.js';
-import { addWorktree } from '../../src/git/worktree.js';
-import { scoreCommit, type Scoring } from '../../src/engine/score.js';
-import { WorktreeReplacedError } from '../../src/git/guard.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
+import { scoreCommit, type Scoring } from '../../src/engine/scoring/score.js';
+import { WorktreeReplacedError } from '../../src/git/guards/guard.js';
 import { asideDir, prepareScoringTree, putBackScoringTree } from '../../src/checks/scoring-tree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
-import { createSetupGuard } from '../../src/engine/setup-guard.js';
+import { createSetupGuard } from '../../src/engine/workspace/setup-guard.js';
 import { ok, type Result } from '../../src/result.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 

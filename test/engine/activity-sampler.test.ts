@@ -3,7 +3,7 @@
  * line of each window, a cap per candidate over the run, and one note for what was left out.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_SAMPLING, createActivitySampler, type ActivitySampler } from '../../src/engine/activity-sampler.js';
+import { ACTIVITY_SAMPLING, createActivitySampler, type ActivitySampler } from '../../src/engine/loop/activity-sampler.js';
 
 function clocked(options: { burst?: number; intervalMs?: number; maxLines?: number } = {}): { sampler: ActivitySampler; advance(ms: number): void } {
   let now = 1_000;

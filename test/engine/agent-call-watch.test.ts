@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { watchAgentCall } from '../../src/engine/agent-call.js';
-import type { LoopContext } from '../../src/engine/loop-context.js';
-import { branchTips } from '../../src/git/commit.js';
-import { addWorktree } from '../../src/git/worktree.js';
+import { watchAgentCall } from '../../src/engine/loop/agent-call.js';
+import type { LoopContext } from '../../src/engine/loop/loop-context.js';
+import { branchTips } from '../../src/git/history/commit.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 

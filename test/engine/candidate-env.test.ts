@@ -2,8 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { candidateEnv, checkEnv } from '../../src/engine/candidate-env.js';
-import type { CandidatePlan, RunPlan } from '../../src/engine/plan.js';
+import { candidateEnv, checkEnv } from '../../src/engine/plan/candidate-env.js';
+import type { CandidatePlan, RunPlan } from '../../src/engine/plan/plan.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { tempDir } = tempRepos();

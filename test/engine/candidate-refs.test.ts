@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { besideKeptRef } from '../../src/engine/candidate-refs.js';
-import { revertedRef } from '../../src/engine/merge-policy.js';
-import { leftoverRef } from '../../src/engine/run-phases/finish.js';
-import { movedTipRef } from '../../src/engine/run-phases/selection.js';
+import { besideKeptRef } from '../../src/engine/workspace/candidate-refs.js';
+import { revertedRef } from '../../src/engine/merge/merge-policy.js';
+import { leftoverRef } from '../../src/engine/run/stages/finish.js';
+import { movedTipRef } from '../../src/engine/run/stages/selection.js';
 
 describe('the refs beside a candidate\'s kept ref', () => {
   it('are its siblings under refs/bestof/<run>/<id>/', () => {

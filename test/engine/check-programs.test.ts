@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { missingProgramWarnings, programsOfCheck } from '../../src/engine/check-programs.js';
+import { missingProgramWarnings, programsOfCheck } from '../../src/engine/plan/check-programs.js';
 
 describe('programsOfCheck', () => {
   it.each([

@@ -1,13 +1,13 @@
 /**
  * The paths in the user's HOME that the environment tells programs to load code from, which the
- * sandbox binds back read-only (src/engine/env-code-paths.ts); keys and logins never.
+ * sandbox binds back read-only (src/engine/sandbox/env-code-paths.ts); keys and logins never.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envCodePaths } from '../../src/engine/env-code-paths.js';
+import { envCodePaths } from '../../src/engine/sandbox/env-code-paths.js';
 
 let home = '';
 afterEach(() => rmSync(home, { recursive: true, force: true }));

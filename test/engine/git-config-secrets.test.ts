@@ -1,6 +1,6 @@
 /**
  * The passwords and tokens of git's config and of a `store` credential helper's file
- * (src/engine/git-config-secrets.ts): the pure parsers as tables, then the reader on a real
+ * (src/engine/sandbox/git-config-secrets.ts): the pure parsers as tables, then the reader on a real
  * repository whose config names a store file, and the run's secret set built from them.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readGitConfigSecrets, secretsInCredentialStore, secretsInGitConfig } from '../../src/engine/git-config-secrets.js';
-import { collectSecrets } from '../../src/engine/secrets.js';
+import { readGitConfigSecrets, secretsInCredentialStore, secretsInGitConfig } from '../../src/engine/sandbox/git-config-secrets.js';
+import { collectSecrets } from '../../src/engine/sandbox/secrets.js';
 
 const PLACES = { home: '/home/u', repo: '/work/repo' };
 

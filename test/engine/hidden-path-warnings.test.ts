@@ -1,12 +1,12 @@
 /**
  * `validate` and `run` warn when a check or setup command names a path in the user's HOME, which
- * the checks' sandbox hides (src/engine/agent-sandbox.ts hiddenPathWarnings).
+ * the checks' sandbox hides (src/engine/sandbox/agent-sandbox.ts hiddenPathWarnings).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hiddenPathWarnings } from '../../src/engine/agent-sandbox.js';
+import { hiddenPathWarnings } from '../../src/engine/sandbox/agent-sandbox.js';
 
 const HOME = '/home/me';
 const env = { HOME, PATH: `${HOME}/.cargo/bin:/usr/bin`, CARGO_HOME: `${HOME}/.cargo`, GOPATH: undefined };

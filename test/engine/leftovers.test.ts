@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { killRunProcessesNow, readRunKey, stopRunLeftovers, writeRunKey } from '../../src/engine/leftovers.js';
+import { killRunProcessesNow, readRunKey, stopRunLeftovers, writeRunKey } from '../../src/engine/sandbox/leftovers.js';
 import { processesWithEnv, StartedGroups } from '../helpers/processes.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';
 

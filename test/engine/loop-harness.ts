@@ -1,4 +1,4 @@
-import { SHAPES_ONLY } from '../../src/engine/secrets.js';
+import { SHAPES_ONLY } from '../../src/engine/sandbox/secrets.js';
 import { execFileSync } from 'node:child_process';
 /**
  * The candidate loop in-process, without the binary: a real temp git repo, a RunPlan made
@@ -12,10 +12,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { vi } from 'vitest';
-import { BudgetLedger } from '../../src/engine/budget.js';
-import { runCandidate, type CandidateContext, type CandidateEnd } from '../../src/engine/candidate.js';
-import type { RunEvent, UnstampedEvent } from '../../src/engine/events.js';
-import { planRun, type RunPlan } from '../../src/engine/plan.js';
+import { BudgetLedger } from '../../src/engine/loop/budget.js';
+import { runCandidate, type CandidateContext, type CandidateEnd } from '../../src/engine/loop/candidate.js';
+import type { RunEvent, UnstampedEvent } from '../../src/engine/record/events.js';
+import { planRun, type RunPlan } from '../../src/engine/plan/plan.js';
 import { ZERO_USAGE, type Outcome, type Provider, type ProviderRequest, type ProviderResult } from '../../src/providers/types.js';
 import { specSchema, type SpecInput } from '../../src/spec/schema.js';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';

@@ -1,10 +1,10 @@
 /**
  * `validate` and `run` warn about a check that needs more than the network of its own it gets
  * (`[sandbox] check_network = "own"`): a download, or a server of the machine on a fixed port
- * (src/engine/agent-sandbox.ts networkWarnings).
+ * (src/engine/sandbox/agent-sandbox.ts networkWarnings).
  */
 import { describe, expect, it } from 'vitest';
-import { networkWarnings } from '../../src/engine/agent-sandbox.js';
+import { networkWarnings } from '../../src/engine/sandbox/agent-sandbox.js';
 
 const spec = (checks: string[]) => ({ checks: { items: checks.map((command) => ({ command })) } });
 const OWN = 'each check runs with a network of its own ([sandbox] check_network = "own")';

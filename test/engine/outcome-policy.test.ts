@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OUTCOME_POLICY, planWait, type CallPolicy } from '../../src/engine/outcome-policy.js';
-import { buildIterationPrompt } from '../../src/engine/prompts.js';
+import { OUTCOME_POLICY, planWait, type CallPolicy } from '../../src/engine/loop/outcome-policy.js';
+import { buildIterationPrompt } from '../../src/engine/loop/prompts.js';
 import { OUTCOMES, type Outcome } from '../../src/providers/types.js';
 
 const summary = (outcome: Outcome): string => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckOutcome } from '../../src/checks/run-checks.js';
-import { buildIterationPrompt } from '../../src/engine/prompts.js';
+import { buildIterationPrompt } from '../../src/engine/loop/prompts.js';
 
 const check = (name: string, exitCode: number, outputTail: string): CheckOutcome => ({
   name,

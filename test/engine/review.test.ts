@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_REVIEW_PROMPT, fenceFor, parseVerdict, reviewPrompt } from '../../src/engine/review.js';
-import { exportCommit } from '../../src/engine/review-export.js';
+import { BUILT_IN_REVIEW_PROMPT, fenceFor, parseVerdict, reviewPrompt } from '../../src/engine/select/review.js';
+import { exportCommit } from '../../src/engine/select/review-export.js';
 import { makeTempRepo } from '../helpers/temp-repo.js';
 
 describe('parseVerdict', () => {

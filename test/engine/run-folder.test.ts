@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { candidateDir, readSetupPaths, setupPathsFile } from '../../src/engine/run-folder.js';
+import { candidateDir, readSetupPaths, setupPathsFile } from '../../src/engine/record/run-folder.js';
 
 const folders: string[] = [];
 afterEach(() => {

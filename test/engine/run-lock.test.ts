@@ -1,12 +1,12 @@
 /**
- * `run.pid` (src/engine/run-lock.ts): is the run's bestof still alive? Real processes; the pid's
+ * `run.pid` (src/engine/record/run-lock.ts): is the run's bestof still alive? Real processes; the pid's
  * reuse is played by a live process and a run.pid written (by its time) before that process started.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { markRunAlive, markRunFinished, runIsAlive } from '../../src/engine/run-lock.js';
+import { markRunAlive, markRunFinished, runIsAlive } from '../../src/engine/record/run-lock.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { built, nodeAsNobody } from '../helpers/as-user.js';
 
@@ -51,7 +51,7 @@ describe('runIsAlive', () => {
 
   // A user without root asks about a process of root's: signal 0 answers EPERM, and the start time decides as for any other.
   it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))("judges another user's process by its start too (signal 0 answers EPERM)", () => {
-    const module = built('engine/run-lock');
+    const module = built('engine/record/run-lock');
     const ask = (runDir: string): string => nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(m.runIsAlive(${JSON.stringify(runDir)}))`);
     const root = sleeper(); // root's, started before run.pid is written
     const alive = tempDir();

@@ -3,8 +3,8 @@
  * (winner.chosen), costs that no agent reported, and the duration of a run that never finished.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, UnstampedEvent } from '../../src/engine/events.js';
-import { costIsKnown, foldEvents } from '../../src/engine/run-state.js';
+import type { RunEvent, UnstampedEvent } from '../../src/engine/record/events.js';
+import { costIsKnown, foldEvents } from '../../src/engine/record/run-state.js';
 import { candidate, finishedRun, runStarted, stamp, T0, winnerChosen } from '../ui/scripted-runs.js';
 
 const chosen = winnerChosen;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import type { RunPlan } from '../../src/engine/plan.js';
-import { createRunContext, runSecrets } from '../../src/engine/run-context.js';
-import { collectSecrets, createSecretSet, isSecretName, isSecretValue, looksLikeToken, SHAPES_ONLY } from '../../src/engine/secrets.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import type { RunPlan } from '../../src/engine/plan/plan.js';
+import { createRunContext, runSecrets } from '../../src/engine/run/run-context.js';
+import { collectSecrets, createSecretSet, isSecretName, isSecretValue, looksLikeToken, SHAPES_ONLY } from '../../src/engine/sandbox/secrets.js';
 
 describe('which values are secrets', () => {
   it.each([

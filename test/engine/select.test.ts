@@ -1,7 +1,7 @@
-/** Selection's rules as a pure function of the run's state and what git says (src/engine/select.ts). */
+/** Selection's rules as a pure function of the run's state and what git says (src/engine/select/select.ts). */
 import { describe, expect, it } from 'vitest';
-import { frozenChanges, ineligibility, rankCandidates, type SelectionPolicy } from '../../src/engine/select.js';
-import type { CandidateState } from '../../src/engine/run-state.js';
+import { frozenChanges, ineligibility, rankCandidates, type SelectionPolicy } from '../../src/engine/select/select.js';
+import type { CandidateState } from '../../src/engine/record/run-state.js';
 
 function candidate(id: string, index: number, over: Partial<CandidateState> = {}): CandidateState {
   return {
@@ -121,7 +121,7 @@ describe('an unknown cost in the cost tie-break', () => {
 
 describe('the unknown cost in the report', () => {
   it("report.md's ranking says why the candidate with an unknown cost ranks after the known one, and which price is missing", async () => {
-    const { foldEvents } = await import('../../src/engine/run-state.js');
+    const { foldEvents } = await import('../../src/engine/record/run-state.js');
     const { renderMarkdownReport } = await import('../../src/report/report.js');
     const { finishedRun } = await import('../ui/scripted-runs.js');
     const state = foldEvents(finishedRun());

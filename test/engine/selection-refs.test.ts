@@ -1,11 +1,11 @@
 /** The selection's check that a candidate's kept ref and branch still point at its scored commit, in git processes. */
 import { describe, expect, it } from 'vitest';
-import type { UnstampedEvent } from '../../src/engine/events.js';
-import type { RunContext } from '../../src/engine/run-context.js';
-import { foldEvents, type RunState } from '../../src/engine/run-state.js';
-import type { RunEvent } from '../../src/engine/events.js';
-import { selection, verifyRefs } from '../../src/engine/run-phases/selection.js';
-import { changedPaths } from '../../src/git/diff.js';
+import type { UnstampedEvent } from '../../src/engine/record/events.js';
+import type { RunContext } from '../../src/engine/run/run-context.js';
+import { foldEvents, type RunState } from '../../src/engine/record/run-state.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { selection, verifyRefs } from '../../src/engine/run/stages/selection.js';
+import { changedPaths } from '../../src/git/history/diff.js';
 import { frozenPathspecs, keptAsInBase } from '../../src/checks/frozen.js';
 import { finishedRun } from '../ui/scripted-runs.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
@@ -83,7 +83,7 @@ describe('selection: git processes', () => {
     expect(events.filter((e) => e.type === 'run.warning')).toEqual([]);
     expect(events.find((e) => e.type === 'selection.finished')).toMatchObject({ winner: 'c1' });
     const asked = calls.map((c) => c.replace(/^(-c \S+ )+/, ''));
-    // Besides, one diff per candidate for the files that run code in the user's checkout (src/engine/autorun-files.ts), which no scoring asks.
+    // Besides, one diff per candidate for the files that run code in the user's checkout (src/engine/select/autorun-files.ts), which no scoring asks.
     const autorun = asked.filter((c) => c.includes('.envrc'));
     expect(autorun).toHaveLength(3);
     expect(asked.filter((c) => !autorun.includes(c))).toEqual([

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
-import { createSetupGuard, fingerprint } from '../../src/engine/setup-guard.js';
+import { createSetupGuard, fingerprint } from '../../src/engine/workspace/setup-guard.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];

@@ -6,9 +6,9 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { linkedTargets } from '../../src/engine/setup-link.js';
-import { prepareWorkspace, redoSetup, type WorkspaceOptions } from '../../src/engine/workspace.js';
-import { commitAll } from '../../src/git/commit.js';
+import { linkedTargets } from '../../src/engine/workspace/setup-link.js';
+import { prepareWorkspace, redoSetup, type WorkspaceOptions } from '../../src/engine/workspace/workspace.js';
+import { commitAll } from '../../src/git/history/commit.js';
 import { runShell } from '../../src/process/run-process.js';
 import { probeSandbox, runAgentProcess, type SandboxLayout } from '../../src/process/sandbox.js';
 import { loadSpec } from '../../src/spec/load.js';

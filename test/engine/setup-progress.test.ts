@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../../src/engine/run-state.js';
-import { prepareWorkspace } from '../../src/engine/workspace.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
+import { prepareWorkspace } from '../../src/engine/workspace/workspace.js';
 import { formatEvent } from '../../src/ui/plain-reporter.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { candidate, runStarted, stamp } from '../ui/scripted-runs.js';

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace.js';
-import { commitAll } from '../../src/git/commit.js';
-import { hasUncommittedChanges } from '../../src/git/repo.js';
-import { saveWorktreeWork } from '../../src/git/save-work.js';
+import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace/workspace.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { hasUncommittedChanges } from '../../src/git/running/repo.js';
+import { saveWorktreeWork } from '../../src/git/history/save-work.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 import { workspaceFixture } from '../helpers/workspace-options.js';
 

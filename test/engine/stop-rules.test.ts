@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NO_STREAKS, recordIteration, trippedBreaker } from '../../src/engine/breaker.js';
-import { initialLoopState, type LoopState } from '../../src/engine/loop-state.js';
+import { NO_STREAKS, recordIteration, trippedBreaker } from '../../src/engine/loop/breaker.js';
+import { initialLoopState, type LoopState } from '../../src/engine/loop/loop-state.js';
 import {
   finalVerdict,
   STATUS_OF_REASON,
@@ -11,7 +11,7 @@ import {
   stopOutOfTime,
   type LoopLimits,
   type Surroundings,
-} from '../../src/engine/stop-rules.js';
+} from '../../src/engine/loop/stop-rules.js';
 
 const NOW = 1_000_000;
 

@@ -1,7 +1,7 @@
-/** What a resumed vote may take from the interrupted one's record (src/engine/vote-reuse.ts). */
+/** What a resumed vote may take from the interrupted one's record (src/engine/vote/reuse.ts). */
 import { describe, expect, it } from 'vitest';
-import { callKey, reusableCalls } from '../../src/engine/vote-reuse.js';
-import type { VoteCall, VoteStart, VoteState } from '../../src/engine/vote-record.js';
+import { callKey, reusableCalls } from '../../src/engine/vote/reuse.js';
+import type { VoteCall, VoteStart, VoteState } from '../../src/vote/record.js';
 import { voterViews } from '../../src/vote/order.js';
 
 const material = (candidate: string, digest: string | null = `d-${candidate}`) => ({ candidate, length: 10, cut: false, changes: {}, checks: 'ok', ...(digest !== null ? { digest } : {}) });

@@ -1,8 +1,8 @@
-/** The vote's events folded into the run's state (src/engine/run-state.ts): what selection and the report read. */
+/** The vote's events folded into the run's state (src/engine/record/run-state.ts): what selection and the report read. */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
-import { decideVote } from '../../src/engine/vote-decide.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
+import { decideVote } from '../../src/vote/decide.js';
 
 const t = '2026-01-01T00:00:00.000Z';
 const started: RunEvent = {

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { createBenchPlainReporter } from '../../src/ui/bench-lines.js';
 import type { BenchMatrix } from '../../src/bench/types.js';
-import type { RunEvent } from '../../src/engine/events.js';
-import { buildIterationPrompt } from '../../src/engine/prompts.js';
-import { foldEvents } from '../../src/engine/run-state.js';
-import { breakerMessage } from '../../src/engine/stop-rules.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { buildIterationPrompt } from '../../src/engine/loop/prompts.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
+import { breakerMessage } from '../../src/engine/loop/stop-rules.js';
 import { plural } from '../../src/engine/words.js';
 import { renderMarkdownReport } from '../../src/report/report.js';
 import { formatEvent } from '../../src/ui/plain-reporter.js';

@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace.js';
-import { commitAll } from '../../src/git/commit.js';
+import { prepareWorkspace, type WorkspaceOptions } from '../../src/engine/workspace/workspace.js';
+import { commitAll } from '../../src/git/history/commit.js';
 import { distModule, runNodeScript } from '../helpers/lock-holder.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reattachWorktree, rewordCommit } from '../../src/git/checkpoint.js';
+import { reattachWorktree, rewordCommit } from '../../src/git/history/checkpoint.js';
 import { ok } from '../../src/result.js';
-import { commitAll } from '../../src/git/commit.js';
-import { identityArgs } from '../../src/git/exec.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { identityArgs } from '../../src/git/running/exec.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 

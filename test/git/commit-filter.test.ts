@@ -1,8 +1,8 @@
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSecretSet } from '../../src/engine/secrets.js';
-import { filesToLeaveOut, formatBytes } from '../../src/git/commit-filter.js';
+import { createSecretSet } from '../../src/engine/sandbox/secrets.js';
+import { filesToLeaveOut, formatBytes } from '../../src/git/history/commit-filter.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo } = tempRepos();

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSecretSet } from '../../src/engine/secrets.js';
-import { rewordCommit } from '../../src/git/checkpoint.js';
-import { commitAll, readCommitIdentity, untrackedFiles } from '../../src/git/commit.js';
+import { createSecretSet } from '../../src/engine/sandbox/secrets.js';
+import { rewordCommit } from '../../src/git/history/checkpoint.js';
+import { commitAll, readCommitIdentity, untrackedFiles } from '../../src/git/history/commit.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedPaths, diffStat, diffText, rememberSameTree } from '../../src/git/diff.js';
+import { changedPaths, diffStat, diffText, rememberSameTree } from '../../src/git/history/diff.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 

@@ -1,5 +1,5 @@
 /**
- * What escapes a commit (src/git/escapes.ts): a symbolic link that leads outside the worktree and a
+ * What escapes a commit (src/git/guards/escapes.ts): a symbolic link that leads outside the worktree and a
  * nested git repository are left out of bestof's commit of a candidate's work, with a reason, and
  * stay on disk; a link between two files of the worktree is committed as before. Real git, real
  * links, in temp repos.
@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll } from '../../src/git/commit.js';
-import { rangeHoldsFiltered } from '../../src/git/commit-filter.js';
-import { linkLeadsOut } from '../../src/git/escapes.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { rangeHoldsFiltered } from '../../src/git/history/commit-filter.js';
+import { linkLeadsOut } from '../../src/git/guards/escapes.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();

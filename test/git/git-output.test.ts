@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gitMessage } from '../../src/git/git-output.js';
+import { gitMessage } from '../../src/git/running/git-output.js';
 
 describe('gitMessage', () => {
   it('keeps each error of git a message of its own, and a wrapped paragraph one sentence', () => {

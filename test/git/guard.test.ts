@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { branchTips, commitAll, reclaimHead } from '../../src/git/commit.js';
-import { activeGitDirWatches, watchGitDir, WorktreeReplacedError } from '../../src/git/guard.js';
-import { addWorktree } from '../../src/git/worktree.js';
+import { branchTips, commitAll, reclaimHead } from '../../src/git/history/commit.js';
+import { activeGitDirWatches, watchGitDir, WorktreeReplacedError } from '../../src/git/guards/guard.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();

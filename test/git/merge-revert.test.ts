@@ -1,9 +1,9 @@
-/** bestof's own revert commit (src/git/tree.ts): paths put back as base has them, no worktree touched. */
+/** bestof's own revert commit (src/git/history/tree.ts): paths put back as base has them, no worktree touched. */
 import { chmodSync, readFileSync, symlinkSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pathsMatching, revertPathsCommit, topLevelPaths } from '../../src/git/tree.js';
-import { globPathspec } from '../../src/git/paths.js';
+import { pathsMatching, revertPathsCommit, topLevelPaths } from '../../src/git/history/tree.js';
+import { globPathspec } from '../../src/git/worktrees/paths.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo } = tempRepos();

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeInWorktree, mergeWinner, undoInterruptedMerge, type MergeWinnerOptions } from '../../src/git/merge.js';
+import { mergeInWorktree, mergeWinner, undoInterruptedMerge, type MergeWinnerOptions } from '../../src/git/history/merge.js';
 import { ok } from '../../src/result.js';
 import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
@@ -283,7 +283,7 @@ describe('mergeWinner', () => {
   }
 });
 
-describe('a merge checked on a tip of `into` (src/engine/merge-check.ts)', () => {
+describe('a merge checked on a tip of `into` (src/engine/merge/merge-check.ts)', () => {
   it('mergeWinner with `onto`: refused (moved), the checkout untouched, when `into` is elsewhere now; merged when it is there', async () => {
     const { r, base } = setup();
     r.write('a.txt', 'user\n');

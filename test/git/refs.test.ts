@@ -11,7 +11,7 @@ import {
   refCommits,
   updateOwnRef,
   updateRef,
-} from '../../src/git/refs.js';
+} from '../../src/git/history/refs.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pushBranch } from '../../src/git/remote.js';
+import { pushBranch } from '../../src/git/history/remote.js';
 import { makeTempDir, tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, onCleanup } = tempRepos();

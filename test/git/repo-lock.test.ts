@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withRepoLock } from '../../src/git/repo-lock.js';
+import { withRepoLock } from '../../src/git/running/repo-lock.js';
 import { distModule, runNodeScript } from '../helpers/lock-holder.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { processIsGone, waitUntil } from '../helpers/wait.js';

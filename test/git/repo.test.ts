@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../../src/result.js';
-import { currentBranch, dirtyPaths, ensureExcluded, hasUncommittedChanges, openRepo, resolveCommit } from '../../src/git/repo.js';
-import { gitDirsOf } from '../../src/git/exec.js';
+import { currentBranch, dirtyPaths, ensureExcluded, hasUncommittedChanges, openRepo, resolveCommit } from '../../src/git/running/repo.js';
+import { gitDirsOf } from '../../src/git/running/exec.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 

@@ -1,11 +1,11 @@
 /**
- * git's runner (src/git/spawn-git.ts, through exec.ts's runGit): exit codes kept, output whole,
+ * git's runner (src/git/running/spawn-git.ts, through exec.ts's runGit): exit codes kept, output whole,
  * a clear error when git cannot start, and an abort that interrupts git.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitCommandError, runGit } from '../../src/git/exec.js';
+import { GitCommandError, runGit } from '../../src/git/running/exec.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -93,7 +93,7 @@ describe('spawnGit via runGit', () => {
     expect(error?.message).toBe('git wait was aborted');
   });
 
-  // A git bestof was starting when a signal came to its whole group (src/git/spawn-git.ts
+  // A git bestof was starting when a signal came to its whole group (src/git/running/spawn-git.ts
   // GROUP_STOP_SIGNALS) dies of it before it has run anything: made once more, once only. The
   // stand-in: an alias whose shell kills its git (the shell's parent) with the signal the first time.
   const killsItsGit = (marker: string, signal: string): string[] => ['-c', `alias.once=!if [ -e ${marker} ]; then echo second; else touch ${marker}; kill -${signal} $PPID; sleep 0.2; fi`, 'once'];

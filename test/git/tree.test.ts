@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pathsMatching } from '../../src/git/tree.js';
+import { pathsMatching } from '../../src/git/history/tree.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 
 const made: string[] = [];

@@ -2,9 +2,9 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitDirsOf, runGit } from '../../src/git/exec.js';
-import { addWorktree } from '../../src/git/worktree.js';
-import { commonGitDir } from '../../src/git/worktree-admin.js';
+import { gitDirsOf, runGit } from '../../src/git/running/exec.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
+import { commonGitDir } from '../../src/git/worktrees/worktree-admin.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 

@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll } from '../../src/git/commit.js';
-import { clearStaleCandidateLocks } from '../../src/git/stale-locks.js';
-import { repairWorktreeLink, repairWorktreeLinkDetailed } from '../../src/git/worktree-link.js';
+import { commitAll } from '../../src/git/history/commit.js';
+import { clearStaleCandidateLocks } from '../../src/git/worktrees/stale-locks.js';
+import { repairWorktreeLink, repairWorktreeLinkDetailed } from '../../src/git/worktrees/worktree-link.js';
 import { ok } from '../../src/result.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';

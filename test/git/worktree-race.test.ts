@@ -6,7 +6,7 @@
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addWorktree, listWorktrees } from '../../src/git/worktree.js';
+import { addWorktree, listWorktrees } from '../../src/git/worktrees/worktree.js';
 import { distModule, runNodeScript } from '../helpers/lock-holder.js';
 import { tempRepos, type TempRepo } from '../helpers/temp-repo.js';
 

@@ -1,6 +1,6 @@
 /**
  * The git processes a resume or a clean waits for before it touches a worktree folder
- * (src/git/worktree-users.ts), found through /proc: a stand-in program named `git` (a perl script:
+ * (src/git/worktrees/worktree-users.ts), found through /proc: a stand-in program named `git` (a perl script:
  * /proc/<pid>/comm is then `git`) that only waits, started the ways bestof starts git. Not a shell
  * script: its `sleep` would be a second `git` between its fork and its exec (bash's child bears its
  * name until then), which the scan counts, on purpose, and which would make the sets below race. Not
@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitProcessesWorkingIn, waitForGitToLeave, waitForGitToLeaveEach } from '../../src/git/worktree-users.js';
+import { gitProcessesWorkingIn, waitForGitToLeave, waitForGitToLeaveEach } from '../../src/git/worktrees/worktree-users.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { tempDir } = tempRepos();

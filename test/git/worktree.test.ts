@@ -2,9 +2,9 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
-import { addWorktree, addWorktreeOnBranch, listWorktrees, pruneWorktrees, removeWorktree, removeWorktreeTrash, restoreMissingBranch } from '../../src/git/worktree.js';
-import { discardWorktree } from '../../src/git/worktree-admin.js';
-import { withRepoLock } from '../../src/git/repo-lock.js';
+import { addWorktree, addWorktreeOnBranch, listWorktrees, pruneWorktrees, removeWorktree, removeWorktreeTrash, restoreMissingBranch } from '../../src/git/worktrees/worktree.js';
+import { discardWorktree } from '../../src/git/worktrees/worktree-admin.js';
+import { withRepoLock } from '../../src/git/running/repo-lock.js';
 import { waitUntil } from '../helpers/wait.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 import { recordGitCalls } from '../helpers/git-calls.js';

@@ -1,11 +1,11 @@
 /**
- * The options of one candidate's workspace (src/engine/workspace.ts) for tests: candidate c1 of
+ * The options of one candidate's workspace (src/engine/workspace/workspace.ts) for tests: candidate c1 of
  * run r1, its worktree and run folder under `outside` (a temp folder), no copy, link or command
  * unless the test gives them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkspaceOptions } from '../../src/engine/workspace.js';
+import type { WorkspaceOptions } from '../../src/engine/workspace/workspace.js';
 
 export const WORKSPACE_BRANCH = 'bestof/r1/c1';
 export const WORKSPACE_KEPT_REF = 'refs/bestof/r1/c1/kept';

@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { agentGitScratchDir, agentSandbox, checkSandbox, resolveSandbox } from '../../src/engine/agent-sandbox.js';
-import { agentGitDirs } from '../../src/git/agent-git-dirs.js';
-import { prepareAgentGitScratch } from '../../src/git/agent-git-scratch.js';
+import { agentGitScratchDir, agentSandbox, checkSandbox, resolveSandbox } from '../../src/engine/sandbox/agent-sandbox.js';
+import { agentGitDirs } from '../../src/git/guards/agent-git-dirs.js';
+import { prepareAgentGitScratch } from '../../src/git/guards/agent-git-scratch.js';
 import { probeSandbox, runAgentProcess, sandboxArgs, type SandboxLayout } from '../../src/process/sandbox.js';
 import { overlayAvailable } from '../../src/process/overlay-holder.js';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -64,7 +64,7 @@ function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate', env
 }
 
 async function inSandbox(script: string, layout = layoutFor('c1')) {
-  // As the engine calls an agent (src/engine/agent-call.ts): its git scratch made first.
+  // As the engine calls an agent (src/engine/loop/agent-call.ts): its git scratch made first.
   const git = agentGitDirs(layout.workdir);
   if (git) await prepareAgentGitScratch(agentGitScratchDir({ id: basename(layout.workdir), worktree: layout.workdir }), git);
   return runAgentProcess('bash', ['-c', script], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: userHome }, timeoutMs: 30_000 }, layout);
@@ -85,7 +85,7 @@ function snapshot(...paths: string[]): Record<string, string> {
 describe('the argv', () => {
   it('hides before it binds back, and binds a deeper path after its parent', async () => {
     const layout = layoutFor('c1');
-    // Made before each call (src/engine/agent-call.ts); only folders that exist are bound.
+    // Made before each call (src/engine/loop/agent-call.ts); only folders that exist are bound.
     const git = agentGitDirs(worktree('c1'));
     if (!git) throw new Error('no git dirs');
     await prepareAgentGitScratch(join(base, 'worktrees', 'r1', '.git-scratch', 'c1'), git);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { retryAfterFromText } from '../../src/providers/classify-common.js';
-import { createSecretSet } from '../../src/engine/secrets.js';
+import { createSecretSet } from '../../src/engine/sandbox/secrets.js';
 import { redactArgs } from '../../src/providers/cli-provider.js';
 import { codexModel, sandboxArgs, tomlValue } from '../../src/providers/codex.js';
 import { approvalArgs } from '../../src/providers/gemini.js';

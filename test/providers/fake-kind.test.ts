@@ -7,8 +7,8 @@
  * the test stands in for that line by giving the parsed spec its kind.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { planRun } from '../../src/engine/plan.js';
-import { executeRun } from '../../src/engine/run.js';
+import { planRun } from '../../src/engine/plan/plan.js';
+import { executeRun } from '../../src/engine/run/run.js';
 import { AVAILABLE_PROVIDERS, isAttachable, reportsCost } from '../../src/providers/definitions.js';
 import { specSchema, type Spec, type SpecInput } from '../../src/spec/schema.js';
 import { FIVE_CHECKS, makeLoopProject, type LoopProject } from '../engine/loop-harness.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSecretSet } from '../../src/engine/secrets.js';
+import { createSecretSet } from '../../src/engine/sandbox/secrets.js';
 import { createCommandProvider } from '../../src/providers/command.js';
 import { createProvider, prepareAgent } from '../../src/providers/definitions.js';
 import { createScriptProvider } from '../../src/providers/script.js';

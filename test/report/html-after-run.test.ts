@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
 import { recordAfterRun } from '../../src/report/after-run.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { finishedRun, winnerChosen } from '../ui/scripted-runs.js';

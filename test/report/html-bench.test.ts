@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { duration, percent, percentInterval, usd } from '../../src/bench/format.js';
 import { summarizeBench } from '../../src/bench/summary.js';
-import { createSecretSet } from '../../src/engine/secrets.js';
+import { createSecretSet } from '../../src/engine/sandbox/secrets.js';
 import { renderBenchHtml } from '../../src/report/html/bench-html.js';
 import { handWorkedBench, handWorkedRecords } from '../bench/hand-worked-bench.js';
 

@@ -7,8 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import { foldEvents, type RunState } from '../../src/engine/run-state.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents, type RunState } from '../../src/engine/record/run-state.js';
 import { collectRunDiffs } from '../../src/report/html/collect-diffs.js';
 import { runSpecContext, writeRunHtml } from '../../src/report/html/write-run-html.js';
 import { recordGitCalls } from '../helpers/git-calls.js';

@@ -4,9 +4,9 @@
  * text (a diff or a check's output that tries to close the script element) kept as text.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import { foldEvents, type RunState } from '../../src/engine/run-state.js';
-import { createSecretSet } from '../../src/engine/secrets.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents, type RunState } from '../../src/engine/record/run-state.js';
+import { createSecretSet } from '../../src/engine/sandbox/secrets.js';
 import { ok, err } from '../../src/result.js';
 import { renderRunHtml, type CandidateDiff } from '../../src/report/html/run-html.js';
 import { runVerdict } from '../../src/report/html/verdict.js';

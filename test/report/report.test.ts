@@ -3,8 +3,8 @@
  * costs no agent reported ("–", never "$0").
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { buildJsonReport, renderMarkdownReport } from '../../src/report/report.js';
 import { renderRunHtml } from '../../src/report/html/run-html.js';
 import { ok } from '../../src/result.js';

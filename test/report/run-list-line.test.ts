@@ -3,8 +3,8 @@
  * from its start to its last event, marked as interrupted, never "0ms".
  */
 import { describe, expect, it } from 'vitest';
-import type { EventOf } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
+import type { EventOf } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { runListLine } from '../../src/report/run-list-line.js';
 import { candidate, finishedRun, runStarted, stamp, T0 } from '../ui/scripted-runs.js';
 

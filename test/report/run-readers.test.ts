@@ -6,7 +6,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldEvents } from '../../src/engine/run-state.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { loadRunState, loadRunSummary } from '../../src/cli/run-lookup.js';
 import { createEventLogWriter, foldEventLog, readEvents, streamEvents } from '../../src/report/event-log.js';
 import { createStateFileWriter, readStateFile } from '../../src/report/state-file.js';

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { createEventLogWriter, readEvents } from '../../src/report/event-log.js';
 import { createRunRecord } from '../../src/report/run-record.js';
 import { createStateFileWriter, readStateFile } from '../../src/report/state-file.js';

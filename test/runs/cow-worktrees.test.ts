@@ -15,7 +15,7 @@ import { runCli, signalAtExitEntry, startCli } from '../helpers/cli.js';
 import { killAll, processesWithEnv, SeenProcesses } from '../helpers/processes.js';
 import { waitUntil } from '../helpers/wait.js';
 import { startWithWrappedGit, wrappedGitBin } from '../helpers/git-wrapper.js';
-import { runIsAlive } from '../../src/engine/run-lock.js';
+import { runIsAlive } from '../../src/engine/record/run-lock.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
 import { bestofAsUser, CAN_RUN_AS_USER, giveToUser } from '../helpers/as-user.js';
 import { makeTempDir } from '../helpers/temp-repo.js';

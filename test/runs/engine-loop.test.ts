@@ -1,5 +1,5 @@
-import { agentTimeout } from '../../src/engine/agent-call.js';
-import { createSecretSet, SHAPES_ONLY } from '../../src/engine/secrets.js';
+import { agentTimeout } from '../../src/engine/loop/agent-call.js';
+import { createSecretSet, SHAPES_ONLY } from '../../src/engine/sandbox/secrets.js';
 /**
  * The candidate loop in-process (no binary): runCandidate and runIteration with a fake
  * Provider against a real temp git repo and real check commands. One test per outcome's
@@ -8,17 +8,17 @@ import { createSecretSet, SHAPES_ONLY } from '../../src/engine/secrets.js';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeToChannel } from '../../src/engine/channel.js';
-import { BudgetLedger } from '../../src/engine/budget.js';
-import { loopLimits } from '../../src/engine/candidate.js';
-import { runIteration } from '../../src/engine/iteration.js';
-import type { LoopContext } from '../../src/engine/loop-context.js';
-import { initialLoopState } from '../../src/engine/loop-state.js';
-import { OUTCOME_POLICY } from '../../src/engine/outcome-policy.js';
-import type { RunPlan } from '../../src/engine/plan.js';
-import { candidateDir } from '../../src/engine/run-folder.js';
-import type { RunEvent } from '../../src/engine/events.js';
-import { addWorktree } from '../../src/git/worktree.js';
+import { writeToChannel } from '../../src/engine/loop/channel.js';
+import { BudgetLedger } from '../../src/engine/loop/budget.js';
+import { loopLimits } from '../../src/engine/loop/candidate.js';
+import { runIteration } from '../../src/engine/loop/iteration.js';
+import type { LoopContext } from '../../src/engine/loop/loop-context.js';
+import { initialLoopState } from '../../src/engine/loop/loop-state.js';
+import { OUTCOME_POLICY } from '../../src/engine/loop/outcome-policy.js';
+import type { RunPlan } from '../../src/engine/plan/plan.js';
+import { candidateDir } from '../../src/engine/record/run-folder.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import { addWorktree } from '../../src/git/worktrees/worktree.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 import { FakeProvider, FakeReviewer, FIVE_CHECKS, makeLoopProject, planFor, runFakeCandidate, type LoopProject } from '../engine/loop-harness.js';

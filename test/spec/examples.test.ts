@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { NO_EDITABLE_WARNING } from '../../src/engine/plan.js';
+import { NO_EDITABLE_WARNING } from '../../src/engine/plan/plan.js';
 import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES } from './repo-fixtures.js';

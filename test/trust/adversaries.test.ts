@@ -117,7 +117,7 @@ interface AdversaryCase {
   /**
    * It changes the shared git dir: without the sandbox the two agents run one after the other.
    * bestof cannot tell which of two agents running at once changed the shared git dir: it charges
-   * the call that ends first (src/git/guard.ts, a limit the README states). These cases test the
+   * the call that ends first (src/git/guards/guard.ts, a limit the README states). These cases test the
    * defence (put back, flagged, no point gained), not that guess, which a slow machine can turn.
    */
   readonly sharedGitDir?: true;

@@ -5,11 +5,11 @@
  * own core (decideVote), as the vote phase emits them.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RunEvent, UnstampedEvent } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
-import type { RankEntry } from '../../src/engine/run-types.js';
-import { decideVote } from '../../src/engine/vote-decide.js';
-import type { MaterialInfo, VoterInfo } from '../../src/engine/vote-record.js';
+import type { RunEvent, UnstampedEvent } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
+import type { RankEntry } from '../../src/engine/record/run-types.js';
+import { decideVote } from '../../src/vote/decide.js';
+import type { MaterialInfo, VoterInfo } from '../../src/vote/record.js';
 import { voterViews } from '../../src/vote/order.js';
 import type { PairJudgement, RankingBallot } from '../../src/vote/types.js';
 import { KEY, renderRun, type Rendered } from './render-helpers.js';

@@ -1,7 +1,7 @@
 /** The compare view of a finished run: ranking, check matrix, diff, choosing another winner. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EventOf, RunEvent } from '../../src/engine/events.js';
-import { foldEvents } from '../../src/engine/run-state.js';
+import type { EventOf, RunEvent } from '../../src/engine/record/events.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { KEY, renderRun, type Rendered } from './render-helpers.js';
 import { DIFF_C2, finishedRun, T0 } from './scripted-runs.js';
 

@@ -1,6 +1,6 @@
 /** Terminal text helpers, the diff parser and the column planner. */
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../../src/engine/run-state.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { failureTail, scoreBar } from '../../src/ui/format/candidate.js';
 import { fileAt, parseDiff } from '../../src/ui/format/diff.js';
 import { formatCost, formatElapsed, formatKnownCost } from '../../src/ui/format/numbers.js';

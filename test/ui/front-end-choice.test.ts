@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseWinner, wantsInteractiveUi } from '../../src/cli/interactive-ui.js';
-import { foldEvents } from '../../src/engine/run-state.js';
+import { foldEvents } from '../../src/engine/record/run-state.js';
 import { readEvents } from '../../src/report/event-log.js';
 import { finishedRun } from './scripted-runs.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 /** What each key means in each state (pure: no Ink, no run). */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
 import { interpretKey, type Capabilities, type Intent, type KeyPress } from '../../src/ui/state/keys.js';
 import { initialUiState, reduceUiAction, reduceUiEvent, type UiState } from '../../src/ui/state/ui-state.js';
 import { finishedRun, mixedRun, T0 } from './scripted-runs.js';

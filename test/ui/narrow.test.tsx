@@ -5,7 +5,7 @@
  * wrap instead of losing their ends.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
 import { KEY, renderRun, type Rendered } from './render-helpers.js';
 import { candidate, check, DIFF_C2, finishedRun, mixedRun, runStarted, stamp } from './scripted-runs.js';
 

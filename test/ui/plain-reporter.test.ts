@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatEvent } from '../../src/ui/plain-reporter.js';
-import type { RunEvent } from '../../src/engine/events.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
 
 const tampered = (paths: Extract<RunEvent, { type: 'candidate.tampered' }>['paths']): RunEvent => ({ t: '2026-12-02T00:00:00.000Z', type: 'candidate.tampered', candidate: 'c2', iteration: 1, paths });
 

@@ -4,8 +4,8 @@
  */
 import { render } from 'ink-testing-library';
 import { act } from 'react';
-import type { RunEvent } from '../../src/engine/events.js';
-import type { RunState } from '../../src/engine/run-state.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
+import type { RunState } from '../../src/engine/record/run-state.js';
 import type { DiffLoader, UiCommands } from '../../src/ui/commands.js';
 import { App } from '../../src/ui/components/App.js';
 import { stripAnsi } from '../../src/ui/format/text.js';

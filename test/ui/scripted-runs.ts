@@ -3,7 +3,7 @@
  * emits them, with fixed times so that frames are reproducible.
  */
 import type { CheckOutcome } from '../../src/checks/run-checks.js';
-import type { CandidateInfo, RunEvent, UnstampedEvent } from '../../src/engine/events.js';
+import type { CandidateInfo, RunEvent, UnstampedEvent } from '../../src/engine/record/events.js';
 
 export const T0 = Date.UTC(2026, 11, 2, 9, 0, 0);
 

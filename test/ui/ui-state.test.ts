@@ -1,6 +1,6 @@
 /** The UI's pure reducer, fed scripted RunEvent arrays. */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/engine/events.js';
+import type { RunEvent } from '../../src/engine/record/events.js';
 import { ACTIVITY_LOG_LINES, initialUiState, reduceUiAction, reduceUiEvent, reduceUiEvents, selectionOrder, type UiAction, type UiState } from '../../src/ui/state/ui-state.js';
 import { candidate, DIFF_C2, finishedRun, mixedRun, runStarted, stamp, T0 } from './scripted-runs.js';
 

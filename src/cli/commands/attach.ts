@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
-import { candidateDir } from '../../engine/run-folder.js';
+import { candidateDir } from '../../engine/record/run-folder.js';
 import { runOnTerminal } from '../../process/interactive.js';
 import { attachArgs, probeTmux, sessionAlive } from '../../process/tmux.js';
 import { readSessionRecord, type SessionRecord } from '../../providers/shannon/paths.js';

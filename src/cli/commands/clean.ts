@@ -24,9 +24,9 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState, NewerRecordError, orNewerRecord } from '../run-lookup.js';
-import { listRunFolders, type RunListing } from '../../engine/run-folder.js';
-import { runIsAlive } from '../../engine/run-lock.js';
-import type { RunState } from '../../engine/run-state.js';
+import { listRunFolders, type RunListing } from '../../engine/record/run-folder.js';
+import { runIsAlive } from '../../engine/record/run-lock.js';
+import type { RunState } from '../../engine/record/run-state.js';
 import { cleanRepo } from '../../engine/cleanup/clean.js';
 import { parseAge } from '../older-than-option.js';
 import { UsageError } from '../usage-error.js';

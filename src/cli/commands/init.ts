@@ -4,7 +4,7 @@ import { basename, relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
 import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
 import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
-import { openRepo } from '../../git/repo.js';
+import { openRepo } from '../../git/running/repo.js';
 import { globsMatching } from '../../checks/frozen.js';
 import { runProcess } from '../../process/run-process.js';
 import { editableCandidates, probeRepo, testCommandFileCandidates, type RepoProbe } from '../../spec/repo-probe.js';

@@ -1,8 +1,8 @@
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, loadRunSummary, NewerRecordError, orNewerRecord } from '../run-lookup.js';
-import { listAllRunFolders } from '../../engine/run-folder.js';
-import { runIsAlive } from '../../engine/run-lock.js';
+import { listAllRunFolders } from '../../engine/record/run-folder.js';
+import { runIsAlive } from '../../engine/record/run-lock.js';
 import { runListLine } from '../../report/run-list-line.js';
 import { outputClosed } from '../output.js';
 

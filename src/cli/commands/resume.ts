@@ -6,12 +6,12 @@ import { runPlanned } from '../run-session.js';
 import { runInsideForCopyOnWrite, withWorktreeMode } from '../worktree-mode.js';
 import { formatSpecProblems } from '../../spec/errors.js';
 import { loadSpec } from '../../spec/load.js';
-import { readRunKey } from '../../engine/leftovers.js';
+import { readRunKey } from '../../engine/sandbox/leftovers.js';
 import { planWithMergeChecks } from '../plan-or-explain.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
-import { runIsAlive } from '../../engine/run-lock.js';
-import { REPORT_HTML_FILE, REPORT_JSON_FILE, REPORT_MD_FILE, SPEC_FILE, STATE_FILE } from '../../engine/run-folder.js';
-import type { RunState } from '../../engine/run-state.js';
+import { runIsAlive } from '../../engine/record/run-lock.js';
+import { REPORT_HTML_FILE, REPORT_JSON_FILE, REPORT_MD_FILE, SPEC_FILE, STATE_FILE } from '../../engine/record/run-folder.js';
+import type { RunState } from '../../engine/record/run-state.js';
 import { printable } from '../../printable.js';
 import { writeRunHtml } from '../../report/html/write-run-html.js';
 import { writeReports } from '../../report/report-files.js';
@@ -25,7 +25,7 @@ import { writeFileAtomic } from '../../report/state-file.js';
  * The event log is not taken on its word: before the final scoring, every finished
  * candidate's recorded commit is checked against its kept ref (which no sandboxed agent can
  * move) and the tree its score was given for; one that does not match is scored again at its
- * ref's commit, one whose kept ref is gone cannot win (src/engine/run-phases/final-scoring.ts
+ * ref's commit, one whose kept ref is gone cannot win (src/engine/run/stages/final-scoring.ts
  * `verifyResumedRecord`, and the selection's own ref check).
  */
 export async function resumeCommand(args: readonly string[]): Promise<number> {

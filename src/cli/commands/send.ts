@@ -2,9 +2,9 @@ import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { parseCommandArgs } from '../args.js';
 import { currentRepoRoot, findRun, loadRunState } from '../run-lookup.js';
 import { UsageError } from '../usage-error.js';
-import { writeToChannel } from '../../engine/channel.js';
-import { runIsAlive } from '../../engine/run-lock.js';
-import type { RunState } from '../../engine/run-state.js';
+import { writeToChannel } from '../../engine/loop/channel.js';
+import { runIsAlive } from '../../engine/record/run-lock.js';
+import type { RunState } from '../../engine/record/run-state.js';
 
 /**
  * A finished run reads no channel again: a message or a stop written to it would be a record of

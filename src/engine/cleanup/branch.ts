@@ -3,10 +3,10 @@
  * kept ref, or bestof's revert commit at refs/bestof/<run>/<candidate>/reverted) or merged into
  * another branch. The winner's branch stays unless it is merged or `--all` is given.
  */
-import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/refs.js';
-import { resolveCommit } from '../../git/repo.js';
-import { revertedRef } from '../merge-policy.js';
-import type { CandidateState } from '../run-state.js';
+import { branchesContaining, deleteBranch, isAncestor, updateRef } from '../../git/history/refs.js';
+import { resolveCommit } from '../../git/running/repo.js';
+import { revertedRef } from '../merge/merge-policy.js';
+import type { CandidateState } from '../record/run-state.js';
 import { printableLines } from '../../printable.js';
 import type { CleanContext } from './context.js';
 

@@ -9,10 +9,10 @@
  * refs/bestof/<run>/<candidate>/kept before the worktree goes, and a branch is deleted only when
  * its commit is kept under refs/bestof or merged into another branch.
  */
-import { listWorktrees, pruneWorktrees } from '../../git/worktree.js';
-import type { RunListing } from '../run-folder.js';
-import { runIsAlive } from '../run-lock.js';
-import type { RunState } from '../run-state.js';
+import { listWorktrees, pruneWorktrees } from '../../git/worktrees/worktree.js';
+import type { RunListing } from '../record/run-folder.js';
+import { runIsAlive } from '../record/run-lock.js';
+import type { RunState } from '../record/run-state.js';
 import type { CleanContext, CleanOutput } from './context.js';
 import { cleanCowMode } from './cow.js';
 import { cleanRun } from './dead-run.js';

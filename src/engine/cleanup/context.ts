@@ -3,7 +3,7 @@
  * The steps say what they do and why they keep something; how a line is printed (stdout or
  * stderr, "would" on a dry run, made printable) is the CLI's business (src/cli/commands/clean.ts).
  */
-import type { WorktreeInfo } from '../../git/worktree.js';
+import type { WorktreeInfo } from '../../git/worktrees/worktree.js';
 import type { CleanCowMode } from './cow.js';
 
 /** Where clean's lines go; each is one line, without its newline. */

@@ -1,5 +1,5 @@
 /**
- * `bestof clean` and copy-on-write worktrees (src/git/cow-worktree.ts) that a killed run left:
+ * `bestof clean` and copy-on-write worktrees (src/git/worktrees/cow-worktree.ts) that a killed run left:
  * their changes are in layers on disk, and outside a mount namespace their folders hold only the
  * `.git` file, where git would see every file deleted. So clean, like the run, runs itself again
  * in a mount namespace (src/process/namespace.ts), mounts each such worktree again over the run's
@@ -10,8 +10,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree } from '../../git/cow-worktree.js';
-import { cowBaseDir, cowDir, cowLayerDir, isCowWorktree } from '../cow-layout.js';
+import { prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree } from '../../git/worktrees/cow-worktree.js';
+import { cowBaseDir, cowDir, cowLayerDir, isCowWorktree } from '../workspace/cow-layout.js';
 import { insideMountNamespace, namespaceMounts, runAgainInMountNamespace } from '../../process/namespace.js';
 import { overlayAvailable } from '../../process/overlay-holder.js';
 import type { Result } from '../../result.js';

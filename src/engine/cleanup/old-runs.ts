@@ -15,10 +15,10 @@
  */
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { branchesContaining, deleteRef, listRefs } from '../../git/refs.js';
-import { runIsAlive } from '../run-lock.js';
-import type { RunListing } from '../run-folder.js';
-import type { RunState } from '../run-state.js';
+import { branchesContaining, deleteRef, listRefs } from '../../git/history/refs.js';
+import { runIsAlive } from '../record/run-lock.js';
+import type { RunListing } from '../record/run-folder.js';
+import type { RunState } from '../record/run-state.js';
 import { plural } from '../words.js';
 import { removeTree } from '../../owned-tree.js';
 import type { CleanOutput } from './context.js';

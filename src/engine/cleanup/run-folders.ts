@@ -7,11 +7,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, rmdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { worktreesRoot } from '../plan.js';
-import { COW_TRASH } from '../cow-layout.js';
-import { AGENT_FOLDERS } from '../agent-sandbox.js';
-import { runIsAlive } from '../run-lock.js';
-import { listUnrecordedRunFolders, runDirOf } from '../run-folder.js';
+import { worktreesRoot } from '../plan/plan.js';
+import { COW_TRASH } from '../workspace/cow-layout.js';
+import { AGENT_FOLDERS } from '../sandbox/agent-sandbox.js';
+import { runIsAlive } from '../record/run-lock.js';
+import { listUnrecordedRunFolders, runDirOf } from '../record/run-folder.js';
 import { removeTree } from '../../owned-tree.js';
 import { ASIDE_FOLDER } from '../../checks/scoring-tree.js';
 

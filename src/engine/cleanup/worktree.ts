@@ -6,17 +6,17 @@
  * it and is removed as it is.
  */
 import { existsSync } from 'node:fs';
-import { readSetupPaths } from '../run-folder.js';
-import { isAncestor, updateRef } from '../../git/refs.js';
-import { hasUncommittedChanges, resolveCommit } from '../../git/repo.js';
-import { pruneWorktrees, removeWorktree } from '../../git/worktree.js';
-import { discardWorktree } from '../../git/worktree-admin.js';
-import { repairWorktreeLinkDetailed } from '../../git/worktree-link.js';
-import { clearStaleCandidateLocks } from '../../git/stale-locks.js';
-import { saveWorktreeWork } from '../../git/save-work.js';
-import { changedSubmodules, submoduleWorkSaid } from '../../git/submodule-work.js';
-import { isCowWorktree } from '../cow-layout.js';
-import type { CandidateState } from '../run-state.js';
+import { readSetupPaths } from '../record/run-folder.js';
+import { isAncestor, updateRef } from '../../git/history/refs.js';
+import { hasUncommittedChanges, resolveCommit } from '../../git/running/repo.js';
+import { pruneWorktrees, removeWorktree } from '../../git/worktrees/worktree.js';
+import { discardWorktree } from '../../git/worktrees/worktree-admin.js';
+import { repairWorktreeLinkDetailed } from '../../git/worktrees/worktree-link.js';
+import { clearStaleCandidateLocks } from '../../git/worktrees/stale-locks.js';
+import { saveWorktreeWork } from '../../git/history/save-work.js';
+import { changedSubmodules, submoduleWorkSaid } from '../../git/worktrees/submodule-work.js';
+import { isCowWorktree } from '../workspace/cow-layout.js';
+import type { CandidateState } from '../record/run-state.js';
 import { printableLines } from '../../printable.js';
 import type { CleanContext } from './context.js';
 import { changesFolder, mountForClean, removeForClean } from './cow.js';
@@ -114,7 +114,7 @@ async function sayWhatWouldBeDone(context: CleanContext, request: CleanWorktreeR
 async function saveWork(context: CleanContext, request: CleanWorktreeRequest): Promise<string | undefined> {
   const { repoRoot, say } = context;
   const { id, candidate, folder } = request;
-  // The run is dead (checked above): whatever git locks it left are stale (see src/git/stale-locks.ts).
+  // The run is dead (checked above): whatever git locks it left are stale (see src/git/worktrees/stale-locks.ts).
   const cleared = await clearStaleCandidateLocks(repoRoot, { worktree: folder, branch: candidate.branch, keptRef: candidate.ref });
   if (cleared.length > 0) say(`remove ${id}'s git locks left by the dead run: ${cleared.join(', ')}`);
   const link = await repairWorktreeLinkDetailed(repoRoot, folder, candidate.branch);

@@ -7,7 +7,7 @@
  */
 import type { AgentSummary, BenchSummary, CellSummary } from '../../bench/summary.js';
 import { duration, NONE, percent, percentInterval, usd } from '../../bench/format.js';
-import { SHAPES_ONLY, type SecretSet } from '../../engine/secrets.js';
+import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { plural } from '../../engine/words.js';
 import { escapeHtml as h } from './escape.js';
 import { renderPage } from './page.js';

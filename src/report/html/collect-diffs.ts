@@ -4,10 +4,10 @@
  * ref is gone (`bestof clean` removes refs). A diff that cannot be read is a value that says
  * why; the report shows it in the candidate's place.
  */
-import { diffText } from '../../git/diff.js';
-import { commitExists, refCommit, refCommits } from '../../git/refs.js';
+import { diffText } from '../../git/history/diff.js';
+import { commitExists, refCommit, refCommits } from '../../git/history/refs.js';
 import { err, ok } from '../../result.js';
-import type { RunState } from '../../engine/run-state.js';
+import type { RunState } from '../../engine/record/run-state.js';
 import type { CandidateDiff } from './run-html.js';
 
 /** git diffs at once: a 64-candidate run should not start 64 git processes on 2 cores. */

@@ -10,8 +10,8 @@
  * Everything shown goes through the run's redaction first, then through escapeHtml: a diff or
  * a check's output is text, whatever it holds.
  */
-import { costIsKnown, type CandidateState, type IterationState, type RunState } from '../../engine/run-state.js';
-import { SHAPES_ONLY, type SecretSet } from '../../engine/secrets.js';
+import { costIsKnown, type CandidateState, type IterationState, type RunState } from '../../engine/record/run-state.js';
+import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { madeBinaryWords, plural } from '../../engine/words.js';
 import type { Result } from '../../result.js';
 import type { TieBreak } from '../../spec/schema.js';

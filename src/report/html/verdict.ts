@@ -1,18 +1,18 @@
 /**
  * The verdict of a run in one sentence, with the rule that decided it: the order of
- * src/engine/select.ts (eligibility, then the vote's combined ranking when a vote decided, then
+ * src/engine/select/select.ts (eligibility, then the vote's combined ranking when a vote decided, then
  * the score, then the spec's tie-breaks, then the candidate order), or the user's choice in the
  * compare view (winner.chosen). Candidates flagged for changing frozen paths are named after it.
  */
-import { chosenByUser, type RunState } from '../../engine/run-state.js';
-import type { RankEntry } from '../../engine/run-types.js';
+import { chosenByUser, type RunState } from '../../engine/record/run-state.js';
+import type { RankEntry } from '../../engine/record/run-types.js';
 import { listFew } from '../../engine/words.js';
 import type { TieBreak } from '../../spec/schema.js';
 
 /** Which rule decided: what the tests and the page's styling key on. */
 export type VerdictRule = 'running' | 'no-winner' | 'chosen' | 'vote' | 'only-eligible' | 'score' | 'tie-break' | 'order';
 
-/** Why the run's winner won (or why there is none), for report.html: not a review's verdict (src/engine/review.ts). */
+/** Why the run's winner won (or why there is none), for report.html: not a review's verdict (src/engine/select/review.ts). */
 export interface RunVerdict {
   readonly rule: VerdictRule;
   /** The winner, when there is one. */

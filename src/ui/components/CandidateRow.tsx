@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { costIsKnown, type CandidateState, type RunState } from '../../engine/run-state.js';
+import { costIsKnown, type CandidateState, type RunState } from '../../engine/record/run-state.js';
 import { activitySummary, candidateElapsed, CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreBar, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
 import { fit } from '../format/text.js';

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { costIsKnown } from '../../engine/run-state.js';
+import { costIsKnown } from '../../engine/record/run-state.js';
 import { reviewText } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost } from '../format/numbers.js';
 import { cut, oneLine, wrapText } from '../format/text.js';

@@ -1,8 +1,8 @@
 import { Box } from 'ink';
 import { relative } from 'node:path';
-import { iterationDir } from '../../engine/run-folder.js';
-import { isAttachable } from '../../engine/provider-traits.js';
-import { costIsKnown, type CandidateState, type IterationState } from '../../engine/run-state.js';
+import { iterationDir } from '../../engine/record/run-folder.js';
+import { isAttachable } from '../../engine/record/provider-traits.js';
+import { costIsKnown, type CandidateState, type IterationState } from '../../engine/record/run-state.js';
 import { activitySummary, candidateElapsed, failureTail, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
 import { wrapText } from '../format/text.js';

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import type { CandidateState } from '../../engine/run-state.js';
+import type { CandidateState } from '../../engine/record/run-state.js';
 import { fileAt } from '../format/diff.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { candidateName } from '../layout/columns.js';

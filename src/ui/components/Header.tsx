@@ -1,4 +1,4 @@
-import { costIsKnown } from '../../engine/run-state.js';
+import { costIsKnown } from '../../engine/record/run-state.js';
 import { runElapsed } from '../format/candidate.js';
 import { formatCost, formatElapsed, formatKnownCost, UNKNOWN_COST } from '../format/numbers.js';
 import { displayWidth } from '../format/text.js';

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import type { RankEntry } from '../../engine/run-types.js';
-import { costIsKnown, type CandidateState } from '../../engine/run-state.js';
+import type { RankEntry } from '../../engine/record/run-types.js';
+import { costIsKnown, type CandidateState } from '../../engine/record/run-state.js';
 import { CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost } from '../format/numbers.js';
 import { displayWidth, fit } from '../format/text.js';

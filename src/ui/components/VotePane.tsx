@@ -1,6 +1,6 @@
 import { Box } from 'ink';
-import type { CandidateState } from '../../engine/run-state.js';
-import type { VoteState } from '../../engine/vote-record.js';
+import type { CandidateState } from '../../engine/record/run-state.js';
+import type { VoteState } from '../../vote/record.js';
 import { cut, displayWidth } from '../format/text.js';
 import { votePaneLines, voteSettings, type VoteTone } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';

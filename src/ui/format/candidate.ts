@@ -1,6 +1,6 @@
 /** How one candidate's state reads in a cell: status glyphs, score tone and bar, check glyphs, times. */
 import type { CheckOutcome } from '../../checks/run-checks.js';
-import type { CandidateState, IterationState, RunState } from '../../engine/run-state.js';
+import type { CandidateState, IterationState, RunState } from '../../engine/record/run-state.js';
 import { isBusy, isFinished, type UiState } from '../state/ui-state.js';
 import type { TextStyle, Theme } from '../theme.js';
 import { cleanLines, oneLine } from './text.js';

@@ -1,5 +1,5 @@
 /** Short, fixed-width-friendly numbers for table cells. */
-import type { CandidateState } from '../../engine/run-state.js';
+import type { CandidateState } from '../../engine/record/run-state.js';
 
 type TokenUsage = CandidateState['usage'];
 

@@ -8,9 +8,9 @@
  * everything (the tally step by step, the materials), this is what fits on a screen. Pure: the
  * view and the scroll clamp (../state/ui-state.ts) read the same lines.
  */
-import type { CandidateState, RunState } from '../../engine/run-state.js';
+import type { CandidateState, RunState } from '../../engine/record/run-state.js';
 import { plural } from '../../engine/words.js';
-import type { VoteState } from '../../engine/vote-record.js';
+import type { VoteState } from '../../vote/record.js';
 import type { PairOutcome } from '../../vote/types.js';
 import { candidateName } from '../layout/columns.js';
 import { reviewText } from './candidate.js';

@@ -4,7 +4,7 @@
  * values change; a narrow terminal drops whole columns, least useful first, and the
  * activity column takes what is left. A row is never wider than the terminal.
  */
-import type { RunState } from '../../engine/run-state.js';
+import type { RunState } from '../../engine/record/run-state.js';
 import { displayWidth } from '../format/text.js';
 
 export type ColumnId = 'name' | 'provider' | 'state' | 'iteration' | 'bar' | 'score' | 'checks' | 'cost' | 'tokens' | 'elapsed' | 'activity';

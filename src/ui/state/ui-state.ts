@@ -5,8 +5,8 @@
  * candidate, when each candidate started, the clock, and diffs loaded for the compare view.
  * Everything here is pure; ./ui-store.ts decides when a new snapshot is published.
  */
-import type { RunEvent } from '../../engine/events.js';
-import { initialRunState, reduceRunState, type CandidateState, type RunState } from '../../engine/run-state.js';
+import type { RunEvent } from '../../engine/record/events.js';
+import { initialRunState, reduceRunState, type CandidateState, type RunState } from '../../engine/record/run-state.js';
 import { parseDiff, type ParsedDiff } from '../format/diff.js';
 import { oneLine } from '../format/text.js';
 import { formatEvent } from '../plain-reporter.js';

@@ -4,7 +4,7 @@
  * `maxFramesPerSecond` times a second, so the screen's cost does not grow with the event
  * rate. Ink reads snapshots with `useSyncExternalStore` (hooks/useUiState.ts).
  */
-import type { RunEvent } from '../../engine/events.js';
+import type { RunEvent } from '../../engine/record/events.js';
 import { initialUiState, isBusy, reduceUiAction, reduceUiEvents, type UiAction, type UiState, type UiStateOptions } from './ui-state.js';
 
 export interface UiStoreOptions extends UiStateOptions {

@@ -1,0 +1,37 @@
+/**
+ * LoopContext: what stays the same for the whole loop of one candidate, apart from the steps that
+ * use it (./iteration.ts, ./agent-call.ts, ./commit-step.ts) so that none of them imports another
+ * for its type.
+ */
+import type { Provider } from '../../providers/types.js';
+import type { Env } from '../../process/env.js';
+import type { BudgetLedger } from './budget.js';
+import type { UnstampedEvent } from '../record/run-types.js';
+import type { CandidatePlan, RunPlan } from '../plan/plan.js';
+import type { SecretSet } from '../sandbox/secrets.js';
+import type { SetupGuard } from '../workspace/setup-guard.js';
+import type { LoopLimits } from './stop-rules.js';
+
+export interface LoopContext {
+  readonly plan: RunPlan;
+  readonly candidate: CandidatePlan;
+  readonly signal: AbortSignal;
+  readonly emit: (event: UnstampedEvent) => void;
+  /** Runs an agent call under the per-provider-kind concurrency limit. */
+  readonly limitProvider: <T>(candidate: CandidatePlan, call: () => Promise<T>) => Promise<T>;
+  /** The run's money, shared by every candidate. */
+  readonly budget: BudgetLedger;
+  /** The run's secrets: redacted in what providers write, and files holding one are never committed. */
+  readonly secrets: SecretSet;
+  readonly provider: Provider;
+  readonly reviewer: Provider | undefined;
+  /** The agent's environment (the user's, the spec's `env`, the candidate's identity). */
+  readonly agentEnv: Env;
+  /** The checks' (and the reviewer's) environment: never the agent's extra env. */
+  readonly checkEnv: Env;
+  /** Untracked files from setup: never committed, kept through the checks. */
+  readonly setupPaths: readonly string[];
+  /** Watches what setup made between scorings (../workspace/setup-guard.ts). @default none */
+  readonly setupGuard?: SetupGuard | undefined;
+  readonly limits: LoopLimits;
+}

@@ -1,0 +1,140 @@
+/**
+ * The prompt of each iteration. Iteration 1 gets the task (and the phase's prompt, when the
+ * spec has phases), then, where the spec keeps paths as in base, what they are (PathRules): an
+ * honest agent that adds a regression test under a frozen `tests/**` would otherwise learn only
+ * after its first iteration that such a change keeps its work from being chosen, and no later
+ * iteration takes it back. Later iterations get `retry_prompt_file` (or the task again) plus what
+ * the agent needs to do better: the score and the threshold, which checks failed with the
+ * tail of their output, how its last run ended, the reviewer's refusal, messages sent
+ * through the channel, the output file, and the time and money left. What it says about each
+ * outcome is the `promptNote` of ./outcome-policy.ts.
+ *
+ * The text is a product decision: a test holds the exact text of a typical iteration-2
+ * prompt, so a change here is a visible one.
+ */
+import type { Outcome } from '../../providers/types.js';
+import { formatDuration } from '../../spec/duration.js';
+import type { CheckOutcome } from '../../checks/run-checks.js';
+import { OUTCOME_POLICY } from './outcome-policy.js';
+import { plural } from '../words.js';
+
+/** Per failed check, at most this much of the end of its output. */
+export const MAX_CHECK_OUTPUT_CHARS = 2000;
+
+export interface IterationFeedback {
+  readonly score: number;
+  readonly maxScore: number;
+  readonly threshold: number;
+  readonly failedChecks: readonly CheckOutcome[];
+  readonly outcome: Outcome;
+  readonly outcomeMessage?: string;
+  readonly refuseReason?: string;
+  readonly tampered: readonly string[];
+  /**
+   * Files of the agent's that bestof's commit left out (`src/add.js is a symbolic link to /tmp/x,
+   * outside the worktree: ...`): the checks did not see them, and no merge brings them. Only from
+   * the iteration just scored; after a resume, the run's warnings still say it. @default none
+   */
+  readonly leftOut?: readonly string[];
+}
+
+/** What the spec keeps as in base, told to the agent with the task (`[checks]`). */
+export interface PathRules {
+  /** `frozen` and `protected`: the checks use base's version; a change there is never chosen. */
+  readonly kept: readonly string[];
+  /** `editable`: only changes there count. Empty: everything but `kept`. */
+  readonly editable: readonly string[];
+  /**
+   * The test runners' files bestof keeps by itself (RunPlan.runner's patterns), but where `editable`
+   * covers them (../../checks/runner-defaults.ts). @default none
+   */
+  readonly runner?: readonly string[];
+}
+
+export interface IterationPromptInput {
+  /** `[prompt]` text or file. */
+  readonly task: string;
+  /** `[prompt] retry_prompt_file`, used instead of the task from iteration 2 on. */
+  readonly retryTemplate?: string;
+  /** The `[[prompts]]` phase of this iteration. */
+  readonly phase?: { readonly name: string; readonly prompt: string };
+  /** The paths the spec keeps as in base; no section where there are none. */
+  readonly rules?: PathRules;
+  readonly iteration: number;
+  readonly maxIterations: number;
+  /** What happened in the previous iteration; absent for iteration 1. */
+  readonly feedback?: IterationFeedback;
+  readonly messages: readonly string[];
+  readonly outputFile?: string;
+  readonly timeLeftMs?: number;
+  readonly budgetLeftUsd?: number;
+}
+
+function tail(text: string, max: number): string {
+  return text.length > max ? `...${text.slice(-max)}` : text;
+}
+
+export function buildIterationPrompt(input: IterationPromptInput): string {
+  const { feedback } = input;
+  const base = feedback && input.retryTemplate !== undefined ? input.retryTemplate : input.task;
+  const parts: string[] = [base.trimEnd()];
+  if (input.phase) parts.push(`## Phase: ${input.phase.name}\n\n${input.phase.prompt.trimEnd()}`);
+  const rules = input.rules ? rulesSection(input.rules) : undefined;
+  if (rules) parts.push(rules);
+  if (!feedback) {
+    if (input.messages.length > 0) parts.push(messagesSection(input.messages));
+    return `${parts.join('\n\n')}\n`;
+  }
+
+  const context: string[] = [`## bestof: iteration ${input.iteration} of ${input.maxIterations}`];
+  context.push(`Your previous attempt scored ${feedback.score} of ${plural(feedback.maxScore, 'point')}; ${feedback.threshold} ${feedback.threshold === 1 ? 'is' : 'are'} needed to finish.`);
+  const note = OUTCOME_POLICY[feedback.outcome].promptNote;
+  if (note) context.push(`Your previous run ended early (${feedback.outcome}): ${note}${feedback.outcomeMessage ? ` (${feedback.outcomeMessage})` : ''}.`);
+  if (feedback.refuseReason) context.push(`The reviewer refused your previous attempt: ${feedback.refuseReason}`);
+  parts.push(context.join('\n\n'));
+
+  if (feedback.failedChecks.length > 0) {
+    const checks = feedback.failedChecks.map((check) => {
+      const how = check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`;
+      return `### ${check.name} (${how})\n\n\`\`\`\n${tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS)}\n\`\`\``;
+    });
+    parts.push(
+      `These checks failed. They always run from the original tests and check scripts, so changing those earns nothing: fix the work itself.\n\n${checks.join('\n\n')}`,
+    );
+  }
+  if (feedback.tampered.length > 0) parts.push(`Your changes to frozen files were ignored when scoring: ${feedback.tampered.join(', ')}.`);
+  if (feedback.leftOut && feedback.leftOut.length > 0) {
+    parts.push(`These files were not committed, so the checks did not see them and no merge brings them:\n\n${feedback.leftOut.map((line) => `- ${line}`).join('\n')}`);
+  }
+  if (input.messages.length > 0) parts.push(messagesSection(input.messages));
+
+  const limits: string[] = [];
+  if (input.outputFile) limits.push(`Output file: ${input.outputFile} (your previous output is there; build on it).`);
+  if (input.timeLeftMs !== undefined) limits.push(`Time left: ${formatDuration(Math.max(0, input.timeLeftMs))}.`);
+  if (input.budgetLeftUsd !== undefined) limits.push(`Budget left: $${input.budgetLeftUsd.toFixed(2)}.`);
+  if (limits.length > 0) parts.push(limits.join('\n'));
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** "## bestof: paths the checks keep": what is frozen or protected, and where changes count; undefined where the spec says nothing. */
+function rulesSection(rules: PathRules): string | undefined {
+  const lines: string[] = [];
+  const list = (patterns: readonly string[]): string => patterns.map((p) => `\`${p}\``).join(', ');
+  if (rules.kept.length > 0) {
+    lines.push(
+      `The checks always use the original version of these paths: ${list(rules.kept)}. Changing, adding or deleting a file there earns nothing, and work that does is not chosen: leave them as they are.`,
+    );
+  }
+  if (rules.runner !== undefined && rules.runner.length > 0) {
+    const unless = rules.editable.length > 0 ? ' (unless a path where your changes count, below, names one)' : '';
+    lines.push(
+      `The checks also use the original version of the test runners' own files${unless}, and work that changes them is not chosen: ${list(rules.runner)}; and of the test runners' settings in package.json, pyproject.toml and go.mod.`,
+    );
+  }
+  if (rules.editable.length > 0) lines.push(`Only your changes to ${list(rules.editable)} count: a change elsewhere is undone before the checks and not kept.`);
+  return lines.length > 0 ? `## bestof: paths the checks keep\n\n${lines.join('\n')}` : undefined;
+}
+
+function messagesSection(messages: readonly string[]): string {
+  return `Messages from the user:\n${messages.map((m) => `- ${m}`).join('\n')}`;
+}

@@ -1,9 +1,0 @@
-/** One file's content as a commit holds it, for the vote's `material = "file"`. */
-import { runGit, gitMessage, type GitCallOptions } from './exec.js';
-import { err, ok, type Result } from '../result.js';
-
-/** `git show <commit>:<path>`; an error (the file is not in the commit) says which file and commit. */
-export async function showFile(repo: string, commit: string, path: string, opts: GitCallOptions = {}): Promise<Result<string>> {
-  const shown = await runGit(repo, ['show', '--no-color', '--no-textconv', `${commit}:${path.replace(/^\.\//, '')}`], opts);
-  return shown.code === 0 ? ok(shown.stdout) : err(`${path} is not in commit ${commit.slice(0, 10)}: ${gitMessage(shown.stderr)}`);
-}
