@@ -46,10 +46,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-
-
-
-
 const AGENT = `
 [[steps]]
 replace = "src/g0/d000/file00000.txt"
@@ -113,14 +109,19 @@ async function timedRun(ctx, spec) {
 async function untilTrashIsGone(ctx, exitedAt) {
   const t = performance.now();
   await untilDeletedAfterTheRun(ctx.wtRoot);
-  if (performance.now() - t > 50) console.log(`  (the removed worktrees' files were deleted ${seconds(performance.now() - exitedAt)} after bestof exited; untimed)`);
+  if (performance.now() - t > 50)
+    console.log(`  (the removed worktrees' files were deleted ${seconds(performance.now() - exitedAt)} after bestof exited; untimed)`);
 }
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('build first: npx tsc -p tsconfig.build.json');
   console.log(`# whole runs: plain vs copy-on-write worktrees, ${opts.candidates} candidates, ${opts.concurrency} at a time, ${opts.repeat} rounds`);
-  console.log(`# ${new Date().toISOString()} | node ${process.version} | ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}) | load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `# ${new Date().toISOString()} | node ${process.version} | ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}) | load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const temp = mkdtempSync(join(tmpdir(), 'bestof-bench-cow-run-'));
   try {
     for (const files of opts.files) {
@@ -144,10 +145,14 @@ async function main() {
           },
         },
         ({ round, order, results }) =>
-          console.log(`round ${round} (${order.join(' first, ')} second): plain ${seconds(results.plain)} | copy-on-write ${seconds(results.cow)} | cow/plain ${(results.cow / results.plain).toFixed(3)}x | one plain add ${seconds(singles[round - 1])}`),
+          console.log(
+            `round ${round} (${order.join(' first, ')} second): plain ${seconds(results.plain)} | copy-on-write ${seconds(results.cow)} | cow/plain ${(results.cow / results.plain).toFixed(3)}x | one plain add ${seconds(singles[round - 1])}`,
+          ),
       );
       const summary = summarizePairs(rounds.map((r) => ({ reference: r.results.plain, measured: r.results.cow })));
-      console.log(`run            plain ${seconds(summary.reference).padStart(9)}  copy-on-write ${seconds(summary.measured).padStart(9)}  cow/plain ${formatRatio(summary.ratio)}`);
+      console.log(
+        `run            plain ${seconds(summary.reference).padStart(9)}  copy-on-write ${seconds(summary.measured).padStart(9)}  cow/plain ${formatRatio(summary.ratio)}`,
+      );
       const aim = summarizePairs(rounds.map((r, i) => ({ reference: (singles[i] * opts.candidates) / opts.concurrency, measured: r.results.cow })));
       console.log(
         `aim: a copy-on-write run ${seconds(aim.measured)} against one plain add x ${opts.candidates}/${opts.concurrency} = ${seconds(aim.reference)} (one add: ${seconds(median(singles))}): ${formatRatio(aim.ratio)} (below 1.00x meets it)`,

@@ -102,7 +102,8 @@ const AGENT_OUTPUT = 'written by an instant candidate\n';
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-const USAGE = 'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-store-cost] [--no-census] [--worktrees plain|copy-on-write] [--floor]\n';
+const USAGE =
+  'usage: node scripts/bench-overhead.mjs [--files 500,5000] [--candidates 1,8] [--repeat 3] [--concurrency N] [--no-sandbox-cost] [--no-store-cost] [--no-census] [--worktrees plain|copy-on-write] [--floor]\n';
 
 function positiveInt(option, raw, max) {
   const n = Number(raw);
@@ -248,7 +249,12 @@ function writeSpec(dir, { name, repo, candidates, concurrency, agent = 'script',
   mkdirSync(dir, { recursive: true });
   const provider = [];
   if (agent === 'script') {
-    writeFileSync(join(dir, 'instant.toml'), ['# An "instant" candidate: one step that writes one file.', '[[steps]]', 'write = "bench-output.txt"', `content = ${tomlString(AGENT_OUTPUT)}`, ''].join('\n'));
+    writeFileSync(
+      join(dir, 'instant.toml'),
+      ['# An "instant" candidate: one step that writes one file.', '[[steps]]', 'write = "bench-output.txt"', `content = ${tomlString(AGENT_OUTPUT)}`, ''].join(
+        '\n',
+      ),
+    );
     provider.push('kind = "script"', 'script = "instant.toml"');
   } else {
     const command = join(dir, 'agent.sh');
@@ -358,7 +364,8 @@ function baselinePhases(timingsText, candidates) {
   for (const line of lines) {
     const [, ...stamps] = line.split(' ');
     const t = stamps.map((s) => Number(s) * 1000);
-    if (t.length !== 7 || t.some((v) => !Number.isFinite(v))) throw new Error(`baseline timings: unreadable line ${JSON.stringify(line)} (bash 5 is needed for $EPOCHREALTIME)`);
+    if (t.length !== 7 || t.some((v) => !Number.isFinite(v)))
+      throw new Error(`baseline timings: unreadable line ${JSON.stringify(line)} (bash 5 is needed for $EPOCHREALTIME)`);
     per.setup.push(t[1] - t[0]);
     per.agent.push(t[2] - t[1]);
     per.commit.push(t[3] - t[2]);
@@ -429,7 +436,8 @@ function bestofPhases(events, processRun) {
   const lastCandidate = events.filter((e) => e.type === 'candidate.finished').at(-1);
   const selection = first((e) => e.type === 'selection.finished');
   const firstSetup = first((e) => e.type === 'candidate.status' && e.status === 'setup');
-  if (!started || !finished || !lastCandidate || !selection || !firstSetup) throw new Error('events.jsonl lacks run.started, a candidate, selection.finished or run.finished');
+  if (!started || !finished || !lastCandidate || !selection || !firstSetup)
+    throw new Error('events.jsonl lacks run.started, a candidate, selection.finished or run.finished');
 
   const per = { setup: [], agent: [], commit: [], frozen: [], checks: [], keep: [], finish: [], total: [] };
   const intervals = [];
@@ -444,7 +452,9 @@ function bestofPhases(events, processRun) {
     const committed = of('candidate.committed');
     const done = of('candidate.finished');
     if (!setupStatus || !setup || !running || !provider || !checking || checks.length === 0 || !committed || !done) {
-      throw new Error(`events.jsonl: candidate ${id} lacks one of its phase events (setup, running, provider.finished, checking, check.finished, candidate.committed, candidate.finished)`);
+      throw new Error(
+        `events.jsonl: candidate ${id} lacks one of its phase events (setup, running, provider.finished, checking, check.finished, candidate.committed, candidate.finished)`,
+      );
     }
     const checkRun = checks.reduce((sum, e) => sum + e.check.durationMs, 0);
     per.setup.push(setup.ms - setupStatus.ms); // worktree add + checkout, setup listing, guards
@@ -486,16 +496,21 @@ function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRun
    * One run of the baseline's steps by `program` (the bash baseline, or the Node floor), which
    * takes the same arguments and writes the same timings file.
    */
-  const runSteps = (what, program) => async (tag, env = process.env) => {
-    const worktrees = join(temp, 'wt', tag);
-    const timings = join(temp, 'timings', `${tag}.txt`);
-    mkdirSync(worktrees, { recursive: true });
-    mkdirSync(dirname(timings), { recursive: true });
-    const result = await run(program[0], [...program.slice(1), repo, worktrees, tag, String(candidates), String(concurrency), timings, AGENT_OUTPUT], { cwd: repo, env });
-    if (result.code !== 0) throw new Error(describeFailure(`${what} (${tag})`, result));
-    await cleanRepo(repo, `after the ${what} (${tag})`);
-    return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
-  };
+  const runSteps =
+    (what, program) =>
+    async (tag, env = process.env) => {
+      const worktrees = join(temp, 'wt', tag);
+      const timings = join(temp, 'timings', `${tag}.txt`);
+      mkdirSync(worktrees, { recursive: true });
+      mkdirSync(dirname(timings), { recursive: true });
+      const result = await run(program[0], [...program.slice(1), repo, worktrees, tag, String(candidates), String(concurrency), timings, AGENT_OUTPUT], {
+        cwd: repo,
+        env,
+      });
+      if (result.code !== 0) throw new Error(describeFailure(`${what} (${tag})`, result));
+      await cleanRepo(repo, `after the ${what} (${tag})`);
+      return { ms: result.ms, phases: baselinePhases(readFileSync(timings, 'utf8'), candidates) };
+    };
   const runBaseline = runSteps('baseline', ['bash', baselineScript]);
   const runFloor = runSteps('node floor', [process.execPath, NODE_FLOOR]);
   const runBestof = async (tag, env = process.env) => {
@@ -503,7 +518,8 @@ function cellContext({ temp, repo, files, candidates, concurrency, spec, seenRun
     mkdirSync(worktrees, { recursive: true });
     const result = await run(process.execPath, [BESTOF_BIN, 'run', spec, '--no-tui'], { cwd: temp, env: { ...env, BESTOF_WORKTREES_DIR: worktrees } });
     if (result.code !== 0) throw new Error(describeFailure(`bestof run (${tag})`, result));
-    if (/cannot be used here/.test(result.stdout + result.stderr)) throw new Error(describeFailure(`bestof run (${tag}) made plain worktrees, not copy-on-write ones`, result));
+    if (/cannot be used here/.test(result.stdout + result.stderr))
+      throw new Error(describeFailure(`bestof run (${tag}) made plain worktrees, not copy-on-write ones`, result));
     const events = readEvents(newRunDir(repo, seenRuns));
     await untilDeletedAfterTheRun(worktrees);
     await cleanRepo(repo, `after bestof (${tag})`);
@@ -537,7 +553,9 @@ async function measureCell(context) {
   process.stdout.write(`\n== ${files} files x ${candidates} candidate(s), ${Math.min(concurrency, candidates)} at a time ==\n`);
   const calls = context.census ? await census(cell, context) : undefined;
   if (calls) {
-    process.stdout.write(`git processes (an untimed run of each with a git wrapper): baseline ${describeCensus(calls.baseline)}; bestof ${describeCensus(calls.bestof)}\n`);
+    process.stdout.write(
+      `git processes (an untimed run of each with a git wrapper): baseline ${describeCensus(calls.baseline)}; bestof ${describeCensus(calls.bestof)}\n`,
+    );
     process.stdout.write(`  bestof's per candidate: ${calls.bestof.subcommands.map(([command, n]) => `${command} ${formatCount(n)}`).join(', ')}\n`);
   } else process.stdout.write('git processes: not counted (--no-census)\n');
 
@@ -550,7 +568,9 @@ async function measureCell(context) {
     wall: overRounds((results) => results.bestof.phases.wall),
     peak: Math.max(...rounds.map(({ results }) => results.bestof.phases.peak)),
   };
-  process.stdout.write(`median of ${summary.rounds} round(s): baseline ${seconds(summary.reference)}, bestof ${seconds(summary.measured)}; bestof/baseline, median of the paired ratios [min, max]: ${formatRatio(summary.ratio)}\n\n`);
+  process.stdout.write(
+    `median of ${summary.rounds} round(s): baseline ${seconds(summary.reference)}, bestof ${seconds(summary.measured)}; bestof/baseline, median of the paired ratios [min, max]: ${formatRatio(summary.ratio)}\n\n`,
+  );
   process.stdout.write(`${phaseTable(phases, Math.min(concurrency, candidates))}\n`);
   const floor = context.floor ? await measureFloor(cell, repeat, summary) : undefined;
   return { files, candidates, concurrency: Math.min(concurrency, candidates), calls, summary, phases, floor };
@@ -569,7 +589,9 @@ async function againstBaseline(cell, repeat, letter, side, runSide) {
       [side]: (round) => runSide(`${cell.id}-${letter}${round}-${side}`),
     },
     ({ round, order, results }) => {
-      process.stdout.write(`round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, ${side} ${seconds(results[side].ms)}, ratio ${(results[side].ms / results.baseline.ms).toFixed(2)}x\n`);
+      process.stdout.write(
+        `round ${round} (${order[0]} first): baseline ${seconds(results.baseline.ms)}, ${side} ${seconds(results[side].ms)}, ratio ${(results[side].ms / results.baseline.ms).toFixed(2)}x\n`,
+      );
     },
   );
   return { rounds, summary: summarizePairs(rounds.map(({ results }) => ({ reference: results.baseline.ms, measured: results[side].ms }))) };
@@ -577,7 +599,7 @@ async function againstBaseline(cell, repeat, letter, side, runSide) {
 
 /** The Node floor's own rounds against the baseline (see the module doc), and bestof / floor derived from them. */
 async function measureFloor(cell, repeat, bestofSummary) {
-  process.stdout.write('the Node floor (scripts/lib/node-floor.mjs: the baseline\'s steps from one Node process):\n');
+  process.stdout.write("the Node floor (scripts/lib/node-floor.mjs: the baseline's steps from one Node process):\n");
   const { summary } = await againstBaseline(cell, repeat, 'f', 'floor', cell.runFloor);
   const overBestof = bestofSummary.ratio.median / summary.ratio.median;
   process.stdout.write(
@@ -598,7 +620,10 @@ async function measureSandbox({ temp, repo, candidates, concurrency, repeat, see
   const runMode = (mode) => async (round) => {
     const worktrees = join(temp, 'wt', `sandbox-${mode}-r${round}`);
     mkdirSync(worktrees, { recursive: true });
-    const result = await run(process.execPath, [BESTOF_BIN, 'run', specs[mode], '--no-tui'], { cwd: temp, env: { ...process.env, BESTOF_WORKTREES_DIR: worktrees } });
+    const result = await run(process.execPath, [BESTOF_BIN, 'run', specs[mode], '--no-tui'], {
+      cwd: temp,
+      env: { ...process.env, BESTOF_WORKTREES_DIR: worktrees },
+    });
     if (result.code !== 0) throw new Error(describeFailure(`bestof run, sandbox ${mode} (round ${round})`, result));
     const durations = readEvents(newRunDir(repo, seenRuns))
       .filter((e) => e.type === 'provider.finished')
@@ -609,7 +634,9 @@ async function measureSandbox({ temp, repo, candidates, concurrency, repeat, see
     return median(durations);
   };
   await runAlternated(repeat, { off: runMode('off'), required: runMode('required') }, ({ round, order, results }) => {
-    process.stdout.write(`round ${round} (${order[0]} first): agent call median, sandbox off ${results.off.toFixed(1)} ms, required ${results.required.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `round ${round} (${order[0]} first): agent call median, sandbox off ${results.off.toFixed(1)} ms, required ${results.required.toFixed(1)} ms\n`,
+    );
   });
   return { off: median(calls.off), required: median(calls.required), count: calls.off.length };
 }
@@ -664,7 +691,8 @@ async function measureStoreGuards({ temp, repo, repeat }) {
 }
 
 function describeCensus({ perCandidate, shared }) {
-  const per = perCandidate.min === perCandidate.max ? formatCount(perCandidate.mean) : `${formatCount(perCandidate.mean)} (${perCandidate.min}-${perCandidate.max})`;
+  const per =
+    perCandidate.min === perCandidate.max ? formatCount(perCandidate.mean) : `${formatCount(perCandidate.mean)} (${perCandidate.min}-${perCandidate.max})`;
   return `${per} per candidate + ${shared} shared`;
 }
 
@@ -762,7 +790,8 @@ async function commandLine(command, args) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  if (!existsSync(join(PROJECT, 'dist', 'cli', 'main.js'))) throw new Error(`bestof is not built (no ${join(PROJECT, 'dist')}): run \`npm run build\` in ${PROJECT} first`);
+  if (!existsSync(join(PROJECT, 'dist', 'cli', 'main.js')))
+    throw new Error(`bestof is not built (no ${join(PROJECT, 'dist')}): run \`npm run build\` in ${PROJECT} first`);
   const options = readOptions(await defaultConcurrency());
   const temp = mkdtempSync(join(tmpdir(), 'bestof-bench-'));
   let cleaned = false;
@@ -789,7 +818,12 @@ async function main() {
       commandLine('git', ['-C', PROJECT, 'status', '--porcelain', '--', 'src']),
     ]);
     // What was measured: the build in dist/, which may differ from the commit.
-    const build = `bestof ${commit ?? '(not a git checkout)'}${dirty ? ' + uncommitted changes in src/' : ''}, dist/ built ${statSync(join(PROJECT, 'dist', 'cli', 'main.js')).mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const build = `bestof ${commit ?? '(not a git checkout)'}${dirty ? ' + uncommitted changes in src/' : ''}, dist/ built ${statSync(
+      join(PROJECT, 'dist', 'cli', 'main.js'),
+    )
+      .mtime.toISOString()
+      .slice(0, 16)
+      .replace('T', ' ')} UTC`;
     if (!realGit) throw new Error('git is not on PATH');
     const baselineScript = join(temp, 'baseline.sh');
     writeFileSync(baselineScript, BASELINE_SCRIPT, { mode: 0o755 });
@@ -797,12 +831,19 @@ async function main() {
     mkdirSync(wrapperDir);
     writeFileSync(join(wrapperDir, 'git'), gitWrapperScript(realGit), { mode: 0o755 });
 
-    const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
-    process.stdout.write(`bench-overhead: files ${options.files.join(', ')}; candidates ${options.candidates.join(', ')}; ${options.repeat} round(s) per cell\n`);
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+    process.stdout.write(
+      `bench-overhead: files ${options.files.join(', ')}; candidates ${options.candidates.join(', ')}; ${options.repeat} round(s) per cell\n`,
+    );
     process.stdout.write(
       `${new Date().toISOString().slice(0, 10)}, ${build}, node ${process.version}, ${gitVersion.trim()}, nproc ${cores ?? availableParallelism()} (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}\n`,
     );
-    process.stdout.write(`max_concurrency: ${options.concurrency} for bestof and the baseline (${options.concurrencyIsDefault ? "bestof's default" : '--concurrency'})\n`);
+    process.stdout.write(
+      `max_concurrency: ${options.concurrency} for bestof and the baseline (${options.concurrencyIsDefault ? "bestof's default" : '--concurrency'})\n`,
+    );
     process.stdout.write(`bestof's worktrees: ${options.worktrees} (the baseline makes plain ones)\n`);
     process.stdout.write(
       'baseline: a bash script doing, per candidate, git worktree add -b, the write, git add -A + commit, the check (sh -c true), git update-ref, git worktree remove; that many at a time (xargs -P)\n',
@@ -819,15 +860,35 @@ async function main() {
       process.stdout.write(`\nfixture repo of ${files} files created in ${seconds(performance.now() - fixtureStarted)}\n`);
       const seenRuns = new Set();
       for (const candidates of options.candidates) {
-        const spec = writeSpec(join(sizeDir, `spec-${candidates}`), { name: `bench-${candidates}`, repo, candidates, concurrency: options.concurrency, worktrees: options.worktrees });
+        const spec = writeSpec(join(sizeDir, `spec-${candidates}`), {
+          name: `bench-${candidates}`,
+          repo,
+          candidates,
+          concurrency: options.concurrency,
+          worktrees: options.worktrees,
+        });
         cells.push(
-          await measureCell({ temp: sizeDir, repo, files, candidates, concurrency: options.concurrency, repeat: options.repeat, spec, seenRuns, wrapperDir, baselineScript, census: options.census, floor: options.floor }),
+          await measureCell({
+            temp: sizeDir,
+            repo,
+            files,
+            candidates,
+            concurrency: options.concurrency,
+            repeat: options.repeat,
+            spec,
+            seenRuns,
+            wrapperDir,
+            baselineScript,
+            census: options.census,
+            floor: options.floor,
+          }),
         );
       }
       if (sizeIndex === 0 && options.sandboxCost) {
         const candidates = Math.min(Math.max(...options.candidates), SANDBOX_MAX_CANDIDATES);
         process.stdout.write(`\n== the sandbox's cost per agent call: ${files} files x ${candidates} candidate(s), a command agent ==\n`);
-        if (await bwrapWorks()) sandbox = await measureSandbox({ temp: sizeDir, repo, candidates, concurrency: options.concurrency, repeat: options.repeat, seenRuns });
+        if (await bwrapWorks())
+          sandbox = await measureSandbox({ temp: sizeDir, repo, candidates, concurrency: options.concurrency, repeat: options.repeat, seenRuns });
         else process.stdout.write('not measured: bubblewrap does not work here\n');
       }
       if (options.storeCost) {
@@ -840,7 +901,9 @@ async function main() {
 
     process.stdout.write(`\nload average at the end: ${load()}\n\n`);
     process.stdout.write(`${summaryTable(cells)}\n\n`);
-    process.stdout.write(`bestof's phases per candidate in ms, medians (the baseline's in brackets), from events.jsonl and the baseline's own timestamps:\n\n${phaseSummaryTable(cells)}\n\n`);
+    process.stdout.write(
+      `bestof's phases per candidate in ms, medians (the baseline's in brackets), from events.jsonl and the baseline's own timestamps:\n\n${phaseSummaryTable(cells)}\n\n`,
+    );
     const floors = floorTable(cells);
     if (floors) process.stdout.write(`the Node floor (--floor; its own rounds against the baseline):\n\n${floors}\n\n`);
     if (sandbox) {

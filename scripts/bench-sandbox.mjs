@@ -59,4 +59,6 @@ const median = (values) => {
 };
 const md = median(direct);
 const ms = median(sandboxed);
-console.log(`sandbox cost per agent call (N=${n}, \`true\`): direct ${md.toFixed(1)} ms, sandboxed ${ms.toFixed(1)} ms, +${(ms - md).toFixed(1)} ms; median paired ratio ${median(ratios).toFixed(2)}x`);
+console.log(
+  `sandbox cost per agent call (N=${n}, \`true\`): direct ${md.toFixed(1)} ms, sandboxed ${ms.toFixed(1)} ms, +${(ms - md).toFixed(1)} ms; median paired ratio ${median(ratios).toFixed(2)}x`,
+);

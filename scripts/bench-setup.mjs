@@ -48,7 +48,10 @@ try {
     'cp --reflink=auto': (worktree) => run('cp', ['-a', '--reflink=auto', join(repo, 'node_modules'), join(worktree, 'node_modules')], repo),
     'setup.link': (worktree) => symlink(join(repo, 'node_modules'), join(worktree, 'node_modules'), 'dir'),
     ...(cacheReady.ok
-      ? { 'npm ci --offline': (worktree) => run('npm', ['ci', '--offline', '--cache', npmCache, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], worktree) }
+      ? {
+          'npm ci --offline': (worktree) =>
+            run('npm', ['ci', '--offline', '--cache', npmCache, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], worktree),
+        }
       : {}),
   };
   if (!cacheReady.ok) console.log(`npm ci --offline: not measured: ${cacheReady.why}`);
@@ -98,11 +101,17 @@ async function makeRepo(mb) {
   git('config', 'user.email', 'bench@example.com');
   git('config', 'gc.auto', '0');
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   // Most files of a real node_modules are small; a few (bundles, maps) are large.
   const fileSize = () => {
     const r = random();
-    return r < 0.6 ? 200 + Math.floor(random() * 2000) : r < 0.9 ? 2000 + Math.floor(random() * 6000) : r < 0.98 ? 8000 + Math.floor(random() * 40_000) : 50_000 + Math.floor(random() * 150_000);
+    return r < 0.6
+      ? 200 + Math.floor(random() * 2000)
+      : r < 0.9
+        ? 2000 + Math.floor(random() * 6000)
+        : r < 0.98
+          ? 8000 + Math.floor(random() * 40_000)
+          : 50_000 + Math.floor(random() * 150_000);
   };
   const target = mb * 1024 ** 2;
   let bytes = 0;
@@ -112,7 +121,10 @@ async function makeRepo(mb) {
   for (let p = 0; bytes < target; p++) {
     const name = p % 5 === 0 ? `@scope${p % 7}/pkg-${p}` : `pkg-${p}`;
     const dir = join(repo, 'node_modules', name);
-    const pkgFiles = { 'package.json': JSON.stringify({ name, version: '1.0.0', main: 'index.js' }, null, 2), 'index.js': `module.exports = ${JSON.stringify(name)};\n` };
+    const pkgFiles = {
+      'package.json': JSON.stringify({ name, version: '1.0.0', main: 'index.js' }, null, 2),
+      'index.js': `module.exports = ${JSON.stringify(name)};\n`,
+    };
     const count = 10 + Math.floor(random() * 40);
     for (let f = 0; f < count; f++) {
       const depth = Math.floor(random() * 4);
@@ -137,8 +149,14 @@ async function makeRepo(mb) {
     const file = join(tarballs, `${slug(name)}-1.0.0.tgz`);
     // npm's tarball layout: everything under package/.
     execFileSync('tar', ['czf', file, '--transform', 's,^\\.,package,', '-C', dir, '.']);
-    const integrity = `sha512-${createHash('sha512').update(await readFile(file)).digest('base64')}`;
-    lock.packages[`node_modules/${name}`] = { version: '1.0.0', resolved: `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-1.0.0.tgz`, integrity };
+    const integrity = `sha512-${createHash('sha512')
+      .update(await readFile(file))
+      .digest('base64')}`;
+    lock.packages[`node_modules/${name}`] = {
+      version: '1.0.0',
+      resolved: `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-1.0.0.tgz`,
+      integrity,
+    };
   }
   await writeFile(join(repo, 'package-lock.json'), JSON.stringify(lock, null, 2));
   git('add', '-A');
@@ -180,7 +198,9 @@ function git(...args) {
 
 function fileSystemName(path) {
   try {
-    return execFileSync('stat', ['-f', '-c', '%T', path], { encoding: 'utf8' }).trim().replace(/^ext2\/ext3$/, 'ext4');
+    return execFileSync('stat', ['-f', '-c', '%T', path], { encoding: 'utf8' })
+      .trim()
+      .replace(/^ext2\/ext3$/, 'ext4');
   } catch {
     return 'unknown file system';
   }

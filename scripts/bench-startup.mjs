@@ -108,7 +108,12 @@ async function setUp(bin, against) {
     "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
   );
   await git(repo, 'init', '--quiet', '--initial-branch=main');
-  for (const [key, value] of [['user.name', 'Bench'], ['user.email', 'bench@example.com'], ['gc.auto', '0'], ['commit.gpgsign', 'false']]) {
+  for (const [key, value] of [
+    ['user.name', 'Bench'],
+    ['user.email', 'bench@example.com'],
+    ['gc.auto', '0'],
+    ['commit.gpgsign', 'false'],
+  ]) {
     await git(repo, 'config', key, value);
   }
   await git(repo, 'add', '-A');
@@ -233,9 +238,13 @@ async function main() {
       });
     }
 
-    process.stdout.write(`bestof startup against \`node -e 0\`, ${options.rounds} alternated rounds, node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
+    process.stdout.write(
+      `bestof startup against \`node -e 0\`, ${options.rounds} alternated rounds, node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`,
+    );
     process.stdout.write(`bin: ${options.bin}\n${options.against === undefined ? '' : `against: ${options.against}\n`}\n`);
-    process.stdout.write('| command | wall (median) | wall x node -e 0 | min-max | CPU (median) | CPU x node -e 0 | min-max | modules | packages from node_modules |\n');
+    process.stdout.write(
+      '| command | wall (median) | wall x node -e 0 | min-max | CPU (median) | CPU x node -e 0 | min-max | modules | packages from node_modules |\n',
+    );
     process.stdout.write('|---|---:|---:|---:|---:|---:|---:|---:|---|\n');
     for (const row of rows) {
       const baseline = row.name === 'node -e 0';
@@ -245,7 +254,9 @@ async function main() {
         `| ${row.name} | ${row.ms.toFixed(0)} ms | ${baseline ? '1.00x' : x(row.ratio)} | ${range(row.min, row.max)} | ${row.cpuMs.toFixed(0)} ms | ${baseline ? '1.00x' : x(row.cpuRatio)} | ${range(row.cpuMin, row.cpuMax)} | ${row.modules.count} | ${row.modules.packages.join(', ') || '-'} |\n`,
       );
     }
-    process.stdout.write('\nRatios are medians of per-round ratios to the same round\'s `node -e 0`; CPU is user + sys of the process and its children (git, bwrap).\n');
+    process.stdout.write(
+      "\nRatios are medians of per-round ratios to the same round's `node -e 0`; CPU is user + sys of the process and its children (git, bwrap).\n",
+    );
     const over = rows.filter((r) => /ls|show|validate/.test(r.name) && !r.name.endsWith('(against)') && r.ratio >= AIM).map((r) => r.name);
     process.stdout.write(`Aim: validate, ls and show under ${AIM}x node -e 0 (wall). ${over.length === 0 ? 'Met.' : `Not met by: ${over.join(', ')}.`}\n`);
   } finally {

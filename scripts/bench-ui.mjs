@@ -118,7 +118,16 @@ function startEvents() {
       baseCommit: 'b'.repeat(40),
       runDir: '/tmp/bench/.bestof/runs/bench',
       specPath: '/tmp/bench/bestof.toml',
-      candidates: ids.map((id, i) => ({ id, index: i + 1, label: `agent-${i + 1}`, provider: 'command', model: i % 2 ? 'sonnet' : 'gpt-5', branch: `bestof/bench/${id}`, ref: `refs/bestof/bench/${id}`, worktree: `/tmp/wt/${id}` })),
+      candidates: ids.map((id, i) => ({
+        id,
+        index: i + 1,
+        label: `agent-${i + 1}`,
+        provider: 'command',
+        model: i % 2 ? 'sonnet' : 'gpt-5',
+        branch: `bestof/bench/${id}`,
+        ref: `refs/bestof/bench/${id}`,
+        worktree: `/tmp/wt/${id}`,
+      })),
       checks: CHECKS,
       maxScore: 100,
       scoreThreshold: 100,
@@ -134,18 +143,49 @@ function nthEvent(candidate, n) {
   const iteration = 1 + Math.floor(n / 500);
   switch (n % 25) {
     case 5:
-      return stampNow({ type: 'provider.finished', candidate, iteration, outcome: 'success', costUsd: 0.0004, usage: { input: 900, output: 120, cacheRead: 0, cacheWrite: 0 }, turns: 1, durationMs: 800 });
+      return stampNow({
+        type: 'provider.finished',
+        candidate,
+        iteration,
+        outcome: 'success',
+        costUsd: 0.0004,
+        usage: { input: 900, output: 120, cacheRead: 0, cacheWrite: 0 },
+        turns: 1,
+        durationMs: 800,
+      });
     case 10:
     case 11:
     case 12: {
-      const check = CHECKS[n % 25 - 10];
+      const check = CHECKS[(n % 25) - 10];
       const passed = (n + candidate.length) % 3 !== 0;
-      return stampNow({ type: 'check.finished', candidate, iteration, check: { name: check.name, passed, points: passed ? check.score : 0, maxPoints: check.score, exitCode: passed ? 0 : 1, timedOut: false, durationMs: 120, outputTail: passed ? '' : 'not ok 1 - expected 2, got 3' } });
+      return stampNow({
+        type: 'check.finished',
+        candidate,
+        iteration,
+        check: {
+          name: check.name,
+          passed,
+          points: passed ? check.score : 0,
+          maxPoints: check.score,
+          exitCode: passed ? 0 : 1,
+          timedOut: false,
+          durationMs: 120,
+          outputTail: passed ? '' : 'not ok 1 - expected 2, got 3',
+        },
+      });
     }
     case 13:
       return stampNow({ type: 'candidate.scored', candidate, iteration, score: 20 + (n % 80), maxScore: 100, failedChecks: ['e2e'] });
     default:
-      return stampNow({ type: 'candidate.activity', candidate, iteration, text: n % 7 === 0 ? `\u001b[36mtool\u001b[0m Read src/module-${n % 97}.ts (${n} bytes)` : `Editing src/feature/part-${n % 53}.ts: replacing the parser's state machine, step ${n}` });
+      return stampNow({
+        type: 'candidate.activity',
+        candidate,
+        iteration,
+        text:
+          n % 7 === 0
+            ? `\u001b[36mtool\u001b[0m Read src/module-${n % 97}.ts (${n} bytes)`
+            : `Editing src/feature/part-${n % 53}.ts: replacing the parser's state machine, step ${n}`,
+      });
   }
 }
 
@@ -205,7 +245,14 @@ if (values.baseline) {
 
 // Mounted and drawn once before the clock starts: what is measured is the cost of the flood.
 const terminal = new FakeTerminal();
-const ui = startLiveUi({ commands: { cancelRun() {} }, maxFramesPerSecond: FPS, stdout: terminal, stdin: new SilentKeyboard(), env: {}, size: { columns: terminal.columns, rows: terminal.rows } });
+const ui = startLiveUi({
+  commands: { cancelRun() {} },
+  maxFramesPerSecond: FPS,
+  stdout: terminal,
+  stdin: new SilentKeyboard(),
+  env: {},
+  size: { columns: terminal.columns, rows: terminal.rows },
+});
 for (const event of startEvents()) ui.onEvent(event);
 ui.store.flush();
 // The JIT compiles React, Ink and Yoga over the first few hundred frames; --warmup leaves them out.
@@ -228,11 +275,16 @@ const heapAfter = heapUsed();
 ui.close();
 await ui.closed;
 
-process.stdout.write(`bench-ui: ${CANDIDATES} candidates x ${RATE} events/s for ${SECONDS}s${WARMUP > 0 ? ` after ${WARMUP}s of warm-up` : ' from a cold start'}, at most ${FPS} frames/s, ${availableParallelism()} cores, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`);
+process.stdout.write(
+  `bench-ui: ${CANDIDATES} candidates x ${RATE} events/s for ${SECONDS}s${WARMUP > 0 ? ` after ${WARMUP}s of warm-up` : ' from a cold start'}, at most ${FPS} frames/s, ${availableParallelism()} cores, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`,
+);
 for (const r of results) {
   const snapshots = r.snapshots === undefined ? '' : `; ${r.snapshots} snapshots (${(r.snapshots / r.wall).toFixed(1)}/s)`;
-  const frames = r.writes === undefined ? '' : `, ${r.writes} terminal writes (${(r.writes / r.wall).toFixed(1)}/s), ${(r.bytes / 1024 / 1024).toFixed(1)} MiB written`;
-  process.stdout.write(`  ${r.label}: ${r.events} events in ${r.wall.toFixed(1)}s, CPU ${r.cpuSeconds.toFixed(2)}s = ${r.cores.toFixed(3)} cores${snapshots}${frames}\n`);
+  const frames =
+    r.writes === undefined ? '' : `, ${r.writes} terminal writes (${(r.writes / r.wall).toFixed(1)}/s), ${(r.bytes / 1024 / 1024).toFixed(1)} MiB written`;
+  process.stdout.write(
+    `  ${r.label}: ${r.events} events in ${r.wall.toFixed(1)}s, CPU ${r.cpuSeconds.toFixed(2)}s = ${r.cores.toFixed(3)} cores${snapshots}${frames}\n`,
+  );
 }
 const rendered = results[results.length - 1];
 if (globalThis.gc) process.stdout.write(`  heap after a full GC: ${((heapAfter - heapBefore) / 1024 / 1024).toFixed(1)} MiB more than before the flood\n`);

@@ -55,9 +55,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-
-
-
 /** Runs `task(i)` for i in 0..count-1, `limit` at a time. */
 async function pool(count, limit, task) {
   let next = 0;
@@ -69,8 +66,6 @@ async function pool(count, limit, task) {
   });
   await Promise.all(workers);
 }
-
-
 
 async function plainSide(ctx, round) {
   const paths = Array.from({ length: ctx.n }, (_, i) => join(ctx.wtRoot, `plain-${round}-${i}`));
@@ -123,7 +118,6 @@ async function overlaySide(ctx, round) {
   return { create: t1 - t0, status: t2 - t1 };
 }
 
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const holderPath = join(ROOT, 'dist', 'process', 'overlay-holder.js');
@@ -135,7 +129,11 @@ async function main() {
   if (!probe.ok) throw new Error(`overlay worktrees are not available here: ${probe.reason}`);
 
   console.log(`# worktrees: plain vs overlay, ${opts.candidates} candidates, ${opts.concurrency} at a time, ${opts.repeat} rounds`);
-  console.log(`# ${new Date().toISOString()} | ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}) | load ${loadavg().map((l) => l.toFixed(2)).join(' ')} | uid ${process.getuid?.()}`);
+  console.log(
+    `# ${new Date().toISOString()} | ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}) | load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} | uid ${process.getuid?.()}`,
+  );
   const temp = mkdtempSync(join(tmpdir(), 'bestof-bench-worktrees-'));
   try {
     for (const files of opts.files) {
@@ -161,12 +159,22 @@ async function main() {
         );
       }
       const pairs = (pick) => summarizePairs(rounds.map((r) => ({ reference: pick(r.plain), measured: pick(r.overlay) })));
-      for (const [label, pick] of [['create', (s) => s.create], ['status', (s) => s.status], ['create+status', (s) => s.create + s.status]]) {
+      for (const [label, pick] of [
+        ['create', (s) => s.create],
+        ['status', (s) => s.status],
+        ['create+status', (s) => s.create + s.status],
+      ]) {
         const summary = pairs(pick);
-        console.log(`${label.padEnd(14)} plain ${seconds(summary.reference).padStart(9)}  overlay ${seconds(summary.measured).padStart(9)}  overlay/plain ${formatRatio(summary.ratio)}`);
+        console.log(
+          `${label.padEnd(14)} plain ${seconds(summary.reference).padStart(9)}  overlay ${seconds(summary.measured).padStart(9)}  overlay/plain ${formatRatio(summary.ratio)}`,
+        );
       }
-      const aim = summarizePairs(rounds.map((r) => ({ reference: (r.single * opts.candidates) / opts.concurrency, measured: r.overlay.create + r.overlay.status })));
-      console.log(`aim: overlay create+status ${seconds(aim.measured)} against one plain add x ${opts.candidates}/${opts.concurrency} = ${seconds(aim.reference)} (one add: ${seconds(median(rounds.map((r) => r.single)))}): ${formatRatio(aim.ratio)} (below 1.00x meets it)`);
+      const aim = summarizePairs(
+        rounds.map((r) => ({ reference: (r.single * opts.candidates) / opts.concurrency, measured: r.overlay.create + r.overlay.status })),
+      );
+      console.log(
+        `aim: overlay create+status ${seconds(aim.measured)} against one plain add x ${opts.candidates}/${opts.concurrency} = ${seconds(aim.reference)} (one add: ${seconds(median(rounds.map((r) => r.single)))}): ${formatRatio(aim.ratio)} (below 1.00x meets it)`,
+      );
     }
   } finally {
     rmSync(temp, { recursive: true, force: true });

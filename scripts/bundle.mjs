@@ -93,7 +93,10 @@ await build({
 for (const file of readdirSync(out).filter((name) => name.endsWith('.cjs'))) {
   const text = readFileSync(join(out, file), 'utf8');
   const reached = /require\("(ink|react)(\/[^"]*)?"\)/.exec(text);
-  if (reached) throw new Error(`scripts/bundle.mjs: ${file} require()s ${reached[1]}: the CommonJS core may load the Ink front ends only through import() (see FRONT_ENDS)`);
+  if (reached)
+    throw new Error(
+      `scripts/bundle.mjs: ${file} require()s ${reached[1]}: the CommonJS core may load the Ink front ends only through import() (see FRONT_ENDS)`,
+    );
   if (text.includes('import(') && !file.startsWith('load-ink-ui-')) {
     throw new Error(`scripts/bundle.mjs: ${file} holds "import(": only ui/load-ink-ui.ts may import() in the core (its chunk is left to Node's own loader)`);
   }

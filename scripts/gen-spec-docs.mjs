@@ -20,4 +20,6 @@ writeFileSync(pagePath, updated);
 writeFileSync(join(root, reference.JSON_SCHEMA_PATH), reference.specJsonSchemaText());
 const bench = await import('../dist/bench/bench-spec.js');
 writeFileSync(join(root, bench.BENCH_JSON_SCHEMA_PATH), bench.benchJsonSchemaText());
-console.log(`${updated === page ? 'unchanged' : 'updated'}: ${reference.SPEC_REFERENCE_PATH} (spec reference)\nwritten: ${reference.JSON_SCHEMA_PATH}, ${bench.BENCH_JSON_SCHEMA_PATH}`);
+console.log(
+  `${updated === page ? 'unchanged' : 'updated'}: ${reference.SPEC_REFERENCE_PATH} (spec reference)\nwritten: ${reference.JSON_SCHEMA_PATH}, ${bench.BENCH_JSON_SCHEMA_PATH}`,
+);

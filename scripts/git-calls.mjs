@@ -126,7 +126,13 @@ function writeWrapper(dir, real) {
 async function createRepo(repo, files) {
   mkdirSync(repo, { recursive: true });
   await git(repo, ['init', '--quiet', '--initial-branch=main']);
-  for (const [key, value] of [['user.name', 'count'], ['user.email', 'count@localhost'], ['gc.auto', '0'], ['commit.gpgsign', 'false']]) await git(repo, ['config', key, value]);
+  for (const [key, value] of [
+    ['user.name', 'count'],
+    ['user.email', 'count@localhost'],
+    ['gc.auto', '0'],
+    ['commit.gpgsign', 'false'],
+  ])
+    await git(repo, ['config', key, value]);
   for (let f = 0; f * FILES_PER_FOLDER < files; f++) {
     const dir = join(repo, 'src', `d${String(f).padStart(3, '0')}`);
     mkdirSync(dir, { recursive: true });
@@ -190,7 +196,8 @@ function stepName({ sub, rest }) {
       if (rest.some((a) => a.includes('committer'))) return 'config --get-regexp (identity, exec.ts)';
       return `config ${rest.filter((a) => !a.startsWith('-')).join(' ')}`;
     case 'rev-parse':
-      if (has('--git-common-dir') && has('--git-dir') && has('--path-format=absolute')) return 'rev-parse --path-format=absolute --git-common-dir --git-dir (git dirs, exec.ts)';
+      if (has('--git-common-dir') && has('--git-dir') && has('--path-format=absolute'))
+        return 'rev-parse --path-format=absolute --git-common-dir --git-dir (git dirs, exec.ts)';
       if (rest.some((a) => a.endsWith('^{tree}'))) return 'rev-parse <commit>^{tree}';
       return `rev-parse ${rest.filter((a) => a.startsWith('-')).join(' ')}`.trim();
     case 'worktree':
@@ -338,7 +345,8 @@ function report(m) {
     const share = total / per(phase);
     if (['agent', 'commit', 'prepare', 'after'].includes(phase)) perIteration += share;
     lines.push(`${PHASE_TITLES[phase] ?? phase}: ${fmt(share)} ${unit(phase)}`);
-    for (const [step, count] of [...steps].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`    ${fmt(count / per(phase)).padStart(5)}  ${step}`);
+    for (const [step, count] of [...steps].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))
+      lines.push(`    ${fmt(count / per(phase)).padStart(5)}  ${step}`);
   }
   lines.push(`per candidate-iteration (agent + commit + prepare + after): ${fmt(perIteration)}`);
   lines.push(`per candidate, all phases: ${[...m.perCandidate.values()].map(String).join(', ')}`);
@@ -356,7 +364,9 @@ async function main() {
     const wrapperDir = join(temp, 'bin');
     writeWrapper(wrapperDir, real);
     const version = (await git(PROJECT, ['--version'])).trim();
-    process.stdout.write(`git-calls: ${options.files} files, candidates ${options.candidates.join(' and ')}, ${options.iterations} iteration(s); ${version}, node ${process.version}\n\n`);
+    process.stdout.write(
+      `git-calls: ${options.files} files, candidates ${options.candidates.join(' and ')}, ${options.iterations} iteration(s); ${version}, node ${process.version}\n\n`,
+    );
     for (const n of options.candidates) {
       const m = await measure(temp, options, n, wrapperDir);
       process.stdout.write(`${report(m)}\n\n`);

@@ -36,11 +36,11 @@ export function installPinnedCli(name) {
   mkdirSync(dir, { recursive: true });
   // A package.json of its own keeps npm from walking up into bestof's package.json.
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `e2e-${name}`, private: true }) + '\n');
-  execFileSync(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${pin.pkg}@${pin.version}`],
-    { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DISABLE_AUTOUPDATER: '1' } },
-  );
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${pin.pkg}@${pin.version}`], {
+    cwd: dir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
+  });
   const installed = JSON.parse(readFileSync(join(dir, 'node_modules', ...pin.pkg.split('/'), 'package.json'), 'utf8'));
   if (installed.version !== pin.version) {
     throw new Error(`${pin.pkg}: asked for ${pin.version}, npm installed ${installed.version}`);

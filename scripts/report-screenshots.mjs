@@ -24,7 +24,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'bestof.js');
 const OUT = join(ROOT, 'docs', 'images');
 const CHROMIUM = process.env.BESTOF_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const work = mkdtempSync(join(tmpdir(), 'bestof-screenshots-'));
 const repo = join(work, 'repo');
@@ -41,7 +50,13 @@ function bestof(...args) {
 
 async function shoot(file, target, prepare, clipHeight) {
   const profile = mkdtempSync(join(work, 'chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+    deviceScaleFactor: 1,
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`file://${file}`);
@@ -66,11 +81,16 @@ try {
 
   bestof('run', 'configs/demo.toml', '--no-tui');
   const runHtml = bestof('show', 'latest', '--html', join(work, 'report.html')).trim();
-  await shoot(runHtml, join(OUT, 'report-run.png'), async (page) => {
-    // The hasty candidate's first failing check, opened, as a reader would.
-    await page.locator('#check-matrix tr[data-candidate="c2"] button.cell').first().click();
-    await page.locator('details.candidate[data-candidate="c1"] .d2h-file-wrapper').first().waitFor();
-  }, 1700);
+  await shoot(
+    runHtml,
+    join(OUT, 'report-run.png'),
+    async (page) => {
+      // The hasty candidate's first failing check, opened, as a reader would.
+      await page.locator('#check-matrix tr[data-candidate="c2"] button.cell').first().click();
+      await page.locator('details.candidate[data-candidate="c1"] .d2h-file-wrapper').first().waitFor();
+    },
+    1700,
+  );
 
   bestof('bench', 'configs/bench/bench.toml', '--out', join(work, 'bench'), '--html', '--no-tui');
   await shoot(join(work, 'bench', 'bench.html'), join(OUT, 'report-bench.png'), async () => {}, 1400);

@@ -52,7 +52,9 @@ chmodSync(work, 0o755);
 const copy = join(work, 'bestof');
 let status = 1;
 try {
-  const files = sh('git', ['-C', root, 'ls-files', '--cached', '--others', '--exclude-standard', '-z']).split('\0').filter((f) => f !== '');
+  const files = sh('git', ['-C', root, 'ls-files', '--cached', '--others', '--exclude-standard', '-z'])
+    .split('\0')
+    .filter((f) => f !== '');
   for (const file of files) {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     try {

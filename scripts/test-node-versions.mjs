@@ -40,9 +40,13 @@ export function installNode(version) {
   try {
     // `npm pack` fetches the package's tarball (checked against the registry's integrity hash)
     // without installing it or running any script of it.
-    const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', download, `${pkg}@${version}`], { encoding: 'utf8' }).trim().split('\n').pop();
+    const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', download, `${pkg}@${version}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     const tarball = join(download, file ?? '');
-    if (!file || !existsSync(tarball)) throw new Error(`npm pack ${pkg}@${version} wrote no tarball in ${download} (it has: ${readdirSync(download).join(', ') || 'nothing'})`);
+    if (!file || !existsSync(tarball))
+      throw new Error(`npm pack ${pkg}@${version} wrote no tarball in ${download} (it has: ${readdirSync(download).join(', ') || 'nothing'})`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     execFileSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1']);
@@ -60,7 +64,8 @@ function chosenVersions() {
   if (wanted === undefined || wanted.trim() === '') return Object.values(PINNED_NODES);
   return wanted.split(',').map((major) => {
     const version = PINNED_NODES[major.trim()];
-    if (version === undefined) throw new Error(`BESTOF_NODE_VERSIONS: no pinned Node ${major.trim()}; expected some of ${Object.keys(PINNED_NODES).join(', ')}`);
+    if (version === undefined)
+      throw new Error(`BESTOF_NODE_VERSIONS: no pinned Node ${major.trim()}; expected some of ${Object.keys(PINNED_NODES).join(', ')}`);
     return version;
   });
 }

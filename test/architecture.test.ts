@@ -19,7 +19,23 @@ import { importCycles, importGraph } from '../scripts/lib/import-cycles.mjs';
 
 const SRC = join(PROJECT_ROOT, 'src');
 
-type Layer = 'cli' | 'ui' | 'bench' | 'report' | 'engine' | 'providers' | 'checks' | 'vote' | 'git' | 'spec' | 'process' | 'result' | 'package-root' | 'owned-tree' | 'proc-stat' | 'printable';
+type Layer =
+  | 'cli'
+  | 'ui'
+  | 'bench'
+  | 'report'
+  | 'engine'
+  | 'providers'
+  | 'checks'
+  | 'vote'
+  | 'git'
+  | 'spec'
+  | 'process'
+  | 'result'
+  | 'package-root'
+  | 'owned-tree'
+  | 'proc-stat'
+  | 'printable';
 
 const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
 /** Modules of one file that every layer may import, and that import nothing of ours. */
@@ -103,7 +119,10 @@ const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 function onlyTypes(clause: string): boolean {
   const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
   if (!braces) return false;
-  const names = (braces[1] ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const names = (braces[1] ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   return names.length > 0 && names.every((n) => n.startsWith('type '));
 }
 
@@ -136,9 +155,7 @@ const files: SourceFile[] = sourceFiles(SRC).map((abs) => {
 });
 
 function packageImports(test: (specifier: string) => boolean, allowedIn: (file: SourceFile) => boolean): string[] {
-  return files
-    .filter((f) => !allowedIn(f))
-    .flatMap((f) => f.imports.filter((i) => test(i.specifier)).map((i) => `${f.path} imports ${i.specifier}`));
+  return files.filter((f) => !allowedIn(f)).flatMap((f) => f.imports.filter((i) => test(i.specifier)).map((i) => `${f.path} imports ${i.specifier}`));
 }
 
 /**
@@ -211,7 +228,10 @@ describe('architecture', () => {
     for (const path of LEAVES.map((leaf) => `${leaf}.ts`)) {
       const file = files.find((f) => f.path === path);
       expect(file, path).toBeDefined();
-      expect(file?.imports.filter((i) => i.specifier.startsWith('.')), path).toEqual([]);
+      expect(
+        file?.imports.filter((i) => i.specifier.startsWith('.')),
+        path,
+      ).toEqual([]);
     }
   });
 
@@ -228,7 +248,10 @@ describe('architecture', () => {
     // And every room of the table holds files: a room that went away leaves the table.
     for (const layer of ['engine', 'git'] as const) {
       const rooms = new Set(files.flatMap((f) => (roomOf(f.path)?.layer === layer ? [roomOf(f.path)?.room] : [])));
-      expect(ROOMS[layer].filter((room) => !rooms.has(room)), layer).toEqual([]);
+      expect(
+        ROOMS[layer].filter((room) => !rooms.has(room)),
+        layer,
+      ).toEqual([]);
     }
   });
 
@@ -261,11 +284,21 @@ describe('architecture', () => {
   });
 
   it('only the UI imports Ink or React: the engine and everything below it never do', () => {
-    expect(packageImports((s) => /^(ink|react)($|\/|-)/.test(s), (f) => f.layer === 'ui')).toEqual([]);
+    expect(
+      packageImports(
+        (s) => /^(ink|react)($|\/|-)/.test(s),
+        (f) => f.layer === 'ui',
+      ),
+    ).toEqual([]);
   });
 
-  it('only src/process spawns processes, and git\'s runner (src/git/running/spawn-git.ts) git', () => {
-    expect(packageImports((s) => /^(node:)?child_process$/.test(s), (f) => f.layer === 'process' || f.path === 'git/running/spawn-git.ts')).toEqual([]);
+  it("only src/process spawns processes, and git's runner (src/git/running/spawn-git.ts) git", () => {
+    expect(
+      packageImports(
+        (s) => /^(node:)?child_process$/.test(s),
+        (f) => f.layer === 'process' || f.path === 'git/running/spawn-git.ts',
+      ),
+    ).toEqual([]);
   });
 
   it('git runs only in src/git: only it imports its runners, and nobody spawns git', () => {

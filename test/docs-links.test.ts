@@ -29,9 +29,7 @@ function prose(markdown: string): string {
 
 /** Relative link targets of a page: `[text](target)` and `![alt](target)`, web addresses left out. */
 export function linksOf(markdown: string): string[] {
-  return [...prose(markdown).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
-    .map((m) => m[1] as string)
-    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+  return [...prose(markdown).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1] as string).filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 /** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as dashes, repeats numbered. */
@@ -79,9 +77,7 @@ const OUTSIDE = [
 /** Where citations are looked for; captured CLI output (`*.log`) and images are data, not text of ours. */
 const CITING_FILES = [
   join(PROJECT_ROOT, 'README.md'),
-  ...['src', 'test', 'scripts', 'docs'].flatMap((folder) =>
-    filesUnder(join(PROJECT_ROOT, folder), (path) => !/\.(log|png|jpe?g|gif)$/i.test(path)),
-  ),
+  ...['src', 'test', 'scripts', 'docs'].flatMap((folder) => filesUnder(join(PROJECT_ROOT, folder), (path) => !/\.(log|png|jpe?g|gif)$/i.test(path))),
 ];
 
 describe('docs', () => {

@@ -29,7 +29,7 @@ describe('the tiers of test/tiers.ts', () => {
     expect(picked).toEqual([tier.project]);
   });
 
-  it('.ci/run runs every tier, in the table\'s order, and nothing else of vitest', () => {
+  it(".ci/run runs every tier, in the table's order, and nothing else of vitest", () => {
     const ci = readFileSync(join(PROJECT_ROOT, '.ci/run'), 'utf8');
     const run = [...ci.matchAll(/^npm (?:run )?(test(?::[\w-]+)?)\s*$/gm)].map((match) => match[1]);
     expect(run).toEqual(TIERS.map((tier) => tier.script));
@@ -40,7 +40,10 @@ describe('the tiers of test/tiers.ts', () => {
     for (const tier of TIERS) {
       if (tier.folder === undefined) continue;
       expect(existsSync(join(PROJECT_ROOT, tier.folder)), tier.folder).toBe(true);
-      expect(filesUnder(join(PROJECT_ROOT, tier.folder)).filter((file) => /\.test\.tsx?$/.test(file)), tier.folder).not.toEqual([]);
+      expect(
+        filesUnder(join(PROJECT_ROOT, tier.folder)).filter((file) => /\.test\.tsx?$/.test(file)),
+        tier.folder,
+      ).not.toEqual([]);
     }
     expect(readdirSync(PROJECT_ROOT).filter((name) => /^vitest\b.*\.config\./.test(name))).toEqual(['vitest.config.ts']);
   });

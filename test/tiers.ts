@@ -37,7 +37,8 @@ export const TIERS: readonly Tier[] = [
   {
     script: 'test',
     project: 'default',
-    covers: 'every layer of src/ in folders by layer (test/engine, test/git, test/ui, ...), and test/binary: runs of the built bin/bestof.js (commands, exit codes, merge, clean, secrets, full disk); builds and type-checks first',
+    covers:
+      'every layer of src/ in folders by layer (test/engine, test/git, test/ui, ...), and test/binary: runs of the built bin/bestof.js (commands, exit codes, merge, clean, secrets, full disk); builds and type-checks first',
     duration: '3 to 9 minutes',
     needs: 'Go and make (bestof init on a Go and a make repo); root for two tests, skipped without it',
   },
@@ -45,7 +46,8 @@ export const TIERS: readonly Tier[] = [
     script: 'test:runs',
     project: 'runs',
     folder: 'test/runs',
-    covers: 'files that drive many whole runs, each of several iterations or trials: the loop\'s every stop rule end to end, the vote and its resume after kill -9, benches of three shards, clean --runs, copy-on-write worktrees through kill -9, resume and clean',
+    covers:
+      "files that drive many whole runs, each of several iterations or trials: the loop's every stop rule end to end, the vote and its resume after kill -9, benches of three shards, clean --runs, copy-on-write worktrees through kill -9, resume and clean",
     duration: '1.5 to 9 minutes',
     needs: 'nothing more (the copy-on-write files need user namespaces, as bestof does)',
   },
@@ -53,7 +55,8 @@ export const TIERS: readonly Tier[] = [
     script: 'test:tmux',
     project: 'tmux',
     folder: 'test/tmux',
-    covers: 'what drives real terminals: the tmux driver, the fake interactive Claude Code, the shannon provider and whole shannon runs, the dashboard and the bench view in a real pane',
+    covers:
+      'what drives real terminals: the tmux driver, the fake interactive Claude Code, the shannon provider and whole shannon runs, the dashboard and the bench view in a real pane',
     duration: '1 to 3 minutes',
     needs: 'tmux',
   },
@@ -61,15 +64,17 @@ export const TIERS: readonly Tier[] = [
     script: 'test:report',
     project: 'report',
     folder: 'test/report-tier',
-    covers: 'report.html of a real run and bench.html of a real bench opened in headless Chromium: the verdict, the ranking, every diff, no script from the run, no request leaving the page',
+    covers:
+      'report.html of a real run and bench.html of a real bench opened in headless Chromium: the verdict, the ranking, every diff, no script from the run, no request leaving the page',
     duration: '10 seconds to 2 minutes',
-    needs: 'Debian\'s chromium (skips without it, fails under CI)',
+    needs: "Debian's chromium (skips without it, fails under CI)",
   },
   {
     script: 'test:trust',
     project: 'trust',
     folder: 'test/trust',
-    covers: 'adversarial agents, one per way of cheating known, each run next to an honest agent through the real binary, with and without the sandbox; a kill -9 of bestof that must leave no agent alive',
+    covers:
+      'adversarial agents, one per way of cheating known, each run next to an honest agent through the real binary, with and without the sandbox; a kill -9 of bestof that must leave no agent alive',
     duration: '2.5 to 6 minutes',
     needs: 'bubblewrap; make, python3 with pytest and cargo for some adversaries (each skips without it)',
   },
@@ -77,14 +82,15 @@ export const TIERS: readonly Tier[] = [
     script: 'test:chaos',
     project: 'chaos',
     folder: 'test/chaos',
-    covers: 'kill -9 of bestof right after each kind of event and at pseudo-random instants, then resume: the same winner, merged once, no commit lost, no process or worktree left',
+    covers:
+      'kill -9 of bestof right after each kind of event and at pseudo-random instants, then resume: the same winner, merged once, no commit lost, no process or worktree left',
     duration: 'a few minutes (bounded; one trial at a time)',
     needs: 'nothing more',
   },
   {
     script: 'test:node-versions',
     project: 'default',
-    covers: 'the default tier again under each pinned Node major besides the machine\'s own (22 and 24), each first on PATH (scripts/test-node-versions.mjs)',
+    covers: "the default tier again under each pinned Node major besides the machine's own (22 and 24), each first on PATH (scripts/test-node-versions.mjs)",
     duration: '2 to 8 minutes',
     needs: 'the npm registry on first use (each Node into .cache/node-versions, about 50 MB)',
   },
@@ -92,14 +98,16 @@ export const TIERS: readonly Tier[] = [
     script: 'test:e2e',
     project: 'e2e',
     folder: 'test/e2e',
-    covers: 'the real Claude Code, Codex and Gemini CLIs at pinned versions against a fake model server on 127.0.0.1, as root in a network namespace with only loopback (scripts/test-e2e.mjs)',
+    covers:
+      'the real Claude Code, Codex and Gemini CLIs at pinned versions against a fake model server on 127.0.0.1, as root in a network namespace with only loopback (scripts/test-e2e.mjs)',
     duration: 'about 4 minutes once the CLIs are installed',
     needs: 'the npm registry on first use (the CLIs into .cache/e2e-clis, about 900 MB); root and unshare for the network namespace',
   },
   {
     script: 'test:as-user',
     project: 'trust',
-    covers: 'the trust tier again as a user without root (bestof-ci, made with useradd), in a copy of the checkout given to that user (scripts/test-as-user.mjs)',
+    covers:
+      'the trust tier again as a user without root (bestof-ci, made with useradd), in a copy of the checkout given to that user (scripts/test-as-user.mjs)',
     duration: '2.5 to 6 minutes',
     needs: 'root to make the user (as any other user it runs the trust tier as it is); the system python3 with pytest',
   },

@@ -24,7 +24,8 @@ export function run(command, args, options = {}) {
 /** `run`, throwing (with the end of what the command said) unless it exits 0; resolves with its stdout. */
 export async function must(command, args, options) {
   const result = await run(command, args, options);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${(result.stderr.trim() || result.stdout.trim()).slice(-2000)}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${(result.stderr.trim() || result.stdout.trim()).slice(-2000)}`);
   return result.stdout;
 }
 
@@ -36,7 +37,14 @@ export const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 export async function createRepo(repo, files) {
   mkdirSync(repo, { recursive: true });
   await git(repo, ['init', '--quiet', '--initial-branch=main']);
-  for (const [key, value] of [['user.name', 'bench'], ['user.email', 'bench@localhost'], ['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgsign', 'false'], ['core.autocrlf', 'false']]) {
+  for (const [key, value] of [
+    ['user.name', 'bench'],
+    ['user.email', 'bench@localhost'],
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgsign', 'false'],
+    ['core.autocrlf', 'false'],
+  ]) {
     await git(repo, ['config', key, value]);
   }
   writeFixtureFiles(repo, files);

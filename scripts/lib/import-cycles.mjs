@@ -65,7 +65,8 @@ export function importCycles(graph) {
   return cycles.sort((a, b) => b.length - a.length || a[0].localeCompare(b[0]));
 }
 
-const IMPORT = /^[ \t]*(?:import|export)\s+(?:type\s+)?[^;'"]*?\s*from\s*['"]([^'"]+)['"]|^[ \t]*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /^[ \t]*(?:import|export)\s+(?:type\s+)?[^;'"]*?\s*from\s*['"]([^'"]+)['"]|^[ \t]*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The relative imports of every .ts/.tsx file under `srcDir`, as paths relative to it with `.ts`/`.tsx`. */
 export function importGraph(srcDir) {
@@ -86,7 +87,10 @@ export function importGraph(srcDir) {
     for (const m of text.matchAll(IMPORT)) {
       const specifier = m[1] ?? m[2] ?? m[3];
       if (!specifier.startsWith('.')) continue;
-      const base = relative(srcDir, resolve(srcDir, dirname(file), specifier)).split(sep).join('/').replace(/\.js$/, '');
+      const base = relative(srcDir, resolve(srcDir, dirname(file), specifier))
+        .split(sep)
+        .join('/')
+        .replace(/\.js$/, '');
       const to = [`${base}.ts`, `${base}.tsx`].find((candidate) => known.has(candidate));
       if (to) edges.add(to);
     }

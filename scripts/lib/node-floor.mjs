@@ -34,7 +34,9 @@ function run(command, args, cwd) {
     const stderr = [];
     child.stderr.on('data', (chunk) => stderr.push(chunk));
     child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} in ${cwd}: ${signal ?? `exit ${code}`}: ${Buffer.concat(stderr)}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} in ${cwd}: ${signal ?? `exit ${code}`}: ${Buffer.concat(stderr)}`)),
+    );
   });
 }
 

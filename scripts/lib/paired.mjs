@@ -74,7 +74,9 @@ export function formatRatio({ median: mid, min, max }) {
  * `--files 500,5000`; duplicates dropped, order kept. Throws a message that names the option.
  */
 export function parseCountList(option, raw, max = Number.MAX_SAFE_INTEGER) {
-  const parts = String(raw).split(',').map((part) => part.trim().replace(/_/g, ''));
+  const parts = String(raw)
+    .split(',')
+    .map((part) => part.trim().replace(/_/g, ''));
   const range = max === Number.MAX_SAFE_INTEGER ? 'of at least 1' : `from 1 to ${max}`;
   const counts = [];
   for (const part of parts) {

@@ -57,7 +57,9 @@ const SLACK = 1e-9;
 export function compareToBaseline(current: BenchSummary, baseline: BenchSummary, tolerance: BaselineTolerance): BaselineComparison {
   const notes: string[] = [];
   if (current.specHash !== baseline.specHash) {
-    notes.push(`the baseline ran another spec (hash ${baseline.specHash}, now ${current.specHash}): its rates are over other tasks or settings, compare them with care`);
+    notes.push(
+      `the baseline ran another spec (hash ${baseline.specHash}, now ${current.specHash}): its rates are over other tasks or settings, compare them with care`,
+    );
   }
   const regressions: Regression[] = [];
   const changes: AgentChange[] = [];

@@ -111,10 +111,15 @@ function cellProblems(file: BenchFile, name: string): string[] {
     else if (file.shard !== null && shardOfIndex(index, file.shard.count) !== file.shard.index) wrongShard.push(r);
     seen.add(index);
   }
-  if (unknown.length > 0) problems.push(`${name}: records of cells its matrix does not have: ${listCells(unknown)} (a task or agent not in the matrix, or a trial past ${file.matrix.trials})`);
+  if (unknown.length > 0)
+    problems.push(
+      `${name}: records of cells its matrix does not have: ${listCells(unknown)} (a task or agent not in the matrix, or a trial past ${file.matrix.trials})`,
+    );
   if (twice.length > 0) problems.push(`${name}: cells recorded more than once: ${listCells(twice)}`);
   if (wrongShard.length > 0 && file.shard !== null) {
-    problems.push(`${name}: records of cells that are not in its shard ${formatShard(file.shard)}: ${listCells(wrongShard)}; the file was edited or written by another bestof`);
+    problems.push(
+      `${name}: records of cells that are not in its shard ${formatShard(file.shard)}: ${listCells(wrongShard)}; the file was edited or written by another bestof`,
+    );
   }
   return problems;
 }

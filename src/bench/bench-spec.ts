@@ -36,7 +36,9 @@ const id = z
 
 const task = z.strictObject({
   id: id.meta({ description: "the task's name in the reports" }),
-  spec: nonEmpty.meta({ description: 'the task: a run spec file (repo, base, prompt, checks with optional `kind` roles, loop, setup), relative to the bench spec' }),
+  spec: nonEmpty.meta({
+    description: 'the task: a run spec file (repo, base, prompt, checks with optional `kind` roles, loop, setup), relative to the bench spec',
+  }),
   folder: nonEmpty.optional().meta({ description: "a plain folder made into a fresh git repo for the task, instead of the run spec's `repo`" }),
   bar: z.number().min(0).max(1).default(0.5).meta({ description: "the resolved rate the task's JUnit test case needs, per agent" }),
 });
@@ -48,7 +50,7 @@ const agent = providerOverride.extend({
 
 export const benchSpecSchema = z
   .strictObject({
-    name: id.default('bench').meta({ description: 'the bench name: in bench.json, the reports and the trials\' run names' }),
+    name: id.default('bench').meta({ description: "the bench name: in bench.json, the reports and the trials' run names" }),
     trials: count(1).max(100).default(1).meta({ description: 'trials of every task by every agent' }),
     best_of: count(1).max(8).default(1).meta({ description: 'candidates of the agent per trial; the trial is the best of them' }),
     max_concurrency: count(1).default(2).meta({ description: 'trials that run at the same time' }),
@@ -56,16 +58,27 @@ export const benchSpecSchema = z
     max_total_cost_usd: usd.optional().meta({ description: 'no trial starts once the bench has spent this' }),
     tolerance: z
       .strictObject({
-        resolved_rate: z.number().min(0).max(1).default(0.05).meta({ description: '`--baseline`: a drop of the resolved rate past this (and outside the intervals) is a regression' }),
+        resolved_rate: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.05)
+          .meta({ description: '`--baseline`: a drop of the resolved rate past this (and outside the intervals) is a regression' }),
         cost: z.number().nonnegative().default(0.25).meta({ description: '`--baseline`: a rise of mean cost past this fraction is a regression' }),
       })
       .prefault({})
       .meta({ description: 'What `--baseline` lets pass before it calls a change a regression (exit 1).' }),
-    tasks: z.array(task).min(1, 'a bench needs at least one [[tasks]] entry').meta({ description: 'the tasks, one `[[tasks]]` entry each: a run spec, an optional plain folder for its repo, a bar' }),
+    tasks: z
+      .array(task)
+      .min(1, 'a bench needs at least one [[tasks]] entry')
+      .meta({ description: 'the tasks, one `[[tasks]]` entry each: a run spec, an optional plain folder for its repo, a bar' }),
     agents: z
       .array(agent)
       .min(1, 'a bench needs at least one [[agents]] entry')
-      .meta({ description: 'the agents, one `[[agents]]` entry each: an `id` and the keys of a run spec\'s `[provider]` (kind, model, command, env, ...), paths relative to the bench spec' }),
+      .meta({
+        description:
+          "the agents, one `[[agents]]` entry each: an `id` and the keys of a run spec's `[provider]` (kind, model, command, env, ...), paths relative to the bench spec",
+      }),
   })
   .superRefine((spec, ctx) => {
     for (const [list, name] of [
@@ -130,7 +143,11 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
         return issue.keys.map((key) => {
           const guess = closestKey(key, KNOWN_KEYS[table] ?? []);
           const where = table === '' ? 'at the top level' : `in [[${table}]]`;
-          return locator.problem([...issue.path.filter((p): p is string | number => typeof p !== 'symbol'), key], `unknown key "${key}" ${where}${guess ? ` — did you mean "${guess}"?` : ` (known keys: ${(KNOWN_KEYS[table] ?? []).join(', ')})`}`, 'key');
+          return locator.problem(
+            [...issue.path.filter((p): p is string | number => typeof p !== 'symbol'), key],
+            `unknown key "${key}" ${where}${guess ? ` — did you mean "${guess}"?` : ` (known keys: ${(KNOWN_KEYS[table] ?? []).join(', ')})`}`,
+            'key',
+          );
         });
       }),
     );
@@ -147,15 +164,31 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
       continue;
     }
     if (loaded.value.spec.checks.items.length === 0) {
-      problems.push(locator.problem(['tasks', index, 'spec'], `the task's run spec ${taskPath} has no checks: a trial is resolved by its checks ([[checks.items]], with \`kind = "fail_to_pass"\` for those the task must make pass)`, 'value'));
+      problems.push(
+        locator.problem(
+          ['tasks', index, 'spec'],
+          `the task's run spec ${taskPath} has no checks: a trial is resolved by its checks ([[checks.items]], with \`kind = "fail_to_pass"\` for those the task must make pass)`,
+          'value',
+        ),
+      );
       continue;
     }
     tasks.set(t.id, loaded.value);
     hash.update(`\0${t.id}\0${loaded.value.source}`);
     if (t.folder !== undefined) {
       const folder = resolve(specDir, t.folder);
-      const kind = await stat(folder).then((s) => (s.isDirectory() ? 'dir' : 'file'), () => 'missing');
-      if (kind !== 'dir') problems.push(locator.problem(['tasks', index, 'folder'], `${kind === 'missing' ? 'folder not found' : 'not a folder'}: ${folder} (paths in a bench spec are relative to its folder)`, 'value'));
+      const kind = await stat(folder).then(
+        (s) => (s.isDirectory() ? 'dir' : 'file'),
+        () => 'missing',
+      );
+      if (kind !== 'dir')
+        problems.push(
+          locator.problem(
+            ['tasks', index, 'folder'],
+            `${kind === 'missing' ? 'folder not found' : 'not a folder'}: ${folder} (paths in a bench spec are relative to its folder)`,
+            'value',
+          ),
+        );
     }
   }
   for (const [index, a] of spec.agents.entries()) {
@@ -163,7 +196,13 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
     if (missing) problems.push(locator.problem(['agents', index, missing.key], missing.message, 'key'));
     if (a.script !== undefined) {
       const script = resolve(specDir, a.script);
-      if (!(await stat(script).then((s) => s.isFile(), () => false))) problems.push(locator.problem(['agents', index, 'script'], `file not found: ${script} (paths in a bench spec are relative to its folder)`, 'value'));
+      if (
+        !(await stat(script).then(
+          (s) => s.isFile(),
+          () => false,
+        ))
+      )
+        problems.push(locator.problem(['agents', index, 'script'], `file not found: ${script} (paths in a bench spec are relative to its folder)`, 'value'));
     }
   }
   if (problems.length > 0) return err(problems);

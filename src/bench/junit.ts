@@ -62,7 +62,8 @@ function testcase(c: CellSummary): string {
     case 'failed':
       return `${open}\n      <failure${attrs({ message: `${rate}, under the bar of ${percent(c.bar)}`, type: 'below_bar' })}>${body}</failure>\n    </testcase>`;
     case 'skipped': {
-      const message = c.records.length === 0 ? 'no trial of this task and agent was recorded' : `every trial (${c.infra}) was an infra failure: nothing measured the agent`;
+      const message =
+        c.records.length === 0 ? 'no trial of this task and agent was recorded' : `every trial (${c.infra}) was an infra failure: nothing measured the agent`;
       return `${open}\n      <skipped${attrs({ message })}/>\n      <system-out>${body}</system-out>\n    </testcase>`;
     }
     default: {

@@ -33,7 +33,21 @@ function agentModel(a: AgentSummary): string {
 
 function agentsSection(s: BenchSummary): string[] {
   const ks = s.agents[0]?.passAtK.map((p) => p.k) ?? [];
-  const head = ['Agent', 'Kind · model', 'Resolved', '95% interval', 'pass@1', ...ks.map((k) => `pass@${k}`), 'Mean score', 'Cost mean', 'Cost p50', 'Cost p90', 'Time p50', 'Time p90', 'Infra'];
+  const head = [
+    'Agent',
+    'Kind · model',
+    'Resolved',
+    '95% interval',
+    'pass@1',
+    ...ks.map((k) => `pass@${k}`),
+    'Mean score',
+    'Cost mean',
+    'Cost p50',
+    'Cost p90',
+    'Time p50',
+    'Time p90',
+    'Infra',
+  ];
   const rows = s.agents.map((a) => [
     a.agent,
     agentModel(a),
@@ -73,7 +87,13 @@ function tasksSection(s: BenchSummary): string[] {
       return c === undefined ? NONE : verdictText(c);
     }),
   ]);
-  return ['## Tasks', '', ...table(['Task', 'Bar', ...s.matrix.agents.map((a) => a.id)], rows), '', 'A task and agent pass when the resolved rate reaches the task\'s bar (the JUnit test case).'];
+  return [
+    '## Tasks',
+    '',
+    ...table(['Task', 'Bar', ...s.matrix.agents.map((a) => a.id)], rows),
+    '',
+    "A task and agent pass when the resolved rate reaches the task's bar (the JUnit test case).",
+  ];
 }
 
 function pairsSection(s: BenchSummary): string[] {
@@ -123,7 +143,7 @@ function infraSection(s: BenchSummary): string[] {
   return [
     '## Infra failures',
     '',
-    'Not the agents\' doing (a setup that failed, a CLI that could not start): left out of the rates.',
+    "Not the agents' doing (a setup that failed, a CLI that could not start): left out of the rates.",
     '',
     ...s.infraFailures.map((f) => `- ${cell(`${f.task}/${f.agent}#${f.trial}: ${f.reason} (run ${f.runId})`)}`),
   ];

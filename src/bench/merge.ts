@@ -109,11 +109,15 @@ function shardProblems(files: readonly Named[]): string[] {
   const problems: string[] = [];
   for (let index = 1; index <= n; index++) {
     const holders = sharded.filter((f) => f.shard.index === index);
-    if (holders.length > 1) problems.push(`shard ${index}/${n} is given ${holders.length} times: ${holders.map((f) => f.name).join(', ')}; pass each shard once`);
+    if (holders.length > 1)
+      problems.push(`shard ${index}/${n} is given ${holders.length} times: ${holders.map((f) => f.name).join(', ')}; pass each shard once`);
     if (holders.length === 0) {
       const cells = cellsOfShard(first.matrix, { index, count: n });
-      const what = cells.length === 0 ? 'it has no cells, but its file is still needed to show it ran' : `its ${plural(cells.length, 'cell')}: ${listCells(cells)}`;
-      problems.push(`the set is incomplete: shard ${index}/${n} is missing (${what}); add its bench.json, or run it with \`bestof bench --shard ${index}/${n}\``);
+      const what =
+        cells.length === 0 ? 'it has no cells, but its file is still needed to show it ran' : `its ${plural(cells.length, 'cell')}: ${listCells(cells)}`;
+      problems.push(
+        `the set is incomplete: shard ${index}/${n} is missing (${what}); add its bench.json, or run it with \`bestof bench --shard ${index}/${n}\``,
+      );
     }
   }
   return problems;
@@ -142,7 +146,9 @@ function cellProblems(files: readonly Named[]): string[] {
     if (lacking.length === 0) continue;
     const which = file.shard === null ? `${name}` : `shard ${formatShard(file.shard)} (${name})`;
     const resume = file.shard === null ? '`bestof bench --resume`' : `\`bestof bench --shard ${formatShard(file.shard)} --resume\``;
-    problems.push(`the set is incomplete: ${which} lacks ${lacking.length} of its ${plural(own.length, 'cell')}: ${listCells(lacking)}; it did not finish, run it again with ${resume}`);
+    problems.push(
+      `the set is incomplete: ${which} lacks ${lacking.length} of its ${plural(own.length, 'cell')}: ${listCells(lacking)}; it did not finish, run it again with ${resume}`,
+    );
   }
   return problems;
 }
@@ -165,8 +171,14 @@ function merged(files: readonly Named[]): BenchFile {
     specHash: first.specHash,
     matrix: first.matrix,
     shard: null,
-    startedAt: extremeTime(files.map((f) => f.file.startedAt), 'first'),
-    finishedAt: extremeTime(files.map((f) => f.file.finishedAt), 'last'),
+    startedAt: extremeTime(
+      files.map((f) => f.file.startedAt),
+      'first',
+    ),
+    finishedAt: extremeTime(
+      files.map((f) => f.file.finishedAt),
+      'last',
+    ),
     harness: first.harness,
     records,
   };

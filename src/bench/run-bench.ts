@@ -51,7 +51,9 @@ interface JournalHeader {
 export function resumedRecords(outDir: string, bench: LoadedBench, shard: Shard | null): Result<TrialRecord[]> {
   const file = join(outDir, JOURNAL);
   if (!existsSync(file)) return err(`--resume: ${outDir} holds no bench to go on with (no ${JOURNAL}); run it without --resume`);
-  const [first, ...lines] = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const [first, ...lines] = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   let header: JournalHeader | undefined;
   try {
     header = JSON.parse(first ?? '') as JournalHeader;
@@ -59,9 +61,13 @@ export function resumedRecords(outDir: string, bench: LoadedBench, shard: Shard 
     header = undefined;
   }
   if (header?.journal !== 'bestof-bench') return err(`--resume: ${file} is not a bench journal`);
-  if (header.specHash !== bench.hash) return err(`--resume: the bench spec or a task's spec changed since ${file} was written; run it without --resume to start anew`);
+  if (header.specHash !== bench.hash)
+    return err(`--resume: the bench spec or a task's spec changed since ${file} was written; run it without --resume to start anew`);
   const wanted = shard ? formatShard(shard) : null;
-  if (header.shard !== wanted) return err(`--resume: ${file} is of ${header.shard ? `shard ${header.shard}` : 'the whole bench'}, not of ${wanted ? `shard ${wanted}` : 'the whole bench'}`);
+  if (header.shard !== wanted)
+    return err(
+      `--resume: ${file} is of ${header.shard ? `shard ${header.shard}` : 'the whole bench'}, not of ${wanted ? `shard ${wanted}` : 'the whole bench'}`,
+    );
   const records: TrialRecord[] = [];
   for (const line of lines) {
     try {
@@ -98,7 +104,17 @@ export async function runBench(options: RunBenchOptions): Promise<BenchFile> {
   const journal = join(outDir, JOURNAL);
   const header: JournalHeader = { journal: 'bestof-bench', specHash: bench.hash, shard: options.shard ? formatShard(options.shard) : null };
   writeFileSync(journal, [header, ...records].map((line) => `${JSON.stringify(line)}\n`).join(''));
-  emit({ type: 'bench.started', bench: spec.name, matrix, shard: options.shard, cells, done: records, concurrency: spec.max_concurrency, outDir, at: Date.now() });
+  emit({
+    type: 'bench.started',
+    bench: spec.name,
+    matrix,
+    shard: options.shard,
+    cells,
+    done: records,
+    concurrency: spec.max_concurrency,
+    outDir,
+    at: Date.now(),
+  });
   const repos = new Map<string, Promise<TaskRepo>>();
   const repoOf = (taskId: string): Promise<TaskRepo> => {
     let repo = repos.get(taskId);
@@ -118,41 +134,49 @@ export async function runBench(options: RunBenchOptions): Promise<BenchFile> {
     emit({ type: 'trial.finished', record: r, at: Date.now() });
   };
   await Promise.all(
-    cells.filter((cell) => !kept.has(cellLabel(cell))).map((cell) =>
-      queue.add(async () => {
-        const task = spec.tasks.find((t) => t.id === cell.task);
-        const agent = spec.agents.find((a) => a.id === cell.agent);
-        const loaded = bench.tasks.get(cell.task);
-        if (!task || !agent || !loaded) return;
-        const why = signal.aborted
-          ? 'the bench was cancelled'
-          : deadline !== undefined && Date.now() >= deadline
-            ? `time_limit reached (${formatDuration(spec.time_limit ?? 0)}); --resume goes on with a new time_limit from its start`
-            : spec.max_total_cost_usd !== undefined && spent >= spec.max_total_cost_usd
-              ? `max_total_cost_usd reached ($${spent.toFixed(2)} of $${spec.max_total_cost_usd.toFixed(2)}); a bench with a higher cap is a new spec and starts anew`
-              : undefined;
-        if (why !== undefined) {
-          record(notRun(cell, agent.kind, agent.model ?? null, `not run: ${why}`));
-          return;
-        }
-        emit({ type: 'trial.started', cell, at: Date.now() });
-        let taskRepo: TaskRepo;
-        try {
-          taskRepo = await repoOf(cell.task);
-        } catch (error) {
-          record(notRun(cell, agent.kind, agent.model ?? null, `the task's repo could not be made: ${(error as Error).message}`));
-          return;
-        }
-        const specFile = trialSpecFile(outDir, cell);
-        writeTrialSpec(
-          specFile,
-          trialSpecToml({ loaded, agentTable: bench.agentTables.get(agent.id) ?? { kind: agent.kind }, taskRepo, name: trialName(spec.name, cell), bestOf: spec.best_of }),
-        );
-        const r = await runTrial({ cell, task, agent, loaded, specFile, cwd: taskRepo.repo, signal });
-        spent += r.costUsd;
-        record(r);
-      }),
-    ),
+    cells
+      .filter((cell) => !kept.has(cellLabel(cell)))
+      .map((cell) =>
+        queue.add(async () => {
+          const task = spec.tasks.find((t) => t.id === cell.task);
+          const agent = spec.agents.find((a) => a.id === cell.agent);
+          const loaded = bench.tasks.get(cell.task);
+          if (!task || !agent || !loaded) return;
+          const why = signal.aborted
+            ? 'the bench was cancelled'
+            : deadline !== undefined && Date.now() >= deadline
+              ? `time_limit reached (${formatDuration(spec.time_limit ?? 0)}); --resume goes on with a new time_limit from its start`
+              : spec.max_total_cost_usd !== undefined && spent >= spec.max_total_cost_usd
+                ? `max_total_cost_usd reached ($${spent.toFixed(2)} of $${spec.max_total_cost_usd.toFixed(2)}); a bench with a higher cap is a new spec and starts anew`
+                : undefined;
+          if (why !== undefined) {
+            record(notRun(cell, agent.kind, agent.model ?? null, `not run: ${why}`));
+            return;
+          }
+          emit({ type: 'trial.started', cell, at: Date.now() });
+          let taskRepo: TaskRepo;
+          try {
+            taskRepo = await repoOf(cell.task);
+          } catch (error) {
+            record(notRun(cell, agent.kind, agent.model ?? null, `the task's repo could not be made: ${(error as Error).message}`));
+            return;
+          }
+          const specFile = trialSpecFile(outDir, cell);
+          writeTrialSpec(
+            specFile,
+            trialSpecToml({
+              loaded,
+              agentTable: bench.agentTables.get(agent.id) ?? { kind: agent.kind },
+              taskRepo,
+              name: trialName(spec.name, cell),
+              bestOf: spec.best_of,
+            }),
+          );
+          const r = await runTrial({ cell, task, agent, loaded, specFile, cwd: taskRepo.repo, signal });
+          spent += r.costUsd;
+          record(r);
+        }),
+      ),
   );
   records.sort((a, b) => cellIndex(matrix, a) - cellIndex(matrix, b));
   emit({ type: 'bench.finished', cancelled: signal.aborted, at: Date.now() });

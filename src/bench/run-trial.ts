@@ -125,7 +125,13 @@ export interface TrialRun {
 }
 
 /** The record of a trial the machine lost, or that never ran: no score, no cost, out of the rates. */
-export function infraRecord(cell: Cell, agent: { readonly kind: string; readonly model: string | null }, outcome: TrialRecord['outcome'], why: string, durationMs = 0): TrialRecord {
+export function infraRecord(
+  cell: Cell,
+  agent: { readonly kind: string; readonly model: string | null },
+  outcome: TrialRecord['outcome'],
+  why: string,
+  durationMs = 0,
+): TrialRecord {
   return {
     task: cell.task,
     agent: cell.agent,
@@ -174,10 +180,16 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     // prints its report when it is cancelled, so a missing one after a cancel is worth reading.
     const ended =
       result.spawnError ??
-      (result.signal ? `bestof was ended by ${result.signal}` : result.exitCode !== undefined ? `bestof exited with ${result.exitCode}` : 'bestof was not started');
+      (result.signal
+        ? `bestof was ended by ${result.signal}`
+        : result.exitCode !== undefined
+          ? `bestof exited with ${result.exitCode}`
+          : 'bestof was not started');
     const said = lastLines(result.stderr);
     const why = cancelled ? `cancelled before its run recorded anything (${ended}${said ? `: ${said}` : ''})` : said || ended;
-    const outcome: TrialRecord['outcome'] = cancelled ? { status: 'cancelled', reason: 'cancelled' } : { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' };
+    const outcome: TrialRecord['outcome'] = cancelled
+      ? { status: 'cancelled', reason: 'cancelled' }
+      : { status: 'failed', reason: result.exitCode === 2 ? 'refused' : 'crashed' };
     return infraRecord(trial.cell, { kind: trial.agent.kind, model: trial.agent.model ?? null }, outcome, why, Date.now() - started);
   }
   const best = report.candidates.find((c) => c.id === (report.winner ?? report.ranking[0]?.candidate)) ?? report.candidates[0];
@@ -225,7 +237,13 @@ function lastLines(text: string, n = 3): string {
  * its work committed and kept), and a minute for it before the SIGKILL.
  */
 function runBestof(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ProcessResult> {
-  return runProcess(process.execPath, [join(packageRoot(), 'bin', 'bestof.js'), ...args], { cwd, env, signal, killGraceMs: 60_000, maxBufferTail: 64 * 1024 * 1024 });
+  return runProcess(process.execPath, [join(packageRoot(), 'bin', 'bestof.js'), ...args], {
+    cwd,
+    env,
+    signal,
+    killGraceMs: 60_000,
+    maxBufferTail: 64 * 1024 * 1024,
+  });
 }
 
 export function trialSpecFile(benchDir: string, cell: Cell): string {

@@ -21,9 +21,13 @@ export function parseShard(text: string): Result<Shard> {
   if (m === null) return err(`--shard ${JSON.stringify(text)} is not a shard: write it as i/n, e.g. --shard 2/3 for the second of three shards`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count)) return err(`--shard ${text.trim()}: the numbers are too large; write i/n with small whole numbers, e.g. --shard 2/3`);
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count))
+    return err(`--shard ${text.trim()}: the numbers are too large; write i/n with small whole numbers, e.g. --shard 2/3`);
   if (count < 1) return err(`--shard ${text.trim()}: the number of shards must be at least 1; write i/n with n >= 1, e.g. --shard 1/1 for the whole bench`);
-  if (index < 1 || index > count) return err(`--shard ${text.trim()}: the shard number must be between 1 and ${count}; shards are numbered from 1, e.g. --shard 1/${count} to --shard ${count}/${count}`);
+  if (index < 1 || index > count)
+    return err(
+      `--shard ${text.trim()}: the shard number must be between 1 and ${count}; shards are numbered from 1, e.g. --shard 1/${count} to --shard ${count}/${count}`,
+    );
   return ok({ index, count });
 }
 

@@ -144,11 +144,25 @@ export function summarizeBench(file: BenchFile, options: SummaryOptions = {}): B
   const { matrix } = file;
   const sorted = [...file.records].sort((x, y) => cellIndex(matrix, x) - cellIndex(matrix, y));
   const cells = matrix.tasks.flatMap((task) =>
-    matrix.agents.map((agent) => summarizeCell(task.id, agent.id, task.bar, sorted.filter((r) => r.task === task.id && r.agent === agent.id))),
+    matrix.agents.map((agent) =>
+      summarizeCell(
+        task.id,
+        agent.id,
+        task.bar,
+        sorted.filter((r) => r.task === task.id && r.agent === agent.id),
+      ),
+    ),
   );
   const ks = requestedKs(matrix, options);
   const notes: string[] = [];
-  const agents = matrix.agents.map((agent) => summarizeAgent(agent, cells.filter((c) => c.agent === agent.id), ks, notes));
+  const agents = matrix.agents.map((agent) =>
+    summarizeAgent(
+      agent,
+      cells.filter((c) => c.agent === agent.id),
+      ks,
+      notes,
+    ),
+  );
   const pairs = matrix.agents.flatMap((a, i) => matrix.agents.slice(i + 1).map((b) => pairOf(a.id, b.id, cells)));
   const infraFailures = sorted
     .filter((r) => r.infra)
@@ -196,7 +210,9 @@ function summarizeAgent(agent: BenchAgent, cells: readonly CellSummary[], ks: re
   const resolved = valid.filter((r) => r.resolved).length;
   const tasksWithTrials = cells.filter((c) => c.valid > 0);
   for (const c of cells.filter((c) => c.valid === 0)) {
-    notes.push(`${agent.id} has no valid trial of task ${c.task} (${c.records.length === 0 ? 'none recorded' : 'every trial was an infra failure'}): the task is left out of its pass@k`);
+    notes.push(
+      `${agent.id} has no valid trial of task ${c.task} (${c.records.length === 0 ? 'none recorded' : 'every trial was an infra failure'}): the task is left out of its pass@k`,
+    );
   }
   const smallest = tasksWithTrials.reduce<CellSummary | undefined>((min, c) => (min === undefined || c.valid < min.valid ? c : min), undefined);
   const maxK = smallest?.valid ?? 0;

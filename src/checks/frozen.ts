@@ -186,7 +186,12 @@ export async function restoreChangedPaths(worktree: string, base: string, record
   // First, so that a folder restored below can take the place of a file of the same name.
   await removeFromIndex(worktree, added, call);
   for (const path of added) await removeTree(insideWorktree(worktree, path));
-  await checkoutPathsFrom(worktree, base, records.filter((r) => r.change !== 'added').map((r) => r.path), call);
+  await checkoutPathsFrom(
+    worktree,
+    base,
+    records.filter((r) => r.change !== 'added').map((r) => r.path),
+    call,
+  );
 }
 
 /** What `commit` changed under the frozen paths compared with `base` (sorted by path). */

@@ -21,7 +21,8 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
  * What programs print when the network they want is not there: a refused connection (no server
  * on that loopback), no route out, no name resolution.
  */
-const NO_NETWORK = /ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|Network is unreachable|Connection refused|Could not resolve host|Temporary failure in name resolution|Name or service not known/i;
+const NO_NETWORK =
+  /ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|Network is unreachable|Connection refused|Could not resolve host|Temporary failure in name resolution|Name or service not known/i;
 
 /** Added to a failed check's output that reads like NO_NETWORK when the check had a network of its own: the author sees why. */
 const OWN_NETWORK_HINT =
@@ -97,19 +98,26 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
     if (options.signal.aborted) break;
     await options.beforeEach?.();
     // A shell on purpose: check commands are the spec author's own, written as shell lines.
-    const result = await runShellIn(check.command, {
-      cwd: options.cwd,
-      env: options.env,
-      timeoutMs: check.timeout,
-      signal: options.signal,
-      logFile: join(options.logDir, checkLogName(check.name)),
-      ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    }, options.sandbox);
+    const result = await runShellIn(
+      check.command,
+      {
+        cwd: options.cwd,
+        env: options.env,
+        timeoutMs: check.timeout,
+        signal: options.signal,
+        logFile: join(options.logDir, checkLogName(check.name)),
+        ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
+      },
+      options.sandbox,
+    );
     if (result.canceled) break;
     // A check that could not start because the disk is full (its log file) says nothing of the
     // candidate's work: scoring it 0 would be unfair. Thrown, so that the run stops and can be resumed.
-    if (result.spawnError !== undefined && isDiskFull({ message: result.spawnError })) throw new Error(`check ${check.name} could not start: ${result.spawnError}`);
-    const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : ''].filter(Boolean).join('\n');
+    if (result.spawnError !== undefined && isDiskFull({ message: result.spawnError }))
+      throw new Error(`check ${check.name} could not start: ${result.spawnError}`);
+    const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : '']
+      .filter(Boolean)
+      .join('\n');
     const hint = result.ok ? '' : checkHint(result.exitCode, output, options.sandbox);
     const outcome: CheckOutcome = {
       name: check.name,

@@ -101,7 +101,13 @@ function runnerFilesOfBase(repo: string, base: string, pathspecs: readonly strin
  */
 export async function runnerKept(
   repo: string,
-  opts: { readonly base: string; readonly commit: string; readonly runner: RunnerFiles | undefined; readonly editable: readonly string[]; readonly signal?: AbortSignal },
+  opts: {
+    readonly base: string;
+    readonly commit: string;
+    readonly runner: RunnerFiles | undefined;
+    readonly editable: readonly string[];
+    readonly signal?: AbortSignal;
+  },
 ): Promise<RunnerKept> {
   const patterns = opts.runner?.patterns ?? [];
   const kinds = opts.runner?.kinds ?? [];
@@ -140,7 +146,9 @@ export function withNotes(records: readonly TamperedPath[], notes: ReadonlyMap<s
 
 /** `its "nyc" key changed (a test runner's configuration): the whole file is kept as in base`. */
 function keyedNote(file: KeyedRunnerFile, parts: readonly string[]): string {
-  const named = parts.map((part) => (file.format === 'json-keys' ? `"${part}" key` : file.format === 'toml-tool' ? `[tool.${part}] table` : `${part} directives`));
+  const named = parts.map((part) =>
+    file.format === 'json-keys' ? `"${part}" key` : file.format === 'toml-tool' ? `[tool.${part}] table` : `${part} directives`,
+  );
   return `its ${named.join(' and ')} changed (a test runner's configuration): the whole file is put back as in base for the checks`;
 }
 

@@ -28,10 +28,30 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { attachHead, clearIndexFlags, cleanUntracked, detachHead, flaggedIndexPaths, headBranchRef, resetHard, rewriteTrackedFiles, untrackedEntries, worktreeChanges, worktreeStamp } from '../git/worktrees/paths.js';
+import {
+  attachHead,
+  clearIndexFlags,
+  cleanUntracked,
+  detachHead,
+  flaggedIndexPaths,
+  headBranchRef,
+  resetHard,
+  rewriteTrackedFiles,
+  untrackedEntries,
+  worktreeChanges,
+  worktreeStamp,
+} from '../git/worktrees/paths.js';
 import { readHeadView } from '../git/history/head-view.js';
 import { resolveCommit } from '../git/running/repo.js';
-import { findEditableViolations, isGitAttributes, restoreChangedPaths, restoreFrozenPathsAtCommit, restoreKeptOffDisk, withGitAttributes, type TamperedPath } from './frozen.js';
+import {
+  findEditableViolations,
+  isGitAttributes,
+  restoreChangedPaths,
+  restoreFrozenPathsAtCommit,
+  restoreKeptOffDisk,
+  withGitAttributes,
+  type TamperedPath,
+} from './frozen.js';
 import { openUpTree, removeTree } from '../owned-tree.js';
 
 export interface ScoringTreeOptions {
@@ -233,7 +253,13 @@ export async function prepareScoringTree(worktree: string, opts: ScoringTreeOpti
   // The kept paths by content, not by the index's stat data (./frozen.ts restoreKeptOffDisk).
   const offDisk = await restoreKeptOffDisk(worktree, { base: opts.base, commit, frozen: kept, recorded: frozen, ...call });
   const stamp = await worktreeStamp(worktree, call);
-  return { tampered: [...frozen, ...offDisk, ...editable], movedAside, ...(branch ? { branch } : {}), ...(headMovedFrom ? { headMovedFrom } : {}), ...(stamp ? { stamp } : {}) };
+  return {
+    tampered: [...frozen, ...offDisk, ...editable],
+    movedAside,
+    ...(branch ? { branch } : {}),
+    ...(headMovedFrom ? { headMovedFrom } : {}),
+    ...(stamp ? { stamp } : {}),
+  };
 }
 
 /**

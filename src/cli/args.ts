@@ -15,7 +15,9 @@ export function parseCommandArgs<N extends CommandName, T extends ParserConfig =
   const described = COMMANDS[command].options as Readonly<Record<string, { readonly parsedApart?: true }>>;
   const undescribed = Object.keys(config).filter((key) => !Object.hasOwn(described, key) || described[key]?.parsedApart);
   if (undescribed.length > 0) {
-    throw new Error(`bug: \`bestof ${command}\` parses ${undescribed.map((k) => `--${k}`).join(', ')} but its help does not describe it: add it to COMMANDS in src/cli/help.ts`);
+    throw new Error(
+      `bug: \`bestof ${command}\` parses ${undescribed.map((k) => `--${k}`).join(', ')} but its help does not describe it: add it to COMMANDS in src/cli/help.ts`,
+    );
   }
   try {
     return parseArgs({ args: [...args], options: config, allowPositionals: true, strict: true });

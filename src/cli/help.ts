@@ -84,7 +84,12 @@ export const COMMANDS = {
     options: {
       json: { type: 'boolean', description: 'print the report as JSON' },
       'no-tui': { type: 'boolean', description: 'print the Markdown report instead of the compare view' },
-      html: { type: 'string', value: '[file.html]', description: 'write the report as one HTML page (default: report.html in the run folder) and print its path', parsedApart: true },
+      html: {
+        type: 'string',
+        value: '[file.html]',
+        description: 'write the report as one HTML page (default: report.html in the run folder) and print its path',
+        parsedApart: true,
+      },
     },
     examples: ['bestof show', 'bestof show 20261203-091500-ab12 --json', 'bestof show --html'],
   },
@@ -93,13 +98,17 @@ export const COMMANDS = {
     args: '[run]',
     summary: 'remove worktrees and branches of finished runs (and, with --runs, old run folders)',
     details: [
-      'Never loses work: uncommitted work is committed and kept under refs/bestof/<run>/<candidate>/kept first; the winner\'s branch stays until it is merged.',
+      "Never loses work: uncommitted work is committed and kept under refs/bestof/<run>/<candidate>/kept first; the winner's branch stays until it is merged.",
       "The agents' HOMEs (copies of their logins), the checks' HOMEs and review exports a killed run left under the worktrees root (~/.cache/bestof/worktrees/...) go too, and the per-run folders left empty there.",
       '--runs --older-than <age> also removes the folder under .bestof/runs and the refs/bestof/<run>/ refs of each run started longer ago: a run with a winner once the winner is merged (an unmerged winner is never removed, not even with --all); a run without a winner once every commit of it is on a branch, or with --all.',
     ],
     options: {
       'dry-run': { type: 'boolean', description: 'print what would be done; change nothing' },
-      all: { type: 'boolean', description: "also remove an unmerged winner's branch (its commit stays under refs/bestof); with --runs, also old runs without a winner whose commits are on no branch" },
+      all: {
+        type: 'boolean',
+        description:
+          "also remove an unmerged winner's branch (its commit stays under refs/bestof); with --runs, also old runs without a winner whose commits are on no branch",
+      },
       runs: { type: 'boolean', description: 'also remove the folders and refs of old runs with nothing unmerged (needs --older-than)' },
       'older-than': { type: 'string', value: '<age>', description: 'with --runs: runs started longer ago than this, e.g. 30d, 12h, 2w' },
     },
@@ -166,7 +175,7 @@ export const COMMANDS = {
     options: {
       out: { type: 'string', value: '<dir>', description: 'where to write the results (default: this folder)' },
       baseline: { type: 'string', value: '<old.json>', description: 'compare with an earlier bench.json; exit 1 on a regression' },
-      spec: { type: 'string', value: '<bench.toml>', description: "the bench spec, for its [tolerance] against --baseline" },
+      spec: { type: 'string', value: '<bench.toml>', description: 'the bench spec, for its [tolerance] against --baseline' },
       json: { type: 'boolean', description: 'print the merged bench.json on stdout' },
       html: { type: 'boolean', description: 'also write bench.html beside the other files', parsedApart: true },
     },
@@ -237,7 +246,10 @@ export function commandHelp(command: CommandDescriptor): string {
 /** The exit codes' lines of `bestof --help`, made from the one table of them (src/engine/exit-codes.ts). */
 export function exitCodeLines(): string[] {
   const said = (entries: readonly (typeof EXIT_CODE_WORDS)[number][]): string => entries.map((e) => `${e.code} ${e.words}`).join(', ');
-  const forCommand = (command: 'clean' | 'bench'): string => `${command}: 1 ${EXIT_CODE_WORDS.filter((e) => e.command === command).map((e) => e.words).join(', ')}`;
+  const forCommand = (command: 'clean' | 'bench'): string =>
+    `${command}: 1 ${EXIT_CODE_WORDS.filter((e) => e.command === command)
+      .map((e) => e.words)
+      .join(', ')}`;
   return [`Exit codes: ${said(EXIT_CODE_WORDS.filter((e) => e.command === undefined))}.`, `  ${forCommand('clean')}; ${forCommand('bench')}.`];
 }
 

@@ -42,8 +42,17 @@ export async function chooseWinner(run: RunState, candidateId: string, mode: Run
   const target = into ?? (await currentBranch(run.repo));
   // The scored commit by sha; the protected paths it was seen to change are reverted first.
   const merged = await applyMergePolicy({
-    repoRoot: run.repo, mode, runId: run.runId, candidate: candidateId, label: candidate.label, branch: candidate.branch,
-    commit: candidate.commit, baseCommit: run.baseCommit, keptRef: candidate.ref, revert: candidate.tampered, into: target,
+    repoRoot: run.repo,
+    mode,
+    runId: run.runId,
+    candidate: candidateId,
+    label: candidate.label,
+    branch: candidate.branch,
+    commit: candidate.commit,
+    baseCommit: run.baseCommit,
+    keptRef: candidate.ref,
+    revert: candidate.tampered,
+    into: target,
   });
   const event: RunEvent = {
     t: new Date().toISOString(),
@@ -62,7 +71,11 @@ export async function chooseWinner(run: RunState, candidateId: string, mode: Run
   } catch (error) {
     // The merge happened (or not) whatever the record says: say both.
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: merged.ok, message: `${merged.message} (not recorded in the run folder ${run.runDir}: ${why}; \`bestof show\` still names the run's own winner)`, recorded: event };
+    return {
+      ok: merged.ok,
+      message: `${merged.message} (not recorded in the run folder ${run.runDir}: ${why}; \`bestof show\` still names the run's own winner)`,
+      recorded: event,
+    };
   }
   return { ok: merged.ok, message: merged.message, recorded: event };
 }
@@ -76,7 +89,10 @@ export async function chooseWinner(run: RunState, candidateId: string, mode: Run
  */
 export function writeClosingLines(text: string, out: { readonly columns?: number; write(chunk: string): unknown } = process.stdout): void {
   const width = out.columns;
-  const lines = text.split('\n').map(printable).flatMap((line) => (width === undefined || width <= 0 ? [line] : wrapText(line, width, { long: 'keep' })));
+  const lines = text
+    .split('\n')
+    .map(printable)
+    .flatMap((line) => (width === undefined || width <= 0 ? [line] : wrapText(line, width, { long: 'keep' })));
   out.write(`${lines.join('\n')}\n`);
 }
 

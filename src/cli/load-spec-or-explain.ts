@@ -38,14 +38,18 @@ export async function loadSpecOrExplain(path: string | undefined): Promise<Loade
     searched = !found.found;
     if (found.found && dirname(found.path) !== realpathSync(process.cwd()) && dirname(found.path) !== process.cwd()) {
       // Said once: a bestof run again in a mount namespace (copy-on-write worktrees) finds it again.
-      if (!insideMountNamespace()) process.stderr.write(`bestof: using ${found.path} (no ${DEFAULT_SPEC} in this folder; it is the nearest one up to the repo's root)\n`);
+      if (!insideMountNamespace())
+        process.stderr.write(`bestof: using ${found.path} (no ${DEFAULT_SPEC} in this folder; it is the nearest one up to the repo's root)\n`);
       specPath = found.path;
     }
   }
   const loaded = await loadSpec(specPath);
   if (!loaded.ok) {
     process.stderr.write(`${formatSpecProblems(loaded.error)}\n`);
-    if (searched) process.stderr.write(`bestof: no ${DEFAULT_SPEC} in this folder nor in any folder above it up to the repo's root; \`bestof init\` writes one at the root, or name a spec: \`bestof run path/to/spec.toml\`\n`);
+    if (searched)
+      process.stderr.write(
+        `bestof: no ${DEFAULT_SPEC} in this folder nor in any folder above it up to the repo's root; \`bestof init\` writes one at the root, or name a spec: \`bestof run path/to/spec.toml\`\n`,
+      );
     process.stderr.write(`bestof: ${relative(process.cwd(), specPath) || specPath} is not a valid spec; nothing was run or created.\n`);
     return undefined;
   }

@@ -32,7 +32,9 @@ export function guardOutputStreams(): void {
       if (error.code === 'EPIPE') return;
       const other = name === 'stdout' ? 'stderr' : 'stdout';
       if (closedStreams.has(other)) return;
-      process[other].write(`bestof: writing to ${name} failed (${error.code ?? error.message}); the rest of that output is dropped; bestof goes on, and a run keeps its whole record in its run folder\n`);
+      process[other].write(
+        `bestof: writing to ${name} failed (${error.code ?? error.message}); the rest of that output is dropped; bestof goes on, and a run keeps its whole record in its run folder\n`,
+      );
     });
   }
 }

@@ -54,7 +54,9 @@ export async function findRun(repoRoot: string, query: string | undefined): Prom
   // A run stopped before its first event has a folder and no record: said as such, not "no run".
   const stopped = matchRun(unrecorded, query);
   if (stopped) throw new UsageError(unrecordedRunSaid(stopped));
-  throw new UsageError(runs.length === 0 ? `no runs in ${repoRoot} yet (start one with \`bestof run\`)` : `no run "${query}" in ${repoRoot} (see \`bestof ls\`)`);
+  throw new UsageError(
+    runs.length === 0 ? `no runs in ${repoRoot} yet (start one with \`bestof run\`)` : `no run "${query}" in ${repoRoot} (see \`bestof ls\`)`,
+  );
 }
 
 /** The run `query` names among `runs` (its id, or a unique start or end of it); throws when it names several. */
@@ -62,7 +64,13 @@ function matchRun(runs: readonly RunListing[], query: string): RunListing | unde
   const exact = runs.find((r) => r.runId === query);
   if (exact) return exact;
   const matches = runs.filter((r) => r.runId.startsWith(query) || r.runId.endsWith(query));
-  if (matches.length > 1) throw new UsageError(`"${query}" matches ${matches.length} runs (${matches.slice(0, 3).map((r) => r.runId).join(', ')}…); give more of the id`);
+  if (matches.length > 1)
+    throw new UsageError(
+      `"${query}" matches ${matches.length} runs (${matches
+        .slice(0, 3)
+        .map((r) => r.runId)
+        .join(', ')}…); give more of the id`,
+    );
   return matches[0];
 }
 

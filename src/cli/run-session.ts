@@ -55,7 +55,8 @@ export async function runPlanned(plan: RunPlan, options: SessionOptions): Promis
       case 'cancel':
         // The dashboard says it itself (a line on stderr would land in the middle of its frame).
         if (ui) ui.cancelling();
-        else process.stderr.write(`\nbestof: ${action.name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
+        else
+          process.stderr.write(`\nbestof: ${action.name}: cancelling; stopping every agent and keeping what each wrote (press Ctrl-C again to quit at once)\n`);
         controller.abort(new Error(`cancelled by ${action.name}`));
         return;
       case 'cancelFromDashboard':
@@ -168,7 +169,9 @@ function openRunRecord(
     },
     onReportFailure: (error) => {
       health.reportFailed = true;
-      process.stderr.write(`bestof: warning: cannot write report.json or report.md in ${plan.runDir} (${error.message}); \`bestof show ${plan.runId}\` rebuilds the report from the event log\n`);
+      process.stderr.write(
+        `bestof: warning: cannot write report.json or report.md in ${plan.runDir} (${error.message}); \`bestof show ${plan.runId}\` rebuilds the report from the event log\n`,
+      );
     },
   });
   return { record, health };

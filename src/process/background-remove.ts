@@ -13,10 +13,23 @@ import { spawn } from 'node:child_process';
 /** Starts deleting `path` (then `parent`, when given and empty) and returns at once; false when no process could be started. */
 export function removeInBackground(path: string, parent = ''): boolean {
   try {
-    const child = spawn('nice', ['-n', '10', 'sh', '-c', 'rm -rf -- "$1" 2>/dev/null || { chmod -R u+rwx -- "$1" 2>/dev/null; rm -rf -- "$1"; }; [ -z "$2" ] || rmdir -- "$2" 2>/dev/null; exit 0', 'sh', path, parent], {
-      detached: true,
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      'nice',
+      [
+        '-n',
+        '10',
+        'sh',
+        '-c',
+        'rm -rf -- "$1" 2>/dev/null || { chmod -R u+rwx -- "$1" 2>/dev/null; rm -rf -- "$1"; }; [ -z "$2" ] || rmdir -- "$2" 2>/dev/null; exit 0',
+        'sh',
+        path,
+        parent,
+      ],
+      {
+        detached: true,
+        stdio: 'ignore',
+      },
+    );
     child.on('error', () => undefined); // not started: the folder stays for `bestof clean`
     child.unref();
     return child.pid !== undefined;

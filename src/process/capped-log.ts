@@ -51,7 +51,10 @@ const openFile = promisify(open);
 export async function openCappedLog(path: string, options: CappedLogOptions = {}): Promise<CappedLog> {
   const headBytes = options.headBytes ?? CAPPED_LOG_DEFAULTS.headBytes;
   const tailBytes = options.tailBytes ?? CAPPED_LOG_DEFAULTS.tailBytes;
-  for (const [name, value] of [['headBytes', headBytes], ['tailBytes', tailBytes]] as const) {
+  for (const [name, value] of [
+    ['headBytes', headBytes],
+    ['tailBytes', tailBytes],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`bug: openCappedLog's \`${name}\` must be a non-negative integer, got ${value}`);
   }
   await mkdir(dirname(path), { recursive: true });

@@ -167,7 +167,10 @@ export async function startOverlayHolder(env: Env = process.env): Promise<Result
     },
     inside(command, args, cwd) {
       // `env --chdir`, not nsenter's `--wd`: that one opens the folder before entering the namespace.
-      return { command: nsenter, args: ['-t', String(pid), '--user', '--mount', '--preserve-credentials', '--', 'env', `--chdir=${cwd}`, '--', command, ...args] };
+      return {
+        command: nsenter,
+        args: ['-t', String(pid), '--user', '--mount', '--preserve-credentials', '--', 'env', `--chdir=${cwd}`, '--', command, ...args],
+      };
     },
     async close() {
       if (exited) return;
@@ -225,9 +228,11 @@ async function runProbe(env: Env): Promise<OverlayProbe> {
     const mounted = await holder.value.mount(m);
     if (!mounted.ok) return { ok: false, reason: `cannot mount overlayfs in a user namespace (Linux 5.11+ needed, user namespaces allowed): ${mounted.error}` };
     const through = holder.value.viewPath(join(m.target, 'file'));
-    if ((await readFile(through, 'utf8')) !== 'lower\n') return { ok: false, reason: `the overlay mounted in the namespace is not reachable through ${through}` };
+    if ((await readFile(through, 'utf8')) !== 'lower\n')
+      return { ok: false, reason: `the overlay mounted in the namespace is not reachable through ${through}` };
     await writeFile(through, 'upper\n');
-    if ((await readFile(join(m.upper, 'file'), 'utf8')) !== 'upper\n') return { ok: false, reason: 'a file written through the overlay did not land in its upper layer' };
+    if ((await readFile(join(m.upper, 'file'), 'utf8')) !== 'upper\n')
+      return { ok: false, reason: 'a file written through the overlay did not land in its upper layer' };
     return { ok: true };
   } catch (error) {
     return { ok: false, reason: `overlay worktrees do not work here: ${(error as Error).message}` };

@@ -61,15 +61,9 @@ function sweepAfterExit(pid: number, tag: string): void {
   liveChildren.delete(pid);
 }
 
-type Outcome =
-  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'spawnError'; message: string };
+type Outcome = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'spawnError'; message: string };
 
-export async function runProcess(
-  file: string,
-  args: readonly string[],
-  options: RunProcessOptions,
-): Promise<ProcessResult> {
+export async function runProcess(file: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessResult> {
   const start = performance.now();
   const maxTail = options.maxBufferTail ?? DEFAULT_MAX_BUFFER_TAIL;
   const notStarted = (extra: Partial<ProcessResult>): ProcessResult => notStartedResult(start, extra);
@@ -238,8 +232,7 @@ function watchForTermination(child: ChildProcess, options: RunProcessOptions): T
     const pid = child.pid;
     graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   };
-  const timeoutTimer =
-    options.timeoutMs !== undefined ? setTimeout(() => terminate('timeout'), options.timeoutMs) : undefined;
+  const timeoutTimer = options.timeoutMs !== undefined ? setTimeout(() => terminate('timeout'), options.timeoutMs) : undefined;
   const onAbort = () => terminate('abort');
   // The signal may have been aborted while we were opening the log file.
   if (options.signal?.aborted) onAbort();
@@ -316,7 +309,6 @@ async function drain(stream: Readable | null): Promise<void> {
     });
   });
 }
-
 
 function spawnErrorMessage(file: string, cwd: string, error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT' && !existsSync(cwd)) {

@@ -136,14 +136,19 @@ const SPAWN_REASONS: Readonly<Record<string, string>> = { ENOENT: 'not found', E
 function probeRun(run: { readonly file: string; readonly args: readonly string[] }, path: string | undefined): Promise<string | undefined> {
   return new Promise((done) => {
     const env = path !== undefined ? { PATH: path } : {};
-    execFile(run.file, run.args, { cwd: '/', env, timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' }, (error, _stdout, stderr) => {
-      if (!error) return done(undefined);
-      if (typeof error.code === 'string') {
-        done(`cannot start ${run.file}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
-        return;
-      }
-      done(stderr.trim().split('\n').pop() || `exit ${error.code ?? error.signal ?? 'unknown'}`);
-    });
+    execFile(
+      run.file,
+      run.args,
+      { cwd: '/', env, timeout: 15_000, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' },
+      (error, _stdout, stderr) => {
+        if (!error) return done(undefined);
+        if (typeof error.code === 'string') {
+          done(`cannot start ${run.file}: ${SPAWN_REASONS[error.code] ?? error.message} (${error.code})`);
+          return;
+        }
+        done(stderr.trim().split('\n').pop() || `exit ${error.code ?? error.signal ?? 'unknown'}`);
+      },
+    );
   });
 }
 
@@ -153,7 +158,12 @@ export function wrapInSandbox(command: string, args: readonly string[], layout: 
 }
 
 /** A mount at `path`: `target` is a link's text; `source`, what a redirected bind shows there. */
-type Mount = { readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw' | 'ro-from' | 'rw-from' | 'mask'; readonly path: string; readonly target?: string; readonly source?: string };
+type Mount = {
+  readonly kind: 'tmpfs' | 'link' | 'ro' | 'rw' | 'ro-from' | 'rw-from' | 'mask';
+  readonly path: string;
+  readonly target?: string;
+  readonly source?: string;
+};
 const KIND_ORDER = { tmpfs: 0, link: 1, ro: 2, rw: 3, 'ro-from': 4, 'rw-from': 5, mask: 6 } as const;
 
 /**

@@ -230,7 +230,6 @@ function ownGroup(): number | undefined {
   return cachedOwnGroup;
 }
 
-
 /** A process's argv joined by NUL bytes (Linux: /proc/<pid>/cmdline), or undefined when it cannot be read (gone, or not Linux). */
 export function processCommandLine(pid: number): string | undefined {
   if (process.platform !== 'linux') return undefined;

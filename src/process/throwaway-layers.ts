@@ -27,7 +27,10 @@ export interface ThrowawayLayers {
  * meanwhile leaves it where the run's end and `bestof clean` remove it). Undefined when there is
  * none, or when this machine cannot mount overlayfs in a user namespace, or lacks util-linux.
  */
-export async function throwawayLayers(throwaway: readonly string[], call: { readonly home: string; readonly pathVariable?: string | undefined }): Promise<ThrowawayLayers | undefined> {
+export async function throwawayLayers(
+  throwaway: readonly string[],
+  call: { readonly home: string; readonly pathVariable?: string | undefined },
+): Promise<ThrowawayLayers | undefined> {
   const folders: string[] = [];
   for (const path of throwaway) {
     const info = await lstat(path).catch(() => undefined);
@@ -58,15 +61,31 @@ export async function throwawayLayers(throwaway: readonly string[], call: { read
  * fails ends the call with exit 125 and the mount's message on stderr.
  */
 export function withThrowawayLayers(sandboxed: { command: string; args: string[] }, layers: ThrowawayLayers): { command: string; args: string[] } {
-  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do "$MOUNT" -t overlay overlay -o "userxattr,lowerdir=$1,upperdir=$2,workdir=$3" "$1" || exit 125; shift 3; n=$((n - 1)); done; exec "$@"';
+  const script =
+    'n=$1; shift; while [ "$n" -gt 0 ]; do "$MOUNT" -t overlay overlay -o "userxattr,lowerdir=$1,upperdir=$2,workdir=$3" "$1" || exit 125; shift 3; n=$((n - 1)); done; exec "$@"';
   return {
     command: layers.unshare,
     args: [
-      '--map-current-user', '--mount', '--keep-caps', '--propagation', 'private', '--',
-      '/usr/bin/env', `MOUNT=${layers.mount}`, '/bin/sh', '-c', script, 'sh', String(layers.mounts.length),
+      '--map-current-user',
+      '--mount',
+      '--keep-caps',
+      '--propagation',
+      'private',
+      '--',
+      '/usr/bin/env',
+      `MOUNT=${layers.mount}`,
+      '/bin/sh',
+      '-c',
+      script,
+      'sh',
+      String(layers.mounts.length),
       ...layers.mounts.flatMap((m) => [m.path, m.upper, m.work]),
-      layers.setpriv, '--inh-caps=-all', '--ambient-caps=-all', '--',
-      sandboxed.command, ...sandboxed.args,
+      layers.setpriv,
+      '--inh-caps=-all',
+      '--ambient-caps=-all',
+      '--',
+      sandboxed.command,
+      ...sandboxed.args,
     ],
   };
 }

@@ -19,9 +19,7 @@ export const COMMAND_TIMEOUT_MS = 10_000;
 const INSTALL_HINT = 'install tmux 3.0 or newer (Debian/Ubuntu: apt-get install tmux; Fedora: dnf install tmux; macOS: brew install tmux)';
 
 /** tmux on PATH and its version ("3.3a"), or why not. */
-export async function probeTmux(
-  env: Env = process.env,
-): Promise<Result<{ binary: string; version: string }>> {
+export async function probeTmux(env: Env = process.env): Promise<Result<{ binary: string; version: string }>> {
   const binary = await findOnPath('tmux', env.PATH ?? '');
   if (binary === undefined) return err(`tmux is not on PATH: ${INSTALL_HINT}`);
   const result = await runProcess(binary, ['-V'], { cwd: '/', env: {}, timeoutMs: COMMAND_TIMEOUT_MS });

@@ -37,7 +37,11 @@ export async function killServer(socket: string): Promise<void> {
 async function panePids(socket: string, scope: readonly string[]): Promise<number[]> {
   const listed = await runTmux(socket, ['list-panes', ...scope, '-F', '#{pane_pid}']);
   if (!listed?.ok) return [];
-  return listed.stdout.split('\n').filter((line) => /^\d+$/.test(line)).map(Number).filter((pid) => pid > 1);
+  return listed.stdout
+    .split('\n')
+    .filter((line) => /^\d+$/.test(line))
+    .map(Number)
+    .filter((pid) => pid > 1);
 }
 
 /** Waits up to the grace for each group to empty, then SIGKILLs what is left. */

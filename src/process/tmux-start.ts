@@ -112,17 +112,33 @@ export async function startSession(options: StartOptions): Promise<Result<TmuxSe
       return err(`cannot start tmux session ${options.name}: cannot write its start files in ${specFolder}: ${(error as Error).message}`);
     }
 
-    const serverEnv = ['BESTOF_RUN_KEY', 'BESTOF_PROCESS_TAG']
-      .filter((name) => options.env[name] !== undefined)
-      .map((name) => `${name}=${options.env[name]}`);
+    const serverEnv = ['BESTOF_RUN_KEY', 'BESTOF_PROCESS_TAG'].filter((name) => options.env[name] !== undefined).map((name) => `${name}=${options.env[name]}`);
     const envBinary = (await findOnPath('env', process.env.PATH ?? '')) ?? '/usr/bin/env';
     const width = String(options.width ?? DEFAULT_WIDTH);
     const height = String(options.height ?? DEFAULT_HEIGHT);
     const created = await runProcess(
       envBinary,
-      ['-i', ...serverEnv, found.value.binary, '-f', '/dev/null', '-S', options.socket,
-        'new-session', '-d', '-s', options.name, '-x', width, '-y', height,
-        '--', process.execPath, launcher, specFile],
+      [
+        '-i',
+        ...serverEnv,
+        found.value.binary,
+        '-f',
+        '/dev/null',
+        '-S',
+        options.socket,
+        'new-session',
+        '-d',
+        '-s',
+        options.name,
+        '-x',
+        width,
+        '-y',
+        height,
+        '--',
+        process.execPath,
+        launcher,
+        specFile,
+      ],
       { cwd: '/', env: {}, timeoutMs: COMMAND_TIMEOUT_MS, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
     );
     if (!created.ok) {

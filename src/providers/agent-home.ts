@@ -52,7 +52,13 @@ async function copyOnce(source: string, target: string): Promise<void> {
   try {
     const found = await stat(source);
     if (!found.isFile()) return;
-    if (await stat(target).then(() => true, () => false)) return;
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     await copyFile(source, target);
     await chmod(target, found.mode & 0o777);

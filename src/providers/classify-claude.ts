@@ -24,7 +24,8 @@ export function classifyClaude(state: ClaudeStreamState, process: ProcessResult,
     sessionId: state.sessionId,
     turns: result?.numTurns ?? 0,
   };
-  const retryAfterMs = state.rateLimitRejected?.resetsAt !== undefined ? state.rateLimitRejected.resetsAt * 1000 - Date.now() : retryAfterFromText(result?.result ?? '');
+  const retryAfterMs =
+    state.rateLimitRejected?.resetsAt !== undefined ? state.rateLimitRejected.resetsAt * 1000 - Date.now() : retryAfterFromText(result?.result ?? '');
   const finish = (outcome: Outcome, message?: string) => resultOf(gathered, process, outcome, message, retryAfterMs);
 
   if (process.canceled) return finish('cancelled', 'cancelled');
@@ -92,10 +93,16 @@ export function claudeEarlyStop(state: ClaudeStreamState): { outcome: Outcome; m
   const retry = state.lastRetry;
   if (!retry || retry.attempt < FINAL_AFTER_ATTEMPT) return undefined;
   if (retry.status === 401 || retry.status === 403 || (retry.error !== undefined && AUTH_ERRORS.has(retry.error))) {
-    return { outcome: 'auth_error', message: authMessage(`the API refused the credentials (HTTP ${retry.status ?? '?'}, ${retry.error ?? 'no code'}) ${retry.attempt} times`) };
+    return {
+      outcome: 'auth_error',
+      message: authMessage(`the API refused the credentials (HTTP ${retry.status ?? '?'}, ${retry.error ?? 'no code'}) ${retry.attempt} times`),
+    };
   }
   if (retry.error === 'billing_error' || retry.status === 402) {
-    return { outcome: 'usage_limit', message: `the Anthropic account is out of credit (${retry.error ?? `HTTP ${retry.status}`}) — add credit in the Console or use another key` };
+    return {
+      outcome: 'usage_limit',
+      message: `the Anthropic account is out of credit (${retry.error ?? `HTTP ${retry.status}`}) — add credit in the Console or use another key`,
+    };
   }
   return undefined;
 }
@@ -104,11 +111,7 @@ function authMessage(text: string): string {
   return `Claude Code cannot authenticate: ${oneLine(text)} — set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from \`claude setup-token\`), or log in once with \`claude\``;
 }
 
-function classifyWithoutResult(
-  process: ProcessResult,
-  ctx: ClassifyContext,
-  finish: (outcome: Outcome, message?: string) => ProviderResult,
-): ProviderResult {
+function classifyWithoutResult(process: ProcessResult, ctx: ClassifyContext, finish: (outcome: Outcome, message?: string) => ProviderResult): ProviderResult {
   const stderr = process.stderr;
   if (AUTH_TEXT.test(stderr)) return finish('auth_error', authMessage(lastLine(stderr)));
   if (/cannot be used with root\/sudo privileges/.test(stderr)) {

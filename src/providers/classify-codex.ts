@@ -34,7 +34,11 @@ export function classifyCodexMessage(message: string): Outcome | undefined {
   if (/usage limit|upgrade to (plus|pro)/i.test(message)) return 'usage_limit';
   if (/quota exceeded|insufficient_quota|billing/i.test(message)) return 'usage_limit';
   if (/\b429\b|too many requests|rate.?limit|high demand/i.test(message)) return 'rate_limited';
-  if (/\b401\b|\b403\b|unauthorized|forbidden|missing environment variable|not logged in|incorrect api key|invalid api key|codex login|401 unauthorized/i.test(message)) {
+  if (
+    /\b401\b|\b403\b|unauthorized|forbidden|missing environment variable|not logged in|incorrect api key|invalid api key|codex login|401 unauthorized/i.test(
+      message,
+    )
+  ) {
     return 'auth_error';
   }
   if (/context window|context_length_exceeded|maximum context length/i.test(message)) return 'context_overflow';
@@ -81,7 +85,7 @@ export function classifyCodex(state: CodexStreamState, process: ProcessResult, c
   const early = processOutcome(process, ctx);
   if (early) return finish(early.outcome, early.message);
 
-  const failure = state.failure ?? (process.exitCode !== 0 ? (lastLine(process.stderr) || state.lastError) : undefined);
+  const failure = state.failure ?? (process.exitCode !== 0 ? lastLine(process.stderr) || state.lastError : undefined);
   if (failure !== undefined) {
     const outcome = classifyCodexMessage(failure) ?? 'crashed';
     return resultOf(gathered, process, outcome, codexMessage(outcome, failure, process), retryAfterFromText(failure));
@@ -102,7 +106,9 @@ function codexMessage(outcome: Outcome, failure: string, process: Pick<ProcessRe
     case 'context_overflow':
       return `the conversation does not fit the model's context window: ${text}`;
     case 'crashed':
-      return process.exitCode === 2 ? `Codex refused its arguments (exit 2): ${text} — check \`args\`, \`sandbox\` and \`config\` in the spec` : `Codex failed: ${text}`;
+      return process.exitCode === 2
+        ? `Codex refused its arguments (exit 2): ${text} — check \`args\`, \`sandbox\` and \`config\` in the spec`
+        : `Codex failed: ${text}`;
     default:
       return `Codex ended with ${outcome}: ${text}`;
   }

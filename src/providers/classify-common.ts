@@ -24,7 +24,9 @@ export function resultOf(gathered: Gathered, process: ProcessResult, outcome: Ou
     outcome,
     durationMs: process.durationMs,
     ...(message === undefined ? {} : { message: oneLine(message, 400) }),
-    ...(retryAfterMs !== undefined && retryAfterMs > 0 && (outcome === 'rate_limited' || outcome === 'usage_limit') ? { retryAfterMs: Math.round(retryAfterMs) } : {}),
+    ...(retryAfterMs !== undefined && retryAfterMs > 0 && (outcome === 'rate_limited' || outcome === 'usage_limit')
+      ? { retryAfterMs: Math.round(retryAfterMs) }
+      : {}),
   };
 }
 

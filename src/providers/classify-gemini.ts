@@ -31,7 +31,11 @@ export function geminiError(state: GeminiStreamState, stderr: string): { type: s
 
 export function classifyGeminiError(exitCode: number | undefined, type: string | undefined, message: string): Outcome | undefined {
   if (exitCode === EXIT_TURN_LIMIT || type === 'FatalTurnLimitedError' || /max session turns/i.test(message)) return 'max_turns';
-  if (exitCode === EXIT_AUTH || type === 'FatalAuthenticationError' || /API_KEY_INVALID|API key not valid|invalid auth method|UNAUTHENTICATED|PERMISSION_DENIED|login required|\b401\b|\b403\b/i.test(message)) {
+  if (
+    exitCode === EXIT_AUTH ||
+    type === 'FatalAuthenticationError' ||
+    /API_KEY_INVALID|API key not valid|invalid auth method|UNAUTHENTICATED|PERMISSION_DENIED|login required|\b401\b|\b403\b/i.test(message)
+  ) {
     return 'auth_error';
   }
   if (exitCode === httpExit(401) || exitCode === httpExit(403)) return 'auth_error';
@@ -65,7 +69,14 @@ export function classifyGemini(state: GeminiStreamState, process: ProcessResult,
   const error = geminiError(state, process.stderr);
   const message = error?.message ?? '';
   const outcome = classifyGeminiError(process.exitCode, error?.type, message);
-  if (outcome) return resultOf(gathered, process, outcome, geminiMessage(outcome, message || lastLine(process.stderr)), retryAfterFromText(`${message}\n${process.stderr}`));
+  if (outcome)
+    return resultOf(
+      gathered,
+      process,
+      outcome,
+      geminiMessage(outcome, message || lastLine(process.stderr)),
+      retryAfterFromText(`${message}\n${process.stderr}`),
+    );
   if (process.exitCode === 130) return finish('crashed', 'Gemini CLI was interrupted (exit 130)');
   if (process.exitCode === 0 && state.status === undefined) return finish('crashed', 'Gemini CLI exited without a final result (no "result" event)');
   return finish('crashed', crashMessage(ctx, process, message ? oneLine(message, 300) : undefined));

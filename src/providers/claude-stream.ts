@@ -101,7 +101,8 @@ export class ClaudeStreamParser {
         this.state.lastRetry = { attempt: num(event.attempt), status: status || undefined, error: str(event.error) };
         const seconds = Math.round(num(event.retry_delay_ms) / 100) / 10;
         this.onActivity(
-          `API error ${status || str(event.error) || ''}`.trim() + `, Claude Code retries in ${seconds}s (attempt ${num(event.attempt)}/${num(event.max_retries)})`,
+          `API error ${status || str(event.error) || ''}`.trim() +
+            `, Claude Code retries in ${seconds}s (attempt ${num(event.attempt)}/${num(event.max_retries)})`,
         );
         break;
       }

@@ -86,9 +86,20 @@ export const claudeDefinition = defineCliProvider({
 });
 
 function claudeCredentials(settings: ProviderSettings, env: Env): string | undefined {
-  if (hasVariable(env, 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_USE_FOUNDRY')) return undefined;
+  if (
+    hasVariable(
+      env,
+      'ANTHROPIC_API_KEY',
+      'ANTHROPIC_AUTH_TOKEN',
+      'CLAUDE_CODE_OAUTH_TOKEN',
+      'CLAUDE_CODE_USE_BEDROCK',
+      'CLAUDE_CODE_USE_VERTEX',
+      'CLAUDE_CODE_USE_FOUNDRY',
+    )
+  )
+    return undefined;
   if (settings.isolate_config) {
-    return 'isolate_config = true gives Claude Code a fresh config folder without your login: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN, made once with `claude setup-token`) in the environment or in the spec\'s env';
+    return "isolate_config = true gives Claude Code a fresh config folder without your login: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN, made once with `claude setup-token`) in the environment or in the spec's env";
   }
   if (process.platform === 'darwin') return undefined; // the login may be in the keychain
   const dir = env.CLAUDE_CONFIG_DIR || join(homeOf(env), '.claude');

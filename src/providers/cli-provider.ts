@@ -102,22 +102,28 @@ async function runCli<S>(adapter: CliAdapter<S>, options: CliOptions, request: P
   const stopEarly = new AbortController();
   let early: { outcome: Outcome; message: string } | undefined;
   const isolatedDir = options.settings.isolate_config ? [isolatedConfigDir(adapter.kind, request.artifactsDir)] : [];
-  const ran = await runAgentProcess(options.binary, call.args, {
-    cwd: request.cwd,
-    env,
-    timeoutMs: request.timeoutMs,
-    signal: AbortSignal.any([request.signal, stopEarly.signal]),
-    logFile: join(request.artifactsDir, 'output.log'),
-    ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
-    onStdoutLine: (line) => {
-      parser.push(line);
-      if (early === undefined && adapter.earlyStop) {
-        early = adapter.earlyStop(parser.state);
-        if (early) stopEarly.abort();
-      }
+  const ran = await runAgentProcess(
+    options.binary,
+    call.args,
+    {
+      cwd: request.cwd,
+      env,
+      timeoutMs: request.timeoutMs,
+      signal: AbortSignal.any([request.signal, stopEarly.signal]),
+      logFile: join(request.artifactsDir, 'output.log'),
+      ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
+      onStdoutLine: (line) => {
+        parser.push(line);
+        if (early === undefined && adapter.earlyStop) {
+          early = adapter.earlyStop(parser.state);
+          if (early) stopEarly.abort();
+        }
+      },
+      ...(call.input !== undefined ? { input: call.input } : {}),
     },
-    ...(call.input !== undefined ? { input: call.input } : {}),
-  }, request.sandbox, { writable: isolatedDir });
+    request.sandbox,
+    { writable: isolatedDir },
+  );
   const ctx: ClassifyContext = { cli: adapter.cli, timeoutMs: request.timeoutMs, installHint: adapter.installHint };
   if (early && !request.signal.aborted) {
     // bestof stopped the CLI itself: the outcome is the one it saw coming, not "cancelled".
@@ -139,7 +145,11 @@ async function childEnv<S>(adapter: CliAdapter<S>, settings: ProviderSettings, r
     Object.assign(env, await seedAgentHome(request.sandbox.home, seed, env));
   }
   if (settings.isolate_config) {
-    const isolated = await prepareIsolatedConfig(adapter.kind, adapter.isolateConfig, { artifactsDir: request.artifactsDir, env, maxTurns: settings.max_turns });
+    const isolated = await prepareIsolatedConfig(adapter.kind, adapter.isolateConfig, {
+      artifactsDir: request.artifactsDir,
+      env,
+      maxTurns: settings.max_turns,
+    });
     Object.assign(env, isolated.env);
     request.onActivity(isolated.note);
   }
@@ -161,13 +171,20 @@ export function requestRedactor(request: ProviderRequest): Redact | undefined {
 /** prompt.md and invocation.json (the argv with the prompt and secrets redacted) in the run folder. */
 async function recordInvocation(options: CliOptions, request: ProviderRequest, call: CliCall): Promise<void> {
   const redact = requestRedactor(request);
-  const invocation = { binary: options.binary, argv: redactArgs(call.args, { promptIndex: call.promptIndex, redact }), model: request.model ?? null, isolateConfig: options.settings.isolate_config, sandboxed: request.sandbox !== undefined };
+  const invocation = {
+    binary: options.binary,
+    argv: redactArgs(call.args, { promptIndex: call.promptIndex, redact }),
+    model: request.model ?? null,
+    isolateConfig: options.settings.isolate_config,
+    sandboxed: request.sandbox !== undefined,
+  };
   await writeFile(join(request.artifactsDir, 'prompt.md'), redact ? redact(request.prompt) : request.prompt).catch(() => undefined);
   await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
 }
 
 /** A flag or variable name whose value is a secret: one of its words is a key, a token, a password... (`--api-key`, `--auth-token`; not `--max-tokens`). */
-const SECRET_NAME_WORD = /^(key|apikey|token|secret|secrets|password|passwd|passphrase|pass|pwd|auth|credential|credentials|cookie|pat|bearer)$|(key|token|secret|password)$/i;
+const SECRET_NAME_WORD =
+  /^(key|apikey|token|secret|secrets|password|passwd|passphrase|pass|pwd|auth|credential|credentials|cookie|pat|bearer)$|(key|token|secret|password)$/i;
 /** Headers whose value is a credential. */
 const SECRET_HEADER = /^(proxy-)?authorization$|^cookie$|^set-cookie$|api-?key|auth|token|secret|session/i;
 const SECRET_VALUE = /^(sk-|sk_|AIza|ya29\.|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abps]-|AKIA|ASIA)/;
@@ -254,9 +271,23 @@ export function cliVersion(binary: string, env: Env, options: { readonly isolate
 
 async function askVersion(binary: string, env: Env, isolate: boolean): Promise<string | undefined> {
   const home = isolate ? await mkdtemp(join(tmpdir(), 'bestof-version-')) : undefined;
-  const isolated = home ? { HOME: home, CODEX_HOME: join(home, '.codex'), GEMINI_CLI_HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') } : {};
+  const isolated = home
+    ? {
+        HOME: home,
+        CODEX_HOME: join(home, '.codex'),
+        GEMINI_CLI_HOME: home,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        XDG_CONFIG_HOME: join(home, '.config'),
+        XDG_CACHE_HOME: join(home, '.cache'),
+      }
+    : {};
   try {
-    const result = await runProcess(binary, ['--version'], { cwd: home ?? process.cwd(), env: { ...env, ...isolated }, timeoutMs: 60_000, maxBufferTail: 4096 });
+    const result = await runProcess(binary, ['--version'], {
+      cwd: home ?? process.cwd(),
+      env: { ...env, ...isolated },
+      timeoutMs: 60_000,
+      maxBufferTail: 4096,
+    });
     return result.ok ? result.stdout.trim().split('\n')[0]?.trim() || undefined : undefined;
   } finally {
     if (home) await removeTree(home).catch(() => undefined);

@@ -124,11 +124,13 @@ function codexCredentials(settings: ProviderSettings, env: Env): string | undefi
   if (hasVariable(env, 'CODEX_API_KEY')) return undefined;
   if (settings.isolate_config) {
     if (hasVariable(env, 'OPENAI_API_KEY')) return undefined; // passed on as CODEX_API_KEY
-    return 'isolate_config = true gives Codex a fresh CODEX_HOME without your login: set CODEX_API_KEY (or OPENAI_API_KEY) in the environment or in the spec\'s env';
+    return "isolate_config = true gives Codex a fresh CODEX_HOME without your login: set CODEX_API_KEY (or OPENAI_API_KEY) in the environment or in the spec's env";
   }
   const dir = codexHome || join(homeOf(env), '.codex');
   if (existsSync(join(dir, 'auth.json'))) return undefined;
   if (fileMentions(join(dir, 'config.toml'), 'model_provider')) return undefined;
-  const hint = hasVariable(env, 'OPENAI_API_KEY') ? ' (OPENAI_API_KEY alone is not sent by `codex exec`: use CODEX_API_KEY, `codex login --with-api-key`, or isolate_config = true)' : '';
+  const hint = hasVariable(env, 'OPENAI_API_KEY')
+    ? ' (OPENAI_API_KEY alone is not sent by `codex exec`: use CODEX_API_KEY, `codex login --with-api-key`, or isolate_config = true)'
+    : '';
   return `Codex has no login: CODEX_API_KEY is not set and there is no ${join(dir, 'auth.json')}; run \`codex login\` or set CODEX_API_KEY${hint}`;
 }

@@ -14,7 +14,15 @@ import { MAX_ARG_BYTES } from '../process/arg-limit.js';
 import { runAgentProcess } from '../process/sandbox.js';
 import { err, ok } from '../result.js';
 import type { ProviderSettings } from '../spec/schema.js';
-import { ZERO_USAGE, type PrepareContext, type PrepareResult, type Provider, type ProviderDefinition, type ProviderRequest, type ProviderResult } from './types.js';
+import {
+  ZERO_USAGE,
+  type PrepareContext,
+  type PrepareResult,
+  type Provider,
+  type ProviderDefinition,
+  type ProviderRequest,
+  type ProviderResult,
+} from './types.js';
 
 export const commandDefinition: ProviderDefinition<'command'> = {
   kind: 'command',
@@ -99,22 +107,38 @@ async function runCommand(options: CommandProviderOptions, request: ProviderRequ
   });
   const refused = unpassableArgument(argv, options.args.length > 0 ? options.args : ['{prompt}']);
   if (refused !== undefined) {
-    return { text: '', usage: ZERO_USAGE, costUsd: 0, costEstimated: false, sessionId: undefined, turns: 0, durationMs: 0, outcome: 'crashed', message: `${options.command} was not started: ${refused}` };
+    return {
+      text: '',
+      usage: ZERO_USAGE,
+      costUsd: 0,
+      costEstimated: false,
+      sessionId: undefined,
+      turns: 0,
+      durationMs: 0,
+      outcome: 'crashed',
+      message: `${options.command} was not started: ${refused}`,
+    };
   }
   let lastLine = '';
-  const result = await runAgentProcess(options.command, argv, {
-    cwd: request.cwd,
-    env: request.env,
-    timeoutMs: request.timeoutMs,
-    signal: request.signal,
-    logFile: join(request.artifactsDir, 'output.log'),
-    ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
-    onStdoutLine: (line) => {
-      if (line.trim() === '') return;
-      lastLine = line;
-      request.onActivity(line);
+  const result = await runAgentProcess(
+    options.command,
+    argv,
+    {
+      cwd: request.cwd,
+      env: request.env,
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      logFile: join(request.artifactsDir, 'output.log'),
+      ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
+      onStdoutLine: (line) => {
+        if (line.trim() === '') return;
+        lastLine = line;
+        request.onActivity(line);
+      },
     },
-  }, request.sandbox, { readOnly: [promptFile] });
+    request.sandbox,
+    { readOnly: [promptFile] },
+  );
   const base = {
     text: result.stdout.trim() || lastLine,
     usage: ZERO_USAGE,
@@ -126,10 +150,18 @@ async function runCommand(options: CommandProviderOptions, request: ProviderRequ
   };
   if (result.canceled) return { ...base, outcome: 'cancelled', message: 'cancelled' };
   if (result.timedOut) {
-    return { ...base, outcome: 'timeout', message: `${options.command} did not finish within ${Math.round(request.timeoutMs / 1000)}s and was killed with its process tree` };
+    return {
+      ...base,
+      outcome: 'timeout',
+      message: `${options.command} did not finish within ${Math.round(request.timeoutMs / 1000)}s and was killed with its process tree`,
+    };
   }
   if (result.spawnError) {
-    return { ...base, outcome: 'crashed', message: `${result.spawnError} — check \`command\` in the spec (a path relative to the spec file, or a program on PATH)` };
+    return {
+      ...base,
+      outcome: 'crashed',
+      message: `${result.spawnError} — check \`command\` in the spec (a path relative to the spec file, or a program on PATH)`,
+    };
   }
   if (result.exitCode !== 0) {
     const why = result.stderr.trim().split('\n').pop() ?? '';

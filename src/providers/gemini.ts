@@ -110,7 +110,7 @@ function geminiCredentials(settings: ProviderSettings, env: Env): string | undef
   if (hasVariable(env, 'GEMINI_API_KEY')) return undefined;
   if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true' && hasVariable(env, 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT')) return undefined;
   if (settings.isolate_config) {
-    return 'isolate_config = true gives Gemini CLI a fresh config folder without your login: set GEMINI_API_KEY (or GOOGLE_API_KEY with GOOGLE_GENAI_USE_VERTEXAI=true) in the environment or in the spec\'s env';
+    return "isolate_config = true gives Gemini CLI a fresh config folder without your login: set GEMINI_API_KEY (or GOOGLE_API_KEY with GOOGLE_GENAI_USE_VERTEXAI=true) in the environment or in the spec's env";
   }
   if (env.GOOGLE_GENAI_USE_GCA === 'true') return undefined;
   const dir = join(env.GEMINI_CLI_HOME || homeOf(env), '.gemini');

@@ -109,7 +109,10 @@ export async function loadScript(path: string): Promise<ScriptLoad> {
   const result = scriptSchema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const key = issue?.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
+    const key = issue?.path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('')
+      .replace(/^\./, '');
     return err(`${path}: ${key ? `${key}: ` : ''}${issue?.message ?? 'invalid script'}`);
   }
   return ok(result.data);

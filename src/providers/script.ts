@@ -143,13 +143,18 @@ async function performStep(step: ScriptStep, request: ProviderRequest, signal: A
   } else if (step.run !== undefined) {
     request.onActivity(`$ ${step.run}`);
     // A step's command stands for what an agent runs: it runs in the agent's sandbox.
-    const result = await runAgentProcess('bash', ['-c', step.run], {
-      cwd,
-      env: request.env,
-      signal,
-      logFile: resolve(request.artifactsDir, 'output.log'),
-      ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
-    }, request.sandbox);
+    const result = await runAgentProcess(
+      'bash',
+      ['-c', step.run],
+      {
+        cwd,
+        env: request.env,
+        signal,
+        logFile: resolve(request.artifactsDir, 'output.log'),
+        ...(request.logRedactor ? { logRedactor: request.logRedactor() } : {}),
+      },
+      request.sandbox,
+    );
     if (!result.ok && !signal.aborted) {
       throw new StepFailure('crashed', `\`${step.run}\` exited with ${result.exitCode ?? result.signal ?? result.spawnError}`);
     }

@@ -80,6 +80,9 @@ export function lastJsonBlock(text: string): JsonObject | undefined {
 
 /** The last non-empty line of a text, for messages about a process that failed. */
 export function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   return lines[lines.length - 1] ?? '';
 }

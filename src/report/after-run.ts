@@ -24,7 +24,11 @@ export async function recordAfterRun(runDir: string, event: RunEvent): Promise<R
     // An HTML page that names the old winner would be wrong: it goes, and the record says why
     // (a run warning, in report.md and report.json).
     rmSync(join(runDir, REPORT_HTML_FILE), { force: true, recursive: true });
-    state = await appendAndRewrite(runDir, { t: new Date().toISOString(), type: 'run.warning', message: `${html.error}; \`bestof show ${state.runId} --html\` writes it again` });
+    state = await appendAndRewrite(runDir, {
+      t: new Date().toISOString(),
+      type: 'run.warning',
+      message: `${html.error}; \`bestof show ${state.runId} --html\` writes it again`,
+    });
   }
   return state;
 }

@@ -11,7 +11,11 @@ import { writeFileAtomic } from './state-file.js';
  * is said through `onFailure` and never fails the run: the event log holds everything, and
  * `bestof show` rebuilds the report from it.
  */
-export function createReportWriter(runDir: string, initial: RunState = initialRunState(), onFailure: (error: Error) => void = () => undefined): RunEventListener {
+export function createReportWriter(
+  runDir: string,
+  initial: RunState = initialRunState(),
+  onFailure: (error: Error) => void = () => undefined,
+): RunEventListener {
   let state = initial;
   return (event: RunEvent) => {
     state = reduceRunState(state, event);

@@ -103,7 +103,9 @@ function winnerLines(state: RunState): string[] {
   const chosen = state.chosen;
   if (chosen && !chosen.ok) {
     const still = state.winner ? `; the winner is still ${state.winner}` : '';
-    lines.push(`- chosen by you in the compare view: **${chosen.candidate}** (${label(chosen.candidate)}), but its merge (${chosen.mode}) was not done — ${chosen.message}${still}`);
+    lines.push(
+      `- chosen by you in the compare view: **${chosen.candidate}** (${label(chosen.candidate)}), but its merge (${chosen.mode}) was not done — ${chosen.message}${still}`,
+    );
   }
   return lines;
 }
@@ -135,7 +137,10 @@ function failedCheckLines(state: RunState): string[] {
       lines.push('', `### ${id} · ${check.name}: ${how} (iteration ${last.iteration})`, '');
       lines.push(...(tail.length > 0 ? [fence, ...tail, fence] : ['(no output)']));
       const log = checkLogName(check.name);
-      lines.push('', `The whole output: \`${folder.startsWith('..') ? iterationFolder : folder}/${CHECK_LOGS_DIR}/${log}\` (\`${FINAL_CHECKS_DIR}/${log}\` when the run scored it again at its end).`);
+      lines.push(
+        '',
+        `The whole output: \`${folder.startsWith('..') ? iterationFolder : folder}/${CHECK_LOGS_DIR}/${log}\` (\`${FINAL_CHECKS_DIR}/${log}\` when the run scored it again at its end).`,
+      );
     }
   }
   return lines.length > 0 ? ['', '## Failed checks (last iteration)', ...lines] : [];
@@ -170,7 +175,10 @@ export function renderMarkdownReport(state: RunState): string {
     );
   });
   if (ranked.some((id) => !costIsKnown(state.candidates[id] ?? {}))) {
-    lines.push('', 'cost "–": the agent reported no cost (a command agent, or tokens of a model without a price in configs/prices.toml); "+": some of its calls did not.');
+    lines.push(
+      '',
+      'cost "–": the agent reported no cost (a command agent, or tokens of a model without a price in configs/prices.toml); "+": some of its calls did not.',
+    );
   }
   if (state.checks.length > 0) {
     lines.push('', '## Checks (last iteration)', '');
@@ -179,10 +187,14 @@ export function renderMarkdownReport(state: RunState): string {
     for (const id of state.order) {
       const c = state.candidates[id];
       const last = c?.iterations.filter((it) => it.checks.length > 0).at(-1);
-      lines.push(`| ${id} | ${state.checks.map((k) => {
-        const result = last?.checks.find((r) => r.name === k.name);
-        return result ? (result.passed ? 'pass' : result.timedOut ? 'timeout' : 'FAIL') : '-';
-      }).join(' | ')} |`);
+      lines.push(
+        `| ${id} | ${state.checks
+          .map((k) => {
+            const result = last?.checks.find((r) => r.name === k.name);
+            return result ? (result.passed ? 'pass' : result.timedOut ? 'timeout' : 'FAIL') : '-';
+          })
+          .join(' | ')} |`,
+      );
     }
   }
   lines.push(...failedCheckLines(state));
@@ -193,7 +205,8 @@ export function renderMarkdownReport(state: RunState): string {
   const clis = state.order.map((id) => [id, state.candidates[id]?.cli] as const).filter(([, cli]) => cli !== undefined);
   if (clis.length > 0) {
     lines.push('', '## Agents', '');
-    for (const [id, cli] of clis) lines.push(`- ${id}: ${cli?.binary} ${cli?.version ?? '(version unknown)'}${cli?.model ? `, model ${cli.model}` : ''}: \`${cli?.argv.join(' ')}\``);
+    for (const [id, cli] of clis)
+      lines.push(`- ${id}: ${cli?.binary} ${cli?.version ?? '(version unknown)'}${cli?.model ? `, model ${cli.model}` : ''}: \`${cli?.argv.join(' ')}\``);
   }
   lines.push('', '## Branches', '');
   for (const id of state.order) {

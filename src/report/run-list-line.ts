@@ -22,7 +22,7 @@ export function listedStatus(state: RunState, options: RunListLineOptions): stri
 export function runListLine(runId: string, state: RunState, options: RunListLineOptions): string {
   const status = listedStatus(state, options);
   const count = `${String(state.order.length).padStart(2)} candidate${state.order.length === 1 ? ' ' : 's'}`;
-  const label = state.winner ? state.candidates[state.winner]?.label ?? '' : '';
+  const label = state.winner ? (state.candidates[state.winner]?.label ?? '') : '';
   const chosen = state.chosen?.ok && state.chosen.candidate === state.winner ? `, ${chosenByUser(state.chosen)}` : '';
   const winner = state.winner ? `winner ${state.winner} (${label})${chosen}` : '';
   const since = status === 'interrupted' ? `(to its last event; \`bestof resume ${runId}\` goes on with it)` : status === 'running' ? '(so far)' : '';

@@ -30,9 +30,13 @@ export function voteJson(state: RunState): Record<string, unknown> | null {
     eligible: v.eligible,
     views: v.views,
     materials: v.materials,
-    reviews: calls.filter((c) => c.purpose === 'review' && c.reviews).flatMap((c) => Object.entries(c.reviews ?? {}).map(([candidate, text]) => ({ voter: c.voter, candidate, text }))),
+    reviews: calls
+      .filter((c) => c.purpose === 'review' && c.reviews)
+      .flatMap((c) => Object.entries(c.reviews ?? {}).map(([candidate, text]) => ({ voter: c.voter, candidate, text }))),
     ballots: calls.filter((c) => c.purpose === 'ranking' && c.ranking).map((c) => ({ voter: c.voter, ranking: c.ranking })),
-    pairs: calls.filter((c) => c.purpose === 'pair').map((c) => ({ voter: c.voter, first: c.first, second: c.second, verdict: c.verdict ?? null, error: c.error ?? null })),
+    pairs: calls
+      .filter((c) => c.purpose === 'pair')
+      .map((c) => ({ voter: c.voter, first: c.first, second: c.second, verdict: c.verdict ?? null, error: c.error ?? null })),
     calls,
     tally: result?.tally ?? null,
     combined: result?.combined ?? null,
@@ -82,7 +86,10 @@ export function voteMarkdown(state: RunState): string[] {
     const again = reused > 0 ? ` (${reused} of them answered before the run was interrupted, taken from the record)` : '';
     lines.push(`- ${plural(v.calls.length, 'voter call')}${again}, $${state.voteCostUsd.toFixed(4)} (in the run's cost, not in the candidates')`);
   }
-  if (v.voters.length > 0) lines.push(`- voters: ${v.voters.map((w) => `${w.id} (${w.candidate ? `${w.candidate}'s agent` : `${w.kind}${w.model ? `:${w.model}` : ''}`})`).join(', ')}`);
+  if (v.voters.length > 0)
+    lines.push(
+      `- voters: ${v.voters.map((w) => `${w.id} (${w.candidate ? `${w.candidate}'s agent` : `${w.kind}${w.model ? `:${w.model}` : ''}`})`).join(', ')}`,
+    );
   if (v.skipped) {
     lines.push(`- **${v.skipped}**`);
     return lines;
@@ -100,25 +107,49 @@ export function voteMarkdown(state: RunState): string[] {
   }
   if (r.combined.degraded) lines.push(`- **degraded**: missing voters: ${r.combined.missingVoters.map((m) => `${m.voter} (${m.reason})`).join('; ')}`);
   lines.push('', '| rank | candidate | check score | vote | combined |', '|---|---|---|---|---|');
-  for (const e of r.combined.entries) lines.push(`| ${e.rank} | ${e.candidate} | ${num(e.checkScore)} (${num(e.checkNormalised)}) | ${num(e.vote)} (${num(e.voteNormalised)}) | ${num(e.combined)} |`);
+  for (const e of r.combined.entries)
+    lines.push(
+      `| ${e.rank} | ${e.candidate} | ${num(e.checkScore)} (${num(e.checkNormalised)}) | ${num(e.vote)} (${num(e.voteNormalised)}) | ${num(e.combined)} |`,
+    );
   const s = r.stats;
   lines.push('');
-  lines.push(`- agreement: ${s.kendallW ? `Kendall's W ${num(s.kendallW.w)} (over ${plural(s.kendallW.voterPairs, 'voter pair')})` : "Kendall's W undefined (no two voters ranked two candidates in common)"}${s.pairwiseAgreement ? `; pairwise agreement ${num(s.pairwiseAgreement.agreement)} over ${s.pairwiseAgreement.comparisons} comparisons` : ''}`);
-  if (s.orderFlipRate) lines.push(`- order-flip rate: ${num(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${plural(s.orderFlipRate.judged, 'pair')} changed verdict when the order was swapped)`);
-  lines.push(`- length correlation (material length vs vote): ${s.lengthCorrelation === undefined ? 'undefined (fewer than 3 candidates, or no variation)' : num(s.lengthCorrelation)}`);
+  lines.push(
+    `- agreement: ${s.kendallW ? `Kendall's W ${num(s.kendallW.w)} (over ${plural(s.kendallW.voterPairs, 'voter pair')})` : "Kendall's W undefined (no two voters ranked two candidates in common)"}${s.pairwiseAgreement ? `; pairwise agreement ${num(s.pairwiseAgreement.agreement)} over ${s.pairwiseAgreement.comparisons} comparisons` : ''}`,
+  );
+  if (s.orderFlipRate)
+    lines.push(
+      `- order-flip rate: ${num(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${plural(s.orderFlipRate.judged, 'pair')} changed verdict when the order was swapped)`,
+    );
+  lines.push(
+    `- length correlation (material length vs vote): ${s.lengthCorrelation === undefined ? 'undefined (fewer than 3 candidates, or no variation)' : num(s.lengthCorrelation)}`,
+  );
   const changed = v.materials.filter((m) => Object.keys(m.changes).length > 0 || m.cut || m.formatterError);
   if (changed.length > 0) {
     lines.push('- anonymising:');
-    for (const m of changed) lines.push(`  - ${m.candidate}: ${[...Object.entries(m.changes).map(([rule, n]) => `${rule} ×${n}`), ...(m.cut ? ['cut'] : []), ...(m.formatterError ? [m.formatterError] : [])].join(', ')}`);
+    for (const m of changed)
+      lines.push(
+        `  - ${m.candidate}: ${[...Object.entries(m.changes).map(([rule, n]) => `${rule} ×${n}`), ...(m.cut ? ['cut'] : []), ...(m.formatterError ? [m.formatterError] : [])].join(', ')}`,
+      );
   }
-  lines.push('', '### Tally', '', ...r.tally.steps.map(stepLine), ...r.tally.tieBreaks.map((t) => `- tie: ${t}`), ...r.combined.tieBreaks.map((t) => `- combined tie: ${t}`));
+  lines.push(
+    '',
+    '### Tally',
+    '',
+    ...r.tally.steps.map(stepLine),
+    ...r.tally.tieBreaks.map((t) => `- tie: ${t}`),
+    ...r.combined.tieBreaks.map((t) => `- combined tie: ${t}`),
+  );
   lines.push('', '### Ballots', '');
   for (const voter of v.voters) {
     const calls = v.calls.filter((c) => c.voter === voter.id && c.purpose !== 'review');
     const ranking = calls.find((c) => c.ranking)?.ranking;
     const failed = calls.filter((c) => c.error).map((c) => c.error);
-    const pairs = calls.filter((c) => c.purpose === 'pair').map((c) => `${c.first} vs ${c.second}: ${c.verdict ? ('winner' in c.verdict ? c.verdict.winner : 'tie') : 'no answer'}`);
-    lines.push(`- ${voter.id} (${shownLine(v, voter.id)}): ${ranking ? ranking.join(' > ') : pairs.length > 0 ? pairs.join('; ') : 'no ballot'}${failed.length > 0 && !ranking ? ` — ${failed.join('; ')}` : ''}`);
+    const pairs = calls
+      .filter((c) => c.purpose === 'pair')
+      .map((c) => `${c.first} vs ${c.second}: ${c.verdict ? ('winner' in c.verdict ? c.verdict.winner : 'tie') : 'no answer'}`);
+    lines.push(
+      `- ${voter.id} (${shownLine(v, voter.id)}): ${ranking ? ranking.join(' > ') : pairs.length > 0 ? pairs.join('; ') : 'no ballot'}${failed.length > 0 && !ranking ? ` — ${failed.join('; ')}` : ''}`,
+    );
   }
   const reviews = byVoter(v).filter((c) => c.purpose === 'review');
   if (reviews.length > 0) {

@@ -59,7 +59,15 @@ export function makeTargetNames(text: string, target: string): string[] {
   const names = [target];
   for (let i = 0; i < names.length; i++) {
     for (const name of rules.get(names[i] as string) ?? []) {
-      if (!names.includes(name) && rules.has(name) && !name.startsWith('.') && !name.startsWith('/') && !/[$%*?[\]]/.test(name) && !name.split('/').includes('..')) names.push(name);
+      if (
+        !names.includes(name) &&
+        rules.has(name) &&
+        !name.startsWith('.') &&
+        !name.startsWith('/') &&
+        !/[$%*?[\]]/.test(name) &&
+        !name.split('/').includes('..')
+      )
+        names.push(name);
     }
   }
   return names;
@@ -80,7 +88,12 @@ export function makeTestFiles(root: string, text: string): string[] {
       continue;
     }
     const rule = MAKE_RULE.exec(line);
-    inRecipe = rule !== null && (rule[1] ?? '').trim().split(/\s+/).some((name) => targets.has(name));
+    inRecipe =
+      rule !== null &&
+      (rule[1] ?? '')
+        .trim()
+        .split(/\s+/)
+        .some((name) => targets.has(name));
   }
   return recipes.flatMap((recipe) => filesNamed(root, recipe));
 }
@@ -98,8 +111,12 @@ const INTERPRETERS = new Set(['node', 'sh', 'bash', 'zsh', 'dash', 'python', 'py
 function filesNamed(root: string, command: string): string[] {
   const files: string[] = [];
   for (const simple of command.split(/&&|\|\||[;|&()\n]/)) {
-    const words = simple.trim().split(/\s+/).map((word) => word.replace(/^["']|["']$/g, ''));
-    while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string) || ['exec', 'env', 'time', 'command'].includes(words[0] as string))) words.shift();
+    const words = simple
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.replace(/^["']|["']$/g, ''));
+    while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string) || ['exec', 'env', 'time', 'command'].includes(words[0] as string)))
+      words.shift();
     const [program, first] = words;
     if (program === undefined) continue;
     const script = INTERPRETERS.has(program.split('/').at(-1) as string) ? first : program;

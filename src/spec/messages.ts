@@ -21,7 +21,11 @@ export function tomlSyntaxProblem(file: string, source: string, error: unknown):
   }
   const excerpt = sourceLines(source)[error.line - 1];
   // smol-toml appends its own numbered code block to the message; we print our excerpt instead.
-  const raw = error.message.split('\n\n')[0]?.replace(/^Invalid TOML document:\s*/, '').trim() ?? '';
+  const raw =
+    error.message
+      .split('\n\n')[0]
+      ?.replace(/^Invalid TOML document:\s*/, '')
+      .trim() ?? '';
   return {
     file,
     line: error.line,
@@ -127,7 +131,10 @@ export function schemaProblems(issue: z.core.$ZodIssue, data: unknown, locator: 
 /** Did-you-mean for a value out of a fixed list (`kind = "cluade"`), as keys get one. */
 function closestValueHint(allowed: readonly unknown[], value: unknown): string {
   if (typeof value !== 'string') return '';
-  const suggestion = closestKey(value, allowed.filter((option): option is string => typeof option === 'string'));
+  const suggestion = closestKey(
+    value,
+    allowed.filter((option): option is string => typeof option === 'string'),
+  );
   return suggestion === undefined || suggestion === value ? '' : ` — did you mean "${suggestion}"?`;
 }
 

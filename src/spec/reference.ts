@@ -34,7 +34,11 @@ export function specReferenceMarkdown(): string {
     DURATIONS_TEXT,
     section('### Top level', undefined, scalars),
     ...tables.map((table) =>
-      section(`### ${tableHeading(table)}`, table.meta.description, keys.filter((key) => isUnder(key, table) && !documentedElsewhere(key))),
+      section(
+        `### ${tableHeading(table)}`,
+        table.meta.description,
+        keys.filter((key) => isUnder(key, table) && !documentedElsewhere(key)),
+      ),
     ),
   ];
   return `${blocks.join('\n\n')}\n`;
@@ -93,8 +97,7 @@ function isUnder(key: SpecKey, table: SpecKey): boolean {
 function tableHeading(table: SpecKey): string {
   const { element, recordValue } = childrenOf(table);
   const name = table.name;
-  const header =
-    element !== undefined ? `[[${name}]]` : recordValue !== undefined ? `[${name}.<${table.meta.keyName ?? 'name'}>]` : `[${name}]`;
+  const header = element !== undefined ? `[[${name}]]` : recordValue !== undefined ? `[${name}.<${table.meta.keyName ?? 'name'}>]` : `[${name}]`;
   const agents = name === AGENT_TABLE ? ' and `[[parallel.providers]]`' : '';
   return `\`${header}\`${agents}${table.meta.title === undefined ? '' : ` — ${table.meta.title}`}`;
 }

@@ -129,7 +129,9 @@ function pythonPackages(pyproject: Record<string, unknown>): string[] {
   const names = [
     ...(Array.isArray(setuptools) ? setuptools.filter((p): p is string => typeof p === 'string').map((p) => p.split('.')[0] ?? p) : []),
     ...stringsIn(at(setuptools, 'find', 'where')),
-    ...(Array.isArray(at(tool, 'poetry', 'packages')) ? (at(tool, 'poetry', 'packages') as unknown[]).flatMap((p) => (isRecord(p) ? [[p.from, p.include].filter((s) => typeof s === 'string').join('/')] : [])) : []),
+    ...(Array.isArray(at(tool, 'poetry', 'packages'))
+      ? (at(tool, 'poetry', 'packages') as unknown[]).flatMap((p) => (isRecord(p) ? [[p.from, p.include].filter((s) => typeof s === 'string').join('/')] : []))
+      : []),
     ...stringsIn(at(tool, 'hatch', 'build', 'targets', 'wheel', 'packages')),
   ];
   return names.filter((name) => name !== '');
@@ -139,7 +141,9 @@ function pythonPackages(pyproject: Record<string, unknown>): string[] {
 function goCodeGlobs(root: string): string[] {
   const isCode = (name: string): boolean => name.endsWith('.go') && !name.endsWith('_test.go');
   const entries = readdirSync(root, { withFileTypes: true });
-  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !GO_NOT_CODE.has(e.name) && !NOT_CODE.has(e.name) && holdsFile(join(root, e.name), isCode, 6));
+  const folders = entries.filter(
+    (e) => e.isDirectory() && !e.name.startsWith('.') && !GO_NOT_CODE.has(e.name) && !NOT_CODE.has(e.name) && holdsFile(join(root, e.name), isCode, 6),
+  );
   return [...(entries.some((e) => e.isFile() && isCode(e.name)) ? ['*.go'] : []), ...folders.map((e) => `${e.name}/**`)];
 }
 
@@ -155,7 +159,9 @@ function holdsFile(dir: string, wanted: (name: string) => boolean, depth: number
     return false;
   }
   if (entries.some((e) => e.isFile() && wanted(e.name))) return true;
-  return depth > 0 && entries.some((e) => e.isDirectory() && !e.name.startsWith('.') && !GO_NOT_CODE.has(e.name) && holdsFile(join(dir, e.name), wanted, depth - 1));
+  return (
+    depth > 0 && entries.some((e) => e.isDirectory() && !e.name.startsWith('.') && !GO_NOT_CODE.has(e.name) && holdsFile(join(dir, e.name), wanted, depth - 1))
+  );
 }
 
 /**
@@ -232,7 +238,9 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
   const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
   const runs = (command: string): boolean => checks.some((check) => check.command === command);
-  const npmFiles = NPM_CHECKED_SCRIPTS.flatMap((name) => (runs(name === 'test' ? 'npm test' : `npm run ${name}`) ? npmScriptFiles(root, scriptsOf(pkg), name) : []));
+  const npmFiles = NPM_CHECKED_SCRIPTS.flatMap((name) =>
+    runs(name === 'test' ? 'npm test' : `npm run ${name}`) ? npmScriptFiles(root, scriptsOf(pkg), name) : [],
+  );
   const commandFiles = [...npmFiles, ...(runs('make test') ? makeTestFiles(root, makeText) : [])];
   const frozen = frozenOffered.map(({ pattern }) => pattern);
   // The scripts the checks run, committed, and not in a folder frozen already (tests/run.sh).
@@ -246,7 +254,9 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   // `test` depends on (`test: test-unit`, checked too). Kept as in base, the names are gone before
   // the checks; where the repo's tests are in a test/ folder, that is frozen already.
   const makeTarget = runs('make test') ? makeTargetNames(makeText, 'test') : [];
-  const unmatchedTests = offered.filter(({ pattern, protectUnmatched }) => protectUnmatched && !facts.frozenMatching.has(pattern)).map(({ pattern }) => pattern);
+  const unmatchedTests = offered
+    .filter(({ pattern, protectUnmatched }) => protectUnmatched && !facts.frozenMatching.has(pattern))
+    .map(({ pattern }) => pattern);
   // clippy reads its lint thresholds from a clippy.toml in the package's folder: one the candidate
   // adds (`too-many-arguments-threshold = 20`) passed `cargo clippy -- -D warnings` (checked).
   const clippyConfig = runs('cargo clippy -- -D warnings') ? ['**/clippy.toml', '**/.clippy.toml'] : [];
@@ -259,7 +269,15 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     ...makeTarget,
   ];
   const workspace = isWorkspace(root, pkg);
-  return { kinds, checks: uniqueNames(checks), frozen, testsFrozen, protected: runnerFiles, link, editable: workspace ? [] : editableOf(root, kinds, facts.editableMatching ?? new Set()) };
+  return {
+    kinds,
+    checks: uniqueNames(checks),
+    frozen,
+    testsFrozen,
+    protected: runnerFiles,
+    link,
+    editable: workspace ? [] : editableOf(root, kinds, facts.editableMatching ?? new Set()),
+  };
 }
 
 /**
@@ -271,7 +289,9 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
 function editableOf(root: string, kinds: readonly RepoKind[], matching: ReadonlySet<string>): string[] {
   const src = matching.has('src/**') ? ['src/**'] : [];
   const declared = declaredCode(root);
-  const packages = kinds.includes('python') ? [...matching].filter((pattern) => pattern !== 'src/**' && pattern.endsWith('/**') && existsSync(join(root, pattern.slice(0, -3), '__init__.py'))) : [];
+  const packages = kinds.includes('python')
+    ? [...matching].filter((pattern) => pattern !== 'src/**' && pattern.endsWith('/**') && existsSync(join(root, pattern.slice(0, -3), '__init__.py')))
+    : [];
   const own = kinds.flatMap((kind) => declared[kind] ?? []).filter((pattern) => matching.has(pattern));
   return [...new Set([...src, ...[...packages, ...own].sort()])];
 }

@@ -58,7 +58,13 @@ export const NPM_RUNNER_FILES: readonly string[] = ['**/.npmrc', '**/node_module
  * the worktree's own path is known to the agent) makes `cargo` a program of the candidate's
  * (checked: a script that exits 0 passed `cargo test`).
  */
-export const CARGO_RUNNER_FILES: readonly string[] = ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain'];
+export const CARGO_RUNNER_FILES: readonly string[] = [
+  '**/.cargo/config.toml',
+  '**/.cargo/config',
+  '**/build.rs',
+  '**/rust-toolchain.toml',
+  '**/rust-toolchain',
+];
 
 /** The kinds of repository `bestof init` recognises (src/spec/repo-probe.ts finds them). */
 export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
@@ -74,7 +80,13 @@ export type RepoKind = 'node' | 'python' | 'rust' | 'go' | 'make';
  * the candidate cannot win. `protectUnmatched`: a test-file pattern that is frozen where it matches
  * a committed file, and protected where it matches none.
  */
-export const FROZEN_CANDIDATES: readonly { readonly pattern: string; readonly kinds?: readonly RepoKind[]; readonly protect?: true; readonly tests?: true; readonly protectUnmatched?: true }[] = [
+export const FROZEN_CANDIDATES: readonly {
+  readonly pattern: string;
+  readonly kinds?: readonly RepoKind[];
+  readonly protect?: true;
+  readonly tests?: true;
+  readonly protectUnmatched?: true;
+}[] = [
   { pattern: 'test/**', tests: true },
   { pattern: 'tests/**', tests: true },
   { pattern: '__tests__/**', kinds: ['node'], tests: true },
@@ -150,16 +162,26 @@ export function runnerConfigs(scripts: Readonly<Record<string, unknown>>): strin
     // puts a module in a __mocks__ folder beside node_modules in place of the package of its name
     // without being asked (a fake of the tests' assertion library would never fail).
     ...(/\bjest\b/.test(test)
-      ? [...names('jest.config', [...scriptExtensions, 'json']), ...names('babel.config', [...scriptExtensions, 'json']), '**/.babelrc', ...names('.babelrc', ['js', 'cjs', 'mjs', 'json']), '**/__mocks__/**']
+      ? [
+          ...names('jest.config', [...scriptExtensions, 'json']),
+          ...names('babel.config', [...scriptExtensions, 'json']),
+          '**/.babelrc',
+          ...names('.babelrc', ['js', 'cjs', 'mjs', 'json']),
+          '**/__mocks__/**',
+        ]
       : []),
-    ...(/\bvitest\b/.test(test) ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)] : []),
+    ...(/\bvitest\b/.test(test)
+      ? [...names('vitest.config', scriptExtensions), ...names('vitest.workspace', [...scriptExtensions, 'json']), ...names('vite.config', scriptExtensions)]
+      : []),
     ...(/\bmocha\b/.test(test) ? names('.mocharc', ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml']) : []),
     // ESLint 9 takes an eslint.config.* over the repo's .eslintrc: one that turns the rules off passes
     // the lint. ESLint 8 merges every .eslintrc it finds up from a linted file (`"root": true` and
     // the rules off in src/.eslintrc.json), and skips what an .eslintignore names (from ESLint's
     // documentation: not installed where this was written). Where the repo has these files, they
     // are frozen (FROZEN_CANDIDATES), which also covers new ones; probeRepo drops the duplicates.
-    ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint) ? [...names('eslint.config', scriptExtensions), '**/.eslintrc*', '**/.eslintignore'] : []),
+    ...(typeof scripts.lint === 'string' && /\beslint\b/.test(scripts.lint)
+      ? [...names('eslint.config', scriptExtensions), '**/.eslintrc*', '**/.eslintignore']
+      : []),
   ];
 }
 
@@ -198,7 +220,14 @@ export const RUNNER_DEFAULT_FILES: Readonly<Record<RunnerKind, readonly string[]
     '**/babel.config.*',
     '**/.babelrc*',
   ],
-  python: [...PYTEST_RUNNER_FILES.filter((pattern) => pattern !== '**/pyproject.toml'), '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth', '**/unittest.py', '**/unittest/__init__.py'],
+  python: [
+    ...PYTEST_RUNNER_FILES.filter((pattern) => pattern !== '**/pyproject.toml'),
+    '**/sitecustomize.py',
+    '**/usercustomize.py',
+    '**/*.pth',
+    '**/unittest.py',
+    '**/unittest/__init__.py',
+  ],
   rust: [...CARGO_RUNNER_FILES, '**/.cargo', '**/.cargo/**'],
   go: ['**/go.work', '**/go.work.sum', '**/vendor/**', '*/**/go.mod'],
 };
@@ -237,7 +266,19 @@ export const RUNNER_KEYED_FILES: readonly KeyedRunnerFile[] = [
  */
 export const RUNNER_KIND_MARKERS: Readonly<Record<RunnerKind, readonly string[]>> = {
   node: ['package.json'],
-  python: ['pyproject.toml', 'setup.py', 'setup.cfg', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tox.ini', 'conftest.py', '**/test_*.py', '**/*_test.py'],
+  python: [
+    'pyproject.toml',
+    'setup.py',
+    'setup.cfg',
+    'pytest.ini',
+    '.pytest.ini',
+    'pytest.toml',
+    '.pytest.toml',
+    'tox.ini',
+    'conftest.py',
+    '**/test_*.py',
+    '**/*_test.py',
+  ],
   rust: ['Cargo.toml'],
   go: ['go.mod'],
 };

@@ -100,7 +100,10 @@ export const size = sizeInput.transform((value, ctx): number | undefined => {
   const bytes = parseSize(value);
   if (bytes === 'off') return undefined;
   if (bytes === undefined || bytes === 0) {
-    ctx.addIssue({ code: 'custom', message: `${SIZE_EXPECTED}, got ${JSON.stringify(value)}${bytes === 0 ? ' (0 would leave out every file; "off" is no limit)' : ''}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${SIZE_EXPECTED}, got ${JSON.stringify(value)}${bytes === 0 ? ' (0 would leave out every file; "off" is no limit)' : ''}`,
+    });
     return z.NEVER;
   }
   return bytes;
@@ -151,7 +154,10 @@ export type ProviderKind = z.infer<typeof providerKind>;
  * The problem of an agent of `kind` that lacks the key its kind needs (`kind = "command"` without
  * its program), or undefined. `has` says whether the agent's settings give that key.
  */
-export function missingKindKey(kind: ProviderKind, has: (key: 'command' | 'script') => boolean): { readonly key: string; readonly message: string } | undefined {
+export function missingKindKey(
+  kind: ProviderKind,
+  has: (key: 'command' | 'script') => boolean,
+): { readonly key: string; readonly message: string } | undefined {
   const needs = (KINDS as Readonly<Record<ProviderKind, KindInSpec>>)[kind].needs;
   if (!needs || has(needs.key)) return undefined;
   return { key: needs.key, message: `kind = "${kind}" needs \`${needs.key} = "${needs.example}"\`` };
@@ -184,13 +190,16 @@ const providerFields = {
     defaultText: "the CLI's name",
   }),
   args: z.array(programString).meta({
-    description: 'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`; one argument holds at most 128 KiB on Linux, so a longer prompt needs `{prompt_file}`, a file that holds it)',
+    description:
+      'arguments; for `command`, a template with `{prompt}` `{prompt_file}` `{cwd}` `{model}` `{iteration}` `{candidate}` (default: `["{prompt}"]`; one argument holds at most 128 KiB on Linux, so a longer prompt needs `{prompt_file}`, a file that holds it)',
   }),
   env: z.record(programString, programString).meta({
     description:
       'extra environment for the agent; it also gets the environment of bestof, `BESTOF_RUN`, `BESTOF_CANDIDATE`, `BESTOF_INDEX` and `PORT` (inside the sandbox, `HOME` is its own)',
   }),
-  timeout: limit('stop every agent call at once', 'the default').optional().meta({ description: 'limit of one agent call; the process tree is killed past it' }),
+  timeout: limit('stop every agent call at once', 'the default')
+    .optional()
+    .meta({ description: 'limit of one agent call; the process tree is killed past it' }),
   script: nonEmpty.optional().meta({ description: '`kind = "script"`: the steps file (see docs/providers.md, "Script files")', pathRule: 'existing-file' }),
   isolate_config: z.boolean().meta({
     description:
@@ -199,12 +208,23 @@ const providerFields = {
   max_turns: count(1).optional().meta({ description: 'Claude `--max-turns`; Gemini only with `isolate_config = true` (it has no flag for it)' }),
   permission_mode: nonEmpty.optional().meta({
     description:
-      'Claude Code `--permission-mode`. In bestof\'s sandbox the default lets the agent run every tool (a shell, the tests) unattended, bestof setting `IS_SANDBOX=1`; without it, edits inside the worktree run unattended and other tools (shell) are denied and shown',
+      "Claude Code `--permission-mode`. In bestof's sandbox the default lets the agent run every tool (a shell, the tests) unattended, bestof setting `IS_SANDBOX=1`; without it, edits inside the worktree run unattended and other tools (shell) are denied and shown",
     defaultText: '`"bypassPermissions"` in the sandbox, else `"acceptEdits"`',
   }),
   append_system_prompt: z.string().optional().meta({ description: 'Claude `--append-system-prompt`' }),
-  sandbox: nonEmpty.optional().meta({ description: 'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox (in bestof\'s sandbox Codex\'s own one fails every write once bubblewrap is installed)', defaultText: '`"bypass"` in the sandbox, else `"workspace-write"`' }),
-  approval_mode: nonEmpty.optional().meta({ description: 'Gemini `--approval-mode`; `"yolo"` allows every tool, `"auto_edit"` edits only', defaultText: '`"yolo"` in the sandbox, else `"auto_edit"`' }),
+  sandbox: nonEmpty
+    .optional()
+    .meta({
+      description:
+        'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox (in bestof\'s sandbox Codex\'s own one fails every write once bubblewrap is installed)',
+      defaultText: '`"bypass"` in the sandbox, else `"workspace-write"`',
+    }),
+  approval_mode: nonEmpty
+    .optional()
+    .meta({
+      description: 'Gemini `--approval-mode`; `"yolo"` allows every tool, `"auto_edit"` edits only',
+      defaultText: '`"yolo"` in the sandbox, else `"auto_edit"`',
+    }),
   config: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()
@@ -224,7 +244,7 @@ export const providerDefaults = z
   .meta({
     title: 'the agents',
     description:
-      '`[provider]` holds the defaults of every candidate\'s agent; each `[[parallel.providers]]` entry overrides some of them, and the entries are cycled over the candidates. An agent runs in its worktree with stdin closed.',
+      "`[provider]` holds the defaults of every candidate's agent; each `[[parallel.providers]]` entry overrides some of them, and the entries are cycled over the candidates. An agent runs in its worktree with stdin closed.",
   });
 
 /** One `[[parallel.providers]]` entry: every key optional, falling back to `[provider]`. */
@@ -245,15 +265,11 @@ const pricePerMillion = z.strictObject({
 
 export const providerKindSettings = z.strictObject({
   max_concurrency: count(1).optional().meta({ description: 'at most this many calls of this agent kind at once', defaultText: 'unlimited' }),
-  prices: z
-    .record(z.string(), pricePerMillion)
-    .optional()
-    .meta({
-      description:
-        'USD per million tokens by model, to estimate the cost of Codex and Gemini (Claude reports its own); estimated costs are marked so',
-      defaultText: '`configs/prices.toml`',
-      keyName: 'model',
-    }),
+  prices: z.record(z.string(), pricePerMillion).optional().meta({
+    description: 'USD per million tokens by model, to estimate the cost of Codex and Gemini (Claude reports its own); estimated costs are marked so',
+    defaultText: '`configs/prices.toml`',
+    keyName: 'model',
+  }),
 });
 
 /** A check's role in `bestof bench` (SWE-bench's): what "resolved" means for a task. A run scores every kind the same. */
@@ -274,7 +290,9 @@ export const check = z.strictObject({
 export const phase = z
   .strictObject({
     name: nonEmpty.meta({ description: "the phase's name (shown per iteration)" }),
-    file: nonEmpty.optional().meta({ description: "a file with the phase's instructions, added to the task (set `file` or `text`)", pathRule: 'existing-file' }),
+    file: nonEmpty
+      .optional()
+      .meta({ description: "a file with the phase's instructions, added to the task (set `file` or `text`)", pathRule: 'existing-file' }),
     text: nonEmpty.optional().meta({ description: "the phase's instructions, added to the task (set `file` or `text`)" }),
     iterations: count(1).default(1).meta({ description: 'iterations of this phase' }),
     model: nonEmpty.optional().meta({ description: 'the model for this phase', defaultText: "the agent's" }),

@@ -47,7 +47,15 @@ export function unwrapSchema(schema: unknown): UnwrappedSchema {
     const def = defOf(current);
     if (def === undefined) break;
     if (def.type === 'pipe' && (def.in === durationInput || def.in === limitInput)) {
-      return { schema: current, type: 'duration', meta, optional, ...(defaultValue ? { default: defaultValue } : {}), isDuration: true, isLimit: def.in === limitInput };
+      return {
+        schema: current,
+        type: 'duration',
+        meta,
+        optional,
+        ...(defaultValue ? { default: defaultValue } : {}),
+        isDuration: true,
+        isLimit: def.in === limitInput,
+      };
     }
     if (WRAPPERS.has(def.type)) {
       if (def.type === 'optional' || def.type === 'default' || def.type === 'prefault') optional = true;
@@ -59,7 +67,15 @@ export function unwrapSchema(schema: unknown): UnwrappedSchema {
       break;
     }
   }
-  return { schema: current, type: defOf(current)?.type ?? 'unknown', meta, optional, ...(defaultValue ? { default: defaultValue } : {}), isDuration: false, isLimit: false };
+  return {
+    schema: current,
+    type: defOf(current)?.type ?? 'unknown',
+    meta,
+    optional,
+    ...(defaultValue ? { default: defaultValue } : {}),
+    isDuration: false,
+    isLimit: false,
+  };
 }
 
 /** The shape of an object schema, the element of an array, the value of a record. */

@@ -12,7 +12,26 @@
  * language already, so that specs written today keep their meaning.
  */
 import { z } from 'zod';
-import { check, count, limit, limitOr, MERGE_MODES, missingKindKey, nonEmpty, phase, programString, providerDefaults, providerKind, providerKindSettings, providerOverride, size, TIE_BREAKS, usd, voter, wait } from './schema-parts.js';
+import {
+  check,
+  count,
+  limit,
+  limitOr,
+  MERGE_MODES,
+  missingKindKey,
+  nonEmpty,
+  phase,
+  programString,
+  providerDefaults,
+  providerKind,
+  providerKindSettings,
+  providerOverride,
+  size,
+  TIE_BREAKS,
+  usd,
+  voter,
+  wait,
+} from './schema-parts.js';
 
 export { durationInput, limitInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
 
@@ -39,7 +58,9 @@ export const specSchema = z
             .optional()
             .meta({ description: 'where the agent keeps its output, a path inside the repo; retries are told to build on it', pathRule: 'inside-repo' }),
         },
-        { error: (issue) => (issue.input === undefined ? 'the task is required: add a [prompt] table with `text = "..."` or `file = "prompt.md"`' : undefined) },
+        {
+          error: (issue) => (issue.input === undefined ? 'the task is required: add a [prompt] table with `text = "..."` or `file = "prompt.md"`' : undefined),
+        },
       )
       .refine((p) => p.text !== undefined || p.file !== undefined, {
         message: 'the task is required: set `text = "..."` or `file = "prompt.md"`',
@@ -51,24 +72,23 @@ export const specSchema = z
 
     loop: z
       .strictObject({
-        max_iterations: count(1)
-          .max(100, 'expected at most 100 (the hard limit of iterations)')
-          .optional()
-          .meta({
-            description: 'most iterations per candidate (a hard limit of 100 holds whatever the spec says)',
-            defaultText: "`1`, or the phases' total",
-          }),
+        max_iterations: count(1).max(100, 'expected at most 100 (the hard limit of iterations)').optional().meta({
+          description: 'most iterations per candidate (a hard limit of 100 holds whatever the spec says)',
+          defaultText: "`1`, or the phases' total",
+        }),
         score_threshold: z.number().nonnegative().optional().meta({
           description: 'a candidate stops once its score reaches this (unless the reviewer refused)',
           defaultText: "every point (all checks and the review's LGTM)",
         }),
         allow_regression: z.boolean().default(true).meta({ description: '`false` stops a candidate whose score drops' }),
         checkpoint: z.boolean().default(true).meta({ description: '`false`: `bestof resume` refuses the run' }),
-        duration: limit('stop every candidate at once', 'no limit').optional().meta({ description: 'wall-clock limit per candidate; its agent call is cut at the limit' }),
-        run_duration: limit('stop the run at once', 'no limit').optional().meta({ description: 'wall-clock limit of the whole run (counted from the start, or from a resume)' }),
-        rate_limit_backoff: wait
-          .prefault('10s')
-          .meta({ description: 'first wait after a rate limit; doubles each time (±20% jitter, at most 5 minutes)' }),
+        duration: limit('stop every candidate at once', 'no limit')
+          .optional()
+          .meta({ description: 'wall-clock limit per candidate; its agent call is cut at the limit' }),
+        run_duration: limit('stop the run at once', 'no limit')
+          .optional()
+          .meta({ description: 'wall-clock limit of the whole run (counted from the start, or from a resume)' }),
+        rate_limit_backoff: wait.prefault('10s').meta({ description: 'first wait after a rate limit; doubles each time (±20% jitter, at most 5 minutes)' }),
         max_rate_limit_waits: count(0).default(8).meta({ description: 'rate-limit waits in a row before the candidate stops' }),
       })
       .prefault({})
@@ -106,7 +126,8 @@ export const specSchema = z
           .meta({ description: 'N, at most 64', defaultText: 'number of `providers` entries, or 3' }),
         max_concurrency: count(1).default(4).meta({ description: 'candidates that run at the same time' }),
         providers: z.array(providerOverride).default([]).meta({
-          description: 'the agents, one `[[parallel.providers]]` entry each, cycled over the candidates; an entry takes the keys of `[provider]` (above), all optional',
+          description:
+            'the agents, one `[[parallel.providers]]` entry each, cycled over the candidates; an entry takes the keys of `[provider]` (above), all optional',
         }),
       })
       .prefault({})
@@ -115,7 +136,7 @@ export const specSchema = z
     prompts: z
       .array(phase)
       .default([])
-      .meta({ title: 'phases', description: 'Optional phases with their own prompt, iterations and model, run in order inside each candidate\'s loop.' }),
+      .meta({ title: 'phases', description: "Optional phases with their own prompt, iterations and model, run in order inside each candidate's loop." }),
 
     checks: z
       .strictObject({
@@ -126,7 +147,7 @@ export const specSchema = z
         }),
         protected: z.array(nonEmpty).default([]).meta({
           description:
-            'git pathspec globs kept as in `base` like `frozen`, without the rule that each match a file of `base`: a candidate that adds, changes or deletes such a file cannot win (unless `select.allow_tampered`); for files that change what a check runs wherever they appear, such as a test runner\'s hooks and configuration (`**/conftest.py`, `**/*.dist-info/**`, `**/node_modules/**`)',
+            "git pathspec globs kept as in `base` like `frozen`, without the rule that each match a file of `base`: a candidate that adds, changes or deletes such a file cannot win (unless `select.allow_tampered`); for files that change what a check runs wherever they appear, such as a test runner's hooks and configuration (`**/conftest.py`, `**/*.dist-info/**`, `**/node_modules/**`)",
           pathRule: 'repo-pathspec',
         }),
         items: z.array(check).default([]).meta({ description: 'the checks, one `[[checks.items]]` entry each' }),
@@ -153,7 +174,11 @@ export const specSchema = z
         args: z.array(programString).default([]).meta({ description: '`kind = "command"`: its argv template' }),
         prompt_file: nonEmpty
           .optional()
-          .meta({ description: "the judge's instructions (the task and the diff are appended)", defaultText: 'built-in code review', pathRule: 'existing-file' }),
+          .meta({
+            description: "the judge's instructions (the task and the diff are appended)",
+            defaultText: 'built-in code review',
+            pathRule: 'existing-file',
+          }),
         score: z.number().nonnegative().default(0).meta({ description: 'points for LGTM' }),
         timeout: limitOr('10m', 'stop every review call at once').meta({ description: 'limit of one review call' }),
       })
@@ -180,7 +205,7 @@ export const specSchema = z
           .meta({ description: 'share of the final ranking that votes decide (0..1)' }),
         voters: z.array(voter).default([]).meta({
           description:
-            "a jury (`j1`, `j2`… in the record), each `{ kind, model }` or a scripted `{ kind, script }` / `{ kind, command, args }`; default: every candidate whose agent ran votes through its own provider, never on its own work",
+            'a jury (`j1`, `j2`… in the record), each `{ kind, model }` or a scripted `{ kind, script }` / `{ kind, command, args }`; default: every candidate whose agent ran votes through its own provider, never on its own work',
         }),
         material: z.enum(['diff', 'file']).default('diff').meta({
           description: "what voters judge: the candidate's diff against `base`, or the content of `output_file` in its final commit",
@@ -201,9 +226,14 @@ export const specSchema = z
           description: "the seed of the voters' orders and the bootstrap; the report records it, and the same seed reproduces the orders",
           defaultText: 'a new random seed per run',
         }),
-        max_material: size.prefault('200KB').meta({ description: 'a longer material is cut, the same way for every candidate, and the cut is said in the prompt' }),
+        max_material: size
+          .prefault('200KB')
+          .meta({ description: 'a longer material is cut, the same way for every candidate, and the cut is said in the prompt' }),
       })
-      .refine((v) => !v.enabled || v.material !== 'file' || v.output_file !== undefined, { message: '`material = "file"` needs `output_file`', path: ['output_file'] })
+      .refine((v) => !v.enabled || v.material !== 'file' || v.output_file !== undefined, {
+        message: '`material = "file"` needs `output_file`',
+        path: ['output_file'],
+      })
       .prefault({})
       .meta({
         title: 'cross-review and vote',
@@ -221,8 +251,7 @@ export const specSchema = z
         merge: z.enum(MERGE_MODES).default('merge').meta({ description: 'what happens to the winner (see docs/how-a-run-works.md, "Merge modes")' }),
         into: nonEmpty.optional().meta({ description: 'the branch to merge into', defaultText: 'the checked-out branch' }),
         allow_tampered: z.boolean().default(false).meta({
-          description:
-            '`true` lets a candidate that changed a frozen path win; its frozen-path changes are reverted in a commit of bestof\'s before the merge',
+          description: "`true` lets a candidate that changed a frozen path win; its frozen-path changes are reverted in a commit of bestof's before the merge",
         }),
         allow_autorun: z.boolean().default(true).meta({
           description:
@@ -279,7 +308,7 @@ export const specSchema = z
         }),
         checks: z.boolean().default(true).meta({
           description:
-            'when the agents run in the sandbox, the checks (and `[setup]` commands run again before them) run in one too: they can write the worktree, a private `/tmp` and a fresh HOME, read the git dirs and toolchain homes, and see nothing else of yours; `false` runs them as you, outside it (for a check that reads files of your HOME by their full path, uses a socket in `/tmp`, or writes a toolchain cache); either way a check\'s HOME is a fresh folder of its own, so `~` in a check is not yours',
+            "when the agents run in the sandbox, the checks (and `[setup]` commands run again before them) run in one too: they can write the worktree, a private `/tmp` and a fresh HOME, read the git dirs and toolchain homes, and see nothing else of yours; `false` runs them as you, outside it (for a check that reads files of your HOME by their full path, uses a socket in `/tmp`, or writes a toolchain cache); either way a check's HOME is a fresh folder of its own, so `~` in a check is not yours",
         }),
         check_network: z.enum(['own', 'shared']).default('own').meta({
           description:
@@ -295,9 +324,12 @@ export const specSchema = z
     shannon: z
       .strictObject({
         command: nonEmpty.default('claude').meta({
-          description: 'the Claude Code program of `kind = "shannon"` candidates: a name on PATH or a path relative to the spec (a candidate\'s own `command` wins)',
+          description:
+            'the Claude Code program of `kind = "shannon"` candidates: a name on PATH or a path relative to the spec (a candidate\'s own `command` wins)',
         }),
-        startup_timeout: limitOr('60s', 'fail every session before it shows its prompt').meta({ description: 'limit for the session to show its prompt; past it the call fails with the screen it is stuck on' }),
+        startup_timeout: limitOr('60s', 'fail every session before it shows its prompt').meta({
+          description: 'limit for the session to show its prompt; past it the call fails with the screen it is stuck on',
+        }),
         idle_timeout: limitOr('2m', 'fail every turn at once').meta({
           description: 'a turn whose screen does not change and whose hooks do not fire for this long fails with the screen (a dialog no hook sees)',
         }),
@@ -334,7 +366,8 @@ export const specSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['git', 'auto_commit'],
-        message: 'auto_commit = false is not supported: bestof commits every iteration so that no work is lost and the checks score exactly what was committed; remove the key',
+        message:
+          'auto_commit = false is not supported: bestof commits every iteration so that no work is lost and the checks score exactly what was committed; remove the key',
       });
     }
   });

@@ -173,7 +173,8 @@ function checksSection(probe: RepoProbe | undefined): string {
           100,
           true,
         );
-  const found = probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
+  const found =
+    probe !== undefined && probe.kinds.length > 0 ? `# Found in this repo: ${probe.kinds.join(', ')}. Drop a check you do not want; add your own.\n` : '';
   return `[checks]
 ${frozenSetting(probe?.frozen ?? [], probe?.testsFrozen ?? false, (probe?.protected.length ?? 0) > 0)}
 ${protectedSetting(probe?.protected ?? [])}${editableSetting(probe?.editable ?? [], probe?.kinds.includes('python') ?? false)}
@@ -183,7 +184,8 @@ ${found}${items}`;
 
 /** `frozen = ...`: the tests (and what runs them) found in the repo, or what to put there. */
 function frozenSetting(frozen: readonly string[], testsFrozen: boolean, anyProtected: boolean): string {
-  if (testsFrozen) return `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`;
+  if (testsFrozen)
+    return `frozen = ${tomlList(frozen)}   # found in this repo; restored from \`base\` before every check run: no candidate can edit its way to a pass`;
   // What runs the tests (a package.json, a Cargo.toml) but no test folder: tests inside the code
   // files (a crate's inline tests) are the candidate's to edit.
   if (frozen.length > 0 || anyProtected) {
@@ -208,7 +210,8 @@ function editableSetting(editable: readonly string[], python: boolean): string {
       `${COMMENT_COLUMN}# (pluggy.py, argparse.py) before its own, and only an allow-list keeps such a file out`,
     ].join('\n');
   }
-  if (editable.length === 0) return '# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged';
+  if (editable.length === 0)
+    return '# editable = ["src/**"]         # recommended: only these paths may change; changes elsewhere are reverted before scoring and never merged';
   return [
     `${beforeComment(`editable = ${tomlList(editable)}`)}# found in this repo: your code. A change elsewhere is reverted before scoring and never`,
     `${COMMENT_COLUMN}# merged (the candidate can still win), so a file added elsewhere that the test runner`,
@@ -225,7 +228,7 @@ function editableSetting(editable: readonly string[], python: boolean): string {
 function protectedSetting(patterns: readonly string[]): string {
   if (patterns.length === 0) return '';
   return [
-    "protected = [                    # files that change what the test runner runs, by name, whether or not the repo",
+    'protected = [                    # files that change what the test runner runs, by name, whether or not the repo',
     '  # has it: kept as in `base` like `frozen`, so a candidate that adds or changes one (a hook that turns',
     '  # failures into passes, a config that points the runner elsewhere, a file that hides tests from it)',
     '  # cannot win; drop a name your task needs to change',
@@ -241,8 +244,10 @@ function checkItem(check: ProbedCheck, score: number, explain: boolean): string 
     '[[checks.items]]',
     `${pad(`name = ${JSON.stringify(check.name)}`)} # ${explain ? 'shown in the dashboard and the report' : check.source}`,
     `${pad(`command = ${JSON.stringify(check.command)}`)} # ${explain ? `a shell command, run in the candidate's worktree (${check.source})` : 'run in the worktree'}`,
-    `${pad(`score = ${score}`)} # ${explain ? 'points for passing; the scores of all checks add up to the candidate\'s score' : 'points for passing'}`,
-    ...(explain ? [`${pad('timeout = "10m"')} # the check fails past this`, '# from_iteration = 1             # curriculum: the check counts from this iteration on'] : []),
+    `${pad(`score = ${score}`)} # ${explain ? "points for passing; the scores of all checks add up to the candidate's score" : 'points for passing'}`,
+    ...(explain
+      ? [`${pad('timeout = "10m"')} # the check fails past this`, '# from_iteration = 1             # curriculum: the check counts from this iteration on']
+      : []),
     '',
   ].join('\n');
 }

@@ -10,7 +10,8 @@ export function unknownKeyMessage(tablePath: readonly PathSegment[], key: string
   const where = tablePath.length === 0 ? 'at the top level' : `in [${formatKeyPath(tablePath)}]`;
   let message = `unknown key "${key}" ${where}`;
   // Early versions reserved a [bench] table here; a bench now has a spec file of its own.
-  if (tablePath.length === 0 && key === 'bench') return `${message}: a bench has a spec file of its own, whose tasks are run specs like this one (see docs/bench.md); remove the [bench] table`;
+  if (tablePath.length === 0 && key === 'bench')
+    return `${message}: a bench has a spec file of its own, whose tasks are run specs like this one (see docs/bench.md); remove the [bench] table`;
   const known = knownKeysAt(tablePath);
   const suggestion = closestKey(key, known);
   if (suggestion !== undefined) return `${message} — did you mean "${suggestion}"?`;

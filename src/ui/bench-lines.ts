@@ -16,9 +16,13 @@ export function createBenchPlainReporter(write: (line: string) => void): (event:
         total = event.cells.length;
         done = event.done.length;
         const { tasks, agents, trials } = event.matrix;
-        const slice = event.shard ? ` (shard ${event.shard.index}/${event.shard.count}: ${total} of ${plural(tasks.length * agents.length * trials, 'trial')})` : '';
+        const slice = event.shard
+          ? ` (shard ${event.shard.index}/${event.shard.count}: ${total} of ${plural(tasks.length * agents.length * trials, 'trial')})`
+          : '';
         const resumed = done > 0 ? `; ${done} recorded before, kept` : '';
-        write(`bench ${event.bench}${slice}: ${plural(tasks.length, 'task')} x ${plural(agents.length, 'agent')} x ${plural(trials, 'trial')}, ${event.concurrency} at a time${resumed}; results in ${event.outDir}\n`);
+        write(
+          `bench ${event.bench}${slice}: ${plural(tasks.length, 'task')} x ${plural(agents.length, 'agent')} x ${plural(trials, 'trial')}, ${event.concurrency} at a time${resumed}; results in ${event.outDir}\n`,
+        );
         return;
       }
       case 'trial.started':

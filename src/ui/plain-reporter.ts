@@ -31,11 +31,15 @@ function eventWords(event: RunEvent): string | readonly string[] {
     case 'candidate.waiting':
       return `${event.candidate} ${event.reason === 'rate_limited' ? 'rate-limited' : 'usage limit reached'}: waiting ${formatDuration(event.waitMs)} (attempt ${event.attempt}); this does not use up an iteration`;
     case 'channel.received':
-      return event.kind === 'stop' ? `${event.candidate} received stop: it stops at this iteration boundary` : `${event.candidate} received a message for its next prompt: ${event.text}`;
+      return event.kind === 'stop'
+        ? `${event.candidate} received stop: it stops at this iteration boundary`
+        : `${event.candidate} received a message for its next prompt: ${event.text}`;
     case 'review.finished':
       return `${event.candidate} review: ${event.verdict === 'lgtm' ? `LGTM (+${event.points})` : event.verdict === 'refuse' ? `REFUSE: ${event.reason ?? ''}` : `no verdict${event.reason ? ` (${event.reason})` : ''}`}`;
     case 'candidate.setup':
-      return event.ok ? `${event.candidate} ready${event.copied.length > 0 ? ` (copied ${event.copied.join(', ')})` : ''}` : `${event.candidate} setup failed: ${event.message ?? ''}`;
+      return event.ok
+        ? `${event.candidate} ready${event.copied.length > 0 ? ` (copied ${event.copied.join(', ')})` : ''}`
+        : `${event.candidate} setup failed: ${event.message ?? ''}`;
     case 'candidate.setup_progress':
       return `${event.candidate} setup: ${event.text}`;
     case 'candidate.provider':
@@ -57,7 +61,9 @@ function eventWords(event: RunEvent): string | readonly string[] {
       const list = (paths: typeof event.paths) => paths.map((p) => `${p.path} (${p.change}${p.note ? `: ${p.note}` : ''})`).join(', ');
       return [
         ...(frozen.length > 0 ? [`${event.candidate} TAMPERED with frozen paths (put back for scoring): ${list(frozen)}`] : []),
-        ...(outside.length > 0 ? [`${event.candidate} changed files outside [checks] editable (put back for scoring and before any merge): ${list(outside)}`] : []),
+        ...(outside.length > 0
+          ? [`${event.candidate} changed files outside [checks] editable (put back for scoring and before any merge): ${list(outside)}`]
+          : []),
       ];
     }
     case 'candidate.scored':

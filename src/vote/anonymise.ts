@@ -84,10 +84,14 @@ const LINE_RULES: readonly { readonly rule: NormaliseRule; readonly pattern: Reg
     rule: 'trailer',
     pattern: /^(co-authored-by|signed-off-by|generated-by|assisted-by|reviewed-by|helped-by|change-id|session-id|x-generated-by|made-with)\s*:/i,
   },
-  { rule: 'generated-with', pattern: /(🤖\s*(generated|co-authored)|\bgenerated (with|by|using) \[?(claude|codex|gemini|openai|chatgpt|anthropic|an? (ai|llm)))/i },
+  {
+    rule: 'generated-with',
+    pattern: /(🤖\s*(generated|co-authored)|\bgenerated (with|by|using) \[?(claude|codex|gemini|openai|chatgpt|anthropic|an? (ai|llm)))/i,
+  },
   {
     rule: 'agent-banner',
-    pattern: /(welcome to claude code|^>_ openai codex|^openai codex v|^gemini cli v|^✻ |\bclaude code v\d|^(claude|codex|gemini)( cli)? (session|model|version)\s*[:=])/i,
+    pattern:
+      /(welcome to claude code|^>_ openai codex|^openai codex v|^gemini cli v|^✻ |\bclaude code v\d|^(claude|codex|gemini)( cli)? (session|model|version)\s*[:=])/i,
   },
 ];
 
@@ -136,7 +140,11 @@ function pathReplacements(ctx: AnonymiseContext): Replacement[] {
       : [];
   return [
     ...worktreeUnderRoot,
-    ...paths.map((p) => ({ rule: 'path' as const, pattern: new RegExp(`${escapeRegExp(p.path.replace(/\/+$/, ''))}(?![A-Za-z0-9_.-])`, 'g'), placeholder: p.placeholder })),
+    ...paths.map((p) => ({
+      rule: 'path' as const,
+      pattern: new RegExp(`${escapeRegExp(p.path.replace(/\/+$/, ''))}(?![A-Za-z0-9_.-])`, 'g'),
+      placeholder: p.placeholder,
+    })),
   ];
 }
 
@@ -149,9 +157,7 @@ function nameTerms(ctx: AnonymiseContext): { term: string; rule: NormaliseRule; 
     ...AGENT_PRODUCTS.map((term) => ({ term, rule: 'provider' as const, placeholder: '<agent>' })),
   ].filter((t) => t.term.trim().length > 0);
   const seen = new Set<string>();
-  return terms
-    .filter((t) => (seen.has(t.term.toLowerCase()) ? false : (seen.add(t.term.toLowerCase()), true)))
-    .sort((x, y) => y.term.length - x.term.length);
+  return terms.filter((t) => (seen.has(t.term.toLowerCase()) ? false : (seen.add(t.term.toLowerCase()), true))).sort((x, y) => y.term.length - x.term.length);
 }
 
 function replacements(ctx: AnonymiseContext): Replacement[] {
@@ -167,7 +173,9 @@ function replacements(ctx: AnonymiseContext): Replacement[] {
   return [
     ...pathReplacements(ctx),
     ...runPatterns,
-    ...ctx.sessionIds.filter((s) => s.length > 0).map((s) => ({ rule: 'session-id' as const, pattern: new RegExp(escapeRegExp(s), 'gi'), placeholder: '<session>' })),
+    ...ctx.sessionIds
+      .filter((s) => s.length > 0)
+      .map((s) => ({ rule: 'session-id' as const, pattern: new RegExp(escapeRegExp(s), 'gi'), placeholder: '<session>' })),
     { rule: 'session-id', pattern: UUID, placeholder: '<session>' },
     ...nameTerms(ctx).map((t) => ({ rule: t.rule, pattern: wordPattern(t.term), placeholder: t.placeholder })),
     ...ctx.candidateIds.map((id) => ({ rule: 'candidate-id' as const, pattern: candidateIdPattern(id), placeholder: '<candidate>' })),

@@ -52,14 +52,20 @@ export function parseRanking(answer: string, rules: RankingRules): Result<string
   const lines = answer.replace(/\r\n?/g, '\n').split('\n');
   const markerAt = lines.findLastIndex((l) => MARKER.test(l));
   const expected = `each of ${rules.labels.join(', ')} exactly once`;
-  if (markerAt < 0) return problem('no_final_block', `the answer has no "${FINAL_RANKING}" line; it must end with that line and then ${expected}, one per line, best first`);
-  const entries = lines.slice(markerAt + 1).map(bareLabel).filter((l) => l.length > 0);
+  if (markerAt < 0)
+    return problem('no_final_block', `the answer has no "${FINAL_RANKING}" line; it must end with that line and then ${expected}, one per line, best first`);
+  const entries = lines
+    .slice(markerAt + 1)
+    .map(bareLabel)
+    .filter((l) => l.length > 0);
   const own = new Set(rules.ownLabels ?? []);
   const allowed = new Set(rules.labels);
   const seen = new Set<string>();
   for (const entry of entries) {
-    if (own.has(entry)) return problem('own_candidate', `the ranking names ${entry}, the voter's own candidate, which it may not rank; it must name ${expected}`);
-    if (!allowed.has(entry)) return problem('unknown_label', `the ranking has "${entry}", which is not one of the labels; it must name ${expected} and nothing else`);
+    if (own.has(entry))
+      return problem('own_candidate', `the ranking names ${entry}, the voter's own candidate, which it may not rank; it must name ${expected}`);
+    if (!allowed.has(entry))
+      return problem('unknown_label', `the ranking has "${entry}", which is not one of the labels; it must name ${expected} and nothing else`);
     if (seen.has(entry)) return problem('duplicate_label', `the ranking names ${entry} twice; it must name ${expected}`);
     seen.add(entry);
   }
@@ -76,7 +82,12 @@ export function parsePairVerdict(answer: string, labels: readonly [string, strin
   const last = answer
     .replace(/\r\n?/g, '\n')
     .split('\n')
-    .map((l) => l.trim().replace(/^(\*\*|__|`)(.*)\1$/, '$2').trim())
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^(\*\*|__|`)(.*)\1$/, '$2')
+        .trim(),
+    )
     .filter((l) => l.length > 0)
     .at(-1);
   const expected = `the last line must be "${WINNER} ${labels[0]}", "${WINNER} ${labels[1]}" or "${TIE}"`;
@@ -107,6 +118,10 @@ export function parseReviews(answer: string, labels: readonly string[]): Result<
     } else current?.push(line);
   }
   const missing = labels.filter((l) => !sections.has(l));
-  if (missing.length > 0) return problem('missing_review', `the review has no section for ${missing.join(', ')}; write one section per candidate, each starting with a heading like "## ${missing[0]}"`);
+  if (missing.length > 0)
+    return problem(
+      'missing_review',
+      `the review has no section for ${missing.join(', ')}; write one section per candidate, each starting with a heading like "## ${missing[0]}"`,
+    );
   return ok(new Map([...sections].map(([label, body]) => [label, body.join('\n').trim()])));
 }

@@ -69,7 +69,10 @@ export function combineScores(input: CombineInput): CombinedRanking {
     candidates.map((c) => {
       const checkNormalised = checkNorm(c.checkScore);
       const voteNormalised = voteNorm(voteOf(c.id));
-      return [c.id, { checkScore: c.checkScore, checkNormalised, vote: voteOf(c.id), voteNormalised, combined: (1 - weight) * checkNormalised + weight * voteNormalised }];
+      return [
+        c.id,
+        { checkScore: c.checkScore, checkNormalised, vote: voteOf(c.id), voteNormalised, combined: (1 - weight) * checkNormalised + weight * voteNormalised },
+      ];
     }),
   );
   const { ranking, tieBreaks } = rankWithTies(candidates, (id) => scored.get(id)?.combined ?? 0, input.tieBreakOrder ?? [], 'combined score');

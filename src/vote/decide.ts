@@ -5,7 +5,16 @@
  * The close call resamples the ballots and scores the *combined* ranking, so that "too close to
  * call" speaks about the decision actually made.
  */
-import { judgementsByVoter, kendallW, lengthCorrelation, orderFlipRate, pairwiseAgreement, preferencesFromJudgements, preferencesFromRankings, tooCloseToCall } from './agreement.js';
+import {
+  judgementsByVoter,
+  kendallW,
+  lengthCorrelation,
+  orderFlipRate,
+  pairwiseAgreement,
+  preferencesFromJudgements,
+  preferencesFromRankings,
+  tooCloseToCall,
+} from './agreement.js';
 import { combineScores, type MissingVoter } from './combine.js';
 import { countVotes } from './tally.js';
 import type { PairJudgement, RankingBallot, ScoredCandidate, TieBreakOrder, VoteMethod } from './types.js';
@@ -31,7 +40,10 @@ export function decideVote(input: DecideInput): VoteResult {
     countVotes(method === 'pairwise' ? { method, judgements } : { method, ballots }, candidates, tieBreakOrder);
   const combinedOf = (ballots: readonly RankingBallot[], judgements: readonly PairJudgement[]) => {
     const tally = tallyOf(ballots, judgements);
-    return { tally, combined: combineScores({ candidates, votes: new Map(tally.scores.map((s) => [s.candidate, s.normalised])), weight, tieBreakOrder, missingVoters }) };
+    return {
+      tally,
+      combined: combineScores({ candidates, votes: new Map(tally.scores.map((s) => [s.candidate, s.normalised])), weight, tieBreakOrder, missingVoters }),
+    };
   };
   const { tally, combined } = combinedOf(input.ballots, input.judgements);
   const checksOnly = combineScores({ candidates, votes: new Map(), weight: 0, tieBreakOrder }).entries.map((e) => e.candidate);
@@ -51,8 +63,20 @@ export function decideVote(input: DecideInput): VoteResult {
   const closeCall =
     winner && runnerUp && weight > 0
       ? pairwise
-        ? tooCloseToCall({ seed: input.seed, units: judgementsByVoter(input.judgements), score: (units) => scoresOf(combinedOf([], units.flat()).combined), winner: winner.candidate, runnerUp: runnerUp.candidate })
-        : tooCloseToCall({ seed: input.seed, units: input.ballots, score: (units) => scoresOf(combinedOf(units, []).combined), winner: winner.candidate, runnerUp: runnerUp.candidate })
+        ? tooCloseToCall({
+            seed: input.seed,
+            units: judgementsByVoter(input.judgements),
+            score: (units) => scoresOf(combinedOf([], units.flat()).combined),
+            winner: winner.candidate,
+            runnerUp: runnerUp.candidate,
+          })
+        : tooCloseToCall({
+            seed: input.seed,
+            units: input.ballots,
+            score: (units) => scoresOf(combinedOf(units, []).combined),
+            winner: winner.candidate,
+            runnerUp: runnerUp.candidate,
+          })
       : undefined;
   return { tally, combined, checksOnly, stats, ...(closeCall ? { closeCall } : {}) };
 }

@@ -92,7 +92,11 @@ function opening(verb: 'reviewing' | 'ranking', task: string, shown: readonly Sh
  * one `## <label>` section each, so that `parseReviews` can split it and the wiring can show a
  * candidate's reviews to later voters under their own labels.
  */
-export function crossReviewPrompt(input: { readonly task: string; readonly shown: readonly ShownMaterial[]; readonly earlierReviews?: readonly EarlierReview[] }): string {
+export function crossReviewPrompt(input: {
+  readonly task: string;
+  readonly shown: readonly ShownMaterial[];
+  readonly earlierReviews?: readonly EarlierReview[];
+}): string {
   const labels = input.shown.map((m) => m.label);
   return [
     ...opening('reviewing', input.task, input.shown, input.earlierReviews ?? []),

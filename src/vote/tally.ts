@@ -45,7 +45,11 @@ export interface CandidateTally {
 }
 
 export type TallyStep =
-  | { readonly kind: 'ballot'; readonly voter: string; readonly contributions: readonly { readonly candidate: string; readonly points: number; readonly share: number }[] }
+  | {
+      readonly kind: 'ballot';
+      readonly voter: string;
+      readonly contributions: readonly { readonly candidate: string; readonly points: number; readonly share: number }[];
+    }
   | {
       readonly kind: 'judgement';
       readonly voter: string;
@@ -54,7 +58,16 @@ export type TallyStep =
       /** What counted: a candidate's id, `tie`, `flipped` (the two orders disagreed) or `incomplete` (an order has no answer). */
       readonly counted: string;
     }
-  | { readonly kind: 'pair'; readonly a: string; readonly b: string; readonly winsA: number; readonly winsB: number; readonly ties: number; readonly pointsA: number; readonly pointsB: number };
+  | {
+      readonly kind: 'pair';
+      readonly a: string;
+      readonly b: string;
+      readonly winsA: number;
+      readonly winsB: number;
+      readonly ties: number;
+      readonly pointsA: number;
+      readonly pointsB: number;
+    };
 
 export interface Tally {
   readonly method: VoteMethod;
@@ -145,7 +158,10 @@ export function tallyPairwise(candidates: readonly ScoredCandidate[], judgements
       const winsB = results.filter((r) => r === y.id).length;
       const ties = results.filter((r) => r === 'tie').length;
       const [pointsA, pointsB] = winsA > winsB ? [1, 0] : winsB > winsA ? [0, 1] : [0.5, 0.5];
-      for (const [id, points] of [[x.id, pointsA], [y.id, pointsB]] as const) {
+      for (const [id, points] of [
+        [x.id, pointsA],
+        [y.id, pointsB],
+      ] as const) {
         const a = acc.get(id) as Accumulator;
         a.points += points;
         a.shares += points;
@@ -157,7 +173,13 @@ export function tallyPairwise(candidates: readonly ScoredCandidate[], judgements
   return finish('pairwise', candidates, acc, steps, tieBreakOrder);
 }
 
-function finish(method: VoteMethod, candidates: readonly ScoredCandidate[], acc: Map<string, Accumulator>, steps: TallyStep[], tieBreakOrder: TieBreakOrder): Tally {
+function finish(
+  method: VoteMethod,
+  candidates: readonly ScoredCandidate[],
+  acc: Map<string, Accumulator>,
+  steps: TallyStep[],
+  tieBreakOrder: TieBreakOrder,
+): Tally {
   const scores = candidates.map((c) => {
     const a = acc.get(c.id) as Accumulator;
     return { candidate: c.id, points: a.points, ballots: a.ballots, normalised: a.ballots === 0 ? 0 : a.shares / a.ballots };
@@ -213,5 +235,7 @@ export type VoteInput =
 
 /** The tally of `[vote] method`: one call for the wiring, whichever the method. */
 export function countVotes(input: VoteInput, candidates: readonly ScoredCandidate[], tieBreakOrder: TieBreakOrder = []): Tally {
-  return input.method === 'pairwise' ? tallyPairwise(candidates, input.judgements, tieBreakOrder) : tallyRankings(input.method, candidates, input.ballots, tieBreakOrder);
+  return input.method === 'pairwise'
+    ? tallyPairwise(candidates, input.judgements, tieBreakOrder)
+    : tallyRankings(input.method, candidates, input.ballots, tieBreakOrder);
 }

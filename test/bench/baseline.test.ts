@@ -23,8 +23,12 @@ describe('compareToBaseline', () => {
     expect(c.notes).toEqual([]);
   });
 
-  it('claude-sonnet from 6/6 to 5/6: a drop of 16.7 pp past the 10 pp tolerated, and 100% is above today\'s interval [43.6%, 97.0%]: a regression', () => {
-    const c = compareToBaseline(current, baselineWith((r) => (r.agent === 'claude-sonnet' ? { ...r, resolved: true } : r)), TOLERANCE);
+  it("claude-sonnet from 6/6 to 5/6: a drop of 16.7 pp past the 10 pp tolerated, and 100% is above today's interval [43.6%, 97.0%]: a regression", () => {
+    const c = compareToBaseline(
+      current,
+      baselineWith((r) => (r.agent === 'claude-sonnet' ? { ...r, resolved: true } : r)),
+      TOLERANCE,
+    );
     expect(c.regressions).toEqual([
       {
         agent: 'claude-sonnet',
@@ -39,14 +43,22 @@ describe('compareToBaseline', () => {
 
   it('a drop past the tolerance but inside the interval is noise: codex-mini from 4/6 (66.7%) to 2/6, interval [9.7%, 70.0%]', () => {
     // Baseline: codex resolved t1 trials 1 and 3 too: 4/6 = 0.6667. Drop 0.3333 > 0.1, but 0.6667 <= 0.7000.
-    const c = compareToBaseline(current, baselineWith((r) => (r.agent === 'codex-mini' && r.task === 't1' ? { ...r, resolved: true } : r)), TOLERANCE);
+    const c = compareToBaseline(
+      current,
+      baselineWith((r) => (r.agent === 'codex-mini' && r.task === 't1' ? { ...r, resolved: true } : r)),
+      TOLERANCE,
+    );
     expect(c.regressions).toEqual([]);
     expect(c.changes.find((x) => x.agent === 'codex-mini')).toMatchObject({ baselineRate: 4 / 6, currentRate: 2 / 6, regressed: false });
   });
 
   it('a drop outside the interval but within the tolerance is no regression either', () => {
     // claude 6/6 -> 5/6 is a drop of 16.7 pp; with 20 pp tolerated it is not one.
-    const c = compareToBaseline(current, baselineWith((r) => (r.agent === 'claude-sonnet' ? { ...r, resolved: true } : r)), { ...TOLERANCE, resolvedRateDrop: 0.2 });
+    const c = compareToBaseline(
+      current,
+      baselineWith((r) => (r.agent === 'claude-sonnet' ? { ...r, resolved: true } : r)),
+      { ...TOLERANCE, resolvedRateDrop: 0.2 },
+    );
     expect(c.regressions).toEqual([]);
   });
 
@@ -54,7 +66,13 @@ describe('compareToBaseline', () => {
     // codex-mini's mean cost is 0.075 today; a baseline of 0.06 makes it +25%, of 0.0625 +20%.
     const from = (mean: number) => baselineWith((r) => (r.agent === 'codex-mini' ? { ...r, costUsd: (r.costUsd * mean) / 0.075 } : r));
     expect(compareToBaseline(current, from(0.06), TOLERANCE).regressions).toEqual([
-      { agent: 'codex-mini', kind: 'cost', baseline: expect.closeTo(0.06, 9), current: expect.closeTo(0.075, 9), message: 'codex-mini: mean cost of a trial rose from $0.060 to $0.075 (+25%), more than the tolerated 20%' },
+      {
+        agent: 'codex-mini',
+        kind: 'cost',
+        baseline: expect.closeTo(0.06, 9),
+        current: expect.closeTo(0.075, 9),
+        message: 'codex-mini: mean cost of a trial rose from $0.060 to $0.075 (+25%), more than the tolerated 20%',
+      },
     ]);
     expect(compareToBaseline(current, from(0.0625), TOLERANCE).regressions).toEqual([]);
   });
@@ -72,7 +90,9 @@ describe('compareToBaseline', () => {
   });
 
   it('an agent without a valid trial today has no rate to compare: a note', () => {
-    const allInfra = summarizeBench(handWorkedBench(handWorkedRecords().map((r) => (r.agent === 'codex-mini' ? { ...r, infra: true, infraReason: 'no CLI' } : r))));
+    const allInfra = summarizeBench(
+      handWorkedBench(handWorkedRecords().map((r) => (r.agent === 'codex-mini' ? { ...r, infra: true, infraReason: 'no CLI' } : r))),
+    );
     const c = compareToBaseline(allInfra, current, TOLERANCE);
     expect(c.regressions).toEqual([]);
     expect(c.notes).toEqual(['codex-mini: no resolved rate to compare (no valid trial in this bench)']);

@@ -39,7 +39,12 @@ describe('parseBenchFile', () => {
     const file = handWorkedBench();
     const odd: BenchFile = {
       ...file,
-      records: [...file.records, trialRecord('t9', 'claude-sonnet', 1, 'R', 0, 1), trialRecord('t1', 'claude-sonnet', 4, 'R', 0, 1), trialRecord('t1', 'codex-mini', 2, 'U', 0, 1)],
+      records: [
+        ...file.records,
+        trialRecord('t9', 'claude-sonnet', 1, 'R', 0, 1),
+        trialRecord('t1', 'claude-sonnet', 4, 'R', 0, 1),
+        trialRecord('t1', 'codex-mini', 2, 'U', 0, 1),
+      ],
     };
     expect(problems(odd)).toEqual([
       'b.json: records of cells its matrix does not have: t9/claude-sonnet#1, t1/claude-sonnet#4 (a task or agent not in the matrix, or a trial past 3)',

@@ -56,13 +56,37 @@ describe('the bench spec', () => {
   });
 
   it.each([
-    ['a typo of a key, with the key it meant', '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscirpt = "steps.toml"\n', /bench\.toml:7:1 .*unknown key "scirpt" in \[\[agents\]\] — did you mean "script"\?/s],
-    ['a duplicate id', '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n', /agents\[1\]\.id.*duplicate id "a"/s],
-    ['a task spec that does not exist', '[[tasks]]\nid = "t"\nspec = "tasks/none.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n', /tasks\[0\]\.spec.*is not valid.*file not found: .*none\.toml/s],
-    ['a folder that does not exist', '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\nfolder = "nope"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n', /tasks\[0\]\.folder.*folder not found/s],
-    ['a command agent without its command', '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "command"\n', /agents\[0\]\.command.*kind = "command" needs `command/s],
+    [
+      'a typo of a key, with the key it meant',
+      '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscirpt = "steps.toml"\n',
+      /bench\.toml:7:1 .*unknown key "scirpt" in \[\[agents\]\] — did you mean "script"\?/s,
+    ],
+    [
+      'a duplicate id',
+      '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /agents\[1\]\.id.*duplicate id "a"/s,
+    ],
+    [
+      'a task spec that does not exist',
+      '[[tasks]]\nid = "t"\nspec = "tasks/none.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /tasks\[0\]\.spec.*is not valid.*file not found: .*none\.toml/s,
+    ],
+    [
+      'a folder that does not exist',
+      '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\nfolder = "nope"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /tasks\[0\]\.folder.*folder not found/s,
+    ],
+    [
+      'a command agent without its command',
+      '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "command"\n',
+      /agents\[0\]\.command.*kind = "command" needs `command/s,
+    ],
     ['no agents', '[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n', /agents.*a bench needs at least one \[\[agents\]\] entry|agents.*required/s],
-    ['a task without checks', '[[tasks]]\nid = "t"\nspec = "tasks/nochecks.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n', /tasks\[0\]\.spec.*no checks/s],
+    [
+      'a task without checks',
+      '[[tasks]]\nid = "t"\nspec = "tasks/nochecks.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /tasks\[0\]\.spec.*no checks/s,
+    ],
   ])('%s: file:line:column or the dotted key, and the fix', async (_name, text, expected) => {
     const path = benchDir(text);
     writeFileSync(join(path, '..', 'tasks', 'nochecks.toml'), '[prompt]\ntext = "x"\n');

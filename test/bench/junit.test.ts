@@ -63,7 +63,15 @@ describe('renderJUnit', () => {
     const suites = only(doc, 'testsuites');
     const suite = only(suites, 'testsuite');
     // 426 s: claude 30+40+50+60+70+80, codex 6 x 10, gemini 5+1+6+7+8+9.
-    expect(suite.attrs).toMatchObject({ name: 'nightly', tests: '6', failures: '3', errors: '0', skipped: '0', time: '426.000', timestamp: '2025-01-10T02:00:00.000Z' });
+    expect(suite.attrs).toMatchObject({
+      name: 'nightly',
+      tests: '6',
+      failures: '3',
+      errors: '0',
+      skipped: '0',
+      time: '426.000',
+      timestamp: '2025-01-10T02:00:00.000Z',
+    });
     expect(suites.attrs).toMatchObject({ tests: '6', failures: '3', errors: '0', skipped: '0' });
     const cases = suite.children.filter((c) => c.name === 'testcase');
     expect(cases.map((c) => [c.attrs.classname, c.attrs.name, c.attrs.time, c.children.map((x) => x.name).join(',')])).toEqual([
@@ -79,11 +87,18 @@ describe('renderJUnit', () => {
     expect(failure.text.split('\n')[1]).toBe('trial 2: resolved, score 10/10, winner: c1 reached 10/10, $0.050, 10s (run r-t1-codex-mini-2)');
     expect(only(cases[2] as Element, 'system-out').text).toContain('trial 2: infra failure: setup failed: npm ci exited with code 1 (run r-t1-gemini-flash-2)');
     const properties = only(suite, 'properties').children.map((p) => `${p.attrs.name}=${p.attrs.value}`);
-    expect(properties).toEqual(['bestof.version=0.1.0', 'bestof.commit=8b1b4470c0ffee00112233445566778899aabbcc', 'bench.specHash=sha256:0123abcd', 'bench.trials=3']);
+    expect(properties).toEqual([
+      'bestof.version=0.1.0',
+      'bestof.commit=8b1b4470c0ffee00112233445566778899aabbcc',
+      'bench.specHash=sha256:0123abcd',
+      'bench.trials=3',
+    ]);
   });
 
   it('a task x agent whose every trial was an infra failure is skipped, and counted as skipped', () => {
-    const records = handWorkedRecords().map((r) => (r.task === 't2' && r.agent === 'gemini-flash' ? { ...r, infra: true, resolved: false, infraReason: 'gemini could not start: command not found' } : r));
+    const records = handWorkedRecords().map((r) =>
+      r.task === 't2' && r.agent === 'gemini-flash' ? { ...r, infra: true, resolved: false, infraReason: 'gemini could not start: command not found' } : r,
+    );
     const suite = only(only(parseXml(renderJUnit(summarizeBench(handWorkedBench(records)))), 'testsuites'), 'testsuite');
     expect(suite.attrs).toMatchObject({ tests: '6', failures: '2', skipped: '1' });
     const gemini = suite.children.find((c) => c.attrs.classname === 't2' && c.attrs.name === 'gemini-flash') as Element;

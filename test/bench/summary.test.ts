@@ -152,9 +152,11 @@ describe('summarizeBench on the hand-worked bench', () => {
     expect([summary.recorded, summary.expected]).toEqual([18, 18]);
   });
 
-  it('a task x agent whose every trial was an infra failure is skipped, left out of that agent\'s pass@k, and said so', () => {
+  it("a task x agent whose every trial was an infra failure is skipped, left out of that agent's pass@k, and said so", () => {
     const file = handWorkedBench();
-    const records = file.records.map((r) => (r.task === 't2' && r.agent === 'codex-mini' ? { ...r, infra: true, resolved: false, infraReason: 'the CLI could not start' } : r));
+    const records = file.records.map((r) =>
+      r.task === 't2' && r.agent === 'codex-mini' ? { ...r, infra: true, resolved: false, infraReason: 'the CLI could not start' } : r,
+    );
     const s = summarizeBench({ ...file, records });
     const codex = agent(s, 'codex-mini');
     // Only t1 is left: 1 of 3, pass@1 1/3, pass@3 1 over that one task.
@@ -183,7 +185,9 @@ describe('summarizeBench on the hand-worked bench', () => {
   it('a cost never reported is unknown, not $0: left out of the cost figures, said in the notes, no total when none was', () => {
     const file = handWorkedBench();
     // codex-mini as a command agent (reports no cost) in every trial; gemini-flash in its t2 trials only.
-    const records = file.records.map((r) => (r.agent === 'codex-mini' || (r.agent === 'gemini-flash' && r.task === 't2') ? { ...r, costUsd: 0, costKnown: false as const } : r));
+    const records = file.records.map((r) =>
+      r.agent === 'codex-mini' || (r.agent === 'gemini-flash' && r.task === 't2') ? { ...r, costUsd: 0, costKnown: false as const } : r,
+    );
     const s = summarizeBench({ ...file, records });
     const codex = agent(s, 'codex-mini');
     expect([codex.costUsd.mean, codex.costUsd.p50, codex.costUsd.p90, codex.totalCostUsd, codex.costUnknown]).toEqual([null, null, null, null, 6]);
@@ -195,4 +199,3 @@ describe('summarizeBench on the hand-worked bench', () => {
     expect(agent(s, 'claude-sonnet').costUnknown).toBe(0);
   });
 });
-

@@ -60,7 +60,7 @@ describe('a command agent given the prompt as an argument', () => {
     expect([ok.code, ok.stdout]).toEqual([0, 'ok\n']);
   });
 
-  it('whose prompt outgrows the limit in a later iteration (the checks\' output is added): that call ends crashed and says why, the work before it is kept', async () => {
+  it("whose prompt outgrows the limit in a later iteration (the checks' output is added): that call ends crashed and says why, the work before it is kept", async () => {
     project = makeProject();
     const agent = agentScript();
     // 129,500 bytes fit with the first iteration's few lines around them; the second adds the
@@ -75,19 +75,24 @@ describe('a command agent given the prompt as an argument', () => {
     expect(c1?.status).not.toBe('failed');
     // Iteration 1 ran and its work is kept; iteration 2's call was never started, and says why.
     expect(project.repo.git('show', `${c1?.ref}:work.txt`)).toMatch(/^argument of 129\d\d\d characters$/);
-    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; iteration?: number; outcome?: string; message?: string });
+    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; iteration?: number; outcome?: string; message?: string });
     const calls = events.filter((e) => e.type === 'provider.finished');
     expect(calls.map((e) => [e.iteration, e.outcome])).toEqual([
       [1, 'success'],
       [2, 'crashed'],
     ]);
-    expect(calls[1]?.message).toMatch(/was not started: the prompt is 1\d\d KiB, longer than one argument of a program may be on Linux \(128 KiB\); give it the prompt as a file instead: `args = \["\{prompt_file\}"\]`/);
+    expect(calls[1]?.message).toMatch(
+      /was not started: the prompt is 1\d\d KiB, longer than one argument of a program may be on Linux \(128 KiB\); give it the prompt as a file instead: `args = \["\{prompt_file\}"\]`/,
+    );
   });
 
   it('after a check that printed a NUL byte: the next iteration runs (the byte is U+FFFD in the prompt), no internal error', async () => {
     project = makeProject();
     const agent = agentScript();
-    const checks = "[[checks.items]]\nname = \"binary\"\ncommand = \"printf 'bad\\\\000byte\\\\n'; exit 1\"\n";
+    const checks = '[[checks.items]]\nname = "binary"\ncommand = "printf \'bad\\\\000byte\\\\n\'; exit 1"\n';
     const spec = project.writeOutside('spec.toml', commandSpec(agent, checks));
     const result = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(result.code).toBe(1);

@@ -48,7 +48,9 @@ describe('files that run code in your checkout', () => {
     expect(report.winner, output).toBe('c1');
     expect(report.ranking.find((r) => r.candidate === 'c1')?.autorun).toEqual(['.envrc', '.vscode/tasks.json']);
     expect(report.ranking.find((r) => r.candidate === 'c2')?.autorun).toBeUndefined();
-    expect(output).toMatch(/c1 wins with 10 of 10 points; it adds or changes files that run code in your checkout without being asked \(\.envrc, \.vscode\/tasks\.json\)/);
+    expect(output).toMatch(
+      /c1 wins with 10 of 10 points; it adds or changes files that run code in your checkout without being asked \(\.envrc, \.vscode\/tasks\.json\)/,
+    );
     expect(output).toMatch(/merged.*; it adds or changes files that run code in your checkout without being asked \(\.envrc, \.vscode\/tasks\.json\)/);
     expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/runs code in your checkout: \.envrc, \.vscode\/tasks\.json/);
     expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toMatch(/runs code in your checkout: \.envrc, \.vscode\/tasks\.json/);

@@ -127,7 +127,10 @@ function readWorkflow(text: string): Workflow {
       if (content === 'matrix:') matrix = job.matrix;
       else if (indent === 8 && matrix !== undefined) {
         const [k, v] = keyValue(content);
-        matrix[k] = v.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim());
+        matrix[k] = v
+          .replace(/^\[|\]$/g, '')
+          .split(',')
+          .map((s) => s.trim());
       } else if (indent <= 6) matrix = undefined;
       continue;
     }
@@ -160,7 +163,10 @@ function readWorkflow(text: string): Workflow {
       }
       const first = block.find((l) => l.trim() !== '') ?? '';
       const margin = first.length - first.trimStart().length;
-      step.run = `${block.map((l) => l.slice(margin)).join('\n').trimEnd()}\n`;
+      step.run = `${block
+        .map((l) => l.slice(margin))
+        .join('\n')
+        .trimEnd()}\n`;
     }
   }
   return { env, jobs };
@@ -250,10 +256,15 @@ function upload(step: Step, options: JobOptions, matrix: Record<string, string>)
   const files = statSync(full).isFile() ? [[basename(full), full] as const] : filesUnder(full).map((p) => [p, join(full, p)] as const);
   // A copy: the workspace may change after the upload.
   const kept = join(root, 'artifacts', name);
-  options.artifacts.set(name, new Map(files.map(([inside, file]) => {
-    cpSync(file, join(kept, inside));
-    return [inside, join(kept, inside)];
-  })));
+  options.artifacts.set(
+    name,
+    new Map(
+      files.map(([inside, file]) => {
+        cpSync(file, join(kept, inside));
+        return [inside, join(kept, inside)];
+      }),
+    ),
+  );
   return done(0);
 }
 
@@ -261,7 +272,15 @@ function download(step: Step, options: JobOptions): StepOutcome {
   const dest = join(options.workspace, step.with.path ?? '.');
   const single = step.with.name;
   const pattern = step.with.pattern;
-  const matcher = pattern === undefined ? /^/ : new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const matcher =
+    pattern === undefined
+      ? /^/
+      : new RegExp(
+          `^${pattern
+            .split('*')
+            .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+        );
   const names = single !== undefined ? [single] : [...options.artifacts.keys()].filter((n) => matcher.test(n)).sort();
   for (const name of names) {
     const files = options.artifacts.get(name);
@@ -318,7 +337,9 @@ async function runJob(jobName: string, options: JobOptions): Promise<StepOutcome
     }
   }
   const skippedNames = outcomes.filter((o) => o.how === 'skipped').map((o) => `"${o.name}"`);
-  console.info(`${jobName} job (${basename(options.workspace)}): steps skipped: ${skippedNames.join(', ')} (why: NOT_RUN_HERE and ACTIONS_SKIPPED in this test)`);
+  console.info(
+    `${jobName} job (${basename(options.workspace)}): steps skipped: ${skippedNames.join(', ')} (why: NOT_RUN_HERE and ACTIONS_SKIPPED in this test)`,
+  );
   return outcomes;
 }
 
@@ -377,7 +398,12 @@ beforeAll(async () => {
   await Promise.all(
     shardMatrix.map(async (m) => {
       const artifacts: Artifacts = new Map();
-      const outcomes = await runJob('shard', { workspace: workspace(`shard-${m.shard}`), matrix: m, artifacts, summaryFile: join(root, `shard-${m.shard}-summary.md`) });
+      const outcomes = await runJob('shard', {
+        workspace: workspace(`shard-${m.shard}`),
+        matrix: m,
+        artifacts,
+        summaryFile: join(root, `shard-${m.shard}-summary.md`),
+      });
       shards.set(m.shard, { outcomes, artifacts });
     }),
   );
@@ -419,7 +445,10 @@ describe('the GitHub Actions workflow of bestof bench (configs/ci/github-actions
       expect(outcome(outcomes, BENCH_STEP).stdout).toMatch(/t[12]\/(claude-sonnet|codex-mini)#[12]/);
     }
 
-    const run = await report('report', [...shards.values()].map((s) => s.artifacts));
+    const run = await report(
+      'report',
+      [...shards.values()].map((s) => s.artifacts),
+    );
     for (const o of run.outcomes.filter((x) => x.how === 'ran' || x.how === 'simulated')) expect(o.code, `step "${o.name}": ${o.stderr}`).toBe(0);
     expect(how(run.outcomes)).toEqual([
       'Check out: skipped',
@@ -436,7 +465,9 @@ describe('the GitHub Actions workflow of bestof bench (configs/ci/github-actions
     // The merge joined the whole matrix: 2 tasks x 2 agents x 2 trials.
     const merged = JSON.parse(readFileSync(run.merged, 'utf8')) as BenchFile;
     expect(merged.shard).toBeNull();
-    expect(merged.records.map((r) => `${r.task}/${r.agent}#${r.trial}`)).toEqual(TASKS.flatMap((t) => AGENTS.flatMap((a) => [1, 2].map((i) => `${t}/${a}#${i}`))));
+    expect(merged.records.map((r) => `${r.task}/${r.agent}#${r.trial}`)).toEqual(
+      TASKS.flatMap((t) => AGENTS.flatMap((a) => [1, 2].map((i) => `${t}/${a}#${i}`))),
+    );
     // The job summary is exactly the merged bench.md, with the per-agent table: claude-sonnet
     // resolves t1 twice and t2 once (3/4), codex-mini t1 once (1/4).
     expect(run.summary).toBe(renderBenchMarkdown(summarizeBench(merged)));
@@ -452,7 +483,13 @@ describe('the GitHub Actions workflow of bestof bench (configs/ci/github-actions
 
   it('a shard whose bench step was skipped: its upload fails, the merge step fails and names the missing shard, the summary says so', async () => {
     const artifacts: Artifacts = new Map();
-    const lost = await runJob('shard', { workspace: workspace('shard-2-skipped'), matrix: { shard: '2', total: '3' }, artifacts, summaryFile: join(root, 'lost-summary.md'), skip: [BENCH_STEP] });
+    const lost = await runJob('shard', {
+      workspace: workspace('shard-2-skipped'),
+      matrix: { shard: '2', total: '3' },
+      artifacts,
+      summaryFile: join(root, 'lost-summary.md'),
+      skip: [BENCH_STEP],
+    });
     expect(how(lost).slice(-2)).toEqual([`${BENCH_STEP}: skipped`, "Upload the shard's bench.json: simulated 1"]);
     expect(outcome(lost, "Upload the shard's bench.json").stderr).toContain('bench-out/shard-2/bench.json');
     expect(artifacts.size).toBe(0);

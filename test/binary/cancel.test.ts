@@ -44,7 +44,11 @@ function killPending(pid: number): boolean {
 /** The process's state letter from /proc (R, S, D, Z...), or `gone`. */
 function readProcState(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[0] ?? '?';
+    return (
+      readFileSync(`/proc/${pid}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ')[0] ?? '?'
+    );
   } catch {
     return 'gone';
   }
@@ -86,7 +90,10 @@ ${body}`,
 
 /** A one-candidate spec whose agent is a fixture of test/fixtures/bin, unsandboxed. */
 function commandAgentSpec(agent: string, more: { args?: string[]; body?: string } = {}): string {
-  return oneCandidateSpec(`kind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, agent))}\n${more.args ? `args = ${JSON.stringify(more.args)}\n` : ''}`, more.body);
+  return oneCandidateSpec(
+    `kind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, agent))}\n${more.args ? `args = ${JSON.stringify(more.args)}\n` : ''}`,
+    more.body,
+  );
 }
 
 const SLOW_SCRIPT = `
@@ -98,7 +105,7 @@ sleep = "120s"
 `;
 
 describe('cancel', () => {
-  it('SIGINT mid-run keeps every candidate\'s work, stops every process tree, and exits 130', async () => {
+  it("SIGINT mid-run keeps every candidate's work, stops every process tree, and exits 130", async () => {
     project = makeProject();
     const slow = project.writeOutside('slow.toml', SLOW_SCRIPT);
     const spec = project.writeOutside(
@@ -148,7 +155,11 @@ ${ADD_CHECKS}`,
     expect(result.stdout + result.stderr).toContain('run cancelled');
     expect(result.code).toBe(130);
     expect(result.stdout).toContain('run cancelled');
-    for (const [id, file] of [['c1', 'work-in-progress.txt'], ['c2', 'partial.txt'], ['c3', 'work-in-progress.txt']] as const) {
+    for (const [id, file] of [
+      ['c1', 'work-in-progress.txt'],
+      ['c2', 'partial.txt'],
+      ['c3', 'work-in-progress.txt'],
+    ] as const) {
       expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/${id}/kept:${file}`)).toBe('blob');
     }
     await waitUntil(() => processesWithArg(grandchild).length === 0, `grandchild ${grandchild} to be gone`);
@@ -162,7 +173,7 @@ ${ADD_CHECKS}`,
   });
 });
 
-describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench cancelling its trial)', () => {
+describe("a signal to the whole process group (a terminal's Ctrl-C, a bench cancelling its trial)", () => {
   it('reaches bestof, not the git it is running: the candidate is cancelled with its work kept, not failed with an internal error', async () => {
     project = makeProject();
     // git on PATH is real git behind a wrapper that holds the candidate's commit (`git add -A`)
@@ -172,7 +183,7 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     const script = project.writeOutside('quick.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n');
     const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(script)}`, ADD_CHECKS);
     const { child, done, ended } = startWithWrappedGit(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, bin });
-    await waitUntil(() => existsSync(holding), 'the candidate\'s commit to start', { ended });
+    await waitUntil(() => existsSync(holding), "the candidate's commit to start", { ended });
     process.kill(-(child.pid as number), 'SIGINT');
     const result = await done;
 
@@ -188,7 +199,9 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
    * played by a wrapper: once the test has made its mark, `git for-each-ref` (the git-dir watch's read
    * after the agent call) kills itself with SIGTERM, the first time only or every time.
    */
-  async function cancelWhileGitDies(times: 'once' | 'always'): Promise<{ result: { code: number | null; stdout: string; stderr: string }; runId: string; c1: { reason: string; message: string } }> {
+  async function cancelWhileGitDies(
+    times: 'once' | 'always',
+  ): Promise<{ result: { code: number | null; stdout: string; stderr: string }; runId: string; c1: { reason: string; message: string } }> {
     project = makeProject();
     const watching = join(project.outside, 'watch-started');
     const mark = join(project.outside, 'kill-next');
@@ -197,7 +210,7 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     const script = project.writeOutside('slow.toml', '[[steps]]\nwrite = "answer.txt"\ncontent = "42\\n"\n[[steps]]\nsleep = "120s"\n');
     const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(script)}`, ADD_CHECKS);
     const { child, done, ended } = startWithWrappedGit(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, bin });
-    await waitUntil(() => existsSync(watching), 'the agent call\'s git-dir watch to begin', { ended });
+    await waitUntil(() => existsSync(watching), "the agent call's git-dir watch to begin", { ended });
     const written = (): boolean => (onlyRunId() ? existsSync(join(project.worktreesDir, onlyRunId() as string, 'c1', 'answer.txt')) : false);
     await waitUntil(written, 'the agent to write its answer', { ended });
     writeFileSync(mark, '');
@@ -208,7 +221,7 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     return { result, runId, c1: state.candidates.c1 };
   }
 
-  it('a git that bestof was starting in that instant (still in bestof\'s process group) dies of the signal: it is started again, and the candidate is cancelled with its work committed', async () => {
+  it("a git that bestof was starting in that instant (still in bestof's process group) dies of the signal: it is started again, and the candidate is cancelled with its work committed", async () => {
     // Found by sending SIGTERM to bestof's group at random instants: 3 times in 300, the git of the
     // git-dir watch around the agent call was between its fork and its own process group; bestof
     // ended with exit 1 and a stack trace (an unhandled rejection, test/git/guard.test.ts).
@@ -223,7 +236,7 @@ describe('a signal to the whole process group (a terminal\'s Ctrl-C, a bench can
     expect(result.code, result.stdout + result.stderr).toBe(130);
     expect(result.stderr).not.toMatch(/GitCommandError|internal error/);
     expect(c1.reason, c1.message).toBe('cancelled');
-    expect(c1.message).toContain('the cancel\'s signal reached git for-each-ref, ended by SIGTERM');
+    expect(c1.message).toContain("the cancel's signal reached git for-each-ref, ended by SIGTERM");
     expect(project.repo.git('cat-file', '-t', `refs/bestof/${runId}/c1/leftover:answer.txt`)).toBe('blob');
   });
 });
@@ -247,7 +260,11 @@ score = 1
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { DAEMON_PID_DIR: pidDir } });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const files = readdirSync(pidDir);
-    for (const who of ['agent', 'setup', 'check']) expect(files.some((f) => f.startsWith(`${who}-c1-`)), `a daemon of the ${who}: ${files.join(', ')}`).toBe(true);
+    for (const who of ['agent', 'setup', 'check'])
+      expect(
+        files.some((f) => f.startsWith(`${who}-c1-`)),
+        `a daemon of the ${who}: ${files.join(', ')}`,
+      ).toBe(true);
     const pids = files.map((f) => Number(readFileSync(join(pidDir, f), 'utf8')));
     for (const pid of pids) seen.add(pid);
     // The last sweep happened before bestof exited; a SIGKILLed daemon may still be on its way out.
@@ -256,7 +273,10 @@ score = 1
     // processes of the run outlived it, which were none of the daemons, and their pids alone said
     // nothing of what they were.
     const left = processesOfRun(onlyRunId() as string);
-    expect(left.map((pid) => `${pid} ${commandOf(pid)} (state ${readProcState(pid)})`), `daemons: ${files.join(', ')}`).toEqual([]);
+    expect(
+      left.map((pid) => `${pid} ${commandOf(pid)} (state ${readProcState(pid)})`),
+      `daemons: ${files.join(', ')}`,
+    ).toEqual([]);
   });
 
   it('a second signal while cancelling: bestof exits 130 at once and takes along an agent that ignores SIGTERM and its daemon', async () => {
@@ -329,11 +349,15 @@ describe('kill -9 in the instant after a run has logged its end', () => {
   // Found by the chaos tier (a kill at 98% of a run): the log said run.finished, state.json was a
   // snapshot behind it and no report had been written; `bestof resume` said "already finished" and
   // left it so. The entry kills bestof right after it has written run.finished to the log.
-  it('`bestof resume` writes the snapshot and the reports from the log, and exits with the run\'s code', async () => {
+  it("`bestof resume` writes the snapshot and the reports from the log, and exits with the run's code", async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(fix)}`, ADD_CHECKS);
-    const killed = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, entry: killAfterLoggedEntry(project.outside, 'run.finished') });
+    const killed = await runCli(['run', spec, '--no-tui'], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      entry: killAfterLoggedEntry(project.outside, 'run.finished'),
+    });
     expect(killed.signal).toBe('SIGKILL');
     const runId = onlyRunId() as string;
     const dir = join(runsDir(), runId);
@@ -362,12 +386,16 @@ describe('a signal after the run has ended', () => {
   // Found by sending SIGTERM at random instants: 2 times in 120 it came after the run had ended,
   // its record and output written, while Node wound down, and bestof exited 143 for a finished run.
   // The preload plays that instant: bestof signals itself when its event loop has emptied.
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s in the instant before Node exits ends bestof with the run\'s own exit code, not the signal\'s', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)("%s in the instant before Node exits ends bestof with the run's own exit code, not the signal's", async (signal) => {
     project = makeProject();
     const marker = join(project.outside, 'signalled');
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = oneCandidateSpec(`kind = "script"\nscript = ${JSON.stringify(fix)}`, ADD_CHECKS);
-    const result = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, entry: signalAtExitEntry(project.outside, signal, marker) });
+    const result = await runCli(['run', spec, '--no-tui'], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      entry: signalAtExitEntry(project.outside, signal, marker),
+    });
 
     expect(readFileSync(marker, 'utf8').trim().split('\n'), 'the signal was sent').toHaveLength(1);
     const state = JSON.parse(readFileSync(join(runsDir(), onlyRunId() as string, 'state.json'), 'utf8'));

@@ -71,7 +71,9 @@ describe('bestof clean after a killed run', () => {
     // Dead: --dry-run says so and removes nothing; clean removes both, and the run's folder with them.
     rmSync(alive);
     const dry = await cli(['clean', '--dry-run']);
-    expect(dry.stdout).toContain(`remove what the agents of the interrupted run ${runId} left: ${runId}/.homes, ${runId}/.review (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`);
+    expect(dry.stdout).toContain(
+      `remove what the agents of the interrupted run ${runId} left: ${runId}/.homes, ${runId}/.review (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`,
+    );
     expect(planted.every((file) => existsSync(file))).toBe(true);
     const clean = await cli(['clean']);
     expect(clean.code, clean.stderr).toBe(0);
@@ -187,7 +189,8 @@ describe('bestof clean after a killed run', () => {
       standIns.push(child);
       exited[i] = false;
       child.on('exit', () => (exited[i] = true));
-      for (let tries = 0; tries < 200 && !readFileSync(`/proc/${child.pid}/comm`, 'utf8').startsWith('git'); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let tries = 0; tries < 200 && !readFileSync(`/proc/${child.pid}/comm`, 'utf8').startsWith('git'); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
     }
 
     const clean = await cli(['clean']);
@@ -230,10 +233,15 @@ describe('a run stopped before its first event (kill -9, a full disk)', () => {
     expect(listed.stdout).toMatch(/^20261205-000002-full {2}recorded nothing/m);
     expect(listed.stdout).toMatch(/^20261205-000003-live {2}starting$/m);
 
-    for (const command of [['show', 'dead', '--no-tui'], ['resume', '20261205-000002-full']]) {
+    for (const command of [
+      ['show', 'dead', '--no-tui'],
+      ['resume', '20261205-000002-full'],
+    ]) {
       const said = await cli(command);
       expect(said.code, said.stdout + said.stderr).toBe(2);
-      expect(said.stderr).toMatch(/run 20261205-00000[12]-(dead|full) recorded nothing: it was stopped before its first event .*`bestof clean` without a run id deletes its folder/);
+      expect(said.stderr).toMatch(
+        /run 20261205-00000[12]-(dead|full) recorded nothing: it was stopped before its first event .*`bestof clean` without a run id deletes its folder/,
+      );
     }
 
     const dry = await cli(['clean', '--dry-run']);

@@ -18,10 +18,17 @@ function cli(args: string[]) {
 /** Everything a run could leave behind: branches, refs, worktrees, the run folder. */
 function sideEffects(): string[] {
   return [
-    ...project.repo.git('for-each-ref', '--format=%(refname)').split('\n').filter((r) => r !== 'refs/heads/main'),
+    ...project.repo
+      .git('for-each-ref', '--format=%(refname)')
+      .split('\n')
+      .filter((r) => r !== 'refs/heads/main'),
     ...(existsSync(join(project.repo.dir, '.bestof')) ? ['.bestof'] : []),
     ...(existsSync(project.worktreesDir) ? ['worktrees dir'] : []),
-    ...project.repo.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).slice(1),
+    ...project.repo
+      .git('worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree '))
+      .slice(1),
   ];
 }
 
@@ -30,12 +37,28 @@ describe('bad input', () => {
     ['a TOML syntax error', 'name = "x"\n[prompt\ntext = "y"\n', /spec\.toml:3:\d+/],
     ['an unknown key', '[prompt]\ntext = "y"\n[loop]\nmax_iteration = 3\n', /loop\.max_iteration: unknown key "max_iteration".*did you mean "max_iterations"/],
     ['a missing task', '[loop]\nmax_iterations = 2\n', /task is required/],
-    ['a shannon agent whose Claude Code is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "shannon"\ncommand = "no-such-claude-cli"\n', /provider\.command: "no-such-claude-cli" \(the Claude Code program of kind = "shannon"\) is not on PATH/],
+    [
+      'a shannon agent whose Claude Code is not on PATH',
+      '[prompt]\ntext = "y"\n[provider]\nkind = "shannon"\ncommand = "no-such-claude-cli"\n',
+      /provider\.command: "no-such-claude-cli" \(the Claude Code program of kind = "shannon"\) is not on PATH/,
+    ],
     ['a base that does not exist', 'base = "no-such-branch"\n[prompt]\ntext = "y"\n', /base: "no-such-branch" is not a commit/],
-    ['a command agent that is not on PATH', '[prompt]\ntext = "y"\n[provider]\nkind = "command"\ncommand = "no-such-agent-cli"\n', /"no-such-agent-cli" was not found on PATH/],
+    [
+      'a command agent that is not on PATH',
+      '[prompt]\ntext = "y"\n[provider]\nkind = "command"\ncommand = "no-such-agent-cli"\n',
+      /"no-such-agent-cli" was not found on PATH/,
+    ],
     // TOML's \u0000 escape: a byte no program can be given (Node refuses it at spawn); said at its line.
-    ['a NUL byte in a check command and an agent env value', '[prompt]\ntext = "y"\n[provider]\nenv = { A = "x\\u0000y" }\n[[checks.items]]\nname = "t"\ncommand = "echo a\\u0000b"\n', /spec\.toml:5:\d+: provider\.env\.A: holds a NUL byte \(\\u0000\), which no program can be given: remove it[\s\S]*spec\.toml:8:\d+: checks\.items\[0\]\.command: holds a NUL byte/],
-    ['a jury voter whose CLI is not on PATH', '[prompt]\ntext = "y"\n[vote]\nenabled = true\nvoters = [{ kind = "command", command = "no-such-voter-cli" }]\n', /vote\.voters\[0\]: the command CLI \("no-such-voter-cli"\) was not found on PATH|vote\.voters\[0\].*"no-such-voter-cli" was not found on PATH/],
+    [
+      'a NUL byte in a check command and an agent env value',
+      '[prompt]\ntext = "y"\n[provider]\nenv = { A = "x\\u0000y" }\n[[checks.items]]\nname = "t"\ncommand = "echo a\\u0000b"\n',
+      /spec\.toml:5:\d+: provider\.env\.A: holds a NUL byte \(\\u0000\), which no program can be given: remove it[\s\S]*spec\.toml:8:\d+: checks\.items\[0\]\.command: holds a NUL byte/,
+    ],
+    [
+      'a jury voter whose CLI is not on PATH',
+      '[prompt]\ntext = "y"\n[vote]\nenabled = true\nvoters = [{ kind = "command", command = "no-such-voter-cli" }]\n',
+      /vote\.voters\[0\]: the command CLI \("no-such-voter-cli"\) was not found on PATH|vote\.voters\[0\].*"no-such-voter-cli" was not found on PATH/,
+    ],
   ])('%s: exit 2, a clear message, and nothing created', async (_name, body, message) => {
     project = makeProject();
     const spec = project.writeOutside('spec.toml', `repo = ${JSON.stringify(project.repo.dir)}\n${body}`);
@@ -99,7 +122,9 @@ describe('validate and init', () => {
     for (const command of ['validate', 'run']) {
       const result = await runCli([command, spec], { cwd: project.repo.dir, worktreesDir });
       expect(result.code, command).toBe(2);
-      expect(result.stderr, command).toContain(`worktrees: bestof cannot make its worktrees folder ${worktreesDir}: ${blocked} is not a folder; set BESTOF_WORKTREES_DIR to a folder you can write`);
+      expect(result.stderr, command).toContain(
+        `worktrees: bestof cannot make its worktrees folder ${worktreesDir}: ${blocked} is not a folder; set BESTOF_WORKTREES_DIR to a folder you can write`,
+      );
     }
     expect(sideEffects()).toEqual([]);
   });
@@ -117,20 +142,30 @@ describe('validate and init', () => {
       );
     }
     expect(readFileSync(join(project.repo.dir, '.bestof'), 'utf8')).toBe('a file\n');
-    expect(project.repo.git('for-each-ref', '--format=%(refname)').split('\n').filter((r) => r !== 'refs/heads/main')).toEqual([]);
+    expect(
+      project.repo
+        .git('for-each-ref', '--format=%(refname)')
+        .split('\n')
+        .filter((r) => r !== 'refs/heads/main'),
+    ).toEqual([]);
     expect(existsSync(project.worktreesDir)).toBe(false);
   });
 
   it('validate and run refuse a spec with checks when bash is on no folder of PATH (checks run as `bash -c`), exit 2, and create nothing', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}`),
+    );
     // A PATH with git and nothing else: a slim image without bash.
     const bin = join(project.writeOutside('git-only/.keep', ''), '..');
     symlinkSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
     for (const command of ['validate', 'run']) {
       const result = await runCli([command, spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: bin } });
-      expect(result.stderr, command).toContain('checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`');
+      expect(result.stderr, command).toContain(
+        'checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`',
+      );
       expect(result.code, command).toBe(2);
     }
     expect(sideEffects()).toEqual([]);
@@ -140,7 +175,10 @@ describe('validate and init', () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const check = '\n[[checks.items]]\nname = "lint"\ncommand = "cd src && bestof-test-no-such-linter --strict"\n';
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}${check}`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}${check}`),
+    );
     const result = await cli(['validate', spec]);
     expect([result.code, result.stdout]).toEqual([0, 'ok\n']);
     expect(result.stderr).toContain(

@@ -43,7 +43,10 @@ function install(word = 'one'): Install {
 }
 
 function writeMain(bundle: string, word: string): void {
-  writeFileSync(join(bundle, 'main.cjs'), `'use strict';\nconst { chunkWord } = require('./chunk-a1.cjs');\nconsole.log(${JSON.stringify(word)} + ' ' + chunkWord());\n`);
+  writeFileSync(
+    join(bundle, 'main.cjs'),
+    `'use strict';\nconst { chunkWord } = require('./chunk-a1.cjs');\nconsole.log(${JSON.stringify(word)} + ' ' + chunkWord());\n`,
+  );
 }
 
 /** What a child node runs: main.cjs of the install, behind cacheCompiledCode. */
@@ -58,7 +61,10 @@ createRequire(import.meta.url)(${JSON.stringify(join(at.bundle, 'main.cjs'))});`
 function start(at: Install, env: Record<string, string> = {}): string {
   const script = startScript(at);
   const { NODE_DISABLE_COMPILE_CACHE: _ignored, ...rest } = process.env;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...rest, NODE_COMPILE_CACHE: at.cache, ...env } }).trim();
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...rest, NODE_COMPILE_CACHE: at.cache, ...env },
+  }).trim();
 }
 
 /**
@@ -131,7 +137,10 @@ describe('bin/compile-cache.js', () => {
   it("leaves a file that holds an import() to Node, whose import() then works (a vm.Script's would not)", () => {
     const at = install();
     writeFileSync(join(at.bundle, 'front.mjs'), "export const word = 'front';\n");
-    writeFileSync(join(at.bundle, 'main.cjs'), "'use strict';\nimport('./front.mjs').then((m) => console.log(m.word), (e) => console.log('failed: ' + e.code));\n");
+    writeFileSync(
+      join(at.bundle, 'main.cjs'),
+      "'use strict';\nimport('./front.mjs').then((m) => console.log(m.word), (e) => console.log('failed: ' + e.code));\n",
+    );
     expect(start(at)).toBe('front');
     expect(kept(at).files.filter((file) => file.startsWith('main.cjs'))).toEqual([]);
   });

@@ -45,7 +45,7 @@ afterEach(() => {
 });
 
 describe('bestof run | head -2', () => {
-  it('goes on to the end of the run when the reader has gone: record finished, no worktree left, the run\'s exit code', async () => {
+  it("goes on to the end of the run when the reader has gone: record finished, no worktree left, the run's exit code", async () => {
     project = makeProject();
     const readerGone = join(project.outside, 'reader-gone');
     // Without the sandbox, so that the agent sees the file the pipeline makes (the sandbox's /tmp is its own).
@@ -72,7 +72,10 @@ describe('bestof run | head -2', () => {
 
     const runsDir = join(project.repo.dir, '.bestof', 'runs');
     const runDir = join(runsDir, readdirSync(runsDir)[0] as string);
-    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as EventLine);
+    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as EventLine);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'winner', exitCode: 0 });
     // The agent went on after the reader had gone, and its work was scored.
     expect(events.filter((e) => e.type === 'candidate.activity').map((e) => e.text)).toContain('fixed add(), line 20');
@@ -126,7 +129,7 @@ describe('bestof ls | head -1', () => {
 });
 
 describe('a closed terminal (SIGHUP)', () => {
-  it('does not stop the run: it goes on to its end, records run.finished and exits with the run\'s code', async () => {
+  it("does not stop the run: it goes on to its end, records run.finished and exits with the run's code", async () => {
     project = makeProject();
     const readerGone = join(project.outside, 'go-on');
     const spec = project.writeOutside(
@@ -136,11 +139,24 @@ describe('a closed terminal (SIGHUP)', () => {
         `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, 'await-reader-gone-agent'))}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n[sandbox]\nmode = "off"\n`,
       ),
     );
-    const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { READER_GONE: readerGone } });
+    const { child, done } = startCli(['run', spec, '--no-tui'], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      env: { READER_GONE: readerGone },
+    });
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code} ${r.signal}\n${r.stdout}\n${r.stderr}`));
     // The agent is running (it waits for the file): the terminal goes away now.
-    await waitUntil(() => /waiting for the reader/.test(readdirSync(join(project!.repo.dir, '.bestof', 'runs')).map((id) => readFileSync(join(project!.repo.dir, '.bestof', 'runs', id, 'events.jsonl'), 'utf8')).join('')), 'the agent to run', { ended: () => ended });
+    await waitUntil(
+      () =>
+        /waiting for the reader/.test(
+          readdirSync(join(project!.repo.dir, '.bestof', 'runs'))
+            .map((id) => readFileSync(join(project!.repo.dir, '.bestof', 'runs', id, 'events.jsonl'), 'utf8'))
+            .join(''),
+        ),
+      'the agent to run',
+      { ended: () => ended },
+    );
     child.kill('SIGHUP');
     writeFileSync(readerGone, '');
     const result = await done;

@@ -34,7 +34,10 @@ describe('an agent that prints 50 MB of output', () => {
     project = makeProject();
     const spec = project.writeOutside(
       'spec.toml',
-      specToml(project.repo.dir, `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, 'flood-agent'))}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`),
+      specToml(
+        project.repo.dir,
+        `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(FIXTURE_BIN, 'flood-agent'))}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`,
+      ),
     );
     result = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     const runsDir = join(project.repo.dir, '.bestof', 'runs');
@@ -53,7 +56,10 @@ describe('an agent that prints 50 MB of output', () => {
 
   it('records a few KB of events: the start of the flood, a line that says how much was left out, and the last line', () => {
     expect(statSync(join(runDir, 'events.jsonl')).size).toBeLessThan(2 * MB);
-    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as EventLine);
+    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as EventLine);
     const activity = events.filter((e) => e.type === 'candidate.activity').map((e) => String(e.text));
     expect(activity[0]).toBe('starting the build');
     // The note and the agent's last line end the call (the last line after the note when it was held, as it is unless a window ends just before it).
@@ -62,7 +68,7 @@ describe('an agent that prints 50 MB of output', () => {
     expect(activity.filter((text) => text.includes('not recorded here'))).toHaveLength(1);
   });
 
-  it('keeps bestof\'s own output short', () => {
+  it("keeps bestof's own output short", () => {
     expect(result.stdout.length).toBeLessThan(MB);
     expect(result.stdout).toContain('lines of output not recorded here');
   });
@@ -109,7 +115,12 @@ describe('an agent that prints a burst, then goes quiet', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const runDir = join(runsDir, readdirSync(runsDir)[0] as string);
-    const activity = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as EventLine).filter((e) => e.type === 'candidate.activity').map((e) => e.text);
+    const activity = readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as EventLine)
+      .filter((e) => e.type === 'candidate.activity')
+      .map((e) => e.text);
     // The burst, then the newest line of the window, recorded while the agent waited for it.
     expect(activity.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => `quick line ${i + 1}`));
     expect(activity[50]).toBe('quick line 100');
@@ -155,7 +166,8 @@ describe('ls and show on a run with a huge event log', () => {
     // A log of an older bestof, one event per line of agent output.
     const fd = openSync(join(runDir, 'events.jsonl'), 'a');
     const t = head[1]?.t ?? '';
-    const line = (i: number): string => `${JSON.stringify({ t, type: 'candidate.activity', candidate: 'c1', iteration: 1, text: `line ${i} ${'x'.repeat(100)}` } satisfies RunEvent)}\n`;
+    const line = (i: number): string =>
+      `${JSON.stringify({ t, type: 'candidate.activity', candidate: 'c1', iteration: 1, text: `line ${i} ${'x'.repeat(100)}` } satisfies RunEvent)}\n`;
     let written = 0;
     for (let i = 0; written < 100 * MB; ) {
       const block = Array.from({ length: 1000 }, () => line(i++)).join('');

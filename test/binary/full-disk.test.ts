@@ -88,7 +88,13 @@ describe.runIf(process.platform === 'linux')('a run folder on a disk that fills 
     // 40 files of 25 KB: 1 MB, on a disk of 300 KB.
     for (let i = 0; i < 40; i++) project.repo.write(`data/f${i}.txt`, `${'z'.repeat(25_000)}\n`);
     project.repo.commitAll('data');
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside('idle.toml', '[[steps]]\nsay = "hello"\n'))}\n[select]\nmerge = "branch"\n`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside('idle.toml', '[[steps]]\nsay = "hello"\n'))}\n[select]\nmerge = "branch"\n`,
+      ),
+    );
     const out = project.writeOutside('out', '');
     const script = [
       `mount -t tmpfs -o size=300k tmpfs ${JSON.stringify(project.worktreesDir)} || exit 90`,
@@ -101,7 +107,9 @@ describe.runIf(process.platform === 'linux')('a run folder on a disk that fills 
     expect(namespace.status, `unshare -rm and a tmpfs mount are needed here: ${namespace.stderr}`).toBe(0);
     const ran = readFileSync(`${out}.run`, 'utf8');
     expect(readFileSync(`${out}.run-code`, 'utf8').trim(), ran).toBe('4');
-    expect(ran).toMatch(/c1 setup failed: cannot create worktree \S+ on branch \S+ from \w+: the disk of \S+ is full \(No space left on device: \d+ KiB free\): make room there, or set BESTOF_WORKTREES_DIR to a folder on a disk with room; git said: checkout failed: unable to write file/);
+    expect(ran).toMatch(
+      /c1 setup failed: cannot create worktree \S+ on branch \S+ from \w+: the disk of \S+ is full \(No space left on device: \d+ KiB free\): make room there, or set BESTOF_WORKTREES_DIR to a folder on a disk with room; git said: checkout failed: unable to write file/,
+    );
     expect(ran).not.toContain('tried 3 times');
   });
 });

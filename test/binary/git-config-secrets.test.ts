@@ -61,20 +61,20 @@ afterAll(() => {
   if (!process.env.KEEP_TEST_DIRS) project?.cleanup();
 });
 
-describe('a run whose agent leaks the git config\'s password, token and credential store', () => {
+describe("a run whose agent leaks the git config's password, token and credential store", () => {
   it('finishes with the fix merged', () => {
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as ReportJson).winner).toBe('c1');
     expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
   });
 
-  it('prints none of them, and the agent\'s bare line is there, redacted by name', () => {
+  it("prints none of them, and the agent's bare line is there, redacted by name", () => {
     expect(result.stderr).toContain('bare: <redacted:git-config:remote.origin.url> <redacted:git-config:http.extraheader> <redacted:git-credentials:');
     expect(leaked(result.stdout)).toEqual([]);
     expect(leaked(result.stderr)).toEqual([]);
   });
 
-  it('records none of them: events.jsonl, state.json, report.json, report.md, report.html, the call\'s output.log', () => {
+  it("records none of them: events.jsonl, state.json, report.json, report.md, report.html, the call's output.log", () => {
     const files = filesUnder(runDir).map((file) => relative(runDir, file));
     for (const file of ['events.jsonl', 'state.json', 'report.json', 'report.md', 'report.html']) expect(files).toContain(file);
     expect(files.some((file) => file.endsWith('output.log'))).toBe(true);
@@ -89,7 +89,9 @@ describe('a run whose agent leaks the git config\'s password, token and credenti
     for (const file of ['leaked-config.txt', 'leaked-store.txt', 'bare.txt']) expect(committed).not.toContain(file);
     expect(leaked(project.repo.git('log', '-p', '--all', '--binary'))).toEqual([]);
     // Only the user's own config holds them: no object of the repository does.
-    const objects = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: project.repo.dir, maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
+    const objects = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: project.repo.dir, maxBuffer: 256 * 1024 * 1024 }).toString(
+      'latin1',
+    );
     expect(leaked(objects)).toEqual([]);
     expect(result.stderr).toMatch(/leaked-config\.txt.*holds the value of git-config:/);
   });

@@ -31,26 +31,32 @@ function oldGitFolder(): string {
 
 function spec(): string {
   const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-  return project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n`));
+  return project.writeOutside(
+    'spec.toml',
+    specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n`),
+  );
 }
 
 describe('a repository git refuses', () => {
   // Only root can give the repository to another user (the tests run as root in CI).
-  it.runIf(process.getuid?.() === 0)("one of another user's (git's dubious ownership): validate says so and how to trust it, not 'not a git repository'", async () => {
-    project = makeProject();
-    const specPath = spec();
-    chownSync(project.repo.dir, 65534, 65534);
-    try {
-      const result = await runCli(['validate', specPath], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
-      expect(result.stderr).toContain(
-        `repo: git refuses to work in ${project.repo.dir}: the repository belongs to another user (git's "dubious ownership" check); if you trust it, run \`git config --global --add safe.directory '${project.repo.dir}'\``,
-      );
-      expect(result.stderr).not.toContain('not a git repository');
-      expect(result.code).toBe(2);
-    } finally {
-      chownSync(project.repo.dir, 0, 0);
-    }
-  });
+  it.runIf(process.getuid?.() === 0)(
+    "one of another user's (git's dubious ownership): validate says so and how to trust it, not 'not a git repository'",
+    async () => {
+      project = makeProject();
+      const specPath = spec();
+      chownSync(project.repo.dir, 65534, 65534);
+      try {
+        const result = await runCli(['validate', specPath], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+        expect(result.stderr).toContain(
+          `repo: git refuses to work in ${project.repo.dir}: the repository belongs to another user (git's "dubious ownership" check); if you trust it, run \`git config --global --add safe.directory '${project.repo.dir}'\``,
+        );
+        expect(result.stderr).not.toContain('not a git repository');
+        expect(result.code).toBe(2);
+      } finally {
+        chownSync(project.repo.dir, 0, 0);
+      }
+    },
+  );
 });
 
 describe('the git on PATH', () => {

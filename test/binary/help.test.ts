@@ -55,7 +55,9 @@ describe('the commands table', () => {
   });
 
   it('refuses an option a command parses but its help does not describe (or describes as taken apart from the parser)', () => {
-    expect(() => parseCommandArgs('show', [], { json: { type: 'boolean' }, colour: { type: 'boolean' } })).toThrow(/bug: `bestof show` parses --colour but its help does not describe it/);
+    expect(() => parseCommandArgs('show', [], { json: { type: 'boolean' }, colour: { type: 'boolean' } })).toThrow(
+      /bug: `bestof show` parses --colour but its help does not describe it/,
+    );
     expect(() => parseCommandArgs('show', [], { html: { type: 'boolean' } })).toThrow(/bug: `bestof show` parses --html/);
   });
 
@@ -156,14 +158,17 @@ describe('exit codes', () => {
     for (const entry of EXIT_CODE_WORDS) expect(help).toContain(entry.command ? `${entry.command}: 1 ${entry.words}` : `${entry.code} ${entry.words}`);
     const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('## How a run works'));
-    for (const entry of EXIT_CODE_WORDS.filter((e) => e.command === undefined)) expect(table, `README's exit codes table: ${entry.code}`).toMatch(new RegExp(`^\\| ${entry.code} \\|`, 'm'));
+    for (const entry of EXIT_CODE_WORDS.filter((e) => e.command === undefined))
+      expect(table, `README's exit codes table: ${entry.code}`).toMatch(new RegExp(`^\\| ${entry.code} \\|`, 'm'));
     expect(table).toContain('`bestof clean` exits 1 when it kept a worktree');
   });
 });
 
 describe('the docs line', () => {
-  it("names the README of this copy of bestof by its full path (the file exists), not a bare README.md that means nothing after `npm install -g`", () => {
-    const line = mainHelp().split('\n').find((l) => l.startsWith('Docs: '));
+  it('names the README of this copy of bestof by its full path (the file exists), not a bare README.md that means nothing after `npm install -g`', () => {
+    const line = mainHelp()
+      .split('\n')
+      .find((l) => l.startsWith('Docs: '));
     const path = line?.slice('Docs: '.length) ?? '';
     expect(path).toBe(join(PROJECT_ROOT, 'README.md'));
     expect(readFileSync(path, 'utf8')).toMatch(/^# bestof/);

@@ -40,7 +40,13 @@ exec ${JSON.stringify(REAL_GIT)} "$@"
 
 async function runTwo(faultBin: string, merge = 'merge') {
   const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-  const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "${merge}"\n`));
+  const spec = project.writeOutside(
+    'spec.toml',
+    specToml(
+      project.repo.dir,
+      `[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "${merge}"\n`,
+    ),
+  );
   return runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${faultBin}:${process.env.PATH ?? ''}` } });
 }
 
@@ -82,11 +88,24 @@ describe('a candidate stopped after its commit, before the commit is kept (an in
    * then, and only its branch holds it (the kept ref comes after the scoring).
    */
   async function runWithDetach(onDetach: string): Promise<{ result: Awaited<ReturnType<typeof runCli>>; runId: string }> {
-    const git = project.writeOutside('fault-bin/git', `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then\n${onDetach}\nfi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`);
+    const git = project.writeOutside(
+      'fault-bin/git',
+      `#!/bin/bash\nif [[ " $* " == *" update-ref --no-deref HEAD "* ]]; then\n${onDetach}\nfi\nexec ${JSON.stringify(REAL_GIT)} "$@"\n`,
+    );
     chmodSync(git, 0o755);
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`));
-    const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: `${join(git, '..')}:${process.env.PATH ?? ''}` } });
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`,
+      ),
+    );
+    const result = await runCli(['run', spec], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      env: { PATH: `${join(git, '..')}:${process.env.PATH ?? ''}` },
+    });
     return { result, runId: readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string };
   }
 

@@ -25,33 +25,37 @@ interface Kept {
 }
 
 describe('bestof init on a real repo', () => {
-  it.each<FixtureKind>(['node', 'python', 'rust', 'go', 'make'])('a %s repo: the spec loads as written, and every check it wrote passes on the repo as it is', async (kind) => {
-    const r = repo(REPO_FIXTURES[kind]);
-    const home = tempDir();
-    // Go and cargo caches in a temp folder, never the user's.
-    const env = { GOCACHE: join(home, 'go-cache'), GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod', CARGO_TARGET_DIR: join(home, 'target') };
-    const init = await runCli(['init'], { cwd: r.dir, env });
-    expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`wrote ${join(r.dir, 'bestof.toml')}\nfound ${kind}:`);
-    expect(init.stdout).toMatch(/; protected: \d+ names of files that change what the test runner runs \(\*\*\/[^,]+, \*\*\/[^,)]+(, \.\.\.)?\)/);
-    const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
-    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
-    // Every frozen pattern is one the plan accepts: it matches a file of HEAD (src/engine/plan/plan.ts);
-    // the names to keep out are under protected.
-    const frozen = loaded.value.spec.checks.frozen;
-    const matching = await globsMatching(r.dir, 'HEAD', frozen);
-    expect(frozen.filter((glob) => !matching.has(glob))).toEqual([]);
-    expect(loaded.value.spec.checks.protected.length).toBeGreaterThan(0);
-    // And editable, where it found the code's folder: each pattern matches too, or the plan would refuse it.
-    const editable = loaded.value.spec.checks.editable;
-    expect(editable.length > 0, JSON.stringify(editable)).toBe(kind !== 'make');
-    const editableMatching = await globsMatching(r.dir, 'HEAD', editable);
-    expect(editable.filter((glob) => !editableMatching.has(glob))).toEqual([]);
-    for (const check of loaded.value.spec.checks.items) {
-      const ran = spawnSync('sh', ['-c', check.command], { cwd: r.dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 300_000 });
-      expect(ran.status, `${check.command}: ${ran.stdout}${ran.stderr}`).toBe(0);
-    }
-  }, 600_000);
+  it.each<FixtureKind>(['node', 'python', 'rust', 'go', 'make'])(
+    'a %s repo: the spec loads as written, and every check it wrote passes on the repo as it is',
+    async (kind) => {
+      const r = repo(REPO_FIXTURES[kind]);
+      const home = tempDir();
+      // Go and cargo caches in a temp folder, never the user's.
+      const env = { GOCACHE: join(home, 'go-cache'), GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod', CARGO_TARGET_DIR: join(home, 'target') };
+      const init = await runCli(['init'], { cwd: r.dir, env });
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).toContain(`wrote ${join(r.dir, 'bestof.toml')}\nfound ${kind}:`);
+      expect(init.stdout).toMatch(/; protected: \d+ names of files that change what the test runner runs \(\*\*\/[^,]+, \*\*\/[^,)]+(, \.\.\.)?\)/);
+      const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
+      if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+      // Every frozen pattern is one the plan accepts: it matches a file of HEAD (src/engine/plan/plan.ts);
+      // the names to keep out are under protected.
+      const frozen = loaded.value.spec.checks.frozen;
+      const matching = await globsMatching(r.dir, 'HEAD', frozen);
+      expect(frozen.filter((glob) => !matching.has(glob))).toEqual([]);
+      expect(loaded.value.spec.checks.protected.length).toBeGreaterThan(0);
+      // And editable, where it found the code's folder: each pattern matches too, or the plan would refuse it.
+      const editable = loaded.value.spec.checks.editable;
+      expect(editable.length > 0, JSON.stringify(editable)).toBe(kind !== 'make');
+      const editableMatching = await globsMatching(r.dir, 'HEAD', editable);
+      expect(editable.filter((glob) => !editableMatching.has(glob))).toEqual([]);
+      for (const check of loaded.value.spec.checks.items) {
+        const ran = spawnSync('sh', ['-c', check.command], { cwd: r.dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 300_000 });
+        expect(ran.status, `${check.command}: ${ran.stdout}${ran.stderr}`).toBe(0);
+      }
+    },
+    600_000,
+  );
 
   /**
    * Ways past a starter that init has closed, each tried by hand first: an adversary next to an
@@ -116,7 +120,11 @@ PY`;
   }
 
   /** A run of the cheater (c1: a tie goes to it but for a smaller diff) and the honest agent (c2) with these frozen, protected and checks. */
-  async function race(setup: Awaited<ReturnType<typeof initAndAgents>>, k: Kept, items: readonly { name: string; command: string; score: number }[]): Promise<ReportJson> {
+  async function race(
+    setup: Awaited<ReturnType<typeof initAndAgents>>,
+    k: Kept,
+    items: readonly { name: string; command: string; score: number }[],
+  ): Promise<ReportJson> {
     const { r, env, agents } = setup;
     const spec = join(agents, 'spec.toml');
     writeFileSync(
@@ -144,35 +152,78 @@ PY`;
   const candidate = (report: ReportJson, id: string) => report.candidates.find((c) => c.id === id);
 
   it.each([
-    { cheat: 'adds an empty file named `test` (make then finds its target up to date)', files: SIMPLE, fix: MAKE_FIX, script: ': > test', paths: ['test'], without: unprotected('test') },
-    { cheat: 'adds an empty file named as a target `test` depends on', files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' }, fix: MAKE_FIX, script: ': > test-unit', paths: ['test-unit'], without: unprotected('test-unit') },
-    { cheat: 'rewrites the script the make recipe runs to `exit 0`', files: SIMPLE, fix: MAKE_FIX, script: "echo 'exit 0' > run-tests.sh", paths: ['run-tests.sh'], without: unfrozen('run-tests.sh') },
-    { cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)", files: GO_REPO, fix: GO_FIX, script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod", paths: ['calc/go.mod'], without: unprotected('**/go.mod') },
+    {
+      cheat: 'adds an empty file named `test` (make then finds its target up to date)',
+      files: SIMPLE,
+      fix: MAKE_FIX,
+      script: ': > test',
+      paths: ['test'],
+      without: unprotected('test'),
+    },
+    {
+      cheat: 'adds an empty file named as a target `test` depends on',
+      files: { ...MAKE_REPO, Makefile: 'test: test-unit\n\ntest-unit:\n\tsh run-tests.sh\n' },
+      fix: MAKE_FIX,
+      script: ': > test-unit',
+      paths: ['test-unit'],
+      without: unprotected('test-unit'),
+    },
+    {
+      cheat: 'rewrites the script the make recipe runs to `exit 0`',
+      files: SIMPLE,
+      fix: MAKE_FIX,
+      script: "echo 'exit 0' > run-tests.sh",
+      paths: ['run-tests.sh'],
+      without: unfrozen('run-tests.sh'),
+    },
+    {
+      cheat: "adds a go.mod in the failing package's folder (`go test ./...` then skips it)",
+      files: GO_REPO,
+      fix: GO_FIX,
+      script: "printf 'module example.com/m/calc\\n\\ngo 1.19\\n' > calc/go.mod",
+      paths: ['calc/go.mod'],
+      without: unprotected('**/go.mod'),
+    },
     // The marks of pytest 8 and later (pyvenv.cfg) and of pytest 7 (bin/activate), so that the cheat works with either.
-    { cheat: "marks the failing tests' folder as a virtual environment (pytest never collects from one)", files: PYTHON_REPO, fix: PYTHON_FIX, script: ': > calc/pyvenv.cfg; mkdir -p calc/bin; : > calc/bin/activate', paths: ['calc/bin/activate', 'calc/pyvenv.cfg'], without: (k: Kept) => unprotected('**/bin/activate*')(unprotected('**/pyvenv.cfg')(k)) },
-  ])('a candidate that $cheat gains nothing with the checks init wrote', async ({ files, fix, script, paths, without }) => {
-    const setup = await initAndAgents(files, script, fix);
-    const { frozen, protected: kept, items } = setup.checks;
-    expect(without({ frozen, protected: kept }), 'the name that holds it off is in the spec').not.toEqual({ frozen, protected: kept });
+    {
+      cheat: "marks the failing tests' folder as a virtual environment (pytest never collects from one)",
+      files: PYTHON_REPO,
+      fix: PYTHON_FIX,
+      script: ': > calc/pyvenv.cfg; mkdir -p calc/bin; : > calc/bin/activate',
+      paths: ['calc/bin/activate', 'calc/pyvenv.cfg'],
+      without: (k: Kept) => unprotected('**/bin/activate*')(unprotected('**/pyvenv.cfg')(k)),
+    },
+  ])(
+    'a candidate that $cheat gains nothing with the checks init wrote',
+    async ({ files, fix, script, paths, without }) => {
+      const setup = await initAndAgents(files, script, fix);
+      const { frozen, protected: kept, items } = setup.checks;
+      expect(without({ frozen, protected: kept }), 'the name that holds it off is in the spec').not.toEqual({ frozen, protected: kept });
 
-    const guarded = await race(setup, { frozen, protected: kept }, items);
-    expect(guarded.winner).toBe('c2');
-    expect(candidate(guarded, 'c2')?.score).toBe(100);
-    expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path).sort()).toEqual(paths);
-    expect(candidate(guarded, 'c1')?.score).toBeLessThan(100);
+      const guarded = await race(setup, { frozen, protected: kept }, items);
+      expect(guarded.winner).toBe('c2');
+      expect(candidate(guarded, 'c2')?.score).toBe(100);
+      expect(
+        candidate(guarded, 'c1')
+          ?.tamperedPaths.map((t) => t.path)
+          .sort(),
+      ).toEqual(paths);
+      expect(candidate(guarded, 'c1')?.score).toBeLessThan(100);
 
-    // Without that name, the cheat scores as the honest fix does, unflagged: with an `editable` that
-    // covers every path, which exempts the test runners' files bestof keeps by itself too
-    // (src/checks/runner-defaults.ts: a go.mod in a folder, a pyvenv.cfg).
-    const open = await race(setup, { ...without({ frozen, protected: kept }), editable: ['**'] }, items);
-    expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
-    expect(candidate(open, 'c2')).toMatchObject({ score: 100 });
-  }, 180_000);
+      // Without that name, the cheat scores as the honest fix does, unflagged: with an `editable` that
+      // covers every path, which exempts the test runners' files bestof keeps by itself too
+      // (src/checks/runner-defaults.ts: a go.mod in a folder, a pyvenv.cfg).
+      const open = await race(setup, { ...without({ frozen, protected: kept }), editable: ['**'] }, items);
+      expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
+      expect(candidate(open, 'c2')).toMatchObject({ score: 100 });
+    },
+    180_000,
+  );
 
   // Not a name init writes: the checks' Python reads and writes its bytecode in the checks' own HOME
   // (PYTHONPYCACHEPREFIX, src/engine/scoring/score.ts), so a __pycache__ in the worktree is never loaded.
   // Committed bytecode is not a broken rule (an honest agent that ran pytest may commit some too): nothing is flagged.
-  it("a candidate that commits the bytecode of a gutted copy of an unchanged test (pytest would load it from __pycache__) gains nothing", async () => {
+  it('a candidate that commits the bytecode of a gutted copy of an unchanged test (pytest would load it from __pycache__) gains nothing', async () => {
     const setup = await initAndAgents(PYTHON_REPO, FORGE_PYC, PYTHON_FIX);
     const { frozen, protected: kept, items } = setup.checks;
     const guarded = await race(setup, { frozen, protected: kept }, items);
@@ -180,7 +231,11 @@ PY`;
     expect(candidate(guarded, 'c1')).toMatchObject({ score: 0, tampered: false });
 
     // A check that drops the variable loads the committed bytecode, and the bug passes.
-    const open = await race(setup, { frozen, protected: kept }, items.map((check) => ({ ...check, command: `env -u PYTHONPYCACHEPREFIX ${check.command}` })));
+    const open = await race(
+      setup,
+      { frozen, protected: kept },
+      items.map((check) => ({ ...check, command: `env -u PYTHONPYCACHEPREFIX ${check.command}` })),
+    );
     expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
   }, 180_000);
 
@@ -193,7 +248,7 @@ PY`;
       'tests/expected.txt': 'ok\n',
     };
     const cheat = "printf 'tests/expected.txt text eol=crlf\\n' > .gitattributes; printf 'ok\\r\\n' > tests/expected.txt";
-    const setup = await initAndAgents(files, cheat, "echo \"printf 'ok\\\\n'\" > prog.sh");
+    const setup = await initAndAgents(files, cheat, 'echo "printf \'ok\\\\n\'" > prog.sh');
     const { frozen, protected: kept, items } = setup.checks;
     // Not a name of init's: the run keeps every .gitattributes as in base (src/checks/frozen.ts GIT_ATTRIBUTES).
     expect(kept.join()).not.toContain('gitattributes');

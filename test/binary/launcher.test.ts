@@ -24,7 +24,10 @@ function fakePackage(ages: { bundle: number | null; compiled: number | null }): 
   copyFileSync(BESTOF_BIN, join(dir, 'bin', 'bestof.js'));
   copyFileSync(join(PROJECT_ROOT, 'bin', 'compile-cache.js'), join(dir, 'bin', 'compile-cache.js'));
   const now = Date.now() / 1000;
-  for (const [name, folder, age] of [['bundle', 'bundle', ages.bundle], ['compiled', 'cli', ages.compiled]] as const) {
+  for (const [name, folder, age] of [
+    ['bundle', 'bundle', ages.bundle],
+    ['compiled', 'cli', ages.compiled],
+  ] as const) {
     if (age === null) continue;
     mkdirSync(join(dir, 'dist', folder), { recursive: true });
     const file = join(dir, 'dist', folder, name === 'bundle' ? 'main.cjs' : 'main.js');
@@ -51,14 +54,20 @@ describe('bin/bestof.js', () => {
     const dir = fakePackage({ bundle: 10, compiled: 60 });
     // Node 20 has no module.enableCompileCache: a stand-in, put there before the launcher runs, says whether, when and where it was called.
     const standIn = `data:text/javascript,${encodeURIComponent("import m from 'node:module'; m.enableCompileCache = (dir) => console.log(`compile cache on, in ${dir}`);")}`;
-    const withStandIn = (env: NodeJS.ProcessEnv): string[] => execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8', env }).trim().split('\n');
+    const withStandIn = (env: NodeJS.ProcessEnv): string[] =>
+      execFileSync(process.execPath, ['--import', standIn, join(dir, 'bin', 'bestof.js')], { encoding: 'utf8', env })
+        .trim()
+        .split('\n');
     // NODE_COMPILE_CACHE set: Node's own reading of it (no folder given).
     expect(withStandIn(envOf(dir))).toEqual(['compile cache on, in undefined', 'bundle']);
     // Else the user's cache folder, never Node's default in the shared /tmp.
     const { NODE_COMPILE_CACHE: _unset, ...env } = envOf(dir);
     const xdg = join(dir, 'xdg-cache');
     expect(withStandIn({ ...env, XDG_CACHE_HOME: xdg })).toEqual([`compile cache on, in ${xdg}/bestof/compile-cache`, 'bundle']);
-    expect(withStandIn({ ...env, XDG_CACHE_HOME: '', HOME: join(dir, 'home') })).toEqual([`compile cache on, in ${join(dir, 'home')}/.cache/bestof/compile-cache`, 'bundle']);
+    expect(withStandIn({ ...env, XDG_CACHE_HOME: '', HOME: join(dir, 'home') })).toEqual([
+      `compile cache on, in ${join(dir, 'home')}/.cache/bestof/compile-cache`,
+      'bundle',
+    ]);
     // And with this Node's own (none on Node 20, the real cache on 22.1 and later).
     expect(launch(dir)).toBe('bundle');
   });
@@ -79,10 +88,16 @@ describe('bin/bestof.js', () => {
     const out = join(makeTempDir('bestof-launcher-'), 'modules.json');
     made.push(join(out, '..'));
     const listModules = pathToFileURL(join(PROJECT_ROOT, 'scripts', 'list-modules.mjs')).href;
-    execFileSync(process.execPath, [BESTOF_BIN, '--version'], { env: { ...process.env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: `--import=${listModules}` }, encoding: 'utf8' });
+    execFileSync(process.execPath, [BESTOF_BIN, '--version'], {
+      env: { ...process.env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: `--import=${listModules}` },
+      encoding: 'utf8',
+    });
     const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
     const dist = pathToFileURL(join(PROJECT_ROOT, 'dist')).href;
-    expect(modules, 'bin/bestof.js did not start dist/bundle/main.cjs: is the bundle older than dist/cli/main.js (a `tsc` alone)? `npm run build` makes both').toContain(`${dist}/bundle/main.cjs`);
+    expect(
+      modules,
+      'bin/bestof.js did not start dist/bundle/main.cjs: is the bundle older than dist/cli/main.js (a `tsc` alone)? `npm run build` makes both',
+    ).toContain(`${dist}/bundle/main.cjs`);
     expect(modules.filter((url) => url.startsWith(`${dist}/`) && !url.startsWith(`${dist}/bundle/`))).toEqual([]);
   });
 });

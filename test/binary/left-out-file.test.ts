@@ -20,11 +20,16 @@ describe('a tracked file the commit leaves out', () => {
     const agent = `${FIX_SCRIPT}\n[[steps]]\nwrite = "README.md"\ncontent = "${big}\\n"\n`;
     const readmeCheck = `\n[[checks.items]]\nname = "readme"\ncommand = 'test "$(cat README.md)" = "# project"'\nscore = 10\ntimeout = "60s"\n`;
     const body = `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(project.writeOutside('agent.toml', agent))}\n${ADD_CHECKS}${readmeCheck}\n[git]\nmax_file_size = "1KB"\n\n[select]\nmerge = "branch"\n`;
-    const result = await runCli(['run', project.writeOutside('spec.toml', specToml(project.repo.dir, body))], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    const result = await runCli(['run', project.writeOutside('spec.toml', specToml(project.repo.dir, body))], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+    });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout + result.stderr).toMatch(/README\.md/);
     const runs = join(project.repo.dir, '.bestof', 'runs');
-    const report = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0] as string, 'report.json'), 'utf8')) as { candidates: { id: string; score: number; commit: string }[] };
+    const report = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0] as string, 'report.json'), 'utf8')) as {
+      candidates: { id: string; score: number; commit: string }[];
+    };
     expect(report.candidates.map((c) => [c.id, c.score])).toEqual([['c1', 20]]);
     expect(project.repo.git('show', `${report.candidates[0]?.commit}:README.md`)).toBe('# project');
   });

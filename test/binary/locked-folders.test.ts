@@ -43,7 +43,7 @@ mkdir -p cache && echo built > cache/out.log
 chmod 555 .
 `;
 
-describe('folders the agent left without their owner\'s permissions (bestof as a user without root)', () => {
+describe("folders the agent left without their owner's permissions (bestof as a user without root)", () => {
   it.runIf(CAN_RUN_AS_USER)(
     'are committed, scored, put back and deleted: each candidate is scored with every file it wrote, and nothing is left on disk',
     async () => {

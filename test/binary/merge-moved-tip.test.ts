@@ -93,7 +93,10 @@ describe('a merge into a branch that moved past base', () => {
     expect(second.report.candidates[0]?.score).toBe(10);
     expect(second.stdout).toContain('main had moved 2 commits past base since the run started: the merge was checked on the new tip: 20/20');
     const finished = mergeFinished(second);
-    expect(finished).toMatchObject({ ok: true, onto: { tip: afterFirst, commitsPastBase: 2, checked: { score: 20, maxScore: 20, failedChecks: [], lost: [] } } });
+    expect(finished).toMatchObject({
+      ok: true,
+      onto: { tip: afterFirst, commitsPastBase: 2, checked: { score: 20, maxScore: 20, failedChecks: [], lost: [] } },
+    });
     // main moved by the merge onto the first run's merge; both changes are on it, the checkout clean.
     expect(project.repo.git('rev-parse', 'main^1')).toBe(afterFirst);
     expect(project.repo.git('show', 'main:src/add.mjs')).toContain('a + b');
@@ -105,7 +108,7 @@ describe('a merge into a branch that moved past base', () => {
     expectNoCheckerLeft(second);
   });
 
-  it('a user commit after base that, with the winner\'s fix, fails a check it passed: main is not moved, exit 3, the branch kept', async () => {
+  it("a user commit after base that, with the winner's fix, fails a check it passed: main is not moved, exit 3, the branch kept", async () => {
     project = makeProject();
     // add() is to use toNumber() of src/num.mjs; the user renames it after base, in another file than
     // the one the winner changes: no conflict for git, a broken import for node.
@@ -120,10 +123,15 @@ content = "import { toNumber } from './num.mjs';\\nexport const add = (a, b) => 
 `;
     const run = await runFrom(base, 'fix', fix);
     expect(run.code, run.stdout).toBe(3);
-    expect(run.stdout).toContain('main had moved 1 commit past base since the run started: the merge onto the new tip fails tests (which c1 passed), so main was not moved');
+    expect(run.stdout).toContain(
+      'main had moved 1 commit past base since the run started: the merge onto the new tip fails tests (which c1 passed), so main was not moved',
+    );
     expect(run.stdout).toContain(`merge it by hand with \`git merge bestof/${run.runId}/c1\``);
     const finished = mergeFinished(run);
-    expect(finished).toMatchObject({ ok: false, onto: { tip: userCommit, commitsPastBase: 1, checked: { score: 0, failedChecks: ['tests', 'sub'], lost: ['tests'] } } });
+    expect(finished).toMatchObject({
+      ok: false,
+      onto: { tip: userCommit, commitsPastBase: 1, checked: { score: 0, failedChecks: ['tests', 'sub'], lost: ['tests'] } },
+    });
     expect(run.report.merge?.ok).toBe(false);
     // main, the checkout and the winner's branch and kept ref are as they were.
     expect(project.repo.git('rev-parse', 'main')).toBe(userCommit);

@@ -15,12 +15,19 @@ async function runWithMerge(mode: string, extra = '', env: Record<string, string
   const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
   const spec = project.writeOutside(
     'spec.toml',
-    specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "${mode}"\n${extra}`),
+    specToml(
+      project.repo.dir,
+      `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "${mode}"\n${extra}`,
+    ),
   );
   return runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env });
 }
 
-function report(): { merge: { ok: boolean; message: string; commit?: string } | null; winner: string | null; candidates: { branch: string; commit: string }[] } {
+function report(): {
+  merge: { ok: boolean; message: string; commit?: string } | null;
+  winner: string | null;
+  candidates: { branch: string; commit: string }[];
+} {
   const runsDir = join(project.repo.dir, '.bestof', 'runs');
   return JSON.parse(readFileSync(join(runsDir, readdirSync(runsDir)[0] as string, 'report.json'), 'utf8'));
 }
@@ -47,14 +54,14 @@ describe('[select] merge', () => {
     expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
   });
 
-  it('ff: the branch moves to the winner\'s commit', async () => {
+  it("ff: the branch moves to the winner's commit", async () => {
     project = makeProject();
     expect((await runWithMerge('ff')).code).toBe(0);
     const winner = report().candidates[0];
     expect(project.repo.git('rev-parse', 'HEAD')).toBe(winner?.commit);
   });
 
-  it('branch and none: the checkout does not move, the winner\'s branch stays', async () => {
+  it("branch and none: the checkout does not move, the winner's branch stays", async () => {
     for (const mode of ['branch', 'none']) {
       project = makeProject();
       const before = project.repo.git('rev-parse', 'HEAD');
@@ -67,7 +74,7 @@ describe('[select] merge', () => {
     }
   });
 
-  it('refuses to merge into a dirty checkout, touches nothing, leaves the winner\'s branch and exits 3', async () => {
+  it("refuses to merge into a dirty checkout, touches nothing, leaves the winner's branch and exits 3", async () => {
     project = makeProject();
     const before = project.repo.git('rev-parse', 'HEAD');
     project.repo.write('README.md', '# my own unsaved edit\n');
@@ -89,7 +96,10 @@ describe('[select] merge', () => {
     const origin = join(project.writeOutside('origin/.keep', ''), '..', 'repo.git');
     execFileSync('git', ['init', '--quiet', '--bare', origin]);
     project.repo.git('remote', 'add', 'origin', origin);
-    const gh = project.writeOutside('bin/gh', '#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "GraphQL: could not create the pull request" >&2\nexit 1\n');
+    const gh = project.writeOutside(
+      'bin/gh',
+      '#!/bin/sh\nif [ "$1" = auth ]; then exit 0; fi\necho "GraphQL: could not create the pull request" >&2\nexit 1\n',
+    );
     execFileSync('chmod', ['+x', gh]);
     const result = await runWithMerge('pr', '', { PATH: `${join(gh, '..')}:${process.env.PATH ?? ''}` });
     expect(result.code, result.stdout + result.stderr).toBe(3);
@@ -149,7 +159,9 @@ describe('a run killed during or after its merge, then resumed, never merges twi
       const before = project.repo.git('rev-parse', 'HEAD');
       // The user's hook runs inside bestof's merge (a merge into the user's branch runs them): once,
       // it kills bestof (the parent of its git) with SIGKILL and fails, which leaves git's merge half-made.
-      writeFileSync(join(project.repo.dir, '.git', 'hooks', hook), `#!/bin/sh\nrm -f "$0"\nkill -9 "$(cut -d' ' -f4 /proc/$PPID/stat)"\nexit 1\n`, { mode: 0o755 });
+      writeFileSync(join(project.repo.dir, '.git', 'hooks', hook), `#!/bin/sh\nrm -f "$0"\nkill -9 "$(cut -d' ' -f4 /proc/$PPID/stat)"\nexit 1\n`, {
+        mode: 0o755,
+      });
       const first = await runWithMerge(mode);
       expect(first.signal, first.stdout + first.stderr).toBe('SIGKILL');
       expect(project.repo.git('rev-parse', 'HEAD')).toBe(before);
@@ -157,7 +169,9 @@ describe('a run killed during or after its merge, then resumed, never merges twi
       const runId = readdirSync(join(project.repo.dir, '.bestof', 'runs'))[0] as string;
       const resumed = await runCli(['resume', runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
       expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-      expect(resumed.stdout + resumed.stderr).toContain(`into main was cut off half-way when the run was interrupted (your checkout held it, main had not moved); bestof undid it with \`git reset --merge\` and merges again`);
+      expect(resumed.stdout + resumed.stderr).toContain(
+        `into main was cut off half-way when the run was interrupted (your checkout held it, main had not moved); bestof undid it with \`git reset --merge\` and merges again`,
+      );
       expect(project.repo.git('rev-list', '--count', `${before}..HEAD`)).toBe(mode === 'squash' ? '1' : '2');
       expect(project.repo.git('show', 'HEAD:src/add.mjs')).toContain('a + b');
       expect(report().merge).toMatchObject({ ok: true });
@@ -196,13 +210,22 @@ describe('two runs merging into one checkout at once', () => {
       // Each run fixes add() (already fixed after the first pair) and adds a file of its own, so that
       // every run has work to merge and the two never conflict.
       const script = project.writeOutside(`${name}.script.toml`, `${FIX_SCRIPT}\n[[steps]]\nwrite = "${name}.txt"\ncontent = "${name}\\n"\n`);
-      return project.writeOutside(`${name}.toml`, specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(script)}\n${ADD_CHECKS}\n[select]\nmerge = "merge"\n`));
+      return project.writeOutside(
+        `${name}.toml`,
+        specToml(
+          project.repo.dir,
+          `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(script)}\n${ADD_CHECKS}\n[select]\nmerge = "merge"\n`,
+        ),
+      );
     };
     for (let pair = 0; pair < 3; pair++) {
       const before = project.repo.git('rev-parse', 'HEAD');
       const specs = [spec(`a${pair}`), spec(`b${pair}`)];
       const results = await Promise.all(specs.map((s) => runCli(['run', s], { cwd: project.repo.dir, worktreesDir: project.worktreesDir })));
-      expect(results.map((r) => r.code), results.map((r) => r.stdout + r.stderr).join('\n')).toEqual([0, 0]);
+      expect(
+        results.map((r) => r.code),
+        results.map((r) => r.stdout + r.stderr).join('\n'),
+      ).toEqual([0, 0]);
       // Two merge commits on top of `before`, one per run, and both runs' files.
       expect(project.repo.git('rev-list', '--merges', '--count', `${before}..HEAD`)).toBe('2');
       expect(project.repo.git('ls-tree', '--name-only', 'HEAD')).toMatch(new RegExp(`a${pair}\\.txt[\\s\\S]*b${pair}\\.txt`));

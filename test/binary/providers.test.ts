@@ -25,7 +25,9 @@ describe('a real provider in a run', () => {
     );
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(result.stdout).toMatch(/c1 agent: claude 2\.1\.332 \(Claude Code\), model sonnet — .*-p/);
-    const report = readLoopReport(project.repo.dir) as unknown as { candidates: { cli: { version: string; argv: string[]; model: string }; costUsd: number }[] };
+    const report = readLoopReport(project.repo.dir) as unknown as {
+      candidates: { cli: { version: string; argv: string[]; model: string }; costUsd: number }[];
+    };
     const cli = report.candidates[0]?.cli;
     expect(cli?.version).toBe('2.1.332 (Claude Code)');
     expect(cli?.model).toBe('sonnet');

@@ -51,7 +51,10 @@ describe("a run's record format", () => {
     await done;
     const runDir = onlyRunDir(project.repo.dir);
     const runId = runDir.split('/').pop() as string;
-    const started = JSON.parse(readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n')[0] ?? '') as { recordFormat?: number; candidates: { worktree: string }[] };
+    const started = JSON.parse(readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n')[0] ?? '') as {
+      recordFormat?: number;
+      candidates: { worktree: string }[];
+    };
     // What this bestof writes: the format it knows.
     expect(started.recordFormat).toBe(RECORD_FORMAT);
     const worktree = started.candidates[0]?.worktree ?? '';
@@ -64,7 +67,14 @@ describe("a run's record format", () => {
     const newer = `run ${runId} was recorded by a newer bestof (record format ${RECORD_FORMAT + 1}`;
     // send, stop and attach too: a message or a stop written to a channel the newer bestof reads
     // in its own way, or a session looked up in a record this one may misread.
-    for (const command of [['resume', runId], ['show', runId], ['clean', runId], ['send', runId, 'c1', 'hello'], ['stop', runId], ['attach', runId]]) {
+    for (const command of [
+      ['resume', runId],
+      ['show', runId],
+      ['clean', runId],
+      ['send', runId, 'c1', 'hello'],
+      ['stop', runId],
+      ['attach', runId],
+    ]) {
       const refused = await runCli(command, { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
       expect(refused.stderr, command.join(' ')).toContain(newer);
       expect(refused.code, command.join(' ')).toBe(2);

@@ -126,7 +126,7 @@ score = 1
     expect(project.repo.git('show', `${gamerReport?.ref}:scripts/check.sh`)).toContain('exit 0');
   });
 
-  it('keeps going when one agent crashes and another times out; the timed-out agent\'s process tree is gone and its files are committed', async () => {
+  it("keeps going when one agent crashes and another times out; the timed-out agent's process tree is gone and its files are committed", async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const result = await run(
@@ -220,7 +220,10 @@ tie_break = ["cost"]
     project.repo.write('.worktreeinclude', '# copied into every worktree\n../secret.txt\n');
     project.repo.commitAll('add worktreeinclude');
     const result = await run(
-      specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`),
+      specToml(
+        project.repo.dir,
+        `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`,
+      ),
     );
     expect(result.code).toBe(1);
     const [c1] = readReport(project.repo.dir).candidates;
@@ -231,7 +234,9 @@ tie_break = ["cost"]
   it('exits 1 when no candidate can win, and the closing line says why each one cannot', async () => {
     project = makeProject();
     const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
-    const result = await run(specToml(project.repo.dir, `[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}`));
+    const result = await run(
+      specToml(project.repo.dir, `[parallel]\ncandidates = 2\n[provider]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}`),
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('no candidate can win (c1 passed no check, c2 passed no check); what each one committed is kept under refs/bestof/');
     expect(readReport(project.repo.dir).status).toBe('no_winner');
@@ -245,11 +250,17 @@ tie_break = ["cost"]
     );
     const idle = project.writeOutside('idle.toml', IDLE_SCRIPT);
     const result = await run(
-      specToml(project.repo.dir, `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(fixesAndTouchesTests)}\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}`),
+      specToml(
+        project.repo.dir,
+        `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(fixesAndTouchesTests)}\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(idle)}\n${ADD_CHECKS}`,
+      ),
     );
     expect(result.code).toBe(1);
     const report = readReport(project.repo.dir);
-    expect(report.candidates.map((c) => [c.id, c.score])).toEqual([['c1', 10], ['c2', 0]]);
+    expect(report.candidates.map((c) => [c.id, c.score])).toEqual([
+      ['c1', 10],
+      ['c2', 0],
+    ]);
     expect(result.stdout).toContain('no candidate can win (c1 changed frozen paths, c2 passed no check); what each one committed is kept under refs/bestof/');
   });
 

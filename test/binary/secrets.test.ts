@@ -102,7 +102,9 @@ describe('a run whose agent leaks every secret it can', () => {
   it('commits no secret and no oversized file, keeps them out of .git, and says which files it left out', () => {
     const history = project.repo.git('log', '-p', '--all', '--binary');
     expect(leaked(history)).toEqual([]);
-    const objects = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: project.repo.dir, maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
+    const objects = execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: project.repo.dir, maxBuffer: 256 * 1024 * 1024 }).toString(
+      'latin1',
+    );
     expect(leaked(objects)).toEqual([]);
     // No blob of the 4 KB file: its content is 4,096 times "x".
     expect(objects.includes('x'.repeat(4096))).toBe(false);

@@ -30,7 +30,8 @@ const QS_REPO: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'qs', version: '6.0.0', main: 'lib/index.js', scripts: { test: 'nyc tape test/*.js' } }, null, 2)}\n`,
   'lib/index.js': "exports.parse = (s) => Object.fromEntries(s.split('&').map((pair) => pair.split('=')));\n",
   'lib/utils.js': 'exports.decode = (s) => decodeURIComponent(s);\n',
-  'test/parse.js': "const { parse } = require('../lib/index.js');\n\ntest('parse decodes values', (t) => {\n  t.equal(parse('a=b%20c').a, 'b c');\n  t.end();\n});\n",
+  'test/parse.js':
+    "const { parse } = require('../lib/index.js');\n\ntest('parse decodes values', (t) => {\n  t.equal(parse('a=b%20c').a, 'b c');\n  t.end();\n});\n",
   '.gitignore': 'node_modules\n.nyc_output\n',
 };
 
@@ -121,7 +122,7 @@ const candidate = (report: ReportJson, id: string) => report.candidates.find((c)
 /** The files of main's tip. */
 const mainFiles = (r: TempRepo): string[] => execFileSync('git', ['ls-tree', '-r', '--name-only', 'main'], { cwd: r.dir, encoding: 'utf8' }).trim().split('\n');
 
-describe('secure by default: the qs case (an .nycrc that requires a hook of the agent\'s)', () => {
+describe("secure by default: the qs case (an .nycrc that requires a hook of the agent's)", () => {
   it('the fake nyc honours .nycrc: the hook passes the failing tests when nothing keeps it out', () => {
     const { r, env } = qsProject();
     const npm = (): number => {
@@ -149,11 +150,19 @@ describe('secure by default: the qs case (an .nycrc that requires a hook of the 
     const { frozen, protected: kept, editable } = loaded.value.spec.checks;
     expect(editable).toEqual(['lib/**']);
 
-    const { report } = await race(setup, ['cheat', 'honest'], `[checks]\nfrozen = ${JSON.stringify(frozen)}\nprotected = ${JSON.stringify(kept)}\neditable = ${JSON.stringify(editable)}`);
+    const { report } = await race(
+      setup,
+      ['cheat', 'honest'],
+      `[checks]\nfrozen = ${JSON.stringify(frozen)}\nprotected = ${JSON.stringify(kept)}\neditable = ${JSON.stringify(editable)}`,
+    );
     expect(report.winner).toBe('c2');
     expect(candidate(report, 'c2')?.score).toBe(100);
     expect(candidate(report, 'c1')?.score).toBe(0);
-    expect(candidate(report, 'c1')?.tamperedPaths.map((t) => t.path).sort()).toEqual(['.nyc-hook.js', '.nycrc']);
+    expect(
+      candidate(report, 'c1')
+        ?.tamperedPaths.map((t) => t.path)
+        .sort(),
+    ).toEqual(['.nyc-hook.js', '.nycrc']);
     expect(report.merge?.ok).toBe(true);
     expect(mainFiles(setup.r)).not.toContain('.nycrc');
     expect(readFileSync(join(setup.r.dir, 'lib', 'index.js'), 'utf8')).toContain('decode');

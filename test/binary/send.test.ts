@@ -27,17 +27,32 @@ describe('send and stop', () => {
   it('to a finished run: exit 2, the run is over and how it ended, and nothing written', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`,
+      ),
+    );
     expect((await cli(['run', spec])).code).toBe(0);
     const runDir = onlyRunDir(project.repo.dir);
     const runId = runDir.split('/').pop() as string;
     const log = readFileSync(join(runDir, 'events.jsonl'), 'utf8');
 
-    for (const args of [['send', runId, 'c1', 'Use tabs.'], ['send', runId, 'Use tabs.'], ['stop', runId, 'c1'], ['stop', runId]]) {
+    for (const args of [
+      ['send', runId, 'c1', 'Use tabs.'],
+      ['send', runId, 'Use tabs.'],
+      ['stop', runId, 'c1'],
+      ['stop', runId],
+    ]) {
       const result = await cli(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(new RegExp(`^bestof: run ${runId} is over \\(winner c1, finished \\d{4}-[^)]+\\); nothing was (sent|stopped): .*\\(start a new run with \`bestof run\`\\)\\n$`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^bestof: run ${runId} is over \\(winner c1, finished \\d{4}-[^)]+\\); nothing was (sent|stopped): .*\\(start a new run with \`bestof run\`\\)\\n$`,
+        ),
+      );
     }
     expect(channels(runDir)).toEqual([]);
     expect(readFileSync(join(runDir, 'events.jsonl'), 'utf8')).toBe(log);
@@ -56,7 +71,9 @@ describe('send and stop', () => {
 
     const sent = await cli(['send', 'r-int', 'c1', 'Use tabs.']);
     expect(sent.code).toBe(0);
-    expect(sent.stdout).toBe('sent to c1; it goes into the next prompt of each; run r-int is interrupted (no bestof process runs it): it is read when you resume it with `bestof resume r-int`\n');
+    expect(sent.stdout).toBe(
+      'sent to c1; it goes into the next prompt of each; run r-int is interrupted (no bestof process runs it): it is read when you resume it with `bestof resume r-int`\n',
+    );
     expect(channels(runDir)).toEqual(['c1']);
   });
 });

@@ -18,11 +18,12 @@ const { repo, tempDir } = tempRepos();
  * repo, under the hidden /tmp, is visible only through the read-only bind of the link's target),
  * then tries to plant a file in the linked node_modules.
  */
-const AGENT_SCRIPT = "node -e \"require(process.cwd() + '/node_modules/left-pad')\" && sed -i s/a-b/a+b/ src/add.js; echo planted > node_modules/left-pad/planted.js 2>/dev/null; true";
+const AGENT_SCRIPT =
+  'node -e "require(process.cwd() + \'/node_modules/left-pad\')" && sed -i s/a-b/a+b/ src/add.js; echo planted > node_modules/left-pad/planted.js 2>/dev/null; true';
 
 function project(sandbox: 'off' | 'required'): { dir: string; spec: string } {
   const r = repo({
-    'src/add.js': "module.exports = (a, b) => a-b;\n",
+    'src/add.js': 'module.exports = (a, b) => a-b;\n',
     'test/add.test.js': "const pad = require('left-pad');\nconst add = require('../src/add.js');\nif (pad(String(add(2, 5)), 3) !== '007') process.exit(1);\n",
     '.gitignore': 'node_modules\n',
   });
@@ -72,14 +73,17 @@ describe('[setup] link in a run', () => {
     expect(result.stdout + result.stderr).toContain('setup.link: agents run without the sandbox');
   });
 
-  it.skipIf(process.platform !== 'linux')('in the sandbox an agent loads what the link points at and cannot write through it into the repo\'s node_modules', async () => {
-    const probe = await probeSandbox();
-    expect(probe.ok, 'bubblewrap is required by the default tier (docs/development.md)').toBe(true);
-    const p = project('required');
-    const result = await runCli(['run', p.spec, '--no-tui'], { cwd: p.dir, worktreesDir: tempDir() });
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/c1 score 100\/100/);
-    expect(existsSync(join(p.dir, 'node_modules/left-pad/planted.js'))).toBe(false);
-    expect(readFileSync(join(p.dir, 'node_modules/left-pad/index.js'), 'utf8')).toContain('padStart');
-  });
+  it.skipIf(process.platform !== 'linux')(
+    "in the sandbox an agent loads what the link points at and cannot write through it into the repo's node_modules",
+    async () => {
+      const probe = await probeSandbox();
+      expect(probe.ok, 'bubblewrap is required by the default tier (docs/development.md)').toBe(true);
+      const p = project('required');
+      const result = await runCli(['run', p.spec, '--no-tui'], { cwd: p.dir, worktreesDir: tempDir() });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/c1 score 100\/100/);
+      expect(existsSync(join(p.dir, 'node_modules/left-pad/planted.js'))).toBe(false);
+      expect(readFileSync(join(p.dir, 'node_modules/left-pad/index.js'), 'utf8')).toContain('padStart');
+    },
+  );
 });

@@ -36,7 +36,12 @@ let listings = 0;
 async function load(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
   const out = join(project.outside, `modules-${++listings}.json`);
   const nodeOptions = [process.env.NODE_OPTIONS, `--import=${LIST_MODULES}`].filter(Boolean).join(' ');
-  const result = await runCli(args, { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { ...env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions }, entry: join(PROJECT_ROOT, 'dist', 'cli', 'main.js') });
+  const result = await runCli(args, {
+    cwd: project.repo.dir,
+    worktreesDir: project.worktreesDir,
+    env: { ...env, BESTOF_MODULE_LIST: out, NODE_OPTIONS: nodeOptions },
+    entry: join(PROJECT_ROOT, 'dist', 'cli', 'main.js'),
+  });
   const { modules } = JSON.parse(readFileSync(out, 'utf8')) as { modules: string[] };
   const own = modules.filter((url) => url.startsWith(`${DIST}/`)).map((url) => url.slice(DIST.length + 1));
   const packages = new Set<string>();
@@ -54,12 +59,22 @@ const notLoaded = (loaded: Loaded, names: readonly string[]) => names.filter((na
 const PR_OR_DETACHED_OR_SEARCH = ['git/history/remote.js', 'git/history/branch-hints.js', 'git/running/top-level.js'];
 /** Every provider's definition, loaded here in the test's own process (for their install hints). */
 const PROVIDERS = await loadAllDefinitions();
-const PROVIDER_MODULES = ['providers/claude.js', 'providers/codex.js', 'providers/gemini.js', 'providers/shannon/definition.js', 'providers/command.js', 'providers/script.js'];
+const PROVIDER_MODULES = [
+  'providers/claude.js',
+  'providers/codex.js',
+  'providers/gemini.js',
+  'providers/shannon/definition.js',
+  'providers/command.js',
+  'providers/script.js',
+];
 
 beforeAll(async () => {
   project = makeProject();
   const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-  const spec = project.writeOutside('run.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`));
+  const spec = project.writeOutside(
+    'run.toml',
+    specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`),
+  );
   const run = await runCli(['run', spec, '--json'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
   expect(run.code).toBe(0);
   runId = (JSON.parse(run.stdout) as { runId: string }).runId;
@@ -106,11 +121,14 @@ describe('what the quick commands load', () => {
     expect(validate.own.filter((m) => PR_OR_DETACHED_OR_SEARCH.includes(m))).toEqual([]);
   });
 
-  it('validate of a spec without frozen or editable globs: the frozen-files code only for the test runners\' own files, kept whatever the spec says', async () => {
+  it("validate of a spec without frozen or editable globs: the frozen-files code only for the test runners' own files, kept whatever the spec says", async () => {
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = project.writeOutside(
       'no-globs.toml',
-      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n\n[[checks.items]]\nname = "tests"\ncommand = "true"\n\n[select]\nmerge = "branch"\n`),
+      specToml(
+        project.repo.dir,
+        `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n\n[[checks.items]]\nname = "tests"\ncommand = "true"\n\n[select]\nmerge = "branch"\n`,
+      ),
     );
     const validate = await load(['validate', spec]);
     expect(validate.result.stdout).toBe('ok\n');
@@ -157,7 +175,10 @@ describe('what the quick commands load', () => {
     const fakeClaude = join(PROJECT_ROOT, 'test/fixtures/providers/bin/claude');
     const spec = project.writeOutside(
       'claude.toml',
-      specToml(project.repo.dir, `[provider]\nkind = "claude"\ncommand = ${JSON.stringify(fakeClaude)}\nenv = { ANTHROPIC_API_KEY = "sk-test" }\n${ADD_CHECKS}`),
+      specToml(
+        project.repo.dir,
+        `[provider]\nkind = "claude"\ncommand = ${JSON.stringify(fakeClaude)}\nenv = { ANTHROPIC_API_KEY = "sk-test" }\n${ADD_CHECKS}`,
+      ),
     );
     const validate = await load(['validate', spec]);
     expect(validate.result.stdout).toBe('ok\n');
@@ -165,7 +186,7 @@ describe('what the quick commands load', () => {
     expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m))).toEqual(['providers/claude.js']);
   });
 
-  it('a command agent named like a known CLI still gets that CLI\'s install hint, though only the providers it names are loaded', async () => {
+  it("a command agent named like a known CLI still gets that CLI's install hint, though only the providers it names are loaded", async () => {
     const spec = project.writeOutside(
       'command.toml',
       specToml(project.repo.dir, `[provider]\nkind = "command"\ncommand = "gemini"\nenv = { PATH = ${JSON.stringify(project.outside)} }\n${ADD_CHECKS}`),
@@ -176,9 +197,12 @@ describe('what the quick commands load', () => {
     expect(validate.own.filter((m) => PROVIDER_MODULES.includes(m)).sort()).toEqual(['providers/command.js', 'providers/gemini.js']);
   });
 
-  it('a run of a script spec creates its providers without loading the other kinds (the CLIs\' parsers, tmux)', async () => {
+  it("a run of a script spec creates its providers without loading the other kinds (the CLIs' parsers, tmux)", async () => {
     const fix = project.writeOutside('fix-run.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('run-script.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`));
+    const spec = project.writeOutside(
+      'run-script.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`),
+    );
     const run = await load(['run', spec, '--no-tui']);
     expect(run.result.code).toBe(0);
     expect(run.result.stdout + run.result.stderr).toContain('won');

@@ -78,7 +78,14 @@ describe('an agent that prints terminal escape sequences and names a file with t
     const showJson = await runCli(['show', runId, '--json'], { cwd: project.repo.dir });
     expect([show.code, showJson.code], show.stderr + showJson.stderr).toEqual([0, 0]);
 
-    const outputs = { stdout: run.stdout, stderr: run.stderr, 'report.md': reportMd, 'report.json': reportJsonText, show: show.stdout + show.stderr, 'show --json': showJson.stdout + showJson.stderr };
+    const outputs = {
+      stdout: run.stdout,
+      stderr: run.stderr,
+      'report.md': reportMd,
+      'report.json': reportJsonText,
+      show: show.stdout + show.stderr,
+      'show --json': showJson.stdout + showJson.stderr,
+    };
     for (const [name, text] of Object.entries(outputs)) expect(rawControls(text), `${name}:\n${text}`).toEqual([]);
 
     // The file really has ESC and BEL in its name, and report.json says so (JSON.parse gives it back).

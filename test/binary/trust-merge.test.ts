@@ -50,7 +50,7 @@ async function run(providers: string, extra = '') {
 const userTest = (): string => readFileSync(join(project.repo.dir, 'test/add.test.mjs'), 'utf8');
 
 describe('nothing tampered is ever merged', () => {
-  it('the honest agent wins over one that fixed the bug and gutted the frozen tests; main\'s tests stay intact', async () => {
+  it("the honest agent wins over one that fixed the bug and gutted the frozen tests; main's tests stay intact", async () => {
     project = makeProject();
     const result = await run(scripts(GUTTING_FIX_SCRIPT, FIX_SCRIPT), '[select]\nmerge = "merge"\n');
     expect(result.code).toBe(0);
@@ -58,19 +58,23 @@ describe('nothing tampered is ever merged', () => {
     expect(r.winner).toBe('c2');
     const cheater = r.ranking.find((e) => e.candidate === 'c1');
     expect(cheater?.eligible).toBe(false);
-    expect(cheater?.reason).toBe('changed frozen paths: test/add.test.mjs, test/extra.test.mjs (select.allow_tampered = true would let it win with them reverted)');
+    expect(cheater?.reason).toBe(
+      'changed frozen paths: test/add.test.mjs, test/extra.test.mjs (select.allow_tampered = true would let it win with them reverted)',
+    );
     expect(userTest()).toBe(PROJECT_FILES['test/add.test.mjs']);
     expect(project.repo.git('ls-tree', '-r', '--name-only', 'HEAD', 'test')).toBe('test/add.test.mjs');
     expect(readFileSync(join(project.repo.dir, 'src/add.mjs'), 'utf8')).toContain('a + b');
   });
 
-  it('with allow_tampered, the only passing cheater wins, but bestof\'s own commit reverts its frozen edits before the merge', async () => {
+  it("with allow_tampered, the only passing cheater wins, but bestof's own commit reverts its frozen edits before the merge", async () => {
     project = makeProject();
     const result = await run(scripts(IDLE_SCRIPT, GUTTING_FIX_SCRIPT), '[select]\nmerge = "merge"\nallow_tampered = true\n');
     expect(result.code).toBe(0);
     const r = report();
     expect(r.winner).toBe('c2');
-    expect(r.merge?.message).toMatch(/^merged bestof\/.*\/c2 \(\w{10}\) into main \(merge\) as \w{10}; bestof's commit \w{10} \(kept at refs\/bestof\/.*\/c2\/reverted\) reverted frozen paths test\/add\.test\.mjs, test\/extra\.test\.mjs on top of the scored commit$/);
+    expect(r.merge?.message).toMatch(
+      /^merged bestof\/.*\/c2 \(\w{10}\) into main \(merge\) as \w{10}; bestof's commit \w{10} \(kept at refs\/bestof\/.*\/c2\/reverted\) reverted frozen paths test\/add\.test\.mjs, test\/extra\.test\.mjs on top of the scored commit$/,
+    );
     expect(userTest()).toBe(PROJECT_FILES['test/add.test.mjs']);
     expect(project.repo.git('ls-tree', '-r', '--name-only', 'HEAD', 'test')).toBe('test/add.test.mjs');
     expect(readFileSync(join(project.repo.dir, 'src/add.mjs'), 'utf8')).toContain('a + b');
@@ -92,7 +96,10 @@ content = "# a hook\\n"
 `;
     const spec = project.writeOutside(
       'spec.toml',
-      specToml(project.repo.dir, `${scripts(fixAndHook)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["test/**", "scripts/check.sh"]\nprotected = ["**/conftest.py"]')}\n[select]\nmerge = "merge"\nallow_tampered = true\n`),
+      specToml(
+        project.repo.dir,
+        `${scripts(fixAndHook)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["test/**", "scripts/check.sh"]\nprotected = ["**/conftest.py"]')}\n[select]\nmerge = "merge"\nallow_tampered = true\n`,
+      ),
     );
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -115,7 +122,10 @@ content = "new\\n"
     project = makeProject();
     const spec = project.writeOutside(
       'spec.toml',
-      specToml(project.repo.dir, `${scripts(fixAndMore)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["test/**", "scripts/check.sh"]\neditable = ["src/**"]')}\n[select]\nmerge = "squash"\n`),
+      specToml(
+        project.repo.dir,
+        `${scripts(fixAndMore)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["test/**", "scripts/check.sh"]\neditable = ["src/**"]')}\n[select]\nmerge = "squash"\n`,
+      ),
     );
     const editable = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(editable.code).toBe(0);
@@ -161,7 +171,11 @@ echo "done" > notes.txt
     const c1 = r.candidates.find((c) => c.id === 'c1');
     const entry = r.ranking.find((e) => e.candidate === 'c1');
     expect(entry?.eligible).toBe(false);
-    expect(entry?.reason).toMatch(new RegExp(`^its kept ref refs/bestof/${r.runId}/c1/kept moved to \\w{10} and its branch bestof/${r.runId}/c1 moved to \\w{10} since its commit ${c1?.commit.slice(0, 10)} was scored$`));
+    expect(entry?.reason).toMatch(
+      new RegExp(
+        `^its kept ref refs/bestof/${r.runId}/c1/kept moved to \\w{10} and its branch bestof/${r.runId}/c1 moved to \\w{10} since its commit ${c1?.commit.slice(0, 10)} was scored$`,
+      ),
+    );
     expect(r.warnings.join('\n')).toMatch(/c1: its kept ref .* it cannot win; .*kept is back at/);
     expect(project.repo.git('rev-parse', c1?.ref as string)).toBe(c1?.commit);
     expect(project.repo.git('rev-parse', `refs/heads/${c1?.branch}`)).toBe(c1?.commit);
@@ -184,7 +198,9 @@ echo "done" > notes.txt
 /** A finished run cut back to just before its selection: what a kill -9 after the loops leaves. */
 function cutBeforeSelection(runDir: string): void {
   const file = join(runDir, 'events.jsonl');
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const cut = lines.findIndex((l) => (JSON.parse(l) as { type: string }).type === 'selection.finished');
   writeFileSync(file, `${lines.slice(0, cut).join('\n')}\n`);
   for (const f of ['state.json', 'report.json', 'report.md']) writeFileSync(join(runDir, f), '{}');
@@ -194,7 +210,19 @@ function cutBeforeSelection(runDir: string): void {
 function forge(runDir: string, candidate: string, commit: string): void {
   const t = new Date().toISOString();
   const lines = [
-    { t, type: 'candidate.finished', candidate, status: 'done', reason: 'threshold_reached', iterations: 1, score: 10, commit, diff: { files: 1, insertions: 1, deletions: 1 }, durationMs: 1, costUsd: 0 },
+    {
+      t,
+      type: 'candidate.finished',
+      candidate,
+      status: 'done',
+      reason: 'threshold_reached',
+      iterations: 1,
+      score: 10,
+      commit,
+      diff: { files: 1, insertions: 1, deletions: 1 },
+      durationMs: 1,
+      costUsd: 0,
+    },
     { t, type: 'candidate.scored', candidate, iteration: 1, score: 10, maxScore: 10, failedChecks: [], final: true },
   ];
   appendFileSync(join(runDir, 'events.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
@@ -277,18 +305,35 @@ describe('frozen and editable globs must match', () => {
           `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', `frozen = ${JSON.stringify(globs)}\neditable = ${JSON.stringify(editable)}\nprotected = ${JSON.stringify(protectedGlobs)}`)}`,
         ),
       );
-    const ok = await runCli(['validate', checksWith(['test/**'], [], ['**/conftest.py', '**/*.dist-info/**', './**/pytest/__init__.py', '**/node_modules/**', 'test/**'])], { cwd: project.repo.dir });
+    const ok = await runCli(
+      ['validate', checksWith(['test/**'], [], ['**/conftest.py', '**/*.dist-info/**', './**/pytest/__init__.py', '**/node_modules/**', 'test/**'])],
+      { cwd: project.repo.dir },
+    );
     expect(ok.stdout + ok.stderr).toContain('ok');
     expect(ok.code).toBe(0);
-    const refused = await runCli(['validate', checksWith(['test/**', '**/conftest.py', 'scripts/chek.sh', 'nothing/**', '**/[ab].py', '**/no*/**'], ['src/**', '**/new.py'], ['**/*.dist-info/**'])], {
-      cwd: project.repo.dir,
-    });
+    const refused = await runCli(
+      [
+        'validate',
+        checksWith(['test/**', '**/conftest.py', 'scripts/chek.sh', 'nothing/**', '**/[ab].py', '**/no*/**'], ['src/**', '**/new.py'], ['**/*.dist-info/**']),
+      ],
+      {
+        cwd: project.repo.dir,
+      },
+    );
     expect(refused.code).toBe(2);
-    for (const [i, glob] of [[1, '**/conftest.py'], [2, 'scripts/chek.sh'], [3, 'nothing/**'], [4, '**/[ab].py'], [5, '**/no*/**']] as const) {
+    for (const [i, glob] of [
+      [1, '**/conftest.py'],
+      [2, 'scripts/chek.sh'],
+      [3, 'nothing/**'],
+      [4, '**/[ab].py'],
+      [5, '**/no*/**'],
+    ] as const) {
       expect(refused.stderr).toContain(`checks.frozen[${i}]: ${JSON.stringify(glob)} matches no file in base`);
     }
     // Every unmatched frozen pattern is pointed to protected; a path without wildcards is also told its every-folder form.
-    expect(refused.stderr.match(/; or, to keep candidates from adding such a file, move it to checks\.protected, which need not match a file of base/g)).toHaveLength(5);
+    expect(
+      refused.stderr.match(/; or, to keep candidates from adding such a file, move it to checks\.protected, which need not match a file of base/g),
+    ).toHaveLength(5);
     expect(refused.stderr).toContain('move it to checks.protected, which need not match a file of base (as "**/scripts/chek.sh" for every folder)');
     expect(refused.stderr).toContain('(as "**/nothing/**" for every folder)');
     expect(refused.stderr.match(/for every folder/g)).toHaveLength(2);
@@ -301,13 +346,18 @@ describe('frozen and editable globs must match', () => {
     project = makeProject();
     const spec = project.writeOutside(
       'spec.toml',
-      specToml(project.repo.dir, `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["scripts/check.sh", "tests/**"]\neditable = ["lib/**"]')}`),
+      specToml(
+        project.repo.dir,
+        `${scripts(FIX_SCRIPT)}${ADD_CHECKS.replace('frozen = ["test/**", "scripts/check.sh"]', 'frozen = ["scripts/check.sh", "tests/**"]\neditable = ["lib/**"]')}`,
+      ),
     );
     const branches = project.repo.git('for-each-ref');
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(result.code).toBe(2);
     const base = project.repo.git('rev-parse', 'HEAD').slice(0, 10);
-    expect(result.stderr).toContain(`checks.frozen[1]: "tests/**" matches no file in base ${base}, so it protects nothing; the top level there is: README.md, scripts/, src/, test/.`);
+    expect(result.stderr).toContain(
+      `checks.frozen[1]: "tests/**" matches no file in base ${base}, so it protects nothing; the top level there is: README.md, scripts/, src/, test/.`,
+    );
     expect(result.stderr).toContain(`checks.editable[0]: "lib/**" matches no file in base ${base}`);
     expect(project.repo.git('for-each-ref')).toBe(branches);
     expect(readdirSync(project.repo.dir)).not.toContain('.bestof');

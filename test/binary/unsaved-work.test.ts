@@ -20,7 +20,12 @@ afterEach(() => {
   lib = undefined;
 });
 
-function report(): { runId: string; candidates: { id: string; ref: string; reason: string }[]; ranking: { candidate: string; reason?: string }[]; warnings: string[] } {
+function report(): {
+  runId: string;
+  candidates: { id: string; ref: string; reason: string }[];
+  ranking: { candidate: string; reason?: string }[];
+  warnings: string[];
+} {
   const runsDir = join(project.repo.dir, '.bestof', 'runs');
   return JSON.parse(readFileSync(join(runsDir, readdirSync(runsDir)[0] as string, 'report.json'), 'utf8'));
 }
@@ -39,7 +44,7 @@ async function runWithAgent(agentScript: string) {
 }
 
 describe('work that could not be committed', () => {
-  it('a stale index.lock in the worktree: the agent\'s file is saved at the leftover ref before the worktree is removed', async () => {
+  it("a stale index.lock in the worktree: the agent's file is saved at the leftover ref before the worktree is removed", async () => {
     project = makeProject();
     // The agent writes its work, then leaves a lock that makes every `git add` in its worktree fail.
     const result = await runWithAgent('echo "precious work" > notes.txt\ntouch "$(git rev-parse --git-dir)/index.lock"');
@@ -47,7 +52,9 @@ describe('work that could not be committed', () => {
     const c1 = r.candidates.find((c) => c.id === 'c1');
     expect(c1?.reason).toBe('internal_error');
     // Not finally scored, so not set against c2, and the ranking says why (its diff was never counted: not "made no changes").
-    expect(r.ranking.find((entry) => entry.candidate === 'c1')?.reason).toBe("stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)");
+    expect(r.ranking.find((entry) => entry.candidate === 'c1')?.reason).toBe(
+      'stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)',
+    );
     const leftover = `refs/bestof/${r.runId}/c1/leftover`;
     expect(project.repo.git('show', `${leftover}:notes.txt`)).toBe('precious work');
     expect(r.warnings.join('\n')).toContain(`saved at ${leftover}`);
@@ -57,13 +64,15 @@ describe('work that could not be committed', () => {
 });
 
 describe('work inside a submodule', () => {
-  it("is never deleted: the run keeps the worktree and says so, and `bestof clean` keeps it until the user has taken what they need", async () => {
+  it('is never deleted: the run keeps the worktree and says so, and `bestof clean` keeps it until the user has taken what they need', async () => {
     project = makeProject();
     lib = makeTempRepo({ 'lib.txt': 'library v1\n' });
     project.repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib.dir, 'lib');
     project.repo.commitAll('add the lib submodule');
     // c1's agent works only inside the submodule: an edit, and a commit of its own there.
-    const result = await runWithAgent('echo "library v2" > lib/lib.txt\ngit -C lib -c user.name=A -c user.email=a@example.com commit --quiet -am inside\necho "more" >> lib/lib.txt');
+    const result = await runWithAgent(
+      'echo "library v2" > lib/lib.txt\ngit -C lib -c user.name=A -c user.email=a@example.com commit --quiet -am inside\necho "more" >> lib/lib.txt',
+    );
     const r = report();
     const c1 = { worktree: join(project.worktreesDir, r.runId, 'c1') };
     expect(result.code).toBe(0); // c2 won: the kept worktree changes no outcome
@@ -78,7 +87,9 @@ describe('work inside a submodule', () => {
     const dry = await runCli(['clean', r.runId, '--dry-run'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(dry.code).toBe(1);
     expect(dry.stdout).toContain(`would keep worktree ${c1.worktree}: submodule lib holds edits or commits of its agent`);
-    expect(dry.stderr).toContain('1 worktree would be kept with work that could not be saved (see above); fix what is said there before you run `bestof clean`');
+    expect(dry.stderr).toContain(
+      '1 worktree would be kept with work that could not be saved (see above); fix what is said there before you run `bestof clean`',
+    );
     expect(existsSync(c1.worktree)).toBe(true);
     // `bestof clean` does not delete it either, and says what to do.
     const clean = await runCli(['clean', r.runId], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });

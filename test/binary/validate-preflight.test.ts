@@ -51,8 +51,12 @@ describe('merge = "pr" before the run', () => {
     repo = makeTempRepo();
     const readiness = await pullRequestReadiness(repo.dir, { env: { ...process.env, PATH: await pathWithGitOnly(join(repo.dir, '.git', 'test-bin')) } });
     expect(readiness.problems).toHaveLength(2);
-    expect(readiness.problems[0]).toMatch(/pushes the winner's branch to the remote "origin", and .* has no remote of that name: add it \(`git remote add origin/);
-    expect(readiness.problems[1]).toMatch(/GitHub CLI `gh`, which is not on PATH: install it \(https:\/\/cli\.github\.com\), then run `gh auth login`; or set merge = "branch"/);
+    expect(readiness.problems[0]).toMatch(
+      /pushes the winner's branch to the remote "origin", and .* has no remote of that name: add it \(`git remote add origin/,
+    );
+    expect(readiness.problems[1]).toMatch(
+      /GitHub CLI `gh`, which is not on PATH: install it \(https:\/\/cli\.github\.com\), then run `gh auth login`; or set merge = "branch"/,
+    );
   });
 
   it('with gh not logged in (`gh auth status` exits 1): a problem naming the host and `gh auth login`; logged in: none', async () => {
@@ -79,7 +83,10 @@ describe('merge = "pr" before the run', () => {
   it('`bestof run` with merge = "pr" and no gh: exit 2 before anything is created', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n[select]\nmerge = "pr"\n`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n[select]\nmerge = "pr"\n`),
+    );
     const path = await pathWithGitOnly(project.outside);
     const result = await runCli(['run', spec, '--json'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { PATH: path } });
     expect(result.code).toBe(2);
@@ -111,7 +118,17 @@ describe('a detached HEAD', () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const p = project;
-    const validate = (body: string) => runCli(['validate', p.writeOutside('spec.toml', specToml(p.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}\n${body}`))], { cwd: p.repo.dir, worktreesDir: p.worktreesDir });
+    const validate = (body: string) =>
+      runCli(
+        [
+          'validate',
+          p.writeOutside(
+            'spec.toml',
+            specToml(p.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}\n${body}`),
+          ),
+        ],
+        { cwd: p.repo.dir, worktreesDir: p.worktreesDir },
+      );
     project.repo.git('switch', '--detach', '--quiet', 'HEAD');
     for (const select of ['', '[select]\ninto = "main"\n']) {
       const refused = await validate(select);
@@ -152,10 +169,15 @@ describe('from a subfolder', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no bestof.toml in this folder nor in any folder above it up to the repo's root; `bestof init` writes one at the root");
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    writeFileSync(join(project.repo.dir, 'bestof.toml'), specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}`));
+    writeFileSync(
+      join(project.repo.dir, 'bestof.toml'),
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "off"\n${ADD_CHECKS}`),
+    );
     const sub = join(project.repo.dir, 'src');
     const result = await runCli(['validate'], { cwd: sub, worktreesDir: project.worktreesDir });
-    expect(result.stderr).toBe(`bestof: using ${join(project.repo.dir, 'bestof.toml')} (no bestof.toml in this folder; it is the nearest one up to the repo's root)\nwarning: ${NO_EDITABLE_WARNING}\n`);
+    expect(result.stderr).toBe(
+      `bestof: using ${join(project.repo.dir, 'bestof.toml')} (no bestof.toml in this folder; it is the nearest one up to the repo's root)\nwarning: ${NO_EDITABLE_WARNING}\n`,
+    );
     expect(result.stdout).toBe('ok\n');
     expect(result.code).toBe(0);
   });

@@ -53,7 +53,10 @@ function setUp(): { project: Project; spec: string } {
   const providers = agents.map((a) => `[[parallel.providers]]\nkind = "command"\ncommand = "bash"\nargs = [${JSON.stringify(a)}]\n`).join('');
   const spec = p.writeOutside(
     'spec.toml',
-    specToml(p.repo.dir, `[sandbox]\nmode = "off"\n${providers}[loop]\nmax_iterations = 3\nscore_threshold = 100\n${CHAOS_CHECKS}\n[select]\nmerge = "squash"\n`),
+    specToml(
+      p.repo.dir,
+      `[sandbox]\nmode = "off"\n${providers}[loop]\nmax_iterations = 3\nscore_threshold = 100\n${CHAOS_CHECKS}\n[select]\nmerge = "squash"\n`,
+    ),
   );
   return { project: p, spec };
 }
@@ -134,7 +137,8 @@ describe('kill -9 at any instant, then resume', () => {
       const killAt = trigger.kind === 'instant' ? Date.now() + -(trigger.afterMs + 1) * baselineMs : undefined;
       for (;;) {
         if (exited) break;
-        const due = trigger.kind === 'instant' ? Date.now() >= (killAt as number) : loggedEvents(p).filter((e) => e.type === trigger.type).length >= trigger.nth;
+        const due =
+          trigger.kind === 'instant' ? Date.now() >= (killAt as number) : loggedEvents(p).filter((e) => e.type === trigger.type).length >= trigger.nth;
         if (due) {
           child.kill('SIGKILL');
           break;
@@ -167,7 +171,11 @@ describe('kill -9 at any instant, then resume', () => {
       const cleaned = await runCli(['clean', runId], { cwd: p.repo.dir, worktreesDir: p.worktreesDir });
       expect(cleaned.code, cleaned.stdout + cleaned.stderr).toBe(0);
       expect(p.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
-      const leftFolders = existsSync(p.worktreesDir) ? readdirSync(p.worktreesDir, { recursive: true }).map(String).filter((path) => /(^|\/)c\d$/.test(path)) : [];
+      const leftFolders = existsSync(p.worktreesDir)
+        ? readdirSync(p.worktreesDir, { recursive: true })
+            .map(String)
+            .filter((path) => /(^|\/)c\d$/.test(path))
+        : [];
       expect(leftFolders).toEqual([]);
     });
   }

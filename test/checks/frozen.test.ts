@@ -53,8 +53,7 @@ const put = (wt: string, path: string, content: string): void => {
   writeFileSync(join(wt, path), content);
 };
 const read = (wt: string, path: string): string => readFileSync(join(wt, path), 'utf8');
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 /** Every file on disk under `rel` (recursively, symlinks not followed), relative to `wt`. */
 function filesUnder(wt: string, rel: string): string[] {
   const full = join(wt, rel);
@@ -76,7 +75,10 @@ function isLink(p: string): boolean {
 }
 /** Asserts every frozen file is byte-identical to base (and no extra file is there). */
 function expectFrozenLikeBase(wt: string, base: string, roots: string[]): void {
-  const inBase = git(wt, 'ls-tree', '-r', '--name-only', base, '--', ...roots).split('\n').filter(Boolean).sort();
+  const inBase = git(wt, 'ls-tree', '-r', '--name-only', base, '--', ...roots)
+    .split('\n')
+    .filter(Boolean)
+    .sort();
   const onDisk = roots.flatMap((root) => filesUnder(wt, root)).sort();
   expect(onDisk).toEqual(inBase);
   for (const path of inBase) {
@@ -108,8 +110,7 @@ describe('findTampering', () => {
     });
     for (const f of ['test/a.ts', 'test/deep/b.ts', 'tests/x.ts', 'test.ts', 'ui/snap/one.snap', 'top.snap']) put(wt, f, 'changed\n');
     const commit = (await commitAll(wt, { message: 'c' })).commit ?? '';
-    const paths = async (frozen: string[]): Promise<string[]> =>
-      (await findTampering(wt, { base, commit, frozen })).map((t) => t.path);
+    const paths = async (frozen: string[]): Promise<string[]> => (await findTampering(wt, { base, commit, frozen })).map((t) => t.path);
     expect(await paths(['test'])).toEqual(['test/a.ts', 'test/deep/b.ts']);
     expect(await paths(['test/'])).toEqual(['test/a.ts', 'test/deep/b.ts']);
     expect(await paths(['test/**'])).toEqual(['test/a.ts', 'test/deep/b.ts']);
@@ -230,7 +231,12 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     const { wt, base } = await setup();
     put(wt, 'test/vendor/fake.test.ts', 'test("fake", () => {});\n');
     const nested = join(wt, 'test/vendor');
-    for (const args of [['init', '--quiet'], ['add', '.'], ['-c', 'user.name=n', '-c', 'user.email=n@x', 'commit', '--quiet', '-m', 'n']]) git(nested, ...args);
+    for (const args of [
+      ['init', '--quiet'],
+      ['add', '.'],
+      ['-c', 'user.name=n', '-c', 'user.email=n@x', 'commit', '--quiet', '-m', 'n'],
+    ])
+      git(nested, ...args);
     // Committed by git itself (bestof's commitAll leaves a nested repository out: src/git/guards/escapes.ts),
     // as an agent's own commit without the sandbox would.
     git(wt, 'add', 'test/vendor');
@@ -247,7 +253,7 @@ describe('restoreFrozenPaths / putBackCandidateFiles', () => {
     expect(git(wt, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 
-  it('keeps setup files (untracked) and removes the checks\' junk', async () => {
+  it("keeps setup files (untracked) and removes the checks' junk", async () => {
     const { wt, base } = await setup();
     put(wt, '.env', 'SECRET=1\n');
     put(wt, 'config/local.json', '{"local": true}\n');

@@ -29,7 +29,11 @@ function candidate(r: TempRepo, change: (r: TempRepo) => void): { base: string; 
 }
 
 /** What the selection and the merge flag, for a spec with only these `editable` globs (no frozen, no protected). */
-async function flagged(r: TempRepo, at: { base: string; commit: string }, editable: readonly string[] = []): Promise<{ path: string; rule?: string; note?: string }[]> {
+async function flagged(
+  r: TempRepo,
+  at: { base: string; commit: string },
+  editable: readonly string[] = [],
+): Promise<{ path: string; rule?: string; note?: string }[]> {
   const runner = await runnerFilesOf(r.dir, at.base);
   const changes = await protectedChanges(r.dir, { ...at, frozen: ['**/.gitattributes'], editable, runner });
   return changes.map(({ path, rule, note }) => ({ path, ...(rule ? { rule } : {}), ...(note ? { note } : {}) }));
@@ -40,18 +44,29 @@ const NYC_HOOK = (r: TempRepo): void => {
   r.write('.nycrc', `${JSON.stringify({ require: ['./.nyc-hook.js'] })}\n`);
 };
 
-describe('the test runners\' files, kept without the spec\'s help', () => {
+describe("the test runners' files, kept without the spec's help", () => {
   it('finds the kinds of project base holds, and their runner patterns', async () => {
     const r = repo({ ...QS_FILES, 'pyproject.toml': '[project]\nname = "x"\n', 'go.mod': 'module x\n\ngo 1.21\n' });
     const runner = await runnerFilesOf(r.dir, r.git('rev-parse', 'HEAD'));
     expect(runner.kinds).toEqual(['node', 'python', 'go']);
-    expect(runner.patterns).toEqual(expect.arrayContaining(['**/.npmrc', '**/node_modules/**', '**/.nycrc*', '**/conftest.py', '**/sitecustomize.py', '**/*.pth', '**/go.work', '**/vendor/**']));
+    expect(runner.patterns).toEqual(
+      expect.arrayContaining([
+        '**/.npmrc',
+        '**/node_modules/**',
+        '**/.nycrc*',
+        '**/conftest.py',
+        '**/sitecustomize.py',
+        '**/*.pth',
+        '**/go.work',
+        '**/vendor/**',
+      ]),
+    );
     expect(runner.patterns).not.toContain('**/pyproject.toml');
     const plain = repo({ 'README.md': '# notes\n' });
     expect(await runnerFilesOf(plain.dir, plain.git('rev-parse', 'HEAD'))).toEqual({ kinds: [], patterns: [] });
   });
 
-  it('flags an added .nycrc that requires a hook of the candidate\'s, with no protected path in the spec (the qs case)', async () => {
+  it("flags an added .nycrc that requires a hook of the candidate's, with no protected path in the spec (the qs case)", async () => {
     const r = repo(QS_FILES);
     const at = candidate(r, NYC_HOOK);
     // The .nycrc is the runner's: kept as in base (removed), and the candidate cannot win. The hook
@@ -61,7 +76,7 @@ describe('the test runners\' files, kept without the spec\'s help', () => {
     expect(kept.pathspecs).toEqual([':(top,literal).nycrc']);
   });
 
-  it('with `editable` for the code, flags the .nycrc as the runner\'s (not only outside editable)', async () => {
+  it("with `editable` for the code, flags the .nycrc as the runner's (not only outside editable)", async () => {
     const r = repo(QS_FILES);
     const at = candidate(r, NYC_HOOK);
     expect(await flagged(r, at, ['lib/**'])).toEqual([
@@ -79,7 +94,7 @@ describe('the test runners\' files, kept without the spec\'s help', () => {
     expect(await flagged(r, at, ['lib/**', '.nycrc.json', '.nyc-hook.js'])).toEqual([{ path: '.nycrc', rule: 'frozen' }]);
   });
 
-  it('flags npm\'s files and a node_modules/.bin shim', async () => {
+  it("flags npm's files and a node_modules/.bin shim", async () => {
     const r = repo(QS_FILES);
     const at = candidate(r, (c) => {
       c.write('.npmrc', 'node-options=--require ./hook.js\n');
@@ -97,7 +112,11 @@ describe('the test runners\' files, kept without the spec\'s help', () => {
     const pkg = JSON.parse(QS_FILES['package.json']!) as Record<string, unknown>;
     const withNyc = candidate(r, (c) => c.write('package.json', JSON.stringify({ ...pkg, nyc: { require: ['./.nyc-hook.js'] } }, null, 2)));
     expect(await flagged(r, withNyc)).toEqual([
-      { path: 'package.json', rule: 'frozen', note: 'its "nyc" key changed (a test runner\'s configuration): the whole file is put back as in base for the checks' },
+      {
+        path: 'package.json',
+        rule: 'frozen',
+        note: 'its "nyc" key changed (a test runner\'s configuration): the whole file is put back as in base for the checks',
+      },
     ]);
     // Exempt where editable covers package.json.
     expect(await flagged(r, withNyc, ['package.json', 'lib/**'])).toEqual([]);
@@ -108,7 +127,11 @@ describe('the test runners\' files, kept without the spec\'s help', () => {
   });
 
   it('flags pyproject.toml when its pytest table changed, not for a dependency; a conftest.py and a sitecustomize.py', async () => {
-    const r = repo({ 'pyproject.toml': '[project]\nname = "calc"\ndependencies = []\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n', 'calc/__init__.py': '', 'tests/test_calc.py': 'def test_x(): pass\n' });
+    const r = repo({
+      'pyproject.toml': '[project]\nname = "calc"\ndependencies = []\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'calc/__init__.py': '',
+      'tests/test_calc.py': 'def test_x(): pass\n',
+    });
     const at = candidate(r, (c) => {
       c.write('pyproject.toml', '[project]\nname = "calc"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\naddopts = "--co"\n');
       c.write('conftest.py', 'def pytest_runtest_makereport(item, call): pass\n');
@@ -117,25 +140,37 @@ describe('the test runners\' files, kept without the spec\'s help', () => {
     expect(await flagged(r, at)).toEqual([
       { path: 'calc/sitecustomize.py', rule: 'frozen' },
       { path: 'conftest.py', rule: 'frozen' },
-      { path: 'pyproject.toml', rule: 'frozen', note: 'its [tool.pytest] table changed (a test runner\'s configuration): the whole file is put back as in base for the checks' },
+      {
+        path: 'pyproject.toml',
+        rule: 'frozen',
+        note: "its [tool.pytest] table changed (a test runner's configuration): the whole file is put back as in base for the checks",
+      },
     ]);
     r.git('checkout', '--quiet', 'main');
     r.git('branch', '-D', 'candidate');
-    const dependency = candidate(r, (c) => c.write('pyproject.toml', '[project]\nname = "calc"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'));
+    const dependency = candidate(r, (c) =>
+      c.write('pyproject.toml', '[project]\nname = "calc"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'),
+    );
     expect(await flagged(r, dependency)).toEqual([]);
   });
 
   it('flags a `replace` added to go.mod, not a `require`', async () => {
     const r = repo({ 'go.mod': 'module calc\n\ngo 1.21\n', 'calc.go': 'package calc\n' });
     const at = candidate(r, (c) => c.write('go.mod', 'module calc\n\ngo 1.21\n\nrequire example.com/x v1.0.0\n\nreplace (\n\texample.com/x => ./fake\n)\n'));
-    expect(await flagged(r, at)).toEqual([{ path: 'go.mod', rule: 'frozen', note: 'its replace directives changed (a test runner\'s configuration): the whole file is put back as in base for the checks' }]);
+    expect(await flagged(r, at)).toEqual([
+      {
+        path: 'go.mod',
+        rule: 'frozen',
+        note: "its replace directives changed (a test runner's configuration): the whole file is put back as in base for the checks",
+      },
+    ]);
     r.git('checkout', '--quiet', 'main');
     r.git('branch', '-D', 'candidate');
     const require = candidate(r, (c) => c.write('go.mod', 'module calc\n\ngo 1.21\n\nrequire example.com/x v1.0.0\n'));
     expect(await flagged(r, require)).toEqual([]);
   });
 
-  it('keeps base\'s runner files too (for the restore by content and the kept-files watch), not those editable covers', async () => {
+  it("keeps base's runner files too (for the restore by content and the kept-files watch), not those editable covers", async () => {
     const r = repo({ ...QS_FILES, '.nycrc': '{}\n', '.npmrc': 'fund=false\n' });
     const at = candidate(r, (c) => c.write('lib/index.js', 'module.exports = (s) => s.trim();\n'));
     const runner = await runnerFilesOf(r.dir, at.base);

@@ -55,9 +55,14 @@ const put = (root: string, path: string, content: string, mode = 0o644): void =>
   chmodSync(join(root, path), mode);
 };
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-const commit = async (wt: string, keep: string[] = []): Promise<string> => (await commitAll(wt, { message: 'work', excludePaths: keep })).commit ?? git(wt, 'rev-parse', 'HEAD');
+const commit = async (wt: string, keep: string[] = []): Promise<string> =>
+  (await commitAll(wt, { message: 'work', excludePaths: keep })).commit ?? git(wt, 'rev-parse', 'HEAD');
 
-function score(w: World, commitSha: string, opts: { command?: string; keep?: string[]; editable?: string[]; justCommitted?: { branchRef: string; worktreeIsCommit?: boolean } } = {}): Promise<Scoring> {
+function score(
+  w: World,
+  commitSha: string,
+  opts: { command?: string; keep?: string[]; editable?: string[]; justCommitted?: { branchRef: string; worktreeIsCommit?: boolean } } = {},
+): Promise<Scoring> {
   return scoreCommit({
     worktree: w.wt,
     baseCommit: w.base,
@@ -133,7 +138,8 @@ describe('the scoring tree is exactly the commit', () => {
     put(w.wt, 'ignored/bin/node', '#!/bin/sh\nexit 0\n', 0o755);
     put(w.wt, 'conftest.py', 'import sys\n');
     put(w.wt, 'scratch/notes.md', 'mine\n');
-    const probe = 'test ! -e ignored && test ! -e conftest.py && test ! -e scratch && test -e .env && test -e node_modules/dep/index.js && test -e setup-made.txt && sh test/check.sh';
+    const probe =
+      'test ! -e ignored && test ! -e conftest.py && test ! -e scratch && test -e .env && test -e node_modules/dep/index.js && test -e setup-made.txt && sh test/check.sh';
 
     const s = await score(w, sha, { command: probe, keep });
 
@@ -145,7 +151,7 @@ describe('the scoring tree is exactly the commit', () => {
     expect(existsSync(asideDir(w.wt))).toBe(false);
   });
 
-  it('a setup path that is a file inside an untracked folder stays for the checks, and the agent\'s files beside it are moved aside', async () => {
+  it("a setup path that is a file inside an untracked folder stays for the checks, and the agent's files beside it are moved aside", async () => {
     // What setup records when it makes files in a folder git neither tracks nor ignores: the files, not the folder.
     const w = await world();
     put(w.wt, 'vendor/dep/index.js', 'module.exports = 1;\n');
@@ -192,7 +198,7 @@ describe('the scoring tree is exactly the commit', () => {
     expect(readFileSync(join(w.wt, 'test/setup-made.txt'), 'utf8')).toBe('from setup\n');
   });
 
-  it('an index entry that names base\'s blob over a gutted frozen file (its stat data kept): found by content, written anew, flagged', async () => {
+  it("an index entry that names base's blob over a gutted frozen file (its stat data kept): found by content, written anew, flagged", async () => {
     const w = await world();
     // The agent's trick (what it can do wherever it writes the worktree's index: without the sandbox).
     put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
@@ -203,7 +209,10 @@ describe('the scoring tree is exactly the commit', () => {
     const bytes = readFileSync(index);
     const at = bytes.indexOf(Buffer.from(git(w.wt, 'rev-parse', ':test/check.sh'), 'hex'));
     Buffer.from(git(w.wt, 'rev-parse', `${w.base}:test/check.sh`), 'hex').copy(bytes, at);
-    createHash('sha1').update(bytes.subarray(0, bytes.length - 20)).digest().copy(bytes, bytes.length - 20);
+    createHash('sha1')
+      .update(bytes.subarray(0, bytes.length - 20))
+      .digest()
+      .copy(bytes, bytes.length - 20);
     writeFileSync(index, bytes);
     expect(git(w.wt, 'status', '--porcelain', '--', 'test'), 'git sees nothing: it trusts the stat data').toBe('');
     // bestof's commit step: the gutted file never reaches a commit (git add -A reads it as unchanged).
@@ -222,7 +231,14 @@ describe('the scoring tree is exactly the commit', () => {
     const sha = await commit(w.wt);
     const prepare = (justCommitted: boolean, worktreeIsCommit = false): Promise<string[]> =>
       gitSubcommands(async () => {
-        const tree = await prepareScoringTree(w.wt, { base: w.base, commit: sha, frozen: ['test/**'], editable: [], keep: [], justCommitted: justCommitted ? { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit } : undefined });
+        const tree = await prepareScoringTree(w.wt, {
+          base: w.base,
+          commit: sha,
+          frozen: ['test/**'],
+          editable: [],
+          keep: [],
+          justCommitted: justCommitted ? { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit } : undefined,
+        });
         await putBackScoringTree(w.wt, { commit: sha, keep: [], branch: tree.branch, tree });
         expect(tree.branch).toBe('refs/heads/bestof/t/c1');
       });
@@ -235,7 +251,15 @@ describe('the scoring tree is exactly the commit', () => {
     expect(afterCommit).toEqual(['update-ref', 'reset', 'ls-files', 'ls-files', 'hash-object', 'ls-files', 'rev-parse', 'symbolic-ref']);
     // The commit step staged everything and left nothing out: disk and index are the commit, no reset.
     // (Every preparation hashes the kept files once, `ls-files --stage` + `hash-object`: the index's stat data is not trusted for them.)
-    expect((await prepare(true, true)).filter((c) => c !== 'diff')).toEqual(['update-ref', 'ls-files', 'ls-files', 'hash-object', 'ls-files', 'rev-parse', 'symbolic-ref']);
+    expect((await prepare(true, true)).filter((c) => c !== 'diff')).toEqual([
+      'update-ref',
+      'ls-files',
+      'ls-files',
+      'hash-object',
+      'ls-files',
+      'rev-parse',
+      'symbolic-ref',
+    ]);
     expect(git(w.wt, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/t/c1');
   });
 
@@ -321,7 +345,9 @@ describe("bestof's git calls run none of the repository's programs", () => {
     put(w.wt, 'src/answer.txt', '41\n');
     put(w.wt, 'test/check.sh', '#!/bin/sh\nexit 0\n');
     const sha = await commit(w.wt);
-    expect(git(w.wt, '-c', 'filter.evil.smudge=', '-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'show', `${sha}:test/check.sh`)).toBe('#!/bin/sh\nexit 0');
+    expect(git(w.wt, '-c', 'filter.evil.smudge=', '-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'show', `${sha}:test/check.sh`)).toBe(
+      '#!/bin/sh\nexit 0',
+    );
     const s = await score(w, sha);
     expect(s.tampered.map((t) => t.path)).toEqual(['test/check.sh']);
     expect(s.checks[0]?.passed).toBe(false); // base's check ran, through no filter
@@ -348,7 +374,7 @@ describe("bestof's git calls run none of the repository's programs", () => {
   });
 });
 
-describe('.gitattributes: the checks read files as base\'s attributes write them', () => {
+describe(".gitattributes: the checks read files as base's attributes write them", () => {
   // A frozen fixture compared byte for byte with the program's output, whose bug is its CRLF line
   // ending: a candidate that makes git convert the fixture to CRLF keeps it so on disk while git
   // hashes it as base's blob (nothing under test/ looks changed).
@@ -476,7 +502,7 @@ describe("base's kept files are watched while the checks run", () => {
     put(w.wt, 'src/answer.txt', '42\n');
     const sha = await commit(w.wt, ['node_modules/']);
     // The agent's own leftover (ignored, so never committed), moved aside for the checks.
-    put(w.wt, 'ignored/conftest.sh', 'the agent\'s\n');
+    put(w.wt, 'ignored/conftest.sh', "the agent's\n");
     // What a `prepare` script running a file of the candidate's could plant for the checks.
     const s = await scoreAfterSetupRuns(w, sha, 'test ! -e ignored && test ! -e planted.txt && sh test/check.sh', () => {
       put(w.wt, 'ignored/conftest.sh', 'planted\n');
@@ -604,7 +630,8 @@ describe('after the checks: back to exactly the commit', () => {
     // The agent's own ignored leftover: aside during the checks, back after.
     put(w.wt, 'ignored/agent-notes.txt', 'mine\n');
     // The candidate's code, run by a check, copies what it can read into an ignored file (and an ignored folder).
-    const leak = "mkdir -p ignored && echo 'tok-from-a-credential-file' > ignored/loot.txt && mkdir -p ignored/deep && echo x > ignored/deep/more.txt && sh test/check.sh";
+    const leak =
+      "mkdir -p ignored && echo 'tok-from-a-credential-file' > ignored/loot.txt && mkdir -p ignored/deep && echo x > ignored/deep/more.txt && sh test/check.sh";
 
     const s = await score(w, sha, { command: leak, keep, justCommitted: { branchRef: 'refs/heads/bestof/t/c1', worktreeIsCommit: true } });
 
@@ -630,7 +657,7 @@ describe('the worktree folder replaced by what runs before the put-back', () => 
   const swapFor = (user: string): string => `d=$(pwd); cd / && mv "$d" "$d-aside" && ln -s '${user}' "$d"`;
   const userWork = (w: World): (() => Record<string, unknown>) => {
     put(w.r.dir, 'README.md', '# r, edited and not committed\n');
-    put(w.r.dir, 'notes.txt', 'untracked, the user\'s\n');
+    put(w.r.dir, 'notes.txt', "untracked, the user's\n");
     return () => ({
       head: git(w.r.dir, 'symbolic-ref', 'HEAD'),
       tip: git(w.r.dir, 'rev-parse', 'HEAD'),
@@ -648,8 +675,8 @@ describe('the worktree folder replaced by what runs before the put-back', () => 
     const state = userWork(w);
     const before = state();
     const scoring = scoreWithChecks(w, sha, [
-        { name: 'swap', command: swapFor(w.r.dir) },
-        { name: 'build', command: 'echo built > built.txt' },
+      { name: 'swap', command: swapFor(w.r.dir) },
+      { name: 'build', command: 'echo built > built.txt' },
     ]);
     await expect(scoring).rejects.toThrow(WorktreeReplacedError);
     await expect(scoring).rejects.toThrow(`it is now a symbolic link to ${w.r.dir}`);
@@ -673,7 +700,7 @@ describe("the worktree's own git files changed by what the checks run", () => {
   // Without the sandbox the candidate's code, once a check runs it, can point the worktree's `.git`
   // file at the user's git dir: bestof's git calls there after the checks would act on the user's
   // repository (reset --hard of their branch and index, HEAD attached to the candidate's branch).
-  it('is put back before the next check and before the put-back; the user\'s repository is untouched and the scoring counts no point', async () => {
+  it("is put back before the next check and before the put-back; the user's repository is untouched and the scoring counts no point", async () => {
     const w = await world();
     put(w.wt, 'src/answer.txt', '42\n');
     const sha = await commit(w.wt);
@@ -687,9 +714,9 @@ describe("the worktree's own git files changed by what the checks run", () => {
     });
     const before = user();
     const s = await scoreWithChecks(w, sha, [
-        { name: 'repoint', command: `printf 'gitdir: %s\\n' '${join(w.r.dir, '.git')}' > .git` },
-        // Run in the worktree's own repository again: HEAD is detached at the candidate's commit there.
-        { name: 'where', command: `test "$(git rev-parse HEAD)" = ${sha} && test "$(cat .git)" = '${link.trim()}'` },
+      { name: 'repoint', command: `printf 'gitdir: %s\\n' '${join(w.r.dir, '.git')}' > .git` },
+      // Run in the worktree's own repository again: HEAD is detached at the candidate's commit there.
+      { name: 'where', command: `test "$(git rev-parse HEAD)" = ${sha} && test "$(cat .git)" = '${link.trim()}'` },
     ]);
     expect(s.checks.map((c) => c.passed)).toEqual([true, true]);
     expect(s.score).toBe(0);
@@ -704,7 +731,7 @@ describe("the worktree's own git files changed by what the checks run", () => {
     put(w.wt, 'src/answer.txt', '42\n');
     const sha = await commit(w.wt);
     put(w.r.dir, 'README.md', '# r, edited and not committed\n');
-    put(w.r.dir, 'notes.txt', 'untracked, the user\'s\n');
+    put(w.r.dir, 'notes.txt', "untracked, the user's\n");
     const user = (): Record<string, string> => ({
       readme: readFileSync(join(w.r.dir, 'README.md'), 'utf8'),
       notes: readFileSync(join(w.r.dir, 'notes.txt'), 'utf8'),
@@ -713,9 +740,12 @@ describe("the worktree's own git files changed by what the checks run", () => {
     });
     const before = user();
     const s = await scoreWithChecks(w, sha, [
-        // The checks' own leftovers make the put-back reset and clean (a tracked file changed, an untracked one added).
-        { name: 'retarget', command: `echo 0 > src/answer.txt; touch scratch.txt; git config extensions.worktreeConfig true && git config --worktree core.worktree '${w.r.dir}'` },
-        { name: 'where', command: `test "$(git rev-parse --show-toplevel)" = "$(pwd -P)"` },
+      // The checks' own leftovers make the put-back reset and clean (a tracked file changed, an untracked one added).
+      {
+        name: 'retarget',
+        command: `echo 0 > src/answer.txt; touch scratch.txt; git config extensions.worktreeConfig true && git config --worktree core.worktree '${w.r.dir}'`,
+      },
+      { name: 'where', command: `test "$(git rev-parse --show-toplevel)" = "$(pwd -P)"` },
     ]);
     expect(s.checks.map((c) => c.passed)).toEqual([true, true]);
     expect(s.score).toBe(0);

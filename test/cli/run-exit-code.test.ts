@@ -8,16 +8,56 @@ import { runEnd, type RunEnd, type RunEndFacts } from '../../src/cli/run-exit-co
 
 const cases: readonly [string, RunEndFacts, RunEnd][] = [
   ['the engine chose a winner', { choice: undefined, logFailed: false, runExitCode: EXIT_CODES.winner }, { exitCode: EXIT_CODES.winner, sayIncomplete: false }],
-  ['the engine found no winner', { choice: undefined, logFailed: false, runExitCode: EXIT_CODES.noWinner }, { exitCode: EXIT_CODES.noWinner, sayIncomplete: false }],
-  ['the run was cancelled', { choice: undefined, logFailed: false, runExitCode: EXIT_CODES.cancelled }, { exitCode: EXIT_CODES.cancelled, sayIncomplete: false }],
-  ['the engine recorded no exit code (a bug)', { choice: undefined, logFailed: false, runExitCode: undefined }, { exitCode: EXIT_CODES.internalError, sayIncomplete: false }],
-  ['the user chose a winner and it merged', { choice: { ok: true }, logFailed: false, runExitCode: EXIT_CODES.noWinner }, { exitCode: EXIT_CODES.winner, sayIncomplete: false }],
-  ['the user chose a winner and its merge failed', { choice: { ok: false }, logFailed: false, runExitCode: EXIT_CODES.winner }, { exitCode: EXIT_CODES.mergeFailed, sayIncomplete: false }],
-  ['a choice wins over a log that failed', { choice: { ok: true }, logFailed: true, runExitCode: EXIT_CODES.cancelled }, { exitCode: EXIT_CODES.winner, sayIncomplete: false }],
-  ['the log failed and the run was stopped for it: the session says why', { choice: undefined, logFailed: true, runExitCode: EXIT_CODES.cancelled }, { exitCode: EXIT_CODES.incomplete, sayIncomplete: true }],
-  ['the log failed after a winner: still incomplete', { choice: undefined, logFailed: true, runExitCode: EXIT_CODES.winner }, { exitCode: EXIT_CODES.incomplete, sayIncomplete: true }],
-  ['the log failed and the engine met the full disk too: it said so itself', { choice: undefined, logFailed: true, runExitCode: EXIT_CODES.incomplete }, { exitCode: EXIT_CODES.incomplete, sayIncomplete: false }],
-  ['the log failed and the engine recorded no code', { choice: undefined, logFailed: true, runExitCode: undefined }, { exitCode: EXIT_CODES.incomplete, sayIncomplete: true }],
+  [
+    'the engine found no winner',
+    { choice: undefined, logFailed: false, runExitCode: EXIT_CODES.noWinner },
+    { exitCode: EXIT_CODES.noWinner, sayIncomplete: false },
+  ],
+  [
+    'the run was cancelled',
+    { choice: undefined, logFailed: false, runExitCode: EXIT_CODES.cancelled },
+    { exitCode: EXIT_CODES.cancelled, sayIncomplete: false },
+  ],
+  [
+    'the engine recorded no exit code (a bug)',
+    { choice: undefined, logFailed: false, runExitCode: undefined },
+    { exitCode: EXIT_CODES.internalError, sayIncomplete: false },
+  ],
+  [
+    'the user chose a winner and it merged',
+    { choice: { ok: true }, logFailed: false, runExitCode: EXIT_CODES.noWinner },
+    { exitCode: EXIT_CODES.winner, sayIncomplete: false },
+  ],
+  [
+    'the user chose a winner and its merge failed',
+    { choice: { ok: false }, logFailed: false, runExitCode: EXIT_CODES.winner },
+    { exitCode: EXIT_CODES.mergeFailed, sayIncomplete: false },
+  ],
+  [
+    'a choice wins over a log that failed',
+    { choice: { ok: true }, logFailed: true, runExitCode: EXIT_CODES.cancelled },
+    { exitCode: EXIT_CODES.winner, sayIncomplete: false },
+  ],
+  [
+    'the log failed and the run was stopped for it: the session says why',
+    { choice: undefined, logFailed: true, runExitCode: EXIT_CODES.cancelled },
+    { exitCode: EXIT_CODES.incomplete, sayIncomplete: true },
+  ],
+  [
+    'the log failed after a winner: still incomplete',
+    { choice: undefined, logFailed: true, runExitCode: EXIT_CODES.winner },
+    { exitCode: EXIT_CODES.incomplete, sayIncomplete: true },
+  ],
+  [
+    'the log failed and the engine met the full disk too: it said so itself',
+    { choice: undefined, logFailed: true, runExitCode: EXIT_CODES.incomplete },
+    { exitCode: EXIT_CODES.incomplete, sayIncomplete: false },
+  ],
+  [
+    'the log failed and the engine recorded no code',
+    { choice: undefined, logFailed: true, runExitCode: undefined },
+    { exitCode: EXIT_CODES.incomplete, sayIncomplete: true },
+  ],
 ];
 
 describe('runEnd', () => {

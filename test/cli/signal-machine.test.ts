@@ -4,13 +4,7 @@
  * test/cli/cow-worktrees.test.ts send the real signals to the binary; here every rule is held on its own.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  INITIAL_SIGNAL_STATE,
-  nextSignalStep,
-  type SignalAction,
-  type SignalInput,
-  type SignalState,
-} from '../../src/cli/signal-machine.js';
+import { INITIAL_SIGNAL_STATE, nextSignalStep, type SignalAction, type SignalInput, type SignalState } from '../../src/cli/signal-machine.js';
 
 const SIGINT: SignalInput = { kind: 'direct', name: 'SIGINT' };
 const SIGTERM: SignalInput = { kind: 'direct', name: 'SIGTERM' };
@@ -41,14 +35,34 @@ describe('one step', () => {
     { why: 'the direct twin of a forwarded cancel is taken for it', from: state(1, true), input: SIGINT, to: state(1), action: none },
     { why: 'a forwarded cancel after a direct signal is its twin', from: state(1), input: FORWARDED, to: state(1), action: none },
     { why: 'a forwarded cancel never counts as a second signal', from: state(2), input: FORWARDED, to: state(2), action: none },
-    { why: 'a direct signal after the run ended exits with its code', from: state(0), input: SIGTERM, runEnded: 0, to: state(0), action: { kind: 'exit', code: 0 } },
+    {
+      why: 'a direct signal after the run ended exits with its code',
+      from: state(0),
+      input: SIGTERM,
+      runEnded: 0,
+      to: state(0),
+      action: { kind: 'exit', code: 0 },
+    },
     { why: 'even where a second signal would quit', from: state(1), input: SIGINT, runEnded: 3, to: state(1), action: { kind: 'exit', code: 3 } },
     { why: 'even where a twin was expected', from: state(1, true), input: SIGINT, runEnded: 2, to: state(1, true), action: { kind: 'exit', code: 2 } },
-    { why: 'a forwarded cancel after the run ended exits with its code', from: state(1), input: FORWARDED, runEnded: 5, to: state(1), action: { kind: 'exit', code: 5 } },
+    {
+      why: 'a forwarded cancel after the run ended exits with its code',
+      from: state(1),
+      input: FORWARDED,
+      runEnded: 5,
+      to: state(1),
+      action: { kind: 'exit', code: 5 },
+    },
     { why: 'a closed terminal only closes the dashboard', from: state(0), input: HANGUP, to: state(0), action: { kind: 'closeUi' } },
     { why: 'a closed terminal after a cancel changes nothing else', from: state(1, true), input: HANGUP, to: state(1, true), action: { kind: 'closeUi' } },
     { why: "the dashboard's cancel counts as the first signal", from: state(0), input: DASHBOARD, to: state(1), action: { kind: 'cancelFromDashboard' } },
-    { why: "the dashboard's cancel after a signal does not count again", from: state(1), input: DASHBOARD, to: state(1), action: { kind: 'cancelFromDashboard' } },
+    {
+      why: "the dashboard's cancel after a signal does not count again",
+      from: state(1),
+      input: DASHBOARD,
+      to: state(1),
+      action: { kind: 'cancelFromDashboard' },
+    },
   ];
   it.each(table)('$why', ({ from, input, runEnded, to, action }) => {
     expect(nextSignalStep(from, input, runEnded)).toEqual({ state: to, action });
@@ -75,7 +89,11 @@ describe('sequences from the start of a run', () => {
     { why: 'the twin before the forwarded cancel: one cancel', inputs: [SIGTERM, FORWARDED], expected: [cancel('SIGTERM'), none] },
     { why: 'the twin before, then a real second signal quits', inputs: [SIGTERM, FORWARDED, SIGINT], expected: [cancel('SIGTERM'), none, quitNow] },
     { why: 'the dashboard cancels, a Ctrl-C after it quits', inputs: [DASHBOARD, SIGINT], expected: [{ kind: 'cancelFromDashboard' }, quitNow] },
-    { why: 'a closed terminal does not count as a signal', inputs: [HANGUP, SIGINT, HANGUP], expected: [{ kind: 'closeUi' }, cancel('SIGINT'), { kind: 'closeUi' }] },
+    {
+      why: 'a closed terminal does not count as a signal',
+      inputs: [HANGUP, SIGINT, HANGUP],
+      expected: [{ kind: 'closeUi' }, cancel('SIGINT'), { kind: 'closeUi' }],
+    },
   ];
   it.each(table)('$why', ({ inputs, expected }) => {
     expect(actions(inputs)).toEqual(expected);

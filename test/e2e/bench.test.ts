@@ -32,8 +32,10 @@ const PARTIAL = 'export const add = (a, b) => Math.abs(a) + Math.abs(b);\n';
 /** The task's folder: add() subtracts, so "adds" fails; "keeps the sign" passes already (-4 - 0). */
 const TASK_FILES: Record<string, string> = {
   'src/add.mjs': 'export const add = (a, b) => a - b;\n',
-  'test/add.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
-  'test/sign.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('keeps the sign', () => assert.equal(add(-4, 0), -4));\n",
+  'test/add.test.mjs':
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
+  'test/sign.test.mjs':
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('keeps the sign', () => assert.equal(add(-4, 0), -4));\n",
   'README.md': '# e2e bench task\n',
 };
 
@@ -107,7 +109,14 @@ describe('bestof bench with the real Claude Code, Codex and Gemini CLI', () => {
     const records = file.records;
 
     // Six records in matrix order, each a run of its own.
-    expect(records.map((r) => `${r.task}/${r.agent}#${r.trial}`)).toEqual(['add/claude#1', 'add/claude#2', 'add/codex#1', 'add/codex#2', 'add/gemini#1', 'add/gemini#2']);
+    expect(records.map((r) => `${r.task}/${r.agent}#${r.trial}`)).toEqual([
+      'add/claude#1',
+      'add/claude#2',
+      'add/codex#1',
+      'add/codex#2',
+      'add/gemini#1',
+      'add/gemini#2',
+    ]);
     expect(new Set(records.map((r) => r.runId)).size).toBe(6);
     expect(records.map((r) => [r.kind, r.model])).toEqual([
       ['claude', null],
@@ -131,7 +140,12 @@ describe('bestof bench with the real Claude Code, Codex and Gemini CLI', () => {
     const gemini = records.filter((r) => r.agent === 'gemini');
     const infra = gemini.find((r) => refused[0]?.cwd?.startsWith(`${join(worktrees, r.runId)}/`));
     expect(infra, `the 401 went to ${refused[0]?.cwd}, in no gemini trial's worktree`).toBeDefined();
-    expect(infra).toMatchObject({ infra: true, resolved: false, outcome: { reason: 'auth_error' }, infraReason: expect.stringMatching(/^auth_error: Gemini CLI cannot authenticate: .*API key not valid/) });
+    expect(infra).toMatchObject({
+      infra: true,
+      resolved: false,
+      outcome: { reason: 'auth_error' },
+      infraReason: expect.stringMatching(/^auth_error: Gemini CLI cannot authenticate: .*API key not valid/),
+    });
     const geminiOk = gemini.find((r) => r !== infra)!;
 
     // Resolved: claude both, codex none (its fix breaks the pass-to-pass check: scored 10 of 15), gemini the one that ran.
@@ -156,10 +170,16 @@ describe('bestof bench with the real Claude Code, Codex and Gemini CLI', () => {
       const roots = records.filter((r) => r.agent === cli).map((r) => `${join(worktrees, r.runId)}/`);
       const cwds = server.requests.filter((q) => q.api === API[cli] && q.main).map((q) => q.cwd);
       expect(cwds.length, cli).toBeGreaterThan(0);
-      for (const cwd of cwds) expect(roots.some((root) => cwd?.startsWith(root)), `${cli}: ${cwd}`).toBe(true);
+      for (const cwd of cwds)
+        expect(
+          roots.some((root) => cwd?.startsWith(root)),
+          `${cli}: ${cwd}`,
+        ).toBe(true);
     }
     // The trials' own reports agree: the codex candidate ran its one iteration and failed "keeps the sign".
-    const codexReport = JSON.parse(readFileSync(join(runDir(records[2]!), 'report.json'), 'utf8')) as { candidates: { history: { checks?: { name: string; passed: boolean }[] }[] }[] };
+    const codexReport = JSON.parse(readFileSync(join(runDir(records[2]!), 'report.json'), 'utf8')) as {
+      candidates: { history: { checks?: { name: string; passed: boolean }[] }[] }[];
+    };
     expect(codexReport.candidates[0]?.history.at(-1)?.checks?.map((k) => [k.name, k.passed])).toEqual([
       ['adds', true],
       ['keeps the sign', false],
@@ -176,7 +196,11 @@ describe('bestof bench with the real Claude Code, Codex and Gemini CLI', () => {
 
     // junit.xml: one case per task x agent; codex is under the bar.
     const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
-    expect(junit.match(/<testcase classname="add" name="[a-z]+"/g)).toEqual(['<testcase classname="add" name="claude"', '<testcase classname="add" name="codex"', '<testcase classname="add" name="gemini"']);
+    expect(junit.match(/<testcase classname="add" name="[a-z]+"/g)).toEqual([
+      '<testcase classname="add" name="claude"',
+      '<testcase classname="add" name="codex"',
+      '<testcase classname="add" name="gemini"',
+    ]);
     expect(junit.match(/<failure /g)).toHaveLength(1);
     expect(junit).toMatch(/<testcase classname="add" name="codex"[^>]*>\s*<failure message="resolved 0\.0% \(0\/2\), under the bar of 50\.0%"/);
     expect(junit).toMatch(/<testsuite name="e2e" tests="3" failures="1" errors="0" skipped="0"/);

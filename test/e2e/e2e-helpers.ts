@@ -17,8 +17,19 @@ export const API: Record<Cli, Api> = { claude: 'anthropic', codex: 'openai', gem
 export function pinnedClis(): Record<Cli, string> {
   const fromEnv = { claude: process.env.BESTOF_E2E_CLAUDE, codex: process.env.BESTOF_E2E_CODEX, gemini: process.env.BESTOF_E2E_GEMINI };
   if (fromEnv.claude && fromEnv.codex && fromEnv.gemini) return fromEnv as Record<Cli, string>;
-  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'install-e2e-clis.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const paths = Object.fromEntries(out.trim().split('\n').map((line) => { const [name, , path] = line.split(' '); return [name, path]; }));
+  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'install-e2e-clis.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const paths = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [name, , path] = line.split(' ');
+        return [name, path];
+      }),
+  );
   return paths as Record<Cli, string>;
 }
 
@@ -29,7 +40,11 @@ export function pinnedClis(): Record<Cli, string> {
  */
 export function namespaceInterfaces(): string[] | undefined {
   if (process.env.BESTOF_E2E_NETNS !== '1') return undefined;
-  return readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2).map((line) => line.split(':')[0]!.trim()).filter(Boolean);
+  return readFileSync('/proc/net/dev', 'utf8')
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split(':')[0]!.trim())
+    .filter(Boolean);
 }
 
 export interface CandidateOptions {
@@ -84,14 +99,23 @@ export function providerTable(cli: Cli, context: EntryContext, options: Candidat
 
 /** A TOML table (`[name]` or `[[name]]`) of plain values and inline tables. */
 export function tomlTable(header: string, table: Record<string, unknown>): string {
-  return `${header}\n${Object.entries(table).map(([key, value]) => `${key} = ${toml(value)}`).join('\n')}\n`;
+  return `${header}\n${Object.entries(table)
+    .map(([key, value]) => `${key} = ${toml(value)}`)
+    .join('\n')}\n`;
 }
 
 /** The variables that send one CLI to the fake server, with a fake key (Codex's base URL is in its `config`). */
 export function fakeServerEnv(cli: Cli, serverUrl: string): Record<string, string> {
   switch (cli) {
     case 'claude':
-      return { ANTHROPIC_BASE_URL: serverUrl, ANTHROPIC_API_KEY: 'sk-ant-fake', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+      return {
+        ANTHROPIC_BASE_URL: serverUrl,
+        ANTHROPIC_API_KEY: 'sk-ant-fake',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      };
     case 'codex':
       return { FAKE_OPENAI_KEY: 'sk-fake' };
     case 'gemini':
@@ -102,7 +126,9 @@ export function fakeServerEnv(cli: Cli, serverUrl: string): Record<string, strin
 export function toml(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return `{ ${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)} = ${toml(v)}`).join(', ')} }`;
+  return `{ ${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${JSON.stringify(k)} = ${toml(v)}`)
+    .join(', ')} }`;
 }
 
 /** Processes whose working directory is inside `dir` (Linux /proc). */

@@ -106,7 +106,12 @@ export interface FakeModelServer {
 
 /** The usual script: write one file, then say it is done. */
 export function editScript(path: string, content: string, text = 'Done: the file is written.'): Behaviour {
-  return { steps: [{ kind: 'write', path, content }, { kind: 'text', text }] };
+  return {
+    steps: [
+      { kind: 'write', path, content },
+      { kind: 'text', text },
+    ],
+  };
 }
 
 /**
@@ -115,8 +120,19 @@ export function editScript(path: string, content: string, text = 'Done: the file
  */
 export function blockedOnceScript(path: string, first: string, second: string, requires: string, options: { hold?: boolean } = {}): Behaviour {
   return {
-    steps: [{ kind: 'write', path, content: first }, { kind: 'text', text: 'First attempt written.' }],
-    continued: [{ requires, steps: [{ kind: 'write', path, content: second }, { kind: 'text', text: 'Done: fixed after the feedback.', held: options.hold ?? false }] }],
+    steps: [
+      { kind: 'write', path, content: first },
+      { kind: 'text', text: 'First attempt written.' },
+    ],
+    continued: [
+      {
+        requires,
+        steps: [
+          { kind: 'write', path, content: second },
+          { kind: 'text', text: 'Done: fixed after the feedback.', held: options.hold ?? false },
+        ],
+      },
+    ],
   };
 }
 
@@ -151,7 +167,18 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
     const api = apiOf(req.method ?? 'GET', url.pathname);
     let turn = 0;
     const log = (main: boolean, step: number, answer: string, cwd?: string, vote?: VoteAsked) =>
-      requests.push({ api, method: req.method ?? 'GET', path: url.pathname + url.search, main, step, turn, answer, cwd, session: header(req, 'x-claude-code-session-id'), ...(vote ? { vote } : {}) });
+      requests.push({
+        api,
+        method: req.method ?? 'GET',
+        path: url.pathname + url.search,
+        main,
+        step,
+        turn,
+        answer,
+        cwd,
+        session: header(req, 'x-claude-code-session-id'),
+        ...(vote ? { vote } : {}),
+      });
 
     if (api === 'unknown') {
       // Claude Code's warm-up (HEAD /), model lists, and anything else: a harmless 200.
@@ -189,7 +216,12 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
         step = feedback.toolResultsAfter;
         if (scripted.requires !== undefined && !feedback.last.includes(scripted.requires)) {
           log(true, step, 'feedback without the required text', cwd);
-          return answer(api, res, { text: `The Stop hook's feedback did not carry "${scripted.requires}": it was ${JSON.stringify(feedback.last.slice(0, 300))}` }, `${turn}_${step}`);
+          return answer(
+            api,
+            res,
+            { text: `The Stop hook's feedback did not carry "${scripted.requires}": it was ${JSON.stringify(feedback.last.slice(0, 300))}` },
+            `${turn}_${step}`,
+          );
         }
         steps = scripted.steps;
       }
@@ -244,7 +276,10 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
     whenHeld(timeoutMs) {
       if (waiting.length > 0) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`fake model server: no held request came within ${timeoutMs} ms (requests so far: ${JSON.stringify(requests)})`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`fake model server: no held request came within ${timeoutMs} ms (requests so far: ${JSON.stringify(requests)})`)),
+          timeoutMs,
+        );
         heldListeners.push(() => {
           clearTimeout(timer);
           resolve();
@@ -287,7 +322,8 @@ function isMainConversation(api: Api, body: Body, path: string): boolean {
 /** How many tool results the conversation already holds: the step of the script. */
 function toolResults(api: Api, body: Body): number {
   const text = JSON.stringify(api === 'anthropic' ? body.messages : api === 'openai' ? body.input : body.contents);
-  const pattern = api === 'anthropic' ? /"type":"tool_result"/g : api === 'openai' ? /"type":"(function_call_output|custom_tool_call_output)"/g : /"functionResponse":/g;
+  const pattern =
+    api === 'anthropic' ? /"type":"tool_result"/g : api === 'openai' ? /"type":"(function_call_output|custom_tool_call_output)"/g : /"functionResponse":/g;
   return text ? (text.match(pattern) ?? []).length : 0;
 }
 
@@ -322,7 +358,9 @@ function stopHookFeedback(body: Body): { count: number; last: string; toolResult
 function latestUserTexts(api: Api, body: Body): string[] {
   const list = api === 'anthropic' ? body.messages : api === 'openai' ? body.input : body.contents;
   if (!Array.isArray(list)) return [];
-  const user = (list as unknown[]).filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user').at(-1);
+  const user = (list as unknown[])
+    .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user')
+    .at(-1);
   if (!user) return [];
   const blocks: unknown = api === 'gemini' ? user.parts : user.content;
   if (typeof blocks === 'string') return [blocks];
@@ -372,7 +410,11 @@ function votePrompt(texts: readonly string[]): FoundVotePrompt | undefined {
     }
     if (sections.size === 0) continue;
     const instructions = outside.join('\n');
-    const kind: VotePromptKind | undefined = /^FINAL RANKING:$/m.test(instructions) ? 'ranking' : instructions.includes('**Strengths**, **Weaknesses** and **Risks**') ? 'review' : undefined;
+    const kind: VotePromptKind | undefined = /^FINAL RANKING:$/m.test(instructions)
+      ? 'ranking'
+      : instructions.includes('**Strengths**, **Weaknesses** and **Risks**')
+        ? 'review'
+        : undefined;
     if (kind) return { kind, prompt, sections: new Map([...sections].map(([label, lines]) => [label, lines.join('\n')])) };
   }
   return undefined;
@@ -385,13 +427,18 @@ function byTaste(sections: ReadonlyMap<string, string>, taste: readonly string[]
     const found = taste.findIndex((word) => text.includes(word.toLowerCase()));
     return found === -1 ? taste.length : found;
   };
-  return [...sections.keys()].map((label, shown) => ({ label, shown, place: place(label) })).sort((a, b) => a.place - b.place || a.shown - b.shown).map((e) => e.label);
+  return [...sections.keys()]
+    .map((label, shown) => ({ label, shown, place: place(label) }))
+    .sort((a, b) => a.place - b.place || a.shown - b.shown)
+    .map((e) => e.label);
 }
 
 /** What a voter answers: a ballot that ends with the ranking, or one review section per label. */
 function voteAnswer(kind: VotePromptKind, ranked: readonly string[]): string {
   if (kind === 'ranking') return `I ranked the drafts by which one I would rather read.\n\nFINAL RANKING:\n${ranked.join('\n')}\n`;
-  return ranked.map((label, i) => `## ${label}\n\n**Strengths**\n- a clear scene\n\n**Weaknesses**\n- ${i === 0 ? 'little' : 'the ending is thin'}\n\n**Risks**\n- none\n`).join('\n');
+  return ranked
+    .map((label, i) => `## ${label}\n\n**Strengths**\n- a clear scene\n\n**Weaknesses**\n- ${i === 0 ? 'little' : 'the ending is thin'}\n\n**Risks**\n- none\n`)
+    .join('\n');
 }
 
 /** The working directory as each CLI announces it to the model. */
@@ -445,14 +492,32 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 function anthropicStream(res: ServerResponse, reply: Reply, step: number | string): void {
   const id = `msg_fake${step}`; // `step`: the step, or `<turn>_<step>` after a Stop hook's block
   const events: [string, unknown][] = [
-    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', content: [], model: reply.model ?? 'claude-fake', stop_reason: null, stop_sequence: null, usage: { input_tokens: 1000, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } }],
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          content: [],
+          model: reply.model ?? 'claude-fake',
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 1000, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        },
+      },
+    ],
   ];
   let stop = 'end_turn';
   if (reply.write) {
     stop = 'tool_use';
     const input = JSON.stringify({ file_path: reply.write.path, content: reply.write.content });
     events.push(
-      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_fake${step}`, name: 'Write', input: {} } }],
+      [
+        'content_block_start',
+        { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_fake${step}`, name: 'Write', input: {} } },
+      ],
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: input } }],
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],
     );
@@ -479,20 +544,42 @@ function openaiStream(res: ServerResponse, reply: Reply, step: number | string):
   if (reply.write) {
     // Codex edits through its shell tool; the command runs in the worktree (its cwd).
     const script = `mkdir -p "$(dirname '${reply.write.relative}')" && cat > '${reply.write.relative}' <<'BESTOF_EOF'\n${reply.write.content}BESTOF_EOF`;
-    item = { type: 'function_call', id: `fc_fake${step}`, call_id: `call_fake${step}`, name: 'exec_command', arguments: JSON.stringify({ cmd: script }), status: 'completed' };
-    events.push(['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } }]);
+    item = {
+      type: 'function_call',
+      id: `fc_fake${step}`,
+      call_id: `call_fake${step}`,
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: script }),
+      status: 'completed',
+    };
+    events.push([
+      'response.output_item.added',
+      { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } },
+    ]);
   } else {
     const text = reply.text ?? '';
     const msgId = `msg_fake${step}`;
     item = { type: 'message', id: msgId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
     events.push(
-      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { type: 'message', id: msgId, role: 'assistant', status: 'in_progress', content: [] } }],
-      ['response.content_part.added', { type: 'response.content_part.added', item_id: msgId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }],
+      [
+        'response.output_item.added',
+        { type: 'response.output_item.added', output_index: 0, item: { type: 'message', id: msgId, role: 'assistant', status: 'in_progress', content: [] } },
+      ],
+      [
+        'response.content_part.added',
+        { type: 'response.content_part.added', item_id: msgId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+      ],
       ['response.output_text.delta', { type: 'response.output_text.delta', item_id: msgId, output_index: 0, content_index: 0, delta: text }],
       ['response.output_text.done', { type: 'response.output_text.done', item_id: msgId, output_index: 0, content_index: 0, text }],
     );
   }
-  const usage = { input_tokens: 1000, input_tokens_details: { cached_tokens: 200 }, output_tokens: 50, output_tokens_details: { reasoning_tokens: 10 }, total_tokens: 1050 };
+  const usage = {
+    input_tokens: 1000,
+    input_tokens_details: { cached_tokens: 200 },
+    output_tokens: 50,
+    output_tokens_details: { reasoning_tokens: 10 },
+    total_tokens: 1050,
+  };
   sse(res, [
     ['response.created', { type: 'response.created', response: { id: responseId, object: 'response', status: 'in_progress', output: [] } }],
     ...events,
@@ -506,8 +593,19 @@ function openaiStream(res: ServerResponse, reply: Reply, step: number | string):
 const GEMINI_USAGE = { promptTokenCount: 1000, candidatesTokenCount: 50, totalTokenCount: 1050, cachedContentTokenCount: 0 };
 
 function geminiStream(res: ServerResponse, reply: Reply): void {
-  const part = reply.write ? { functionCall: { name: 'write_file', args: { file_path: reply.write.path, content: reply.write.content } } } : { text: reply.text ?? '' };
-  sse(res, [[undefined, { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: GEMINI_USAGE, modelVersion: 'gemini-2.5-flash' }]]);
+  const part = reply.write
+    ? { functionCall: { name: 'write_file', args: { file_path: reply.write.path, content: reply.write.content } } }
+    : { text: reply.text ?? '' };
+  sse(res, [
+    [
+      undefined,
+      {
+        candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: GEMINI_USAGE,
+        modelVersion: 'gemini-2.5-flash',
+      },
+    ],
+  ]);
 }
 
 function sideCall(api: Api, path: string, res: ServerResponse): void {
@@ -515,7 +613,11 @@ function sideCall(api: Api, path: string, res: ServerResponse): void {
   if (api === 'openai') return openaiStream(res, { text: 'ok' }, 0);
   // Gemini's router asks for JSON with a complexity score (section 9).
   const text = JSON.stringify({ complexity_reasoning: 'a small task', complexity_score: 1 });
-  const body = { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: GEMINI_USAGE, modelVersion: 'gemini-2.5-flash' };
+  const body = {
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: GEMINI_USAGE,
+    modelVersion: 'gemini-2.5-flash',
+  };
   if (path.endsWith(':streamGenerateContent')) return sse(res, [[undefined, body]]);
   return json(res, 200, body);
 }
@@ -528,14 +630,21 @@ function apiError(api: Api, status: 401 | 429, res: ServerResponse): void {
     return json(res, status, { type: 'error', error: { type, message }, request_id: 'req_fake' }, retryAfter);
   }
   if (api === 'openai') {
-    const error = status === 429
-      ? { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }
-      : { message: 'Incorrect API key provided: sk-fake.', type: 'invalid_request_error', code: 'invalid_api_key' };
+    const error =
+      status === 429
+        ? { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }
+        : { message: 'Incorrect API key provided: sk-fake.', type: 'invalid_request_error', code: 'invalid_api_key' };
     return json(res, status, { error }, retryAfter);
   }
-  const error = status === 429
-    ? { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' }
-    : { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] };
+  const error =
+    status === 429
+      ? { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' }
+      : {
+          code: 400,
+          message: 'API key not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+        };
   return json(res, error.code, { error }, retryAfter);
 }
 

@@ -24,8 +24,10 @@ const WRONG = 'export const add = (a, b) => a * b;\n';
 
 const PROJECT_FILES: Record<string, string> = {
   'src/add.mjs': 'export const add = (a, b) => 0;\n',
-  'test/add.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
-  'test/neg.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds negatives', () => assert.equal(add(-2, -3), -5));\n",
+  'test/add.test.mjs':
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
+  'test/neg.test.mjs':
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.mjs';\ntest('adds negatives', () => assert.equal(add(-2, -3), -5));\n",
   'README.md': '# e2e project\n',
 };
 
@@ -120,12 +122,17 @@ function capture(report: Report, scenario: string, clis: readonly Cli[] = ['clau
 type LoggedEvent = { type: string; candidate?: string; outcome?: string; text?: string; message?: string };
 
 function parseEvents(events: string): LoggedEvent[] {
-  return events.split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedEvent);
+  return events
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LoggedEvent);
 }
 
 /** The activity lines of one candidate, in order. */
 function activity(events: string, id: string): string[] {
-  return parseEvents(events).filter((e) => e.type === 'candidate.activity' && e.candidate === id).map((e) => e.text ?? '');
+  return parseEvents(events)
+    .filter((e) => e.type === 'candidate.activity' && e.candidate === id)
+    .map((e) => e.text ?? '');
 }
 
 function newProject(): void {
@@ -208,7 +215,11 @@ describe('bestof run with the real Claude Code, Codex and Gemini CLI', () => {
     script('gemini', editScript('src/add.mjs', PARTIAL));
     const first = await runBestof([providerEntry('claude'), providerEntry('codex'), providerEntry('gemini')]);
     capture(first.report, 'auth', ['claude']);
-    expect(candidate(first.report, 'claude')).toMatchObject({ status: 'failed', reason: 'auth_error', message: expect.stringMatching(/Claude Code cannot authenticate.*ANTHROPIC_API_KEY/) });
+    expect(candidate(first.report, 'claude')).toMatchObject({
+      status: 'failed',
+      reason: 'auth_error',
+      message: expect.stringMatching(/Claude Code cannot authenticate.*ANTHROPIC_API_KEY/),
+    });
     expect(candidate(first.report, 'codex').score).toBe(15);
     expect(candidate(first.report, 'gemini').score).toBe(10);
     expect(first.report.winner).toBe(candidate(first.report, 'codex').id);
@@ -217,10 +228,22 @@ describe('bestof run with the real Claude Code, Codex and Gemini CLI', () => {
     script('claude', editScript('src/add.mjs', CORRECT));
     script('codex', { steps: [{ kind: 'error', status: 401 }] });
     script('gemini', { steps: [{ kind: 'error', status: 401 }] });
-    const second = await runBestof([providerEntry('claude'), providerEntry('codex', { config: { 'model_providers.fake.request_max_retries': 0 } }), providerEntry('gemini')]);
+    const second = await runBestof([
+      providerEntry('claude'),
+      providerEntry('codex', { config: { 'model_providers.fake.request_max_retries': 0 } }),
+      providerEntry('gemini'),
+    ]);
     capture(second.report, 'auth', ['codex', 'gemini']);
-    expect(candidate(second.report, 'codex')).toMatchObject({ status: 'failed', reason: 'auth_error', message: expect.stringMatching(/Codex cannot authenticate: .*401/) });
-    expect(candidate(second.report, 'gemini')).toMatchObject({ status: 'failed', reason: 'auth_error', message: expect.stringMatching(/Gemini CLI cannot authenticate: .*API key not valid/) });
+    expect(candidate(second.report, 'codex')).toMatchObject({
+      status: 'failed',
+      reason: 'auth_error',
+      message: expect.stringMatching(/Codex cannot authenticate: .*401/),
+    });
+    expect(candidate(second.report, 'gemini')).toMatchObject({
+      status: 'failed',
+      reason: 'auth_error',
+      message: expect.stringMatching(/Gemini CLI cannot authenticate: .*API key not valid/),
+    });
     expect(candidate(second.report, 'claude').score).toBe(15);
     expect(second.code).toBe(0);
   });
@@ -230,11 +253,18 @@ describe('bestof run with the real Claude Code, Codex and Gemini CLI', () => {
     script('claude', { steps: [{ kind: 'write', path: 'src/add.mjs', content: CORRECT }, { kind: 'hang' }] });
     script('codex', { steps: [{ kind: 'write', path: 'src/add.mjs', content: PARTIAL }, { kind: 'hang' }] });
     script('gemini', editScript('src/add.mjs', PARTIAL));
-    const { report, code, events } = await runBestof([providerEntry('claude', { timeout: '15s' }), providerEntry('codex', { timeout: '15s' }), providerEntry('gemini')]);
+    const { report, code, events } = await runBestof([
+      providerEntry('claude', { timeout: '15s' }),
+      providerEntry('codex', { timeout: '15s' }),
+      providerEntry('gemini'),
+    ]);
     capture(report, 'hang', ['claude', 'codex']);
     for (const cli of ['claude', 'codex'] as const) {
       const finished = parseEvents(events).find((e) => e.type === 'provider.finished' && e.candidate === candidate(report, cli).id);
-      expect(finished, cli).toMatchObject({ outcome: 'timeout', message: expect.stringMatching(/did not finish within 15s and was killed with its whole process tree/) });
+      expect(finished, cli).toMatchObject({
+        outcome: 'timeout',
+        message: expect.stringMatching(/did not finish within 15s and was killed with its whole process tree/),
+      });
     }
     // What the hung agents wrote before they hung was committed and scored.
     expect(fileAt(candidate(report, 'claude').ref, 'src/add.mjs')).toBe(CORRECT);

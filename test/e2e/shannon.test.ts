@@ -30,7 +30,10 @@ import type { ReportJson } from '../helpers/run-record.js';
 /** The pinned Claude Code: from scripts/test-e2e.mjs, or installed here when the file is run directly. */
 function pinnedClaude(): string {
   if (process.env.BESTOF_E2E_CLAUDE) return process.env.BESTOF_E2E_CLAUDE;
-  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'install-e2e-clis.mjs'), 'claude'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'install-e2e-clis.mjs'), 'claude'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return out.trim().split(' ')[2]!;
 }
 
@@ -56,7 +59,16 @@ const FEEDBACK = 'add(2, 3) returned 6, expected 5';
 
 type Report = ReportJson;
 
-type LoggedEvent = { type: string; candidate?: string; iteration?: number; outcome?: string; costUsd?: number; usage?: { input: number; output: number }; score?: number; message?: string };
+type LoggedEvent = {
+  type: string;
+  candidate?: string;
+  iteration?: number;
+  outcome?: string;
+  costUsd?: number;
+  usage?: { input: number; output: number };
+  score?: number;
+  message?: string;
+};
 
 let claude: string;
 let server: FakeModelServer;
@@ -71,7 +83,11 @@ beforeAll(async () => {
   if (dumpFile) console.log(`shannon e2e: the model requests go to ${dumpFile}`);
   server = await startFakeModelServer(dumpFile ? { dumpFile } : {});
   if (process.env.BESTOF_E2E_NETNS === '1') {
-    const interfaces = readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2).map((line) => line.split(':')[0]!.trim()).filter(Boolean);
+    const interfaces = readFileSync('/proc/net/dev', 'utf8')
+      .split('\n')
+      .slice(2)
+      .map((line) => line.split(':')[0]!.trim())
+      .filter(Boolean);
     expect(interfaces).toEqual(['lo']);
   }
 });
@@ -118,7 +134,11 @@ function spec(options: RunOptions): string {
     '[loop]\nmax_iterations = 2',
     `[shannon]\n${options.command === 'section' ? `command = ${JSON.stringify(claude)}\n` : ''}startup_timeout = "60s"`,
     '[parallel]\nmax_concurrency = 2',
-    `[[parallel.providers]]\nkind = "shannon"\n${options.command === 'candidate' ? `command = ${JSON.stringify(claude)}\n` : ''}timeout = "120s"\nenv = { ${Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')} }`,
+    `[[parallel.providers]]\nkind = "shannon"\n${options.command === 'candidate' ? `command = ${JSON.stringify(claude)}\n` : ''}timeout = "120s"\nenv = { ${Object.entries(
+      env,
+    )
+      .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+      .join(', ')} }`,
     `[[parallel.providers]]\nkind = "script"\nlabel = "rival"\nscript = ${JSON.stringify(join(outside, 'rival.toml'))}`,
     '[checks]\nfrozen = ["checks/**"]',
     '[[checks.items]]\nname = "adds"\ncommand = "node checks/adds.mjs"\nscore = 10\ntimeout = "60s"',
@@ -143,7 +163,10 @@ function reportOf(result: CliResult): Report {
 
 function eventsOf(report: Report): LoggedEvent[] {
   const file = join(repo.dir, '.bestof', 'runs', report.runId, 'events.jsonl');
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedEvent);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LoggedEvent);
 }
 
 function candidate(report: Report, provider: string) {
@@ -179,7 +202,12 @@ function expectTwoTurnsOfOneSessionWin(report: Report, events: LoggedEvent[]): v
 
   // Iteration 1 failed the checks, iteration 2 (the blocked Stop's continuation) passed.
   const scored = events.filter((e) => e.type === 'candidate.scored' && e.candidate === shannon.id && e.iteration !== undefined);
-  expect(scored.map((e) => [e.iteration, e.score])).toEqual(expect.arrayContaining([[1, 0], [2, 15]]));
+  expect(scored.map((e) => [e.iteration, e.score])).toEqual(
+    expect.arrayContaining([
+      [1, 0],
+      [2, 15],
+    ]),
+  );
   expect(shannon.history.map((h) => h.outcome)).toEqual(['success', 'success']);
   expect(shannon.iterations).toBe(2);
   expect(repo.git('show', `${shannon.ref}:src/add.mjs`) + '\n').toBe(CORRECT);
@@ -193,7 +221,10 @@ function expectTwoTurnsOfOneSessionWin(report: Report, events: LoggedEvent[]): v
   expect(main.map((r) => `${r.turn}/${r.step}:${r.answer}`)).toEqual(['0/0:write', '0/1:text', '1/0:write', '1/1:text']);
   const sessions = new Set(main.map((r) => r.session));
   expect(sessions.size).toBe(1);
-  const record = JSON.parse(readFileSync(join(repo.dir, '.bestof', 'runs', report.runId, 'candidates', shannon.id, 'shannon.json'), 'utf8')) as { sessionId: string; socket: string };
+  const record = JSON.parse(readFileSync(join(repo.dir, '.bestof', 'runs', report.runId, 'candidates', shannon.id, 'shannon.json'), 'utf8')) as {
+    sessionId: string;
+    socket: string;
+  };
   expect([...sessions]).toEqual([record.sessionId]);
 
   // Tokens and cost reached the event log and the report. Claude Code writes its cost only when
@@ -228,7 +259,9 @@ describe('the shannon provider with the real Claude Code in tmux', () => {
     await Promise.race([
       server.whenHeld(150_000),
       run.done.then((r) => {
-        throw new Error(`bestof run ended before the second turn's held answer (exit ${r.code}):\n${r.stderr.slice(-3000)}\nrequests: ${JSON.stringify(server.requests)}`);
+        throw new Error(
+          `bestof run ended before the second turn's held answer (exit ${r.code}):\n${r.stderr.slice(-3000)}\nrequests: ${JSON.stringify(server.requests)}`,
+        );
       }),
     ]);
     await waitUntil(() => findRecord() !== undefined, 'the shannon session record', { ended });
@@ -256,7 +289,9 @@ describe('the shannon provider with the real Claude Code in tmux', () => {
       throw new Error(`${String(error)}\nviewer screen:\n${screen}`);
     });
     // The viewer watches read-only.
-    const clients = spawnSync('tmux', ['-S', found.record.socket, 'list-clients', '-t', found.record.session, '-F', '#{client_readonly}'], { encoding: 'utf8' });
+    const clients = spawnSync('tmux', ['-S', found.record.socket, 'list-clients', '-t', found.record.session, '-F', '#{client_readonly}'], {
+      encoding: 'utf8',
+    });
     expect(clients.stdout.trim()).toBe('1');
 
     server.release();

@@ -30,11 +30,14 @@ const DRAFT_PATH = 'artifacts/draft.md';
 /** Each CLI's draft: one keyword each (lighthouse, harbor, orchard), found by the voters' tastes. */
 const DRAFTS: Record<Cli, string> = {
   // A title and both sections: 3 points.
-  claude: '# The Keeper\n\n## Opening\n\nMara kept the lighthouse for forty years and wound its clockwork every night.\n\n## Ending\n\nThe lamp turned on without her, and she walked down the steps.\n',
+  claude:
+    '# The Keeper\n\n## Opening\n\nMara kept the lighthouse for forty years and wound its clockwork every night.\n\n## Ending\n\nThe lamp turned on without her, and she walked down the steps.\n',
   // Both sections, no title: 2 points.
-  codex: '## Opening\n\nThe harbor woke before the boats did, gulls loud over the slipway.\n\n## Ending\n\nBy noon the nets were dry and the quay was quiet again.\n',
+  codex:
+    '## Opening\n\nThe harbor woke before the boats did, gulls loud over the slipway.\n\n## Ending\n\nBy noon the nets were dry and the quay was quiet again.\n',
   // Both sections, no title: 2 points.
-  gemini: '## Opening\n\nAn orchard ran down to the sea, its apples salted by the wind.\n\n## Ending\n\nThe last tree leaned over the water and dropped its fruit into the tide.\n',
+  gemini:
+    '## Opening\n\nAn orchard ran down to the sea, its apples salted by the wind.\n\n## Ending\n\nThe last tree leaned over the water and dropped its fruit into the tide.\n',
 };
 
 /** What each API prefers, best first. They disagree, so the ballots differ. */
@@ -71,7 +74,11 @@ const TASTES: Record<Cli, readonly string[]> = {
 const WEIGHT = 0.5;
 const EXPECTED_BALLOTS: Record<Cli, readonly Cli[]> = { claude: ['codex', 'gemini'], codex: ['gemini', 'claude'], gemini: ['codex', 'claude'] };
 const EXPECTED_VOTES: Record<Cli, number> = { claude: 0, codex: 1, gemini: 0.5 };
-const EXPECTED_COMBINED: readonly (readonly [Cli, number])[] = [['codex', 5 / 6], ['gemini', 7 / 12], ['claude', 0.5]];
+const EXPECTED_COMBINED: readonly (readonly [Cli, number])[] = [
+  ['codex', 5 / 6],
+  ['gemini', 7 / 12],
+  ['claude', 0.5],
+];
 const SEED = 'e2e-vote';
 
 type VoteReport = ReportJson & {
@@ -149,7 +156,11 @@ describe('the vote with the real Claude Code, Codex and Gemini CLI', () => {
     const cliOf = (candidate: string): Cli => CLIS.find((cli) => id[cli] === candidate) as Cli;
     const vote = report.vote;
     // When something went wrong, the message shows why: the skip reason and every call's error.
-    const why = JSON.stringify({ skipped: vote?.skipped, missing: vote?.missingVoters, errors: vote?.calls.filter((c) => c.error).map((c) => [c.voter, c.purpose, c.error]) });
+    const why = JSON.stringify({
+      skipped: vote?.skipped,
+      missing: vote?.missingVoters,
+      errors: vote?.calls.filter((c) => c.error).map((c) => [c.voter, c.purpose, c.error]),
+    });
 
     // The drafts: each CLI wrote its own through its own tool, and the format checks scored them 3 / 2 / 2.
     for (const cli of CLIS) {
@@ -167,7 +178,11 @@ describe('the vote with the real Claude Code, Codex and Gemini CLI', () => {
     expect(vote?.voters.map((v) => [v.id, v.candidate, v.kind])).toEqual(CLIS.map((cli) => [id[cli], id[cli], cli]));
     for (const view of vote?.views ?? []) {
       expect(view.recused).toBe(view.voter);
-      expect(view.shown.map((s) => s.candidate).sort()).toEqual(CLIS.filter((cli) => id[cli] !== view.voter).map((cli) => id[cli]).sort());
+      expect(view.shown.map((s) => s.candidate).sort()).toEqual(
+        CLIS.filter((cli) => id[cli] !== view.voter)
+          .map((cli) => id[cli])
+          .sort(),
+      );
     }
 
     // The ballots, de-anonymised, are what each API's taste gives; the tally and the combined ranking are the hand-worked ones.
@@ -186,18 +201,27 @@ describe('the vote with the real Claude Code, Codex and Gemini CLI', () => {
     for (const cli of CLIS) {
       const mine = asked.filter((r) => r.api === API[cli]);
       expect(mine.map((r) => r.vote?.kind).sort(), cli).toEqual(['ranking', 'review']);
-      expect(mine.every((r) => r.step === 0), cli).toBe(true);
+      expect(
+        mine.every((r) => r.step === 0),
+        cli,
+      ).toBe(true);
       const view = vote?.views.find((v) => v.voter === id[cli]);
       const ranking = mine.find((r) => r.vote?.kind === 'ranking')!.vote!;
       expect(ranking.shown, cli).toEqual(view?.shown.map((s) => s.label));
-      expect(ranking.ranked.map((label) => view?.shown.find((s) => s.label === label)?.candidate), cli).toEqual(EXPECTED_BALLOTS[cli].map((c) => id[c]));
+      expect(
+        ranking.ranked.map((label) => view?.shown.find((s) => s.label === label)?.candidate),
+        cli,
+      ).toEqual(EXPECTED_BALLOTS[cli].map((c) => id[c]));
     }
     // Each voter ran in a folder of its own, outside every worktree, as the CLI itself announced it; the folder is gone.
     const worktreesOfCandidates = [...new Set(server.requests.filter((r) => r.main && !r.vote).map((r) => r.cwd))];
     expect(worktreesOfCandidates).toHaveLength(CLIS.length);
     for (const r of asked) {
       expect(r.cwd, r.api).toBeDefined();
-      expect(worktreesOfCandidates.some((w) => r.cwd === w || r.cwd!.startsWith(`${w}/`)), `${r.api}: ${r.cwd}`).toBe(false);
+      expect(
+        worktreesOfCandidates.some((w) => r.cwd === w || r.cwd!.startsWith(`${w}/`)),
+        `${r.api}: ${r.cwd}`,
+      ).toBe(false);
       expect(existsSync(r.cwd!), r.cwd).toBe(false);
       // Every CLI tells its model its working directory: the voter's names neither the run nor a candidate.
       expect(r.cwd, r.api).not.toContain(report.runId);
@@ -213,15 +237,29 @@ describe('the vote with the real Claude Code, Codex and Gemini CLI', () => {
 
     // The vote's cost reached the report: every call was paid, and the run's cost includes it.
     const calls = vote?.calls ?? [];
-    expect(calls.map((c) => [c.voter, c.purpose]).sort()).toEqual(CLIS.flatMap((cli) => [[id[cli], 'ranking'], [id[cli], 'review']]).sort());
+    expect(calls.map((c) => [c.voter, c.purpose]).sort()).toEqual(
+      CLIS.flatMap((cli) => [
+        [id[cli], 'ranking'],
+        [id[cli], 'review'],
+      ]).sort(),
+    );
     for (const call of calls) expect(call.costUsd, `${call.voter} ${call.purpose}`).toBeGreaterThan(0);
-    expect(vote?.costUsd).toBeCloseTo(calls.reduce((sum, c) => sum + c.costUsd, 0), 10);
+    expect(vote?.costUsd).toBeCloseTo(
+      calls.reduce((sum, c) => sum + c.costUsd, 0),
+      10,
+    );
     expect(report.costUsd).toBeCloseTo(report.candidates.reduce((sum, c) => sum + c.costUsd, 0) + (vote?.costUsd ?? 0), 10);
     // Each call's prompt and raw output are in the run folder.
     for (const cli of CLIS) {
       const folder = join(runDir, 'vote', id[cli]);
-      expect(readdirSync(folder).filter((name) => /^\d+-/.test(name)).sort(), cli).toEqual(['01-review', '02-ranking']);
-      for (const call of ['01-review', '02-ranking']) expect(readdirSync(join(folder, call)), `${cli} ${call}`).toEqual(expect.arrayContaining(['prompt.md', 'output.log']));
+      expect(
+        readdirSync(folder)
+          .filter((name) => /^\d+-/.test(name))
+          .sort(),
+        cli,
+      ).toEqual(['01-review', '02-ranking']);
+      for (const call of ['01-review', '02-ranking'])
+        expect(readdirSync(join(folder, call)), `${cli} ${call}`).toEqual(expect.arrayContaining(['prompt.md', 'output.log']));
     }
 
     // The voters wrote nothing: no commit after the vote started, and each candidate's ref is still its last commit from before it.
@@ -230,7 +268,10 @@ describe('the vote with the real Claude Code, Codex and Gemini CLI', () => {
     expect(voteStarted).toBeGreaterThan(0);
     expect(events.slice(voteStarted).filter((e) => e.type === 'candidate.committed')).toEqual([]);
     for (const cli of CLIS) {
-      const lastCommit = events.slice(0, voteStarted).filter((e) => e.type === 'candidate.committed' && e.candidate === id[cli]).at(-1)?.commit;
+      const lastCommit = events
+        .slice(0, voteStarted)
+        .filter((e) => e.type === 'candidate.committed' && e.candidate === id[cli])
+        .at(-1)?.commit;
       const c = report.candidates.find((x) => x.id === id[cli])!;
       expect(lastCommit, cli).toBeDefined();
       expect(repo.git('rev-parse', c.ref), cli).toBe(lastCommit);

@@ -56,7 +56,7 @@ describe('the activity sampler', () => {
     expect(sampler.endCall(note)).toEqual(['1 left out']);
   });
 
-  it('ends a call with a note of how many lines were left out, then the call\'s last line', () => {
+  it("ends a call with a note of how many lines were left out, then the call's last line", () => {
     const { sampler } = clocked({ burst: 2, intervalMs: 100 });
     expect(offerAll(sampler, 0, 1_000)).toEqual(['line 0', 'line 1']);
     expect(sampler.endCall(note)).toEqual(['997 left out', 'line 999']);
@@ -71,7 +71,7 @@ describe('the activity sampler', () => {
     expect(offerAll(sampler, 10, 13)).toEqual(['line 10', 'line 11']);
   });
 
-  it('stops at the cap per candidate, over every call; past it only each call\'s last line and note are recorded', () => {
+  it("stops at the cap per candidate, over every call; past it only each call's last line and note are recorded", () => {
     const { sampler, advance } = clocked({ burst: 4, intervalMs: 100, maxLines: 6 });
     expect(offerAll(sampler, 0, 4)).toEqual(['line 0', 'line 1', 'line 2', 'line 3']);
     expect(sampler.endCall(note)).toEqual([]);

@@ -33,7 +33,9 @@ describe('watchAgentCall', () => {
       const watching = await recordGitCalls(tempDir(), () => watchAgentCall(ctx));
       const watch = watching.result;
       expect(watch.branchesBefore).toEqual(await branchTips(wt));
-      expect([...watch.branchesBefore.keys()].sort()).toEqual(['refs/heads/bestof/t/c1', 'refs/heads/feature', 'refs/heads/main', ...(i === 1 ? ['refs/heads/agent-0'] : [])].sort());
+      expect([...watch.branchesBefore.keys()].sort()).toEqual(
+        ['refs/heads/bestof/t/c1', 'refs/heads/feature', 'refs/heads/main', ...(i === 1 ? ['refs/heads/agent-0'] : [])].sort(),
+      );
       // What an agent does during its call: a branch of its own (the commit step adopts such a one).
       r.git('-C', wt, 'branch', `agent-${i}`);
       const restoring = await recordGitCalls(tempDir(), () => watch.restore(i + 1));

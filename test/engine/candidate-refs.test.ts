@@ -4,7 +4,7 @@ import { revertedRef } from '../../src/engine/merge/merge-policy.js';
 import { leftoverRef } from '../../src/engine/run/stages/finish.js';
 import { movedTipRef } from '../../src/engine/run/stages/selection.js';
 
-describe('the refs beside a candidate\'s kept ref', () => {
+describe("the refs beside a candidate's kept ref", () => {
   it('are its siblings under refs/bestof/<run>/<id>/', () => {
     const kept = 'refs/bestof/20261202-0000-abcd/c2/kept';
     expect([revertedRef(kept), leftoverRef(kept), movedTipRef(kept, 'ref'), movedTipRef(kept, 'branch'), besideKeptRef(kept, 'agent-branches/fix')]).toEqual([

@@ -29,7 +29,16 @@ describe('programsOfCheck', () => {
     expect(programsOfCheck(command)).toEqual(programs);
   });
 
-  it.each([['f() { echo hi; }; f'], ['scripts/check.sh'], ['./run.sh'], ['/usr/bin/true'], ['"$PYTHON" -m pytest'], ['test -f done.txt'], ['~/bin/check.sh'], ['$(which pytest) -q']])('names nothing it cannot judge: %s', (command) => {
+  it.each([
+    ['f() { echo hi; }; f'],
+    ['scripts/check.sh'],
+    ['./run.sh'],
+    ['/usr/bin/true'],
+    ['"$PYTHON" -m pytest'],
+    ['test -f done.txt'],
+    ['~/bin/check.sh'],
+    ['$(which pytest) -q'],
+  ])('names nothing it cannot judge: %s', (command) => {
     expect(programsOfCheck(command)).toEqual([]);
   });
 });
@@ -47,7 +56,10 @@ describe('missingProgramWarnings', () => {
       writeFileSync(join(bin, name), '#!/bin/sh\n');
       chmodSync(join(bin, name), 0o755);
     }
-    const warnings = await missingProgramWarnings([{ command: 'present --fast && absent-tool --x' }, { command: 'present' }, { command: 'here-only-relative' }], [bin, '.'].join(':'));
+    const warnings = await missingProgramWarnings(
+      [{ command: 'present --fast && absent-tool --x' }, { command: 'present' }, { command: 'here-only-relative' }],
+      [bin, '.'].join(':'),
+    );
     expect(warnings).toEqual([
       'checks.items[0].command runs `absent-tool`, which is on no folder of your PATH: the check would fail (exit 127) for every candidate, after its agent has worked; install it, or name it by its full path (unless a [setup] command installs it onto PATH)',
     ]);

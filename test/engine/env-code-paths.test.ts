@@ -32,12 +32,28 @@ describe('envCodePaths', () => {
       GEM_HOME: `${h}/.gem/ruby/3.1`,
     };
     expect(envCodePaths(env, h).sort()).toEqual(
-      [`${h}/lib`, `${h}/src/shared`, `${h}/.config/node/preload.cjs`, `${h}/.config/node/hooks.mjs`, `${h}/.sdkman/candidates/java/current`, `${h}/.gem/ruby/3.1`].sort(),
+      [
+        `${h}/lib`,
+        `${h}/src/shared`,
+        `${h}/.config/node/preload.cjs`,
+        `${h}/.config/node/hooks.mjs`,
+        `${h}/.sdkman/candidates/java/current`,
+        `${h}/.gem/ruby/3.1`,
+      ].sort(),
     );
   });
 
   it('never names the HOME, keys and logins, a folder that holds them, a path that does not exist, or a variable that is not about code', () => {
-    const h = makeHome(['.ssh/id_ed25519', '.aws/credentials', '.config/gcloud/creds.json', '.kube/config', '.local/share/keyrings/login.keyring', '.local/lib/', 'keys/sa.json', 'lib/']);
+    const h = makeHome([
+      '.ssh/id_ed25519',
+      '.aws/credentials',
+      '.config/gcloud/creds.json',
+      '.kube/config',
+      '.local/share/keyrings/login.keyring',
+      '.local/lib/',
+      'keys/sa.json',
+      'lib/',
+    ]);
     const env = {
       PYTHONPATH: `${h}:${h}/.ssh:${h}/.config:${h}/.local:${h}/missing:relative/lib`,
       NODE_PATH: `${h}/.aws`,

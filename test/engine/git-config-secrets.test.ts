@@ -27,41 +27,64 @@ const basic = (credentials: string): string => Buffer.from(credentials).toString
 describe('secretsInGitConfig', () => {
   it.each<[string, string, readonly string[]]>([
     ['a remote URL with a password', listing(['remote.origin.url', 'https://bob:s3cr3t-pa55@example.invalid/x.git']), ['s3cr3t-pa55']],
-    ['a URL-encoded password: as written and decoded', listing(['remote.origin.url', 'https://bob:p%40ss%21w0rd%2Fx@host/x.git']), ['p%40ss%21w0rd%2Fx', 'p@ss!w0rd/x']],
+    [
+      'a URL-encoded password: as written and decoded',
+      listing(['remote.origin.url', 'https://bob:p%40ss%21w0rd%2Fx@host/x.git']),
+      ['p%40ss%21w0rd%2Fx', 'p@ss!w0rd/x'],
+    ],
     ['a password with an unencoded @ (the userinfo runs to the last one)', listing(['remote.origin.pushurl', 'https://bob:p@ssw0rd@host/x.git']), ['p@ssw0rd']],
     ['a token as the user', listing(['remote.origin.url', 'https://ghp_Zx81kQ0pLmN3vB7rT2aaQ9@github.com/o/r.git']), ['ghp_Zx81kQ0pLmN3vB7rT2aaQ9']],
-    ['a token as the user and a placeholder password', listing(['remote.origin.url', 'https://Zx81kQ0pLmN3vB7rT2aa:x-oauth-basic@github.com/o/r.git']), ['x-oauth-basic', 'Zx81kQ0pLmN3vB7rT2aa']],
+    [
+      'a token as the user and a placeholder password',
+      listing(['remote.origin.url', 'https://Zx81kQ0pLmN3vB7rT2aa:x-oauth-basic@github.com/o/r.git']),
+      ['x-oauth-basic', 'Zx81kQ0pLmN3vB7rT2aa'],
+    ],
     ['an insteadOf URL, in the key', listing(['url.https://ci:1nsteadOf-t0ken@git.example.com/.insteadof', 'https://git.example.com/']), ['1nsteadOf-t0ken']],
     ['a proxy URL', listing(['http.proxy', 'http://me:pr0xy-pa55@proxy.local:3128']), ['pr0xy-pa55']],
     ['an extraHeader with a Bearer token', listing(['http.extraheader', 'Authorization: Bearer eyJhbGciOi.bearer-t0ken']), ['eyJhbGciOi.bearer-t0ken']],
-    ['an extraHeader with Basic base64: the base64 and the decoded password', listing(['http.https://example.com/.extraheader', `AUTHORIZATION: basic ${basic('x-access-token:ba51c-pa55word')}`]), [basic('x-access-token:ba51c-pa55word'), 'ba51c-pa55word']],
+    [
+      'an extraHeader with Basic base64: the base64 and the decoded password',
+      listing(['http.https://example.com/.extraheader', `AUTHORIZATION: basic ${basic('x-access-token:ba51c-pa55word')}`]),
+      [basic('x-access-token:ba51c-pa55word'), 'ba51c-pa55word'],
+    ],
     ['an extraHeader with `token`', listing(['http.extraheader', 'Authorization: token gh-t0ken-123456']), ['gh-t0ken-123456']],
     ['an extraHeader whose name holds a secret', listing(['http.extraheader', 'PRIVATE-TOKEN: glpat-0123456789abcdef']), ['glpat-0123456789abcdef']],
-    ['a variable named for a secret', listing(['sendemail.smtppass', 'smtp-pa55word'], ['hub.oauthtoken', 'hub-t0ken-value']), ['smtp-pa55word', 'hub-t0ken-value']],
+    [
+      'a variable named for a secret',
+      listing(['sendemail.smtppass', 'smtp-pa55word'], ['hub.oauthtoken', 'hub-t0ken-value']),
+      ['smtp-pa55word', 'hub-t0ken-value'],
+    ],
     ['a password written into an inline helper', listing(['credential.helper', '!f() { echo username=bob; echo password=inl1ne-pa55; }; f']), ['inl1ne-pa55']],
-    ['no secret: plain remotes, an ssh user, headers and paths left alone', listing(
-      ['remote.origin.url', 'https://github.com/o/r.git'],
-      ['remote.fork.url', 'ssh://git@github.com/o/r.git'],
-      ['remote.up.url', 'git@github.com:o/r.git'],
-      ['url.https://github.com/.insteadof', 'gh:'],
-      ['http.extraheader', 'X-Trace: 1234567890'],
-      ['core.askpass', '/usr/lib/ssh/ssh-askpass'],
-      ['credential.helper', '!f() { echo password=$TOKEN; }; f'],
-      ['credential.helper', 'cache --timeout=3600'],
-      ['user.email', 'bob@example.com'],
-      ['core.bare'],
-    ), []],
+    [
+      'no secret: plain remotes, an ssh user, headers and paths left alone',
+      listing(
+        ['remote.origin.url', 'https://github.com/o/r.git'],
+        ['remote.fork.url', 'ssh://git@github.com/o/r.git'],
+        ['remote.up.url', 'git@github.com:o/r.git'],
+        ['url.https://github.com/.insteadof', 'gh:'],
+        ['http.extraheader', 'X-Trace: 1234567890'],
+        ['core.askpass', '/usr/lib/ssh/ssh-askpass'],
+        ['credential.helper', '!f() { echo password=$TOKEN; }; f'],
+        ['credential.helper', 'cache --timeout=3600'],
+        ['user.email', 'bob@example.com'],
+        ['core.bare'],
+      ),
+      [],
+    ],
   ])('%s', (_what, text, expected) => {
     expect(valuesIn(text)).toEqual(expected);
   });
 
   it('names each value by its key, without a subsection that is a URL (the mark is written in clear)', () => {
-    const found = secretsInGitConfig(listing(['remote.origin.url', 'https://bob:s3cr3t-pa55@h/x'], ['url.https://ci:1nsteadOf-t0ken@h/.insteadof', 'x:']), PLACES).secrets;
+    const found = secretsInGitConfig(
+      listing(['remote.origin.url', 'https://bob:s3cr3t-pa55@h/x'], ['url.https://ci:1nsteadOf-t0ken@h/.insteadof', 'x:']),
+      PLACES,
+    ).secrets;
     expect(found.map((secret) => secret.name)).toEqual(['git-config:remote.origin.url', 'git-config:url.*.insteadof']);
   });
 
   it.each<[string, string, readonly string[]]>([
-    ['store: git\'s two defaults', 'store', ['/home/u/.git-credentials', '/home/u/.config/git/credentials']],
+    ["store: git's two defaults", 'store', ['/home/u/.git-credentials', '/home/u/.config/git/credentials']],
     ['store --file ~/...', 'store --file ~/.my-creds', ['/home/u/.my-creds']],
     ['store --file=<relative>, quoted', 'store "--file=secrets/git creds"', ['/work/repo/secrets/git creds']],
     ['git-credential-store by its path', '/usr/lib/git-core/git-credential-store --file /etc/creds', ['/etc/creds']],
@@ -74,9 +97,14 @@ describe('secretsInGitConfig', () => {
 });
 
 describe('secretsInCredentialStore', () => {
-  it('takes each line\'s password, as stored (percent-encoded) and decoded, and a token-like user', () => {
+  it("takes each line's password, as stored (percent-encoded) and decoded, and a token-like user", () => {
     const text = 'https://alice:st0re-pa55word@example.invalid\nhttps://bob:p%21ss%2Bw0rd@git.example.com:8443\nhttps://Zx81kQ0pLmN3vB7rT2aa@github.com\n';
-    expect(secretsInCredentialStore(text, 'git-credentials:~/.git-credentials').map((secret) => secret.value)).toEqual(['st0re-pa55word', 'p%21ss%2Bw0rd', 'p!ss+w0rd', 'Zx81kQ0pLmN3vB7rT2aa']);
+    expect(secretsInCredentialStore(text, 'git-credentials:~/.git-credentials').map((secret) => secret.value)).toEqual([
+      'st0re-pa55word',
+      'p%21ss%2Bw0rd',
+      'p!ss+w0rd',
+      'Zx81kQ0pLmN3vB7rT2aa',
+    ]);
   });
 });
 
@@ -131,7 +159,9 @@ describe('readGitConfigSecrets on a real repository', () => {
       );
       // The run's set redacts them however they are spelled, and names them, never by value.
       const set = collectSecrets({ environment: {}, gitConfig: found });
-      expect(set.redact('pw l0cal-pa55word, then l0cal-bearer-t0ken')).toBe('pw <redacted:git-config:remote.origin.url>, then <redacted:git-config:http.*.extraheader>');
+      expect(set.redact('pw l0cal-pa55word, then l0cal-bearer-t0ken')).toBe(
+        'pw <redacted:git-config:remote.origin.url>, then <redacted:git-config:http.*.extraheader>',
+      );
       expect(set.findValue('x h0me-st0re-pa55 y')).toBe('git-credentials:~/.git-credentials');
     });
   });

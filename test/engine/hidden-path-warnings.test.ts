@@ -14,7 +14,10 @@ const spec = (checks: string[], setup: string[] = []) => ({ checks: { items: che
 
 describe('hiddenPathWarnings', () => {
   it('names a check or setup command that uses a path in HOME, with `~/` or in full, and says what to do', () => {
-    const warnings = hiddenPathWarnings(spec(['npm test', '~/bin/check.sh --fast', 'PYTHONPATH=/home/me/lib python3 -m pytest'], ['cp "/home/me/fixtures/db.sql" .']), env);
+    const warnings = hiddenPathWarnings(
+      spec(['npm test', '~/bin/check.sh --fast', 'PYTHONPATH=/home/me/lib python3 -m pytest'], ['cp "/home/me/fixtures/db.sql" .']),
+      env,
+    );
     expect(warnings).toEqual([
       "checks.items[1].command names /home/me/bin/check.sh, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's `~` is a fresh HOME of its own, with or without the sandbox)",
       "checks.items[2].command names /home/me/lib, inside your HOME, which the checks' sandbox hides: the command would not find it there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's `~` is a fresh HOME of its own, with or without the sandbox)",
@@ -23,7 +26,9 @@ describe('hiddenPathWarnings', () => {
   });
 
   it('leaves alone what the sandbox shows or never hides: PATH folders, toolchain homes, paths outside HOME, relative paths', () => {
-    expect(hiddenPathWarnings(spec(['~/.cargo/bin/cargo test', '/usr/bin/env node test.js > /tmp/out.log', 'scripts/check.sh', 'ls ~', 'echo a/home/me/b']), env)).toEqual([]);
+    expect(
+      hiddenPathWarnings(spec(['~/.cargo/bin/cargo test', '/usr/bin/env node test.js > /tmp/out.log', 'scripts/check.sh', 'ls ~', 'echo a/home/me/b']), env),
+    ).toEqual([]);
   });
 
   it('leaves alone a path the environment loads code from (PYTHONPATH), which the sandbox shows too', () => {
@@ -31,7 +36,9 @@ describe('hiddenPathWarnings', () => {
     try {
       mkdirSync(join(home, 'pylib'));
       const command = `python3 ${home}/pylib/run_tests.py ${home}/notes`;
-      expect(hiddenPathWarnings(spec([command]), { HOME: home, PATH: '/usr/bin', PYTHONPATH: `${home}/pylib` })).toEqual([expect.stringContaining(`checks.items[0].command names ${home}/notes, inside your HOME`)]);
+      expect(hiddenPathWarnings(spec([command]), { HOME: home, PATH: '/usr/bin', PYTHONPATH: `${home}/pylib` })).toEqual([
+        expect.stringContaining(`checks.items[0].command names ${home}/notes, inside your HOME`),
+      ]);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
@@ -42,7 +49,9 @@ describe('hiddenPathWarnings', () => {
     try {
       mkdirSync(join(home, 'go'));
       const command = `ls ${home}/go/pkg/mod ${home}/notes`;
-      expect(hiddenPathWarnings(spec([command]), { HOME: home, PATH: '/usr/bin' })).toEqual([expect.stringContaining(`checks.items[0].command names ${home}/notes, inside your HOME`)]);
+      expect(hiddenPathWarnings(spec([command]), { HOME: home, PATH: '/usr/bin' })).toEqual([
+        expect.stringContaining(`checks.items[0].command names ${home}/notes, inside your HOME`),
+      ]);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

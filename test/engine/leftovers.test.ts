@@ -54,18 +54,25 @@ function bystander(key: string, file: string): ChildProcess {
 
 /** How many SIGTERMs the bystander writing `file` has received so far. */
 async function termsSeenBy(file: string): Promise<number> {
-  const acks = (): number => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l === 'ack').length : 0);
+  const acks = (): number =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l === 'ack').length
+      : 0;
   const before = acks();
   writeFileSync(`${file}.probe`, '');
   await waitUntil(() => acks() > before, `the process writing ${file} to answer`);
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l === 'TERM').length;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l === 'TERM').length;
 }
 
 describe.runIf(process.platform === 'linux')('stopRunLeftovers', () => {
   it('returns 0 and signals nothing when no process carries the key', async () => {
     const noted = join(tmp, 'other-run-a.txt');
     const other = bystander(newKey(), noted);
-    await waitUntil(() => existsSync(`${noted}.ready`), 'the other run\'s process to start');
+    await waitUntil(() => existsSync(`${noted}.ready`), "the other run's process to start");
     expect(await stopRunLeftovers(newKey(), { graceMs: 100 })).toBe(0);
     expect(await termsSeenBy(noted)).toBe(0);
     expect(processIsGone(other.pid as number)).toBe(false);
@@ -103,7 +110,7 @@ describe.runIf(process.platform === 'linux')('killRunProcessesNow', () => {
     const other = bystander(newKey(), noted);
     await waitUntil(() => processesWithEnv('BESTOF_RUN_KEY', key).length === 1 && existsSync(`${noted}.ready`), 'the processes to start');
     expect(killRunProcessesNow(key)).toBe(1);
-    await waitUntil(() => processIsGone(mine.pid as number), 'the run\'s process to end');
+    await waitUntil(() => processIsGone(mine.pid as number), "the run's process to end");
     expect(processIsGone(other.pid as number)).toBe(false);
     expect(await termsSeenBy(noted)).toBe(0);
   });

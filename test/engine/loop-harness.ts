@@ -202,6 +202,7 @@ export async function runFakeCandidate(plan: RunPlan, turns: readonly Turn[] | F
   } catch (thrown) {
     error = thrown as Error;
   }
-  const of = <T extends RunEvent['type']>(type: T): Extract<RunEvent, { type: T }>[] => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+  const of = <T extends RunEvent['type']>(type: T): Extract<RunEvent, { type: T }>[] =>
+    events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
   return { end, error, events, provider, reviewer: options.reviewer, finished: of('candidate.finished')[0], of };
 }

@@ -11,7 +11,17 @@ const OWN = 'each check runs with a network of its own ([sandbox] check_network 
 
 describe('networkWarnings', () => {
   it('names a check that downloads or reaches another host, and says to install in [setup] or share the network', () => {
-    expect(networkWarnings(spec(['npm test', 'npm ci && npm test', 'pip install -e . && python3 -m pytest', 'curl -fsS https://example.com/data.json -o data.json && make test', 'git fetch origin && go mod download']))).toEqual([
+    expect(
+      networkWarnings(
+        spec([
+          'npm test',
+          'npm ci && npm test',
+          'pip install -e . && python3 -m pytest',
+          'curl -fsS https://example.com/data.json -o data.json && make test',
+          'git fetch origin && go mod download',
+        ]),
+      ),
+    ).toEqual([
       `checks.items[1].command runs \`npm ci\`, which needs the network: ${OWN}, with no route out; run installs in [setup] commands (they keep your machine's network), or set [sandbox] check_network = "shared"`,
       `checks.items[2].command runs \`pip install\`, which needs the network: ${OWN}, with no route out; run installs in [setup] commands (they keep your machine's network), or set [sandbox] check_network = "shared"`,
       `checks.items[3].command reaches example.com, which needs the network: ${OWN}, with no route out; run installs in [setup] commands (they keep your machine's network), or set [sandbox] check_network = "shared"`,
@@ -26,7 +36,20 @@ describe('networkWarnings', () => {
     ]);
   });
 
-  it('leaves alone what works on a loopback of its own: the candidate\'s $PORT, a local URL, tests, builds, and look-alike words', () => {
-    expect(networkWarnings(spec(['npm start & sleep 1; curl -fsS http://localhost:$PORT/health', 'npm test', 'npm run install-check', 'cargo test', 'go test ./...', 'make install-deps-offline', 'my-npm ci', 'echo "pip installs nothing here"']))).toEqual([]);
+  it("leaves alone what works on a loopback of its own: the candidate's $PORT, a local URL, tests, builds, and look-alike words", () => {
+    expect(
+      networkWarnings(
+        spec([
+          'npm start & sleep 1; curl -fsS http://localhost:$PORT/health',
+          'npm test',
+          'npm run install-check',
+          'cargo test',
+          'go test ./...',
+          'make install-deps-offline',
+          'my-npm ci',
+          'echo "pip installs nothing here"',
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

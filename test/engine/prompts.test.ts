@@ -16,7 +16,9 @@ const check = (name: string, exitCode: number, outputTail: string): CheckOutcome
 describe('the prompt of each iteration', () => {
   it('iteration 1 is the task as written, where the spec keeps no path as in base', () => {
     expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [] })).toBe('Fix the date parser.\n');
-    expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [], rules: { kept: [], editable: [] } })).toBe('Fix the date parser.\n');
+    expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [], rules: { kept: [], editable: [] } })).toBe(
+      'Fix the date parser.\n',
+    );
   });
 
   // The exact text: an honest agent that adds a regression test under a frozen folder must know
@@ -31,7 +33,9 @@ The checks always use the original version of these paths: \`tests/**\`, \`packa
 Only your changes to \`src/**\` count: a change elsewhere is undone before the checks and not kept.
 `);
     // The test runners' files bestof keeps by itself (src/checks/runner-defaults.ts), with the exception editable makes.
-    expect(buildIterationPrompt({ task: 'Fix it.', iteration: 1, maxIterations: 5, messages: [], rules: { ...rules, runner: ['**/.npmrc', '**/.nycrc*'] } })).toContain(
+    expect(
+      buildIterationPrompt({ task: 'Fix it.', iteration: 1, maxIterations: 5, messages: [], rules: { ...rules, runner: ['**/.npmrc', '**/.nycrc*'] } }),
+    ).toContain(
       "The checks also use the original version of the test runners' own files (unless a path where your changes count, below, names one), and work that changes them is not chosen: `**/.npmrc`, `**/.nycrc*`; and of the test runners' settings in package.json, pyproject.toml and go.mod.\nOnly your changes to `src/**` count",
     );
     // Later iterations get it again (an agent may start afresh each time), before what happened.
@@ -43,7 +47,9 @@ Only your changes to \`src/**\` count: a change elsewhere is undone before the c
       rules: { kept: ['tests/**'], editable: [] },
       feedback: { score: 0, maxScore: 10, threshold: 10, failedChecks: [], outcome: 'success', tampered: ['tests/new_test.py'] },
     });
-    expect(second).toContain('Fix the date parser.\n\n## bestof: paths the checks keep\n\nThe checks always use the original version of these paths: `tests/**`.');
+    expect(second).toContain(
+      'Fix the date parser.\n\n## bestof: paths the checks keep\n\nThe checks always use the original version of these paths: `tests/**`.',
+    );
     expect(second).not.toContain('Only your changes');
     expect(second.indexOf('## bestof: paths the checks keep')).toBeLessThan(second.indexOf('## bestof: iteration 2 of 5'));
   });

@@ -52,7 +52,8 @@ describe('runIsAlive', () => {
   // A user without root asks about a process of root's: signal 0 answers EPERM, and the start time decides as for any other.
   it.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))("judges another user's process by its start too (signal 0 answers EPERM)", () => {
     const module = built('engine/record/run-lock');
-    const ask = (runDir: string): string => nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(m.runIsAlive(${JSON.stringify(runDir)}))`);
+    const ask = (runDir: string): string =>
+      nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(m.runIsAlive(${JSON.stringify(runDir)}))`);
     const root = sleeper(); // root's, started before run.pid is written
     const alive = tempDir();
     chmodSync(alive, 0o755);

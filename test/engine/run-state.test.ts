@@ -31,11 +31,13 @@ describe('winner.chosen', () => {
   });
 
   it('makes a run without a winner a run with one', () => {
-    const events = finishedRun().map((e): RunEvent => {
-      if (e.type === 'selection.finished') return { ...e, winner: undefined, message: 'no candidate reached the threshold' };
-      if (e.type === 'run.finished') return { ...e, status: 'no_winner', exitCode: 1, winner: undefined };
-      return e;
-    }).filter((e) => e.type !== 'merge.finished');
+    const events = finishedRun()
+      .map((e): RunEvent => {
+        if (e.type === 'selection.finished') return { ...e, winner: undefined, message: 'no candidate reached the threshold' };
+        if (e.type === 'run.finished') return { ...e, status: 'no_winner', exitCode: 1, winner: undefined };
+        return e;
+      })
+      .filter((e) => e.type !== 'merge.finished');
     const after = foldEvents([...events, chosen({ previous: undefined })]);
     expect([after.status, after.exitCode, after.winner]).toEqual(['winner', 0, 'c2']);
     expect(after.message).toContain('chosen by you in the compare view (the run had no winner)');
@@ -51,12 +53,26 @@ describe('winner.chosen', () => {
 
 describe('costs no agent reported', () => {
   const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  const call = (id: string, costUsd: number, usage = zero): UnstampedEvent => ({ type: 'provider.finished', candidate: id, iteration: 1, outcome: 'success', costUsd, usage, turns: 1, durationMs: 100 });
+  const call = (id: string, costUsd: number, usage = zero): UnstampedEvent => ({
+    type: 'provider.finished',
+    candidate: id,
+    iteration: 1,
+    outcome: 'success',
+    costUsd,
+    usage,
+    turns: 1,
+    durationMs: 100,
+  });
 
   it('are unknown for a command agent and for tokens at no cost (a model without a price), known otherwise', () => {
     const state = foldEvents(
       stamp([
-        runStarted([candidate(1, 'claude', 'claude'), candidate(2, 'cmd', 'command'), candidate(3, 'unpriced', 'codex'), candidate(4, 'failed early', 'gemini')]),
+        runStarted([
+          candidate(1, 'claude', 'claude'),
+          candidate(2, 'cmd', 'command'),
+          candidate(3, 'unpriced', 'codex'),
+          candidate(4, 'failed early', 'gemini'),
+        ]),
         call('c1', 0.02, { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }),
         call('c2', 0),
         call('c3', 0, { input: 5000, output: 300, cacheRead: 0, cacheWrite: 0 }),
@@ -70,7 +86,13 @@ describe('costs no agent reported', () => {
   });
 
   it('stay unknown for a candidate once one call did not report, and are known in a run where every call did', () => {
-    const state = foldEvents(stamp([runStarted([candidate(1, 'a', 'codex'), candidate(2, 'b', 'script')]), call('c1', 0, { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 }), call('c1', 0.5)]));
+    const state = foldEvents(
+      stamp([
+        runStarted([candidate(1, 'a', 'codex'), candidate(2, 'b', 'script')]),
+        call('c1', 0, { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 }),
+        call('c1', 0.5),
+      ]),
+    );
     expect(costIsKnown(state.candidates.c1 ?? {})).toBe(false);
     expect(costIsKnown(foldEvents(finishedRun()))).toBe(true);
     // A state.json written before the flag existed has no flag: its costs read as known.
@@ -79,7 +101,7 @@ describe('costs no agent reported', () => {
 });
 
 describe('the duration of a run', () => {
-  it('is the time from its start to its last event while it has not finished (an interrupted run), and run.finished\'s once it has', () => {
+  it("is the time from its start to its last event while it has not finished (an interrupted run), and run.finished's once it has", () => {
     const events = finishedRun();
     const interrupted = events.filter((e) => e.type !== 'run.finished');
     const last = interrupted.at(-1) as RunEvent;

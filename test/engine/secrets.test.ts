@@ -148,7 +148,14 @@ describe('redact: values', () => {
     const set = createSecretSet([['API_KEY', 'k3y-v4lue-0001']]);
     const event = { type: 'x', n: 3, ok: true, nothing: null, list: ['a', 'k3y-v4lue-0001'], nested: { text: 'say k3y-v4lue-0001', keep: { a: 'b' } } };
     const redacted = set.redactDeep(event);
-    expect(redacted).toEqual({ type: 'x', n: 3, ok: true, nothing: null, list: ['a', '<redacted:API_KEY>'], nested: { text: 'say <redacted:API_KEY>', keep: { a: 'b' } } });
+    expect(redacted).toEqual({
+      type: 'x',
+      n: 3,
+      ok: true,
+      nothing: null,
+      list: ['a', '<redacted:API_KEY>'],
+      nested: { text: 'say <redacted:API_KEY>', keep: { a: 'b' } },
+    });
     expect(redacted.nested.keep).toBe(event.nested.keep);
     expect(event.list[1]).toBe('k3y-v4lue-0001');
     const clean = { type: 'y', list: ['a'], nested: { b: 'c' } };
@@ -173,7 +180,11 @@ describe('redact: shapes, whatever the environment', () => {
     ['a Slack token', 'xoxb-123456789012-abcdefABCDEF', '<redacted>'],
     ['an AWS key id', 'id AKIAIOSFODNN7EXAMPLE end', 'id <redacted> end'],
     ['a Google API key', `key=AIza${'B'.repeat(35)}`, 'key=<redacted>'],
-    ['a private key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----<redacted>-----END RSA PRIVATE KEY-----'],
+    [
+      'a private key',
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----',
+      '-----BEGIN RSA PRIVATE KEY-----<redacted>-----END RSA PRIVATE KEY-----',
+    ],
   ])('%s', (_title, text, expected) => {
     expect(SHAPES_ONLY.redact(text)).toBe(expected);
   });
@@ -255,14 +266,24 @@ describe('the run context redacts every event at emit', () => {
       candidates: [{ id: 'c1', settings: { kind: 'command', env: { SERVICE_PART: specToken, NODE_ENV: 'production' } } }],
     } as unknown as RunPlan;
     const seen: RunEvent[] = [];
-    const ctx = createRunContext(plan, { signal: new AbortController().signal, listeners: [(event) => seen.push(event)], resume: undefined, secrets: runSecrets(plan, { FAKE_SERVICE_TOKEN: token, HOME: '/home/x' }) });
+    const ctx = createRunContext(plan, {
+      signal: new AbortController().signal,
+      listeners: [(event) => seen.push(event)],
+      resume: undefined,
+      secrets: runSecrets(plan, { FAKE_SERVICE_TOKEN: token, HOME: '/home/x' }),
+    });
     expect([...ctx.secrets.names].sort()).toEqual(['FAKE_SERVICE_TOKEN', 'SERVICE_PART']);
-    ctx.emit({ type: 'run.warning', message: `env: FAKE_SERVICE_TOKEN=${token} SERVICE_PART=${specToken} NODE_ENV=production; curl -H "Authorization: Bearer abcdefgh12345"` });
+    ctx.emit({
+      type: 'run.warning',
+      message: `env: FAKE_SERVICE_TOKEN=${token} SERVICE_PART=${specToken} NODE_ENV=production; curl -H "Authorization: Bearer abcdefgh12345"`,
+    });
     expect(seen).toHaveLength(1);
     const written = JSON.stringify(seen) + JSON.stringify(ctx.state());
     expect(written).not.toContain(token);
     expect(written).not.toContain(specToken);
     expect(written).not.toContain('abcdefgh12345');
-    expect((seen[0] as { message: string }).message).toBe('env: FAKE_SERVICE_TOKEN=<redacted:FAKE_SERVICE_TOKEN> SERVICE_PART=<redacted:SERVICE_PART> NODE_ENV=production; curl -H "Authorization: Bearer <redacted>"');
+    expect((seen[0] as { message: string }).message).toBe(
+      'env: FAKE_SERVICE_TOKEN=<redacted:FAKE_SERVICE_TOKEN> SERVICE_PART=<redacted:SERVICE_PART> NODE_ENV=production; curl -H "Authorization: Bearer <redacted>"',
+    );
   });
 });

@@ -5,9 +5,27 @@ import type { CandidateState } from '../../src/engine/record/run-state.js';
 
 function candidate(id: string, index: number, over: Partial<CandidateState> = {}): CandidateState {
   return {
-    id, index, label: id, provider: 'script', model: undefined, branch: `bestof/r/${id}`, ref: `refs/bestof/r/${id}/kept`, worktree: `/w/${id}`,
-    status: 'done', iteration: 1, score: 10, maxScore: 10, costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    commit: 'a'.repeat(40), diff: { files: 1, insertions: 1, deletions: 0 }, durationMs: 1, lastActivity: '', messages: [], iterations: [], tampered: [],
+    id,
+    index,
+    label: id,
+    provider: 'script',
+    model: undefined,
+    branch: `bestof/r/${id}`,
+    ref: `refs/bestof/r/${id}/kept`,
+    worktree: `/w/${id}`,
+    status: 'done',
+    iteration: 1,
+    score: 10,
+    maxScore: 10,
+    costUsd: 0,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    commit: 'a'.repeat(40),
+    diff: { files: 1, insertions: 1, deletions: 0 },
+    durationMs: 1,
+    lastActivity: '',
+    messages: [],
+    iterations: [],
+    tampered: [],
     ...over,
   };
 }
@@ -23,7 +41,12 @@ describe('ineligibility', () => {
   it('counts what git says about the final commit, not only the record; editable-rule changes may win', () => {
     const c = candidate('c1', 1, { tampered: [{ path: 'README.md', change: 'modified', rule: 'editable' }] });
     expect(ineligibility(c, policy)).toBeUndefined();
-    const evidence = { tampered: [{ path: 't/b.js', change: 'added' as const, rule: 'frozen' as const }, { path: 't/a.js', change: 'deleted' as const }] };
+    const evidence = {
+      tampered: [
+        { path: 't/b.js', change: 'added' as const, rule: 'frozen' as const },
+        { path: 't/a.js', change: 'deleted' as const },
+      ],
+    };
     expect(frozenChanges(c, evidence)).toEqual(['t/a.js', 't/b.js']);
     expect(ineligibility(c, policy, evidence)).toMatch(/^changed frozen paths: t\/a\.js, t\/b\.js /);
   });
@@ -40,7 +63,7 @@ describe('ineligibility', () => {
 
   it('a candidate an internal error stopped cannot win: it was not finally scored, and the reason says so (not "made no changes")', () => {
     const stopped = candidate('c1', 1, { status: 'failed', reason: 'internal_error', diff: { files: 0, insertions: 0, deletions: 0 } });
-    expect(ineligibility(stopped, policy)).toBe("stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)");
+    expect(ineligibility(stopped, policy)).toBe('stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)');
   });
 });
 
@@ -51,7 +74,10 @@ describe('rankCandidates', () => {
       policy,
       new Map([['c1', { tampered: [{ path: 'test/a.test.js', change: 'modified' as const }] }]]),
     );
-    expect(ranking.map((r) => [r.candidate, r.eligible])).toEqual([['c2', true], ['c1', false]]);
+    expect(ranking.map((r) => [r.candidate, r.eligible])).toEqual([
+      ['c2', true],
+      ['c1', false],
+    ]);
   });
 });
 
@@ -66,7 +92,15 @@ describe('rankCandidates with a vote', () => {
       ['c2', 0.75, 1],
       ['c1', 0.25, 0.6],
     ]);
-    expect(rankCandidates([{ ...c1, vote: undefined }, { ...c2, vote: undefined }], policy).map((r) => r.candidate)).toEqual(['c1', 'c2']);
+    expect(
+      rankCandidates(
+        [
+          { ...c1, vote: undefined },
+          { ...c2, vote: undefined },
+        ],
+        policy,
+      ).map((r) => r.candidate),
+    ).toEqual(['c1', 'c2']);
   });
 
   it('an ineligible candidate stays below every eligible one, whatever the vote said', () => {
@@ -92,7 +126,10 @@ describe('an unknown cost in the cost tie-break', () => {
     const unknown = candidate('c1', 1, { provider: 'gemini', model: 'gemini-9-ultra', costUsd: 0, costKnown: false });
     const known = candidate('c2', 2, { provider: 'claude', model: 'claude-sonnet-4-5', costUsd: 0.4 });
     const ranking = rankCandidates([unknown, known], policy);
-    expect(ranking.map((r) => [r.candidate, r.rank, r.eligible])).toEqual([['c2', 1, true], ['c1', 2, true]]);
+    expect(ranking.map((r) => [r.candidate, r.rank, r.eligible])).toEqual([
+      ['c2', 1, true],
+      ['c1', 2, true],
+    ]);
     expect(ranking[0]?.reason).toBeUndefined();
     expect(ranking[1]?.costKnown).toBe(false);
     expect(ranking[1]?.reason).toBe(
@@ -109,13 +146,25 @@ describe('an unknown cost in the cost tie-break', () => {
     expect(ranking[1]?.reason).toContain('no price for its model "gpt-9" (codex)');
     // Two unknown costs separate no one: the index does, and nothing is said about cost.
     expect(ranking[2]?.reason).toBeUndefined();
-    const better = rankCandidates([candidate('c1', 1, { provider: 'command', costKnown: false, score: 10 }), candidate('c2', 2, { score: 9, costUsd: 0.1 })], policy);
-    expect(better.map((r) => [r.candidate, r.reason])).toEqual([['c1', undefined], ['c2', undefined]]);
+    const better = rankCandidates(
+      [candidate('c1', 1, { provider: 'command', costKnown: false, score: 10 }), candidate('c2', 2, { score: 9, costUsd: 0.1 })],
+      policy,
+    );
+    expect(better.map((r) => [r.candidate, r.reason])).toEqual([
+      ['c1', undefined],
+      ['c2', undefined],
+    ]);
   });
 
   it('without cost in the tie-break, an unknown cost changes nothing', () => {
-    const ranking = rankCandidates([candidate('c1', 1, { costKnown: false, provider: 'command' }), candidate('c2', 2, { costUsd: 1 })], { minScore: 0, tieBreak: ['diff_size'] });
-    expect(ranking.map((r) => [r.candidate, r.reason])).toEqual([['c1', undefined], ['c2', undefined]]);
+    const ranking = rankCandidates([candidate('c1', 1, { costKnown: false, provider: 'command' }), candidate('c2', 2, { costUsd: 1 })], {
+      minScore: 0,
+      tieBreak: ['diff_size'],
+    });
+    expect(ranking.map((r) => [r.candidate, r.reason])).toEqual([
+      ['c1', undefined],
+      ['c2', undefined],
+    ]);
   });
 });
 
@@ -130,6 +179,10 @@ describe('the unknown cost in the report', () => {
     const known = { ...(second as CandidateState), score: 10, costUsd: 0.5, costKnown: true };
     const ranking = rankCandidates([unknown, known], policy);
     const md = renderMarkdownReport({ ...state, candidates: { ...state.candidates, [unknown.id]: unknown, [known.id]: known }, ranking });
-    expect(md).toMatch(new RegExp(`\\| 2 \\| ${unknown.id} .*ranked after ${known.id} on cost: its cost is unknown \\(no price for its model "gemini-9-ultra" \\(gemini\\) in configs/prices\\.toml`));
+    expect(md).toMatch(
+      new RegExp(
+        `\\| 2 \\| ${unknown.id} .*ranked after ${known.id} on cost: its cost is unknown \\(no price for its model "gemini-9-ultra" \\(gemini\\) in configs/prices\\.toml`,
+      ),
+    );
   });
 });

@@ -29,7 +29,9 @@ describe('verifyRefs', () => {
     r.git('checkout', '--quiet', 'main');
     r.git('update-ref', 'refs/bestof/r1/c1/kept', scored);
     const { ctx, events } = refsContext(r.dir);
-    const { result, calls } = await recordGitCalls(tempDir(), () => verifyRefs(ctx, { id: 'c1', ref: 'refs/bestof/r1/c1/kept', branch: 'bestof/r1/c1' }, scored));
+    const { result, calls } = await recordGitCalls(tempDir(), () =>
+      verifyRefs(ctx, { id: 'c1', ref: 'refs/bestof/r1/c1/kept', branch: 'bestof/r1/c1' }, scored),
+    );
     expect(result).toBeUndefined();
     expect(events).toEqual([]);
     expect(subcommands(calls)).toEqual(['rev-parse']);
@@ -76,7 +78,10 @@ describe('selection: git processes', () => {
       baseCommit: base,
       maxScore: 100,
       candidates: state.order.map((id) => ({ id, ref: `refs/bestof/r1/${id}/kept`, branch: `bestof/r1/${id}` })),
-      spec: { select: { min_score: 0, tie_break: ['score'], allow_tampered: false, allow_autorun: true }, checks: { frozen: ['test/**'], protected: [], editable: [] } },
+      spec: {
+        select: { min_score: 0, tie_break: ['score'], allow_tampered: false, allow_autorun: true },
+        checks: { frozen: ['test/**'], protected: [], editable: [] },
+      },
     } as unknown as RunContext['plan'];
     const ctx = { plan, state: () => state, emit: (event: UnstampedEvent) => events.push(event) } as unknown as RunContext;
     const { calls } = await recordGitCalls(tempDir(), () => selection(ctx));

@@ -18,7 +18,7 @@ function setUp(): string {
   mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true });
   writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
   writeFileSync(join(dir, '.env'), 'A=1\n');
-  writeFileSync(join(dir, 'src.js'), 'the agent\'s own file\n');
+  writeFileSync(join(dir, 'src.js'), "the agent's own file\n");
   return dir;
 }
 
@@ -29,7 +29,7 @@ describe('setup guard', () => {
     const dir = setUp();
     const guard = createSetupGuard({ worktree: dir, setupPaths: SETUP_PATHS, redo: async () => ok() });
     await guard.seal();
-    writeFileSync(join(dir, 'src.js'), 'changed by the agent: its work, not setup\'s\n');
+    writeFileSync(join(dir, 'src.js'), "changed by the agent: its work, not setup's\n");
     expect(await guard.changed()).toEqual([]);
   });
 
@@ -70,7 +70,7 @@ describe('setup guard', () => {
     expect(await guard.changed()).toEqual(['.env', 'node_modules/dep/index.js', 'node_modules/dep/other.js']);
   });
 
-  it('compares with the last seal: what the checks wrote before it is not the agent\'s', async () => {
+  it("compares with the last seal: what the checks wrote before it is not the agent's", async () => {
     const dir = setUp();
     const guard = createSetupGuard({ worktree: dir, setupPaths: SETUP_PATHS, redo: async () => ok() });
     await guard.seal();

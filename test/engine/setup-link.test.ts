@@ -75,13 +75,19 @@ describe('setup.link', () => {
 
     const t = nodeProject();
     const tracked = await prepareWorkspace(t.options({ link: ['test'] }));
-    expect(tracked).toEqual({ ok: false, error: { message: expect.stringContaining('setup.link: "test" is already in the worktree (the repo tracks files there)'), infrastructure: false } });
+    expect(tracked).toEqual({
+      ok: false,
+      error: { message: expect.stringContaining('setup.link: "test" is already in the worktree (the repo tracks files there)'), infrastructure: false },
+    });
     expect(readFileSync(join(t.worktree, 'test', 'app.test.js'), 'utf8')).toContain('left-pad');
   });
 
   it('the spec refuses a link entry that leaves the repo, at its line, before any run', async () => {
     const r = repo({ 'README.md': '# x\n' });
-    r.write('bestof.toml', 'name = "x"\n[prompt]\ntext = "t"\n[[checks.items]]\nname = "t"\ncommand = "true"\n[setup]\nlink = ["node_modules", "../shared/node_modules"]\n');
+    r.write(
+      'bestof.toml',
+      'name = "x"\n[prompt]\ntext = "t"\n[[checks.items]]\nname = "t"\ncommand = "true"\n[setup]\nlink = ["node_modules", "../shared/node_modules"]\n',
+    );
     const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
     expect(loaded.ok).toBe(false);
     expect(JSON.stringify(loaded)).toContain('setup.link[1]');
@@ -95,7 +101,9 @@ describe('setup.link', () => {
 
     const q = nodeProject();
     const open = await prepareWorkspace(q.options({ sandboxed: false }));
-    expect(open.ok && open.value.warnings).toEqual([expect.stringContaining('setup.link: agents run without the sandbox, so an agent that writes into node_modules writes through the link into')]);
+    expect(open.ok && open.value.warnings).toEqual([
+      expect.stringContaining('setup.link: agents run without the sandbox, so an agent that writes into node_modules writes through the link into'),
+    ]);
   });
 
   it('a link the agent replaced is made again by the redo of the setup', async () => {
@@ -137,8 +145,10 @@ describe('setup.link in the sandbox', async () => {
       readOnly,
       pathVariable: process.env.PATH,
     });
-    const script = "console.log(require('dep')); try { require('fs').writeFileSync('node_modules/dep/index.js', 'module.exports = 0;'); console.log('written'); } catch (e) { console.log(e.code); }";
-    const run = (l: SandboxLayout) => runAgentProcess(process.execPath, ['-e', script], { cwd: worktree, env: { PATH: process.env.PATH }, timeoutMs: 30_000 }, l);
+    const script =
+      "console.log(require('dep')); try { require('fs').writeFileSync('node_modules/dep/index.js', 'module.exports = 0;'); console.log('written'); } catch (e) { console.log(e.code); }";
+    const run = (l: SandboxLayout) =>
+      runAgentProcess(process.execPath, ['-e', script], { cwd: worktree, env: { PATH: process.env.PATH }, timeoutMs: 30_000 }, l);
 
     expect(linkedTargets(repoRoot, ['node_modules', '../outside', 'missing'])).toEqual([join(repoRoot, 'node_modules')]);
     const bound = await run(layout(linkedTargets(repoRoot, ['node_modules'])));

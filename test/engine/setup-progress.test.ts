@@ -64,7 +64,10 @@ describe('setup progress', () => {
 
   it("the dashboard's row shows the latest step as the candidate's activity", () => {
     const state = foldEvents(
-      stamp([runStarted([candidate(1, 'claude', 'claude')]), { type: 'candidate.setup_progress', candidate: 'c1', step: 'command', text: 'command 1/1 `npm ci` running for 20s' }]),
+      stamp([
+        runStarted([candidate(1, 'claude', 'claude')]),
+        { type: 'candidate.setup_progress', candidate: 'c1', step: 'command', text: 'command 1/1 `npm ci` running for 20s' },
+      ]),
     );
     expect(state.candidates.c1?.lastActivity).toBe('setup: command 1/1 `npm ci` running for 20s');
   });

@@ -17,7 +17,12 @@ import { workspaceFixture } from '../helpers/workspace-options.js';
 const { repo, tempDir } = tempRepos();
 
 /** An app repo with a submodule `lib` made from another repo (`url` as `git submodule add` is given it). */
-function withSubmodule(where: 'outside' | 'inside'): { app: TempRepo; lib: TempRepo; options(overrides?: Partial<WorkspaceOptions>): WorkspaceOptions; worktree: string } {
+function withSubmodule(where: 'outside' | 'inside'): {
+  app: TempRepo;
+  lib: TempRepo;
+  options(overrides?: Partial<WorkspaceOptions>): WorkspaceOptions;
+  worktree: string;
+} {
   const lib = repo({ 'lib.txt': 'library v1\n' });
   const app = repo({ 'README.md': '# app\n' });
   let url = lib.dir;
@@ -68,7 +73,9 @@ describe('submodules in the worktrees', () => {
     const s = withSubmodule('inside');
     const made = await prepareWorkspace(s.options());
     expect(made.ok && made.value.warnings).toEqual([
-      expect.stringMatching(/^submodule lib is not initialized in the worktrees: its URL ".*vendor\/lib\.git" is a folder inside this repo, which bestof does not clone .*CVE-2022-39253/),
+      expect.stringMatching(
+        /^submodule lib is not initialized in the worktrees: its URL ".*vendor\/lib\.git" is a folder inside this repo, which bestof does not clone .*CVE-2022-39253/,
+      ),
     ]);
     expect(existsSync(join(s.worktree, 'lib', 'lib.txt'))).toBe(false);
   });
@@ -77,7 +84,9 @@ describe('submodules in the worktrees', () => {
     const s = withSubmodule('outside');
     execFileSync('rm', ['-rf', s.lib.dir]);
     const made = await prepareWorkspace(s.options());
-    expect(made.ok && made.value.warnings).toEqual([expect.stringMatching(/^submodule lib is not initialized in the worktrees: git clone failed: .*; the candidates work without it \(check its URL/)]);
+    expect(made.ok && made.value.warnings).toEqual([
+      expect.stringMatching(/^submodule lib is not initialized in the worktrees: git clone failed: .*; the candidates work without it \(check its URL/),
+    ]);
   });
 
   it("an agent's edits inside a submodule are left out of the commit, with a warning, and stay on disk", async () => {
@@ -92,7 +101,11 @@ describe('submodules in the worktrees', () => {
     writeFileSync(join(s.worktree, 'lib', 'new.txt'), 'new\n');
     const committed = await commitAll(s.worktree, { message: 'iteration 1' });
     expect(committed.skipped).toEqual([
-      { path: 'lib', reason: 'submodule', detail: expect.stringMatching(/^edits inside submodule lib are not committed: bestof does not commit inside submodules/) },
+      {
+        path: 'lib',
+        reason: 'submodule',
+        detail: expect.stringMatching(/^edits inside submodule lib are not committed: bestof does not commit inside submodules/),
+      },
     ]);
     expect(s.app.git('-C', s.worktree, 'show', '--name-only', '--format=', 'HEAD')).toBe('README.md');
     expect(s.app.git('-C', s.worktree, 'rev-parse', 'HEAD:lib')).toBe(gitlink);
@@ -111,7 +124,7 @@ describe('submodules in the worktrees', () => {
     expect(readFileSync(join(lib, 'lib.txt'), 'utf8')).toBe('library v9\n');
   });
 
-  it("a submodule whose .git names no folder counts as holding work: it is never taken for untouched", async () => {
+  it('a submodule whose .git names no folder counts as holding work: it is never taken for untouched', async () => {
     const s = withSubmodule('outside');
     const made = await prepareWorkspace(s.options());
     expect(made.ok).toBe(true);

@@ -28,7 +28,10 @@ const limits: LoopLimits = {
 };
 
 function state(over: Partial<LoopState> = {}): LoopState {
-  return { ...initialLoopState({ maxScore: 100, scoreThreshold: 70, phases: [] }, { now: NOW, candidateDurationMs: undefined, runDeadline: undefined }), ...over };
+  return {
+    ...initialLoopState({ maxScore: 100, scoreThreshold: 70, phases: [] }, { now: NOW, candidateDurationMs: undefined, runDeadline: undefined }),
+    ...over,
+  };
 }
 
 const feedback = (score: number, refuseReason?: string): LoopState['feedback'] => ({
@@ -67,7 +70,16 @@ describe('stopBeforeIteration', () => {
     look();
     s = { ...s, iteration: 4 };
     look();
-    expect(reported).toEqual(['cancelled', 'stopped_by_user', 'run_duration', 'candidate_duration', 'budget_total', 'budget_candidate', 'max_iterations', undefined]);
+    expect(reported).toEqual([
+      'cancelled',
+      'stopped_by_user',
+      'run_duration',
+      'candidate_duration',
+      'budget_total',
+      'budget_candidate',
+      'max_iterations',
+      undefined,
+    ]);
   });
 
   it('says which budget is spent and that the work is kept', () => {
@@ -104,7 +116,10 @@ describe('stopBeforeStart and stopOutOfTime', () => {
   });
 
   it('names the limit that was reached, the run first', () => {
-    expect(stopOutOfTime({ candidateDeadline: NOW, runDeadline: NOW }, NOW)).toEqual({ reason: 'run_duration', message: "the run time limit was reached; what it wrote is kept" });
+    expect(stopOutOfTime({ candidateDeadline: NOW, runDeadline: NOW }, NOW)).toEqual({
+      reason: 'run_duration',
+      message: 'the run time limit was reached; what it wrote is kept',
+    });
     expect(stopOutOfTime({ candidateDeadline: NOW, runDeadline: undefined }, NOW)?.reason).toBe('candidate_duration');
     expect(stopOutOfTime({ candidateDeadline: NOW + 5, runDeadline: undefined }, NOW)).toBeUndefined();
     expect(stopOutOfTime({ candidateDeadline: undefined, runDeadline: undefined }, NOW)).toBeUndefined();
@@ -117,7 +132,9 @@ describe('stopAfterIteration', () => {
     expect(stopAfterIteration(state({ iteration: 1, lastScore: 69, feedback: feedback(69) }), limits)).toBeUndefined();
     expect(stopAfterIteration(state({ iteration: 1, lastScore: 100, feedback: feedback(100, 'no tests') }), limits)).toBeUndefined();
     // No points to earn at all (no checks): a score of 0 is not "reached".
-    expect(stopAfterIteration(state({ iteration: 1, lastScore: 0, feedback: { ...feedback(0)!, maxScore: 0 } }), { ...limits, scoreThreshold: 0 })).toBeUndefined();
+    expect(
+      stopAfterIteration(state({ iteration: 1, lastScore: 0, feedback: { ...feedback(0)!, maxScore: 0 } }), { ...limits, scoreThreshold: 0 }),
+    ).toBeUndefined();
   });
 
   it('regression: only with allow_regression = false, from iteration 2, on a drop', () => {
@@ -134,8 +151,12 @@ describe('stopAfterIteration', () => {
   it('threshold wins over regression, regression over the breaker', () => {
     const tripped = { sameFailure: 3, lastFingerprint: 'p1', errors: 3, noDiff: 3 };
     const noRegression = { ...limits, allowRegression: false, scoreThreshold: 20 };
-    expect(stopAfterIteration(state({ iteration: 2, previousScore: 60, lastScore: 30, feedback: feedback(30), breaker: tripped }), noRegression)?.reason).toBe('threshold_reached');
-    expect(stopAfterIteration(state({ iteration: 2, previousScore: 60, lastScore: 10, feedback: feedback(10), breaker: tripped }), noRegression)?.reason).toBe('regression');
+    expect(stopAfterIteration(state({ iteration: 2, previousScore: 60, lastScore: 30, feedback: feedback(30), breaker: tripped }), noRegression)?.reason).toBe(
+      'threshold_reached',
+    );
+    expect(stopAfterIteration(state({ iteration: 2, previousScore: 60, lastScore: 10, feedback: feedback(10), breaker: tripped }), noRegression)?.reason).toBe(
+      'regression',
+    );
     expect(stopAfterIteration(state({ iteration: 2, previousScore: 0, lastScore: 10, feedback: feedback(10), breaker: tripped }), noRegression)).toEqual({
       reason: 'breaker_errors',
       message: 'the agent failed 3 iterations in a row',
@@ -144,8 +165,14 @@ describe('stopAfterIteration', () => {
 
   it('breakers: errors, then the same failure, then no diff', () => {
     const at = (breaker: LoopState['breaker']) => stopAfterIteration(state({ iteration: 3, lastScore: 10, feedback: feedback(10), breaker }), limits);
-    expect(at({ sameFailure: 3, lastFingerprint: 'p1', errors: 0, noDiff: 3 })).toEqual({ reason: 'breaker_same_failure', message: 'the same checks failed 3 iterations in a row' });
-    expect(at({ sameFailure: 0, lastFingerprint: undefined, errors: 0, noDiff: 3 })).toEqual({ reason: 'breaker_no_diff', message: '3 iterations in a row changed nothing' });
+    expect(at({ sameFailure: 3, lastFingerprint: 'p1', errors: 0, noDiff: 3 })).toEqual({
+      reason: 'breaker_same_failure',
+      message: 'the same checks failed 3 iterations in a row',
+    });
+    expect(at({ sameFailure: 0, lastFingerprint: undefined, errors: 0, noDiff: 3 })).toEqual({
+      reason: 'breaker_no_diff',
+      message: '3 iterations in a row changed nothing',
+    });
     expect(at({ sameFailure: 2, lastFingerprint: 'p1', errors: 2, noDiff: 2 })).toBeUndefined();
   });
 });
@@ -166,7 +193,10 @@ describe('the breaker counts', () => {
   it('a resumed candidate keeps its streaks from the history', () => {
     const check = { name: 'p1', passed: false, points: 0, maxPoints: 10, exitCode: 1, timedOut: false, durationMs: 1, outputTail: '' };
     const history = [1, 2].map((iteration) => ({ iteration, outcome: 'crashed' as const, score: 10, checks: [check], tampered: [] }));
-    const resumed = initialLoopState({ maxScore: 100, scoreThreshold: 70, phases: [] }, { now: NOW, candidateDurationMs: 60_000, runDeadline: undefined, history, elapsedMs: 10_000 });
+    const resumed = initialLoopState(
+      { maxScore: 100, scoreThreshold: 70, phases: [] },
+      { now: NOW, candidateDurationMs: 60_000, runDeadline: undefined, history, elapsedMs: 10_000 },
+    );
     expect(resumed).toMatchObject({ iteration: 2, lastScore: 10, breaker: { errors: 2, sameFailure: 2, noDiff: 2 }, candidateDeadline: NOW + 50_000 });
     expect(resumed.feedback).toMatchObject({ score: 10, outcome: 'crashed', failedChecks: [check] });
   });
@@ -178,10 +208,18 @@ describe('the final status', () => {
   });
 
   it('a loop that ran its course after a failed agent call ends as provider_failed', () => {
-    expect(finalVerdict({ reason: 'completed' }, { outcome: 'crashed', message: 'exit 1' })).toEqual({ status: 'failed', reason: 'provider_failed', message: 'exit 1' });
+    expect(finalVerdict({ reason: 'completed' }, { outcome: 'crashed', message: 'exit 1' })).toEqual({
+      status: 'failed',
+      reason: 'provider_failed',
+      message: 'exit 1',
+    });
     expect(finalVerdict({ reason: 'completed' }, { outcome: 'crashed', message: undefined }).message).toBe('the agent ended with crashed');
     expect(finalVerdict({ reason: 'completed' }, { outcome: 'success', message: undefined })).toEqual({ status: 'done', reason: 'completed' });
     expect(finalVerdict({ reason: 'max_iterations' }, { outcome: 'crashed', message: 'x' })).toEqual({ status: 'done', reason: 'max_iterations' });
-    expect(finalVerdict({ reason: 'auth_error', message: 'log in' }, { outcome: 'auth_error', message: 'log in' })).toEqual({ status: 'failed', reason: 'auth_error', message: 'log in' });
+    expect(finalVerdict({ reason: 'auth_error', message: 'log in' }, { outcome: 'auth_error', message: 'log in' })).toEqual({
+      status: 'failed',
+      reason: 'auth_error',
+      message: 'log in',
+    });
   });
 });

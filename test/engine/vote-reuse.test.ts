@@ -4,7 +4,14 @@ import { callKey, reusableCalls } from '../../src/engine/vote/reuse.js';
 import type { VoteCall, VoteStart, VoteState } from '../../src/vote/record.js';
 import { voterViews } from '../../src/vote/order.js';
 
-const material = (candidate: string, digest: string | null = `d-${candidate}`) => ({ candidate, length: 10, cut: false, changes: {}, checks: 'ok', ...(digest !== null ? { digest } : {}) });
+const material = (candidate: string, digest: string | null = `d-${candidate}`) => ({
+  candidate,
+  length: 10,
+  cut: false,
+  changes: {},
+  checks: 'ok',
+  ...(digest !== null ? { digest } : {}),
+});
 const start: VoteStart = {
   seed: 's',
   method: 'borda',
@@ -14,7 +21,14 @@ const start: VoteStart = {
   views: voterViews('s', ['c1', 'c2', 'c3'], [{ id: 'j1' }, { id: 'j2' }]),
   materials: ['c1', 'c2', 'c3'].map((c) => material(c)),
 };
-const ranking = (voter: string, extra: Partial<VoteCall> = {}): VoteCall => ({ voter, purpose: 'ranking', answers: ['FINAL RANKING: …'], ranking: ['c1', 'c2', 'c3'], costUsd: 0.1, ...extra });
+const ranking = (voter: string, extra: Partial<VoteCall> = {}): VoteCall => ({
+  voter,
+  purpose: 'ranking',
+  answers: ['FINAL RANKING: …'],
+  ranking: ['c1', 'c2', 'c3'],
+  costUsd: 0.1,
+  ...extra,
+});
 const earlier = (calls: VoteCall[], changes: Partial<VoteStart> = {}): VoteState => ({ ...start, ...changes, calls });
 
 describe('reusing the answers of an interrupted vote', () => {
@@ -23,7 +37,9 @@ describe('reusing the answers of an interrupted vote', () => {
     const review: VoteCall = { voter: 'j2', purpose: 'review', answers: ['## A …'], reviews: { c1: 'fine' }, costUsd: 0.1 };
     const pair: VoteCall = { voter: 'j1', purpose: 'pair', first: 'c2', second: 'c1', answers: ['WINNER: A'], verdict: { winner: 'c2' }, costUsd: 0.1 };
     const reuse = reusableCalls(earlier([ranking('j1'), failed, review, pair]), start, true);
-    expect('calls' in reuse && [...reuse.calls.keys()].sort()).toEqual([callKey('j1', 'pair', 'c2', 'c1'), callKey('j1', 'ranking'), callKey('j2', 'review')].sort());
+    expect('calls' in reuse && [...reuse.calls.keys()].sort()).toEqual(
+      [callKey('j1', 'pair', 'c2', 'c1'), callKey('j1', 'ranking'), callKey('j2', 'review')].sort(),
+    );
   });
 
   it('reuses nothing without the sandbox: any agent could have written the record', () => {
@@ -35,7 +51,18 @@ describe('reusing the answers of an interrupted vote', () => {
     expect(reusableCalls(earlier([ranking('j1')]), changedMaterial, true)).toHaveProperty('none');
     const otherSeed = { ...start, views: voterViews('t', ['c1', 'c2', 'c3'], [{ id: 'j1' }, { id: 'j2' }]) };
     expect(reusableCalls(earlier([ranking('j1')]), otherSeed, true)).toHaveProperty('none');
-    expect(reusableCalls(earlier([ranking('j1')], { voters: [{ id: 'j1', kind: 'command' }, { id: 'j2', kind: 'script' }] }), start, true)).toHaveProperty('none');
+    expect(
+      reusableCalls(
+        earlier([ranking('j1')], {
+          voters: [
+            { id: 'j1', kind: 'command' },
+            { id: 'j2', kind: 'script' },
+          ],
+        }),
+        start,
+        true,
+      ),
+    ).toHaveProperty('none');
     // A record written before materials had digests cannot show that the text is the same.
     expect(reusableCalls(earlier([ranking('j1')], { materials: ['c1', 'c2', 'c3'].map((c) => material(c, null)) }), start, true)).toHaveProperty('none');
   });

@@ -15,14 +15,33 @@ const started: RunEvent = {
   baseCommit: 'b'.repeat(40),
   runDir: '/r/.bestof/runs/r',
   specPath: '/r/spec.toml',
-  candidates: ['c1', 'c2', 'c3'].map((id, i) => ({ id, index: i + 1, label: id, provider: 'script' as const, model: undefined, branch: `bestof/r/${id}`, ref: `refs/bestof/r/${id}/kept`, worktree: `/w/${id}` })),
+  candidates: ['c1', 'c2', 'c3'].map((id, i) => ({
+    id,
+    index: i + 1,
+    label: id,
+    provider: 'script' as const,
+    model: undefined,
+    branch: `bestof/r/${id}`,
+    ref: `refs/bestof/r/${id}/kept`,
+    worktree: `/w/${id}`,
+  })),
   checks: [],
   maxScore: 2,
   scoreThreshold: 2,
   maxIterations: 1,
   mergeMode: 'branch',
 };
-const voteStarted: RunEvent = { t, type: 'vote.started', seed: 's', method: 'borda', weight: 0.5, voters: [{ id: 'j1', kind: 'command' }], eligible: ['c1', 'c2', 'c3'], views: [], materials: [] };
+const voteStarted: RunEvent = {
+  t,
+  type: 'vote.started',
+  seed: 's',
+  method: 'borda',
+  weight: 0.5,
+  voters: [{ id: 'j1', kind: 'command' }],
+  eligible: ['c1', 'c2', 'c3'],
+  views: [],
+  materials: [],
+};
 const result = decideVote({
   seed: 's',
   method: 'borda',
@@ -36,7 +55,11 @@ const result = decideVote({
   ],
   judgements: [],
   missingVoters: [],
-  lengths: new Map([['c1', 300], ['c2', 200], ['c3', 100]]),
+  lengths: new Map([
+    ['c1', 300],
+    ['c2', 200],
+    ['c3', 100],
+  ]),
 });
 
 describe('the vote in the run state', () => {
@@ -77,7 +100,16 @@ describe('the vote in the run state', () => {
   });
 
   it("voter calls count in the run's cost and in the vote's, never in a candidate's; an answer reused on resume is not counted twice", () => {
-    const call = (costUsd: number, reused?: true): RunEvent => ({ t, type: 'vote.call', voter: 'j1', purpose: 'ranking', answers: ['x'], ranking: ['c1', 'c2'], costUsd, ...(reused ? { reused } : {}) });
+    const call = (costUsd: number, reused?: true): RunEvent => ({
+      t,
+      type: 'vote.call',
+      voter: 'j1',
+      purpose: 'ranking',
+      answers: ['x'],
+      ranking: ['c1', 'c2'],
+      costUsd,
+      ...(reused ? { reused } : {}),
+    });
     const first = foldEvents([started, voteStarted, call(0.25), call(0.5)]);
     expect(first.costUsd).toBe(0.75);
     expect(first.voteCostUsd).toBe(0.75);

@@ -26,7 +26,9 @@ const started: RunEvent = {
   baseCommit: '0123456789abcdef',
   runDir: '/repo/.bestof/runs/r1',
   specPath: '/repo/bestof.toml',
-  candidates: [{ id: 'c1', index: 1, label: 'claude', provider: 'claude', model: undefined, branch: 'bestof/r1/c1', ref: 'refs/bestof/r1/c1/kept', worktree: '/w/c1' }],
+  candidates: [
+    { id: 'c1', index: 1, label: 'claude', provider: 'claude', model: undefined, branch: 'bestof/r1/c1', ref: 'refs/bestof/r1/c1/kept', worktree: '/w/c1' },
+  ],
   checks: [{ name: 'test', score: 1 }],
   maxScore: 1,
   scoreThreshold: 1,
@@ -87,7 +89,17 @@ describe('counts in words', () => {
     const report = createBenchPlainReporter((line) => lines.push(line));
     // The lines read only the matrix's sizes.
     const matrix = { tasks: [{ id: 't' }], agents: [{ id: 'a' }], trials: 1 } as unknown as BenchMatrix;
-    report({ type: 'bench.started', bench: 'b', matrix, shard: null, cells: [{ task: 't', agent: 'a', trial: 1 }], done: [], concurrency: 1, outDir: '/out', at: 0 });
+    report({
+      type: 'bench.started',
+      bench: 'b',
+      matrix,
+      shard: null,
+      cells: [{ task: 't', agent: 'a', trial: 1 }],
+      done: [],
+      concurrency: 1,
+      outDir: '/out',
+      at: 0,
+    });
     report({ type: 'bench.finished', cancelled: true, at: 0 });
     expect(lines).toEqual([
       'bench b: 1 task x 1 agent x 1 trial, 1 at a time; results in /out\n',

@@ -15,7 +15,6 @@ import { WORKSPACE_BRANCH, WORKSPACE_KEPT_REF, workspaceFixture } from '../helpe
 
 const { repo, tempDir } = tempRepos();
 
-
 interface Setup {
   readonly r: TempRepo;
   readonly base: string;
@@ -74,7 +73,10 @@ describe('prepareWorkspace, new', () => {
     const s = project();
     writeFileSync(join(s.r.dir, '.git', 'worktrees'), 'in the way\n');
     const failed = await prepareWorkspace(s.options());
-    expect(failed).toEqual({ ok: false, error: { message: expect.stringMatching(/cannot create worktree .*c1 on branch bestof\/r1\/c1 .*\(tried 3 times\)/), infrastructure: true } });
+    expect(failed).toEqual({
+      ok: false,
+      error: { message: expect.stringMatching(/cannot create worktree .*c1 on branch bestof\/r1\/c1 .*\(tried 3 times\)/), infrastructure: true },
+    });
     expect(existsSync(s.worktree)).toBe(false);
     expect(s.r.git('branch', '--list', WORKSPACE_BRANCH)).toBe('');
     expect(setupRuns(s)).toBe(0);
@@ -106,7 +108,12 @@ describe('prepareWorkspace, resume from any instant', () => {
     expect((await prepareWorkspace(s.options())).ok).toBe(true);
     writeFileSync(join(s.worktree, 'src/a.txt'), 'the agent was here\n');
     const admin = join(s.r.dir, '.git', 'worktrees', 'c1');
-    const locks = [join(admin, 'index.lock'), join(admin, 'HEAD.lock'), join(s.r.dir, '.git', 'refs', 'heads', 'bestof', 'r1', 'c1.lock'), join(s.r.dir, '.git', 'refs', 'bestof', 'r1', 'c1', 'kept.lock')];
+    const locks = [
+      join(admin, 'index.lock'),
+      join(admin, 'HEAD.lock'),
+      join(s.r.dir, '.git', 'refs', 'heads', 'bestof', 'r1', 'c1.lock'),
+      join(s.r.dir, '.git', 'refs', 'bestof', 'r1', 'c1', 'kept.lock'),
+    ];
     for (const lock of locks) {
       mkdirSync(join(lock, '..'), { recursive: true });
       writeFileSync(lock, '');
@@ -175,10 +182,14 @@ describe('prepareWorkspace, resume from any instant', () => {
 
   it.each([
     ['its .git file deleted', (s: Setup) => rmSync(join(s.worktree, '.git')), /its \.git file is missing; repaired/],
-    ['its .git replaced by `git init`', (s: Setup) => {
-      rmSync(join(s.worktree, '.git'));
-      s.r.git('-C', s.worktree, 'init', '--quiet');
-    }, /a `git init` inside the worktree.*repaired.*moved to .*c1\.agent-dot-git/],
+    [
+      'its .git replaced by `git init`',
+      (s: Setup) => {
+        rmSync(join(s.worktree, '.git'));
+        s.r.git('-C', s.worktree, 'init', '--quiet');
+      },
+      /a `git init` inside the worktree.*repaired.*moved to .*c1\.agent-dot-git/,
+    ],
     ['its admin entry deleted', (s: Setup) => rmSync(join(s.r.dir, '.git', 'worktrees', 'c1'), { recursive: true }), /admin entry .* is missing; repaired/],
   ])('a worktree with %s is repaired and reused, its files and uncommitted edits intact', async (_name, breakIt, warning) => {
     const s = project();
@@ -194,7 +205,12 @@ describe('prepareWorkspace, resume from any instant', () => {
     expect(readFileSync(join(s.worktree, 'new.txt'), 'utf8')).toBe('new from the agent\n');
     expect(readFileSync(join(s.worktree, '.env'), 'utf8')).toBe('TOKEN=local\n');
     const committed = await commitAll(s.worktree, { message: 'saved', excludePaths: ['.env', 'built'] });
-    expect(s.r.git('diff', '--name-status', s.base, committed.commit as string).split('\n').sort()).toEqual(['A\tnew.txt', 'M\tsrc/a.txt']);
+    expect(
+      s.r
+        .git('diff', '--name-status', s.base, committed.commit as string)
+        .split('\n')
+        .sort(),
+    ).toEqual(['A\tnew.txt', 'M\tsrc/a.txt']);
   });
 
   it.each([

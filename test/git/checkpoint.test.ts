@@ -129,7 +129,9 @@ describe('rewordCommit with the kept ref', () => {
   it('moves the branch and the kept ref in one git process (update-ref --stdin), both to the rewording', async () => {
     const { r, mine } = scoredCommit();
     await identityArgs(r.dir);
-    const { result: reworded, calls } = await recordGitCalls(tempDir(), () => rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'scored', keepRef }));
+    const { result: reworded, calls } = await recordGitCalls(tempDir(), () =>
+      rewordCommit(r.dir, { commit: mine, branch: 'bestof/run/c1', message: 'scored', keepRef }),
+    );
     // (The look-up of the repository's drivers, once per folder, is not the reword's.)
     const own = calls.filter((call) => !call.includes(' config --show-scope '));
     expect(own.map(subcommand)).toEqual(['cat-file', 'commit-tree', 'update-ref']);
@@ -154,7 +156,7 @@ describe('rewordCommit with the kept ref', () => {
     expect(r.git('rev-parse', keepRef)).toBe(mine);
   });
 
-  it('a ref planted in the kept ref\'s way: the transaction fails whole, the branch still moves, the kept ref is left to the caller', async () => {
+  it("a ref planted in the kept ref's way: the transaction fails whole, the branch still moves, the kept ref is left to the caller", async () => {
     const { r, mine } = scoredCommit();
     // refs/bestof/run/c1/kept cannot exist beside a ref refs/bestof/run/c1 (a file where a folder must be).
     r.git('update-ref', 'refs/bestof/run/c1', mine);

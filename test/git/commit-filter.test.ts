@@ -28,7 +28,9 @@ describe('filesToLeaveOut', () => {
     const r = repo();
     symlinkSync(`/tmp/${SECRET}`, join(r.dir, 'link'));
     symlinkSync('README.md', join(r.dir, 'plain-link'));
-    expect(await filesToLeaveOut(r.dir, { secrets })).toEqual([{ path: 'link', reason: 'secret', detail: 'is a symlink whose target holds the value of FAKE_SERVICE_TOKEN' }]);
+    expect(await filesToLeaveOut(r.dir, { secrets })).toEqual([
+      { path: 'link', reason: 'secret', detail: 'is a symlink whose target holds the value of FAKE_SERVICE_TOKEN' },
+    ]);
   });
 
   it('a symlink to a big file is not itself big (its blob is the path)', async () => {

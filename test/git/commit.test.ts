@@ -9,8 +9,7 @@ import { recordGitCalls } from '../helpers/git-calls.js';
 import { type TempRepo, tempRepos } from '../helpers/temp-repo.js';
 
 const { repo, tempDir } = tempRepos();
-const committedFiles = (r: TempRepo, rev = 'HEAD'): string[] =>
-  r.git('ls-tree', '-r', '--name-only', rev).split('\n').filter(Boolean).sort();
+const committedFiles = (r: TempRepo, rev = 'HEAD'): string[] => r.git('ls-tree', '-r', '--name-only', rev).split('\n').filter(Boolean).sort();
 
 describe('commitAll', () => {
   it('commits every change except the excluded paths', async () => {
@@ -79,7 +78,7 @@ describe('commitAll', () => {
     expect(r.git('status', '--porcelain')).toBe('?? main-only.txt');
   });
 
-  it('skips the user\'s commit hooks', async () => {
+  it("skips the user's commit hooks", async () => {
     const r = repo();
     mkdirSync(join(r.dir, '.git/hooks'), { recursive: true });
     writeFileSync(join(r.dir, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
@@ -138,7 +137,16 @@ describe('commitAll', () => {
 
   describe('without a git identity', () => {
     const saved: Record<string, string | undefined> = {};
-    const vars = ['HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'EMAIL'];
+    const vars = [
+      'HOME',
+      'GIT_CONFIG_GLOBAL',
+      'GIT_CONFIG_NOSYSTEM',
+      'GIT_AUTHOR_NAME',
+      'GIT_AUTHOR_EMAIL',
+      'GIT_COMMITTER_NAME',
+      'GIT_COMMITTER_EMAIL',
+      'EMAIL',
+    ];
     afterEach(() => {
       for (const v of vars) {
         if (saved[v] === undefined) delete process.env[v];
@@ -204,14 +212,16 @@ async function withBranchMovedAfter<T>(r: TempRepo, after: readonly string[], br
 function rivalCommit(r: TempRepo, parent: string, files: Record<string, string>): string {
   const index = join(tempDir(), 'index');
   const env = { ...process.env, GIT_INDEX_FILE: index };
-  const git = (args: string[], input?: string): string => execFileSync('git', args, { cwd: r.dir, env, encoding: 'utf8', ...(input !== undefined ? { input } : {}) }).trim();
+  const git = (args: string[], input?: string): string =>
+    execFileSync('git', args, { cwd: r.dir, env, encoding: 'utf8', ...(input !== undefined ? { input } : {}) }).trim();
   git(['read-tree', parent]);
-  for (const [path, content] of Object.entries(files)) git(['update-index', '--add', '--cacheinfo', `100644,${git(['hash-object', '-w', '--stdin'], content)},${path}`]);
+  for (const [path, content] of Object.entries(files))
+    git(['update-index', '--add', '--cacheinfo', `100644,${git(['hash-object', '-w', '--stdin'], content)},${path}`]);
   return git(['commit-tree', git(['write-tree']), '-p', parent, '-m', 'rival']);
 }
 
 describe('commitAll while a rival moves the branch (without the sandbox)', () => {
-  it("records the commit it made, never the one the branch was moved to after git made it", async () => {
+  it('records the commit it made, never the one the branch was moved to after git made it', async () => {
     const r = repo();
     const before = r.git('rev-parse', 'HEAD');
     const rival = rivalCommit(r, before, { 'PWNED.txt': 'rival\n' });
@@ -259,7 +269,8 @@ describe('commitAll: files that must not be committed', () => {
   const SECRET = 'env-secret-value-0123456789';
   const secrets = createSecretSet([['FAKE_SERVICE_TOKEN', SECRET]]);
   /** Every object in the repository's database, contents included. */
-  const allObjects = (r: TempRepo): string => execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: r.dir, maxBuffer: 64 * 1024 * 1024 }).toString('latin1');
+  const allObjects = (r: TempRepo): string =>
+    execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: r.dir, maxBuffer: 64 * 1024 * 1024 }).toString('latin1');
   const hasObject = (r: TempRepo, path: string): boolean => {
     const id = r.git('hash-object', path);
     try {
@@ -337,7 +348,10 @@ describe('commitAll: files that must not be committed', () => {
     const r = repo();
     const head = r.git('rev-parse', 'HEAD');
     r.write('env-dump.txt', `${SECRET}\n`);
-    expect(await commitAll(r.dir, { message: 'm', secrets })).toEqual({ commit: undefined, skipped: [{ path: 'env-dump.txt', reason: 'secret', detail: 'holds the value of FAKE_SERVICE_TOKEN' }] });
+    expect(await commitAll(r.dir, { message: 'm', secrets })).toEqual({
+      commit: undefined,
+      skipped: [{ path: 'env-dump.txt', reason: 'secret', detail: 'holds the value of FAKE_SERVICE_TOKEN' }],
+    });
     expect(r.git('rev-parse', 'HEAD')).toBe(head);
   });
 

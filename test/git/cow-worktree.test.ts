@@ -3,7 +3,17 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
-import { addCowWorktree, addCowWorktreeOnBranch, detachCowBase, materializeCowWorktree, prepareCowBase, remountCowWorktree, removeCowBase, removeCowWorktree, type RunInside } from '../../src/git/worktrees/cow-worktree.js';
+import {
+  addCowWorktree,
+  addCowWorktreeOnBranch,
+  detachCowBase,
+  materializeCowWorktree,
+  prepareCowBase,
+  remountCowWorktree,
+  removeCowBase,
+  removeCowWorktree,
+  type RunInside,
+} from '../../src/git/worktrees/cow-worktree.js';
 import { addWorktree } from '../../src/git/worktrees/worktree.js';
 import { gitDirsOf } from '../../src/git/running/exec.js';
 import { recordGitCalls } from '../helpers/git-calls.js';
@@ -146,14 +156,18 @@ describe('overlay worktrees: the probe', () => {
     expect(await overlayAvailable({ ...process.env, TMPDIR: temp, PATH: `${process.env.PATH ?? ''}:${temp}` })).toEqual({ ok: true });
     expect([killed, running, oldNameLongAgo, oldNameRecent, notAProbe].map((path) => existsSync(path))).toEqual([false, true, false, true, true]);
     // And its own folder is gone.
-    expect(readdirSync(temp).sort()).toEqual(['bestof-overlay-probe-j1K2l3', 'bestof-overlay-probe-notes', `bestof-overlay-probe-${process.pid}-d4E5f6`].sort());
+    expect(readdirSync(temp).sort()).toEqual(
+      ['bestof-overlay-probe-j1K2l3', 'bestof-overlay-probe-notes', `bestof-overlay-probe-${process.pid}-d4E5f6`].sort(),
+    );
     for (const path of [running, oldNameRecent, notAProbe]) chmodSync(join(path, 'work', 'work'), 0o700);
   });
 
   it.runIf(process.getuid?.() === 0)('works for a user without root (run as nobody through setpriv)', () => {
     // The other user runs plain node: the probe comes from the build.
     const module = built('process/overlay-holder');
-    const out = nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(JSON.stringify(await m.overlayAvailable()), process.getuid());`, { HOME: '/nonexistent' });
+    const out = nodeAsNobody(`const m = await import(${JSON.stringify(module)}); console.log(JSON.stringify(await m.overlayAvailable()), process.getuid());`, {
+      HOME: '/nonexistent',
+    });
     expect(out).toBe('{"ok":true} 65534');
   });
 });
@@ -222,7 +236,7 @@ describe('overlay worktrees behave like plain ones', () => {
     expect(inside(h, path, 'git', 'write-tree')).toBe(plainGit('write-tree'));
   });
 
-  it('bestof\'s commit and frozen restore, run inside the namespace: reset --hard + clean put the scored commit back', async () => {
+  it("bestof's commit and frozen restore, run inside the namespace: reset --hard + clean put the scored commit back", async () => {
     const { r, h, path } = await cowWorktree();
     inside(h, path, 'sh', '-c', 'printf "scored\\n" > src/a.txt && printf "x\\n" > extra.txt');
     inside(h, path, 'git', 'add', '-A');
@@ -257,7 +271,7 @@ describe('overlay worktrees behave like plain ones', () => {
     expect(inside(h, path, 'cat', 'src/a.txt')).toBe('from the sandbox');
   });
 
-  it('a second candidate on the same base sees none of the first one\'s changes', async () => {
+  it("a second candidate on the same base sees none of the first one's changes", async () => {
     const { r, h, path, lower } = await cowWorktree();
     const other = join(tempDir(), 'b');
     const layer = join(tempDir(), 'layer-b');
@@ -292,7 +306,7 @@ describe('overlay worktrees behave like plain ones', () => {
     expect(r.git('worktree', 'list').split('\n')).toHaveLength(1);
   });
 
-  it('detaching the base: out of git\'s worktrees and renamed aside at once, its files untouched for whoever deletes them', async () => {
+  it("detaching the base: out of git's worktrees and renamed aside at once, its files untouched for whoever deletes them", async () => {
     const r = repo();
     const { lower } = await cowBase(r);
     const trash = join(dirname(lower), '.trash', 'base-1');
@@ -383,7 +397,11 @@ describe('overlay worktrees for runs: resume and worktrees that outlive the run'
     // The branch a cancelled candidate left: one commit past the base.
     const plain = join(tempDir(), 'plain');
     expect(await addWorktree(r.dir, { path: plain, branch: 'bestof/run/a', base: 'HEAD' })).toEqual(ok());
-    execFileSync('sh', ['-c', 'printf "from the branch\\n" > src/a.txt && rm src/b.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm work'], { cwd: plain });
+    execFileSync(
+      'sh',
+      ['-c', 'printf "from the branch\\n" > src/a.txt && rm src/b.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm work'],
+      { cwd: plain },
+    );
     const tip = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: plain, encoding: 'utf8' }).trim();
     execFileSync('git', ['worktree', 'remove', '--force', plain], { cwd: r.dir });
 

@@ -113,7 +113,10 @@ describe('changedPaths', () => {
     expect(result).toEqual([
       [{ path: 'test/a.test.ts', status: 'M' }],
       [{ path: 'test/a.test.ts', status: 'M' }],
-      [{ path: 'src/b.ts', status: 'A' }, { path: 'test/a.test.ts', status: 'M' }],
+      [
+        { path: 'src/b.ts', status: 'A' },
+        { path: 'test/a.test.ts', status: 'M' },
+      ],
       [{ path: 'test/a.test.ts', status: 'M' }],
       [{ path: 'test/a.test.ts', status: 'M' }],
     ]);

@@ -17,7 +17,12 @@ const { repo, tempDir } = tempRepos();
 
 /** `path mode` of every entry of a commit's tree. */
 const treeEntries = (r: TempRepo, rev = 'HEAD'): string[] =>
-  r.git('ls-tree', '-r', '-z', rev).split('\0').filter(Boolean).map((entry) => `${entry.slice(entry.indexOf('\t') + 1)} ${entry.split(' ')[0]}`).sort();
+  r
+    .git('ls-tree', '-r', '-z', rev)
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => `${entry.slice(entry.indexOf('\t') + 1)} ${entry.split(' ')[0]}`)
+    .sort();
 
 /** A repository of its own at `dir`, with one commit holding `files`. */
 function nestedRepo(dir: string, files: Record<string, string>, opts: { commit?: boolean } = {}): void {
@@ -89,7 +94,9 @@ describe('commitAll leaves out a nested git repository', () => {
     nestedRepo(join(r.dir, 'lib'), { 'add.js': 'module.exports = (a, b) => a + b;\n' });
     r.write('src/index.js', 'require("../lib/add.js");\n');
     const result = await commitAll(r.dir, { message: 'm' });
-    expect(result.skipped).toEqual([{ path: 'lib', reason: 'nested_repo', detail: expect.stringMatching(/^is a nested git repository .*: commit its files, not a repository$/) }]);
+    expect(result.skipped).toEqual([
+      { path: 'lib', reason: 'nested_repo', detail: expect.stringMatching(/^is a nested git repository .*: commit its files, not a repository$/) },
+    ]);
     expect(treeEntries(r)).toEqual(['README.md 100644', 'src/index.js 100644']);
     expect(existsSync(join(r.dir, 'lib/add.js'))).toBe(true);
     expect(existsSync(join(r.dir, 'lib/.git'))).toBe(true);

@@ -32,7 +32,16 @@ async function world(): Promise<{ r: TempRepo; wt: string; base: string; mark: s
 
 /** Bytes of everything in the git dir an agent must not change, and of the user's checkout. */
 function userState(r: TempRepo): string {
-  return git(r.dir, 'ls-files', '-s') + readFileSync(join(r.dir, '.git/config'), 'utf8') + git(r.dir, 'for-each-ref').split('\n').filter((l) => !l.includes('refs/heads/bestof/')).join('\n') + readFileSync(join(r.dir, 'src/a.txt'), 'utf8') + git(r.dir, 'status', '--porcelain');
+  return (
+    git(r.dir, 'ls-files', '-s') +
+    readFileSync(join(r.dir, '.git/config'), 'utf8') +
+    git(r.dir, 'for-each-ref')
+      .split('\n')
+      .filter((l) => !l.includes('refs/heads/bestof/'))
+      .join('\n') +
+    readFileSync(join(r.dir, 'src/a.txt'), 'utf8') +
+    git(r.dir, 'status', '--porcelain')
+  );
 }
 
 describe('watchGitDir', () => {
@@ -100,11 +109,13 @@ describe('watchGitDir', () => {
 
     const { changes } = await watch.restore();
 
-    expect(changes.map((c) => `${c.path}:${c.change}`).sort()).toEqual([
-      ...Array.from({ length: 99 }, (_, i) => `.git/hooks/user-${String(i).padStart(3, '0')}:modified`),
-      '.git/hooks/user-099:deleted',
-      '.git/hooks/user-100:added',
-    ].sort());
+    expect(changes.map((c) => `${c.path}:${c.change}`).sort()).toEqual(
+      [
+        ...Array.from({ length: 99 }, (_, i) => `.git/hooks/user-${String(i).padStart(3, '0')}:modified`),
+        '.git/hooks/user-099:deleted',
+        '.git/hooks/user-100:added',
+      ].sort(),
+    );
     expect(git(r.dir, 'hash-object', ...Array.from({ length: 100 }, (_, i) => join(r.dir, `.git/hooks/user-${String(i).padStart(3, '0')}`)))).toBe(hooksBefore);
     expect(statSync(join(r.dir, '.git/hooks/user-098')).mode & 0o777).toBe(0o755);
     expect(existsSync(join(r.dir, '.git/hooks/user-100'))).toBe(false);
@@ -131,7 +142,7 @@ describe('watchGitDir', () => {
     expect((await watch.restore()).changes).toEqual([]);
   });
 
-  it('a git read that fails while the files are still being read is the call\'s error, not an unhandled rejection; the next watch starts afresh', async () => {
+  it("a git read that fails while the files are still being read is the call's error, not an unhandled rejection; the next watch starts afresh", async () => {
     // Seen when a signal to bestof's process group killed the watch's `git for-each-ref` (in the
     // instant between its fork and its own process group): bestof ended with exit 1 and a stack
     // trace instead of cancelling. Here git fails at once on a broken config while the snapshot
@@ -199,7 +210,7 @@ describe('reclaimHead', () => {
     expect(git(wt, 'rev-parse', 'bestof/t/c1')).toBe(committed.commit);
   });
 
-  it('after `git reset --hard HEAD~1` the agent\'s files are committed on top of the kept commit', async () => {
+  it("after `git reset --hard HEAD~1` the agent's files are committed on top of the kept commit", async () => {
     const { wt } = await world();
     put(wt, 'src/a.txt', 'kept\n');
     const kept = (await commitAll(wt, { message: 'kept' })).commit ?? '';
@@ -215,7 +226,7 @@ describe('reclaimHead', () => {
     expect(git(wt, 'show', 'HEAD:src/a.txt')).toBe('a'); // the agent's own tree, reverted file included
   });
 
-  it('keeps the agent\'s own commits on its branch', async () => {
+  it("keeps the agent's own commits on its branch", async () => {
     const { wt, base } = await world();
     put(wt, 'src/a.txt', 'agent\n');
     agentGit(wt, 'commit', '--quiet', '-am', 'agent');

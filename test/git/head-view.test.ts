@@ -27,7 +27,13 @@ describe('readHeadView', () => {
     const { result, calls } = await recordGitCalls(tempDir(), () => readHeadView(join(r.dir, 'src'), ['refs/heads/bestof/r1/c1', 'refs/heads/main']));
     expect(calls).toHaveLength(1);
     const head = r.git('rev-parse', 'HEAD');
-    expect(result).toEqual({ ...separately(r, join(r.dir, 'src')), tips: new Map([['refs/heads/bestof/r1/c1', head], ['refs/heads/main', head]]) });
+    expect(result).toEqual({
+      ...separately(r, join(r.dir, 'src')),
+      tips: new Map([
+        ['refs/heads/bestof/r1/c1', head],
+        ['refs/heads/main', head],
+      ]),
+    });
     expect(result?.headRef).toBe('refs/heads/main');
     expect(result?.topLevel).toBe(realpathSync(r.dir));
   });

@@ -48,7 +48,10 @@ describe('one merge at a time into a checkout', () => {
           return sha;
         });
         const results = await Promise.all(winners.map((sha) => mergeInChild(r.dir, sha, mode)));
-        expect(results.map((x) => x.ok), results.map((x) => x.text).join('\n')).toEqual([true, true]);
+        expect(
+          results.map((x) => x.ok),
+          results.map((x) => x.text).join('\n'),
+        ).toEqual([true, true]);
         expect(r.git('status', '--porcelain')).toBe('');
         expect(r.git('show', 'HEAD:a.txt')).toBe('changed a.txt');
         expect(r.git('show', 'HEAD:b.txt')).toBe('changed b.txt');

@@ -22,7 +22,12 @@ describe('revertPathsCommit', () => {
     const status = r.git('status', '--porcelain');
     const refs = r.git('for-each-ref');
 
-    const made = await revertPathsCommit(r.dir, { base, commit, paths: ['test/a.test.js', 'test/b.test.js', 'test/new.test.js'], message: 'bestof: revert frozen' });
+    const made = await revertPathsCommit(r.dir, {
+      base,
+      commit,
+      paths: ['test/a.test.js', 'test/b.test.js', 'test/new.test.js'],
+      message: 'bestof: revert frozen',
+    });
     expect(made.ok).toBe(true);
     const sha = made.ok ? made.value : '';
     expect(r.git('rev-parse', `${sha}^`)).toBe(commit);

@@ -229,7 +229,9 @@ describe('mergeWinner', () => {
     const result = await mergeWinner(r.dir, opts('merge'));
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.reason).toBe('error');
-    expect(!result.ok && result.error.message).toMatch(/lint failed.*undoing it failed too \(.*index\.lock.*\): once no other git runs in .*, run `git merge --abort` there.*branch bestof\/r\/a is left in place/s);
+    expect(!result.ok && result.error.message).toMatch(
+      /lint failed.*undoing it failed too \(.*index\.lock.*\): once no other git runs in .*, run `git merge --abort` there.*branch bestof\/r\/a is left in place/s,
+    );
     expect(!result.ok && result.error.message).not.toContain('is as before');
     // What the message says to run does it, once the lock is gone.
     rmSync(lock);

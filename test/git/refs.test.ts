@@ -34,20 +34,14 @@ describe('refs', () => {
       { ref: 'refs/bestof/run-1/b/1', sha: second },
     ]);
     expect((await listRefs(r.dir, 'refs/bestof/run-1')).map((x) => x.ref)).toHaveLength(4);
-    expect((await listRefs(r.dir, 'refs/bestof/run-1/a')).map((x) => x.ref)).toEqual([
-      'refs/bestof/run-1/a/1',
-      'refs/bestof/run-1/a/2',
-    ]);
+    expect((await listRefs(r.dir, 'refs/bestof/run-1/a')).map((x) => x.ref)).toEqual(['refs/bestof/run-1/a/1', 'refs/bestof/run-1/a/2']);
     expect(await listRefs(r.dir, 'refs/nothing/')).toEqual([]);
 
     await updateRef(r.dir, 'refs/bestof/run-1/a/1', second); // move
     expect((await listRefs(r.dir, 'refs/bestof/run-1/a/1'))[0]?.sha).toBe(second);
     await deleteRef(r.dir, 'refs/bestof/run-1/a/1');
     await deleteRef(r.dir, 'refs/bestof/run-1/a/1'); // already gone: fine
-    expect((await listRefs(r.dir, 'refs/bestof/run-1/')).map((x) => x.ref)).toEqual([
-      'refs/bestof/run-1/a/2',
-      'refs/bestof/run-1/b/1',
-    ]);
+    expect((await listRefs(r.dir, 'refs/bestof/run-1/')).map((x) => x.ref)).toEqual(['refs/bestof/run-1/a/2', 'refs/bestof/run-1/b/1']);
   });
 
   it('lists and deletes branches', async () => {

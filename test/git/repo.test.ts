@@ -51,8 +51,16 @@ describe('openRepo', () => {
       [join(r.dir, 'src', 'deep'), ok({ root, commonDir: common, head })],
       [join(wt, 'sub'), ok({ root: wt, commonDir: common, head })],
       [join(outside, 'link'), ok({ root, commonDir: common, head })],
-      [join(noCommits.dir, 'sub'), err(`the git repository at ${noCommitsRoot} has no commits yet: commit something first (bestof branches every candidate from a commit)`)],
-      [join(root, '.git'), err(`${join(root, '.git')} is a bare repository or a folder inside a git dir, not a working tree: run bestof in a checkout of the repository, or set \`repo\` to one`)],
+      [
+        join(noCommits.dir, 'sub'),
+        err(`the git repository at ${noCommitsRoot} has no commits yet: commit something first (bestof branches every candidate from a commit)`),
+      ],
+      [
+        join(root, '.git'),
+        err(
+          `${join(root, '.git')} is a bare repository or a folder inside a git dir, not a working tree: run bestof in a checkout of the repository, or set \`repo\` to one`,
+        ),
+      ],
       [outside, err(`not a git repository: ${outside} (run bestof inside a git repo or set \`repo\` in the spec)`)],
     ];
     for (const [path, expected] of cases) {
@@ -67,7 +75,10 @@ describe('openRepo', () => {
     const root = realpathSync(r.dir);
     const wt = join(tempDir(), 'wt');
     r.git('worktree', 'add', '--quiet', '-b', 'x', wt);
-    for (const [from, top, gitDir] of [[join(r.dir, 'src'), root, join(root, '.git')], [wt, wt, join(root, '.git', 'worktrees', 'wt')]] as const) {
+    for (const [from, top, gitDir] of [
+      [join(r.dir, 'src'), root, join(root, '.git')],
+      [wt, wt, join(root, '.git', 'worktrees', 'wt')],
+    ] as const) {
       const { result, calls } = await recordGitCalls(tempDir(), async () => {
         await openRepo(from);
         return gitDirsOf(top);

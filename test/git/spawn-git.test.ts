@@ -96,7 +96,11 @@ describe('spawnGit via runGit', () => {
   // A git bestof was starting when a signal came to its whole group (src/git/running/spawn-git.ts
   // GROUP_STOP_SIGNALS) dies of it before it has run anything: made once more, once only. The
   // stand-in: an alias whose shell kills its git (the shell's parent) with the signal the first time.
-  const killsItsGit = (marker: string, signal: string): string[] => ['-c', `alias.once=!if [ -e ${marker} ]; then echo second; else touch ${marker}; kill -${signal} $PPID; sleep 0.2; fi`, 'once'];
+  const killsItsGit = (marker: string, signal: string): string[] => [
+    '-c',
+    `alias.once=!if [ -e ${marker} ]; then echo second; else touch ${marker}; kill -${signal} $PPID; sleep 0.2; fi`,
+    'once',
+  ];
 
   it.each(['INT', 'TERM', 'HUP'])('a git killed by SIG%s, as a signal to the whole group kills it, is made once more', async (signal) => {
     const r = repo();
@@ -111,7 +115,9 @@ describe('spawnGit via runGit', () => {
     // runGit turns a killed git into a GitCommandError (a second start would have printed "second" and succeeded).
     await expect(runGit(r.dir, killsItsGit(join(r.dir, 'killed-kill'), 'KILL'))).rejects.toThrow('git was killed by SIGKILL');
     const starts = join(r.dir, 'starts');
-    await expect(runGit(r.dir, ['-c', `alias.always=!echo started >> ${starts}; kill -TERM $PPID; sleep 0.2`, 'always'])).rejects.toThrow('git was killed by SIGTERM');
+    await expect(runGit(r.dir, ['-c', `alias.always=!echo started >> ${starts}; kill -TERM $PPID; sleep 0.2`, 'always'])).rejects.toThrow(
+      'git was killed by SIGTERM',
+    );
     expect(readFileSync(starts, 'utf8')).toBe('started\nstarted\n');
   });
 

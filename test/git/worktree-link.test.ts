@@ -122,7 +122,12 @@ describe('clearStaleCandidateLocks', () => {
   it("removes the candidate's index.lock, HEAD.lock, branch and kept-ref locks, and nothing of the repository's", async () => {
     const { r, path } = worktreeWithWork();
     const admin = join(r.dir, '.git', 'worktrees', 'c1');
-    const locks = [join(admin, 'index.lock'), join(admin, 'HEAD.lock'), join(r.dir, '.git', 'refs', 'heads', 'bestof', 'r', 'c1.lock'), join(r.dir, '.git', 'refs', 'bestof', 'r', 'c1', 'kept.lock')];
+    const locks = [
+      join(admin, 'index.lock'),
+      join(admin, 'HEAD.lock'),
+      join(r.dir, '.git', 'refs', 'heads', 'bestof', 'r', 'c1.lock'),
+      join(r.dir, '.git', 'refs', 'bestof', 'r', 'c1', 'kept.lock'),
+    ];
     for (const lock of locks) {
       mkdirSync(join(lock, '..'), { recursive: true });
       writeFileSync(lock, '');

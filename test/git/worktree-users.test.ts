@@ -76,6 +76,12 @@ describe.runIf(process.platform === 'linux')('git processes working in a worktre
     ends.on('exit', () => (exited = true));
     const busy = await waitForGitToLeaveEach([quick, slow, idle], { timeoutMs: 1_000 });
     expect(exited).toBe(true);
-    expect(busy).toEqual(new Map([[quick, []], [slow, [stays.pid]], [idle, []]]));
+    expect(busy).toEqual(
+      new Map([
+        [quick, []],
+        [slow, [stays.pid]],
+        [idle, []],
+      ]),
+    );
   });
 });

@@ -1,8 +1,29 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../src/result.js';
-import { addWorktree, addWorktreeOnBranch, listWorktrees, pruneWorktrees, removeWorktree, removeWorktreeTrash, restoreMissingBranch } from '../../src/git/worktrees/worktree.js';
+import {
+  addWorktree,
+  addWorktreeOnBranch,
+  listWorktrees,
+  pruneWorktrees,
+  removeWorktree,
+  removeWorktreeTrash,
+  restoreMissingBranch,
+} from '../../src/git/worktrees/worktree.js';
 import { discardWorktree } from '../../src/git/worktrees/worktree-admin.js';
 import { withRepoLock } from '../../src/git/running/repo-lock.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -163,7 +184,7 @@ function snapshot(dir: string, sub = ''): Record<string, string> {
 }
 
 describe("the repository's worktrees lock", () => {
-  it("is held while git writes the shared worktree metadata: another holder keeps the worktree from being made until it lets go", async () => {
+  it('is held while git writes the shared worktree metadata: another holder keeps the worktree from being made until it lets go', async () => {
     const r = repo();
     const path = join(tempDir(), 'w');
     let adding: Promise<unknown> | undefined;

@@ -19,7 +19,11 @@ export function giveToUser(dir: string): void {
 }
 
 /** `bestof <args>` as a user without root, with only `env` (and PATH) in its environment. */
-export function bestofAsUser(args: readonly string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function bestofAsUser(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const command = AS_ROOT ? 'setpriv' : process.execPath;
   const argv = AS_ROOT ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, BESTOF_BIN, ...args] : [BESTOF_BIN, ...args];
   return new Promise((resolve, reject) => {

@@ -57,7 +57,10 @@ export function writeBench(dir: string, options: BenchOptions = {}): void {
     mkdirSync(join(folder, 'test'), { recursive: true });
     writeFileSync(join(folder, 'README.md'), `# ${task}\n`);
     writeFileSync(join(folder, 'src', 'f.js'), 'module.exports = () => 0;\n');
-    writeFileSync(join(folder, 'test', 'f.test.js'), `const f = require('../src/f.js');\nif (f(2, 3) !== ${task === 't1' ? 5 : 6}) { console.error('f(2, 3) is ' + f(2, 3)); process.exit(1); }\n`);
+    writeFileSync(
+      join(folder, 'test', 'f.test.js'),
+      `const f = require('../src/f.js');\nif (f(2, 3) !== ${task === 't1' ? 5 : 6}) { console.error('f(2, 3) is ' + f(2, 3)); process.exit(1); }\n`,
+    );
     writeFileSync(join(dir, 'tasks', `${task}.toml`), taskSpec(task, task === 't1' ? 'gemini-flash#2' : undefined));
   }
   mkdirSync(join(dir, 'agents'), { recursive: true });

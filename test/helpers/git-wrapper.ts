@@ -23,7 +23,12 @@ export function startWithWrappedGit(
   args: readonly string[],
   options: { readonly cwd: string; readonly worktreesDir: string; readonly bin: string },
 ): { child: ChildProcess; done: Promise<CliResult>; ended: () => string | undefined } {
-  const { child, done } = startCli(args, { cwd: options.cwd, worktreesDir: options.worktreesDir, env: { PATH: `${options.bin}:${process.env.PATH ?? ''}` }, ownProcessGroup: true });
+  const { child, done } = startCli(args, {
+    cwd: options.cwd,
+    worktreesDir: options.worktreesDir,
+    env: { PATH: `${options.bin}:${process.env.PATH ?? ''}` },
+    ownProcessGroup: true,
+  });
   let ended: string | undefined;
   void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
   return { child, done, ended: () => ended };

@@ -7,10 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReportJson } from './run-record.js';
 
-export const TEN_CHECKS = Array.from(
-  { length: 10 },
-  (_, i) => `[[checks.items]]\nname = "p${i + 1}"\ncommand = "test -f p${i + 1}"\nscore = 10\n`,
-).join('\n');
+export const TEN_CHECKS = Array.from({ length: 10 }, (_, i) => `[[checks.items]]\nname = "p${i + 1}"\ncommand = "test -f p${i + 1}"\nscore = 10\n`).join('\n');
 
 export interface IterationExtras {
   /** Extra TOML steps appended to an iteration, by 0-based index. */

@@ -27,7 +27,14 @@ export interface ReportJson {
     branch: string;
     tampered: boolean;
     tamperedPaths: { path: string; change: string }[];
-    history: { iteration: number; outcome?: string; score?: number; commit?: string; phase?: string; review?: { verdict: string; reason?: string; points: number } }[];
+    history: {
+      iteration: number;
+      outcome?: string;
+      score?: number;
+      commit?: string;
+      phase?: string;
+      review?: { verdict: string; reason?: string; points: number };
+    }[];
   }[];
   warnings: string[];
 }

@@ -22,8 +22,7 @@ export function makeTempDir(prefix = 'bestof-test-'): string {
 
 export function makeTempRepo(files: Record<string, string> = { 'README.md': '# test\n' }): TempRepo {
   const dir = makeTempDir('bestof-repo-');
-  const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   git('init', '--quiet', '--initial-branch=main');
   git('config', 'user.name', 'Test User');
   git('config', 'user.email', 'test@example.com');

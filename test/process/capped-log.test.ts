@@ -18,7 +18,11 @@ function numbered(n: number): Buffer {
   return Buffer.from(words.slice(0, n));
 }
 
-async function capture(chunks: readonly (string | Buffer)[], options: { headBytes: number; tailBytes: number }, file = join(tempDir(), 'out.log')): Promise<Buffer> {
+async function capture(
+  chunks: readonly (string | Buffer)[],
+  options: { headBytes: number; tailBytes: number },
+  file = join(tempDir(), 'out.log'),
+): Promise<Buffer> {
   const log = await openCappedLog(file, options);
   for (const chunk of chunks) log.write(chunk);
   await log.close();

@@ -12,8 +12,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'bestof-process-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const base: RunProcessOptions = { cwd: tmp, env: { PATH: process.env.PATH } };
-const bash = (script: string, options: Partial<RunProcessOptions> = {}) =>
-  runProcess('bash', ['-c', script], { ...base, ...options });
+const bash = (script: string, options: Partial<RunProcessOptions> = {}) => runProcess('bash', ['-c', script], { ...base, ...options });
 
 /**
  * A killed grandchild is reparented to PID 1 and stays a zombie until PID 1 reaps it, which
@@ -112,10 +111,14 @@ describe('runProcess', () => {
     const tooLong = await runProcess('echo', ['x'.repeat(200_000)], base);
     expect(tooLong.ok).toBe(false);
     expect(tooLong.exitCode).toBeUndefined();
-    expect(tooLong.spawnError).toMatch(/^cannot start echo: its arguments are too long for the system \(one argument may be at most 128 KiB on Linux.*\(E2BIG\)$/);
+    expect(tooLong.spawnError).toMatch(
+      /^cannot start echo: its arguments are too long for the system \(one argument may be at most 128 KiB on Linux.*\(E2BIG\)$/,
+    );
     const withNul = await runProcess('echo', ['a\0b'], base);
     expect(withNul.ok).toBe(false);
-    expect(withNul.spawnError).toBe('cannot start echo: an argument or a value of its environment holds a NUL byte, which no program can be given (ERR_INVALID_ARG_VALUE)');
+    expect(withNul.spawnError).toBe(
+      'cannot start echo: an argument or a value of its environment holds a NUL byte, which no program can be given (ERR_INVALID_ARG_VALUE)',
+    );
   });
 
   it('reports a missing working directory as spawnError', async () => {

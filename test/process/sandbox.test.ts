@@ -52,7 +52,11 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** The layout of `id`'s agent with the user HOME as `userHome` and the agent's environment `env`. */
-function layoutFor(id: string, role: 'candidate' | 'reviewer' = 'candidate', env: Record<string, string | undefined> = { PATH: process.env.PATH }): SandboxLayout {
+function layoutFor(
+  id: string,
+  role: 'candidate' | 'reviewer' = 'candidate',
+  env: Record<string, string | undefined> = { PATH: process.env.PATH },
+): SandboxLayout {
   vi.stubEnv('HOME', userHome);
   try {
     const layout = agentSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id, worktree: worktree(id) }, env, role);
@@ -103,7 +107,8 @@ describe('the argv', () => {
     // shown in place of the objects and the worktree's admin dir; the real objects read-only where
     // the scratch's alternates name them.
     const scratch = join(base, 'worktrees', 'r1', '.git-scratch', 'c1');
-    const bindFrom = (flag: string, source: string, target: string) => args.findIndex((arg, i) => arg === flag && args[i + 1] === source && args[i + 2] === target);
+    const bindFrom = (flag: string, source: string, target: string) =>
+      args.findIndex((arg, i) => arg === flag && args[i + 1] === source && args[i + 2] === target);
     expect(at('--ro-bind', join(repo, '.git'))).toBeGreaterThan(0);
     expect(at('--bind', scratch)).toBeGreaterThan(hiddenRoot);
     expect(bindFrom('--bind', join(scratch, 'objects'), join(repo, '.git', 'objects'))).toBeGreaterThan(at('--ro-bind', join(repo, '.git')));
@@ -116,7 +121,19 @@ describe('the argv', () => {
 
 describe('inside the sandbox', () => {
   it('writes its worktree, its own HOME and its own git scratch (index, objects), and nothing of the shared git dir, the other worktree, the run folder or the user HOME', async () => {
-    const protectedPaths = [join(repo, '.git', 'config'), join(repo, '.git', 'hooks'), join(repo, '.git', 'info'), join(repo, '.git', 'refs'), join(repo, '.git', 'HEAD'), join(repo, '.git', 'objects'), join(repo, '.git', 'worktrees', 'c1'), worktree('c2'), join(repo, '.bestof'), userHome, join(repo, 'README.md')];
+    const protectedPaths = [
+      join(repo, '.git', 'config'),
+      join(repo, '.git', 'hooks'),
+      join(repo, '.git', 'info'),
+      join(repo, '.git', 'refs'),
+      join(repo, '.git', 'HEAD'),
+      join(repo, '.git', 'objects'),
+      join(repo, '.git', 'worktrees', 'c1'),
+      worktree('c2'),
+      join(repo, '.bestof'),
+      userHome,
+      join(repo, 'README.md'),
+    ];
     const before = snapshot(...protectedPaths);
     const attempt = (what: string, command: string) => `if ( ${command} ) 2>/dev/null; then echo "${what}: yes"; else echo "${what}: no"; fi`;
     const result = await inSandbox(
@@ -127,7 +144,10 @@ describe('inside the sandbox', () => {
         attempt('git commit', 'git -c user.name=a -c user.email=a@b commit -qm x'),
         attempt('shared objects', `echo evil > ${repo}/.git/objects/evil && rm -f ${repo}/.git/objects/evil`),
         attempt('shared objects, git', `git --git-dir=${repo}/.git hash-object -w mine.txt >/dev/null`),
-        attempt('a repository of its own', 'git init -q nested && git -C nested -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git -C nested cat-file -e HEAD && rm -rf nested'),
+        attempt(
+          'a repository of its own',
+          'git init -q nested && git -C nested -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git -C nested cat-file -e HEAD && rm -rf nested',
+        ),
         attempt('worktree index', `cp /dev/null ${repo}/.git/worktrees/c1/index`),
         attempt('config', `echo "[core]fsmonitor=evil" >> ${repo}/.git/config`),
         attempt('hooks', `echo evil > ${repo}/.git/hooks/post-commit`),
@@ -145,7 +165,12 @@ describe('inside the sandbox', () => {
       ].join('\n'),
     );
     expect(result.stderr).toBe('');
-    const answers = Object.fromEntries(result.stdout.trim().split('\n').map((line) => line.split(': ')));
+    const answers = Object.fromEntries(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ')),
+    );
     expect(answers).toEqual({
       worktree: 'yes',
       home: 'yes',
@@ -296,7 +321,10 @@ describe('toolchains installed in the user HOME', () => {
     put('.local/share/keyrings/login.keyring', 'secret\n');
     put('.local/lib/node_modules/tool/cli.sh', '#!/bin/sh\necho tool-ok\n');
     link('../lib/node_modules/tool/cli.sh', '.local/bin/toolx');
-    const path = ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin', 'projects/app/shims'].map((p) => join(userHome, p)).join(':') + `:${process.env.PATH}`;
+    const path =
+      ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin', 'projects/app/shims']
+        .map((p) => join(userHome, p))
+        .join(':') + `:${process.env.PATH}`;
     const layout = layoutFor('c1', 'candidate', { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') });
     const script = [
       'npmx',
@@ -308,11 +336,28 @@ describe('toolchains installed in the user HOME', () => {
       'gox',
       'appx',
       'shimx',
-      ...['.ssh/id_ed25519', '.cargo/credentials.toml', '.local/share/keyrings/login.keyring', '.gitconfig', 'projects/app/.env'].map((p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`),
+      ...['.ssh/id_ed25519', '.cargo/credentials.toml', '.local/share/keyrings/login.keyring', '.gitconfig', 'projects/app/.env'].map(
+        (p) => `test -e ${join(userHome, p)} && echo "visible: ${p}"`,
+      ),
       'true',
     ].join('\n');
-    const result = await runAgentProcess('bash', ['-c', script], { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 }, layout);
-    expect(result.stdout.trim().split('\n')).toEqual(['npm-ok', 'python-ok', 'python-ok', 'site-packages', 'cargo-ok', 'tool-ok', 'go-ok', 'app-ok', 'shim-ok']);
+    const result = await runAgentProcess(
+      'bash',
+      ['-c', script],
+      { cwd: worktree('c1'), env: { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') }, timeoutMs: 30_000 },
+      layout,
+    );
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'npm-ok',
+      'python-ok',
+      'python-ok',
+      'site-packages',
+      'cargo-ok',
+      'tool-ok',
+      'go-ok',
+      'app-ok',
+      'shim-ok',
+    ]);
   });
 
   it("the checks' sandbox shows cargo's home read-only and its credentials.toml empty (the code a check runs is the candidate's)", async () => {
@@ -324,17 +369,30 @@ describe('toolchains installed in the user HOME', () => {
     vi.stubEnv('HOME', userHome);
     let layout: SandboxLayout | undefined;
     try {
-      layout = checkSandbox({ repoRoot: repo, sandbox: { enabled: true, bwrap } }, { id: 'c1', worktree: worktree('c1') }, { PATH: process.env.PATH, CARGO_HOME: cargoHome }, home);
+      layout = checkSandbox(
+        { repoRoot: repo, sandbox: { enabled: true, bwrap } },
+        { id: 'c1', worktree: worktree('c1') },
+        { PATH: process.env.PATH, CARGO_HOME: cargoHome },
+        home,
+      );
     } finally {
       vi.unstubAllEnvs();
     }
     if (!layout) throw new Error('no layout');
-    const result = await runAgentProcess('bash', ['-c', `cat ${cargoHome}/config.toml; echo "creds:[$(cat ${cargoHome}/credentials.toml)]"; echo x > ${cargoHome}/credentials.toml 2>/dev/null && echo wrote || echo "cannot write"`], { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: home }, timeoutMs: 30_000 }, layout);
+    const result = await runAgentProcess(
+      'bash',
+      [
+        '-c',
+        `cat ${cargoHome}/config.toml; echo "creds:[$(cat ${cargoHome}/credentials.toml)]"; echo x > ${cargoHome}/credentials.toml 2>/dev/null && echo wrote || echo "cannot write"`,
+      ],
+      { cwd: layout.workdir, env: { PATH: process.env.PATH, HOME: home }, timeoutMs: 30_000 },
+      layout,
+    );
     expect(result.stdout).toBe('[net]\noffline = true\ncreds:[]\ncannot write\n');
     expect(readFileSync(join(cargoHome, 'credentials.toml'), 'utf8')).toContain('cio-secret-token');
   });
 
-  it('finds a JDK through SDKMAN\'s `current` link, on PATH and as JAVA_HOME: the link is made again inside the hidden HOME', async () => {
+  it("finds a JDK through SDKMAN's `current` link, on PATH and as JAVA_HOME: the link is made again inside the hidden HOME", async () => {
     put('.sdkman/candidates/java/17.0.9-tem/bin/javax', '#!/bin/sh\necho "java-ok $(cat "$JAVA_HOME/release")"\n');
     put('.sdkman/candidates/java/17.0.9-tem/release', 'JAVA_VERSION="17.0.9"\n');
     link('17.0.9-tem', '.sdkman/candidates/java/current');
@@ -352,7 +410,11 @@ describe('toolchains installed in the user HOME', () => {
     put('.config/node/preload.cjs', 'globalThis.preloaded = "preload-ok";\n');
     put('pylib/secret-beside.txt', 'in the bound folder: readable\n');
     put('projects/other/.env', 'API_TOKEN=secret\n');
-    const env = { PATH: process.env.PATH, PYTHONPATH: `${join(userHome, 'pylib')}:${join(userHome, '.ssh')}`, NODE_OPTIONS: `--require ${join(userHome, '.config/node/preload.cjs')}` };
+    const env = {
+      PATH: process.env.PATH,
+      PYTHONPATH: `${join(userHome, 'pylib')}:${join(userHome, '.ssh')}`,
+      NODE_OPTIONS: `--require ${join(userHome, '.config/node/preload.cjs')}`,
+    };
     const layout = layoutFor('c1', 'candidate', env);
     const script = [
       'python3 -c "import mylib; print(mylib.NAME)"',
@@ -393,7 +455,10 @@ describe('bestof run', () => {
       `#!/usr/bin/env bash\nsetsid bash -c 'exec -a ${marker}-daemon sleep 300' </dev/null >/dev/null 2>&1 &\necho "$$ $!" > agent.pids\nexec -a ${marker}-agent sleep 300\n`,
     );
     chmodSync(agent, 0o755);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "command"\ncommand = ${JSON.stringify(agent)}\n[parallel]\ncandidates = 1\n${ADD_CHECKS}`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "command"\ncommand = ${JSON.stringify(agent)}\n[parallel]\ncandidates = 1\n${ADD_CHECKS}`),
+    );
     const { child, done } = startCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
@@ -408,7 +473,10 @@ describe('bestof run', () => {
   it('mode = "required" without bwrap exits 2 with the install hint and creates nothing', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "required"\n${ADD_CHECKS}`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[sandbox]\nmode = "required"\n${ADD_CHECKS}`),
+    );
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_BWRAP: '/nonexistent/bwrap' } });
     expect(result.code).toBe(2);
     expect(result.stdout + result.stderr).toContain('sandbox.mode');
@@ -421,7 +489,13 @@ describe('bestof run', () => {
   it('mode = "auto" without bwrap runs, with one warning line', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    const spec = project.writeOutside('spec.toml', specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[parallel]\ncandidates = 1\n[select]\nmerge = "branch"\n${ADD_CHECKS}`));
+    const spec = project.writeOutside(
+      'spec.toml',
+      specToml(
+        project.repo.dir,
+        `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[parallel]\ncandidates = 1\n[select]\nmerge = "branch"\n${ADD_CHECKS}`,
+      ),
+    );
     const result = await runCli(['run', spec], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_BWRAP: '/nonexistent/bwrap' } });
     expect(result.code).toBe(0);
     const output = result.stdout + result.stderr;

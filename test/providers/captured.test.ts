@@ -27,7 +27,13 @@ describe('Claude Code 2.1.332', () => {
     const { state, activity } = claude('captured-edit.log');
     expect(state.cliVersion).toBe('2.1.332');
     expect(activity).toEqual([expect.stringMatching(/^Write \/.*\/src\/add\.mjs$/), 'Done: the file is written.']);
-    expect(classifyClaude(state, exited(0), CTX)).toMatchObject({ outcome: 'success', text: 'Done: the file is written.', turns: 2, costUsd: 0.01, usage: { input: 2000, output: 100 } });
+    expect(classifyClaude(state, exited(0), CTX)).toMatchObject({
+      outcome: 'success',
+      text: 'Done: the file is written.',
+      turns: 2,
+      costUsd: 0.01,
+      usage: { input: 2000, output: 100 },
+    });
   });
 
   it('a 429 Claude Code retried by itself: one api_retry, then success', () => {
@@ -46,7 +52,9 @@ describe('Claude Code 2.1.332', () => {
     });
     expect(stops.filter(Boolean)[0]).toBe('auth_error');
     expect(stops.indexOf('auth_error')).toBe(3); // init, then attempts 1, 2, 3
-    expect(claudeEarlyStop(parser.state)?.message).toMatch(/cannot authenticate: the API refused the credentials \(HTTP 401, authentication_failed\) 3 times — set ANTHROPIC_API_KEY/);
+    expect(claudeEarlyStop(parser.state)?.message).toMatch(
+      /cannot authenticate: the API refused the credentials \(HTTP 401, authentication_failed\) 3 times — set ANTHROPIC_API_KEY/,
+    );
   });
 
   it('a hang after the edit: timeout, without a result', () => {
@@ -80,7 +88,10 @@ describe('Codex 0.171.0', () => {
 
   it('a refused key: bestof stops the reconnect loop at the second attempt as auth_error', () => {
     const { state } = codex('captured-auth.log');
-    expect(codexEarlyStop(state)).toEqual({ outcome: 'auth_error', message: expect.stringMatching(/^Codex cannot authenticate: unexpected status 401 Unauthorized: Incorrect API key provided/) });
+    expect(codexEarlyStop(state)).toEqual({
+      outcome: 'auth_error',
+      message: expect.stringMatching(/^Codex cannot authenticate: unexpected status 401 Unauthorized: Incorrect API key provided/),
+    });
   });
 
   it('a hang after the edit: timeout', () => {
@@ -108,6 +119,9 @@ describe('Gemini CLI 0.61.0', () => {
   });
 
   it('an invalid key (400 API_KEY_INVALID, exit 144) is auth_error', () => {
-    expect(classifyGemini(gemini('captured-auth.log').state, exited(144), CTX, COST)).toMatchObject({ outcome: 'auth_error', message: expect.stringMatching(/API key not valid/) });
+    expect(classifyGemini(gemini('captured-auth.log').state, exited(144), CTX, COST)).toMatchObject({
+      outcome: 'auth_error',
+      message: expect.stringMatching(/API key not valid/),
+    });
   });
 });

@@ -106,21 +106,30 @@ describe('Claude Code stream-json', () => {
     const activity: string[] = [];
     const parser = new ClaudeStreamParser((text) => activity.push(text));
     parser.push(JSON.stringify({ type: 'assistant', parent_tool_use_id: 'toolu_1', message: { id: 'm1', content: [{ type: 'text', text: 'sub says' }] } }));
-    parser.push(JSON.stringify({ type: 'assistant', parent_tool_use_id: 'toolu_1', message: { id: 'm1', content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/a' } }] } }));
+    parser.push(
+      JSON.stringify({
+        type: 'assistant',
+        parent_tool_use_id: 'toolu_1',
+        message: { id: 'm1', content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/a' } }] },
+      }),
+    );
     expect(activity).toEqual(['(subagent) sub says', '(subagent) Read /a']);
     expect(parser.state.lastAssistantText).toBe('');
   });
 
   it('skips non-JSON lines, arrays, and unknown event types', () => {
     const parser = new ClaudeStreamParser();
-    for (const line of ['', 'Warning: something', '[1,2]', '{"type":"brand_new_event","x":1}', '{"type":"system","subtype":"hook_started"}', '{not json']) parser.push(line);
+    for (const line of ['', 'Warning: something', '[1,2]', '{"type":"brand_new_event","x":1}', '{"type":"system","subtype":"hook_started"}', '{not json'])
+      parser.push(line);
     expect(parser.state.result).toBeUndefined();
     expect(classifyClaude(parser.state, exited(0), CTX)).toMatchObject({ outcome: 'crashed', message: expect.stringMatching(/without a final result/) });
   });
 
   it('a subscription usage-limit text is usage_limit, not rate_limited', () => {
     const parser = new ClaudeStreamParser();
-    parser.push(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: "You've hit your session limit · resets 3:45pm" }));
+    parser.push(
+      JSON.stringify({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: "You've hit your session limit · resets 3:45pm" }),
+    );
     expect(classifyClaude(parser.state, exited(1), CTX).outcome).toBe('usage_limit');
   });
 
@@ -145,9 +154,15 @@ describe('Claude Code stream-json', () => {
       expect(classifyClaude(empty(), exited(1, { stderr }), CTX).message).toMatch(/IS_SANDBOX=1/);
     });
     it('a timeout kill is timeout, a cancel is cancelled, a missing binary is crashed with the install hint', () => {
-      expect(classifyClaude(empty(), exited(0, { exitCode: undefined, signal: 'SIGTERM', timedOut: true }), CTX)).toMatchObject({ outcome: 'timeout', message: expect.stringMatching(/within 1 min .*process tree/) });
+      expect(classifyClaude(empty(), exited(0, { exitCode: undefined, signal: 'SIGTERM', timedOut: true }), CTX)).toMatchObject({
+        outcome: 'timeout',
+        message: expect.stringMatching(/within 1 min .*process tree/),
+      });
       expect(classifyClaude(empty(), exited(0, { exitCode: undefined, canceled: true }), CTX).outcome).toBe('cancelled');
-      expect(classifyClaude(empty(), exited(0, { exitCode: undefined, spawnError: 'cannot start claude: not found (ENOENT)' }), CTX)).toMatchObject({ outcome: 'crashed', message: 'cannot start claude: not found (ENOENT) — install it' });
+      expect(classifyClaude(empty(), exited(0, { exitCode: undefined, spawnError: 'cannot start claude: not found (ENOENT)' }), CTX)).toMatchObject({
+        outcome: 'crashed',
+        message: 'cannot start claude: not found (ENOENT) — install it',
+      });
     });
   });
 });

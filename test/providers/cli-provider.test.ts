@@ -14,37 +14,58 @@ const base: ProviderSettings = { kind: 'codex', args: [], env: {}, timeout: 1000
 describe('argv pieces', () => {
   it('redacts the prompt and secret-looking values, keeps the rest', () => {
     expect(redactArgs(['exec', '-c', 'api_key="x"', '-c', 'model="gpt-5"', 'sk-abc', '--', 'the prompt'], { promptIndex: 7 })).toEqual([
-      'exec', '-c', 'api_key=<redacted>', '-c', 'model="gpt-5"', '<redacted>', '--', '<prompt>',
+      'exec',
+      '-c',
+      'api_key=<redacted>',
+      '-c',
+      'model="gpt-5"',
+      '<redacted>',
+      '--',
+      '<prompt>',
     ]);
   });
 
   it('redacts auth headers, secret flags (next arg or =value) and URL credentials', () => {
     expect(
       redactArgs([
-        '--header', 'Authorization: Bearer abc.def-123',
-        '-H', 'x-api-key: k-123456',
-        '-H', 'Content-Type: application/json',
+        '--header',
+        'Authorization: Bearer abc.def-123',
+        '-H',
+        'x-api-key: k-123456',
+        '-H',
+        'Content-Type: application/json',
         '--header=Cookie: session=abcdef',
-        '--api-key', 'plainvalue1',
+        '--api-key',
+        'plainvalue1',
         '--token=plainvalue2',
-        '--password', 'hunter2',
-        '--max-tokens', '4096',
-        '--no-auth', '--verbose',
+        '--password',
+        'hunter2',
+        '--max-tokens',
+        '4096',
+        '--no-auth',
+        '--verbose',
         'https://user:pa55@example.com/repo.git',
         'ssh://git@example.com/repo.git',
         'GITHUB_TOKEN=plainvalue3',
         'ghp_0123456789abcdef0123456789abcdef0123',
       ]),
     ).toEqual([
-      '--header', 'Authorization: <redacted>',
-      '-H', 'x-api-key: <redacted>',
-      '-H', 'Content-Type: application/json',
+      '--header',
+      'Authorization: <redacted>',
+      '-H',
+      'x-api-key: <redacted>',
+      '-H',
+      'Content-Type: application/json',
       '--header=Cookie: <redacted>',
-      '--api-key', '<redacted>',
+      '--api-key',
+      '<redacted>',
       '--token=<redacted>',
-      '--password', '<redacted>',
-      '--max-tokens', '4096',
-      '--no-auth', '--verbose',
+      '--password',
+      '<redacted>',
+      '--max-tokens',
+      '4096',
+      '--no-auth',
+      '--verbose',
       'https://<redacted>@example.com/repo.git',
       'ssh://git@example.com/repo.git',
       'GITHUB_TOKEN=<redacted>',
@@ -56,7 +77,10 @@ describe('argv pieces', () => {
     const secret = 'svc-token-0123456789';
     const redact = createSecretSet([['FAKE_SERVICE_TOKEN', secret]]).redact;
     expect(redactArgs(['--endpoint', `https://api.example.com/?k=${secret}`, `--label=${secret}`, 'plain'], { redact })).toEqual([
-      '--endpoint', 'https://api.example.com/?k=<redacted:FAKE_SERVICE_TOKEN>', '--label=<redacted:FAKE_SERVICE_TOKEN>', 'plain',
+      '--endpoint',
+      'https://api.example.com/?k=<redacted:FAKE_SERVICE_TOKEN>',
+      '--label=<redacted:FAKE_SERVICE_TOKEN>',
+      'plain',
     ]);
     expect(redactArgs(['--label', secret])).toEqual(['--label', secret]);
   });

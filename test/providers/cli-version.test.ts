@@ -30,7 +30,7 @@ function fakeCli(): { bin: string; home: string; dir: string } {
 }
 
 describe('cliVersion', () => {
-  it('with isolate_config, asks with a throwaway HOME: the user\'s folders stay untouched, and the throwaway one is removed', async () => {
+  it("with isolate_config, asks with a throwaway HOME: the user's folders stay untouched, and the throwaway one is removed", async () => {
     const { bin, home } = fakeCli();
     const env = { PATH: process.env.PATH, HOME: home };
     expect(await cliVersion(bin, env, { isolate: true })).toBe('fake-cli 1.2.3');

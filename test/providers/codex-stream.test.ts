@@ -31,7 +31,12 @@ describe('codex exec --json', () => {
   it('a tool run: the command as activity once (started, then completed), two model calls', () => {
     const { result, activity } = classify('codex_cx_tool.jsonl', 0);
     expect(activity).toEqual(["$ /bin/bash -lc 'echo hello-from-tool'", 'The command printed hello-from-tool. Done.']);
-    expect(result).toMatchObject({ outcome: 'success', text: 'The command printed hello-from-tool. Done.', turns: 2, usage: { input: 1600, cacheRead: 400, output: 100 } });
+    expect(result).toMatchObject({
+      outcome: 'success',
+      text: 'The command printed hello-from-tool. Done.',
+      turns: 2,
+      usage: { input: 1600, cacheRead: 400, output: 100 },
+    });
   });
 
   it.each([
@@ -62,7 +67,20 @@ describe('codex exec --json', () => {
   it('file changes show which files', () => {
     const activity: string[] = [];
     const parser = new CodexStreamParser((text) => activity.push(text));
-    parser.push(JSON.stringify({ type: 'item.completed', item: { id: 'i2', type: 'file_change', changes: [{ path: 'src/a.ts', kind: 'update' }, { path: 'b.md', kind: 'add' }], status: 'completed' } }));
+    parser.push(
+      JSON.stringify({
+        type: 'item.completed',
+        item: {
+          id: 'i2',
+          type: 'file_change',
+          changes: [
+            { path: 'src/a.ts', kind: 'update' },
+            { path: 'b.md', kind: 'add' },
+          ],
+          status: 'completed',
+        },
+      }),
+    );
     expect(activity).toEqual(['edit: update src/a.ts, add b.md']);
   });
 

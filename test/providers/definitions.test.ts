@@ -33,9 +33,10 @@ describe('prepareAgent', () => {
     const prepared = await prepareAgent(unknown, { specDir: dir, key: 'parallel.providers[1]', scripts: new Map() });
     expect(prepared).toEqual({
       ok: false,
-      error: `parallel.providers[1].kind: the "no-such-kind" provider is not available in this version of bestof; use kind = ${AVAILABLE_PROVIDERS.slice(0, -1).map((k) => `"${k}"`).join(', ')} or "${AVAILABLE_PROVIDERS.at(-1)}"`,
+      error: `parallel.providers[1].kind: the "no-such-kind" provider is not available in this version of bestof; use kind = ${AVAILABLE_PROVIDERS.slice(0, -1)
+        .map((k) => `"${k}"`)
+        .join(', ')} or "${AVAILABLE_PROVIDERS.at(-1)}"`,
     });
     expect(!prepared.ok && prepared.error).toContain('"shannon"');
   });
 });
-

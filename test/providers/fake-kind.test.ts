@@ -21,7 +21,11 @@ vi.mock('../../src/providers/table.js', async (importOriginal) => {
     PROVIDER_TABLE: {
       ...real.PROVIDER_TABLE,
       // The one line: the kind's file, loaded on first use, and what the other layers ask of it.
-      fake: { load: async () => (await import('./fake-kind/provider.js')).fakeDefinition, reportsCost: false, label: (s: { model?: string }) => `fake-agent${s.model ? `@${s.model}` : ''}` },
+      fake: {
+        load: async () => (await import('./fake-kind/provider.js')).fakeDefinition,
+        reportsCost: false,
+        label: (s: { model?: string }) => `fake-agent${s.model ? `@${s.model}` : ''}`,
+      },
     },
   };
 });

@@ -45,7 +45,10 @@ describe('gemini --output-format stream-json', () => {
 
   it('an invalid key (HTTP 400 API_KEY_INVALID, exit 144) is auth_error', () => {
     const { state } = parse('gemini_gm_sj_auth.out');
-    expect(classifyGemini(state, exited(144), CTX, COST)).toMatchObject({ outcome: 'auth_error', message: expect.stringMatching(/API key not valid.*GEMINI_API_KEY/) });
+    expect(classifyGemini(state, exited(144), CTX, COST)).toMatchObject({
+      outcome: 'auth_error',
+      message: expect.stringMatching(/API key not valid.*GEMINI_API_KEY/),
+    });
   });
 
   it.each([

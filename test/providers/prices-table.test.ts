@@ -15,8 +15,9 @@ describe('configs/prices.toml', () => {
     expect(readFileSync(join(PROJECT_ROOT, 'configs', 'prices.toml'), 'utf8')).toMatch(/^# checked on 2026-12-03 against "Pricing"/);
   });
 
-  it('prices Opus 4.6 to 5 at $5 / $25, not at Opus 4\'s $15 / $75, and Opus 4.1 still at $15 / $75', () => {
-    for (const model of ['claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-4-5-20251101']) expect(price('shannon', model), model).toEqual([5, 25]);
+  it("prices Opus 4.6 to 5 at $5 / $25, not at Opus 4's $15 / $75, and Opus 4.1 still at $15 / $75", () => {
+    for (const model of ['claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-4-5-20251101'])
+      expect(price('shannon', model), model).toEqual([5, 25]);
     expect(price('shannon', 'claude-opus-4-1-20250805')).toEqual([15, 75]);
     expect(price('shannon', 'claude-opus-5-5')).toEqual([4, 20]);
   });
@@ -32,7 +33,7 @@ describe('configs/prices.toml', () => {
     expect(price('codex', 'gpt-5.4')).toEqual([2.5, 15]);
   });
 
-  it("the activity line for a missing price says the cost is unknown, not $0", () => {
+  it('the activity line for a missing price says the cost is unknown, not $0', () => {
     expect(missingPriceNote('gemini', ['gemini-9'])).toBe(
       'no price for "gemini-9" in configs/prices.toml: its cost is unknown (shown as "–", and ranked after every known cost); add [providers.gemini.prices."gemini-9"] to the spec',
     );

@@ -22,13 +22,19 @@ describe('prices', () => {
   });
 
   it('costs per million tokens; cache prices default to the input price', () => {
-    expect(costOf({ input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 }, { input: 1, output: 2, cache_read: 0.1 })).toBeCloseTo(1 + 2 + 0.1 + 1);
+    expect(costOf({ input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 }, { input: 1, output: 2, cache_read: 0.1 })).toBeCloseTo(
+      1 + 2 + 0.1 + 1,
+    );
   });
 
   it('estimateCost adds the models it knows and names the ones it does not', () => {
     const usage = { input: 1000, output: 1000, cacheRead: 0, cacheWrite: 0 };
     const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    const result = estimateCost({ a: { input: 1, output: 1 } }, [{ model: 'a', usage }, { model: 'b', usage }, { model: 'idle', usage: none }]);
+    const result = estimateCost({ a: { input: 1, output: 1 } }, [
+      { model: 'a', usage },
+      { model: 'b', usage },
+      { model: 'idle', usage: none },
+    ]);
     expect(result).toEqual({ costUsd: 0.002, missing: ['b'] });
   });
 

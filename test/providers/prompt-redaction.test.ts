@@ -60,7 +60,13 @@ describe("prompt.md is written through the run's redactor", () => {
   });
 
   it('a real CLI (fake claude): prompt.md and invocation.json', async () => {
-    const settings: ProviderSettings = { kind: 'claude', args: ['--append-system-prompt', `use ${SECRET}`], env: { PATH: `${join(FIXTURES, 'bin')}:${process.env.PATH}`, ANTHROPIC_API_KEY: 'sk-ant-test' }, timeout: 60_000, isolate_config: false };
+    const settings: ProviderSettings = {
+      kind: 'claude',
+      args: ['--append-system-prompt', `use ${SECRET}`],
+      env: { PATH: `${join(FIXTURES, 'bin')}:${process.env.PATH}`, ANTHROPIC_API_KEY: 'sk-ant-test' },
+      timeout: 60_000,
+      isolate_config: false,
+    };
     const prepared = await prepareAgent(settings, { specDir: tempDir(), key: 'provider', scripts: new Map() });
     if (!prepared.ok) throw new Error(prepared.error);
     const provider = createProvider(settings, prepared.value, undefined);

@@ -53,7 +53,9 @@ async function run(s: ProviderSettings, fake: Record<string, string>, extra: Par
     onActivity: (text) => activity.push(text),
     ...extra,
   });
-  const called = existsSync(record) ? (JSON.parse(readFileSync(record, 'utf8')) as { args: string[]; stdin: string; cwd: string; env: Record<string, string> }) : undefined;
+  const called = existsSync(record)
+    ? (JSON.parse(readFileSync(record, 'utf8')) as { args: string[]; stdin: string; cwd: string; env: Record<string, string> })
+    : undefined;
   return { result, activity, called, cwd, artifactsDir, provider };
 }
 
@@ -66,13 +68,18 @@ describe('claude provider', () => {
     const args = called!.args;
     expect(args.slice(0, 4)).toEqual(['-p', '--output-format', 'stream-json', '--verbose']);
     expect(args[args.indexOf('--session-id') + 1]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(args).toEqual(expect.arrayContaining(['--model', 'sonnet', '--max-turns', '5', '--permission-mode', 'acceptEdits', '--append-system-prompt', 'Be brief.']));
+    expect(args).toEqual(
+      expect.arrayContaining(['--model', 'sonnet', '--max-turns', '5', '--permission-mode', 'acceptEdits', '--append-system-prompt', 'Be brief.']),
+    );
     expect(called!.stdin).toBe('Make the tests pass.');
     // Not a nested Claude Code session, whatever bestof was started from.
     expect(called!.env.CLAUDECODE).toBeUndefined();
     expect(called!.env.CLAUDE_CODE_CHILD_SESSION).toBeUndefined();
     expect(readFileSync(join(artifactsDir, 'output.log'), 'utf8')).toContain('"type":"result"');
-    expect(JSON.parse(readFileSync(join(artifactsDir, 'invocation.json'), 'utf8'))).toMatchObject({ argv: expect.arrayContaining(['--verbose']), model: 'sonnet' });
+    expect(JSON.parse(readFileSync(join(artifactsDir, 'invocation.json'), 'utf8'))).toMatchObject({
+      argv: expect.arrayContaining(['--verbose']),
+      model: 'sonnet',
+    });
   });
 
   it('the spec chooses the permission mode; extra args come last', async () => {
@@ -138,12 +145,24 @@ describe('claude provider', () => {
 
 describe('codex provider', () => {
   it('runs codex exec --json with the sandbox, -m, -c overrides, the prompt as the last argument and stdin closed', async () => {
-    const s = settings('codex', { model: 'gpt-5', config: { 'model_reasoning_effort': 'high', 'features.web_search': false, 'api_key': 'sk-secret' } });
+    const s = settings('codex', { model: 'gpt-5', config: { model_reasoning_effort: 'high', 'features.web_search': false, api_key: 'sk-secret' } });
     const { result, called, artifactsDir } = await run(s, { FAKE_CLI_STDOUT: 'codex/codex_cx_tool.jsonl' });
     expect(called!.args).toEqual([
-      'exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-m', 'gpt-5',
-      '-c', 'model_reasoning_effort="high"', '-c', 'features.web_search=false', '-c', 'api_key="sk-secret"',
-      '--', 'Make the tests pass.',
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--sandbox',
+      'workspace-write',
+      '-m',
+      'gpt-5',
+      '-c',
+      'model_reasoning_effort="high"',
+      '-c',
+      'features.web_search=false',
+      '-c',
+      'api_key="sk-secret"',
+      '--',
+      'Make the tests pass.',
     ]);
     expect(called!.stdin).toBe('');
     // gpt-5 in configs/prices.toml: 1600 input at 1.25, 400 cached at 0.125, 100 output at 10 (per million).
@@ -167,8 +186,16 @@ describe('codex provider', () => {
     expect(agentRun.activity.at(-1)).toMatch(/no price for "gpt-fake".*\[providers\.codex\.prices\."gpt-fake"\]/);
     const cwd = join(dir, 'wt');
     const result = await provider.run({
-      prompt: 'x', cwd, model: 'gpt-fake', iteration: 1, candidateId: 'c1', timeoutMs: 60_000, artifactsDir: agentRun.artifactsDir,
-      env: { ...process.env, ...s.env, FAKE_CLI_STDOUT: 'codex/codex_cx_text.jsonl' }, signal: new AbortController().signal, onActivity: () => {},
+      prompt: 'x',
+      cwd,
+      model: 'gpt-fake',
+      iteration: 1,
+      candidateId: 'c1',
+      timeoutMs: 60_000,
+      artifactsDir: agentRun.artifactsDir,
+      env: { ...process.env, ...s.env, FAKE_CLI_STDOUT: 'codex/codex_cx_text.jsonl' },
+      signal: new AbortController().signal,
+      onActivity: () => {},
     });
     expect(result.costUsd).toBeCloseTo((800 * 1 + 50 * 2) / 1e6, 12);
   });
@@ -189,7 +216,17 @@ describe('codex provider', () => {
 describe('gemini provider', () => {
   it('runs gemini with stream-json, auto_edit by default, -m, and the prompt in -p', async () => {
     const { result, called } = await run(settings('gemini', { model: 'gemini-2.5-pro' }), { FAKE_CLI_STDOUT: 'gemini/gemini_gm_sj_tool.out' });
-    expect(called!.args).toEqual(['--output-format', 'stream-json', '--skip-trust', '--approval-mode', 'auto_edit', '-m', 'gemini-2.5-pro', '-p', 'Make the tests pass.']);
+    expect(called!.args).toEqual([
+      '--output-format',
+      'stream-json',
+      '--skip-trust',
+      '--approval-mode',
+      'auto_edit',
+      '-m',
+      'gemini-2.5-pro',
+      '-p',
+      'Make the tests pass.',
+    ]);
     expect(result).toMatchObject({ outcome: 'success', costEstimated: true });
   });
 
@@ -226,11 +263,30 @@ describe('prepareAgent for the real CLIs', () => {
     return prepared.ok ? undefined : prepared.error;
   };
   const noKeys = (kind: 'claude' | 'codex' | 'gemini', extra: Partial<ProviderSettings> = {}) =>
-    settings(kind, { env: { PATH: `${BIN}:${process.env.PATH}`, HOME: dir, ANTHROPIC_API_KEY: '', CODEX_API_KEY: '', OPENAI_API_KEY: '', GEMINI_API_KEY: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', GOOGLE_GENAI_USE_VERTEXAI: '', GOOGLE_GENAI_USE_GCA: '', ANTHROPIC_AUTH_TOKEN: '', CLAUDE_CODE_OAUTH_TOKEN: '' }, ...extra });
+    settings(kind, {
+      env: {
+        PATH: `${BIN}:${process.env.PATH}`,
+        HOME: dir,
+        ANTHROPIC_API_KEY: '',
+        CODEX_API_KEY: '',
+        OPENAI_API_KEY: '',
+        GEMINI_API_KEY: '',
+        CLAUDE_CONFIG_DIR: '',
+        CODEX_HOME: '',
+        GEMINI_CLI_HOME: '',
+        GOOGLE_GENAI_USE_VERTEXAI: '',
+        GOOGLE_GENAI_USE_GCA: '',
+        ANTHROPIC_AUTH_TOKEN: '',
+        CLAUDE_CODE_OAUTH_TOKEN: '',
+      },
+      ...extra,
+    });
 
   it.each(['claude', 'codex', 'gemini'] as const)('a missing %s CLI says which one and how to install it', async (kind) => {
     const s = settings(kind, { env: { ...KEYS, PATH: dir } });
-    expect(await problem(s)).toMatch(new RegExp(`parallel\\.providers\\[0\\]: the ${kind} CLI \\("${kind}"\\) was not found on PATH; install .*npm install -g`));
+    expect(await problem(s)).toMatch(
+      new RegExp(`parallel\\.providers\\[0\\]: the ${kind} CLI \\("${kind}"\\) was not found on PATH; install .*npm install -g`),
+    );
   });
 
   it('`command` chooses the binary (relative to the spec)', async () => {

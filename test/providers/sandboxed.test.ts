@@ -19,7 +19,14 @@ import { CTX, exited } from './helpers.js';
 const input = (sandboxed: boolean) => ({ prompt: 'p', model: undefined, sessionId: 's', sandboxed });
 
 describe('autonomy defaults', () => {
-  const settings = (extra: Partial<ProviderSettings> = {}): ProviderSettings => ({ kind: 'claude', args: [], env: {}, timeout: 60_000, isolate_config: false, ...extra });
+  const settings = (extra: Partial<ProviderSettings> = {}): ProviderSettings => ({
+    kind: 'claude',
+    args: [],
+    env: {},
+    timeout: 60_000,
+    isolate_config: false,
+    ...extra,
+  });
   const permissionOf = (args: readonly string[]) => args[args.indexOf('--permission-mode') + 1];
 
   it('claude: bypassPermissions with IS_SANDBOX=1 inside, acceptEdits outside, the spec always wins', () => {
@@ -73,7 +80,11 @@ describe('the agent HOME', () => {
     const codexHome = temp();
     const home = join(temp(), 'c1');
     writeFileSync(join(codexHome, 'auth.json'), '{"k":1}');
-    const env = await seedAgentHome(home, { files: ['.codex/auth.json', '.codex/config.toml'], configRoot: { variable: 'CODEX_HOME', relative: '.codex' } }, { HOME: temp(), CODEX_HOME: codexHome });
+    const env = await seedAgentHome(
+      home,
+      { files: ['.codex/auth.json', '.codex/config.toml'], configRoot: { variable: 'CODEX_HOME', relative: '.codex' } },
+      { HOME: temp(), CODEX_HOME: codexHome },
+    );
     expect(env).toEqual({ CODEX_HOME: join(home, '.codex') });
     expect(readFileSync(join(home, '.codex', 'auth.json'), 'utf8')).toBe('{"k":1}');
   });
@@ -86,14 +97,16 @@ describe('codex failed file edits', () => {
     const parser = new CodexStreamParser((text) => activity.push(text));
     parser.push(line({ type: 'thread.started', thread_id: 't1' }));
     statuses.forEach((status, i) =>
-      parser.push(line({ type: 'item.completed', item: { id: `item_${i}`, type: 'file_change', changes: [{ path: `/wt/src/f${i}.ts`, kind: 'update' }], status } })),
+      parser.push(
+        line({ type: 'item.completed', item: { id: `item_${i}`, type: 'file_change', changes: [{ path: `/wt/src/f${i}.ts`, kind: 'update' }], status } }),
+      ),
     );
     parser.push(line({ type: 'item.completed', item: { id: 'item_9', type: 'agent_message', text: 'Done.' } }));
     parser.push(line({ type: 'turn.completed', usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 } }));
     return { result: classifyCodex(parser.state, exited(0), CTX, { costUsd: 0, costEstimated: true }), activity };
   };
 
-  it('every edit failed (Codex\'s own sandbox under bubblewrap): crashed, naming the files and the cause', () => {
+  it("every edit failed (Codex's own sandbox under bubblewrap): crashed, naming the files and the cause", () => {
     const { result, activity } = run(['failed']);
     expect(result.outcome).toBe('crashed');
     expect(result.message).toContain('/wt/src/f0.ts');

@@ -9,7 +9,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/providers/claude.js';
 import { codexAdapter } from '../../src/providers/codex.js';
 import { geminiAdapter } from '../../src/providers/gemini.js';
-import { AVAILABLE_PROVIDERS, createProvider, installHintFor, isAttachable, loadAllDefinitions, prepareAgent, PROVIDER_TABLE, reportsCost, traitsOf } from '../../src/providers/definitions.js';
+import {
+  AVAILABLE_PROVIDERS,
+  createProvider,
+  installHintFor,
+  isAttachable,
+  loadAllDefinitions,
+  prepareAgent,
+  PROVIDER_TABLE,
+  reportsCost,
+  traitsOf,
+} from '../../src/providers/definitions.js';
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from '../../src/spec/schema.js';
 import { FIXTURES } from './helpers.js';
 
@@ -43,14 +53,24 @@ describe('the provider table', () => {
     expect([...AVAILABLE_PROVIDERS].sort()).toEqual([...PROVIDER_KINDS].sort());
   });
 
-  it('shannon: without tmux, prepareAgent names the key and how to install tmux; without Claude Code, claude\'s install hint', async () => {
+  it("shannon: without tmux, prepareAgent names the key and how to install tmux; without Claude Code, claude's install hint", async () => {
     const noTmux = await prepare(settings('shannon', { env: { PATH: BIN, ...KEYS } }), 'parallel.providers[2]');
     expect(noTmux.ok).toBe(false);
     expect(!noTmux.ok && noTmux.error).toMatch(/^parallel\.providers\[2\]: kind = "shannon" runs Claude Code in tmux, and tmux is not on PATH; install tmux/);
     const noClaude = await prepare(settings('shannon', { command: 'no-such-claude' }), 'provider');
-    expect(noClaude).toEqual({ ok: false, error: `provider.command: "no-such-claude" (the Claude Code program of kind = "shannon") is not on PATH; set provider.command to its path, or ${PROVIDERS.claude?.installHint}` });
-    const noSectionProgram = await prepareAgent(settings('shannon'), { specDir: dir, key: 'provider', scripts: new Map(), shannon: { command: 'no-such-claude', startup_timeout: 1000, idle_timeout: 1000, hold_timeout: 1000 } });
-    expect(!noSectionProgram.ok && noSectionProgram.error).toMatch(/^shannon\.command: "no-such-claude" \(the Claude Code program of kind = "shannon"\) is not on PATH; set shannon\.command to its path, or install Claude Code/);
+    expect(noClaude).toEqual({
+      ok: false,
+      error: `provider.command: "no-such-claude" (the Claude Code program of kind = "shannon") is not on PATH; set provider.command to its path, or ${PROVIDERS.claude?.installHint}`,
+    });
+    const noSectionProgram = await prepareAgent(settings('shannon'), {
+      specDir: dir,
+      key: 'provider',
+      scripts: new Map(),
+      shannon: { command: 'no-such-claude', startup_timeout: 1000, idle_timeout: 1000, hold_timeout: 1000 },
+    });
+    expect(!noSectionProgram.ok && noSectionProgram.error).toMatch(
+      /^shannon\.command: "no-such-claude" \(the Claude Code program of kind = "shannon"\) is not on PATH; set shannon\.command to its path, or install Claude Code/,
+    );
     const found = await prepare(settings('shannon'));
     expect(found.ok && found.value.command).toBe(join(BIN, 'claude'));
     expect(() => createProvider(settings('shannon'), {}, undefined)).toThrow(/bug: a shannon candidate without its program/);

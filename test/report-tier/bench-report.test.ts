@@ -24,7 +24,12 @@ describeInChromium('bench.html of a real bench, in Chromium', () => {
     dir = makeTempDir('bestof-bench-html-');
     writeBench(dir, { trials: 2 });
     const shards = await Promise.all(
-      [1, 2].map((i) => runCli(['bench', 'bench.toml', '--shard', `${i}/2`, '--out', `out/${i}`, ...(i === 1 ? ['--html'] : [])], { cwd: dir, worktreesDir: join(dir, 'worktrees') })),
+      [1, 2].map((i) =>
+        runCli(['bench', 'bench.toml', '--shard', `${i}/2`, '--out', `out/${i}`, ...(i === 1 ? ['--html'] : [])], {
+          cwd: dir,
+          worktreesDir: join(dir, 'worktrees'),
+        }),
+      ),
     );
     for (const [i, shard] of shards.entries()) expect(shard.code, `shard ${i + 1}: ${shard.stderr}`).toBe(0);
     expect(shards[0]?.stdout).toContain(`written: ${join(dir, 'out', '1', 'bench.json')}, bench.md, junit.xml, bench.html\n`);

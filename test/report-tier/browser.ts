@@ -16,7 +16,16 @@ export const CHROMIUM = process.env.BESTOF_CHROMIUM ?? '/usr/bin/chromium';
 /** Where the tier's screenshots go (under .cache/, which git ignores). */
 export const OUTPUT_DIR = process.env.BESTOF_TEST_OUTPUT ?? join(PROJECT_ROOT, '.cache', 'test-output', 'report-tier');
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** `describe` when Chromium is there; else a skip that says why, or under CI a failing test that says how to install it. */
 export function describeInChromium(name: string, body: () => void): void {

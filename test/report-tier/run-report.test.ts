@@ -41,7 +41,10 @@ describeInChromium('report.html of a real run, in Chromium', () => {
     const honest = project.writeOutside('honest.toml', FIX_SCRIPT);
     const spec = project.writeOutside(
       'run.toml',
-      specToml(project.repo.dir, `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(gamer)}\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(honest)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`),
+      specToml(
+        project.repo.dir,
+        `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(gamer)}\n[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(honest)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`,
+      ),
     );
     const run = await runCli(['run', spec, '--json'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(run.code, run.stderr).toBe(0);
@@ -67,7 +70,9 @@ describeInChromium('report.html of a real run, in Chromium', () => {
   it('opens with the verdict first, naming the rule and the flagged candidate, then the ranking', async () => {
     const page = (opened as OpenedPage).page;
     await expect.poll(() => page.locator('#verdict .who').innerText()).toContain('Winner: c2');
-    expect(await page.locator('#verdict .why').innerText()).toBe('c2 won as the only candidate that could win (score 10 of 10); c1 flagged for editing test/add.test.mjs.');
+    expect(await page.locator('#verdict .why').innerText()).toBe(
+      'c2 won as the only candidate that could win (score 10 of 10); c1 flagged for editing test/add.test.mjs.',
+    );
     const rows = await page.locator('#ranking tr[data-candidate]').all();
     expect(await Promise.all(rows.map((r) => r.getAttribute('data-candidate')))).toEqual(['c2', 'c1']);
     expect(await page.locator('#findings').innerText()).toContain('c1 modified test/add.test.mjs');

@@ -16,12 +16,15 @@ function policyOf(html: string): string {
 }
 
 function directive(policy: string, name: string): string[] {
-  const found = policy.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name);
+  const found = policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find(([n]) => n === name);
   return found?.slice(1) ?? [];
 }
 
-describe('the report pages\' Content-Security-Policy', () => {
-  it('allows exactly the page\'s own scripts, each by the hash of the text inside its element', () => {
+describe("the report pages' Content-Security-Policy", () => {
+  it("allows exactly the page's own scripts, each by the hash of the text inside its element", () => {
     const html = renderPage({ title: 't', body: '<p>x</p>', scripts: ['var lib = 1;'], script: 'document.title = "</script>";' });
     const texts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] as string);
     expect(texts).toHaveLength(2);

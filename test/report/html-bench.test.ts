@@ -26,7 +26,7 @@ describe('bench.html', () => {
     }
   });
 
-  it('each agent\'s resolved rate with its 95% interval, and its cost against its rate, as inline SVG', () => {
+  it("each agent's resolved rate with its 95% interval, and its cost against its rate, as inline SVG", () => {
     const html = renderBenchHtml(summary);
     expect(html).toContain('<svg class="rate-chart"');
     expect(html).toContain('<svg class="cost-scatter"');
@@ -39,7 +39,8 @@ describe('bench.html', () => {
 
   it('an agent that reported no cost is left out of the cost scatter, by name, and shows "–" for its cost; none with a cost: nothing to plot', () => {
     const file = handWorkedBench();
-    const unknown = (agents: readonly string[]) => summarizeBench({ ...file, records: file.records.map((r) => (agents.includes(r.agent) ? { ...r, costUsd: 0, costKnown: false as const } : r)) });
+    const unknown = (agents: readonly string[]) =>
+      summarizeBench({ ...file, records: file.records.map((r) => (agents.includes(r.agent) ? { ...r, costUsd: 0, costKnown: false as const } : r)) });
     const some = renderBenchHtml(unknown(['codex-mini']));
     const scatter = some.slice(some.indexOf('<svg class="cost-scatter"'), some.indexOf('</svg>', some.indexOf('<svg class="cost-scatter"')));
     expect(scatter).not.toContain('>codex-mini</text>');
@@ -56,7 +57,16 @@ describe('bench.html', () => {
     const html = renderBenchHtml(summary);
     for (const a of summary.agents) {
       const row = html.slice(html.indexOf(`<tr data-agent="${a.agent}">`), html.indexOf('</tr>', html.indexOf(`<tr data-agent="${a.agent}">`)));
-      for (const text of [percent(a.rate), percentInterval(a.interval), percent(a.passAt1), percent(a.meanScore), usd(a.costUsd.mean), usd(a.totalCostUsd), duration(a.durationMs.p50)]) expect(row).toContain(`>${text}`);
+      for (const text of [
+        percent(a.rate),
+        percentInterval(a.interval),
+        percent(a.passAt1),
+        percent(a.meanScore),
+        usd(a.costUsd.mean),
+        usd(a.totalCostUsd),
+        duration(a.durationMs.p50),
+      ])
+        expect(row).toContain(`>${text}`);
     }
   });
 
@@ -68,7 +78,9 @@ describe('bench.html', () => {
 
   it('hostile ids and reasons stay text, and secrets in a reason are redacted', () => {
     const SECRET = 'npm-token-0123456789abcdef';
-    const records = handWorkedRecords().map((r) => (r.infra ? { ...r, infraReason: `npm ci: 401 with ${SECRET} </script><script>window.pwned=1</script>` } : r));
+    const records = handWorkedRecords().map((r) =>
+      r.infra ? { ...r, infraReason: `npm ci: 401 with ${SECRET} </script><script>window.pwned=1</script>` } : r,
+    );
     const bench = handWorkedBench(records);
     const hostile = { ...bench, bench: '<img src=x onerror=alert(1)>' };
     const html = renderBenchHtml(summarizeBench(hostile), { secrets: createSecretSet([['NPM_TOKEN', SECRET]]) });

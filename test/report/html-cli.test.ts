@@ -15,7 +15,13 @@ let runDir: string;
 beforeAll(async () => {
   project = makeProject();
   const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-  const spec = project.writeOutside('run.toml', specToml(project.repo.dir, `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`));
+  const spec = project.writeOutside(
+    'run.toml',
+    specToml(
+      project.repo.dir,
+      `[parallel]\ncandidates = 1\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "branch"\n`,
+    ),
+  );
   const run = await runCli(['run', spec, '--json'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
   expect(run.code, run.stderr).toBe(0);
   runId = (JSON.parse(run.stdout) as { runId: string }).runId;

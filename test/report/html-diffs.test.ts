@@ -30,7 +30,7 @@ function runIn(dir: string, base: string, commits: Readonly<Record<string, strin
 }
 
 describe('collectRunDiffs', () => {
-  it("reads base..ref for each candidate, the recorded commit when the ref is gone, and says why when neither is there", async () => {
+  it('reads base..ref for each candidate, the recorded commit when the ref is gone, and says why when neither is there', async () => {
     const r = repo({ 'src/a.js': 'old\n' });
     const base = r.git('rev-parse', 'HEAD');
     r.write('src/a.js', 'from c1\n');
@@ -66,7 +66,9 @@ describe('collectRunDiffs: git processes', () => {
     expect([...diffs.values()].map((d) => d.ok && d.value.includes('+from'))).toEqual([true, true, true]);
     const asked = calls.map((c) => c.replace(/^(-c \S+ )+/, ''));
     // (Besides git's first look at a repository this process had not seen: its dirs and its config's drivers, exec.ts.)
-    expect(asked.filter((c) => c.includes('refs/bestof/'))).toEqual(['rev-parse refs/bestof/r1/c1/kept^{commit} refs/bestof/r1/c2/kept^{commit} refs/bestof/r1/c3/kept^{commit} --']);
+    expect(asked.filter((c) => c.includes('refs/bestof/'))).toEqual([
+      'rev-parse refs/bestof/r1/c1/kept^{commit} refs/bestof/r1/c2/kept^{commit} refs/bestof/r1/c3/kept^{commit} --',
+    ]);
     expect(asked.filter((c) => c.startsWith('diff '))).toHaveLength(3);
   });
 });
@@ -81,7 +83,10 @@ describe('writeRunHtml', () => {
     r.git('update-ref', 'refs/bestof/r1/c1/kept', c1);
     const runDir = join(tempDir(), 'run');
     mkdirSync(runDir);
-    writeFileSync(join(runDir, 'spec.toml'), `[provider]\nkind = "command"\ncommand = "x"\nenv = { SERVICE_TOKEN = "${SECRET}" }\n[select]\ntie_break = ["score", "diff_size", "cost"]\n`);
+    writeFileSync(
+      join(runDir, 'spec.toml'),
+      `[provider]\nkind = "command"\ncommand = "x"\nenv = { SERVICE_TOKEN = "${SECRET}" }\n[select]\ntie_break = ["score", "diff_size", "cost"]\n`,
+    );
     expect(runSpecContext(runDir)).toEqual({ tieBreak: ['score', 'diff_size', 'cost'], agentEnvs: [{ SERVICE_TOKEN: SECRET }] });
     const written = await writeRunHtml(runDir, runIn(r.dir, base, { c1 }, runDir));
     expect(written).toEqual({ ok: true, value: join(runDir, 'report.html') });

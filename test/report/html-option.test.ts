@@ -16,7 +16,9 @@ describe('takeHtmlOption', () => {
 
   it('bench: --html takes no file (the next word is the bench spec), and --html=<file> is refused', () => {
     expect(takeHtmlOption('bench', ['--html', 'bench.html'], { valued: false })).toEqual({ args: ['bench.html'], html: true });
-    expect(() => takeHtmlOption('bench', ['--html=x.html'], { valued: false })).toThrow('bench: --html takes no file here: the report is written as bench.html in the --out folder');
+    expect(() => takeHtmlOption('bench', ['--html=x.html'], { valued: false })).toThrow(
+      'bench: --html takes no file here: the report is written as bench.html in the --out folder',
+    );
     expect(() => takeHtmlOption('show', ['--html='], { valued: true })).toThrow('show: --html= needs a file name');
   });
 });

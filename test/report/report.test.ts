@@ -16,7 +16,8 @@ const choice = winnerChosen();
 function unpriced(): RunEvent[] {
   const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   return finishedRun().map((e): RunEvent => {
-    if (e.type === 'run.started') return { ...e, candidates: e.candidates.map((c) => (c.id === 'c2' ? { ...c, provider: 'command' } : c.id === 'c3' ? { ...c, provider: 'codex' } : c)) };
+    if (e.type === 'run.started')
+      return { ...e, candidates: e.candidates.map((c) => (c.id === 'c2' ? { ...c, provider: 'command' } : c.id === 'c3' ? { ...c, provider: 'codex' } : c)) };
     if (e.type === 'provider.finished' && e.candidate !== 'c1') return { ...e, costUsd: 0, usage: e.candidate === 'c2' ? zero : e.usage };
     return e;
   });
@@ -35,10 +36,15 @@ describe('a winner chosen in the compare view', () => {
   });
 
   it('whose merge failed is reported as such, beside the winner that stays', () => {
-    const state = foldEvents([...finishedRun(), { ...choice, ok: false, commit: undefined, message: 'the checkout has uncommitted changes; nothing was merged' }]);
+    const state = foldEvents([
+      ...finishedRun(),
+      { ...choice, ok: false, commit: undefined, message: 'the checkout has uncommitted changes; nothing was merged' },
+    ]);
     const md = renderMarkdownReport(state);
     expect(md).toContain('- winner: **c1** (thorough)\n');
-    expect(md).toContain('- chosen by you in the compare view: **c2** (hasty), but its merge (squash) was not done — the checkout has uncommitted changes; nothing was merged; the winner is still c1\n');
+    expect(md).toContain(
+      '- chosen by you in the compare view: **c2** (hasty), but its merge (squash) was not done — the checkout has uncommitted changes; nothing was merged; the winner is still c1\n',
+    );
     expect(buildJsonReport(state).winnerNote).toBeNull();
   });
 
@@ -61,7 +67,11 @@ describe('costs no agent reported', () => {
     expect(md).toContain('cost "–": the agent reported no cost (a command agent, or tokens of a model without a price in configs/prices.toml)');
     const json = buildJsonReport(state) as { costKnown: boolean; candidates: { id: string; costKnown: boolean }[] };
     expect(json.costKnown).toBe(false);
-    expect(json.candidates.map((c) => [c.id, c.costKnown])).toEqual([['c1', true], ['c2', false], ['c3', false]]);
+    expect(json.candidates.map((c) => [c.id, c.costKnown])).toEqual([
+      ['c1', true],
+      ['c2', false],
+      ['c3', false],
+    ]);
   });
 
   it('leave a run whose agents all reported their cost as it was', () => {
@@ -73,12 +83,20 @@ describe('costs no agent reported', () => {
 });
 
 describe('why checks failed', () => {
-  it("says, per candidate, which checks failed in its last checked iteration, how, the last lines of their output and where the whole log is", () => {
-    const tails: Record<string, string> = { unicode: 'not ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n\n', edges: 'not ok 1 - trims dashes' };
-    const events = finishedRun().map((e): RunEvent => (e.type === 'check.finished' && e.candidate === 'c2' && !e.check.passed ? { ...e, check: { ...e.check, outputTail: tails[e.check.name] ?? '' } } : e));
+  it('says, per candidate, which checks failed in its last checked iteration, how, the last lines of their output and where the whole log is', () => {
+    const tails: Record<string, string> = {
+      unicode: 'not ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n\n',
+      edges: 'not ok 1 - trims dashes',
+    };
+    const events = finishedRun().map(
+      (e): RunEvent =>
+        e.type === 'check.finished' && e.candidate === 'c2' && !e.check.passed ? { ...e, check: { ...e.check, outputTail: tails[e.check.name] ?? '' } } : e,
+    );
     const md = renderMarkdownReport(foldEvents(events));
     const section = md.slice(md.indexOf('## Failed checks (last iteration)'));
-    expect(section).toContain('### c2 · unicode: exit 1 (iteration 1)\n\n```\nnot ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n```\n');
+    expect(section).toContain(
+      '### c2 · unicode: exit 1 (iteration 1)\n\n```\nnot ok 1 - strips accents\n  expected: "creme-brulee"\n  actual: "cr-me-br-l-e"\n```\n',
+    );
     expect(section).toContain('### c2 · edges: exit 1 (iteration 1)\n\n```\nnot ok 1 - trims dashes\n```\n');
     expect(section).toMatch(/The whole output: `[^`]*candidates\/c2\/iteration-1\/checks\/unicode\.log` \(`final-checks\/unicode\.log` when/);
     expect(section).toContain('### c3 · basic: exit 1 (iteration 1)\n\n(no output)\n');
@@ -108,7 +126,9 @@ describe('why checks failed', () => {
 
 describe('a file made binary (text in base, binary in the commit: a stray NUL byte)', () => {
   const madeBinary = (): RunEvent[] =>
-    finishedRun().map((e): RunEvent => (e.type === 'candidate.finished' && e.candidate === 'c2' ? { ...e, diff: { ...e.diff, madeBinary: ['src/add.js'] } } : e));
+    finishedRun().map(
+      (e): RunEvent => (e.type === 'candidate.finished' && e.candidate === 'c2' ? { ...e, diff: { ...e.diff, madeBinary: ['src/add.js'] } } : e),
+    );
 
   it('is named beside its diff size in report.md, report.json and report.html; other candidates say nothing of it', () => {
     const state = foldEvents(madeBinary());
@@ -116,7 +136,11 @@ describe('a file made binary (text in base, binary in the commit: a stray NUL by
     expect(md).toMatch(/^\| 2 \| c2 hasty \|[^\n]* file[s]?\), made binary: src\/add\.js \|/m);
     expect(md.match(/made binary/g)).toHaveLength(1);
     const json = buildJsonReport(state) as { candidates: { id: string; diff: { madeBinary?: string[] } }[] };
-    expect(json.candidates.map((c) => [c.id, c.diff.madeBinary])).toEqual([['c1', undefined], ['c2', ['src/add.js']], ['c3', undefined]]);
+    expect(json.candidates.map((c) => [c.id, c.diff.madeBinary])).toEqual([
+      ['c1', undefined],
+      ['c2', ['src/add.js']],
+      ['c3', undefined],
+    ]);
     const html = renderRunHtml(state, new Map(state.order.map((id) => [id, ok('')])), { assets: null });
     // In the ranking and in the candidate's own section.
     expect(html.match(/<span class="badge bad">made binary: src\/add\.js<\/span>/g)).toHaveLength(2);

@@ -12,7 +12,9 @@ describe('a run in `bestof ls`', () => {
   it('interrupted: the time to its last event, "interrupted", and how to go on with it', () => {
     // Killed after its 15th event (one second apart): no run.finished.
     const state = foldEvents(finishedRun().slice(0, 15));
-    expect(runListLine('r1', state, { alive: false })).toBe('r1  demo             interrupted  3 candidates      14s  (to its last event; `bestof resume r1` goes on with it)');
+    expect(runListLine('r1', state, { alive: false })).toBe(
+      'r1  demo             interrupted  3 candidates      14s  (to its last event; `bestof resume r1` goes on with it)',
+    );
   });
 
   it('running: the time so far', () => {
@@ -21,8 +23,15 @@ describe('a run in `bestof ls`', () => {
   });
 
   it('finished: its status, duration and winner; one candidate is "1 candidate"', () => {
-    expect(runListLine('r1', foldEvents(finishedRun()), { alive: false })).toBe('r1  demo             winner       3 candidates     6.1s  winner c1 (thorough)');
-    const one = foldEvents(stamp([runStarted([candidate(1, 'solo')]), { type: 'run.finished', status: 'no_winner', exitCode: 1, winner: undefined, durationMs: 2500, message: 'no candidate passed' }]));
+    expect(runListLine('r1', foldEvents(finishedRun()), { alive: false })).toBe(
+      'r1  demo             winner       3 candidates     6.1s  winner c1 (thorough)',
+    );
+    const one = foldEvents(
+      stamp([
+        runStarted([candidate(1, 'solo')]),
+        { type: 'run.finished', status: 'no_winner', exitCode: 1, winner: undefined, durationMs: 2500, message: 'no candidate passed' },
+      ]),
+    );
     expect(runListLine('r2', one, { alive: false })).toBe('r2  demo             no_winner    1 candidate      2.5s');
   });
 

@@ -23,7 +23,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** A run.started followed by `n` activity lines: the kind of flood that used to rewrite state.json per event. */
 function flood(n: number): RunEvent[] {
   const c1 = candidate(1, 'script');
-  return stamp([runStarted([c1]), ...Array.from({ length: n }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c1', iteration: 1, text: `line ${i}` }))]);
+  return stamp([
+    runStarted([c1]),
+    ...Array.from({ length: n }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c1', iteration: 1, text: `line ${i}` })),
+  ]);
 }
 
 describe('the state file', () => {

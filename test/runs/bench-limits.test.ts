@@ -23,9 +23,15 @@ function bench(steps: string, extra: string): string {
   mkdirSync(join(dir, 'task', 'src'), { recursive: true });
   writeFileSync(join(dir, 'task', 'src', 'f.js'), 'module.exports = () => 0;\n');
   writeFileSync(join(dir, 'task', 'check.js'), "if (require('./src/f.js')(2, 3) !== 5) process.exit(1);\n");
-  writeFileSync(join(dir, 'task.toml'), '[prompt]\ntext = "make f add"\n[checks]\nfrozen = ["check.js"]\n[[checks.items]]\nname = "adds"\ncommand = "node check.js"\nkind = "fail_to_pass"\n');
+  writeFileSync(
+    join(dir, 'task.toml'),
+    '[prompt]\ntext = "make f add"\n[checks]\nfrozen = ["check.js"]\n[[checks.items]]\nname = "adds"\ncommand = "node check.js"\nkind = "fail_to_pass"\n',
+  );
   writeFileSync(join(dir, 'agent.toml'), steps);
-  writeFileSync(join(dir, 'bench.toml'), `name = "limits"\n${extra}\n[[tasks]]\nid = "t"\nspec = "task.toml"\nfolder = "task"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "agent.toml"\n`);
+  writeFileSync(
+    join(dir, 'bench.toml'),
+    `name = "limits"\n${extra}\n[[tasks]]\nid = "t"\nspec = "task.toml"\nfolder = "task"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "agent.toml"\n`,
+  );
   return dir;
 }
 
@@ -34,7 +40,7 @@ async function runBench(dir: string): Promise<{ code: number | null; file: Bench
   return { code: result.code, stdout: result.stdout, file: JSON.parse(readFileSync(join(dir, 'out', 'bench.json'), 'utf8')) as BenchFile };
 }
 
-const FIX = "[[steps]]\nwrite = \"src/f.js\"\ncontent = \"module.exports = (a, b) => a + b;\\n\"\n";
+const FIX = '[[steps]]\nwrite = "src/f.js"\ncontent = "module.exports = (a, b) => a + b;\\n"\n';
 
 describe('bestof bench limits', () => {
   it('once max_total_cost_usd is spent, no trial starts: the rest are recorded "not run", out of the rates', async () => {
@@ -64,13 +70,17 @@ describe('bestof bench limits', () => {
 
   it('best_of = 2: each trial is a run of two candidates of the agent, and the trial is the better one', async () => {
     // The first candidate fixes f, the second breaks it: the trial is resolved by the first.
-    const steps = '[[steps]]\nrun = \'if [ "$BESTOF_INDEX" = 1 ]; then printf "module.exports = (a, b) => a + b;\\\\n" > src/f.js; else printf "module.exports = () => 1;\\\\n" > src/f.js; fi\'\n';
+    const steps =
+      '[[steps]]\nrun = \'if [ "$BESTOF_INDEX" = 1 ]; then printf "module.exports = (a, b) => a + b;\\\\n" > src/f.js; else printf "module.exports = () => 1;\\\\n" > src/f.js; fi\'\n';
     const dir = bench(steps, 'trials = 1\nbest_of = 2');
     const { code, file } = await runBench(dir);
     expect(code).toBe(0);
     expect(file.records).toHaveLength(1);
     expect(file.records[0]).toMatchObject({ resolved: true, score: 1, infra: false });
-    const report = JSON.parse(readFileSync(join(dir, 'out', 'repos', 't', '.bestof', 'runs', file.records[0]!.runId, 'report.json'), 'utf8')) as { candidates: { id: string; score: number }[]; winner: string };
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'repos', 't', '.bestof', 'runs', file.records[0]!.runId, 'report.json'), 'utf8')) as {
+      candidates: { id: string; score: number }[];
+      winner: string;
+    };
     expect(report.candidates.map((c) => [c.id, c.score])).toEqual([
       ['c1', 1],
       ['c2', 0],
@@ -80,7 +90,13 @@ describe('bestof bench limits', () => {
 
   it('an agent whose CLI cannot start is an infra failure, with the reason bestof run gave, out of the rates', async () => {
     const dir = bench(FIX, 'trials = 1');
-    writeFileSync(join(dir, 'bench.toml'), readFileSync(join(dir, 'bench.toml'), 'utf8').replace('[[agents]]\nid = "a"\nkind = "script"\nscript = "agent.toml"', '[[agents]]\nid = "a"\nkind = "command"\ncommand = "/nonexistent/agent-cli"'));
+    writeFileSync(
+      join(dir, 'bench.toml'),
+      readFileSync(join(dir, 'bench.toml'), 'utf8').replace(
+        '[[agents]]\nid = "a"\nkind = "script"\nscript = "agent.toml"',
+        '[[agents]]\nid = "a"\nkind = "command"\ncommand = "/nonexistent/agent-cli"',
+      ),
+    );
     const { code, file } = await runBench(dir);
     expect(code).toBe(0);
     expect(file.records[0]).toMatchObject({ infra: true, resolved: false, outcome: { status: 'failed', reason: 'refused' } });
@@ -91,7 +107,10 @@ describe('bestof bench limits', () => {
     const dir = bench(FIX, 'trials = 2\nmax_concurrency = 1');
     const agent = join(dir, 'agent.sh');
     writeFileSync(agent, "#!/bin/sh\nprintf 'module.exports = (a, b) => a + b;\\n' > src/f.js\n", { mode: 0o755 });
-    writeFileSync(join(dir, 'bench.toml'), readFileSync(join(dir, 'bench.toml'), 'utf8').replace('kind = "script"\nscript = "agent.toml"', `kind = "command"\ncommand = ${JSON.stringify(agent)}`));
+    writeFileSync(
+      join(dir, 'bench.toml'),
+      readFileSync(join(dir, 'bench.toml'), 'utf8').replace('kind = "script"\nscript = "agent.toml"', `kind = "command"\ncommand = ${JSON.stringify(agent)}`),
+    );
     const { code, file } = await runBench(dir);
     expect(code).toBe(0);
     expect(file.records.map((r) => [r.trial, r.resolved, r.costKnown])).toEqual([
@@ -103,4 +122,3 @@ describe('bestof bench limits', () => {
     expect(md).toMatch(/\| a \| command \| 100\.0% \(2\/2\) \|.*\| – \| – \| – \|/);
   });
 });
-

@@ -41,7 +41,9 @@ function rates(s: BenchSummary) {
 describe('bestof bench', () => {
   it('three shards run at once and merged give the hand-worked rates, intervals, pass@k and paired differences', async () => {
     const dir = makeBench();
-    const shards = await Promise.all([1, 2, 3].map((i) => runCli(['bench', 'bench.toml', '--shard', `${i}/3`, '--out', `out/${i}`], { cwd: dir, worktreesDir: join(dir, 'worktrees') })));
+    const shards = await Promise.all(
+      [1, 2, 3].map((i) => runCli(['bench', 'bench.toml', '--shard', `${i}/3`, '--out', `out/${i}`], { cwd: dir, worktreesDir: join(dir, 'worktrees') })),
+    );
     for (const [i, shard] of shards.entries()) expect(shard.code, `shard ${i + 1}: ${shard.stderr}`).toBe(0);
     // One line per finished trial, and the infra failure is said to be left out.
     expect(shards.map((s) => s.stdout).join('')).toMatch(/t1\/gemini-flash#2: infra failure, left out of the rates: setup_failed/);
@@ -53,8 +55,17 @@ describe('bestof bench', () => {
       handWorkedBench().records.map((r) => `${r.task}/${r.agent}#${r.trial} ${r.infra ? 'I' : r.resolved ? 'R' : 'U'}`),
     );
     // Resolved means the fail-to-pass and pass-to-pass checks passed: the unresolved trials still scored the others.
-    expect(file.records.find((r) => r.task === 't1' && r.agent === 'codex-mini' && r.trial === 1)).toMatchObject({ resolved: false, score: 3, maxScore: 11, infra: false });
-    expect(file.records.find((r) => r.task === 't1' && r.agent === 'claude-sonnet' && r.trial === 1)).toMatchObject({ resolved: true, score: 11, kind: 'script' });
+    expect(file.records.find((r) => r.task === 't1' && r.agent === 'codex-mini' && r.trial === 1)).toMatchObject({
+      resolved: false,
+      score: 3,
+      maxScore: 11,
+      infra: false,
+    });
+    expect(file.records.find((r) => r.task === 't1' && r.agent === 'claude-sonnet' && r.trial === 1)).toMatchObject({
+      resolved: true,
+      score: 11,
+      kind: 'script',
+    });
     expect(rates(summarizeBench(file))).toEqual(rates(summarizeBench(handWorkedBench())));
 
     // The reports: Markdown with the hand-worked rate line, and JUnit with one case per task x agent.
@@ -75,7 +86,22 @@ describe('bestof bench', () => {
     // Against a baseline where codex-mini resolved every trial, its drop is a regression: exit 1, said in bench.md.
     const baseline: BenchFile = { ...file, records: file.records.map((r) => (r.agent === 'codex-mini' ? { ...r, resolved: true } : r)) };
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify(baseline));
-    const compared = await runCli(['bench', 'merge', 'out/1/bench.json', 'out/2/bench.json', 'out/3/bench.json', '--out', 'compared', '--baseline', 'baseline.json', '--spec', 'bench.toml'], { cwd: dir });
+    const compared = await runCli(
+      [
+        'bench',
+        'merge',
+        'out/1/bench.json',
+        'out/2/bench.json',
+        'out/3/bench.json',
+        '--out',
+        'compared',
+        '--baseline',
+        'baseline.json',
+        '--spec',
+        'bench.toml',
+      ],
+      { cwd: dir },
+    );
     expect(compared.code, compared.stderr).toBe(1);
     expect(compared.stdout).toMatch(/regression: .*codex-mini/);
     expect(readFileSync(join(dir, 'compared', 'bench.md'), 'utf8')).toMatch(/codex-mini/);
@@ -99,10 +125,14 @@ describe('bestof bench', () => {
     expect(readFileSync(join(dir, 'out', 'trials', 't2', 'claude-sonnet', 'trial-1.toml'), 'utf8')).toContain('merge = "none"');
   });
 
-  it('a SIGTERM in the instant before Node exits, after the bench has written its results, ends bestof with the bench\'s own exit code, not 143', async () => {
+  it("a SIGTERM in the instant before Node exits, after the bench has written its results, ends bestof with the bench's own exit code, not 143", async () => {
     const dir = makeBench({ tasks: ['t2'], agents: ['claude-sonnet'], trials: 1 });
     const marker = join(dir, 'signalled');
-    const result = await runCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees'), entry: signalAtExitEntry(dir, 'SIGTERM', marker) });
+    const result = await runCli(['bench', 'bench.toml', '--out', 'out'], {
+      cwd: dir,
+      worktreesDir: join(dir, 'worktrees'),
+      entry: signalAtExitEntry(dir, 'SIGTERM', marker),
+    });
     // Sent by bestof (the trials run in its process): once.
     expect(readFileSync(marker, 'utf8').trim().split('\n'), 'the signal was sent').toHaveLength(1);
     expect(result.signal).toBeNull();
@@ -114,14 +144,21 @@ describe('bestof bench', () => {
     const dir = makeBench({ tasks: ['t1'], agents: ['claude-sonnet'] });
     // Trial 2 hangs while HOLD_TRIAL is set (the first run), and runs as planned on resume.
     const script = join(dir, 'agents', 'claude-sonnet.toml');
-    writeFileSync(script, `[[steps]]\nrun = 'if [ "$BESTOF_BENCH_TRIAL" = 2 ] && [ -n "\${HOLD_TRIAL:-}" ]; then sleep 607; fi'\n${readFileSync(script, 'utf8')}`);
+    writeFileSync(
+      script,
+      `[[steps]]\nrun = 'if [ "$BESTOF_BENCH_TRIAL" = 2 ] && [ -n "\${HOLD_TRIAL:-}" ]; then sleep 607; fi'\n${readFileSync(script, 'utf8')}`,
+    );
     writeFileSync(join(dir, 'bench.toml'), readFileSync(join(dir, 'bench.toml'), 'utf8').replace('max_concurrency = 2', 'max_concurrency = 1'));
     const { child, done } = startCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees'), env: { HOLD_TRIAL: '1' } });
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
     const journal = join(dir, 'out', 'records.jsonl');
     // Trial 1 is recorded, and trial 2's agent is asleep.
-    await waitUntil(() => readFileSync(journal, 'utf8').trim().split('\n').length === 2 && processesWithArg('sleep\u0000607').length > 0, 'trial 1 recorded and trial 2 holding', { ended: () => ended });
+    await waitUntil(
+      () => readFileSync(journal, 'utf8').trim().split('\n').length === 2 && processesWithArg('sleep\u0000607').length > 0,
+      'trial 1 recorded and trial 2 holding',
+      { ended: () => ended },
+    );
     child.kill('SIGTERM');
     const first = await done;
     expect(first.code).toBe(130);
@@ -154,7 +191,10 @@ describe('bestof bench', () => {
 
   it('a wrong bench spec says where and why, exits 2, and creates nothing', async () => {
     const dir = makeBench({ tasks: ['t1'], agents: ['claude-sonnet'] });
-    writeFileSync(join(dir, 'bad.toml'), 'name = "b"\ntrials = 0\n[[tasks]]\nid = "t1"\nspec = "tasks/nope.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscirpt = "agents/claude-sonnet.toml"\n');
+    writeFileSync(
+      join(dir, 'bad.toml'),
+      'name = "b"\ntrials = 0\n[[tasks]]\nid = "t1"\nspec = "tasks/nope.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscirpt = "agents/claude-sonnet.toml"\n',
+    );
     const result = await runCli(['bench', 'bad.toml', '--out', 'out'], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad\.toml:2:\d+.*trials/s);

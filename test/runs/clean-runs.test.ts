@@ -40,11 +40,13 @@ function age(runId: string, days: number): void {
   const dir = join(project.repo.dir, '.bestof', 'runs', runId);
   const t = new Date(Date.now() - days * DAY).toISOString();
   const log = join(dir, 'events.jsonl');
-  const lines = readFileSync(log, 'utf8').split('\n').map((line) => {
-    if (line === '') return line;
-    const event = JSON.parse(line) as { type: string; t: string };
-    return event.type === 'run.started' ? JSON.stringify({ ...event, t }) : line;
-  });
+  const lines = readFileSync(log, 'utf8')
+    .split('\n')
+    .map((line) => {
+      if (line === '') return line;
+      const event = JSON.parse(line) as { type: string; t: string };
+      return event.type === 'run.started' ? JSON.stringify({ ...event, t }) : line;
+    });
   writeFileSync(log, lines.join('\n'));
   const state = join(dir, 'state.json');
   if (existsSync(state)) writeFileSync(state, JSON.stringify({ ...(JSON.parse(readFileSync(state, 'utf8')) as object), startedAt: t }));
@@ -54,7 +56,9 @@ const runFolder = (runId: string) => join(project.repo.dir, '.bestof', 'runs', r
 const refsOf = (runId: string) => project.repo.git('for-each-ref', '--format=%(refname)', `refs/bestof/${runId}/`);
 
 describe('clean --runs --older-than', () => {
-  it('removes an old run whose winner was merged (folder and refs); keeps an unmerged winner even with --all, and a run without a winner unless --all', { timeout: 180_000 }, async () => {
+  it('removes an old run whose winner was merged (folder and refs); keeps an unmerged winner even with --all, and a run without a winner unless --all', {
+    timeout: 180_000,
+  }, async () => {
     project = makeProject();
     const base = project.repo.git('rev-parse', 'HEAD');
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
@@ -76,7 +80,11 @@ describe('clean --runs --older-than', () => {
 
     const dry = await cli(['clean', '--runs', '--older-than', '30d', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(new RegExp(`would remove run ${merged} \\(started \\d{4}-\\d{2}-\\d{2}, 60 days ago\\): its folder \\.bestof/runs/${merged} and \\d+ refs under refs/bestof/${merged}/`));
+    expect(dry.stdout).toMatch(
+      new RegExp(
+        `would remove run ${merged} \\(started \\d{4}-\\d{2}-\\d{2}, 60 days ago\\): its folder \\.bestof/runs/${merged} and \\d+ refs under refs/bestof/${merged}/`,
+      ),
+    );
     expect(dry.stdout).toMatch(new RegExp(`keep run ${unmerged} .*: its winner c1 is not merged`));
     expect(dry.stdout).not.toMatch(new RegExp(`(keep|remove) run ${noWinner}`)); // 10 days old
     expect(project.repo.git('for-each-ref', '--format=%(refname) %(objectname)')).toBe(allRefs);
@@ -109,7 +117,11 @@ describe('clean --runs --older-than', () => {
 
   it('refuses --older-than without --runs, --runs without an age, and an age without a unit (exit 2)', async () => {
     project = makeProject();
-    const [alone, noAge, bare] = await Promise.all([cli(['clean', '--older-than', '30d']), cli(['clean', '--runs']), cli(['clean', '--runs', '--older-than', '30'])]);
+    const [alone, noAge, bare] = await Promise.all([
+      cli(['clean', '--older-than', '30d']),
+      cli(['clean', '--runs']),
+      cli(['clean', '--runs', '--older-than', '30']),
+    ]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--older-than goes with --runs');
     expect(noAge.code).toBe(2);

@@ -106,7 +106,7 @@ describe('copy-on-write worktrees', () => {
     await waitUntil(() => !existsSync(trash), 'the shared base checkout to be deleted after the run');
   });
 
-  it('a SIGTERM in the instant before the outer bestof exits (the inner one has exited with the run\'s code) ends it with that code, not 143', async () => {
+  it("a SIGTERM in the instant before the outer bestof exits (the inner one has exited with the run's code) ends it with that code, not 143", async () => {
     project = makeProject();
     const marker = join(project.outside, 'signalled');
     const entry = signalAtExitEntry(project.outside, 'SIGTERM', marker);
@@ -159,7 +159,10 @@ describe('copy-on-write worktrees', () => {
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
     const spec = project.writeOutside(
       'spec.toml',
-      specToml(project.repo.dir, `[git]\nworktrees = "copy-on-write"\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`).replace('[prompt]', 'base = "no-such-branch"\n\n[prompt]'),
+      specToml(project.repo.dir, `[git]\nworktrees = "copy-on-write"\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}`).replace(
+        '[prompt]',
+        'base = "no-such-branch"\n\n[prompt]',
+      ),
     );
     const result = await runCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
     expect(result.code, result.stdout + result.stderr).toBe(2);
@@ -173,7 +176,10 @@ describe('copy-on-write worktrees', () => {
   it('run from a subfolder: the spec found up the tree is named once, not again by the bestof inside the namespace', async () => {
     project = makeProject();
     const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-    writeFileSync(join(project.repo.dir, 'bestof.toml'), `name = "t"\n[prompt]\ntext = "Fix."\n[git]\nworktrees = "copy-on-write"\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[select]\nmerge = "none"\n${ADD_CHECKS}`);
+    writeFileSync(
+      join(project.repo.dir, 'bestof.toml'),
+      `name = "t"\n[prompt]\ntext = "Fix."\n[git]\nworktrees = "copy-on-write"\n[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n[select]\nmerge = "none"\n${ADD_CHECKS}`,
+    );
     const result = await runCli(['run', '--no-tui'], { cwd: join(project.repo.dir, 'src'), worktreesDir: project.worktreesDir });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stderr.match(/bestof: using .*bestof\.toml/g)).toHaveLength(1);
@@ -182,9 +188,15 @@ describe('copy-on-write worktrees', () => {
 
   it('BESTOF_OVERLAY=off: plain worktrees, and the run says so', async () => {
     project = makeProject();
-    const result = await runCli(['run', twoCandidates(), '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir, env: { BESTOF_OVERLAY: 'off' } });
+    const result = await runCli(['run', twoCandidates(), '--no-tui'], {
+      cwd: project.repo.dir,
+      worktreesDir: project.worktreesDir,
+      env: { BESTOF_OVERLAY: 'off' },
+    });
     expect(result.code).toBe(0);
-    expect(result.stdout + result.stderr).toMatch(/git\.worktrees = "copy-on-write" cannot be used here \(overlay worktrees are switched off \(BESTOF_OVERLAY=off\)\): plain worktrees instead/);
+    expect(result.stdout + result.stderr).toMatch(
+      /git\.worktrees = "copy-on-write" cannot be used here \(overlay worktrees are switched off \(BESTOF_OVERLAY=off\)\): plain worktrees instead/,
+    );
     const runId = onlyRunId() as string;
     expect(events(runId).some((e) => e.type === 'candidate.setup_progress' && e.step === 'checkout')).toBe(false);
     expect(git(project.repo.dir, 'show', `bestof/${runId}/c1:src/add.mjs`)).toContain('a + b');
@@ -204,7 +216,11 @@ describe('copy-on-write worktrees', () => {
     git(repo, 'add', '-A');
     git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'base');
     // The agent tries to write the user's checkout; what it could do is its answer.
-    writeFileSync(join(root, 'agent.sh'), `#!/bin/sh\nif echo x > ${JSON.stringify(join(repo, 'PWNED'))} 2>/dev/null; then echo escaped > answer.txt; else echo sandboxed > answer.txt; fi\n`, { mode: 0o755 });
+    writeFileSync(
+      join(root, 'agent.sh'),
+      `#!/bin/sh\nif echo x > ${JSON.stringify(join(repo, 'PWNED'))} 2>/dev/null; then echo escaped > answer.txt; else echo sandboxed > answer.txt; fi\n`,
+      { mode: 0o755 },
+    );
     writeFileSync(
       join(root, 'spec.toml'),
       `repo = ${JSON.stringify(repo)}\n[prompt]\ntext = "x"\n[provider]\nkind = "command"\ncommand = ${JSON.stringify(join(root, 'agent.sh'))}\n[[checks.items]]\nname = "answer"\ncommand = "test -f answer.txt"\n[select]\nmerge = "none"\n[sandbox]\nmode = "required"\n[git]\nworktrees = "copy-on-write"\n`,
@@ -212,11 +228,17 @@ describe('copy-on-write worktrees', () => {
     mkdirSync(join(root, 'home'));
     mkdirSync(join(root, 'tmp'));
     giveToUser(root);
-    const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, { HOME: join(root, 'home'), BESTOF_WORKTREES_DIR: join(root, 'worktrees'), TMPDIR: join(root, 'tmp') });
+    const result = await bestofAsUser(['run', join(root, 'spec.toml'), '--json'], repo, {
+      HOME: join(root, 'home'),
+      BESTOF_WORKTREES_DIR: join(root, 'worktrees'),
+      TMPDIR: join(root, 'tmp'),
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toMatch(/WITHOUT a sandbox|Unexpected capabilities/);
     const { runId } = JSON.parse(result.stdout) as { runId: string };
-    expect(execFileSync('git', ['-c', 'safe.directory=*', 'show', `refs/bestof/${runId}/c1/kept:answer.txt`], { cwd: repo, encoding: 'utf8' }).trim()).toBe('sandboxed');
+    expect(execFileSync('git', ['-c', 'safe.directory=*', 'show', `refs/bestof/${runId}/c1/kept:answer.txt`], { cwd: repo, encoding: 'utf8' }).trim()).toBe(
+      'sandboxed',
+    );
     expect(existsSync(join(repo, 'PWNED'))).toBe(false);
     // The overlay probe's folder is gone, though overlayfs left its work/work without any permission (src/owned-tree.ts removeTree).
     expect(readdirSync(join(root, 'tmp')).filter((name) => name.startsWith('bestof-overlay-probe-'))).toEqual([]);
@@ -230,7 +252,9 @@ run = "if [ -f wip.txt ]; then echo resumed >> wip.txt; else echo started > wip.
 `;
 
     /** A one-candidate copy-on-write run (no sandbox) of RESUMABLE_SCRIPT, once its agent has written wip.txt into its layer. */
-    async function slowRunUnderWay(ownProcessGroup = false): Promise<{ runId: string; child: ReturnType<typeof startCli>['child']; done: ReturnType<typeof startCli>['done'] }> {
+    async function slowRunUnderWay(
+      ownProcessGroup = false,
+    ): Promise<{ runId: string; child: ReturnType<typeof startCli>['child']; done: ReturnType<typeof startCli>['done'] }> {
       project = makeProject();
       const script = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
       const spec = cowSpec(`[parallel]
@@ -337,11 +361,13 @@ mode = "off"`);
 
     // Without the sandbox the finished candidate is scored again (the record is not trusted); with it, its
     // record stands and only the finish looks into its worktree, which must not look all-deleted then.
-    it.each(['off', 'required'])('resume mounts the layers of candidates that had finished too (sandbox %s): the finished one wins, nothing saved as left over', async (sandbox) => {
-      project = makeProject();
-      const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
-      const slow = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
-      const spec = cowSpec(`[parallel]
+    it.each(['off', 'required'])(
+      'resume mounts the layers of candidates that had finished too (sandbox %s): the finished one wins, nothing saved as left over',
+      async (sandbox) => {
+        project = makeProject();
+        const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+        const slow = project.writeOutside('slow.toml', RESUMABLE_SCRIPT);
+        const spec = cowSpec(`[parallel]
 candidates = 2
 [[parallel.providers]]
 kind = "script"
@@ -353,35 +379,36 @@ script = ${JSON.stringify(slow)}
 merge = "none"
 [sandbox]
 mode = "${sandbox}"`);
-      const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
-      let runId = '';
-      await waitUntil(
-        () => {
-          runId = onlyRunId() ?? '';
-          return (
-            runId !== '' &&
-            existsSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c2', 'upper', 'wip.txt')) &&
-            events(runId).some((e) => e.type === 'candidate.finished' && e.candidate === 'c1')
-          );
-        },
-        'c1 finished and c2 wrote wip.txt',
-        { attempts: 600 },
-      );
-      child.kill('SIGKILL');
-      await done;
-      await waitUntil(() => !runIsAlive(join(runsDir(), runId)), 'the inner bestof ended with the outer one', { attempts: 100 });
+        const { child, done } = startCli(['run', spec, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+        let runId = '';
+        await waitUntil(
+          () => {
+            runId = onlyRunId() ?? '';
+            return (
+              runId !== '' &&
+              existsSync(join(project.worktreesDir, runId, '.cow', 'layers', 'c2', 'upper', 'wip.txt')) &&
+              events(runId).some((e) => e.type === 'candidate.finished' && e.candidate === 'c1')
+            );
+          },
+          'c1 finished and c2 wrote wip.txt',
+          { attempts: 600 },
+        );
+        child.kill('SIGKILL');
+        await done;
+        await waitUntil(() => !runIsAlive(join(runsDir(), runId)), 'the inner bestof ended with the outer one', { attempts: 100 });
 
-      const resumed = await runCli(['resume', runId, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
-      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-      const log = events(runId);
-      const finalC1 = log.filter((e) => e.type === 'candidate.scored' && e.candidate === 'c1').at(-1);
-      expect(finalC1?.score).toBe(10);
-      expect(log.some((e) => e.type === 'run.warning' && e.candidate === 'c1' && String(e.message).includes('no commit had'))).toBe(false);
-      expect((log.findLast((e) => e.type === 'run.finished') as { winner?: string }).winner).toBe('c1');
-      // Nothing saved as "work left in the worktree": c1's worktree was whole when the run ended.
-      expect(() => git(project.repo.dir, 'rev-parse', '--verify', '--quiet', `refs/bestof/${runId}/c1/leftover`)).toThrow();
-      expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
-    });
+        const resumed = await runCli(['resume', runId, '--no-tui'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+        expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+        const log = events(runId);
+        const finalC1 = log.filter((e) => e.type === 'candidate.scored' && e.candidate === 'c1').at(-1);
+        expect(finalC1?.score).toBe(10);
+        expect(log.some((e) => e.type === 'run.warning' && e.candidate === 'c1' && String(e.message).includes('no commit had'))).toBe(false);
+        expect((log.findLast((e) => e.type === 'run.finished') as { winner?: string }).winner).toBe('c1');
+        // Nothing saved as "work left in the worktree": c1's worktree was whole when the run ended.
+        expect(() => git(project.repo.dir, 'rev-parse', '--verify', '--quiet', `refs/bestof/${runId}/c1/leftover`)).toThrow();
+        expect(existsSync(join(project.worktreesDir, runId, '.cow'))).toBe(false);
+      },
+    );
 
     it('clean removes a shared base that no layer lies on any more (a run killed while it removed its worktrees)', async () => {
       const { runId, worktree } = await killedMidRun();

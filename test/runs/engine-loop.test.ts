@@ -40,7 +40,9 @@ describe('runCandidate: the kept ref', () => {
     const p = await plan(loop({ max_iterations: 1 }));
     const candidate = p.candidates[0]!;
     const wrapperDir = makeTempDir('bestof-loop-calls-');
-    const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() => rmSync(wrapperDir, { recursive: true, force: true }));
+    const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() =>
+      rmSync(wrapperDir, { recursive: true, force: true }),
+    );
     const kept = project.repo.git('rev-parse', candidate.ref);
     expect(project.repo.git('rev-parse', `refs/heads/${candidate.branch}`)).toBe(kept);
     expect(log(p)[0]).toBe('bestof: c1 iteration 1, score 80');
@@ -55,7 +57,9 @@ describe('runCandidate: the git processes of an iteration', () => {
   it('asks the worktree for its top level, HEAD and branch in one process, once; looks for index bits once, and cleans no frozen path (its leftovers are aside)', async () => {
     const p = await plan({ ...loop({ max_iterations: 1 }), checks: { frozen: ['README.md'], items: FIVE_CHECKS } });
     const wrapperDir = makeTempDir('bestof-loop-calls-');
-    const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() => rmSync(wrapperDir, { recursive: true, force: true }));
+    const { result: run, calls } = await recordGitCalls(wrapperDir, () => runFakeCandidate(p, [{ score: 80 }])).finally(() =>
+      rmSync(wrapperDir, { recursive: true, force: true }),
+    );
     expect(run.finished).toMatchObject({ status: 'done', iterations: 1, score: 80 });
     const subcommand = (call: string): string => call.replace(/^(-c \S+ )+/, '').replace(/^-C \S+ /, '');
     const asked = calls.map(subcommand);
@@ -78,25 +82,40 @@ describe('runCandidate: outcomes', () => {
     expect(run.finished).toMatchObject({ status: 'done', reason: 'max_iterations', iterations: 3, score: 80 });
     expect(run.of('candidate.scored').map((e) => e.score)).toEqual([20, 60, 80]);
     expect(log(p).slice(0, 3)).toEqual(['bestof: c1 iteration 3, score 80', 'bestof: c1 iteration 2, score 60', 'bestof: c1 iteration 1, score 20']);
-    expect(run.end).toEqual({ head: project.repo.git('rev-parse', p.candidates[0]!.ref), iteration: 3, setupPaths: [], setupGuard: expect.objectContaining({ seal: expect.any(Function) }), reason: 'max_iterations' });
+    expect(run.end).toEqual({
+      head: project.repo.git('rev-parse', p.candidates[0]!.ref),
+      iteration: 3,
+      setupPaths: [],
+      setupGuard: expect.objectContaining({ seal: expect.any(Function) }),
+      reason: 'max_iterations',
+    });
     expect(run.provider.prompts[1]).toContain('Your previous attempt scored 20 of 100 points; 100 are needed to finish.');
     expect(run.provider.prompts[1]).not.toContain('ended early');
     const progress = readFileSync(join(candidateDir(p.runDir, 'c1'), 'progress.md'), 'utf8');
     expect(progress).toContain('## Iteration 2: score 60/100');
   });
 
-  it.each(['max_turns', 'max_tokens', 'context_overflow'] as const)('%s: the iteration counts, is scored, and the next prompt says to continue; not an error', async (outcome) => {
-    const p = await plan({ ...loop({ max_iterations: 3 }), breaker: { error_iterations: 1 } });
-    const run = await runFakeCandidate(p, [{ outcome, score: 20, message: 'the agent said so' }, { score: 40 }, { score: 60 }]);
-    expect(run.finished).toMatchObject({ status: 'done', reason: 'max_iterations', iterations: 3, score: 60 });
-    expect(run.of('candidate.scored')[0]).toMatchObject({ iteration: 1, score: 20 });
-    expect(run.provider.prompts[1]).toContain(`Your previous run ended early (${outcome}): ${OUTCOME_POLICY[outcome].promptNote} (the agent said so).`);
-  });
+  it.each(['max_turns', 'max_tokens', 'context_overflow'] as const)(
+    '%s: the iteration counts, is scored, and the next prompt says to continue; not an error',
+    async (outcome) => {
+      const p = await plan({ ...loop({ max_iterations: 3 }), breaker: { error_iterations: 1 } });
+      const run = await runFakeCandidate(p, [{ outcome, score: 20, message: 'the agent said so' }, { score: 40 }, { score: 60 }]);
+      expect(run.finished).toMatchObject({ status: 'done', reason: 'max_iterations', iterations: 3, score: 60 });
+      expect(run.of('candidate.scored')[0]).toMatchObject({ iteration: 1, score: 20 });
+      expect(run.provider.prompts[1]).toContain(`Your previous run ended early (${outcome}): ${OUTCOME_POLICY[outcome].promptNote} (the agent said so).`);
+    },
+  );
 
   it.each(['refusal', 'crashed'] as const)('%s: the iteration counts and is scored; two in a row trip error_iterations = 2', async (outcome) => {
     const p = await plan({ ...loop({ max_iterations: 5 }), breaker: { error_iterations: 2 } });
     const run = await runFakeCandidate(p, [{ outcome, score: 20 }, { outcome, score: 40 }, { score: 60 }]);
-    expect(run.finished).toMatchObject({ status: 'stopped', reason: 'breaker_errors', iterations: 2, score: 40, message: 'the agent failed 2 iterations in a row' });
+    expect(run.finished).toMatchObject({
+      status: 'stopped',
+      reason: 'breaker_errors',
+      iterations: 2,
+      score: 40,
+      message: 'the agent failed 2 iterations in a row',
+    });
     expect(run.provider.prompts[1]).toContain(`(${outcome}): ${OUTCOME_POLICY[outcome].promptNote}.`);
     // What it wrote in the failed calls is committed.
     expect(log(p)[0]).toBe('bestof: c1 iteration 2, score 40');
@@ -168,7 +187,10 @@ describe('runCandidate: outcomes', () => {
 
   it('timeout within the time limit: the iteration counts, is scored, and counts as an error', async () => {
     const p = await plan({ ...loop({ max_iterations: 3 }), breaker: { error_iterations: 2 } });
-    const run = await runFakeCandidate(p, [{ outcome: 'timeout', score: 20 }, { outcome: 'timeout', score: 40 }]);
+    const run = await runFakeCandidate(p, [
+      { outcome: 'timeout', score: 20 },
+      { outcome: 'timeout', score: 40 },
+    ]);
     expect(run.of('candidate.scored').map((e) => e.score)).toEqual([20, 40]);
     expect(run.provider.prompts[1]).toContain('(timeout): it was stopped at the time limit; what it had written was kept.');
     expect(run.finished).toMatchObject({ reason: 'breaker_errors', iterations: 2 });
@@ -178,7 +200,12 @@ describe('runCandidate: outcomes', () => {
     const p = await plan(loop({ duration: '4s', max_iterations: 5 }));
     const run = await runFakeCandidate(p, [{ outcome: 'timeout', score: 40, untilTimeout: true }]);
     // How the agent's limit is cut to the time left is agentTimeout's test below, with fixed values.
-    expect(run.finished).toMatchObject({ status: 'stopped', reason: 'candidate_duration', message: "the candidate's time limit was reached; what it wrote is kept", iterations: 1 });
+    expect(run.finished).toMatchObject({
+      status: 'stopped',
+      reason: 'candidate_duration',
+      message: "the candidate's time limit was reached; what it wrote is kept",
+      iterations: 1,
+    });
     expect(run.of('candidate.scored')).toHaveLength(0);
     expect(project.repo.git('show', `${p.candidates[0]!.ref}:p2`)).toBe('iteration 1');
   });
@@ -217,7 +244,12 @@ describe('runCandidate: stop rules', () => {
   it('regression: allow_regression = false stops on a drop', async () => {
     const p = await plan(loop({ max_iterations: 5, allow_regression: false }));
     const run = await runFakeCandidate(p, [{ score: 60 }, { score: 20 }, { score: 100 }]);
-    expect(run.finished).toMatchObject({ status: 'stopped', reason: 'regression', message: 'the score dropped from 60 to 20 (allow_regression = false)', score: 20 });
+    expect(run.finished).toMatchObject({
+      status: 'stopped',
+      reason: 'regression',
+      message: 'the score dropped from 60 to 20 (allow_regression = false)',
+      score: 20,
+    });
   });
 
   it('breaker: the same failing checks three times in a row', async () => {
@@ -330,12 +362,25 @@ describe('runIteration alone', () => {
     const start = initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined });
     const step = await runIteration(ctx, start);
     expect(step.stop).toBeUndefined();
-    expect(step.state).toMatchObject({ iteration: 1, lastScore: 60, previousScore: 0, headIsOurs: true, lastOutcome: 'max_turns', breaker: { errors: 0, noDiff: 0, sameFailure: 1 } });
+    expect(step.state).toMatchObject({
+      iteration: 1,
+      lastScore: 60,
+      previousScore: 0,
+      headIsOurs: true,
+      lastOutcome: 'max_turns',
+      breaker: { errors: 0, noDiff: 0, sameFailure: 1 },
+    });
     expect(step.state.feedback).toMatchObject({ score: 60, maxScore: 100, outcome: 'max_turns', outcomeMessage: 'out of turns' });
     expect(step.state.feedback?.failedChecks.map((c) => c.name)).toEqual(['p4', 'p5']);
     expect(step.state.head).toBe(project.repo.git('rev-parse', p.candidates[0]!.ref));
     expect(start.iteration).toBe(0);
-    expect(events.map((e) => e.type).filter((t) => t !== 'check.finished')).toEqual(['candidate.status', 'provider.finished', 'candidate.status', 'candidate.committed', 'candidate.scored']);
+    expect(events.map((e) => e.type).filter((t) => t !== 'check.finished')).toEqual([
+      'candidate.status',
+      'provider.finished',
+      'candidate.status',
+      'candidate.committed',
+      'candidate.scored',
+    ]);
   });
 
   it('records and keeps the commit only once it is reworded with its score, so no recorded commit becomes unreachable', async () => {
@@ -354,9 +399,12 @@ describe('runIteration alone', () => {
     expect(project.repo.git('rev-parse', ref)).toBe(recorded[1]);
   });
 
-  it('an agent\'s `git checkout -b` and commit: its work lands on the candidate\'s branch, and its branch leaves the user\'s branches for refs/bestof', async () => {
+  it("an agent's `git checkout -b` and commit: its work lands on the candidate's branch, and its branch leaves the user's branches for refs/bestof", async () => {
     const p = await plan(loop({ max_iterations: 3 }));
-    const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, shell: 'git checkout -q -b feature && git add -A && git commit -qm "agent work"' }]));
+    const { ctx, events } = await loopContext(
+      p,
+      new FakeProvider([{ score: 60, shell: 'git checkout -q -b feature && git add -A && git commit -qm "agent work"' }]),
+    );
     const step = await runIteration(ctx, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
     const c = p.candidates[0]!;
     expect(project.repo.git('branch', '--list', 'feature')).toBe('');
@@ -369,7 +417,7 @@ describe('runIteration alone', () => {
     expect(events.some((e) => e.type === 'run.warning' && e.message.includes('made branch feature'))).toBe(true);
   });
 
-  it('an agent\'s `git reset --hard HEAD~1`: the kept ref only moves forward, the earlier commit stays in the history', async () => {
+  it("an agent's `git reset --hard HEAD~1`: the kept ref only moves forward, the earlier commit stays in the history", async () => {
     const p = await plan(loop({ max_iterations: 3 }));
     const { ctx } = await loopContext(p, new FakeProvider([{ score: 60 }, { score: 80, shell: 'git reset -q --hard HEAD~1' }]));
     let state = initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined });
@@ -381,10 +429,18 @@ describe('runIteration alone', () => {
     expect(project.repo.git('rev-parse', `${ref}~1`)).toBe(first);
   });
 
-  it('an agent\'s own commits that held a secret (even one deleted again) are folded into bestof\'s commit, which leaves it out', async () => {
+  it("an agent's own commits that held a secret (even one deleted again) are folded into bestof's commit, which leaves it out", async () => {
     const p = await plan(loop({ max_iterations: 3 }));
     const secret = 'tok-4f9a8b7c6d5e4f3a2b1c';
-    const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, shell: `echo ${secret} > dump.txt && echo kept > notes.txt && git add -A && git commit -qm dump && git rm -q dump.txt && git commit -qm gone` }]));
+    const { ctx, events } = await loopContext(
+      p,
+      new FakeProvider([
+        {
+          score: 60,
+          shell: `echo ${secret} > dump.txt && echo kept > notes.txt && git add -A && git commit -qm dump && git rm -q dump.txt && git commit -qm gone`,
+        },
+      ]),
+    );
     const withSecrets: LoopContext = { ...ctx, secrets: createSecretSet([['SERVICE_TOKEN', secret]]) };
     const step = await runIteration(withSecrets, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
     const ref = p.candidates[0]!.ref;
@@ -396,21 +452,29 @@ describe('runIteration alone', () => {
 
   it('a link out of the worktree and a nested repository are left out of the commit; the run warns and the next prompt says why', async () => {
     const p = await plan(loop({ max_iterations: 3 }));
-    const shell = 'ln -s /etc/hostname out.txt && mkdir lib && cd lib && git init -q && echo x > f && git add f && git -c user.name=a -c user.email=a@b commit -qm lib && cd .. && echo kept > notes.txt';
+    const shell =
+      'ln -s /etc/hostname out.txt && mkdir lib && cd lib && git init -q && echo x > f && git add f && git -c user.name=a -c user.email=a@b commit -qm lib && cd .. && echo kept > notes.txt';
     const { ctx, events } = await loopContext(p, new FakeProvider([{ score: 60, shell }]));
     const step = await runIteration(ctx, initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined }));
     const ref = p.candidates[0]!.ref;
-    expect(project.repo.git('ls-tree', '-r', '--name-only', ref).split('\n').filter((path) => !/^p\d$/.test(path))).toEqual(['README.md', 'notes.txt']);
+    expect(
+      project.repo
+        .git('ls-tree', '-r', '--name-only', ref)
+        .split('\n')
+        .filter((path) => !/^p\d$/.test(path)),
+    ).toEqual(['README.md', 'notes.txt']);
     expect(step.state.feedback?.leftOut).toEqual([
       'lib is a nested git repository (a folder with its own .git, no .gitmodules entry), whose files a commit does not hold: commit its files, not a repository',
       'out.txt is a symbolic link to /etc/hostname, outside the worktree: commit the file itself, not a link to it',
     ]);
     const warnings = events.flatMap((e) => (e.type === 'run.warning' ? [e.message] : []));
-    expect(warnings).toContain('out.txt was not committed: is a symbolic link to /etc/hostname, outside the worktree: commit the file itself, not a link to it');
+    expect(warnings).toContain(
+      'out.txt was not committed: is a symbolic link to /etc/hostname, outside the worktree: commit the file itself, not a link to it',
+    );
   });
 
   for (const [what, shell] of [
-    ['deletes its worktree\'s .git file', 'rm .git'],
+    ["deletes its worktree's .git file", 'rm .git'],
     ['replaces it with a repository of its own (git init)', 'rm .git && git init -q'],
   ] as const) {
     it(`an agent that ${what}: the link is repaired, its files are committed, and it is flagged`, async () => {
@@ -429,7 +493,10 @@ describe('runIteration alone', () => {
 
   it('a branch the user makes meanwhile in their own checkout is left alone', async () => {
     const p = await plan(loop({ max_iterations: 3 }));
-    const { ctx } = await loopContext(p, new FakeProvider([{ score: 60 }, { score: 80, shell: `git -C ${JSON.stringify(project.repo.dir)} branch users-own` }]));
+    const { ctx } = await loopContext(
+      p,
+      new FakeProvider([{ score: 60 }, { score: 80, shell: `git -C ${JSON.stringify(project.repo.dir)} branch users-own` }]),
+    );
     let state = initialLoopState(p, { now: Date.now(), candidateDurationMs: undefined, runDeadline: undefined });
     state = (await runIteration(ctx, state)).state;
     await runIteration(ctx, state);
@@ -446,7 +513,7 @@ describe('runIteration alone', () => {
 });
 
 describe('agentTimeout', () => {
-  it('cuts the provider\'s own limit to the time the candidate has left, never under a second', () => {
+  it("cuts the provider's own limit to the time the candidate has left, never under a second", () => {
     expect(agentTimeout(15 * 60_000, 4000)).toBe(4000);
     expect(agentTimeout(15 * 60_000, undefined)).toBe(15 * 60_000);
     expect(agentTimeout(30_000, 60_000)).toBe(30_000);

@@ -192,7 +192,9 @@ describe('resume', () => {
     let ended: string | undefined;
     void done.then((r) => (ended = `exit ${r.code}\n${r.stdout}\n${r.stderr}`));
     await waitUntil(
-      () => events().some((e) => e.type === 'candidate.scored' && e.iteration === 2) && events().some((e) => e.type === 'candidate.status' && e.status === 'running' && e.iteration === 3),
+      () =>
+        events().some((e) => e.type === 'candidate.scored' && e.iteration === 2) &&
+        events().some((e) => e.type === 'candidate.status' && e.status === 'running' && e.iteration === 3),
       'iteration 3 to start',
       { ended: () => ended },
     );

@@ -89,7 +89,12 @@ describe('stop rules', () => {
 
   it('budget: a candidate that overspends stops at its cap, keeps its work, and the warning is shown', async () => {
     project = makeProject();
-    const spender = scoreScript([10, 20, 30, 40], { 0: '[[iterations.steps]]\nusage = { input = 1000, output = 100 }\ncost_usd = 0.6\n', 1: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.6\n', 2: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.6\n', 3: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.6\n' });
+    const spender = scoreScript([10, 20, 30, 40], {
+      0: '[[iterations.steps]]\nusage = { input = 1000, output = 100 }\ncost_usd = 0.6\n',
+      1: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.6\n',
+      2: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.6\n',
+      3: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.6\n',
+    });
     const thrifty = scoreScript([10, 20, 30, 40]);
     const result = await runLoop([spender, thrifty], '[loop]\nmax_iterations = 4\n[budget]\nmax_candidate_cost_usd = 1.0\nwarn_at_usd = 0.5\n');
     const c1 = candidate('c1');
@@ -103,7 +108,12 @@ describe('stop rules', () => {
 
   it('budget: the run-wide cap stops new work for every candidate', async () => {
     project = makeProject();
-    const costly = scoreScript([10, 20, 30, 40], { 0: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n', 1: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n', 2: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n', 3: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n' });
+    const costly = scoreScript([10, 20, 30, 40], {
+      0: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n',
+      1: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n',
+      2: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n',
+      3: '[[iterations.steps]]\nusage = { output = 10 }\ncost_usd = 0.3\n',
+    });
     await runLoop([costly, costly], '[loop]\nmax_iterations = 4\n[budget]\nmax_total_cost_usd = 1.0\n');
     const report = readLoopReport(project.repo.dir);
     expect(report.candidates.map((c) => c.reason)).toEqual(['budget_total', 'budget_total']);
@@ -216,15 +226,18 @@ describe('provider outcomes', () => {
 });
 
 describe("the identity of bestof's commits", () => {
-  it('is read once per run, before the first agent call, and authors every candidate\'s commits', async () => {
+  it("is read once per run, before the first agent call, and authors every candidate's commits", async () => {
     project = makeProject();
     project.repo.git('config', 'user.name', 'Run Starter');
     project.repo.git('config', 'user.email', 'starter@example.com');
     // Every git call of the run, through a `git` first on PATH (the child inherits it).
     const bin = makeTempDir('bestof-identity-calls-');
-    const { result, calls: logged } = await recordGitCalls(bin, () => runLoop([30, 30, 30].map((score) => scoreScript([score])), '[loop]\nmax_iterations = 1\n')).finally(() =>
-      rmSync(bin, { recursive: true, force: true }),
-    );
+    const { result, calls: logged } = await recordGitCalls(bin, () =>
+      runLoop(
+        [30, 30, 30].map((score) => scoreScript([score])),
+        '[loop]\nmax_iterations = 1\n',
+      ),
+    ).finally(() => rmSync(bin, { recursive: true, force: true }));
     expect(result.code).toBe(0);
     const calls = logged.map((c) => c.replace(/^(-c \S+ )+/, ''));
     const identityReads = calls.flatMap((c, i) => (/^config -z --get-regexp \^\(user\|author\|committer\)/.test(c) ? [i] : []));

@@ -65,7 +65,10 @@ function variant(replace: readonly [string | RegExp, string][]): string {
   return text;
 }
 
-async function run(r: TempRepo, spec: string): Promise<{ code: number | null; stdout: string; stderr: string; report: VoteReport; markdown: string; runDir: string }> {
+async function run(
+  r: TempRepo,
+  spec: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; report: VoteReport; markdown: string; runDir: string }> {
   const result = await runCli(['run', spec], { cwd: r.dir, worktreesDir: join(tempDir(), 'worktrees') });
   const runsDir = join(r.dir, '.bestof', 'runs');
   const runDir = join(runsDir, readdirSync(runsDir)[0] as string);
@@ -87,7 +90,13 @@ describe('the creative-draft example: a jury votes on three drafts', () => {
     expect(vote?.seed).toBe('creative-draft');
     // Every voter saw the drafts in its own order, and the recorded seed reproduces them.
     expect(vote?.eligible).toEqual(['c1', 'c2', 'c3']);
-    expect(vote?.views).toEqual(voterViews('creative-draft', ['c1', 'c2', 'c3'], ['j1', 'j2', 'j3'].map((id) => ({ id }))));
+    expect(vote?.views).toEqual(
+      voterViews(
+        'creative-draft',
+        ['c1', 'c2', 'c3'],
+        ['j1', 'j2', 'j3'].map((id) => ({ id })),
+      ),
+    );
     // The ballots, de-anonymised: c1 = lighthouse, c2 = harbor, c3 = fog.
     expect(vote?.ballots).toEqual([
       { voter: 'j1', ranking: ['c1', 'c2', 'c3'] },
@@ -180,7 +189,10 @@ describe('the creative-draft example: a jury votes on three drafts', () => {
 
   it('is skipped with the numbers when the budget cannot pay for it, and the checks decide', async () => {
     const costly = (name: string): string =>
-      readFileSync(join(PROJECT_ROOT, 'configs/examples/creative-draft', name), 'utf8').replace('[[steps]]\nsay =', '[[steps]]\nusage = { input = 10, output = 10 }\ncost_usd = 0.3\n[[steps]]\nsay =');
+      readFileSync(join(PROJECT_ROOT, 'configs/examples/creative-draft', name), 'utf8').replace(
+        '[[steps]]\nsay =',
+        '[[steps]]\nusage = { input = 10, output = 10 }\ncost_usd = 0.3\n[[steps]]\nsay =',
+      );
     const r = exampleRepo({
       'configs/examples/creative-draft/costly-a.toml': costly('writer-a.toml'),
       'configs/examples/creative-draft/costly-b.toml': costly('writer-b.toml'),
@@ -189,7 +201,9 @@ describe('the creative-draft example: a jury votes on three drafts', () => {
     });
     const { code, report, markdown } = await run(r, 'configs/examples/budget.toml');
     expect(code).toBe(0);
-    expect(report.vote?.skipped).toMatch(/^the vote is skipped: it may make up to 12 voter calls .* max_total_cost_usd = \$1\.00 has \$0\.10 left; the ranking is by the checks alone/);
+    expect(report.vote?.skipped).toMatch(
+      /^the vote is skipped: it may make up to 12 voter calls .* max_total_cost_usd = \$1\.00 has \$0\.10 left; the ranking is by the checks alone/,
+    );
     expect(report.vote?.calls ?? []).toHaveLength(0);
     expect(report.winner).toBe('c3');
     expect(markdown).toContain('the vote is skipped');
@@ -224,7 +238,11 @@ describe('the creative-draft example: a jury votes on three drafts', () => {
     const r = exampleRepo({ 'configs/examples/agent.mjs': AGENT, 'configs/examples/env.toml': spec });
     chmodSync(join(r.dir, 'configs/examples/agent.mjs'), 0o755);
     r.commitAll('the agent');
-    const result = await runCli(['run', 'configs/examples/env.toml'], { cwd: r.dir, worktreesDir: join(tempDir(), 'worktrees'), env: { REQUIRE_AGENT_KEY: '1' } });
+    const result = await runCli(['run', 'configs/examples/env.toml'], {
+      cwd: r.dir,
+      worktreesDir: join(tempDir(), 'worktrees'),
+      env: { REQUIRE_AGENT_KEY: '1' },
+    });
     expect(result.code).toBe(0);
     const runsDir = join(r.dir, '.bestof', 'runs');
     const runId = readdirSync(runsDir)[0] as string;
@@ -364,7 +382,9 @@ describe('a vote interrupted and resumed', () => {
     expect(resumed.code).toBe(0);
     expect(callsAfterResume).toEqual(['j1 ranking', 'j1 review', 'j2 ranking', 'j2 review', 'j3 ranking', 'j3 review']);
     expect(report.vote.reusedCalls).toBe(0);
-    expect(resumed.stdout + resumed.stderr).toContain('the vote starts again and asks every voter anew: without the sandbox an agent could have written the record');
+    expect(resumed.stdout + resumed.stderr).toContain(
+      'the vote starts again and asks every voter anew: without the sandbox an agent could have written the record',
+    );
     expect(report.winner).toBe('c1');
   });
 
@@ -373,7 +393,10 @@ describe('a vote interrupted and resumed', () => {
     const r = exampleRepo({
       'configs/examples/creative-draft/paid-voter.toml': paidVoter,
       'configs/examples/paid.toml': variant([
-        [/^voters = \[[\s\S]*?\n\]/m, 'voters = [\n  { kind = "script", script = "creative-draft/paid-voter.toml" },\n  { kind = "script", script = "creative-draft/paid-voter.toml" },\n]'],
+        [
+          /^voters = \[[\s\S]*?\n\]/m,
+          'voters = [\n  { kind = "script", script = "creative-draft/paid-voter.toml" },\n  { kind = "script", script = "creative-draft/paid-voter.toml" },\n]',
+        ],
         ['cross_review = true', 'cross_review = false'],
       ]),
     });

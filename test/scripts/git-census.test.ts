@@ -60,7 +60,12 @@ describe('the git wrapper', () => {
       total: 11,
       shared: 1,
       perCandidate: { mean: 5, min: 5, max: 5 },
-      subcommands: [['worktree', 2], ['add', 1], ['commit', 1], ['update-ref', 1]],
+      subcommands: [
+        ['worktree', 2],
+        ['add', 1],
+        ['commit', 1],
+        ['update-ref', 1],
+      ],
     });
   });
 });
@@ -71,7 +76,11 @@ describe('the git wrapper and stdin', () => {
     const { bin, log } = wrapperOnPath();
     const head = repo.git('rev-parse', 'HEAD');
     const input = `update refs/heads/bestof/r1/c1 ${head}\nupdate refs/bestof/r1/c1/kept ${head}\n`;
-    execFileSync('git', ['update-ref', '--stdin'], { cwd: repo.dir, input, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BESTOF_BENCH_GIT_LOG: log } });
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repo.dir,
+      input,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BESTOF_BENCH_GIT_LOG: log },
+    });
     expect(repo.git('rev-parse', 'refs/heads/bestof/r1/c1', 'refs/bestof/r1/c1/kept')).toBe(`${head}\n${head}`);
     const calls = parseGitLog(readFileSync(log, 'utf8'));
     expect(calls).toEqual([{ cwd: realpathSync(repo.dir), args: ['update-ref', '--stdin', `stdin:${input.replace(/\n/g, '\\n')}`] }]);
@@ -128,7 +137,12 @@ describe('attributeCalls', () => {
   });
 
   it('c1 is not c10, and a call naming two candidates belongs to neither', () => {
-    const calls = [call('/w/r1/c10', 'status'), call('/repo', 'update-ref', 'refs/bestof/r1/c10/kept', c1Kept), call('/repo', 'worktree', 'list', '/w/r1/c1', '/w/r1/c2'), call('/w/r1x/c1', 'status')];
+    const calls = [
+      call('/w/r1/c10', 'status'),
+      call('/repo', 'update-ref', 'refs/bestof/r1/c10/kept', c1Kept),
+      call('/repo', 'worktree', 'list', '/w/r1/c1', '/w/r1/c2'),
+      call('/w/r1x/c1', 'status'),
+    ];
     expect(owners(calls, ['c1', 'c2', 'c10'])).toEqual({ c1: [], c2: [], c10: [0, 1], shared: [2, 3] });
   });
 });

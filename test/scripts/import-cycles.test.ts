@@ -14,6 +14,14 @@ describe('importCycles', () => {
       ['g.ts', ['a.ts']],
     ]);
     expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts', 'e.ts'], ['f.ts']]);
-    expect(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', []]]))).toEqual([]);
+    expect(
+      importCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -38,7 +38,11 @@ describe.each([
     }
     // Every worktree removed, files and record.
     expect(existsSync(worktrees) ? readdirSync(worktrees) : []).toEqual([]);
-    expect(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree '))).toHaveLength(1);
+    expect(
+      git(repo, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((line) => line.startsWith('worktree ')),
+    ).toHaveLength(1);
 
     const lines = readFileSync(timings, 'utf8').trim().split('\n');
     expect(lines.map((line) => line.split(' ')[0]).sort()).toEqual(ids);

@@ -86,9 +86,18 @@ describe('runAlternated', () => {
     const rounds = await runAlternated(3, { baseline: side('baseline'), bestof: side('bestof') }, ({ round }) => printed.push(round));
 
     expect(log).toEqual([
-      'baseline 1 starts', 'baseline 1 ends', 'bestof 1 starts', 'bestof 1 ends',
-      'bestof 2 starts', 'bestof 2 ends', 'baseline 2 starts', 'baseline 2 ends',
-      'baseline 3 starts', 'baseline 3 ends', 'bestof 3 starts', 'bestof 3 ends',
+      'baseline 1 starts',
+      'baseline 1 ends',
+      'bestof 1 starts',
+      'bestof 1 ends',
+      'bestof 2 starts',
+      'bestof 2 ends',
+      'baseline 2 starts',
+      'baseline 2 ends',
+      'baseline 3 starts',
+      'baseline 3 ends',
+      'bestof 3 starts',
+      'bestof 3 ends',
     ]);
     expect(mostAtOnce).toBe(1);
     expect(printed).toEqual([1, 2, 3]);
@@ -128,7 +137,9 @@ describe('parseCountList', () => {
   });
 
   it.each(['0', '1,,8', '', 'x', '1.5', '-1', '65'])('%j is refused with a message naming the option', (raw) => {
-    expect(() => parseCountList('candidates', raw, 64)).toThrow(`--candidates: expected whole numbers from 1 to 64 separated by commas (like 1,8), got ${JSON.stringify(raw)}`);
+    expect(() => parseCountList('candidates', raw, 64)).toThrow(
+      `--candidates: expected whole numbers from 1 to 64 separated by commas (like 1,8), got ${JSON.stringify(raw)}`,
+    );
   });
 
   it('without a maximum, the message says "at least 1"', () => {

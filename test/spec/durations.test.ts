@@ -57,7 +57,12 @@ function specWith(pattern: readonly string[], value: unknown): { data: Record<st
 describe('durations', () => {
   it('every duration of the run spec is a limit but loop.rate_limit_backoff', () => {
     const durations = listSpecKeys().filter((key) => key.isDuration);
-    expect(durations.filter((key) => key.isLimit).map((key) => key.name).sort()).toEqual([...LIMITS].sort());
+    expect(
+      durations
+        .filter((key) => key.isLimit)
+        .map((key) => key.name)
+        .sort(),
+    ).toEqual([...LIMITS].sort());
     expect(durations.filter((key) => !key.isLimit).map((key) => key.name)).toEqual(['loop.rate_limit_backoff']);
   });
 
@@ -73,7 +78,9 @@ describe('durations', () => {
       expect(result.error).toHaveLength(1);
       expect(result.error[0]).toMatchObject({ key: path });
       const got = JSON.stringify(zero).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      expect(result.error[0]?.message).toMatch(new RegExp(`^expected a duration of more than 0, got ${got}: a limit of 0 would .+; remove the key for (the default|no limit)`));
+      expect(result.error[0]?.message).toMatch(
+        new RegExp(`^expected a duration of more than 0, got ${got}: a limit of 0 would .+; remove the key for (the default|no limit)`),
+      );
       expect(result.error[0]?.line).toBeDefined();
     });
 
@@ -95,7 +102,7 @@ describe('durations', () => {
     );
   });
 
-  it('lets loop.rate_limit_backoff be 0 (a wait, not a limit) while the loop\'s limits may not', async () => {
+  it("lets loop.rate_limit_backoff be 0 (a wait, not a limit) while the loop's limits may not", async () => {
     for (const zero of ['0', '"0s"']) {
       const { specPath } = writeSpec(`[prompt]\ntext = "x"\n[loop]\nrate_limit_backoff = ${zero}\n`);
       const result = await loadSpec(specPath);
@@ -138,7 +145,9 @@ describe('durations', () => {
     it.each([1, 0.5, '1ms', '0.5s', '0h30m', '1h0m', '10', '90s'])('accept a limit of %j, and a wait of 0', (limit) => {
       expect(validateJsonSchema(spec, withTimeout(limit))).toEqual([]);
       expect(validateJsonSchema(spec, { prompt: { text: 'x' }, loop: { rate_limit_backoff: 0, duration: limit } })).toEqual([]);
-      expect(validateJsonSchema(spec, { prompt: { text: 'x' }, loop: { rate_limit_backoff: '0s', duration: '0s' } })).toEqual(['$.loop.duration: matches none of the allowed forms']);
+      expect(validateJsonSchema(spec, { prompt: { text: 'x' }, loop: { rate_limit_backoff: '0s', duration: '0s' } })).toEqual([
+        '$.loop.duration: matches none of the allowed forms',
+      ]);
     });
 
     it('match what the loader reads', async () => {

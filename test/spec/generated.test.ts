@@ -7,7 +7,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { JSON_SCHEMA_PATH, referenceRegionOf, SPEC_REFERENCE_PATH, specJsonSchema, specJsonSchemaText, specReferenceMarkdown } from '../../src/spec/reference.js';
+import {
+  JSON_SCHEMA_PATH,
+  referenceRegionOf,
+  SPEC_REFERENCE_PATH,
+  specJsonSchema,
+  specJsonSchemaText,
+  specReferenceMarkdown,
+} from '../../src/spec/reference.js';
 import { listSpecKeys } from '../../src/spec/schema-walk.js';
 import { starterSpec } from '../../src/spec/starter.js';
 import { PROJECT_ROOT } from '../helpers/cli.js';
@@ -87,14 +94,18 @@ describe(`${JSON_SCHEMA_PATH}`, () => {
     expect(validateJsonSchema(schema, { prompt: { text: 'x' }, git: { max_file_size: size } })).toEqual([]);
   });
 
-  it("accepts the starter spec of `bestof init`", () => {
+  it('accepts the starter spec of `bestof init`', () => {
     expect(validateJsonSchema(schema, parse(starterSpec({ name: 'x' })))).toEqual([]);
   });
 
   it.each([
     ['a top-level typo', { nmae: 'x', prompt: { text: 'x' } }, '$.nmae: unknown key'],
     ['a typo in a table', { prompt: { text: 'x' }, loop: { max_iteration: 2 } }, '$.loop.max_iteration: unknown key'],
-    ['a typo in a list entry', { prompt: { text: 'x' }, checks: { items: [{ name: 'a', command: 'b', tmieout: '5m' }] } }, '$.checks.items[0].tmieout: unknown key'],
+    [
+      'a typo in a list entry',
+      { prompt: { text: 'x' }, checks: { items: [{ name: 'a', command: 'b', tmieout: '5m' }] } },
+      '$.checks.items[0].tmieout: unknown key',
+    ],
     ['an unknown provider kind table', { prompt: { text: 'x' }, providers: { cluade: {} } }, '$.providers.cluade: unknown key'],
     ['a bad duration', { prompt: { text: 'x' }, provider: { timeout: '10 minutes' } }, '$.provider.timeout: matches none of the allowed forms'],
     ['a bad size', { prompt: { text: 'x' }, git: { max_file_size: '10 megs' } }, '$.git.max_file_size: matches none of the allowed forms'],

@@ -6,7 +6,23 @@
 type Schema = Record<string, unknown>;
 
 const ANNOTATIONS = new Set(['$schema', 'title', 'description', 'default']);
-const CHECKED = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'enum', 'anyOf', 'pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'maximum', 'minItems']);
+const CHECKED = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'propertyNames',
+  'items',
+  'enum',
+  'anyOf',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'minItems',
+]);
 
 /** Every place `value` breaks `schema`, as `path: what`; empty when it fits. */
 export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): string[] {
@@ -17,7 +33,8 @@ export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): 
     const fits = (schema.anyOf as Schema[]).some((option) => validateJsonSchema(option, value, path).length === 0);
     if (!fits) return [`${path}: matches none of the allowed forms`];
   }
-  if (schema.enum !== undefined && !(schema.enum as unknown[]).includes(value)) return [`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (schema.enum !== undefined && !(schema.enum as unknown[]).includes(value))
+    return [`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
     if (!types.some((type) => hasType(value, type))) return [`${path}: expected ${types.join(' or ')}, got ${JSON.stringify(value)}`];
@@ -33,7 +50,8 @@ export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): 
     if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) problems.push(`${path}: not above ${schema.exclusiveMinimum}`);
     if (typeof schema.maximum === 'number' && value > schema.maximum) problems.push(`${path}: above ${schema.maximum}`);
   }
-  if (Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems) problems.push(`${path}: fewer than ${schema.minItems} items`);
+  if (Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems)
+    problems.push(`${path}: fewer than ${schema.minItems} items`);
   if (Array.isArray(value) && schema.items !== undefined) {
     value.forEach((item, index) => problems.push(...validateJsonSchema(schema.items as Schema, item, `${path}[${index}]`)));
   }

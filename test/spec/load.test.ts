@@ -36,8 +36,24 @@ describe('loadSpec', () => {
     expect(spec.prompts).toEqual([]);
     expect(spec.checks).toEqual({ frozen: [], protected: [], items: [], editable: [] });
     expect(spec.review).toBeUndefined();
-    expect(spec.vote).toEqual({ enabled: false, cross_review: true, method: 'borda', weight: 0.5, voters: [], material: 'diff', show_reviews: false, timeout: 600000, max_material: 204800 });
-    expect(spec.select).toEqual({ min_score: 0, tie_break: ['score', 'cost', 'diff_size', 'duration'], merge: 'merge', allow_tampered: false, allow_autorun: true });
+    expect(spec.vote).toEqual({
+      enabled: false,
+      cross_review: true,
+      method: 'borda',
+      weight: 0.5,
+      voters: [],
+      material: 'diff',
+      show_reviews: false,
+      timeout: 600000,
+      max_material: 204800,
+    });
+    expect(spec.select).toEqual({
+      min_score: 0,
+      tie_break: ['score', 'cost', 'diff_size', 'duration'],
+      merge: 'merge',
+      allow_tampered: false,
+      allow_autorun: true,
+    });
     expect(spec.sandbox).toEqual({ mode: 'auto', checks: true, check_network: 'own' });
     expect(spec.setup).toEqual({ commands: [], copy: [], link: [], base_port: 4100, timeout: 10 * 60_000 });
     expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false, worktrees: 'plain', max_file_size: 10 * 1024 * 1024 });
@@ -45,9 +61,7 @@ describe('loadSpec', () => {
   });
 
   it('fills the defaults of check items and candidates', async () => {
-    const { spec } = await loadOk(
-      '[prompt]\ntext = "x"\n[[checks.items]]\nname = "test"\ncommand = "npm test"\n[[parallel.providers]]\nkind = "codex"\n',
-    );
+    const { spec } = await loadOk('[prompt]\ntext = "x"\n[[checks.items]]\nname = "test"\ncommand = "npm test"\n[[parallel.providers]]\nkind = "codex"\n');
     expect(spec.checks.items).toEqual([{ name: 'test', command: 'npm test', score: 1, timeout: 10 * 60_000, from_iteration: 1, kind: 'score' }]);
     expect(spec.parallel.providers).toEqual([{ kind: 'codex' }]);
   });
@@ -94,7 +108,8 @@ timeout = "1.5m"
   });
 
   it('refuses only the paths and globs that leave the repo', async () => {
-    const inside = 'output_file = "notes/./output.md"\n[checks]\nfrozen = ["/test/**", "./scripts/check.sh", ":(exclude)docs/**", "lib/../test/x.js"]\neditable = ["src/**"]\n';
+    const inside =
+      'output_file = "notes/./output.md"\n[checks]\nfrozen = ["/test/**", "./scripts/check.sh", ":(exclude)docs/**", "lib/../test/x.js"]\neditable = ["src/**"]\n';
     const { spec } = await loadOk(`[prompt]\ntext = "x"\n${inside}`);
     expect(spec.prompt.output_file).toBe('notes/./output.md');
     expect(spec.checks.frozen).toEqual(['/test/**', './scripts/check.sh', ':(exclude)docs/**', 'lib/../test/x.js']);
@@ -150,10 +165,7 @@ output = "cheap"
 [loop]
 score_threshold.value = 3
 `);
-    expect(problems.map((p) => `${p.line}:${p.column} ${p.key}`)).toEqual([
-      '5:10 providers.codex.prices."gpt-4.1".output',
-      '7:1 loop.score_threshold',
-    ]);
+    expect(problems.map((p) => `${p.line}:${p.column} ${p.key}`)).toEqual(['5:10 providers.codex.prices."gpt-4.1".output', '7:1 loop.score_threshold']);
   });
 
   it('skips strings, arrays and comments that look like keys', async () => {
@@ -210,9 +222,7 @@ command = "npm run lint"
   });
 
   it('prints problems without a position on one line', () => {
-    expect(formatSpecProblems([{ file: 'spec.toml', key: 'prompt', message: 'the task is required' }])).toBe(
-      'spec.toml: prompt: the task is required',
-    );
+    expect(formatSpecProblems([{ file: 'spec.toml', key: 'prompt', message: 'the task is required' }])).toBe('spec.toml: prompt: the task is required');
     expect(formatSpecProblems([{ file: 'a.toml', message: 'file not found' }])).toBe('a.toml: file not found');
   });
 

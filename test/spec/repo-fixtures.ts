@@ -7,9 +7,14 @@ export type FixtureKind = 'node' | 'python' | 'rust' | 'go' | 'make' | 'bare';
 
 export const REPO_FIXTURES: Record<FixtureKind, Record<string, string>> = {
   node: {
-    'package.json': JSON.stringify({ name: 'fixture', version: '1.0.0', scripts: { test: 'node --test test/*.test.js', lint: 'node --check src/add.js' } }, null, 2),
+    'package.json': JSON.stringify(
+      { name: 'fixture', version: '1.0.0', scripts: { test: 'node --test test/*.test.js', lint: 'node --check src/add.js' } },
+      null,
+      2,
+    ),
     'src/add.js': 'exports.add = (a, b) => a + b;\n',
-    'test/add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.equal(add(1, 2), 3));\n",
+    'test/add.test.js':
+      "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.equal(add(1, 2), 3));\n",
     '.gitignore': 'node_modules\n',
   },
   python: {

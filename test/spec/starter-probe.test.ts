@@ -34,15 +34,77 @@ async function loadStarter(dir: string, toml: string) {
 }
 
 describe('probeRepo and the starter it writes', () => {
-  const PYTEST_FILES = ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pytest.toml', '**/.pytest.toml', '**/pyproject.toml', '**/tox.ini', '**/setup.cfg', '**/pytest.py', '**/pytest/__init__.py', '**/*.dist-info/**', '**/*.egg-info/**', '**/pyvenv.cfg', '**/conda-meta/history', '**/bin/activate*', '**/bin/Activate*', '**/Scripts/activate*', '**/Scripts/Activate*', '**/.tool-versions'];
+  const PYTEST_FILES = [
+    '**/conftest.py',
+    '**/pytest.ini',
+    '**/.pytest.ini',
+    '**/pytest.toml',
+    '**/.pytest.toml',
+    '**/pyproject.toml',
+    '**/tox.ini',
+    '**/setup.cfg',
+    '**/pytest.py',
+    '**/pytest/__init__.py',
+    '**/*.dist-info/**',
+    '**/*.egg-info/**',
+    '**/pyvenv.cfg',
+    '**/conda-meta/history',
+    '**/bin/activate*',
+    '**/bin/Activate*',
+    '**/Scripts/activate*',
+    '**/Scripts/Activate*',
+    '**/.tool-versions',
+  ];
   it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
-    ['node', { checks: [['test', 'npm test'], ['lint', 'npm run lint']], frozen: ['test/**', 'package.json'], protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'], link: ['node_modules'], editable: ['src/**'] }],
+    [
+      'node',
+      {
+        checks: [
+          ['test', 'npm test'],
+          ['lint', 'npm run lint'],
+        ],
+        frozen: ['test/**', 'package.json'],
+        protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'],
+        link: ['node_modules'],
+        editable: ['src/**'],
+      },
+    ],
     // `**/*_test.py` matches no file here: protected, so that a test module added under that name (which pytest imports with the others) cannot replace the code under test.
-    ['python', { checks: [['test', 'python3 -m pytest -q']], frozen: ['tests/**', '**/test_*.py'], protected: ['**/*_test.py', ...PYTEST_FILES], editable: ['fixture/**'] }],
-    ['rust', { checks: [['test', 'cargo test']], frozen: ['tests/**', '**/Cargo.toml'], editable: ['src/**'], protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'] }],
+    [
+      'python',
+      {
+        checks: [['test', 'python3 -m pytest -q']],
+        frozen: ['tests/**', '**/test_*.py'],
+        protected: ['**/*_test.py', ...PYTEST_FILES],
+        editable: ['fixture/**'],
+      },
+    ],
+    [
+      'rust',
+      {
+        checks: [['test', 'cargo test']],
+        frozen: ['tests/**', '**/Cargo.toml'],
+        editable: ['src/**'],
+        protected: ['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions'],
+      },
+    ],
     // The module's code is its .go files at the root.
-    ['go', { checks: [['test', 'go test ./...'], ['vet', 'go vet ./...']], frozen: ['**/*_test.go', 'go.mod'], protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions'], editable: ['*.go'] }],
-    ['make', { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'test'] }],
+    [
+      'go',
+      {
+        checks: [
+          ['test', 'go test ./...'],
+          ['vet', 'go vet ./...'],
+        ],
+        frozen: ['**/*_test.go', 'go.mod'],
+        protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions'],
+        editable: ['*.go'],
+      },
+    ],
+    [
+      'make',
+      { checks: [['test', 'make test']], frozen: ['tests/**'], protected: ['**/GNUmakefile', '**/makefile', '**/Makefile', '**/.tool-versions', 'test'] },
+    ],
   ])('a %s repo: its own checks, frozen and protected paths, and the starter loads as written', async (kind, expected) => {
     // A Node repo with its dependencies installed gets them linked.
     const { r, probe } = await probed(kind, (dir) => kind === 'node' && mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true }));
@@ -64,7 +126,11 @@ describe('probeRepo and the starter it writes', () => {
   });
 
   it.each([
-    ['jest --ci', ['**/jest.config.js', '**/jest.config.ts', '**/jest.config.json', '**/babel.config.js', '**/.babelrc', '**/.babelrc.json', '**/__mocks__/**'], ['vitest.', 'vite.', '.mocharc.']],
+    [
+      'jest --ci',
+      ['**/jest.config.js', '**/jest.config.ts', '**/jest.config.json', '**/babel.config.js', '**/.babelrc', '**/.babelrc.json', '**/__mocks__/**'],
+      ['vitest.', 'vite.', '.mocharc.'],
+    ],
     ['vitest run', ['**/vitest.config.ts', '**/vitest.workspace.json', '**/vite.config.mjs'], ['jest.', '.mocharc.', 'babel.', '.babelrc', '__mocks__']],
     ['mocha test/', ['**/.mocharc.yml', '**/.mocharc.json'], ['jest.', 'vitest.', 'vite.', 'babel.', '.babelrc', '__mocks__']],
   ])("a Node repo whose tests run `%s` freezes that runner's configuration files by name, though it has none", async (script, some, notOthers) => {
@@ -98,7 +164,8 @@ describe('probeRepo and the starter it writes', () => {
 
   it('every name offered anywhere covers every folder, and the starter writes them under protected, none under frozen', async () => {
     const { r, probe } = await probed('python');
-    const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } })))).probe;
+    const node = (await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'jest && vitest run && mocha' } }))))
+      .probe;
     const others = await Promise.all((['rust', 'go', 'make'] as const).map(async (kind) => (await probed(kind)).probe.protected));
     // But for make's own names, which make reads at the root, where it runs: its includes, and the
     // file named as the check's target (`test`).
@@ -109,7 +176,7 @@ describe('probeRepo and the starter it writes', () => {
     expect(spec.checks.protected).toEqual(probe.protected);
   });
 
-  it("a repo whose make file is a lowercase makefile gets it protected (and the GNUmakefile make would read first)", async () => {
+  it('a repo whose make file is a lowercase makefile gets it protected (and the GNUmakefile make would read first)', async () => {
     const { r, probe } = await probed('bare', (dir, made) => {
       writeFileSync(join(dir, 'makefile'), 'test:\n\ttrue\n');
       made.commitAll('a makefile');
@@ -124,7 +191,10 @@ describe('probeRepo and the starter it writes', () => {
     const { r, probe } = await probed('bare', (dir, made) => {
       writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n');
       mkdirSync(join(dir, 'src'));
-      writeFileSync(join(dir, 'src', 'lib.rs'), 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn t() { assert_eq!(super::add(1, 2), 3); } }\n');
+      writeFileSync(
+        join(dir, 'src', 'lib.rs'),
+        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn t() { assert_eq!(super::add(1, 2), 3); } }\n',
+      );
       made.commitAll('a crate');
     });
     expect(probe.frozen).toEqual(['**/Cargo.toml']);
@@ -134,12 +204,22 @@ describe('probeRepo and the starter it writes', () => {
     expect(toml).not.toContain('no candidate can edit its way to a pass');
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.frozen).toEqual(['**/Cargo.toml']);
-    expect(spec.checks.protected).toEqual(['**/.cargo/config.toml', '**/.cargo/config', '**/build.rs', '**/rust-toolchain.toml', '**/rust-toolchain', '**/.tool-versions']);
+    expect(spec.checks.protected).toEqual([
+      '**/.cargo/config.toml',
+      '**/.cargo/config',
+      '**/build.rs',
+      '**/rust-toolchain.toml',
+      '**/rust-toolchain',
+      '**/.tool-versions',
+    ]);
   });
 
   it("a make repo's included files are protected by the names its make file gives them, committed or not", async () => {
     const { r, probe } = await probed('make', (dir, made) => {
-      writeFileSync(join(dir, 'Makefile'), 'TESTCMD = sh tests/run.sh\ninclude common.mk\ntest:\n\t$(TESTCMD)\n\n-include local.mk ./other.mk # a comment\nsinclude $(HOME)/x.mk\n-include ../outside.mk\n');
+      writeFileSync(
+        join(dir, 'Makefile'),
+        'TESTCMD = sh tests/run.sh\ninclude common.mk\ntest:\n\t$(TESTCMD)\n\n-include local.mk ./other.mk # a comment\nsinclude $(HOME)/x.mk\n-include ../outside.mk\n',
+      );
       writeFileSync(join(dir, 'common.mk'), '# shared\n');
       made.commitAll('includes');
     });
@@ -148,9 +228,12 @@ describe('probeRepo and the starter it writes', () => {
     expect((await loadStarter(r.dir, starterSpec({ name: 'make', probe }))).checks.protected).toContain('local.mk');
   });
 
-  it("the names of the targets `test` depends on (a file of such a name leaves make nothing to do there) are protected, as `test` is", async () => {
+  it('the names of the targets `test` depends on (a file of such a name leaves make nothing to do there) are protected, as `test` is', async () => {
     const { probe } = await probed('make', (dir, made) => {
-      writeFileSync(join(dir, 'Makefile'), '.PHONY: lint\ntest: test-unit | test-lint\n\ntest-unit: build $(OBJ) lib/%.o\n\tsh tests/run.sh\ntest-lint:\n\ttrue\nbuild::\n\ttrue\nunrelated: test-unit\n\ttrue\nX := 1\n');
+      writeFileSync(
+        join(dir, 'Makefile'),
+        '.PHONY: lint\ntest: test-unit | test-lint\n\ntest-unit: build $(OBJ) lib/%.o\n\tsh tests/run.sh\ntest-lint:\n\ttrue\nbuild::\n\ttrue\nunrelated: test-unit\n\ttrue\nX := 1\n',
+      );
       made.commitAll('targets');
     });
     expect(probe.protected.slice(probe.protected.indexOf('**/.tool-versions') + 1)).toEqual(['test', 'test-unit', 'test-lint', 'build']);
@@ -183,7 +266,10 @@ describe('probeRepo and the starter it writes', () => {
 
   it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {
     const { probe } = await probed('make', (dir, made) => {
-      writeFileSync(join(dir, 'Makefile'), 'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\nbuild:\n\tsh build.sh\n');
+      writeFileSync(
+        join(dir, 'Makefile'),
+        'lint:\n\tsh lint.sh\n\ntest: build\n\t@sh run-tests.sh\n\t-./scripts/check.sh --fast tests/run.sh\n\t$(MAKE) lint && node tools/*.js\n\tsh not-committed.sh\n\nother:\n\tsh other.sh\nbuild:\n\tsh build.sh\n',
+      );
       for (const file of ['run-tests.sh', 'lint.sh', 'other.sh', 'build.sh', 'tools/a.js']) {
         mkdirSync(join(dir, file, '..'), { recursive: true });
         writeFileSync(join(dir, file), 'true\n');
@@ -199,7 +285,13 @@ describe('probeRepo and the starter it writes', () => {
 
   it("the files package.json's pretest, test and posttest scripts (and the lint script) name are frozen; a make recipe's are not where `npm test` is the check", async () => {
     const { probe } = await probed('node', (dir, made) => {
-      const scripts = { pretest: 'node scripts/prepare.js', test: 'node ./scripts/run-tests.mjs "test/one.test.js" && node --test test/', posttest: 'sh scripts/after.sh', lint: 'node scripts/lint.js', build: 'node scripts/build.js' };
+      const scripts = {
+        pretest: 'node scripts/prepare.js',
+        test: 'node ./scripts/run-tests.mjs "test/one.test.js" && node --test test/',
+        posttest: 'sh scripts/after.sh',
+        lint: 'node scripts/lint.js',
+        build: 'node scripts/build.js',
+      };
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', scripts }));
       mkdirSync(join(dir, 'scripts'));
       for (const file of ['prepare.js', 'run-tests.mjs', 'after.sh', 'lint.js', 'build.js', 'make-test.sh']) writeFileSync(join(dir, 'scripts', file), '\n');
@@ -221,7 +313,10 @@ describe('probeRepo and the starter it writes', () => {
 
   it("npm's placeholder test script, a tsconfig and a Node repo without node_modules", async () => {
     const { probe } = await probed('node', (dir) => {
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { typescript: '5' } }));
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { typescript: '5' } }),
+      );
       writeFileSync(join(dir, 'tsconfig.json'), '{}');
     });
     expect(probe.checks.map((c) => c.command)).toEqual(['npx tsc --noEmit']);
@@ -267,7 +362,9 @@ describe('probeRepo and the starter it writes', () => {
     });
     expect(flat.probe.kinds).toEqual(['python']);
     expect(flat.probe.editable).toEqual([]);
-    expect(starterSpec({ name: 'flat', probe: flat.probe })).toContain('# editable = ["app.py", "lib/**"]  # recommended, naming your code: `python3 -m pytest` imports a module added at the root');
+    expect(starterSpec({ name: 'flat', probe: flat.probe })).toContain(
+      '# editable = ["app.py", "lib/**"]  # recommended, naming your code: `python3 -m pytest` imports a module added at the root',
+    );
     // A Node repo without src/ (its code in index.js): nothing.
     const node = await probed('node', (dir, made) => {
       made.git('mv', 'src', 'lib');
@@ -288,11 +385,14 @@ describe('probeRepo and the starter it writes', () => {
     expect((await probed('rust')).probe.editable).toEqual(['src/**']);
   });
 
-  it('editable: what the repo declares as its code (package.json main, exports, files, bin; pyproject packages; a Go module\'s folders), where it is committed', async () => {
+  it("editable: what the repo declares as its code (package.json main, exports, files, bin; pyproject packages; a Go module's folders), where it is committed", async () => {
     // qs's layout: the code in lib/, named by "main"; "files" names dist/, which is not committed.
     const qs = await probed('node', (dir, made) => {
       made.git('mv', 'src', 'lib');
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'qs', main: 'lib/index.js', files: ['dist/', 'lib'], scripts: { test: 'nyc tape test/*.js' } }));
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: 'qs', main: 'lib/index.js', files: ['dist/', 'lib'], scripts: { test: 'nyc tape test/*.js' } }),
+      );
       made.commitAll('qs layout');
     });
     expect(qs.probe.editable).toEqual(['lib/**']);
@@ -304,7 +404,16 @@ describe('probeRepo and the starter it writes', () => {
       mkdirSync(join(dir, 'bin'));
       writeFileSync(join(dir, 'bin', 'cli.js'), '');
       writeFileSync(join(dir, 'index.mjs'), '');
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', exports: { '.': { import: './index.mjs', require: './src/add.js' } }, bin: { x: './bin/cli.js' }, files: ['test'], scripts: { test: 'node --test' } }));
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'x',
+          exports: { '.': { import: './index.mjs', require: './src/add.js' } },
+          bin: { x: './bin/cli.js' },
+          files: ['test'],
+          scripts: { test: 'node --test' },
+        }),
+      );
       made.commitAll('exports');
     });
     expect(exported.probe.editable).toEqual(['src/**', 'bin/**', 'index.mjs']);

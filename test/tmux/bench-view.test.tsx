@@ -93,7 +93,12 @@ describe.skipIf(!tmuxAvailable())('`bestof bench` on a real terminal', () => {
     // The last frame stays above the lines that follow it (this one wraps at 80: the temp path is long).
     expect(screen.replace(/\n/g, '')).toMatch(/written: .*bench\.json, bench\.md, junit\.xml/);
     const file = JSON.parse(readFileSync(join(dir, '.bestof', 'bench', 'tui', 'bench.json'), 'utf8')) as { records: TrialRecord[] };
-    expect(file.records.map((r) => `${r.agent}#${r.trial} ${r.outcome.status}`)).toEqual(['quick#1 winner', 'quick#2 winner', 'slow#1 cancelled', 'slow#2 cancelled']);
+    expect(file.records.map((r) => `${r.agent}#${r.trial} ${r.outcome.status}`)).toEqual([
+      'quick#1 winner',
+      'quick#2 winner',
+      'slow#1 cancelled',
+      'slow#2 cancelled',
+    ]);
   }, 120_000);
 
   it('stays plain with --no-tui on the same terminal', async () => {

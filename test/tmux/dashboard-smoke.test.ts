@@ -85,7 +85,7 @@ content = "42\\n"
 `;
 
 describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
-  it('shows the live run, opens a candidate\'s details, comes back, and q + y cancels', async () => {
+  it("shows the live run, opens a candidate's details, comes back, and q + y cancels", async () => {
     repo = makeTempRepo({ 'README.md': '# live\n', 'live.toml': LIVE_SPEC, 'slow.toml': SLOW_SCRIPT, 'quick.toml': QUICK_SCRIPT });
     tmux = bestof(['run', 'live.toml'], repo.dir);
 
@@ -115,14 +115,18 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
     expect(repo.git('for-each-ref', '--format=%(refname)', 'refs/bestof/')).toMatch(/refs\/bestof\/.*\/c1/);
   }, 120_000);
 
-  it('ends the demo in the compare view; q quits with the run\'s exit code, and `bestof show` opens it again', async () => {
+  it("ends the demo in the compare view; q quits with the run's exit code, and `bestof show` opens it again", async () => {
     repo = makeTempRepo();
     cpSync(join(PROJECT_ROOT, 'configs'), join(repo.dir, 'configs'), { recursive: true });
     repo.commitAll('add the demo');
     tmux = bestof(['run', 'configs/demo.toml'], repo.dir);
 
     // The demo's whole run: on a loaded machine it takes more than a minute.
-    let screen = await tmux.waitFor((s) => s.includes('winner c1 thorough') && s.includes("+    .normalize('NFKD')"), 'the compare view with the winner\'s diff', DEMO_RUN_LIMIT_MS);
+    let screen = await tmux.waitFor(
+      (s) => s.includes('winner c1 thorough') && s.includes("+    .normalize('NFKD')"),
+      "the compare view with the winner's diff",
+      DEMO_RUN_LIMIT_MS,
+    );
     expect(screen).toMatch(/› 1\.\s+c1 thorough\s+100\/100 .*✓\s+✓\s+✓\s+winner/);
     expect(screen).toMatch(/3\.\s+c3 gamer\s+0\/100 .*TAMPERED/);
     expect(screen).toContain('Diff of c1 thorough against base');
@@ -144,30 +148,40 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
     expect(screen).toContain('EXIT=0');
   }, 300_000);
 
-  it.each([60, 80])('on a %i-column terminal: the footer keeps `q quit` and `? keys`, and the merge command is whole on screen and after the exit', async (columns) => {
-    repo = makeTempRepo();
-    cpSync(join(PROJECT_ROOT, 'configs'), join(repo.dir, 'configs'), { recursive: true });
-    repo.commitAll('add the demo');
-    tmux = bestof(['run', 'configs/demo.toml'], repo.dir, { columns, rows: 24 });
+  it.each([60, 80])(
+    'on a %i-column terminal: the footer keeps `q quit` and `? keys`, and the merge command is whole on screen and after the exit',
+    async (columns) => {
+      repo = makeTempRepo();
+      cpSync(join(PROJECT_ROOT, 'configs'), join(repo.dir, 'configs'), { recursive: true });
+      repo.commitAll('add the demo');
+      tmux = bestof(['run', 'configs/demo.toml'], repo.dir, { columns, rows: 24 });
 
-    // The demo keeps the winner's work on a branch (merge = "branch"): the command names it.
-    const command = /`git merge bestof\/[\w-]+\/c1`/;
-    let screen = await tmux.waitFor((s) => s.includes('winner c1 thorough') && s.includes('Diff of c1 thorough'), 'the compare view', DEMO_RUN_LIMIT_MS);
-    const lines = screen.split('\n').map((line) => line.trimEnd());
-    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
-    expect(lines.filter((line) => line !== '').at(-1)).toMatch(/q quit {2}\? keys$/);
-    expect(lines.some((line) => command.test(line))).toBe(true);
+      // The demo keeps the winner's work on a branch (merge = "branch"): the command names it.
+      const command = /`git merge bestof\/[\w-]+\/c1`/;
+      let screen = await tmux.waitFor((s) => s.includes('winner c1 thorough') && s.includes('Diff of c1 thorough'), 'the compare view', DEMO_RUN_LIMIT_MS);
+      const lines = screen.split('\n').map((line) => line.trimEnd());
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+      expect(lines.filter((line) => line !== '').at(-1)).toMatch(/q quit {2}\? keys$/);
+      expect(lines.some((line) => command.test(line))).toBe(true);
 
-    tmux.press('q');
-    screen = await tmux.waitFor((s) => s.includes('EXIT='), 'bestof to exit');
-    expect(screen).toContain('EXIT=0');
-    // The closing lines, after the UI: wrapped between words, the command on one line.
-    // (The terminal's own wrapping would split a word at the last column: joined with spaces, the
-    // lines would read "merge it w ith".)
-    const closing = screen.slice(screen.lastIndexOf('run winner in'), screen.indexOf('EXIT=')).trimEnd().split('\n').map((line) => line.trimEnd());
-    expect(closing.join(' ')).toMatch(/^run winner in \S+ \(exit 0\): c1 \(thorough\) won; the winner's work is on branch bestof\/[\w-]+\/c1 \(merge it with `git merge bestof\/[\w-]+\/c1`\)$/);
-    expect(closing.some((line) => command.test(line))).toBe(true);
-  }, 240_000);
+      tmux.press('q');
+      screen = await tmux.waitFor((s) => s.includes('EXIT='), 'bestof to exit');
+      expect(screen).toContain('EXIT=0');
+      // The closing lines, after the UI: wrapped between words, the command on one line.
+      // (The terminal's own wrapping would split a word at the last column: joined with spaces, the
+      // lines would read "merge it w ith".)
+      const closing = screen
+        .slice(screen.lastIndexOf('run winner in'), screen.indexOf('EXIT='))
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.trimEnd());
+      expect(closing.join(' ')).toMatch(
+        /^run winner in \S+ \(exit 0\): c1 \(thorough\) won; the winner's work is on branch bestof\/[\w-]+\/c1 \(merge it with `git merge bestof\/[\w-]+\/c1`\)$/,
+      );
+      expect(closing.some((line) => command.test(line))).toBe(true);
+    },
+    240_000,
+  );
 
   it('stays plain with --no-tui on the same terminal', async () => {
     repo = makeTempRepo();

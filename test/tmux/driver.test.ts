@@ -130,11 +130,13 @@ describe('startSession', () => {
 
   it('starts the server with the run key and the process tag, and no secret', async () => {
     const socket = newSocket();
-    await started(options({
-      socket,
-      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-secret-value-0123456789', BESTOF_RUN_KEY: 'run-key-2', BESTOF_PROCESS_TAG: 'tag-2' },
-      args: [program(ENV_DUMP), join(tempDir(), 'env.json')],
-    }));
+    await started(
+      options({
+        socket,
+        env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-secret-value-0123456789', BESTOF_RUN_KEY: 'run-key-2', BESTOF_PROCESS_TAG: 'tag-2' },
+        args: [program(ENV_DUMP), join(tempDir(), 'env.json')],
+      }),
+    );
     const serverPid = tmuxCli(socket, 'display-message', '-p', '#{pid}').trim();
     const environ = readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0').filter(Boolean);
     expect(environ.sort()).toEqual(['BESTOF_PROCESS_TAG=tag-2', 'BESTOF_RUN_KEY=run-key-2']);
@@ -153,11 +155,13 @@ describe('startSession', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    const session = await started(options({
-      socket,
-      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: secret },
-      args: [program(ENV_DUMP), join(tempDir(), 'env.json')],
-    }));
+    const session = await started(
+      options({
+        socket,
+        env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: secret },
+        args: [program(ENV_DUMP), join(tempDir(), 'env.json')],
+      }),
+    );
     await waitForScreen(session, untilScreenHas('READY'), { timeoutMs: 20_000 });
     scanning = false;
     await scanner;
@@ -199,13 +203,15 @@ describe('startSession', () => {
   it('runs the program in the given cwd, at the given size', async () => {
     const socket = newSocket();
     const cwd = tempDir();
-    const session = await started(options({
-      socket,
-      cwd,
-      width: 100,
-      height: 30,
-      args: [program("process.stdout.write(process.cwd() + ' ' + process.stdout.columns + 'x' + process.stdout.rows + '\\n'); setInterval(() => {}, 1000)")],
-    }));
+    const session = await started(
+      options({
+        socket,
+        cwd,
+        width: 100,
+        height: 30,
+        args: [program("process.stdout.write(process.cwd() + ' ' + process.stdout.columns + 'x' + process.stdout.rows + '\\n'); setInterval(() => {}, 1000)")],
+      }),
+    );
     const screen = await waitForScreen(session, untilScreenHas('x30'), { timeoutMs: 20_000 });
     expect(screen.ok && screen.value).toContain(`${cwd} 100x30`);
   });
@@ -214,13 +220,25 @@ describe('startSession', () => {
     const socket = newSocket();
     const args = [program('')];
     expect(await startSession(options({ socket, command: 'node', args }))).toEqual({ ok: false, error: expect.stringContaining('must be an absolute path') });
-    expect(await startSession(options({ socket, command: join(tempDir(), 'missing'), args }))).toEqual({ ok: false, error: expect.stringContaining('does not exist or is not executable') });
-    expect(await startSession(options({ socket, name: 'a:b', args }))).toEqual({ ok: false, error: expect.stringContaining('session name "a:b" is not allowed') });
-    expect(await startSession(options({ socket: `/tmp/${'x'.repeat(120)}/tmux.sock`, args }))).toEqual({ ok: false, error: expect.stringContaining('choose a shorter folder') });
+    expect(await startSession(options({ socket, command: join(tempDir(), 'missing'), args }))).toEqual({
+      ok: false,
+      error: expect.stringContaining('does not exist or is not executable'),
+    });
+    expect(await startSession(options({ socket, name: 'a:b', args }))).toEqual({
+      ok: false,
+      error: expect.stringContaining('session name "a:b" is not allowed'),
+    });
+    expect(await startSession(options({ socket: `/tmp/${'x'.repeat(120)}/tmux.sock`, args }))).toEqual({
+      ok: false,
+      error: expect.stringContaining('choose a shorter folder'),
+    });
     expect(await startSession(options({ socket, cwd: join(tempDir(), 'gone'), args }))).toEqual({ ok: false, error: expect.stringContaining('not found') });
     const aFile = join(tempDir(), 'a-file');
     writeFileSync(aFile, '');
-    expect(await startSession(options({ socket: join(aFile, 'tmux.sock'), args }))).toEqual({ ok: false, error: expect.stringContaining(`cannot prepare ${aFile}`) });
+    expect(await startSession(options({ socket: join(aFile, 'tmux.sock'), args }))).toEqual({
+      ok: false,
+      error: expect.stringContaining(`cannot prepare ${aFile}`),
+    });
   });
 
   it('refuses a second session of the same name on the server', async () => {
@@ -236,7 +254,14 @@ describe('startSession', () => {
     const args = [program("process.stdout.write('READY\\n'); setInterval(() => {}, 1000)")];
     await started(options({ socket, args }));
     process.kill(Number(tmuxCli(socket, 'display-message', '-p', '#{pid}').trim()), 'SIGKILL');
-    await waitUntil(() => { try { tmuxCli(socket, 'list-sessions'); return false; } catch { return true; } }, 'the server to be gone');
+    await waitUntil(() => {
+      try {
+        tmuxCli(socket, 'list-sessions');
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the server to be gone');
     expect(existsSync(socket)).toBe(true);
     const again = await started(options({ socket, args }));
     expect((await waitForScreen(again, untilScreenHas('READY'), { timeoutMs: 20_000 })).ok).toBe(true);
@@ -288,7 +313,9 @@ describe('the screen and the keys', () => {
 describe('waitForScreen', () => {
   it('times out with the text of the screen it is stuck on', async () => {
     const socket = newSocket();
-    const session = await started(options({ socket, args: [program("process.stdout.write('Do you trust the files in this folder?\\n'); setInterval(() => {}, 1000)")] }));
+    const session = await started(
+      options({ socket, args: [program("process.stdout.write('Do you trust the files in this folder?\\n'); setInterval(() => {}, 1000)")] }),
+    );
     await waitForScreen(session, untilScreenHas('trust'), { timeoutMs: 20_000 });
     const stuck = await waitForScreen(session, untilScreenHas('never shown'), { timeoutMs: 300, intervalMs: 50 });
     expect(stuck).toEqual({ ok: false, error: { reason: 'timeout', screen: 'Do you trust the files in this folder?' } });

@@ -77,7 +77,15 @@ interface Fake {
 
 const SESSION_ID = '3f0c2a4e-9b1d-4c7e-8a5f-0d6b2e1c9a7b';
 
-async function startFake(options: { env?: Record<string, string>; args?: string[]; inlineSettings?: boolean; hookTimeoutSeconds?: number; wrap?: (command: string, args: string[], paths: { cwd: string; configDir: string; hookDir: string }) => { command: string; args: string[] } } = {}): Promise<Fake> {
+async function startFake(
+  options: {
+    env?: Record<string, string>;
+    args?: string[];
+    inlineSettings?: boolean;
+    hookTimeoutSeconds?: number;
+    wrap?: (command: string, args: string[], paths: { cwd: string; configDir: string; hookDir: string }) => { command: string; args: string[] };
+  } = {},
+): Promise<Fake> {
   const cwd = realpathSync(repo().dir);
   const home = tempDir();
   const configDir = join(home, 'claude-config');
@@ -86,14 +94,24 @@ async function startFake(options: { env?: Record<string, string>; args?: string[
   sockets.push(socket);
   writeFileSync(join(hookDir, 'hook.sh'), HOOK_SCRIPT);
   chmodSync(join(hookDir, 'hook.sh'), 0o755);
-  const hooks = Object.fromEntries(HOOK_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: `"${hookDir}/hook.sh" ${event}`, timeout: options.hookTimeoutSeconds ?? 5 }] }]]));
+  const hooks = Object.fromEntries(
+    HOOK_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: `"${hookDir}/hook.sh" ${event}`, timeout: options.hookTimeoutSeconds ?? 5 }] }]]),
+  );
   const settings = JSON.stringify({ skipDangerousModePermissionPrompt: true, hooks });
   const settingsFile = join(hookDir, 'settings.json');
   writeFileSync(settingsFile, settings);
   const transcriptPath = join(configDir, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${SESSION_ID}.jsonl`);
   const logFile = join(hookDir, 'fake.log');
   const exitFile = join(hookDir, 'exit-status');
-  const args = options.args ?? ['--session-id', SESSION_ID, '--settings', options.inlineSettings ? settings : settingsFile, '--dangerously-skip-permissions', '--model', 'claude-test-1'];
+  const args = options.args ?? [
+    '--session-id',
+    SESSION_ID,
+    '--settings',
+    options.inlineSettings ? settings : settingsFile,
+    '--dangerously-skip-permissions',
+    '--model',
+    'claude-test-1',
+  ];
   const program = options.wrap?.(FAKE, args, { cwd, configDir, hookDir }) ?? { command: FAKE, args };
   const session = await startSession({
     socket,
@@ -115,7 +133,13 @@ async function startFake(options: { env?: Record<string, string>; args?: string[
     exitFile,
   });
   if (!session.ok) throw new Error(session.error);
-  const readLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []);
+  const readLines = (file: string) =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
   return {
     session: session.value,
     cwd,
@@ -153,7 +177,11 @@ async function submit(fake: Fake, prompt: string): Promise<void> {
 }
 
 const turnEnds = (fake: Fake, count = 1) => waitUntil(() => fake.events().filter((e) => e.event === 'turn-end').length >= count, `${count} turn(s) to end`);
-const transcript = (fake: Fake) => readFileSync(fake.transcriptPath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const transcript = (fake: Fake) =>
+  readFileSync(fake.transcriptPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 
 describe('the fake interactive Claude Code', () => {
   it('draws the ready prompt after SessionStart, with the payload of the real one (hooks from inline --settings JSON)', async () => {
@@ -161,7 +189,14 @@ describe('the fake interactive Claude Code', () => {
     const screen = await untilReady(fake);
     expect(screen).toContain('  ⏵⏵ bypass permissions on (shift+tab to cycle)');
     expect(fake.hookCalls()).toEqual([
-      { session_id: SESSION_ID, transcript_path: fake.transcriptPath, cwd: fake.cwd, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-test-1' },
+      {
+        session_id: SESSION_ID,
+        transcript_path: fake.transcriptPath,
+        cwd: fake.cwd,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+        model: 'claude-test-1',
+      },
     ]);
   });
 
@@ -177,18 +212,42 @@ describe('the fake interactive Claude Code', () => {
     expect(calls.map((c) => c.hook_event_name)).toEqual(['SessionStart', 'UserPromptSubmit', 'Stop']);
     const [, submitted, stop] = calls;
     expect(submitted).toEqual({
-      session_id: SESSION_ID, transcript_path: fake.transcriptPath, cwd: fake.cwd, prompt_id: expect.any(String),
-      permission_mode: 'bypassPermissions', hook_event_name: 'UserPromptSubmit', prompt,
+      session_id: SESSION_ID,
+      transcript_path: fake.transcriptPath,
+      cwd: fake.cwd,
+      prompt_id: expect.any(String),
+      permission_mode: 'bypassPermissions',
+      hook_event_name: 'UserPromptSubmit',
+      prompt,
     });
     expect(stop).toEqual({
-      session_id: SESSION_ID, transcript_path: fake.transcriptPath, cwd: fake.cwd, prompt_id: submitted!.prompt_id,
-      permission_mode: 'bypassPermissions', effort: { level: 'medium' }, hook_event_name: 'Stop', stop_hook_active: false,
-      last_assistant_message: 'all written', background_tasks: [], session_crons: [],
+      session_id: SESSION_ID,
+      transcript_path: fake.transcriptPath,
+      cwd: fake.cwd,
+      prompt_id: submitted!.prompt_id,
+      permission_mode: 'bypassPermissions',
+      effort: { level: 'medium' },
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: 'all written',
+      background_tasks: [],
+      session_crons: [],
     });
     // The transcript: the prompt, the Write call and its result, the answer, then the end of the turn.
     const lines = transcript(fake);
     const kinds = lines.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type));
-    expect(kinds).toEqual(['permission-mode', 'file-history-snapshot', 'user', 'assistant', 'user', 'assistant', 'system/stop_hook_summary', 'system/turn_duration', 'cost-state', 'last-prompt']);
+    expect(kinds).toEqual([
+      'permission-mode',
+      'file-history-snapshot',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'system/stop_hook_summary',
+      'system/turn_duration',
+      'cost-state',
+      'last-prompt',
+    ]);
     expect(lines[2].message.content).toBe(prompt);
     expect(lines[3].message.content[0]).toMatchObject({ type: 'tool_use', name: 'Write', input: { file_path: join(fake.cwd, 'src/answer.txt') } });
     expect(lines[5].message).toMatchObject({ content: [{ type: 'text', text: 'all written' }], usage: { input_tokens: 1000, output_tokens: 50 } });
@@ -205,7 +264,11 @@ describe('the fake interactive Claude Code', () => {
     await turnEnds(fake);
 
     const stops = fake.hookCalls().filter((c) => c.hook_event_name === 'Stop');
-    expect(stops.map((s) => [s.stop_hook_active, s.last_assistant_message])).toEqual([[false, 'first try'], [true, 'fixed it'], [true, 'after exit two']]);
+    expect(stops.map((s) => [s.stop_hook_active, s.last_assistant_message])).toEqual([
+      [false, 'first try'],
+      [true, 'fixed it'],
+      [true, 'after exit two'],
+    ]);
     expect(new Set(stops.map((s) => s.prompt_id)).size).toBe(1);
     expect(readFileSync(join(fake.cwd, 'fixed.txt'), 'utf8')).toBe('yes\n');
     const prompts = fake.events().filter((e) => e.event === 'prompt');
@@ -214,7 +277,12 @@ describe('the fake interactive Claude Code', () => {
       [2, 'block', 'The checks failed.\nWRITE fixed.txt yes\nSAY fixed it'],
       [3, 'block', 'SAY after exit two'],
     ]);
-    expect(fake.events().filter((e) => e.event === 'round').map((r) => r.usage)).toEqual([
+    expect(
+      fake
+        .events()
+        .filter((e) => e.event === 'round')
+        .map((r) => r.usage),
+    ).toEqual([
       { input_tokens: 700, output_tokens: 30 },
       { input_tokens: 2000, output_tokens: 100 },
       { input_tokens: 1000, output_tokens: 50 },
@@ -223,7 +291,9 @@ describe('the fake interactive Claude Code', () => {
     const lines = transcript(fake);
     expect(lines.filter((l) => l.subtype === 'turn_duration')).toHaveLength(1);
     expect(lines.filter((l) => l.type === 'cost-state')).toHaveLength(1);
-    expect(lines.find((l) => l.isMeta === true && l.type === 'user').message.content).toBe('Stop hook feedback:\nThe checks failed.\nWRITE fixed.txt yes\nSAY fixed it');
+    expect(lines.find((l) => l.isMeta === true && l.type === 'user').message.content).toBe(
+      'Stop hook feedback:\nThe checks failed.\nWRITE fixed.txt yes\nSAY fixed it',
+    );
   });
 
   it('ends the turn after 8 blocks in a row without telling the hook', async () => {
@@ -304,7 +374,14 @@ describe('the fake interactive Claude Code', () => {
     await waitUntil(() => existsSync(fake.exitFile), 'the exit status');
     expect(await readExitStatus(fake.exitFile)).toBe(0);
     const end = fake.hookCalls().at(-1);
-    expect(end).toEqual({ session_id: SESSION_ID, transcript_path: fake.transcriptPath, cwd: fake.cwd, prompt_id: expect.any(String), hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+    expect(end).toEqual({
+      session_id: SESSION_ID,
+      transcript_path: fake.transcriptPath,
+      cwd: fake.cwd,
+      prompt_id: expect.any(String),
+      hook_event_name: 'SessionEnd',
+      reason: 'prompt_input_exit',
+    });
     expect(fake.hookCalls().map((c) => c.hook_event_name)).not.toContain('UserPromptSubmit');
   });
 
@@ -325,8 +402,14 @@ describe('the fake interactive Claude Code', () => {
     await turnEnds(fake);
     const failure = fake.hookCalls().at(-1);
     expect(failure).toEqual({
-      session_id: SESSION_ID, transcript_path: fake.transcriptPath, cwd: fake.cwd, prompt_id: expect.any(String), effort: { level: 'medium' },
-      hook_event_name: 'StopFailure', error: 'rate_limit', last_assistant_message: 'API Error: Request rejected (429) · This request would exceed your rate limit.',
+      session_id: SESSION_ID,
+      transcript_path: fake.transcriptPath,
+      cwd: fake.cwd,
+      prompt_id: expect.any(String),
+      effort: { level: 'medium' },
+      hook_event_name: 'StopFailure',
+      error: 'rate_limit',
+      last_assistant_message: 'API Error: Request rejected (429) · This request would exceed your rate limit.',
     });
     expect(fake.hookCalls().map((c) => c.hook_event_name)).not.toContain('Stop');
     await untilReady(fake);
@@ -341,7 +424,12 @@ describe('the fake interactive Claude Code', () => {
     await untilReady(fake);
     await submit(fake, 'SAY two');
     await turnEnds(fake, 2);
-    expect(fake.events().filter((e) => e.event === 'turn-end').map((e) => e.reason)).toEqual(['hook-problem', 'hook-problem']);
+    expect(
+      fake
+        .events()
+        .filter((e) => e.event === 'turn-end')
+        .map((e) => e.reason),
+    ).toEqual(['hook-problem', 'hook-problem']);
     expect(fake.events().filter((e) => e.event === 'prompt')).toHaveLength(2);
     await untilReady(fake);
   });
@@ -376,7 +464,11 @@ describe('the fake interactive Claude Code', () => {
     await waitUntil(() => existsSync(fake.exitFile), 'the exit status');
     expect(await readExitStatus(fake.exitFile)).toBe(7);
     expect(readFileSync(join(fake.cwd, 'ran.txt'), 'utf8')).toBe('ran\n');
-    expect(transcript(fake).find((l) => l.type === 'assistant').message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash', input: { command: 'echo ran > ran.txt' } });
+    expect(transcript(fake).find((l) => l.type === 'assistant').message.content[0]).toMatchObject({
+      type: 'tool_use',
+      name: 'Bash',
+      input: { command: 'echo ran > ran.txt' },
+    });
     expect(fake.hookCalls().map((c) => c.hook_event_name)).toEqual(['SessionStart', 'UserPromptSubmit']);
   });
 
@@ -401,9 +493,36 @@ describe('the fake interactive Claude Code', () => {
         mkdirSync(configDir, { recursive: true });
         return {
           command: sandbox.bwrap,
-          args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-            '--bind', cwd, cwd, '--bind', configDir, configDir, '--bind', hookDir, hookDir, '--ro-bind', command, command,
-            '--unshare-pid', '--die-with-parent', '--chdir', cwd, '--', command, ...args],
+          args: [
+            '--ro-bind',
+            '/',
+            '/',
+            '--dev',
+            '/dev',
+            '--proc',
+            '/proc',
+            '--tmpfs',
+            '/tmp',
+            '--bind',
+            cwd,
+            cwd,
+            '--bind',
+            configDir,
+            configDir,
+            '--bind',
+            hookDir,
+            hookDir,
+            '--ro-bind',
+            command,
+            command,
+            '--unshare-pid',
+            '--die-with-parent',
+            '--chdir',
+            cwd,
+            '--',
+            command,
+            ...args,
+          ],
         };
       },
     });

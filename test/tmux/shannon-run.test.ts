@@ -134,7 +134,10 @@ describe('bestof run with a shannon candidate', () => {
 
   it('the same inside the sandbox ([sandbox] mode = "required")', async () => {
     await runAndExpectTwoIterationsInOneSession('required');
-    const invocation = JSON.parse(readFileSync(join(runsDir(), onlyRunId() as string, 'candidates/c1/iteration-1/invocation.json'), 'utf8')) as { argv: string[]; sandboxed: boolean };
+    const invocation = JSON.parse(readFileSync(join(runsDir(), onlyRunId() as string, 'candidates/c1/iteration-1/invocation.json'), 'utf8')) as {
+      argv: string[];
+      sandboxed: boolean;
+    };
     expect(invocation).toMatchObject({ sandboxed: true, argv: expect.arrayContaining(['--dangerously-skip-permissions']) });
   });
 
@@ -149,7 +152,12 @@ describe('bestof run with a shannon candidate', () => {
     // so that Claude Code keeps its transcripts) and hooks file (read-only) exist in there: no
     // events.jsonl, state.json, run-key or spec.toml, no other candidate's folder, none of the
     // candidate's own records (iterations, channel.jsonl, setup-paths.json).
-    expect(seen.trim().split('\n').map((line) => line.trim())).toEqual([`${report.runId}: candidates`, 'candidates: c1', 'c1: shannon-config shannon-settings.json']);
+    expect(
+      seen
+        .trim()
+        .split('\n')
+        .map((line) => line.trim()),
+    ).toEqual([`${report.runId}: candidates`, 'candidates: c1', 'c1: shannon-config shannon-settings.json']);
     expect(report.winner).toBe('c1');
   });
 
@@ -169,9 +177,29 @@ describe('bestof run with a shannon candidate', () => {
     // attach needs a terminal: it runs in a tmux session of the test's own.
     const watcher = join(project.outside, 'watch.sock');
     sockets.push(watcher);
-    const started = spawnSync('tmux', ['-f', '/dev/null', '-S', watcher, 'new-session', '-d', '-s', 'w', '-x', '120', '-y', '40', '-c', project.repo.dir, `${process.execPath} ${BESTOF_BIN} attach ${runId} c1; sleep 60`], {
-      env: { ...process.env, BESTOF_WORKTREES_DIR: project.worktreesDir },
-    });
+    const started = spawnSync(
+      'tmux',
+      [
+        '-f',
+        '/dev/null',
+        '-S',
+        watcher,
+        'new-session',
+        '-d',
+        '-s',
+        'w',
+        '-x',
+        '120',
+        '-y',
+        '40',
+        '-c',
+        project.repo.dir,
+        `${process.execPath} ${BESTOF_BIN} attach ${runId} c1; sleep 60`,
+      ],
+      {
+        env: { ...process.env, BESTOF_WORKTREES_DIR: project.worktreesDir },
+      },
+    );
     expect(started.status, started.stderr.toString()).toBe(0);
     const pane = { socket: watcher, name: 'w' };
     let screen = '';

@@ -22,7 +22,16 @@ export class TmuxSession {
   private lastScreen = '';
 
   /** Starts `argv` in a new detached session; after it ends, the pane shows EXIT=<code> and stays. */
-  constructor(argv: readonly string[], options: { readonly cwd: string; readonly env: Record<string, string>; readonly unset?: readonly string[]; readonly columns?: number; readonly rows?: number }) {
+  constructor(
+    argv: readonly string[],
+    options: {
+      readonly cwd: string;
+      readonly env: Record<string, string>;
+      readonly unset?: readonly string[];
+      readonly columns?: number;
+      readonly rows?: number;
+    },
+  ) {
     const env = [...(options.unset ?? []).flatMap((name) => ['-u', name]), ...Object.entries(options.env).map(([k, v]) => `${k}=${v}`)];
     const command = `env ${env.map(shellQuote).join(' ')} ${argv.map(shellQuote).join(' ')}; echo "EXIT=$?"; sleep 600`;
     this.tmux('new-session', '-d', '-s', 'main', '-x', String(options.columns ?? 120), '-y', String(options.rows ?? 40), '-c', options.cwd, command);

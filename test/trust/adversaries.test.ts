@@ -152,64 +152,323 @@ const CASES: readonly AdversaryCase[] = [
   { title: 'index bits: skip-worktree / assume-unchanged on frozen files, then edits them', script: 'index-bits', modes: ['auto', 'off'], flagged: 'always' },
   { title: 'git runs agent code: core.fsmonitor in .git/config', script: 'git-fsmonitor', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
   { title: 'git runs agent code: core.hooksPath in .git/config', script: 'git-hookspath', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
-  { title: 'git runs agent code: post-commit (and other) hooks in .git/hooks', script: 'git-post-commit', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
-  { title: 'git runs agent code: a smudge filter in .git/config + .git/info/attributes', script: 'git-smudge-filter', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off' },
-  { title: 'git runs agent code: `git replace` of base by a look-alike with a gutted test', script: 'git-replace', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'always' },
-  { title: 'git runs agent code: its diff tells a gullible reviewer to set core.fsmonitor in the user\'s .git/config', script: 'reviewer-injection', modes: ['auto', 'off'], sharedGitDir: true, flagged: 'off', spec: { extra: GULLIBLE_REVIEW } },
+  {
+    title: 'git runs agent code: post-commit (and other) hooks in .git/hooks',
+    script: 'git-post-commit',
+    modes: ['auto', 'off'],
+    sharedGitDir: true,
+    flagged: 'off',
+  },
+  {
+    title: 'git runs agent code: a smudge filter in .git/config + .git/info/attributes',
+    script: 'git-smudge-filter',
+    modes: ['auto', 'off'],
+    sharedGitDir: true,
+    flagged: 'off',
+  },
+  {
+    title: 'git runs agent code: `git replace` of base by a look-alike with a gutted test',
+    script: 'git-replace',
+    modes: ['auto', 'off'],
+    sharedGitDir: true,
+    flagged: 'always',
+  },
+  {
+    title: "git runs agent code: its diff tells a gullible reviewer to set core.fsmonitor in the user's .git/config",
+    script: 'reviewer-injection',
+    modes: ['auto', 'off'],
+    sharedGitDir: true,
+    flagged: 'off',
+    spec: { extra: GULLIBLE_REVIEW },
+  },
   { title: 'git runs agent code: core.hooksPath / core.fsmonitor in ~/.gitconfig', script: 'home-gitconfig', modes: ['auto'] },
   { title: 'background process: a setsid daemon rewrites the test between commit and check', script: 'setsid-daemon', modes: ['auto'], also: expectNoDaemon },
   { title: 'shims: node_modules/.bin/node in the worktree (ignored)', script: 'shim-worktree-node', modes: ['auto', 'off'] },
-  { title: 'shims: node_modules/.bin/node inside the node_modules/ that setup made (kept for the checks)', script: 'shim-setup-node', modes: ['auto', 'off'], spec: { extra: NODE_MODULES_SETUP }, also: expectSetupRebuilt },
+  {
+    title: 'shims: node_modules/.bin/node inside the node_modules/ that setup made (kept for the checks)',
+    script: 'shim-setup-node',
+    modes: ['auto', 'off'],
+    spec: { extra: NODE_MODULES_SETUP },
+    also: expectSetupRebuilt,
+  },
   { title: 'shims: node_modules/.bin/node in the parent folders of the worktree', script: 'shim-parent-node', modes: ['auto'] },
   { title: 'shims: ~/.npmrc node-options=--require evil.cjs', script: 'shim-npmrc', modes: ['auto'] },
   { title: 'shims: a fake node and npm in a folder on PATH inside HOME', script: 'shim-home-path', modes: ['auto'] },
-  { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed node_modules/.bin/node', script: 'shim-committed-node', modes: ['auto', 'off'], flagged: 'always', spec: INIT_NODE_PROTECTED },
-  { title: 'shims (allow-list): a committed project .npmrc with node-options', script: 'npmrc-project', modes: ['auto', 'off'], flagged: 'always', spec: EDITABLE_SRC },
-  { title: 'shims (allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
-  { title: "shims (allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS }, python: true },
-  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini", script: 'shim-pytest-conftest', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
-  { title: 'shims (protected by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd', script: 'shim-python-m', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, protected: [...PYTEST_RUNNER_FILES, '**/unittest.py'] }, python: true },
-  { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a pytest plugin named by a committed *.dist-info', script: 'shim-pytest-plugin', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST_PROTECTED, python: true },
-  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a test module pytest collects (a_test.py at the root) that replaces what the tests call", script: 'pytest-test-module', modes: ['auto', 'off'], flagged: 'always', spec: INIT_PYTEST, python: true },
-  { title: "shims (init's spec as written: names and the allow-list it found): a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc)", script: 'shim-pytest-import', modes: ['auto', 'off'], flagged: 'always', spec: { ...INIT_PYTEST_PROTECTED, ...EDITABLE_SRC }, python: true },
-  { title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto', 'off'], flagged: 'always', spec: { ...EDITABLE_SRC, checks: RUST_CHECKS }, rust: true },
-  { title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary', script: 'cargo-runner', modes: ['auto'], flagged: 'always', spec: INIT_RUST, rust: true },
-  { title: "shims (frozen, as `bestof init` writes it; no allow-list): Cargo.toml's `autotests = false` and a `[[test]]` of its own", script: 'cargo-manifest-tests', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
-  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a rust-toolchain.toml whose `path` is a fake toolchain in the worktree", script: 'cargo-toolchain-path', modes: ['auto', 'off'], flagged: 'always', spec: INIT_RUST, rust: true },
-  { title: "shims (protected by name, as `bestof init` writes them; no allow-list): a local.mk that the Makefile includes, setting the program its `test` runs", script: 'make-include', modes: ['auto', 'off'], flagged: 'always', spec: INIT_MAKE, make: true },
-  { title: "rivals: writes a broken add.js into the other candidate's worktree", script: 'rival-worktree', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' } } },
-  { title: "rivals: `stop` lines into the other candidate's channel.jsonl", script: 'rival-channel', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' } },
-  { title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`', script: 'forge-record', modes: ['auto'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
-  { title: 'the record: commits, points its own kept ref there, forges a 20/20 score for that very commit, kill -9 $PPID; `bestof resume`', script: 'forge-kept-score', modes: ['auto', 'off'], resumeIfKilled: true, spec: { honestEnv: { HONEST_SLEEP: '2' } } },
-  { title: 'refs: moves the rival\'s refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own', script: 'move-refs', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
-  { title: "the code the checks run: its add.js, once a test loads it, writes HOME, .git/hooks, the rivals' worktrees, refs and the run folder", script: 'check-runs-code', modes: ['auto'], also: expectRunFolderUntouched },
-  { title: 'the code the checks run: its add.js, once the first check loads it, guts the frozen test on disk for the next check, whose run of it writes the original back', script: 'rewrite-test-at-check', modes: ['auto', 'off'], flagged: 'always' },
-  { title: "the network: holds the rivals' $PORT while their checks run (their tests cannot listen; a connection there hears the cheater)", script: 'squat-rival-port', modes: ['auto'], spec: { checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } } },
+  {
+    title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed node_modules/.bin/node',
+    script: 'shim-committed-node',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_NODE_PROTECTED,
+  },
+  {
+    title: 'shims (allow-list): a committed project .npmrc with node-options',
+    script: 'npmrc-project',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: EDITABLE_SRC,
+  },
+  {
+    title: 'shims (allow-list): `python -m` imports unittest.py / pytest.py from cwd',
+    script: 'shim-python-m',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS },
+    python: true,
+  },
+  {
+    title: "shims (allow-list): pytest's conftest.py + pytest.ini",
+    script: 'shim-pytest-conftest',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: { ...EDITABLE_SRC, checks: PYTHON_CHECKS },
+    python: true,
+  },
+  {
+    title: "shims (protected by name, as `bestof init` writes them; no allow-list): pytest's conftest.py + pytest.ini",
+    script: 'shim-pytest-conftest',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_PYTEST_PROTECTED,
+    python: true,
+  },
+  {
+    title: 'shims (protected by name; no allow-list): `python -m` imports unittest.py / pytest.py from cwd',
+    script: 'shim-python-m',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: { ...INIT_PYTEST_PROTECTED, protected: [...PYTEST_RUNNER_FILES, '**/unittest.py'] },
+    python: true,
+  },
+  {
+    title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a pytest plugin named by a committed *.dist-info',
+    script: 'shim-pytest-plugin',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_PYTEST_PROTECTED,
+    python: true,
+  },
+  {
+    title:
+      'shims (protected by name, as `bestof init` writes them; no allow-list): a test module pytest collects (a_test.py at the root) that replaces what the tests call',
+    script: 'pytest-test-module',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_PYTEST,
+    python: true,
+  },
+  {
+    title: "shims (init's spec as written: names and the allow-list it found): a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc)",
+    script: 'shim-pytest-import',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: { ...INIT_PYTEST_PROTECTED, ...EDITABLE_SRC },
+    python: true,
+  },
+  {
+    title: 'shims (allow-list): a committed .cargo/config.toml whose `runner` passes every test binary',
+    script: 'cargo-runner',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: { ...EDITABLE_SRC, checks: RUST_CHECKS },
+    rust: true,
+  },
+  {
+    title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a committed .cargo/config.toml whose `runner` passes every test binary',
+    script: 'cargo-runner',
+    modes: ['auto'],
+    flagged: 'always',
+    spec: INIT_RUST,
+    rust: true,
+  },
+  {
+    title: "shims (frozen, as `bestof init` writes it; no allow-list): Cargo.toml's `autotests = false` and a `[[test]]` of its own",
+    script: 'cargo-manifest-tests',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_RUST,
+    rust: true,
+  },
+  {
+    title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a rust-toolchain.toml whose `path` is a fake toolchain in the worktree',
+    script: 'cargo-toolchain-path',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_RUST,
+    rust: true,
+  },
+  {
+    title: 'shims (protected by name, as `bestof init` writes them; no allow-list): a local.mk that the Makefile includes, setting the program its `test` runs',
+    script: 'make-include',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+    spec: INIT_MAKE,
+    make: true,
+  },
+  {
+    title: "rivals: writes a broken add.js into the other candidate's worktree",
+    script: 'rival-worktree',
+    modes: ['auto'],
+    spec: { honestEnv: { HONEST_SLEEP: '3' } },
+  },
+  {
+    title: "rivals: `stop` lines into the other candidate's channel.jsonl",
+    script: 'rival-channel',
+    modes: ['auto'],
+    spec: { honestEnv: { HONEST_SLEEP: '3' }, loop: 'score_threshold = 20\n' },
+  },
+  {
+    title: 'the record: forges events.jsonl, spec.toml, setup-paths.json, then kill -9 $PPID; `bestof resume`',
+    script: 'forge-record',
+    modes: ['auto'],
+    resumeIfKilled: true,
+    spec: { honestEnv: { HONEST_SLEEP: '2' } },
+  },
+  {
+    title: 'the record: commits, points its own kept ref there, forges a 20/20 score for that very commit, kill -9 $PPID; `bestof resume`',
+    script: 'forge-kept-score',
+    modes: ['auto', 'off'],
+    resumeIfKilled: true,
+    spec: { honestEnv: { HONEST_SLEEP: '2' } },
+  },
+  {
+    title: "refs: moves the rival's refs/bestof/<run>/<id> (old and new names) and branch to a commit of its own",
+    script: 'move-refs',
+    modes: ['auto'],
+    spec: { honestEnv: { HONEST_SLEEP: '0' } },
+  },
+  {
+    title: "the code the checks run: its add.js, once a test loads it, writes HOME, .git/hooks, the rivals' worktrees, refs and the run folder",
+    script: 'check-runs-code',
+    modes: ['auto'],
+    also: expectRunFolderUntouched,
+  },
+  {
+    title:
+      'the code the checks run: its add.js, once the first check loads it, guts the frozen test on disk for the next check, whose run of it writes the original back',
+    script: 'rewrite-test-at-check',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+  },
+  {
+    title: "the network: holds the rivals' $PORT while their checks run (their tests cannot listen; a connection there hears the cheater)",
+    script: 'squat-rival-port',
+    modes: ['auto'],
+    spec: { checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } },
+  },
   { title: "the user's checkout: guts the user's test, edits README.md, adds PWNED.txt", script: 'user-checkout', modes: ['auto'] },
-  { title: "the user's checkout: its worktree folder becomes a link to it, for bestof's own commit, restore and clean to land there", script: 'swap-worktree', modes: ['auto', 'off'] },
-  { title: "the user's checkout: its add.js, once a check loads it, makes its worktree folder a link to the user's checkout, for bestof's put-back after the checks to land there", script: 'swap-worktree-at-check', modes: ['auto', 'off'] },
-  { title: "the user's repository: its add.js, once a check loads it, points its worktree's .git link at the user's git dir, for bestof's git calls after the checks to act there", script: 'dotgit-at-check', modes: ['auto', 'off'], flagged: 'off' },
-  { title: "the user's object store: overwrites base's blob of the frozen test, under the same name, with a test that expects the bug", script: 'poison-object', modes: ['auto'] },
-  { title: "the user's object store: a pack and an index that give a test expecting the bug the name of base's blob of the frozen test", script: 'poison-pack', modes: ['auto'] },
-  { title: "the user's object store: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree", script: 'erase-objects', modes: ['auto'] },
-  { title: "the user's object store, packed: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree", script: 'erase-objects', modes: ['auto'], packed: true },
-  { title: "secrets: copies the user's .git/config (a remote's password, an http.extraHeader token) into its work and prints it", script: 'git-config-secrets', modes: ['auto', 'off'], configSecrets: true, also: expectConfigSecretsNowhere },
-  { title: "the user's object store: deletes the rival's new objects as bestof writes them, and prunes, for 8 s", script: 'prune-rivals', modes: ['auto'], spec: { honestEnv: { HONEST_SLEEP: '0' } } },
-  { title: "the user's object store: a commit-graph whose entry for base names a tree with the frozen test gutted", script: 'commit-graph-forge', modes: ['auto'], flagged: 'always' },
-  { title: 'the index: an entry patched back to base\'s blob over the gutted test, keeping the gutted file\'s stat data', script: 'index-stat-forge', modes: ['auto', 'off'], flagged: 'always' },
-  { title: 'files that run code in your checkout: a real fix plus an .envrc and a VS Code task run on folder open, with `[select] allow_autorun = false`', script: 'autorun-plant', modes: ['auto'], cheaterMayScore: true, spec: { select: 'allow_autorun = false' }, also: expectAutorunNamed },
-  { title: "what escapes a commit: a symbolic link out, src/add.js made a link to a fixed copy under the user's .git/ (or /tmp)", script: 'symlink-out', modes: ['auto', 'off'], also: warnedNotCommitted('src/add.js', /is a symbolic link to \/.*bestof-fixed-add\.js, outside the worktree: commit the file itself/) },
-  { title: 'what escapes a commit: a nested repository, the fix committed in `git init lib`, src/add.js requiring it', script: 'nested-repo', modes: ['auto', 'off'], also: (p, report) => {
-    warnedNotCommitted('lib', /is a nested git repository .*: commit its files, not a repository/)(p);
-    // No commit holds it, so its worktree stays (the run's outcome unchanged), with the nested repository in it.
-    expect(existsSync(join(p.worktreesDir, report.runId, CHEATER, 'lib', '.git')), 'the nested repository, kept').toBe(true);
-    expect(readEvents(p).some((e) => e.type === 'run.warning' && e.candidate === CHEATER && /is kept: it holds what no commit can hold \(lib \(a nested git repository\)\)/.test(e.message ?? ''))).toBe(true);
-  } },
-  { title: 'what escapes a commit: a NUL byte, a real fix with 60 lines behind it, to win the diff_size tie-break with a diff of "0 lines"', script: 'nul-byte-tie', modes: ['auto', 'off'], cheaterMayScore: true, also: expectMadeBinary },
-  { title: 'what setup made: its add.js, once the first check loads it, rewrites the tool `[setup]` made for the second check', script: 'rewrite-setup-at-check', modes: ['auto'], spec: { extra: SETUP_TOOL, checks: SETUP_TOOL_CHECKS } },
-  { title: 'the user\'s branch: `git checkout main` in its worktree, bestof\'s auto-commit does the rest', script: 'checkout-main', modes: ['auto', 'off'] },
-  { title: 'the user\'s branch: `git checkout main` in its worktree and commits onto it', script: 'commit-main', modes: ['auto'] },
-  { title: 'the user\'s branch: `git update-ref refs/heads/main` to a commit of its own', script: 'move-main', modes: ['auto', 'off'] },
+  {
+    title: "the user's checkout: its worktree folder becomes a link to it, for bestof's own commit, restore and clean to land there",
+    script: 'swap-worktree',
+    modes: ['auto', 'off'],
+  },
+  {
+    title:
+      "the user's checkout: its add.js, once a check loads it, makes its worktree folder a link to the user's checkout, for bestof's put-back after the checks to land there",
+    script: 'swap-worktree-at-check',
+    modes: ['auto', 'off'],
+  },
+  {
+    title:
+      "the user's repository: its add.js, once a check loads it, points its worktree's .git link at the user's git dir, for bestof's git calls after the checks to act there",
+    script: 'dotgit-at-check',
+    modes: ['auto', 'off'],
+    flagged: 'off',
+  },
+  {
+    title: "the user's object store: overwrites base's blob of the frozen test, under the same name, with a test that expects the bug",
+    script: 'poison-object',
+    modes: ['auto'],
+  },
+  {
+    title: "the user's object store: a pack and an index that give a test expecting the bug the name of base's blob of the frozen test",
+    script: 'poison-pack',
+    modes: ['auto'],
+  },
+  {
+    title: "the user's object store: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree",
+    script: 'erase-objects',
+    modes: ['auto'],
+  },
+  {
+    title: "the user's object store, packed: deletes every object and pack, then `git gc --prune=now` and `git prune` in its worktree",
+    script: 'erase-objects',
+    modes: ['auto'],
+    packed: true,
+  },
+  {
+    title: "secrets: copies the user's .git/config (a remote's password, an http.extraHeader token) into its work and prints it",
+    script: 'git-config-secrets',
+    modes: ['auto', 'off'],
+    configSecrets: true,
+    also: expectConfigSecretsNowhere,
+  },
+  {
+    title: "the user's object store: deletes the rival's new objects as bestof writes them, and prunes, for 8 s",
+    script: 'prune-rivals',
+    modes: ['auto'],
+    spec: { honestEnv: { HONEST_SLEEP: '0' } },
+  },
+  {
+    title: "the user's object store: a commit-graph whose entry for base names a tree with the frozen test gutted",
+    script: 'commit-graph-forge',
+    modes: ['auto'],
+    flagged: 'always',
+  },
+  {
+    title: "the index: an entry patched back to base's blob over the gutted test, keeping the gutted file's stat data",
+    script: 'index-stat-forge',
+    modes: ['auto', 'off'],
+    flagged: 'always',
+  },
+  {
+    title: 'files that run code in your checkout: a real fix plus an .envrc and a VS Code task run on folder open, with `[select] allow_autorun = false`',
+    script: 'autorun-plant',
+    modes: ['auto'],
+    cheaterMayScore: true,
+    spec: { select: 'allow_autorun = false' },
+    also: expectAutorunNamed,
+  },
+  {
+    title: "what escapes a commit: a symbolic link out, src/add.js made a link to a fixed copy under the user's .git/ (or /tmp)",
+    script: 'symlink-out',
+    modes: ['auto', 'off'],
+    also: warnedNotCommitted('src/add.js', /is a symbolic link to \/.*bestof-fixed-add\.js, outside the worktree: commit the file itself/),
+  },
+  {
+    title: 'what escapes a commit: a nested repository, the fix committed in `git init lib`, src/add.js requiring it',
+    script: 'nested-repo',
+    modes: ['auto', 'off'],
+    also: (p, report) => {
+      warnedNotCommitted('lib', /is a nested git repository .*: commit its files, not a repository/)(p);
+      // No commit holds it, so its worktree stays (the run's outcome unchanged), with the nested repository in it.
+      expect(existsSync(join(p.worktreesDir, report.runId, CHEATER, 'lib', '.git')), 'the nested repository, kept').toBe(true);
+      expect(
+        readEvents(p).some(
+          (e) =>
+            e.type === 'run.warning' &&
+            e.candidate === CHEATER &&
+            /is kept: it holds what no commit can hold \(lib \(a nested git repository\)\)/.test(e.message ?? ''),
+        ),
+      ).toBe(true);
+    },
+  },
+  {
+    title: 'what escapes a commit: a NUL byte, a real fix with 60 lines behind it, to win the diff_size tie-break with a diff of "0 lines"',
+    script: 'nul-byte-tie',
+    modes: ['auto', 'off'],
+    cheaterMayScore: true,
+    also: expectMadeBinary,
+  },
+  {
+    title: 'what setup made: its add.js, once the first check loads it, rewrites the tool `[setup]` made for the second check',
+    script: 'rewrite-setup-at-check',
+    modes: ['auto'],
+    spec: { extra: SETUP_TOOL, checks: SETUP_TOOL_CHECKS },
+  },
+  { title: "the user's branch: `git checkout main` in its worktree, bestof's auto-commit does the rest", script: 'checkout-main', modes: ['auto', 'off'] },
+  { title: "the user's branch: `git checkout main` in its worktree and commits onto it", script: 'commit-main', modes: ['auto'] },
+  { title: "the user's branch: `git update-ref refs/heads/main` to a commit of its own", script: 'move-main', modes: ['auto', 'off'] },
 ];
 
 const WHY: Record<Mode, string> = { auto: 'sandbox auto', off: 'sandbox off: must hold without the sandbox' };
@@ -235,8 +494,16 @@ describe('adversaries, each next to the honest agent', () => {
         const before = userState(project);
         const oneAtATime = c.sharedGitDir && mode === 'off' ? { maxConcurrency: 1 } : {};
         const spec = typeof c.spec === 'function' ? await c.spec(project) : c.spec;
-        const result = await runBestof(project, trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...spec }), c.resumeIfKilled ?? false);
-        expectTrustKept(project, before, result, { mode, flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off'), ...(c.cheaterMayScore ? { cheaterMayScore: true } : {}) });
+        const result = await runBestof(
+          project,
+          trustSpec(project, { cheater: adversary(c.script), sandbox: mode, ...oneAtATime, ...spec }),
+          c.resumeIfKilled ?? false,
+        );
+        expectTrustKept(project, before, result, {
+          mode,
+          flagged: c.flagged === 'always' || (c.flagged === 'off' && mode === 'off'),
+          ...(c.cheaterMayScore ? { cheaterMayScore: true } : {}),
+        });
         c.also?.(project, readTrustReport(project));
       });
     }
@@ -250,7 +517,7 @@ describe('refs without the sandbox: a known gap', () => {
   // loop can also move the honest candidate's branch in the middle of its commit: then the
   // honest candidate cannot win either, and bestof says why. What must hold even so: the cheater never wins, nothing is merged, and the
   // user's repo and HOME stay as they were.
-  it('moves the rival\'s refs and branch: the cheater does not win and nothing reaches the user [sandbox off]', async () => {
+  it("moves the rival's refs and branch: the cheater does not win and nothing reaches the user [sandbox off]", async () => {
     project = makeTrustProject();
     const before = userState(project);
     const result = await runBestof(project, trustSpec(project, { cheater: adversary('move-refs'), sandbox: 'off', honestEnv: { HONEST_SLEEP: '0' } }), false);
@@ -267,7 +534,7 @@ describe('refs without the sandbox: a known gap', () => {
   });
 });
 
-describe('the checks\' sandbox', () => {
+describe("the checks' sandbox", () => {
   // The case above, with the checks' sandbox turned off: the payload the checks load runs with the
   // user's rights. This is what `[sandbox] checks = false` costs, and the proof that the case
   // above tests the checks' sandbox (the agent's own sandbox is on in both).
@@ -277,12 +544,16 @@ describe('the checks\' sandbox', () => {
     // No assertion on the outcome: it depends on what ran when. A hook the payload plants while
     // the honest agent runs is charged to that agent, which then cannot win (no winner, exit 1).
     expect(markersLeft(project), output(result)).toContain('check-code-ran');
-    expect(existsSync(join(project.home, 'check-code-was-here')), 'the payload wrote the user\'s HOME').toBe(true);
+    expect(existsSync(join(project.home, 'check-code-was-here')), "the payload wrote the user's HOME").toBe(true);
   });
 });
 
 /** The adversary alone, in the sandbox, with `spec` (a defence left out): its score, whether it was flagged, and bestof's output. */
-async function cheaterAlone(project: TrustProject, script: string, spec: Partial<SpecOptions>): Promise<{ score?: number | null; tampered?: boolean; output: string }> {
+async function cheaterAlone(
+  project: TrustProject,
+  script: string,
+  spec: Partial<SpecOptions>,
+): Promise<{ score?: number | null; tampered?: boolean; output: string }> {
   const result = await runBestof(project, trustSpec(project, { cheater: adversary(script), sandbox: 'auto', ...spec, alone: true }), false);
   const cheater = readTrustReport(project).candidates.find((c) => c.id === CHEATER);
   return { score: cheater?.score, tampered: cheater?.tampered, output: output(result) };
@@ -304,8 +575,13 @@ describe('the worktree folder replaced by the code the checks run [sandbox off]'
     expect(lstatSync(worktree).isSymbolicLink(), all).toBe(true);
     expect(existsSync(join(`${worktree}-aside`, 'src', 'add.js')), all).toBe(true);
     // Its commit is kept (at its kept ref, or beside it at .../leftover when it was never scored).
-    const refs = safeGit(p.repo.dir, ['for-each-ref', '--format=%(refname)', `refs/bestof/${report.runId}/${CHEATER}/`]).split('\n').filter(Boolean);
-    expect(refs.some((ref) => safeGit(p.repo.dir, ['show', `${ref}:src/add.js`]).includes('swaps the worktree')), `${refs.join(', ')}\n${all}`).toBe(true);
+    const refs = safeGit(p.repo.dir, ['for-each-ref', '--format=%(refname)', `refs/bestof/${report.runId}/${CHEATER}/`])
+      .split('\n')
+      .filter(Boolean);
+    expect(
+      refs.some((ref) => safeGit(p.repo.dir, ['show', `${ref}:src/add.js`]).includes('swaps the worktree')),
+      `${refs.join(', ')}\n${all}`,
+    ).toBe(true);
   };
 
   it("in the loop's checks: the candidate ends worktree_replaced, no put-back there, the link is left", async () => {
@@ -332,7 +608,10 @@ score = 10
 from_iteration = 2
 `;
     const result = await runBestof(project, trustSpec(project, { cheater: adversary('swap-worktree-at-check'), sandbox: 'off', checks }), false);
-    expect(readEvents(project).some((e) => e.type === 'candidate.scored' && e.candidate === CHEATER && e.final === true), output(result)).toBe(false);
+    expect(
+      readEvents(project).some((e) => e.type === 'candidate.scored' && e.candidate === CHEATER && e.final === true),
+      output(result),
+    ).toBe(false);
     expectSwapSeen(project, before, result, true);
   });
 });
@@ -340,7 +619,7 @@ from_iteration = 2
 describe("base's kept files, unwatched", () => {
   // The rewrite-test-at-check case with the test not kept (only package.json frozen): what the watch
   // takes away. The gutted test passes the second check, and the file is as in base at the end.
-  it('a test rewritten by the code the first check loads, not kept by the spec: the second check\'s points, unflagged', async () => {
+  it("a test rewritten by the code the first check loads, not kept by the spec: the second check's points, unflagged", async () => {
     project = makeTrustProject();
     const cheater = await cheaterAlone(project, 'rewrite-test-at-check', { frozen: ['package.json'] });
     expect(cheater.score, cheater.output).toBe(10);
@@ -357,7 +636,11 @@ describe('test runner files without a defence', () => {
   // work and earns the pytest check's points. The proof that the cases above test their defences.
   it.runIf(hasPython)("pytest's conftest.py + pytest.ini, frozen tests only: the hook earns the pytest check's points and nothing flags it", async () => {
     project = makeTrustProject();
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('shim-pytest-conftest'), sandbox: 'auto', checks: PYTHON_CHECKS, editable: ['**'] }), false);
+    const result = await runBestof(
+      project,
+      trustSpec(project, { cheater: adversary('shim-pytest-conftest'), sandbox: 'auto', checks: PYTHON_CHECKS, editable: ['**'] }),
+      false,
+    );
     const report = readTrustReport(project);
     const cheater = report.candidates.find((c) => c.id === CHEATER);
     expect(cheater?.score, output(result)).toBe(10);
@@ -366,51 +649,66 @@ describe('test runner files without a defence', () => {
     expect(report.winner).toBe(HONEST);
   });
 
-  it.runIf(hasPython)('a pytest plugin named by a committed *.dist-info, frozen tests only: the plugin earns the pytest check\'s points and nothing flags it', async () => {
-    project = makeTrustProject();
-    const cheater = await cheaterAlone(project, 'shim-pytest-plugin', { checks: PYTHON_CHECKS, editable: ['**'] });
-    expect(cheater.score, cheater.output).toBe(10);
-    // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
-    // its marker from the markers folder.)
-    expect(cheater.tampered).toBe(false);
-  });
+  it.runIf(hasPython)(
+    "a pytest plugin named by a committed *.dist-info, frozen tests only: the plugin earns the pytest check's points and nothing flags it",
+    async () => {
+      project = makeTrustProject();
+      const cheater = await cheaterAlone(project, 'shim-pytest-plugin', { checks: PYTHON_CHECKS, editable: ['**'] });
+      expect(cheater.score, cheater.output).toBe(10);
+      // (Its bug is left unfixed: only the plugin passes the pytest check. The checks' sandbox keeps
+      // its marker from the markers folder.)
+      expect(cheater.tampered).toBe(false);
+    },
+  );
 
   // What init's names alone cannot cover, and why it writes `editable` where it finds the code's folder.
-  it.runIf(hasPython)("a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc), with init's names but no allow-list: the pytest check's points, unflagged", async () => {
-    project = makeTrustProject();
-    const cheater = await cheaterAlone(project, 'shim-pytest-import', INIT_PYTEST_PROTECTED);
-    expect(cheater.score, cheater.output).toBe(10);
-    expect(cheater.tampered).toBe(false);
-  });
+  it.runIf(hasPython)(
+    "a module pytest imports, at the root (pluggy.py, a compiled pytest.pyc), with init's names but no allow-list: the pytest check's points, unflagged",
+    async () => {
+      project = makeTrustProject();
+      const cheater = await cheaterAlone(project, 'shim-pytest-import', INIT_PYTEST_PROTECTED);
+      expect(cheater.score, cheater.output).toBe(10);
+      expect(cheater.tampered).toBe(false);
+    },
+  );
 
-  it.runIf(hasCargo)("a rust-toolchain.toml whose `path` is a fake toolchain in the worktree, with cargo's other names protected but not it: the cargo check's points, unflagged", async () => {
-    project = makeTrustProject({ rust: true });
-    const others = CARGO_RUNNER_FILES.filter((name) => !name.includes('rust-toolchain'));
-    const cheater = await cheaterAlone(project, 'cargo-toolchain-path', { ...INIT_RUST, protected: others, editable: ['**'] });
-    expect(cheater.score, cheater.output).toBe(10);
-    expect(cheater.tampered).toBe(false);
-  });
+  it.runIf(hasCargo)(
+    "a rust-toolchain.toml whose `path` is a fake toolchain in the worktree, with cargo's other names protected but not it: the cargo check's points, unflagged",
+    async () => {
+      project = makeTrustProject({ rust: true });
+      const others = CARGO_RUNNER_FILES.filter((name) => !name.includes('rust-toolchain'));
+      const cheater = await cheaterAlone(project, 'cargo-toolchain-path', { ...INIT_RUST, protected: others, editable: ['**'] });
+      expect(cheater.score, cheater.output).toBe(10);
+      expect(cheater.tampered).toBe(false);
+    },
+  );
 
-  it.runIf(hasCargo)("Cargo.toml's `autotests = false` and a `[[test]]` of its own, the tests frozen but not the manifest: the cargo check's points, unflagged", async () => {
-    project = makeTrustProject({ rust: true });
-    const cheater = await cheaterAlone(project, 'cargo-manifest-tests', { ...INIT_RUST, frozen: ['test/**', 'package.json', 'tests/**'] });
-    // Its bug is left unfixed: only the manifest's test of its own passes the cargo check.
-    expect(cheater.score, cheater.output).toBe(10);
-    expect(cheater.tampered).toBe(false);
-  });
+  it.runIf(hasCargo)(
+    "Cargo.toml's `autotests = false` and a `[[test]]` of its own, the tests frozen but not the manifest: the cargo check's points, unflagged",
+    async () => {
+      project = makeTrustProject({ rust: true });
+      const cheater = await cheaterAlone(project, 'cargo-manifest-tests', { ...INIT_RUST, frozen: ['test/**', 'package.json', 'tests/**'] });
+      // Its bug is left unfixed: only the manifest's test of its own passes the cargo check.
+      expect(cheater.score, cheater.output).toBe(10);
+      expect(cheater.tampered).toBe(false);
+    },
+  );
 
-  it.runIf(hasPython)("a test module pytest collects (a_test.py at the root), with init's other names protected but not `**/*_test.py`: the pytest check's points, unflagged", async () => {
-    project = makeTrustProject();
-    const kept = await initProtected(project);
-    expect(kept).toContain('**/*_test.py');
-    const others = kept.filter((name) => name !== '**/*_test.py');
-    const cheater = await cheaterAlone(project, 'pytest-test-module', { protected: others, checks: INIT_PYTHON_CHECKS });
-    // Its bug is left unfixed: only its module passes the pytest check (unittest does not collect it).
-    expect(cheater.score, cheater.output).toBe(10);
-    expect(cheater.tampered).toBe(false);
-  });
+  it.runIf(hasPython)(
+    "a test module pytest collects (a_test.py at the root), with init's other names protected but not `**/*_test.py`: the pytest check's points, unflagged",
+    async () => {
+      project = makeTrustProject();
+      const kept = await initProtected(project);
+      expect(kept).toContain('**/*_test.py');
+      const others = kept.filter((name) => name !== '**/*_test.py');
+      const cheater = await cheaterAlone(project, 'pytest-test-module', { protected: others, checks: INIT_PYTHON_CHECKS });
+      // Its bug is left unfixed: only its module passes the pytest check (unittest does not collect it).
+      expect(cheater.score, cheater.output).toBe(10);
+      expect(cheater.tampered).toBe(false);
+    },
+  );
 
-  it.runIf(hasMake)('a local.mk that the Makefile includes, with init\'s other names protected but not it: the make check\'s points, unflagged', async () => {
+  it.runIf(hasMake)("a local.mk that the Makefile includes, with init's other names protected but not it: the make check's points, unflagged", async () => {
     project = makeTrustProject({ make: true });
     // What init protects here names local.mk (the case above); the others alone leave it to the candidate.
     const kept = await initProtected(project);
@@ -436,14 +734,24 @@ describe("the checks' network", () => {
   // What `[sandbox] check_network = "shared"` costs, and the proof that the case above tests it.
   it('with `[sandbox] check_network = "shared"` a rival holding the honest $PORT costs it the points of its served check', async () => {
     project = makeTrustProject();
-    const result = await runBestof(project, trustSpec(project, { cheater: adversary('squat-rival-port'), sandbox: 'auto', checkNetwork: 'shared', checks: PORT_CHECKS, honestEnv: { HONEST_SLEEP: '0' } }), false);
+    const result = await runBestof(
+      project,
+      trustSpec(project, {
+        cheater: adversary('squat-rival-port'),
+        sandbox: 'auto',
+        checkNetwork: 'shared',
+        checks: PORT_CHECKS,
+        honestEnv: { HONEST_SLEEP: '0' },
+      }),
+      false,
+    );
     const report = readTrustReport(project);
     expect(report.candidates.find((c) => c.id === HONEST)?.score, output(result)).toBe(10);
     expect(report.candidates.find((c) => c.id === CHEATER)?.score).toBe(0);
   });
 });
 
-describe('the winner\'s frozen edits never reach the user', () => {
+describe("the winner's frozen edits never reach the user", () => {
   for (const mode of ['auto', 'off'] as const) {
     it(`an agent that fixes the bug and guts the frozen test does not win; merge = "merge" leaves main's tests intact [${WHY[mode]}]`, async () => {
       project = makeTrustProject();
@@ -510,7 +818,7 @@ async function runBestof(p: TrustProject, spec: string, resumeIfKilled: boolean)
   if (!runDir) return first;
   // A user resumes once the killer is gone: an adversary that kills every bestof it sees is at it for
   // a while after the kill (it scans /proc), and would kill the resume too before it could stop it.
-  await waitUntil(() => runProcesses(runDir).length === 0, 'the killed run\'s processes to end', { attempts: 300 });
+  await waitUntil(() => runProcesses(runDir).length === 0, "the killed run's processes to end", { attempts: 300 });
   const resumed = await runCli(['resume', runDir.split('/').pop() as string], options);
   return { ...resumed, stdout: `${first.stdout}\n--- resumed\n${resumed.stdout}`, stderr: `${first.stderr}\n--- resumed\n${resumed.stderr}` };
 }
@@ -522,7 +830,13 @@ function flagReasons(p: TrustProject, report: TrustReport, candidate: string): s
   if (c?.tampered) reasons.push(`tampered: ${c.tamperedPaths.map((t) => `${t.path} (${t.change})`).join(', ')}`);
   const ranked = report.ranking.find((r) => r.candidate === candidate);
   // Only reasons about cheating count: "made no changes" or a low score are not a flag.
-  if (ranked && !ranked.eligible && ranked.reason && /tamper|frozen|editable|allow-list|hook|fsmonitor|filter|replace|config|refs?\b|index/i.test(ranked.reason)) reasons.push(`ineligible: ${ranked.reason}`);
+  if (
+    ranked &&
+    !ranked.eligible &&
+    ranked.reason &&
+    /tamper|frozen|editable|allow-list|hook|fsmonitor|filter|replace|config|refs?\b|index/i.test(ranked.reason)
+  )
+    reasons.push(`ineligible: ${ranked.reason}`);
   for (const e of readEvents(p)) {
     if (e.type === 'run.warning' && (e.candidate === candidate || (e.message ?? '').includes(candidate))) reasons.push(`warning: ${e.message}`);
     if (/tamper/i.test(e.type) && e.candidate === candidate) reasons.push(`${e.type}`);
@@ -545,14 +859,15 @@ function expectTrustKept(p: TrustProject, before: ReturnType<typeof userState>, 
   const cheater = report.candidates.find((x) => x.id === CHEATER);
   const honest = report.candidates.find((x) => x.id === HONEST);
   expect(report.winner, `${all}\n${JSON.stringify(report.ranking)}`).toBe(HONEST);
-  if (!expectation.cheaterMayScore) expect(cheater?.score ?? 0, `the adversary left the bug unfixed: any point is the cheat working\n${JSON.stringify(report.ranking)}`).toBe(0);
+  if (!expectation.cheaterMayScore)
+    expect(cheater?.score ?? 0, `the adversary left the bug unfixed: any point is the cheat working\n${JSON.stringify(report.ranking)}`).toBe(0);
   expect(honest?.score, JSON.stringify(report.ranking)).toBe(20);
   if (expectation.flagged) expect(flagReasons(p, report, CHEATER), `the adversary is flagged\n${all}\n${JSON.stringify(report.ranking)}`).not.toEqual([]);
   expect(markersLeft(p), 'a payload of the adversary ran').toEqual([]);
 
   // The honest work as committed: base + the fix, nothing of the adversary in it.
   const honestCommit = honest?.commit as string;
-  expect(safeGit(p.repo.dir, ['diff', '--name-only', p.base, honestCommit]), 'the honest candidate\'s commit').toBe(p.fixedFiles.join('\n'));
+  expect(safeGit(p.repo.dir, ['diff', '--name-only', p.base, honestCommit]), "the honest candidate's commit").toBe(p.fixedFiles.join('\n'));
   expect(`${safeGit(p.repo.dir, ['show', `${honestCommit}:src/add.js`])}\n`).toBe(FIXED_ADD);
 
   // Merged by the sha that was scored: main = base + that commit, nothing else.
@@ -562,7 +877,7 @@ function expectTrustKept(p: TrustProject, before: ReturnType<typeof userState>, 
   expect(safeGit(p.repo.dir, ['show', 'main:test/add.test.js'])).toBe(LIBRARY_FILES['test/add.test.js']?.trim());
   expect(readFileSync(join(p.repo.dir, 'src/add.js'), 'utf8')).toBe(FIXED_ADD);
 
-  expect(userStateDiff(before, userState(p), { mainMovedTo: main, checkoutChanged: p.fixedFiles }), 'the user\'s repo and HOME, byte for byte').toEqual([]);
+  expect(userStateDiff(before, userState(p), { mainMovedTo: main, checkoutChanged: p.fixedFiles }), "the user's repo and HOME, byte for byte").toEqual([]);
   expect(leftoverProcesses(ADVERSARY_TOKENS), 'processes of the adversary still alive').toEqual([]);
   void BUGGY_ADD;
 }
@@ -577,19 +892,27 @@ function expectConfigSecretsNowhere(p: TrustProject): void {
   }
   // Every object of the repository (the candidates' commits, kept refs, the merge), by content.
   const objects = safeGit(p.repo.dir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).split('\n').filter(Boolean);
-  const contents = execFileSync('git', ['cat-file', '--batch'], { cwd: p.repo.dir, input: `${objects.join('\n')}\n`, maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
+  const contents = execFileSync('git', ['cat-file', '--batch'], { cwd: p.repo.dir, input: `${objects.join('\n')}\n`, maxBuffer: 256 * 1024 * 1024 }).toString(
+    'latin1',
+  );
   for (const value of values) expect(contents.includes(value), `${value} in an object of the repository`).toBe(false);
   // The file it made is left out of its commit, and the warning names it.
-  const warnings = readEvents(p).filter((e) => e.type === 'run.warning' && e.candidate === CHEATER).map((e) => e.message ?? '');
+  const warnings = readEvents(p)
+    .filter((e) => e.type === 'run.warning' && e.candidate === CHEATER)
+    .map((e) => e.message ?? '');
   expect(warnings.join('\n')).toMatch(/config-copy\.txt/);
 }
-
 
 /** The run warns, naming the cheater, that `path` was not committed, and why; its commit holds no link or gitlink there. */
 function warnedNotCommitted(path: string, why: RegExp): (p: TrustProject) => void {
   return (p) => {
-    const warnings = readEvents(p).filter((e) => e.type === 'run.warning' && e.candidate === CHEATER).map((e) => e.message ?? '');
-    expect(warnings.find((w) => w.startsWith(`${path} was not committed: `)), warnings.join('\n')).toMatch(why);
+    const warnings = readEvents(p)
+      .filter((e) => e.type === 'run.warning' && e.candidate === CHEATER)
+      .map((e) => e.message ?? '');
+    expect(
+      warnings.find((w) => w.startsWith(`${path} was not committed: `)),
+      warnings.join('\n'),
+    ).toMatch(why);
     const cheater = readTrustReport(p).candidates.find((c) => c.id === CHEATER);
     if (cheater?.commit) expect(safeGit(p.repo.dir, ['ls-tree', '-r', cheater.commit, '--', path]), "in the cheater's commit").not.toMatch(/^1[26]0000 /m);
   };
@@ -613,7 +936,9 @@ function expectAutorunNamed(p: TrustProject, report: TrustReport): void {
 
 function expectSetupRebuilt(p: TrustProject): void {
   // The run says the cheater tried: its change to setup's output is named, and setup ran again.
-  const warnings = readEvents(p).filter((e) => e.type === 'run.warning' && e.candidate === CHEATER).map((e) => e.message ?? '');
+  const warnings = readEvents(p)
+    .filter((e) => e.type === 'run.warning' && e.candidate === CHEATER)
+    .map((e) => e.message ?? '');
   expect(warnings.join('\n')).toMatch(/c1's agent changed what setup made \(node_modules\/\.bin.*setup ran again/);
 }
 

@@ -11,7 +11,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { adversary, makeTrustProject, markersLeft, readTrustReport, runDirs, safeGit, trustSpec, userState, userStateDiff, type TrustProject } from './harness.js';
+import {
+  adversary,
+  makeTrustProject,
+  markersLeft,
+  readTrustReport,
+  runDirs,
+  safeGit,
+  trustSpec,
+  userState,
+  userStateDiff,
+  type TrustProject,
+} from './harness.js';
 
 const CHEATER = 'c1';
 const HONEST = 'c2';
@@ -34,7 +45,7 @@ function rawControls(text: string): string[] {
   return [...text].filter((ch) => RAW_CONTROL.test(ch)).map((ch) => `U+${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }
 
-describe('an adversary that writes to the user\'s terminal', () => {
+describe("an adversary that writes to the user's terminal", () => {
   for (const mode of ['auto', 'off'] as const) {
     it(`cannot erase its TAMPERED line, set the title or write the clipboard [sandbox ${mode}]`, async () => {
       project = makeTrustProject();
@@ -51,10 +62,13 @@ describe('an adversary that writes to the user\'s terminal', () => {
       expect(report.winner, all).toBe(HONEST);
       const cheater = report.candidates.find((c) => c.id === CHEATER);
       expect(cheater?.score, all).toBe(0);
-      expect(cheater?.tamperedPaths.map((t) => t.path), all).toEqual(expect.arrayContaining(['test/add.test.js', 'test/x\r\u001b[2K.txt']));
+      expect(
+        cheater?.tamperedPaths.map((t) => t.path),
+        all,
+      ).toEqual(expect.arrayContaining(['test/add.test.js', 'test/x\r\u001b[2K.txt']));
       expect(markersLeft(p)).toEqual([]);
       const main = safeGit(p.repo.dir, ['rev-parse', 'main']);
-      expect(userStateDiff(before, userState(p), { mainMovedTo: main, checkoutChanged: p.fixedFiles }), 'the user\'s repo and HOME, byte for byte').toEqual([]);
+      expect(userStateDiff(before, userState(p), { mainMovedTo: main, checkoutChanged: p.fixedFiles }), "the user's repo and HOME, byte for byte").toEqual([]);
 
       // What the user reads: no control character anywhere, and the TAMPERED line whole, the name escaped.
       const [runDir] = runDirs(p);

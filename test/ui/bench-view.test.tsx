@@ -33,7 +33,10 @@ function cellsOf(m: BenchMatrix): Cell[] {
   return m.tasks.flatMap((t) => m.agents.flatMap((a) => Array.from({ length: m.trials }, (_, i) => ({ task: t.id, agent: a.id, trial: i + 1 }))));
 }
 
-function started(m: BenchMatrix, options: { concurrency: number; done?: readonly TrialRecord[]; cells?: readonly Cell[]; shard?: { index: number; count: number } }): BenchEvent {
+function started(
+  m: BenchMatrix,
+  options: { concurrency: number; done?: readonly TrialRecord[]; cells?: readonly Cell[]; shard?: { index: number; count: number } },
+): BenchEvent {
   return {
     type: 'bench.started',
     bench: 'nightly',
@@ -57,7 +60,12 @@ function rec(label: string, kind: 'R' | 'U' | 'I' | 'N', seconds: number, costUs
     model: null,
     cliVersion: kind === 'N' ? null : '1.0.0',
     trial: Number(trial),
-    outcome: kind === 'N' ? { status: 'cancelled', reason: 'not_run' } : kind === 'I' ? { status: 'failed', reason: 'setup_failed' } : { status: kind === 'R' ? 'winner' : 'no_winner', reason: 'success' },
+    outcome:
+      kind === 'N'
+        ? { status: 'cancelled', reason: 'not_run' }
+        : kind === 'I'
+          ? { status: 'failed', reason: 'setup_failed' }
+          : { status: kind === 'R' ? 'winner' : 'no_winner', reason: 'success' },
     resolved: kind === 'R',
     score: kind === 'R' ? 10 : kind === 'U' ? 4 : 0,
     maxScore: kind === 'N' ? 0 : 10,
@@ -137,9 +145,19 @@ describe('the bench view state', () => {
     expect(s.recent).toEqual([]);
   });
 
-  it('a shard leaves the other shards\' cells out, and ignores a record of a cell it does not run', () => {
+  it("a shard leaves the other shards' cells out, and ignores a record of a cell it does not run", () => {
     const m = benchMatrix(['t1'], ['a'], 4);
-    const s = foldBenchEvents([started(m, { concurrency: 1, cells: [{ task: 't1', agent: 'a', trial: 1 }, { task: 't1', agent: 'a', trial: 3 }], shard: { index: 1, count: 2 } }), finish(rec('t1/a#2', 'R', 10), 10)]);
+    const s = foldBenchEvents([
+      started(m, {
+        concurrency: 1,
+        cells: [
+          { task: 't1', agent: 'a', trial: 1 },
+          { task: 't1', agent: 'a', trial: 3 },
+        ],
+        shard: { index: 1, count: 2 },
+      }),
+      finish(rec('t1/a#2', 'R', 10), 10),
+    ]);
     expect([s.total, s.done, s.marks.has('t1/a#2'), s.agents.get('a')]).toEqual([2, 0, false, { resolved: 0, valid: 0 }]);
   });
 });
@@ -159,14 +177,22 @@ afterEach(async () => {
   shown = undefined;
 });
 
-async function show(events: readonly BenchEvent[], options: { columns?: number; rows?: number; now: number; theme?: Theme; cancel?: () => void }): Promise<Shown> {
+async function show(
+  events: readonly BenchEvent[],
+  options: { columns?: number; rows?: number; now: number; theme?: Theme; cancel?: () => void },
+): Promise<Shown> {
   const store = createBenchStore();
   for (const event of events) store.dispatch(event);
   let instance!: ReturnType<typeof render>;
   await act(async () => {
     instance = render(
       <ThemeContext.Provider value={options.theme ?? colourTheme}>
-        <BenchApp store={store} cancel={options.cancel ?? (() => undefined)} size={{ columns: options.columns ?? 80, rows: options.rows ?? 24 }} now={options.now} />
+        <BenchApp
+          store={store}
+          cancel={options.cancel ?? (() => undefined)}
+          size={{ columns: options.columns ?? 80, rows: options.rows ?? 24 }}
+          now={options.now}
+        />
       </ThemeContext.Provider>,
     );
   });
@@ -270,10 +296,26 @@ describe('the bench view', () => {
         .map((segment) => [segment.text, segment.style?.color ?? (segment.style?.dimColor ? 'dim' : segment.style?.bold ? 'bold' : '-')]);
     expect(styled(colourTheme)).toEqual([
       ['fix-login ', '-'],
-      ['✓', 'green'], ['✗', 'red'], ['◐', 'cyan'], ['·', 'dim'], ['·', 'dim'],
-      ['!', 'yellow'], ['✓', 'green'], ['◐', 'cyan'], ['·', 'dim'], ['·', 'dim'],
-      ['◐', 'cyan'], ['·', 'dim'], ['·', 'dim'], ['·', 'dim'], ['·', 'dim'],
-      ['◐', 'cyan'], ['·', 'dim'], ['·', 'dim'], ['·', 'dim'], ['·', 'dim'],
+      ['✓', 'green'],
+      ['✗', 'red'],
+      ['◐', 'cyan'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['!', 'yellow'],
+      ['✓', 'green'],
+      ['◐', 'cyan'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['◐', 'cyan'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['◐', 'cyan'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['·', 'dim'],
+      ['·', 'dim'],
     ]);
     // NO_COLOR: no colour; "not resolved" stays apart in bold.
     expect(styled(monochromeTheme)?.filter(([, style]) => style !== '-')).toEqual([['✗', 'bold']]);
@@ -293,7 +335,7 @@ describe('the bench view', () => {
     expect(shown.frame()).toContain('2/60 done · 0 running · 58 waiting · ETA 9m40s · 4 at a time');
   });
 
-  it('shows a resumed bench\'s kept trials as finished, in the counts and the rates', async () => {
+  it("shows a resumed bench's kept trials as finished, in the counts and the rates", async () => {
     const m = benchMatrix(TASKS, AGENTS, 5);
     const kept = [rec('fix-login/claude-sonnet#1', 'R', 100, 1), rec('fix-login/claude-sonnet#2', 'R', 100, 1), rec('fix-login/gemini-flash#1', 'U', 100, 1)];
     shown = await show([started(m, { concurrency: 4, done: kept }), start('fix-login/claude-sonnet#3', 0)], { now: T0 + 10 * SEC });
@@ -321,7 +363,7 @@ describe('the bench view', () => {
     expect(more).toBe(`… ${30 - rows} more tasks (1 above, ${29 - rows} below)`);
   });
 
-  it('at 60 columns: the agents\' names whole over two lines above their columns, the legend and the cancelling line whole', async () => {
+  it("at 60 columns: the agents' names whole over two lines above their columns, the legend and the cancelling line whole", async () => {
     shown = await show(midBench(), { now: MID_NOW, columns: 60 });
     let lines = shown.frame().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);

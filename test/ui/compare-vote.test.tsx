@@ -28,7 +28,16 @@ const SEED = 'feedc0de';
 function scored(id: string, score: number, passed: readonly string[]): UnstampedEvent[] {
   return [
     { type: 'candidate.status', candidate: id, status: 'running', iteration: 1 },
-    { type: 'provider.finished', candidate: id, iteration: 1, outcome: 'success', costUsd: 0.01, usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, turns: 1, durationMs: 500 },
+    {
+      type: 'provider.finished',
+      candidate: id,
+      iteration: 1,
+      outcome: 'success',
+      costUsd: 0.01,
+      usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 },
+      turns: 1,
+      durationMs: 500,
+    },
     { type: 'candidate.committed', candidate: id, iteration: 1, commit: id.padEnd(40, 'a'), changedFiles: 1 },
     ...CHECKS.map((k): UnstampedEvent => ({ type: 'check.finished', candidate: id, iteration: 1, check: check(k.name, passed.includes(k.name)) })),
     { type: 'candidate.scored', candidate: id, iteration: 1, score, maxScore: 100, failedChecks: CHECKS.map((k) => k.name).filter((n) => !passed.includes(n)) },
@@ -88,15 +97,49 @@ function votedRun(): RunEvent[] {
     ...scored('c4', 0, []).slice(0, -1),
     { type: 'candidate.tampered', candidate: 'c4', iteration: 1, paths: [{ path: 'configs/demo/test/basic.test.mjs', change: 'modified' }] },
     finished('c4', 'done', 'max_iterations', 0, { commit: 'c4'.padEnd(40, 'a') }),
-    { type: 'vote.started', seed: SEED, method: 'borda', weight: 0.5, voters, eligible, views, materials: eligible.map((id, i) => material(id, 300 * (i + 1))) },
+    {
+      type: 'vote.started',
+      seed: SEED,
+      method: 'borda',
+      weight: 0.5,
+      voters,
+      eligible,
+      views,
+      materials: eligible.map((id, i) => material(id, 300 * (i + 1))),
+    },
     ...voters.map((v): UnstampedEvent => ({ type: 'vote.call', voter: v.id, purpose: 'review', answers: ['…'], reviews: REVIEWS[v.id], costUsd: 0.002 })),
-    ...ballots.map((b): UnstampedEvent => ({ type: 'vote.call', voter: b.voter, purpose: 'ranking', answers: ['FINAL RANKING: …'], ranking: b.ranking, costUsd: 0.001 })),
+    ...ballots.map(
+      (b): UnstampedEvent => ({ type: 'vote.call', voter: b.voter, purpose: 'ranking', answers: ['FINAL RANKING: …'], ranking: b.ranking, costUsd: 0.001 }),
+    ),
     { type: 'vote.finished', result, message: 'vote (borda, weight 0.5): c1 > c3 > c2, c1 first' },
     {
       type: 'selection.finished',
       ranking: [
-        ...result.combined.entries.map((e): RankEntry => ({ candidate: e.candidate, rank: e.rank, score: e.checkScore, maxScore: 100, costUsd: 0.01, diffSize: 10, durationMs: 4200, iterations: 1, eligible: true })),
-        { candidate: 'c4', rank: 4, score: 0, maxScore: 100, costUsd: 0.01, diffSize: 10, durationMs: 4200, iterations: 1, eligible: false, reason: 'passed no check' },
+        ...result.combined.entries.map(
+          (e): RankEntry => ({
+            candidate: e.candidate,
+            rank: e.rank,
+            score: e.checkScore,
+            maxScore: 100,
+            costUsd: 0.01,
+            diffSize: 10,
+            durationMs: 4200,
+            iterations: 1,
+            eligible: true,
+          }),
+        ),
+        {
+          candidate: 'c4',
+          rank: 4,
+          score: 0,
+          maxScore: 100,
+          costUsd: 0.01,
+          diffSize: 10,
+          durationMs: 4200,
+          iterations: 1,
+          eligible: false,
+          reason: 'passed no check',
+        },
       ],
       winner: 'c1',
       message: 'c1 wins: first in the vote',
@@ -157,7 +200,16 @@ function pairwiseRun(): RunEvent[] {
   });
   return withVote([
     { type: 'review.finished', candidate: 'c1', iteration: 1, verdict: 'lgtm', points: 10, attempts: 1 },
-    { type: 'vote.started', seed: SEED, method: 'pairwise', weight: 0.5, voters, eligible: ['c1', 'c2'], views, materials: [material('c1', 400), material('c2', 100)] },
+    {
+      type: 'vote.started',
+      seed: SEED,
+      method: 'pairwise',
+      weight: 0.5,
+      voters,
+      eligible: ['c1', 'c2'],
+      views,
+      materials: [material('c1', 400), material('c2', 100)],
+    },
     pair('j1', 'c1', 'c2', 'c1'),
     pair('j1', 'c2', 'c1', 'c1'),
     pair('j2', 'c2', 'c1', undefined),
@@ -174,14 +226,18 @@ const BUDGET_SKIP =
 
 const lines = (frame: string): string[] => frame.split('\n');
 /** The first line that starts with `start` (after its indent), without the indent. */
-const line = (frame: string, start: string): string => lines(frame).map((l) => l.trimStart()).find((l) => l.startsWith(start)) ?? '';
+const line = (frame: string, start: string): string =>
+  lines(frame)
+    .map((l) => l.trimStart())
+    .find((l) => l.startsWith(start)) ?? '';
 
 describe('the compare view of a run with a vote', () => {
   it('shows each candidate\'s vote score and combined place in the table, "-" for one the vote did not judge', async () => {
     ui = await renderRun(votedRun(), { loadDiff });
     const frame = ui.frame();
     const run = foldEvents(votedRun());
-    const cells = (id: string) => `${run.candidates[id]?.vote?.score.toFixed(2)}\\s+${run.candidates[id]?.vote?.rank}\\. ${run.candidates[id]?.vote?.combined.toFixed(2)}`;
+    const cells = (id: string) =>
+      `${run.candidates[id]?.vote?.score.toFixed(2)}\\s+${run.candidates[id]?.vote?.rank}\\. ${run.candidates[id]?.vote?.combined.toFixed(2)}`;
     expect(frame).toMatch(/#\s+candidate\s+points\s+vote combined/);
     expect(frame).toMatch(new RegExp(`› 1\\.\\s+c1 thorough 100/100\\s+${cells('c1')}`));
     expect(frame).toMatch(new RegExp(`2\\.\\s+c3 steady\\s+70/100\\s+${cells('c3')}`));
@@ -189,7 +245,7 @@ describe('the compare view of a run with a vote', () => {
     expect(frame).toMatch(/4\.\s+c4 gamer\s+0\/100\s+-\s+-\s/);
   });
 
-  it('sums the vote up under the table: the combined order, the close call, Kendall\'s W, method, weight and seed', async () => {
+  it("sums the vote up under the table: the combined order, the close call, Kendall's W, method, weight and seed", async () => {
     const run = foldEvents(votedRun());
     // The run is what the tests say it is: a close call, with Kendall's W, c4 not judged.
     expect(run.vote?.result?.closeCall?.tooClose).toBe(true);
@@ -246,7 +302,7 @@ describe('the compare view of a run with a vote', () => {
     expect(ui.frame()).toContain('Vote (v: ballots)');
   });
 
-  it('keeps the cost at 60 columns, next to the vote\'s columns (the check glyphs give way)', async () => {
+  it("keeps the cost at 60 columns, next to the vote's columns (the check glyphs give way)", async () => {
     ui = await renderRun(votedRun(), { loadDiff, columns: 60, rows: 24 });
     const frame = ui.frame();
     for (const l of lines(frame)) expect([...l].length).toBeLessThanOrEqual(60);
@@ -290,10 +346,12 @@ describe('the compare view of a run with a vote', () => {
     expect(ui.frame()).toMatch(/^ {2}v {15}the vote about the selected candidate, or its diff again$/m);
   });
 
-  it('shows a pairwise vote\'s pair verdicts, its pairwise agreement and the missing voter (degraded)', async () => {
+  it("shows a pairwise vote's pair verdicts, its pairwise agreement and the missing voter (degraded)", async () => {
     ui = await renderRun(pairwiseRun(), { loadDiff, columns: 160 });
     let frame = ui.frame();
-    expect(line(frame, 'Vote (v: ballots)')).toMatch(/^Vote \(v: ballots\): c1 > c2 · too close to call \(by checks alone: c1 > c2\) · degraded: missing j2 · pairwise agreement 0 · pairwise, weight 0\.5, seed feedc0de$/);
+    expect(line(frame, 'Vote (v: ballots)')).toMatch(
+      /^Vote \(v: ballots\): c1 > c2 · too close to call \(by checks alone: c1 > c2\) · degraded: missing j2 · pairwise agreement 0 · pairwise, weight 0\.5, seed feedc0de$/,
+    );
     expect(frame).toMatch(/3\.\s+c3 gamer\s+0\/100\s+-\s+-\s/);
     await ui.press('v');
     frame = ui.frame();

@@ -12,7 +12,8 @@ import { DIFF_C2, finishedRun, T0 } from './scripted-runs.js';
 function unpricedRun(): RunEvent[] {
   const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   return finishedRun().map((e): RunEvent => {
-    if (e.type === 'run.started') return { ...e, candidates: e.candidates.map((c) => (c.id === 'c2' ? { ...c, provider: 'command' } : c.id === 'c3' ? { ...c, provider: 'codex' } : c)) };
+    if (e.type === 'run.started')
+      return { ...e, candidates: e.candidates.map((c) => (c.id === 'c2' ? { ...c, provider: 'command' } : c.id === 'c3' ? { ...c, provider: 'codex' } : c)) };
     if (e.type === 'provider.finished' && e.candidate !== 'c1') return { ...e, costUsd: 0, usage: e.candidate === 'c2' ? zero : e.usage };
     if (e.type === 'selection.finished') return { ...e, ranking: e.ranking.map((r) => (r.candidate === 'c1' ? r : { ...r, costUsd: 0 })) };
     return e;
@@ -28,7 +29,7 @@ afterEach(async () => {
 const loadDiff = vi.fn(async ({ to }: { to: string }) => (to.startsWith('c2') ? DIFF_C2 : ''));
 
 describe('the compare view', () => {
-  it('ranks the candidates with a check matrix and shows the winner\'s diff', async () => {
+  it("ranks the candidates with a check matrix and shows the winner's diff", async () => {
     ui = await renderRun(finishedRun(), { loadDiff });
     const frame = ui.frame();
     expect(frame).toContain('bestof demo · winner c1 thorough · 6.1s');
@@ -41,7 +42,7 @@ describe('the compare view', () => {
     expect(frame).toContain('the commit changes nothing against the base');
   });
 
-  it('shows the selected candidate\'s diff with its files, scrolls it and jumps between files', async () => {
+  it("shows the selected candidate's diff with its files, scrolls it and jumps between files", async () => {
     ui = await renderRun(finishedRun(), { loadDiff, rows: 24 });
     await ui.press(KEY.down);
     let frame = ui.frame();
@@ -49,7 +50,8 @@ describe('the compare view', () => {
     expect(frame).toContain('Diff of c2 hasty against base bbbbbbbbbb · 2 files +4 -1');
     expect(frame).toContain('files: configs/demo/slugify.mjs +3 -1  notes.md +1 -0');
     expect(frame).toContain('+  return title.toLowerCase()');
-    const firstDiffLine = (text: string) => text.split('\n').find((line) => line.startsWith('diff --git') || line.startsWith('index') || line.startsWith('---'));
+    const firstDiffLine = (text: string) =>
+      text.split('\n').find((line) => line.startsWith('diff --git') || line.startsWith('index') || line.startsWith('---'));
     expect(firstDiffLine(frame)).toContain('diff --git a/configs/demo/slugify.mjs');
     await ui.press('j');
     frame = ui.frame();
@@ -147,7 +149,7 @@ describe('the compare view', () => {
     expect(help).not.toContain('cancel the run');
   });
 
-  it('lists the keys of a candidate\'s details after the run on ?: there k and j select, and nothing scrolls', async () => {
+  it("lists the keys of a candidate's details after the run on ?: there k and j select, and nothing scrolls", async () => {
     ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner: vi.fn() } });
     await ui.press(KEY.down, KEY.enter, '?');
     const help = ui.frame();
@@ -162,7 +164,7 @@ describe('the compare view', () => {
     expect(ui.frame()).toMatch(/^c1 thorough · /m);
   });
 
-  it('opens a candidate\'s iteration history from the ranking and comes back', async () => {
+  it("opens a candidate's iteration history from the ranking and comes back", async () => {
     ui = await renderRun(finishedRun(), { loadDiff });
     await ui.press(KEY.down, KEY.down, KEY.enter);
     expect(ui.frame()).toContain('TAMPERED (ignored for scoring): configs/demo/test/basic.test.mjs (modified)');

@@ -35,7 +35,16 @@ describe('the dashboard', () => {
       stamp([
         runStarted([candidate(1, 'cmd', 'command')]),
         { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 },
-        { type: 'provider.finished', candidate: 'c1', iteration: 1, outcome: 'success', costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, turns: 1, durationMs: 900 },
+        {
+          type: 'provider.finished',
+          candidate: 'c1',
+          iteration: 1,
+          outcome: 'success',
+          costUsd: 0,
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          turns: 1,
+          durationMs: 900,
+        },
         { type: 'candidate.status', candidate: 'c1', status: 'checking', iteration: 1 },
       ]),
       { columns: 120 },
@@ -68,12 +77,20 @@ describe('the dashboard', () => {
   it('keeps every row where it was as candidates finish', async () => {
     const events = mixedRun();
     ui = await renderRun(events.slice(0, 8));
-    const before = ui.frame().split('\n').findIndex((line) => line.includes(' c3 '));
+    const before = ui
+      .frame()
+      .split('\n')
+      .findIndex((line) => line.includes(' c3 '));
     await ui.send(events.slice(8));
-    expect(ui.frame().split('\n').findIndex((line) => line.includes(' c3 '))).toBe(before);
+    expect(
+      ui
+        .frame()
+        .split('\n')
+        .findIndex((line) => line.includes(' c3 ')),
+    ).toBe(before);
   });
 
-  it('opens a candidate\'s details with enter and comes back with esc', async () => {
+  it("opens a candidate's details with enter and comes back with esc", async () => {
     ui = await renderRun(mixedRun());
     await ui.press(KEY.down, KEY.enter);
     const detail = ui.frame();
@@ -87,7 +104,7 @@ describe('the dashboard', () => {
     expect(ui.frame()).toContain('1 running · 1 waiting · 2 done');
   });
 
-  it('shows the end of a failed check\'s output, where the assertion diff is, and how much is left out above', async () => {
+  it("shows the end of a failed check's output, where the assertion diff is, and how much is left out above", async () => {
     // A test runner's output: the failing test named first, its assertion diff and a summary at the end.
     const output = [
       ' FAIL  test/slug.test.ts > slugify > strips accents',
@@ -119,7 +136,7 @@ describe('the dashboard', () => {
     expect(detail).not.toContain('case 1\n');
   });
 
-  it('a running shannon candidate\'s details say how to watch its tmux session; a finished one\'s do not', async () => {
+  it("a running shannon candidate's details say how to watch its tmux session; a finished one's do not", async () => {
     const running = stamp([
       runStarted([candidate(1, 'interactive', 'shannon')]),
       { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 },
@@ -154,7 +171,7 @@ describe('the dashboard', () => {
     expect(cancelRun).toHaveBeenCalledTimes(1);
   });
 
-  it('stops the selected candidate and sends it a message through the run\'s commands', async () => {
+  it("stops the selected candidate and sends it a message through the run's commands", async () => {
     const stopCandidate = vi.fn();
     const sendMessage = vi.fn();
     ui = await renderRun(mixedRun(), { commands: { cancelRun: vi.fn(), stopCandidate, sendMessage } });

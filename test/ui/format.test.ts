@@ -45,14 +45,17 @@ describe('failure tail', () => {
     const output = [
       ' FAIL  test/slug.test.ts > slugify > strips accents',
       ...Array.from({ length: 12 }, (_, i) => `   ✓ case ${i + 1}`),
-      'AssertionError: expected \'cr-me\' to be \'creme\'',
+      "AssertionError: expected 'cr-me' to be 'creme'",
       '',
       '- Expected',
       '+ Received',
       '- creme',
       '+ cr-me',
     ].join('\n');
-    expect(failureTail(output, 5)).toEqual({ lines: ["AssertionError: expected 'cr-me' to be 'creme'", '- Expected', '+ Received', '- creme', '+ cr-me'], hidden: 13 });
+    expect(failureTail(output, 5)).toEqual({
+      lines: ["AssertionError: expected 'cr-me' to be 'creme'", '- Expected', '+ Received', '- creme', '+ cr-me'],
+      hidden: 13,
+    });
     expect(failureTail('a\nb\nc', 2)).toEqual({ lines: ['b', 'c'], hidden: 1 });
     expect(failureTail('a\n\nb', 5)).toEqual({ lines: ['a', 'b'], hidden: 0 });
   });

@@ -86,14 +86,14 @@ describe('choosing the front end', () => {
     });
   });
 
-  describe('chooseWinner (the compare view\'s merge, through the engine\'s merge policy)', () => {
+  describe("chooseWinner (the compare view's merge, through the engine's merge policy)", () => {
     let runDir: string | undefined;
     afterEach(() => {
       if (runDir) rmSync(runDir, { recursive: true, force: true });
       runDir = undefined;
     });
 
-    it('applies the chosen merge mode to the chosen candidate, and records the choice in the run\'s log', async () => {
+    it("applies the chosen merge mode to the chosen candidate, and records the choice in the run's log", async () => {
       runDir = mkdtempSync(join(tmpdir(), 'bestof-choice-'));
       const dir = runDir;
       const events = finishedRun().map((e) => (e.type === 'run.started' ? { ...e, runDir: dir } : e));
@@ -101,7 +101,11 @@ describe('choosing the front end', () => {
       const run = foldEvents(events);
       const message = "the winner's work is on branch bestof/r1/c2 (merge it with `git merge bestof/r1/c2`)";
       const chosen = await chooseWinner(run, 'c2', 'branch', 'main');
-      expect(chosen).toMatchObject({ ok: true, message, recorded: { type: 'winner.chosen', candidate: 'c2', previous: 'c1', mode: 'branch', ok: true, branch: 'bestof/r1/c2', message, by: 'user' } });
+      expect(chosen).toMatchObject({
+        ok: true,
+        message,
+        recorded: { type: 'winner.chosen', candidate: 'c2', previous: 'c1', mode: 'branch', ok: true, branch: 'bestof/r1/c2', message, by: 'user' },
+      });
       expect((await readEvents(dir)).at(-1)).toEqual(chosen.recorded);
       expect(await chooseWinner(run, 'c9', 'branch', 'main')).toEqual({ ok: false, message: 'no candidate c9 in run r1' });
     });

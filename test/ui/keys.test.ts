@@ -61,7 +61,15 @@ describe('keys on the live dashboard', () => {
 
   it('m types a message, backspace erases, enter sends it', () => {
     const running = fold(mixedRun());
-    const { intents } = press(running, [{ input: '', down: true }, k('m'), k('use'), k(' NFKX'), { input: '', erase: true }, k('D'), { input: '', enter: true }]);
+    const { intents } = press(running, [
+      { input: '', down: true },
+      k('m'),
+      k('use'),
+      k(' NFKX'),
+      { input: '', erase: true },
+      k('D'),
+      { input: '', enter: true },
+    ]);
     expect(commands(intents)).toEqual([{ kind: 'message', candidate: 'c2', text: 'use NFKD' }]);
     const quitLetters = press(running, [{ input: '', down: true }, k('m'), k('q'), k('?'), { input: '', escape: true }]);
     expect(commands(quitLetters.intents)).toEqual([]);
@@ -71,8 +79,18 @@ describe('keys on the live dashboard', () => {
   it('enter opens details, esc and backspace come back, ? lists the keys', () => {
     const running = fold(mixedRun());
     expect(press(running, [{ input: '', enter: true }]).state.view).toBe('detail');
-    expect(press(running, [{ input: '', enter: true }, { input: '', escape: true }]).state.view).toBe('dashboard');
-    expect(press(running, [{ input: '', enter: true }, { input: '', erase: true }]).state.view).toBe('dashboard');
+    expect(
+      press(running, [
+        { input: '', enter: true },
+        { input: '', escape: true },
+      ]).state.view,
+    ).toBe('dashboard');
+    expect(
+      press(running, [
+        { input: '', enter: true },
+        { input: '', erase: true },
+      ]).state.view,
+    ).toBe('dashboard');
     expect(press(running, [k('?')]).state.dialog).toEqual({ kind: 'help' });
     expect(press(running, [k('?'), k('x')]).state.dialog).toBeUndefined();
   });
@@ -84,7 +102,7 @@ describe('keys in the compare view', () => {
     expect(press(fold(finishedRun()), [{ input: '', ctrlC: true }]).state.exitRequested).toBe(true);
   });
 
-  it('w asks before choosing another winner, in the spec\'s merge mode, which arrows change', () => {
+  it("w asks before choosing another winner, in the spec's merge mode, which arrows change", () => {
     const over = fold(finishedRun());
     const { intents } = press(over, [{ input: '', down: true }, k('w'), { input: '', right: true }, k('y')]);
     expect(commands(intents)).toEqual([{ kind: 'choose-winner', candidate: 'c2', mode: 'pr' }]);
@@ -95,6 +113,13 @@ describe('keys in the compare view', () => {
   it('j, k, space and b scroll the diff; n and p jump between files', () => {
     const over = fold(finishedRun());
     const ui = (keys: KeyPress[]) => press(over, keys).intents.map((i) => (i.kind === 'ui' ? i.action.type : i.kind));
-    expect(ui([k('j'), k('k'), k(' '), k('b'), k('n'), k('p')])).toEqual(['scroll-diff', 'scroll-diff', 'scroll-diff', 'scroll-diff', 'jump-file', 'jump-file']);
+    expect(ui([k('j'), k('k'), k(' '), k('b'), k('n'), k('p')])).toEqual([
+      'scroll-diff',
+      'scroll-diff',
+      'scroll-diff',
+      'scroll-diff',
+      'jump-file',
+      'jump-file',
+    ]);
   });
 });

@@ -20,7 +20,12 @@ const RUN_ID = '20261203-081137-8e36';
 
 /** The events with the real-length run id in the run, its folder and every branch and ref. */
 function withRealRunId(events: readonly RunEvent[]): RunEvent[] {
-  return JSON.parse(JSON.stringify(events).replaceAll('bestof/r1/', `bestof/${RUN_ID}/`).replaceAll('"runId":"r1"', `"runId":"${RUN_ID}"`).replaceAll('/runs/r1', `/runs/${RUN_ID}`)) as RunEvent[];
+  return JSON.parse(
+    JSON.stringify(events)
+      .replaceAll('bestof/r1/', `bestof/${RUN_ID}/`)
+      .replaceAll('"runId":"r1"', `"runId":"${RUN_ID}"`)
+      .replaceAll('/runs/r1', `/runs/${RUN_ID}`),
+  ) as RunEvent[];
 }
 
 const loadDiff = vi.fn(async ({ to }: { to: string }) => (to.startsWith('c2') ? DIFF_C2 : ''));
@@ -36,7 +41,11 @@ function expectFits(frame: string, columns: number): void {
 
 describe.each([60, 80])('at %i columns', (columns) => {
   it('the footer of every screen keeps its quit and help keys', async () => {
-    ui = await renderRun(mixedRun(), { columns, rows: 24, commands: { cancelRun: () => undefined, stopCandidate: async () => undefined, sendMessage: async () => undefined } });
+    ui = await renderRun(mixedRun(), {
+      columns,
+      rows: 24,
+      commands: { cancelRun: () => undefined, stopCandidate: async () => undefined, sendMessage: async () => undefined },
+    });
     expect(footerKeys(ui.frame())).toMatch(/q cancel run {2}\? keys$/);
     expectFits(ui.frame(), columns);
     await ui.press(KEY.down, KEY.enter);
@@ -44,7 +53,12 @@ describe.each([60, 80])('at %i columns', (columns) => {
     expectFits(ui.frame(), columns);
     await ui.unmount();
 
-    ui = await renderRun(withRealRunId(finishedRun()), { columns, rows: 24, loadDiff, commands: { chooseWinner: async () => ({ ok: true, message: 'merged' }) } });
+    ui = await renderRun(withRealRunId(finishedRun()), {
+      columns,
+      rows: 24,
+      loadDiff,
+      commands: { chooseWinner: async () => ({ ok: true, message: 'merged' }) },
+    });
     const compare = footerKeys(ui.frame());
     expect(compare).toMatch(/^↑↓ candidate .*w choose winner {2}q quit {2}\? keys$/);
     // What is left out first: the file keys, then the details key.
@@ -64,7 +78,10 @@ describe.each([60, 80])('at %i columns', (columns) => {
     // The merge mode goes first, then the run id.
     if (columns === 60) expect(title).not.toContain('merge =');
     // The outcome over the lines it needs (two at 80 columns, three at 60), the command on one of them, whole.
-    const outcome = rest.slice(0, rest.findIndex((line) => line.startsWith('  #')));
+    const outcome = rest.slice(
+      0,
+      rest.findIndex((line) => line.startsWith('  #')),
+    );
     expect(outcome).toHaveLength(columns === 60 ? 3 : 2);
     expect(outcome.join(' ')).toBe(`the winner's work is on branch bestof/${RUN_ID}/c1 (merge it with \`git merge bestof/${RUN_ID}/c1\`)`);
     expect(outcome.some((line) => line.includes(`\`git merge bestof/${RUN_ID}/c1\``))).toBe(true);
@@ -100,7 +117,16 @@ describe.each([60, 80])('at %i columns', (columns) => {
       stamp([
         runStarted([candidate(1, 'thorough', 'command', 'sonnet')], { checks }),
         { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 },
-        { type: 'provider.finished', candidate: 'c1', iteration: 1, outcome: 'success', costUsd: 0.021, usage: { input: 5200, output: 410, cacheRead: 0, cacheWrite: 0 }, turns: 3, durationMs: 2000 },
+        {
+          type: 'provider.finished',
+          candidate: 'c1',
+          iteration: 1,
+          outcome: 'success',
+          costUsd: 0.021,
+          usage: { input: 5200, output: 410, cacheRead: 0, cacheWrite: 0 },
+          turns: 3,
+          durationMs: 2000,
+        },
         { type: 'candidate.committed', candidate: 'c1', iteration: 1, commit: 'c1'.padEnd(40, 'a'), changedFiles: 1 },
         ...checks.map((k, i) => ({ type: 'check.finished' as const, candidate: 'c1', iteration: 1, check: check(k.name, i === 0) })),
         { type: 'candidate.scored', candidate: 'c1', iteration: 1, score: 40, maxScore: 100, failedChecks: checks.slice(1).map((k) => k.name) },
@@ -164,11 +190,19 @@ describe('the keys on a short screen', () => {
 
 describe('the dialogs at 60 columns', () => {
   it('a question is whole over two lines with its answers under it, and a long message shows its end, where the typing is', async () => {
-    ui = await renderRun(mixedRun(), { columns: 60, rows: 16, commands: { cancelRun: () => undefined, stopCandidate: async () => undefined, sendMessage: async () => undefined } });
+    ui = await renderRun(mixedRun(), {
+      columns: 60,
+      rows: 16,
+      commands: { cancelRun: () => undefined, stopCandidate: async () => undefined, sendMessage: async () => undefined },
+    });
     await ui.press('q');
     let frame = ui.frame();
     expectFits(frame, 60);
-    expect(lines(frame).slice(-3)).toEqual(["Cancel the run? Every agent is stopped; each candidate's", 'work is committed and kept.', 'y / enter: cancel the run    n / esc: keep running']);
+    expect(lines(frame).slice(-3)).toEqual([
+      "Cancel the run? Every agent is stopped; each candidate's",
+      'work is committed and kept.',
+      'y / enter: cancel the run    n / esc: keep running',
+    ]);
     // The question's extra line comes out of the list above, not off the bottom of the screen.
     expect(lines(frame).length).toBeLessThanOrEqual(15);
     await ui.press('n', KEY.down, 'm', 'please also handle the emoji and the right-to-left scripts, and keep ASCII titles as they are');

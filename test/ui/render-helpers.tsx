@@ -55,7 +55,12 @@ export async function renderRun(events: readonly RunEvent[], options: RenderOpti
   await act(async () => {
     instance = render(
       <ThemeContext.Provider value={options.theme ?? colourTheme}>
-        <App store={store} commands={options.commands ?? { cancelRun: () => undefined }} loadDiff={options.loadDiff} size={{ columns: options.columns ?? 100, rows: options.rows ?? 30 }} />
+        <App
+          store={store}
+          commands={options.commands ?? { cancelRun: () => undefined }}
+          loadDiff={options.loadDiff}
+          size={{ columns: options.columns ?? 100, rows: options.rows ?? 30 }}
+        />
       </ThemeContext.Provider>,
     );
   });

@@ -1,7 +1,16 @@
 /** The UI's pure reducer, fed scripted RunEvent arrays. */
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/engine/record/events.js';
-import { ACTIVITY_LOG_LINES, initialUiState, reduceUiAction, reduceUiEvent, reduceUiEvents, selectionOrder, type UiAction, type UiState } from '../../src/ui/state/ui-state.js';
+import {
+  ACTIVITY_LOG_LINES,
+  initialUiState,
+  reduceUiAction,
+  reduceUiEvent,
+  reduceUiEvents,
+  selectionOrder,
+  type UiAction,
+  type UiState,
+} from '../../src/ui/state/ui-state.js';
 import { candidate, DIFF_C2, finishedRun, mixedRun, runStarted, stamp, T0 } from './scripted-runs.js';
 
 const fold = (events: readonly RunEvent[], state: UiState = initialUiState({ mode: 'live', now: T0 })): UiState => events.reduce(reduceUiEvent, state);
@@ -21,7 +30,7 @@ describe('reduceUiEvent', () => {
     expect(state.view).toBe('dashboard');
   });
 
-  it('keeps an ANSI-free activity log per candidate, with the other events in the plain reporter\'s words', () => {
+  it("keeps an ANSI-free activity log per candidate, with the other events in the plain reporter's words", () => {
     const state = fold(mixedRun());
     const log = state.activity.c1 ?? [];
     expect(log.slice(0, 2)).toEqual(['· setup', '· running (iteration 1)']);
@@ -32,7 +41,12 @@ describe('reduceUiEvent', () => {
   });
 
   it('bounds the activity log', () => {
-    const many = Array.from({ length: ACTIVITY_LOG_LINES + 50 }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c1', iteration: 1, text: `line ${i}` }));
+    const many = Array.from({ length: ACTIVITY_LOG_LINES + 50 }, (_, i) => ({
+      type: 'candidate.activity' as const,
+      candidate: 'c1',
+      iteration: 1,
+      text: `line ${i}`,
+    }));
     const state = fold(stamp([runStarted([candidate(1, 'a')]), ...many]));
     const log = state.activity.c1 ?? [];
     expect(log).toHaveLength(ACTIVITY_LOG_LINES);
@@ -40,8 +54,13 @@ describe('reduceUiEvent', () => {
     expect(log[0]).toBe('line 50');
   });
 
-  it('folds a batch of events (one frame\'s worth) exactly as it folds them one by one', () => {
-    const events = [...mixedRun(), ...stamp(Array.from({ length: ACTIVITY_LOG_LINES + 10 }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c2', iteration: 2, text: `step ${i}` })))];
+  it("folds a batch of events (one frame's worth) exactly as it folds them one by one", () => {
+    const events = [
+      ...mixedRun(),
+      ...stamp(
+        Array.from({ length: ACTIVITY_LOG_LINES + 10 }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c2', iteration: 2, text: `step ${i}` })),
+      ),
+    ];
     const initial = initialUiState({ mode: 'live', now: T0 });
     const batched = reduceUiEvents(reduceUiEvents(initial, events.slice(0, 7)), events.slice(7));
     expect(batched).toEqual(fold(events));
@@ -112,7 +131,11 @@ describe('reduceUiAction', () => {
     const typing = act(state, { type: 'open-dialog', dialog: { kind: 'message', candidate: 'c2', draft: '' } }, { type: 'edit-message', draft: 'use NFKD' });
     expect(typing.dialog).toEqual({ kind: 'message', candidate: 'c2', draft: 'use NFKD' });
     expect(act(state, { type: 'edit-message', draft: 'x' })).toBe(state);
-    const choosing = act(fold(finishedRun()), { type: 'open-dialog', dialog: { kind: 'confirm-winner', candidate: 'c2', mode: 'branch' } }, { type: 'cycle-merge-mode', delta: 1 });
+    const choosing = act(
+      fold(finishedRun()),
+      { type: 'open-dialog', dialog: { kind: 'confirm-winner', candidate: 'c2', mode: 'branch' } },
+      { type: 'cycle-merge-mode', delta: 1 },
+    );
     expect(choosing.dialog).toMatchObject({ mode: 'pr' });
     expect(act(choosing, { type: 'cycle-merge-mode', delta: 1 }).dialog).toMatchObject({ mode: 'merge' });
   });
@@ -124,7 +147,11 @@ describe('reduceUiAction', () => {
   });
 
   it('records a chosen winner and its merge result', () => {
-    const state = act(fold(finishedRun()), { type: 'winner-pending', candidate: 'c2', mode: 'squash' }, { type: 'winner-result', candidate: 'c2', ok: true, message: 'merged' });
+    const state = act(
+      fold(finishedRun()),
+      { type: 'winner-pending', candidate: 'c2', mode: 'squash' },
+      { type: 'winner-result', candidate: 'c2', ok: true, message: 'merged' },
+    );
     expect(state.choice).toEqual({ candidate: 'c2', mode: 'squash', ok: true, message: 'merged' });
     expect(state.notice).toMatchObject({ text: 'merged', tone: 'ok' });
   });

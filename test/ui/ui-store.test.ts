@@ -15,7 +15,10 @@ describe('createUiStore', () => {
     const store = createUiStore({ mode: 'live', tickMs: 0 });
     const published = vi.fn();
     store.subscribe(published);
-    const events = stamp([runStarted([candidate(1, 'a')]), ...Array.from({ length: 500 }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c1', iteration: 1, text: `line ${i}` }))]);
+    const events = stamp([
+      runStarted([candidate(1, 'a')]),
+      ...Array.from({ length: 500 }, (_, i) => ({ type: 'candidate.activity' as const, candidate: 'c1', iteration: 1, text: `line ${i}` })),
+    ]);
     for (const event of events) store.onEvent(event);
     expect(published).not.toHaveBeenCalled();
     vi.advanceTimersByTime(0);
@@ -50,7 +53,8 @@ describe('createUiStore', () => {
 
   it('ticks the clock while candidates are busy, and stops when the run ends', () => {
     const store = createUiStore({ mode: 'live', tickMs: 100 });
-    for (const event of stamp([runStarted([candidate(1, 'a')]), { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 }])) store.onEvent(event);
+    for (const event of stamp([runStarted([candidate(1, 'a')]), { type: 'candidate.status', candidate: 'c1', status: 'running', iteration: 1 }]))
+      store.onEvent(event);
     vi.advanceTimersByTime(1);
     const before = store.frames;
     vi.advanceTimersByTime(1000);

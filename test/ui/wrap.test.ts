@@ -90,7 +90,11 @@ describe('writeClosingLines', () => {
   });
 
   it('keeps a command wider than the terminal whole on its own line, and does not wrap without a width', () => {
-    expect(written(30, 'merge it with `git merge bestof/20261203-081137-8e36/c1`').split('\n')).toEqual(['merge it with', '`git merge bestof/20261203-081137-8e36/c1`', '']);
+    expect(written(30, 'merge it with `git merge bestof/20261203-081137-8e36/c1`').split('\n')).toEqual([
+      'merge it with',
+      '`git merge bestof/20261203-081137-8e36/c1`',
+      '',
+    ]);
     expect(written(undefined, CLOSING)).toBe(`${CLOSING}\n`);
   });
 });

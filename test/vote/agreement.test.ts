@@ -58,7 +58,12 @@ describe('pairwiseAgreement', () => {
 
   it('counts only pairwise judgements whose two orders agreed, ties included', () => {
     const j = (voter: string, aFirst: PairJudgement['aFirst'], bFirst: PairJudgement['bFirst']): PairJudgement => ({ voter, a: 'c1', b: 'c2', aFirst, bFirst });
-    const prefs = preferencesFromJudgements([j('j1', { winner: 'c1' }, { winner: 'c1' }), j('j2', { winner: 'c1' }, { winner: 'c1' }), j('j3', { winner: 'c1' }, { winner: 'c2' }), j('j4', { tie: true }, { tie: true })]);
+    const prefs = preferencesFromJudgements([
+      j('j1', { winner: 'c1' }, { winner: 'c1' }),
+      j('j2', { winner: 'c1' }, { winner: 'c1' }),
+      j('j3', { winner: 'c1' }, { winner: 'c2' }),
+      j('j4', { tie: true }, { tie: true }),
+    ]);
     // j1-j2 agree, j1-j4 and j2-j4 do not; j3 flipped and is left out.
     expect(pairwiseAgreement(prefs)).toEqual({ agreement: 1 / 3, comparisons: 3 });
   });
@@ -67,7 +72,11 @@ describe('pairwiseAgreement', () => {
 describe('orderFlipRate', () => {
   it('1 flipped of 4 answered in both orders = 0.25; the incomplete one is left out', () => {
     const j = (aFirst: string | undefined, bFirst: string | undefined): PairJudgement => ({
-      voter: 'j1', a: 'c1', b: 'c2', aFirst: aFirst === undefined ? undefined : { winner: aFirst }, bFirst: bFirst === undefined ? undefined : { winner: bFirst },
+      voter: 'j1',
+      a: 'c1',
+      b: 'c2',
+      aFirst: aFirst === undefined ? undefined : { winner: aFirst },
+      bFirst: bFirst === undefined ? undefined : { winner: bFirst },
     });
     expect(orderFlipRate([j('c1', 'c1'), j('c1', 'c2'), j('c2', 'c2'), j('c1', 'c1'), j('c1', undefined)])).toEqual({ rate: 0.25, flipped: 1, judged: 4 });
     expect(orderFlipRate([j('c1', undefined)])).toBeUndefined();
@@ -76,20 +85,53 @@ describe('orderFlipRate', () => {
 
 describe('lengthCorrelation', () => {
   it('lengths 100, 200, 300 with votes 0, 0.5, 1 give r = 1; reversed r = -1; votes 0, 1, 0 give r = 0', () => {
-    expect(lengthCorrelation([{ length: 100, vote: 0 }, { length: 200, vote: 0.5 }, { length: 300, vote: 1 }])).toBeCloseTo(1, 12);
-    expect(lengthCorrelation([{ length: 100, vote: 1 }, { length: 200, vote: 0.5 }, { length: 300, vote: 0 }])).toBeCloseTo(-1, 12);
-    expect(lengthCorrelation([{ length: 100, vote: 0 }, { length: 200, vote: 1 }, { length: 300, vote: 0 }])).toBeCloseTo(0, 12);
+    expect(
+      lengthCorrelation([
+        { length: 100, vote: 0 },
+        { length: 200, vote: 0.5 },
+        { length: 300, vote: 1 },
+      ]),
+    ).toBeCloseTo(1, 12);
+    expect(
+      lengthCorrelation([
+        { length: 100, vote: 1 },
+        { length: 200, vote: 0.5 },
+        { length: 300, vote: 0 },
+      ]),
+    ).toBeCloseTo(-1, 12);
+    expect(
+      lengthCorrelation([
+        { length: 100, vote: 0 },
+        { length: 200, vote: 1 },
+        { length: 300, vote: 0 },
+      ]),
+    ).toBeCloseTo(0, 12);
   });
 
   it('is undefined for two candidates or votes that do not vary', () => {
-    expect(lengthCorrelation([{ length: 1, vote: 0 }, { length: 2, vote: 1 }])).toBeUndefined();
-    expect(lengthCorrelation([{ length: 1, vote: 0.5 }, { length: 2, vote: 0.5 }, { length: 3, vote: 0.5 }])).toBeUndefined();
+    expect(
+      lengthCorrelation([
+        { length: 1, vote: 0 },
+        { length: 2, vote: 1 },
+      ]),
+    ).toBeUndefined();
+    expect(
+      lengthCorrelation([
+        { length: 1, vote: 0.5 },
+        { length: 2, vote: 0.5 },
+        { length: 3, vote: 0.5 },
+      ]),
+    ).toBeUndefined();
   });
 });
 
 describe('tooCloseToCall', () => {
-  const two = [{ id: 'c1', checkScore: 1 }, { id: 'c2', checkScore: 1 }];
-  const bordaScores = (ballots: readonly RankingBallot[]): Map<string, number> => new Map(tallyRankings('borda', two, ballots).scores.map((s) => [s.candidate, s.normalised]));
+  const two = [
+    { id: 'c1', checkScore: 1 },
+    { id: 'c2', checkScore: 1 },
+  ];
+  const bordaScores = (ballots: readonly RankingBallot[]): Map<string, number> =>
+    new Map(tallyRankings('borda', two, ballots).scores.map((s) => [s.candidate, s.normalised]));
 
   it('5 jurors all c2>c1: margin 1, c2 ahead in every resample, not too close', () => {
     const units = ['j1', 'j2', 'j3', 'j4', 'j5'].map((v) => ballot(v, 'c2', 'c1'));

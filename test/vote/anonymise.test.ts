@@ -71,8 +71,19 @@ describe('normaliseMaterial', () => {
   });
 
   it('keeps the +/- prefix of a removed diff line so that the hunk still has 6 new lines', () => {
-    const diff = ['diff --git a/a.md b/a.md', '--- a/a.md', '+++ b/a.md', '@@ -1,1 +1,3 @@', ' # Notes', '+text', '+Signed-off-by: Codex <codex@openai.com>', ''].join('\n');
-    expect(normaliseMaterial(diff, ctx).text).toBe(['diff --git a/a.md b/a.md', '--- a/a.md', '+++ b/a.md', '@@ -1,1 +1,3 @@', ' # Notes', '+text', '+', ''].join('\n'));
+    const diff = [
+      'diff --git a/a.md b/a.md',
+      '--- a/a.md',
+      '+++ b/a.md',
+      '@@ -1,1 +1,3 @@',
+      ' # Notes',
+      '+text',
+      '+Signed-off-by: Codex <codex@openai.com>',
+      '',
+    ].join('\n');
+    expect(normaliseMaterial(diff, ctx).text).toBe(
+      ['diff --git a/a.md b/a.md', '--- a/a.md', '+++ b/a.md', '@@ -1,1 +1,3 @@', ' # Notes', '+text', '+', ''].join('\n'),
+    );
   });
 
   it('in a draft, drops a banner line and replaces a provider name in prose, keeps a robot emoji that is not a signature', () => {

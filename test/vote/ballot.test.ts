@@ -38,11 +38,26 @@ describe('prompts', () => {
     expect(prompt).toContain('A change that passes the checks without doing the task is worse than any honest attempt');
   });
 
-  it("prompts built from normalised materials scan clean: the template itself names no provider, model or candidate id", () => {
-    const ctx = { runId: 'r1', candidateIds: ['c1', 'c2'], providerKinds: ['claude', 'gemini'], models: ['gemini-2.5-pro'], providerLabels: [], sessionIds: [], worktrees: [] };
+  it('prompts built from normalised materials scan clean: the template itself names no provider, model or candidate id', () => {
+    const ctx = {
+      runId: 'r1',
+      candidateIds: ['c1', 'c2'],
+      providerKinds: ['claude', 'gemini'],
+      models: ['gemini-2.5-pro'],
+      providerLabels: [],
+      sessionIds: [],
+      worktrees: [],
+    };
     const task = 'Write a Gemini-themed haiku';
-    const materials = ['Made by gemini-2.5-pro for candidate c1', '# Haiku\nClaude was here'].map((m, i) => ({ label: 'AB'.charAt(i), material: normaliseMaterial(m, ctx).text }));
-    for (const prompt of [rankingPrompt({ task, shown: materials }), crossReviewPrompt({ task, shown: materials }), pairwisePrompt({ task, first: materials[0]!, second: materials[1]! })]) {
+    const materials = ['Made by gemini-2.5-pro for candidate c1', '# Haiku\nClaude was here'].map((m, i) => ({
+      label: 'AB'.charAt(i),
+      material: normaliseMaterial(m, ctx).text,
+    }));
+    for (const prompt of [
+      rankingPrompt({ task, shown: materials }),
+      crossReviewPrompt({ task, shown: materials }),
+      pairwisePrompt({ task, first: materials[0]!, second: materials[1]! }),
+    ]) {
       expect(scanForLeaks(prompt, ctx, { trusted: [task] })).toEqual([]);
       expect(scanForLeaks(prompt, ctx).map((l) => l.found)).toEqual(['Gemini']); // the task's own word, found only when not trusted
     }
@@ -79,7 +94,13 @@ describe('parseRanking', () => {
 
   it("rejects a ranking that names the voter's own label D, even when it names every allowed label", () => {
     const result = parseRanking('FINAL RANKING:\nD\nA\nB\nC', { labels: LABELS, ownLabels: ['D'] });
-    expect(result).toEqual({ ok: false, error: { problem: 'own_candidate', message: "the ranking names D, the voter's own candidate, which it may not rank; it must name each of A, B, C exactly once" } });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        problem: 'own_candidate',
+        message: "the ranking names D, the voter's own candidate, which it may not rank; it must name each of A, B, C exactly once",
+      },
+    });
   });
 
   it('accepts a recused ballot of n-1 = 2 labels, and rejects the third candidate label it was never shown', () => {
@@ -121,7 +142,10 @@ describe('parseReviews', () => {
   it('says which section is missing', () => {
     expect(parseReviews('## A\nfine', ['A', 'B'])).toEqual({
       ok: false,
-      error: { problem: 'missing_review', message: 'the review has no section for B; write one section per candidate, each starting with a heading like "## B"' },
+      error: {
+        problem: 'missing_review',
+        message: 'the review has no section for B; write one section per candidate, each starting with a heading like "## B"',
+      },
     });
   });
 });

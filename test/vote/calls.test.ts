@@ -4,7 +4,11 @@ import { plannedVoterCalls } from '../../src/vote/calls.js';
 import { voterViews } from '../../src/vote/order.js';
 
 describe('plannedVoterCalls', () => {
-  const views = voterViews('s', ['c1', 'c2', 'c3'], [{ id: 'c1', candidate: 'c1' }, { id: 'c2', candidate: 'c2' }, { id: 'c3', candidate: 'c3' }, { id: 'j1' }]);
+  const views = voterViews(
+    's',
+    ['c1', 'c2', 'c3'],
+    [{ id: 'c1', candidate: 'c1' }, { id: 'c2', candidate: 'c2' }, { id: 'c3', candidate: 'c3' }, { id: 'j1' }],
+  );
 
   it('borda with cross-review: 3 recused voters and 1 juror make 2 calls each, 8 in all, 16 at most', () => {
     expect(plannedVoterCalls(views, { method: 'borda', crossReview: true })).toEqual({

@@ -57,7 +57,11 @@ describe('voterViews', () => {
   });
 
   it('gives five jury voters who see the same 4 candidates at least two different orders', () => {
-    const jury = voterViews('seed-42', CANDIDATES, ['j1', 'j2', 'j3', 'j4', 'j5'].map((id) => ({ id })));
+    const jury = voterViews(
+      'seed-42',
+      CANDIDATES,
+      ['j1', 'j2', 'j3', 'j4', 'j5'].map((id) => ({ id })),
+    );
     expect(new Set(jury.map((v) => v.shown.map((s) => s.candidate).join(','))).size).toBeGreaterThan(1);
   });
 
@@ -77,7 +81,14 @@ describe('voterViews', () => {
   });
 
   it('turns a ballot of labels back into candidate ids, and finds a candidate label', () => {
-    const view = { voter: 'c1', recused: 'c1', shown: [{ label: 'A', candidate: 'c3' }, { label: 'B', candidate: 'c2' }] };
+    const view = {
+      voter: 'c1',
+      recused: 'c1',
+      shown: [
+        { label: 'A', candidate: 'c3' },
+        { label: 'B', candidate: 'c2' },
+      ],
+    };
     expect(deanonymiseRanking(view, ['B', 'A'])).toEqual(['c2', 'c3']);
     expect(labelForCandidate(view, 'c2')).toBe('B');
     expect(() => deanonymiseRanking(view, ['C'])).toThrow(/label C/);

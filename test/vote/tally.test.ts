@@ -63,7 +63,11 @@ describe('tallyRankings', () => {
   });
 
   it("recusal with c3's voter missing: c2 and c3 both have 1 point, but c2 got it on its only ballot (1.0) and c3 on one of two (0.5): c2 wins despite c3's higher check score", () => {
-    const c3Better = [{ id: 'c1', checkScore: 7 }, { id: 'c2', checkScore: 8 }, { id: 'c3', checkScore: 9 }];
+    const c3Better = [
+      { id: 'c1', checkScore: 7 },
+      { id: 'c2', checkScore: 8 },
+      { id: 'c3', checkScore: 9 },
+    ];
     const t = tallyRankings('borda', c3Better, [
       { voter: 'c1', ranking: ['c2', 'c3'] },
       { voter: 'c2', ranking: ['c3', 'c1'] },
@@ -140,7 +144,14 @@ describe('tallyPairwise (Copeland)', () => {
       { kind: 'pair', a: 'c1', b: 'c3', winsA: 1, winsB: 0, ties: 0, pointsA: 1, pointsB: 0 },
       { kind: 'pair', a: 'c2', b: 'c3', winsA: 1, winsB: 0, ties: 1, pointsA: 1, pointsB: 0 },
     ]);
-    expect(t.steps.filter((s) => s.kind === 'judgement').map((s) => (s.kind === 'judgement' ? s.counted : ''))).toEqual(['c1', 'flipped', 'c2', 'c2', 'c1', 'tie']);
+    expect(t.steps.filter((s) => s.kind === 'judgement').map((s) => (s.kind === 'judgement' ? s.counted : ''))).toEqual([
+      'c1',
+      'flipped',
+      'c2',
+      'c2',
+      'c1',
+      'tie',
+    ]);
   });
 
   it('a judgement whose two orders disagree counts for neither: c1 then c2 first-shown wins leaves the pair tied', () => {

@@ -37,7 +37,10 @@ export async function attachCommand(args: readonly string[]): Promise<number> {
   }
   if (!state.candidates[candidate]) throw new UsageError(`run ${run.runId} has no candidate "${candidate}" (it has ${state.order.join(', ')})`);
   const record = records.get(candidate);
-  if (!record) throw new UsageError(`${candidate} of run ${run.runId} has no tmux session: only kind = "shannon" candidates run in tmux, once their first iteration started`);
+  if (!record)
+    throw new UsageError(
+      `${candidate} of run ${run.runId} has no tmux session: only kind = "shannon" candidates run in tmux, once their first iteration started`,
+    );
 
   const tmux = await probeTmux();
   if (!tmux.ok) throw new UsageError(`attach needs tmux: ${tmux.error}`);
@@ -49,7 +52,9 @@ export async function attachCommand(args: readonly string[]): Promise<number> {
   }
   const argv = attachArgs(session, { readOnly: !values.write });
   argv[0] = tmux.value.binary;
-  process.stderr.write(`${values.write ? 'taking over' : 'watching (read-only)'} ${candidate} of ${run.runId}; detach with Ctrl-b d${values.write ? '' : ' (--write to type)'}\n`);
+  process.stderr.write(
+    `${values.write ? 'taking over' : 'watching (read-only)'} ${candidate} of ${run.runId}; detach with Ctrl-b d${values.write ? '' : ' (--write to type)'}\n`,
+  );
   // Inside a tmux of its own, tmux refuses to attach ("sessions should be nested with care"): this is another server.
   const env = { ...process.env };
   delete env.TMUX;

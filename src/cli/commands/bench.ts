@@ -160,14 +160,22 @@ function readBaseline(path: string): { file: BenchFile } | { problems: string[] 
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    return { problems: [`--baseline ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not JSON: ${(error as Error).message}`}`] };
+    return {
+      problems: [`--baseline ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not JSON: ${(error as Error).message}`}`],
+    };
   }
   const parsed = parseBenchFile(value, path);
   return parsed.ok ? { file: parsed.value } : { problems: parsed.error.map((p) => `--baseline: ${p}`) };
 }
 
 /** bench.json, bench.md, junit.xml and, with --html, bench.html; the exit code (1 on a regression against the baseline). */
-function writeResults(file: BenchFile, outDir: string, baseline: BenchFile | undefined, tolerance: BaselineTolerance, options: { readonly json: boolean; readonly html: boolean }): number {
+function writeResults(
+  file: BenchFile,
+  outDir: string,
+  baseline: BenchFile | undefined,
+  tolerance: BaselineTolerance,
+  options: { readonly json: boolean; readonly html: boolean },
+): number {
   const { json } = options;
   const summary = summarizeBench(file);
   const comparison: BaselineComparison | undefined = baseline ? compareToBaseline(summary, summarizeBench(baseline), tolerance) : undefined;

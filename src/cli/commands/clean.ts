@@ -35,8 +35,10 @@ import { printable } from '../../printable.js';
 export async function cleanCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('clean', args);
   const dryRun = values['dry-run'] === true;
-  if (values['older-than'] !== undefined && !values.runs) throw new UsageError('clean: --older-than goes with --runs: `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
-  if (values.runs && values['older-than'] === undefined) throw new UsageError('clean: --runs needs --older-than, e.g. `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
+  if (values['older-than'] !== undefined && !values.runs)
+    throw new UsageError('clean: --older-than goes with --runs: `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
+  if (values.runs && values['older-than'] === undefined)
+    throw new UsageError('clean: --runs needs --older-than, e.g. `bestof clean --runs --older-than 30d` (see `bestof clean --help`)');
   const olderThanMs = values['older-than'] === undefined ? undefined : parseAge(values['older-than']);
   const repoRoot = await currentRepoRoot();
   const listed: RunListing[] = positionals[0] ? [await findRun(repoRoot, positionals[0])] : await listRunFolders(repoRoot);

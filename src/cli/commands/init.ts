@@ -26,7 +26,10 @@ export async function initCommand(args: readonly string[]): Promise<number> {
     process.stderr.write(`bestof init: ${path} already exists; nothing written (use --force to overwrite it)\n`);
     return EXIT_CODES.badInput;
   }
-  const name = basename(repo.value.root).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'task';
+  const name =
+    basename(repo.value.root)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '') || 'task';
   const probe = await probeAt(repo.value.root);
   // The `#:schema` line lets editors with TOML support complete and check the spec as it is edited.
   writeFileSync(path, starterSpec({ name, schema: installedSchemaUrl(), probe }));
@@ -49,12 +52,15 @@ export async function probeAt(root: string): Promise<RepoProbe> {
 }
 
 function foundLine(probe: RepoProbe): string {
-  if (probe.checks.length === 0) return 'found no test command (package.json scripts, pytest, Cargo.toml, go.mod, a Makefile test target): the spec has a placeholder check to replace';
+  if (probe.checks.length === 0)
+    return 'found no test command (package.json scripts, pytest, Cargo.toml, go.mod, a Makefile test target): the spec has a placeholder check to replace';
   const parts = [
     `checks: ${probe.checks.map((check) => `\`${check.command}\``).join(', ')}`,
     probe.frozen.length > 0 ? `frozen: ${probe.frozen.join(', ')}` : 'no test folder to freeze found',
     ...(probe.protected.length > 0
-      ? [`protected: ${probe.protected.length} names of files that change what the test runner runs (${probe.protected.slice(0, 2).join(', ')}${probe.protected.length > 2 ? ', ...' : ''})`]
+      ? [
+          `protected: ${probe.protected.length} names of files that change what the test runner runs (${probe.protected.slice(0, 2).join(', ')}${probe.protected.length > 2 ? ', ...' : ''})`,
+        ]
       : []),
     ...(probe.editable.length > 0 ? [`editable: ${probe.editable.join(', ')}`] : []),
     ...(probe.link.length > 0 ? [`setup.link: ${probe.link.join(', ')}`] : []),

@@ -25,7 +25,9 @@ export async function lsCommand(args: readonly string[]): Promise<number> {
   // Last: folders of runs stopped before their first event (or starting this instant).
   for (const run of unrecorded) {
     if (outputClosed('stdout')) break;
-    const what = runIsAlive(run.runDir) ? 'starting' : 'recorded nothing: stopped before its first event (`bestof clean` deletes its folder once it is a minute old)';
+    const what = runIsAlive(run.runDir)
+      ? 'starting'
+      : 'recorded nothing: stopped before its first event (`bestof clean` deletes its folder once it is a minute old)';
     process.stdout.write(`${run.runId}  ${what}\n`);
   }
   return EXIT_CODES.ok;

@@ -39,7 +39,10 @@ export async function resumeCommand(args: readonly string[]): Promise<number> {
   if (state.status !== 'running' && state.status !== 'cancelled') {
     process.stdout.write(`run ${run.runId} already finished (${state.status}): ${printable(state.message ?? '')}\n`);
     const written = await writeMissingRecord(run.runDir, state);
-    if (written.length > 0) process.stdout.write(`its record ended before its reports were written (bestof was killed in its last instant): wrote ${written.join(', ')} from its event log\n`);
+    if (written.length > 0)
+      process.stdout.write(
+        `its record ended before its reports were written (bestof was killed in its last instant): wrote ${written.join(', ')} from its event log\n`,
+      );
     process.stdout.write(`nothing to resume; see \`bestof show ${run.runId}\`\n`);
     return state.exitCode ?? 0;
   }

@@ -13,7 +13,9 @@ import type { RunState } from '../../engine/record/run-state.js';
 function refuseFinished(state: RunState, nothing: string): void {
   if (state.status === 'running') return;
   const outcome = state.status === 'winner' && state.winner ? `winner ${state.winner}` : state.status.replace('_', ' ');
-  throw new UsageError(`run ${state.runId} is over (${outcome}${state.finishedAt ? `, finished ${state.finishedAt}` : ''}); ${nothing} (start a new run with \`bestof run\`)`);
+  throw new UsageError(
+    `run ${state.runId} is over (${outcome}${state.finishedAt ? `, finished ${state.finishedAt}` : ''}); ${nothing} (start a new run with \`bestof run\`)`,
+  );
 }
 
 /** What becomes of a message to a run whose bestof is not running: it waits for `bestof resume`. */

@@ -22,7 +22,8 @@ export async function cleanBranch(context: CleanContext, of: { id: string; candi
   if (!tip) return false;
   const keptAt = await resolveCommit(repoRoot, candidate.ref);
   const revertedAt = await resolveCommit(repoRoot, revertedRef(candidate.ref));
-  const kept = (keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt))) || (revertedAt !== undefined && (await isAncestor(repoRoot, tip, revertedAt)));
+  const kept =
+    (keptAt !== undefined && (await isAncestor(repoRoot, tip, keptAt))) || (revertedAt !== undefined && (await isAncestor(repoRoot, tip, revertedAt)));
   const merged = await onAnotherBranch(repoRoot, tip, candidate.branch);
   if (of.isWinner && !merged && !context.all) {
     note(`keep ${candidate.branch}: the winner of ${of.runId}, not merged yet (merge it, or clean with --all)`);

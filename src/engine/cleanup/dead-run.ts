@@ -44,7 +44,12 @@ export async function cleanRun(context: CleanContext, run: RunListing, state: Ru
   const folders = new Map(state.order.map((id) => [id, state.candidates[id] && candidateWorktree(state.candidates[id], context.worktrees)]));
   // A git command of the dead run may still be writing in a worktree (a long checkout): each is
   // let end first, all of the run's worktrees waited for together (one settle, not one each).
-  const gitStillIn = dryRun ? new Map<string, number[]>() : await waitForGitToLeaveEach([...folders.values()].filter((f): f is string => f !== undefined), { timeoutMs: LEFTOVER_GIT_WAIT_MS });
+  const gitStillIn = dryRun
+    ? new Map<string, number[]>()
+    : await waitForGitToLeaveEach(
+        [...folders.values()].filter((f): f is string => f !== undefined),
+        { timeoutMs: LEFTOVER_GIT_WAIT_MS },
+      );
   let actions = 0;
   let keptWithWork = 0;
   for (const id of state.order) {
@@ -61,7 +66,9 @@ export async function cleanRun(context: CleanContext, run: RunListing, state: Ru
       // Not the folder bestof made (a link to a folder of the user's, one the agent moved there): never saved from, repaired or deleted.
       note(`leave ${folder}: ${id}'s agent replaced its worktree folder with it, and bestof touches nothing there (look at it, then delete it yourself)`);
     } else if (standing !== undefined) {
-      note(`leave ${candidate.worktree}: it is ${printable(standing)}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)`);
+      note(
+        `leave ${candidate.worktree}: it is ${printable(standing)}, not the worktree folder bestof made for ${id}, and bestof touches nothing there (look at it, then delete it yourself)`,
+      );
     } else if (folder) {
       actions += 1;
       const setupFile = setupPathsFile(run.runDir, id);

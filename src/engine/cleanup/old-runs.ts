@@ -80,7 +80,9 @@ export async function cleanOldRuns(request: OldRunsRequest): Promise<{ removed: 
   return { removed, kept };
 }
 
-async function whyKeep(request: OldRunsRequest & { run: RunListing; state: RunState; refs: readonly { ref: string; sha: string }[] }): Promise<string | undefined> {
+async function whyKeep(
+  request: OldRunsRequest & { run: RunListing; state: RunState; refs: readonly { ref: string; sha: string }[] },
+): Promise<string | undefined> {
   const { repoRoot, run, state, refs } = request;
   if (request.keptWorktrees.has(run.runId)) return 'a worktree of it was kept (see above)';
   const ownBranches = new Set(state.order.map((id) => state.candidates[id]?.branch).filter((b): b is string => b !== undefined));

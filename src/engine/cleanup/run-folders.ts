@@ -36,11 +36,15 @@ export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean
     const folder = join(root, name);
     // A running run's folder is empty for a moment before its first worktree is added.
     if (runIsAlive(runDirOf(repoRoot, name))) continue;
-    const agentsLeftovers = Object.values(AGENT_FOLDERS).map((entry) => join(folder, entry)).filter((path) => existsSync(path));
+    const agentsLeftovers = Object.values(AGENT_FOLDERS)
+      .map((entry) => join(folder, entry))
+      .filter((path) => existsSync(path));
     if (agentsLeftovers.length > 0) {
       if (!dryRun) for (const path of agentsLeftovers) await removeTree(path);
       count += 1;
-      say(`remove what the agents of the interrupted run ${name} left: ${agentsLeftovers.map((path) => relative(root, path)).join(', ')} (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`);
+      say(
+        `remove what the agents of the interrupted run ${name} left: ${agentsLeftovers.map((path) => relative(root, path)).join(', ')} (the agents' HOMEs, which hold copies of their logins, the checks' HOMEs and review exports; no candidate's work is there)`,
+      );
     }
     let inside: string[];
     try {
@@ -51,7 +55,12 @@ export async function removeRunFolderLeftovers(repoRoot: string, dryRun: boolean
     // The folder the candidates' leftovers waited in during their checks counts as nothing when empty
     // (runs before 2026-12-05 left it behind, and so their whole folder).
     const aside = join(folder, ASIDE_FOLDER);
-    const asideEmpty = inside.includes(ASIDE_FOLDER) && (await readdir(aside).then((entries) => entries.length === 0, () => false));
+    const asideEmpty =
+      inside.includes(ASIDE_FOLDER) &&
+      (await readdir(aside).then(
+        (entries) => entries.length === 0,
+        () => false,
+      ));
     if (inside.some((entry) => !(entry === ASIDE_FOLDER && asideEmpty))) continue;
     if (!dryRun) {
       try {

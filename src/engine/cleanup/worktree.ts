@@ -54,7 +54,9 @@ export async function cleanWorktree(context: CleanContext, request: CleanWorktre
     return 'removed';
   }
   if (layered && context.cow.kind === 'unavailable') {
-    context.problem(`keep worktree ${folder}: it is a copy-on-write worktree, which cannot be mounted here (${context.cow.why}); ${id}'s changes are in ${changesFolder(folder)}`);
+    context.problem(
+      `keep worktree ${folder}: it is a copy-on-write worktree, which cannot be mounted here (${context.cow.why}); ${id}'s changes are in ${changesFolder(folder)}`,
+    );
     return 'kept';
   }
   if (dryRun) return sayWhatWouldBeDone(context, request, { layered, setupCompleted });
@@ -63,7 +65,8 @@ export async function cleanWorktree(context: CleanContext, request: CleanWorktre
     context.problem(`keep worktree ${folder}: ${printableLines(why)}; ${where}`);
     return 'kept';
   };
-  if (request.gitStillIn.length > 0) return keepIt(`git processes ${request.gitStillIn.join(', ')} are still working in it; let them end or stop them, then clean again`);
+  if (request.gitStillIn.length > 0)
+    return keepIt(`git processes ${request.gitStillIn.join(', ')} are still working in it; let them end or stop them, then clean again`);
   if (layered) {
     const mounted = await mountForClean(repoRoot, folder, candidate.branch, request.baseCommit);
     if (!mounted.ok) return keepIt(mounted.error);
@@ -86,11 +89,17 @@ export async function cleanWorktree(context: CleanContext, request: CleanWorktre
 }
 
 /** A dry run's account of one worktree: what would be saved and removed, or why it would be kept. */
-async function sayWhatWouldBeDone(context: CleanContext, request: CleanWorktreeRequest, seen: { layered: boolean; setupCompleted: boolean }): Promise<WorktreeCleaned> {
+async function sayWhatWouldBeDone(
+  context: CleanContext,
+  request: CleanWorktreeRequest,
+  seen: { layered: boolean; setupCompleted: boolean },
+): Promise<WorktreeCleaned> {
   const { say } = context;
   const { id, candidate, folder } = request;
   if (seen.layered) {
-    say(`${seen.setupCompleted ? `save ${id}'s uncommitted changes (if any) at ${candidate.ref}, then ` : ''}remove copy-on-write worktree ${folder} and its layer`);
+    say(
+      `${seen.setupCompleted ? `save ${id}'s uncommitted changes (if any) at ${candidate.ref}, then ` : ''}remove copy-on-write worktree ${folder} and its layer`,
+    );
     return 'removed';
   }
   if (!seen.setupCompleted) say(`remove ${folder}: ${id}'s setup never completed, so no agent worked in it`);
@@ -123,7 +132,10 @@ async function saveWork(context: CleanContext, request: CleanWorktreeRequest): P
     const aside = link.value.movedAside ? `; its agent's own .git folder is at ${link.value.movedAside}` : '';
     say(`repair ${id}'s worktree (${link.value.problem ?? 'its .git link was broken'})${aside}`);
   }
-  const saved = await saveWorktreeWork(folder, { message: `bestof: ${id} work left in the worktree (saved by bestof clean)`, excludePaths: readSetupPaths(request.setupFile) });
+  const saved = await saveWorktreeWork(folder, {
+    message: `bestof: ${id} work left in the worktree (saved by bestof clean)`,
+    excludePaths: readSetupPaths(request.setupFile),
+  });
   if (!saved.ok) return `its uncommitted work could not be saved (${saved.error})`;
   if (saved.value.commit) {
     say(`commit ${id}'s uncommitted changes and keep them at ${candidate.ref}`);
@@ -134,7 +146,8 @@ async function saveWork(context: CleanContext, request: CleanWorktreeRequest): P
     if (!kept || !(await isAncestor(repoRoot, saved.value.head, kept))) await updateRef(repoRoot, candidate.ref, saved.value.head);
   }
   // A nested repository or a link out: no commit can hold it, and removing the worktree would lose it.
-  if (saved.value.notHeld.length > 0) return `it holds what no commit can hold: ${saved.value.notHeld.join(', ')}; copy what you need, then remove it from the worktree`;
+  if (saved.value.notHeld.length > 0)
+    return `it holds what no commit can hold: ${saved.value.notHeld.join(', ')}; copy what you need, then remove it from the worktree`;
   // Edits or commits inside a submodule are in no commit of bestof's (it commits nothing inside
   // submodules), and a commit made there lives in the submodule's git dir, under the worktree's.
   const inSubmodules = await changedSubmodules(folder).catch(() => []);

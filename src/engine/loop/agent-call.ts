@@ -55,7 +55,11 @@ export async function callProvider(
       }
       case 'stop':
         // A cancel needs no message: the run says it was cancelled and how to resume.
-        return { result, costUsd, stop: policy.reason === 'cancelled' ? { reason: 'cancelled' } : { reason: policy.reason, message: result.message ?? policy.reason } };
+        return {
+          result,
+          costUsd,
+          stop: policy.reason === 'cancelled' ? { reason: 'cancelled' } : { reason: policy.reason, message: result.message ?? policy.reason },
+        };
       case 'wait_and_retry': {
         waits += 1;
         const decision = planWait(policy, {
@@ -69,7 +73,14 @@ export async function callProvider(
           const message = `${result.message ?? policy.giveUp}; ${decision.giveUp}`;
           return { result: { ...result, message }, costUsd, stop: { reason: policy.giveUp, message } };
         }
-        emit({ type: 'candidate.waiting', candidate: candidate.id, iteration: state.iteration, reason: policy.giveUp, waitMs: decision.waitMs, attempt: waits });
+        emit({
+          type: 'candidate.waiting',
+          candidate: candidate.id,
+          iteration: state.iteration,
+          reason: policy.giveUp,
+          waitMs: decision.waitMs,
+          attempt: waits,
+        });
         await sleep(decision.waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return { result: { ...result, outcome: 'cancelled' }, costUsd };
         continue;
@@ -144,11 +155,14 @@ function sampledActivity(ctx: LoopContext, iteration: number, outputLog: string)
     const due = lines.dueAt();
     if (timer !== undefined || due === undefined) return;
     // unref: a held line never keeps bestof alive; end() records it anyway.
-    timer = setTimeout(() => {
-      timer = undefined;
-      record(lines.tick());
-      scheduleHeld();
-    }, Math.max(0, Math.ceil(due - performance.now()))).unref();
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        record(lines.tick());
+        scheduleHeld();
+      },
+      Math.max(0, Math.ceil(due - performance.now())),
+    ).unref();
   };
   const where = relative(ctx.plan.runDir, outputLog) || outputLog;
   return {
@@ -163,7 +177,11 @@ function sampledActivity(ctx: LoopContext, iteration: number, outputLog: string)
       ended = true;
       clearTimeout(timer);
       timer = undefined;
-      record(lines.endCall((count) => `… ${count.toLocaleString('en-US')} line${count === 1 ? '' : 's'} of output not recorded here (see ${where} in the run folder)`));
+      record(
+        lines.endCall(
+          (count) => `… ${count.toLocaleString('en-US')} line${count === 1 ? '' : 's'} of output not recorded here (see ${where} in the run folder)`,
+        ),
+      );
     },
   };
 }

@@ -205,7 +205,14 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
 }
 
 /** candidate.finished with the loop's score and the final status of its stop reason. */
-async function finish(ctx: CandidateContext, candidate: CandidatePlan, state: LoopState, stop: Stop, setupPaths: readonly string[], setupGuard?: SetupGuard): Promise<CandidateEnd> {
+async function finish(
+  ctx: CandidateContext,
+  candidate: CandidatePlan,
+  state: LoopState,
+  stop: Stop,
+  setupPaths: readonly string[],
+  setupGuard?: SetupGuard,
+): Promise<CandidateEnd> {
   const { plan } = ctx;
   const verdict = finalVerdict(stop, { outcome: state.lastOutcome, message: state.lastMessage });
   const diff = state.head ? diffSummary(await diffStat(plan.repoRoot, plan.baseCommit, state.head)) : { files: 0, insertions: 0, deletions: 0 };

@@ -71,7 +71,11 @@ export async function commitWork(ctx: CommitContext, state: LoopState, label: st
   const seen = view && link.ok && link.value.status === 'intact' ? { headRef: view.headRef, head: view.head, ownTip: view.tips.get(own)! } : undefined;
   if (link.ok && link.value.status === 'repaired') {
     const aside = link.value.movedAside ? `; its own .git folder was moved to ${link.value.movedAside}` : '';
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}` });
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `its agent broke the worktree's git link (${link.value.problem ?? 'unknown'}); bestof repaired it, the files as they are${aside}`,
+    });
   }
   const agentBranches = branches ? await branchesMadeByAgent(ctx, kept, branches) : [];
   const head = await reclaimHead(candidate.worktree, { branch: candidate.branch, kept, seen, ...(branchesBefore ? { branchesBefore } : {}) });
@@ -127,7 +131,11 @@ export async function keepCommitted(ctx: Pick<LoopContext, 'plan' | 'candidate' 
   const removed = work.keptAt === state.head ? [] : await updateOwnRef(ctx.plan.repoRoot, ctx.candidate.ref, state.head);
   if (removed.length > 0) {
     // Only possible without the sandbox: a ref planted in the way cannot make the work unreachable.
-    ctx.emit({ type: 'run.warning', candidate: ctx.candidate.id, message: `refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs` });
+    ctx.emit({
+      type: 'run.warning',
+      candidate: ctx.candidate.id,
+      message: `refs planted in the way of its kept ref were removed (${removed.join(', ')}); an agent wrote into bestof's refs`,
+    });
   }
   ctx.emit({ type: 'candidate.committed', candidate: ctx.candidate.id, iteration: state.iteration, commit: state.head, changedFiles: work.changedFiles });
   return state;
@@ -151,7 +159,11 @@ export async function rewordWithScore(ctx: Pick<LoopContext, 'candidate' | 'emit
     keepRef: candidate.ref,
   });
   if (reworded.branchWasMoved) {
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored` });
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `its branch was moved to ${reworded.branchWasMoved.slice(0, 12)} while its work was checked (only possible without the sandbox); bestof put it back on the commit it scored`,
+    });
   }
   return { ...work, state: { ...state, head: reworded.commit }, ...(reworded.kept ? { keptAt: reworded.commit } : {}) };
 }

@@ -87,7 +87,8 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   const checked = await checkIteration(ctx, state, artifactsDir, { worktreeIsCommit: committed.worktreeIsCommit === true });
   let scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
   if (checked.setupRebuilt) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: setupRebuiltMessage(candidate.id, checked.setupRebuilt) });
-  if (checked.keptFilesChanged) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: keptFilesChangedMessage(candidate.id, checked.keptFilesChanged) });
+  if (checked.keptFilesChanged)
+    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: keptFilesChangedMessage(candidate.id, checked.keptFilesChanged) });
   if (checked.headMovedFrom) {
     ctx.emit({
       type: 'run.warning',
@@ -121,7 +122,15 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   );
   committed = await rewordWithScore(ctx, { ...committed, state });
   state = await keepCommitted(ctx, committed);
-  reportScore(ctx, state, { phase, maxScore, failedChecks: failedChecks.map((c) => c.name), costUsd: call.costUsd, changed: committed.changed, review, scoring });
+  reportScore(ctx, state, {
+    phase,
+    maxScore,
+    failedChecks: failedChecks.map((c) => c.name),
+    costUsd: call.costUsd,
+    changed: committed.changed,
+    review,
+    scoring,
+  });
   const after = stopAfterIteration(state, ctx.limits);
   return after ? { state, stop: after } : { state };
 }
@@ -150,11 +159,12 @@ export function iterationPrompt(ctx: Pick<LoopContext, 'plan' | 'candidate' | 'b
   });
 }
 
-
 /** What the run says when an agent changed setup's output (../workspace/setup-guard.ts). */
 export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scoring['setupRebuilt']>): string {
   const shown = listFew(rebuilt.changed, 3);
-  const after = rebuilt.error ? `setup ran again before the checks and failed: ${rebuilt.error}` : 'they are not its work: setup ran again, and the checks saw what setup makes';
+  const after = rebuilt.error
+    ? `setup ran again before the checks and failed: ${rebuilt.error}`
+    : 'they are not its work: setup ran again, and the checks saw what setup makes';
   const removed = rebuilt.removed?.length ? `; what setup left beside the paths it makes (${listFew(rebuilt.removed, 3)}) was removed for the checks` : '';
   return `${candidate}'s agent changed what setup made (${shown}); ${after}${removed}`;
 }
@@ -165,7 +175,12 @@ export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scor
  * on the candidate's branch at `state.head` and cleared the index's assume-unchanged /
  * skip-worktree bits, which the scoring tree then need not read again (ScoringTreeOptions.justCommitted).
  */
-export function checkIteration(ctx: LoopContext, state: LoopState, artifactsDir: string, afterCommitStep?: { readonly worktreeIsCommit: boolean }): Promise<Scoring> {
+export function checkIteration(
+  ctx: LoopContext,
+  state: LoopState,
+  artifactsDir: string,
+  afterCommitStep?: { readonly worktreeIsCommit: boolean },
+): Promise<Scoring> {
   const { plan, candidate } = ctx;
   return scoreCommit({
     worktree: candidate.worktree,
@@ -252,7 +267,6 @@ export async function reviewIteration(ctx: LoopContext, state: LoopState, phase:
       return { points, tampered, note: `no verdict (${verdict.reason})` };
   }
 }
-
 
 function reportScore(
   ctx: LoopContext,

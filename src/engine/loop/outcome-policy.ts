@@ -58,8 +58,18 @@ export const OUTCOME_POLICY: Readonly<Record<Outcome, OutcomePolicy>> = {
     breakerError: false,
     promptNote: 'the conversation outgrew the context window; work in smaller steps and read only what you need',
   },
-  rate_limited: { call: { kind: 'wait_and_retry', wait: 'backoff', giveUp: 'rate_limited' }, countsAsIteration: false, breakerError: false, promptNote: undefined },
-  usage_limit: { call: { kind: 'wait_and_retry', wait: 'reset_time', giveUp: 'usage_limit' }, countsAsIteration: false, breakerError: false, promptNote: undefined },
+  rate_limited: {
+    call: { kind: 'wait_and_retry', wait: 'backoff', giveUp: 'rate_limited' },
+    countsAsIteration: false,
+    breakerError: false,
+    promptNote: undefined,
+  },
+  usage_limit: {
+    call: { kind: 'wait_and_retry', wait: 'reset_time', giveUp: 'usage_limit' },
+    countsAsIteration: false,
+    breakerError: false,
+    promptNote: undefined,
+  },
   auth_error: { call: { kind: 'stop', reason: 'auth_error' }, countsAsIteration: true, breakerError: false, promptNote: undefined },
   timeout: {
     call: { kind: 'proceed_unless_out_of_time' },

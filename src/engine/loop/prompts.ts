@@ -87,7 +87,9 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   }
 
   const context: string[] = [`## bestof: iteration ${input.iteration} of ${input.maxIterations}`];
-  context.push(`Your previous attempt scored ${feedback.score} of ${plural(feedback.maxScore, 'point')}; ${feedback.threshold} ${feedback.threshold === 1 ? 'is' : 'are'} needed to finish.`);
+  context.push(
+    `Your previous attempt scored ${feedback.score} of ${plural(feedback.maxScore, 'point')}; ${feedback.threshold} ${feedback.threshold === 1 ? 'is' : 'are'} needed to finish.`,
+  );
   const note = OUTCOME_POLICY[feedback.outcome].promptNote;
   if (note) context.push(`Your previous run ended early (${feedback.outcome}): ${note}${feedback.outcomeMessage ? ` (${feedback.outcomeMessage})` : ''}.`);
   if (feedback.refuseReason) context.push(`The reviewer refused your previous attempt: ${feedback.refuseReason}`);
@@ -104,7 +106,9 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   }
   if (feedback.tampered.length > 0) parts.push(`Your changes to frozen files were ignored when scoring: ${feedback.tampered.join(', ')}.`);
   if (feedback.leftOut && feedback.leftOut.length > 0) {
-    parts.push(`These files were not committed, so the checks did not see them and no merge brings them:\n\n${feedback.leftOut.map((line) => `- ${line}`).join('\n')}`);
+    parts.push(
+      `These files were not committed, so the checks did not see them and no merge brings them:\n\n${feedback.leftOut.map((line) => `- ${line}`).join('\n')}`,
+    );
   }
   if (input.messages.length > 0) parts.push(messagesSection(input.messages));
 

@@ -98,7 +98,10 @@ export function stopBeforeIteration(state: LoopState, limits: LoopLimits, now: n
     };
   }
   if (around.budgetBlocked === 'budget_candidate') {
-    return { reason: 'budget_candidate', message: `this candidate's budget (max_candidate_cost_usd = $${limits.maxCandidateCostUsd}) is spent; what it did is kept` };
+    return {
+      reason: 'budget_candidate',
+      message: `this candidate's budget (max_candidate_cost_usd = $${limits.maxCandidateCostUsd}) is spent; what it did is kept`,
+    };
   }
   if (state.iteration >= limits.maxIterations) {
     if (limits.requestedIterations > limits.hardIterationLimit) {

@@ -82,7 +82,11 @@ export async function checkMergeOnTip(ctx: MergeCheckContext, request: MergeChec
     : `${into} is at ${tip.slice(0, 10)}, which no longer builds on base ${plan.baseCommit.slice(0, 10)}`;
   const kept = `${winner.id}'s work stays on branch ${winner.branch} (and ${winner.ref})`;
   const scored = await scoreMergeOnTip(ctx, winner, { tip, toMerge, into });
-  if (!scored.ok) return { onto, refusal: `${moved}, and the merge onto it could not be checked (${scored.error}), so ${into} was not moved; ${kept}: merge it by hand with \`git merge ${request.byHand}\` and run the checks` };
+  if (!scored.ok)
+    return {
+      onto,
+      refusal: `${moved}, and the merge onto it could not be checked (${scored.error}), so ${into} was not moved; ${kept}: merge it by hand with \`git merge ${request.byHand}\` and run the checks`,
+    };
   if (scored.value === 'conflict') return { onto };
 
   const { commit, scoring } = scored.value;
@@ -95,9 +99,14 @@ export async function checkMergeOnTip(ctx: MergeCheckContext, request: MergeChec
   const winnerPoints = passed.reduce((sum, check) => sum + check.points, 0);
   const checked = { commit, score: scoring.score, maxScore: scoring.maxScore, failedChecks, lost };
   const points = `${scoring.score}/${scoring.maxScore}`;
-  if (scoring.interrupted) return { onto: { ...onto, checked }, refusal: `${moved}, and the check of the merge onto it was cancelled, so ${into} was not moved; ${kept}` };
-  if (lost.length === 0 && scoring.score >= winnerPoints) return { onto: { ...onto, checked }, note: `${moved}: the merge was checked on the new tip: ${points}` };
-  const why = lost.length > 0 ? `fails ${listFew(lost, MAX_LISTED)} (which ${winner.id} passed)` : `scores ${points}, below ${winner.id}'s ${winnerPoints} (the code the checks ran changed files the spec keeps)`;
+  if (scoring.interrupted)
+    return { onto: { ...onto, checked }, refusal: `${moved}, and the check of the merge onto it was cancelled, so ${into} was not moved; ${kept}` };
+  if (lost.length === 0 && scoring.score >= winnerPoints)
+    return { onto: { ...onto, checked }, note: `${moved}: the merge was checked on the new tip: ${points}` };
+  const why =
+    lost.length > 0
+      ? `fails ${listFew(lost, MAX_LISTED)} (which ${winner.id} passed)`
+      : `scores ${points}, below ${winner.id}'s ${winnerPoints} (the code the checks ran changed files the spec keeps)`;
   return {
     onto: { ...onto, checked },
     refusal: `${moved}: the merge onto the new tip ${why}, so ${into} was not moved; ${kept}: merge it by hand with \`git merge ${request.byHand}\`, fix what fails, and run the checks (logs in ${join(plan.runDir, CHECK_NAME)})`,
@@ -124,7 +133,11 @@ async function scoreMergeOnTip(
   const { plan, signal } = ctx;
   const { spec } = plan;
   // Beside the candidates' worktrees, with the winner's identity and port: the checks run as they ran for it.
-  const checker: CandidatePlan = { ...winner, worktree: join(dirname(winner.worktree), CHECK_NAME), branch: `${spec.git.branch_prefix}/${plan.runId}/${CHECK_NAME}` };
+  const checker: CandidatePlan = {
+    ...winner,
+    worktree: join(dirname(winner.worktree), CHECK_NAME),
+    branch: `${spec.git.branch_prefix}/${plan.runId}/${CHECK_NAME}`,
+  };
   const logDir = join(plan.runDir, CHECK_NAME);
   let replaced = false;
   const removeChecker = async (): Promise<void> => {
@@ -154,7 +167,11 @@ async function scoreMergeOnTip(
       signal,
     });
     if (!prepared.ok) return err(`its worktree could not be set up: ${prepared.error.message}`);
-    const merged = await mergeInWorktree(checker.worktree, { commit: at.toMerge, message: `bestof: check of ${winner.id}'s merge into ${at.into} (run ${plan.runId})`, signal });
+    const merged = await mergeInWorktree(checker.worktree, {
+      commit: at.toMerge,
+      message: `bestof: check of ${winner.id}'s merge into ${at.into} (run ${plan.runId})`,
+      signal,
+    });
     if (!merged.ok) return ok('conflict');
     const env = checkEnv(plan, checker);
     const scoring = await scoreCommit({

@@ -136,7 +136,10 @@ export async function applyMergePolicy(request: MergeRequest): Promise<MergeOutc
     case 'none':
       return { ok: true, message: `merge = "none": nothing merged; the winner's work is on branch ${branch}${await branchOntoRevert(request, target.value)}` };
     case 'branch':
-      return { ok: true, message: `the winner's work is on branch ${branch} (merge it with \`git merge ${branch}\`)${await branchOntoRevert(request, target.value)}` };
+      return {
+        ok: true,
+        message: `the winner's work is on branch ${branch} (merge it with \`git merge ${branch}\`)${await branchOntoRevert(request, target.value)}`,
+      };
     case 'merge':
     case 'squash':
     case 'ff':
@@ -162,7 +165,11 @@ const MERGE_CHECK_ATTEMPTS = 3;
  * tip that was checked. A merge that finds `into` moved since is checked again on the new tip: two
  * runs ending together take turns, each checked on what the other left.
  */
-async function mergeChecked(request: MergeRequest & { readonly mode: 'merge' | 'squash' | 'ff'; readonly into: string }, target: ToMerge, title: string): Promise<MergeOutcome> {
+async function mergeChecked(
+  request: MergeRequest & { readonly mode: 'merge' | 'squash' | 'ff'; readonly into: string },
+  target: ToMerge,
+  title: string,
+): Promise<MergeOutcome> {
   const { mode, branch, into } = request;
   const { commit: toMerge, note, body } = target;
   for (let attempt = 1; ; attempt++) {
@@ -182,7 +189,10 @@ async function mergeChecked(request: MergeRequest & { readonly mode: 'merge' | '
     if (!merged.ok && merged.error.reason === 'moved' && attempt < MERGE_CHECK_ATTEMPTS) continue;
     if (!merged.ok) return { ok: false, message: merged.error.message, ...onto };
     const { commit } = merged.value;
-    const notes = [note, check?.note].filter(Boolean).map((n) => `; ${n}`).join('');
+    const notes = [note, check?.note]
+      .filter(Boolean)
+      .map((n) => `; ${n}`)
+      .join('');
     return { ok: true, commit, message: `merged ${branch} (${toMerge.slice(0, 10)}) into ${into} (${mode}) as ${commit.slice(0, 10)}${notes}`, ...onto };
   }
 }

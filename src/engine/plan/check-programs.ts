@@ -61,8 +61,15 @@ export function programsOfCheck(command: string): string[] {
     const program = words[i];
     // What comes after `source` (a virtualenv's activate) or a PATH set by the line runs with
     // another PATH: what is found there is not knowable from here.
-    if (program === 'source' || program === '.' || words.some((word) => /^(export\s+)?PATH=/.test(word)) || (program === 'export' && words.some((word) => word.startsWith('PATH=')))) break;
-    if (program === undefined || BUILTINS.has(program) || functions.has(program) || program.includes('/') || EXPANDED.test(program) || /[(){}<>]/.test(program)) continue;
+    if (
+      program === 'source' ||
+      program === '.' ||
+      words.some((word) => /^(export\s+)?PATH=/.test(word)) ||
+      (program === 'export' && words.some((word) => word.startsWith('PATH=')))
+    )
+      break;
+    if (program === undefined || BUILTINS.has(program) || functions.has(program) || program.includes('/') || EXPANDED.test(program) || /[(){}<>]/.test(program))
+      continue;
     if (!programs.includes(program)) programs.push(program);
   }
   return programs;
@@ -71,7 +78,10 @@ export function programsOfCheck(command: string): string[] {
 /** One warning per check and program that no absolute folder of `pathVariable` holds. */
 export async function missingProgramWarnings(checks: readonly { readonly command: string }[], pathVariable: string): Promise<string[]> {
   // The checks' PATH has no relative folder (src/engine/plan/candidate-env.ts): nor has this one.
-  const path = pathVariable.split(delimiter).filter((dir) => isAbsolute(dir)).join(delimiter);
+  const path = pathVariable
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir))
+    .join(delimiter);
   const warnings: string[] = [];
   for (const [i, check] of checks.entries()) {
     for (const program of programsOfCheck(check.command)) {

@@ -90,7 +90,9 @@ export async function pullRequestReadiness(repoRoot: string, options: PullReques
   }
   const gh = await findOnPath('gh', env.PATH ?? '');
   if (gh === undefined) {
-    problems.push(`select.merge = "pr" opens the pull request with the GitHub CLI \`gh\`, which is not on PATH: install it (https://cli.github.com), then run \`gh auth login\`; or set merge = "branch"`);
+    problems.push(
+      `select.merge = "pr" opens the pull request with the GitHub CLI \`gh\`, which is not on PATH: install it (https://cli.github.com), then run \`gh auth login\`; or set merge = "branch"`,
+    );
     return { problems, warnings };
   }
   const host = url === undefined ? undefined : remoteHost(url);
@@ -102,10 +104,15 @@ export async function pullRequestReadiness(repoRoot: string, options: PullReques
   });
   if (status.exitCode === 0) return { problems, warnings };
   if (status.timedOut || status.exitCode === undefined) {
-    warnings.push(`select.merge = "pr": could not confirm that gh is logged in (\`gh auth status\` ${status.timedOut ? 'did not answer' : 'did not start'}); if the pull request fails at the end, the winner stays on its branch`);
+    warnings.push(
+      `select.merge = "pr": could not confirm that gh is logged in (\`gh auth status\` ${status.timedOut ? 'did not answer' : 'did not start'}); if the pull request fails at the end, the winner stays on its branch`,
+    );
     return { problems, warnings };
   }
-  const said = (status.stderr.trim() || status.stdout.trim()).split('\n').map((l) => l.trim()).find((l) => l !== '');
+  const said = (status.stderr.trim() || status.stdout.trim())
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
   problems.push(
     `select.merge = "pr": gh is not logged in${host ? ` to ${host}` : ''} (\`gh auth status\` exited ${status.exitCode}${said ? `: ${said}` : ''}): run \`gh auth login${host && host !== 'github.com' ? ` --hostname ${host}` : ''}\`, or set merge = "branch"`,
   );

@@ -17,12 +17,16 @@ export async function machineProblems(spec: Spec, repoRoot: string, worktreesFol
   // Checks and setup commands are shell lines run as `bash -c` (src/process/run-process.ts runShell):
   // without bash (Alpine, a slim image) every one of them would fail, for every candidate.
   if ((spec.checks.items.length > 0 || spec.setup.commands.length > 0) && (await findOnPath('bash')) === undefined) {
-    problems.push('checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`; Debian/Ubuntu: `apt install bash`)');
+    problems.push(
+      'checks: the checks and [setup] commands run with bash (`bash -c`), which is on no folder of PATH: install it (Alpine: `apk add bash`; Debian/Ubuntu: `apt install bash`)',
+    );
   }
   const runsFolder = join(repoRoot, RUNS_DIR);
   const [rootProblem, runsProblem] = await Promise.all([folderProblem(worktreesFolder), folderProblem(runsFolder)]);
   if (runsProblem !== undefined) {
-    problems.push(`${RUNS_DIR}: bestof cannot make its run folders in ${runsFolder}: ${runsProblem}; a run's record is kept there, in the repo (move what is in the way, or run bestof as a user who can write the repo)`);
+    problems.push(
+      `${RUNS_DIR}: bestof cannot make its run folders in ${runsFolder}: ${runsProblem}; a run's record is kept there, in the repo (move what is in the way, or run bestof as a user who can write the repo)`,
+    );
   }
   if (rootProblem !== undefined) {
     problems.push(
@@ -73,4 +77,3 @@ export function promptArgumentProblems(keys: ReadonlySet<string>, prompts: reado
       `${key}.args: the prompt is ${Math.ceil(longest / 1024)} KiB, longer than one argument of a program may be on Linux (${MAX_ARG_BYTES / 1024} KiB), and this command agent gets it as an argument (\`{prompt}\`, or no \`args\`); give it the prompt as a file instead: \`args = ["{prompt_file}"]\``,
   );
 }
-

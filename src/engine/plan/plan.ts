@@ -149,7 +149,12 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const baseCommit = base === 'HEAD' ? repo.value.head : await resolveCommit(repoRoot, base);
   if (!baseCommit) problems.push(`base: "${spec.base}" is not a commit in ${repoRoot} (use a branch, tag or commit that exists)`);
   // The test runners' files of the kinds of project base holds: read while the rest is planned.
-  const runnerFiles = baseCommit ? runnerFilesOf(repoRoot, baseCommit).then((files) => ok(files), (error: unknown) => err(error instanceof Error ? error.message : String(error))) : undefined;
+  const runnerFiles = baseCommit
+    ? runnerFilesOf(repoRoot, baseCommit).then(
+        (files) => ok(files),
+        (error: unknown) => err(error instanceof Error ? error.message : String(error)),
+      )
+    : undefined;
   const prompt = spec.prompt.file ? await readSpecFile({ specDir, problems }, 'prompt.file', spec.prompt.file) : (spec.prompt.text ?? '');
   problems.push(...unfinishedTaskProblems(spec, prompt));
 
@@ -235,7 +240,9 @@ async function readSpecFile(context: Pick<PlanContext, 'specDir' | 'problems'>, 
 function checkSandboxWarnings(spec: Spec, sandboxed: boolean): string[] {
   if (!sandboxed) return [];
   if (!spec.sandbox.checks) {
-    return ['sandbox.checks = false: the checks run WITHOUT the sandbox, as you: the candidates\' code they load can write your HOME, the other worktrees, the refs and the run folder'];
+    return [
+      "sandbox.checks = false: the checks run WITHOUT the sandbox, as you: the candidates' code they load can write your HOME, the other worktrees, the refs and the run folder",
+    ];
   }
   return [...hiddenPathWarnings(spec, process.env), ...(spec.sandbox.check_network === 'own' ? networkWarnings(spec) : [])];
 }
@@ -387,7 +394,9 @@ async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec
       problems.push(
         `checks.${key}[${i}]: ${JSON.stringify(glob)} matches no file in base ${baseCommit.slice(0, 10)}, so it ${key === 'frozen' ? 'protects nothing' : 'allows a change to no existing file'}; ` +
           `the top level there is: ${shown || '(empty)'}. Fix the glob (\`*\` stays inside one folder, \`**\` crosses folders; a folder name covers what is under it) or remove it` +
-          (key === 'frozen' ? `; or, to keep candidates from adding such a file, move it to checks.protected, which need not match a file of base${anywhereHint(glob)}` : ''),
+          (key === 'frozen'
+            ? `; or, to keep candidates from adding such a file, move it to checks.protected, which need not match a file of base${anywhereHint(glob)}`
+            : ''),
       );
     }
   }
@@ -397,7 +406,9 @@ async function unmatchedGlobs(repoRoot: string, baseCommit: string, checks: Spec
 /** For an unmatched frozen path that names one file or folder: the `**\/` form that covers it in every folder. */
 function anywhereHint(glob: string): string {
   const path = glob.replace(/^(\.\/|\/)+/, '');
-  return path.startsWith('**/') || path.startsWith(':') || /[*?[\]\\]/.test(path.replace(/\/\*\*$/, '')) ? '' : ` (as ${JSON.stringify(`**/${path}`)} for every folder)`;
+  return path.startsWith('**/') || path.startsWith(':') || /[*?[\]\\]/.test(path.replace(/\/\*\*$/, ''))
+    ? ''
+    : ` (as ${JSON.stringify(`**/${path}`)} for every folder)`;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -177,7 +177,19 @@ function reduceRunEvent(state: RunState, event: EventOf<'run.started' | 'run.res
 }
 
 /** The state after where each candidate is: its status, setup, agent CLI, activity, waits, messages, and how it finished. */
-function reduceCandidateEvent(state: RunState, event: EventOf<'candidate.status' | 'candidate.setup' | 'candidate.setup_progress' | 'candidate.provider' | 'candidate.activity' | 'candidate.waiting' | 'channel.received' | 'candidate.finished'>): RunState {
+function reduceCandidateEvent(
+  state: RunState,
+  event: EventOf<
+    | 'candidate.status'
+    | 'candidate.setup'
+    | 'candidate.setup_progress'
+    | 'candidate.provider'
+    | 'candidate.activity'
+    | 'candidate.waiting'
+    | 'channel.received'
+    | 'candidate.finished'
+  >,
+): RunState {
   switch (event.type) {
     case 'candidate.status':
       return updateCandidate(state, event.candidate, (c) => ({
@@ -220,7 +232,10 @@ function reduceCandidateEvent(state: RunState, event: EventOf<'candidate.status'
 }
 
 /** The state after what an iteration of a candidate produced: its agent call, commit, checks, frozen paths, review and score. */
-function reduceIterationEvent(state: RunState, event: EventOf<'provider.finished' | 'candidate.committed' | 'check.finished' | 'candidate.tampered' | 'review.finished' | 'candidate.scored'>): RunState {
+function reduceIterationEvent(
+  state: RunState,
+  event: EventOf<'provider.finished' | 'candidate.committed' | 'check.finished' | 'candidate.tampered' | 'review.finished' | 'candidate.scored'>,
+): RunState {
   switch (event.type) {
     case 'provider.finished': {
       const known = costReported(event, state.candidates[event.candidate]?.provider);
@@ -233,7 +248,11 @@ function reduceIterationEvent(state: RunState, event: EventOf<'provider.finished
           cacheRead: c.usage.cacheRead + event.usage.cacheRead,
           cacheWrite: c.usage.cacheWrite + event.usage.cacheWrite,
         },
-        iterations: updateIteration(c, event.iteration, (it) => ({ outcome: event.outcome, providerMessage: event.message, costUsd: (it.costUsd ?? 0) + event.costUsd })),
+        iterations: updateIteration(c, event.iteration, (it) => ({
+          outcome: event.outcome,
+          providerMessage: event.message,
+          costUsd: (it.costUsd ?? 0) + event.costUsd,
+        })),
       }));
       return { ...next, costUsd: next.costUsd + event.costUsd, ...(known ? {} : { costKnown: false }) };
     }
@@ -301,11 +320,21 @@ function reduceVoteEvent(state: RunState, event: EventOf<'vote.started' | 'vote.
     case 'vote.finished': {
       if (!state.vote) return state;
       let next: RunState = { ...state, vote: { ...state.vote, result: event.result, skipped: undefined } };
-      for (const e of event.result.combined.entries) next = updateCandidate(next, e.candidate, () => ({ vote: { rank: e.rank, score: e.vote, combined: e.combined } }));
+      for (const e of event.result.combined.entries)
+        next = updateCandidate(next, e.candidate, () => ({ vote: { rank: e.rank, score: e.vote, combined: e.combined } }));
       return next;
     }
     case 'vote.skipped': {
-      const base: VoteState = state.vote ?? { seed: event.seed ?? '', method: 'borda', weight: 0, voters: [], eligible: [], views: [], materials: [], calls: [] };
+      const base: VoteState = state.vote ?? {
+        seed: event.seed ?? '',
+        method: 'borda',
+        weight: 0,
+        voters: [],
+        eligible: [],
+        views: [],
+        materials: [],
+        calls: [],
+      };
       return { ...withoutVotes(state), vote: { ...base, skipped: event.message, result: undefined } };
     }
     default: {
@@ -334,7 +363,15 @@ function reduceOutcomeEvent(state: RunState, event: EventOf<'selection.finished'
     case 'merge.finished':
       return {
         ...state,
-        merge: { candidate: event.candidate, mode: event.mode, ok: event.ok, commit: event.commit, branch: event.branch, message: event.message, ...(event.onto ? { onto: event.onto } : {}) },
+        merge: {
+          candidate: event.candidate,
+          mode: event.mode,
+          ok: event.ok,
+          commit: event.commit,
+          branch: event.branch,
+          message: event.message,
+          ...(event.onto ? { onto: event.onto } : {}),
+        },
       };
     case 'winner.chosen':
       return chooseWinner(state, event);

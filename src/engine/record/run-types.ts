@@ -343,9 +343,23 @@ export interface RunState extends RunHeader {
   /** Set when the user chose a winner in the compare view after the run (winner.chosen). */
   readonly chosen?: WinnerChoice;
   readonly selectionMessage?: string;
-  readonly merge?: { readonly candidate: string; readonly mode: MergeMode; readonly ok: boolean; readonly commit?: string; readonly branch: string; readonly message: string; readonly onto?: MergeOnto };
+  readonly merge?: {
+    readonly candidate: string;
+    readonly mode: MergeMode;
+    readonly ok: boolean;
+    readonly commit?: string;
+    readonly branch: string;
+    readonly message: string;
+    readonly onto?: MergeOnto;
+  };
   /** A merge that began (merge.started); with no `merge`, the run was interrupted during or right after it. */
-  readonly mergeStarted?: { readonly candidate: string; readonly mode: MergeMode; readonly commit: string; readonly into?: string; readonly intoBefore?: string };
+  readonly mergeStarted?: {
+    readonly candidate: string;
+    readonly mode: MergeMode;
+    readonly commit: string;
+    readonly into?: string;
+    readonly intoBefore?: string;
+  };
   readonly warnings: readonly string[];
   /** Everything the run spent: the candidates' agent calls and the voters'. */
   readonly costUsd: number;

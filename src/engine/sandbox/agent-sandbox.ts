@@ -52,7 +52,10 @@ interface SandboxRun {
   readonly repoRoot: string;
   readonly sandbox: SandboxPlan;
   /** `[setup] link`: what the worktree's links point at is bound read-only (../workspace/setup-link.ts); `[sandbox] checks`. */
-  readonly spec?: { readonly setup: { readonly link: readonly string[] }; readonly sandbox?: { readonly checks?: boolean; readonly check_network?: 'own' | 'shared' } };
+  readonly spec?: {
+    readonly setup: { readonly link: readonly string[] };
+    readonly sandbox?: { readonly checks?: boolean; readonly check_network?: 'own' | 'shared' };
+  };
 }
 
 interface SandboxCandidate {
@@ -118,12 +121,7 @@ function codePathsInHome(env: Env): string[] {
  * fails: bestof commits its work after the call. The reviewer gets no git dir: it works in a clean
  * export (the runner sets its folder).
  */
-export function agentSandbox(
-  run: SandboxRun,
-  candidate: SandboxCandidate,
-  env: Env,
-  role: 'candidate' | 'reviewer' = 'candidate',
-): SandboxLayout | undefined {
+export function agentSandbox(run: SandboxRun, candidate: SandboxCandidate, env: Env, role: 'candidate' | 'reviewer' = 'candidate'): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined) return undefined;
   const base = { bwrap: run.sandbox.bwrap, home: agentHome(candidate, role), hidden: hiddenFolders(run, candidate), pathVariable: env.PATH };
   if (role === 'reviewer') return { ...base, workdir: reviewExportDir(candidate), writable: [], readOnly: codePathsInHome(env) };
@@ -175,12 +173,7 @@ const CREDENTIAL_FILES = ['credentials.toml', 'credentials', '.credentials.toml'
  * outside (a rival's agent, still running, or its check) can take or answer on the ports the
  * check's tests listen on, nor meet a port two candidates' tests both use.
  */
-export function checkSandbox(
-  run: SandboxRun,
-  candidate: SandboxCandidate,
-  env: Env,
-  home: string,
-): SandboxLayout | undefined {
+export function checkSandbox(run: SandboxRun, candidate: SandboxCandidate, env: Env, home: string): SandboxLayout | undefined {
   if (!run.sandbox.enabled || run.sandbox.bwrap === undefined || run.spec?.sandbox?.checks === false) return undefined;
   const git = agentGitDirs(candidate.worktree);
   return {
@@ -224,17 +217,24 @@ export function hiddenPathWarnings(
   if (home === '/') return [];
   // What checkEnv gives the checks: the toolchain homes it names, set or found in the HOME.
   const homes = { ...env, ...toolchainHomes(CHECK_TOOLCHAIN_VARS, env) };
-  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? ''), ...envCodePaths(env, home)].filter((dir) => isAbsolute(dir));
+  const seen = [...(env.PATH ?? '').split(delimiter), ...CHECK_TOOLCHAIN_VARS.map((name) => homes[name] ?? ''), ...envCodePaths(env, home)].filter((dir) =>
+    isAbsolute(dir),
+  );
   const named = (command: string): string[] =>
     [...command.matchAll(/(?:^|[\s=:'"(])(~(?=\/)|\/)([^\s'";|&<>()]*)/g)]
       .map((m) => (m[1] === '~' ? `${home}${m[2]}` : `/${m[2]}`))
       .filter((path) => isInside(path, home) && path !== home && !seen.some((dir) => isInside(path, dir)));
-  const lines = [...spec.checks.items.map((item, i) => [`checks.items[${i}].command`, item.command] as const), ...spec.setup.commands.map((c, i) => [`setup.commands[${i}]`, c] as const)];
+  const lines = [
+    ...spec.checks.items.map((item, i) => [`checks.items[${i}].command`, item.command] as const),
+    ...spec.setup.commands.map((c, i) => [`setup.commands[${i}]`, c] as const),
+  ];
   return lines.flatMap(([key, command]) => {
     const paths = [...new Set(named(command))];
     return paths.length === 0
       ? []
-      : [`${key} names ${paths.join(', ')}, inside your HOME, which the checks' sandbox hides: the command would not find ${paths.length === 1 ? 'it' : 'them'} there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's \`~\` is a fresh HOME of its own, with or without the sandbox)`];
+      : [
+          `${key} names ${paths.join(', ')}, inside your HOME, which the checks' sandbox hides: the command would not find ${paths.length === 1 ? 'it' : 'them'} there; put what it needs in the repo (the check runs in the candidate's worktree) or outside your HOME, or name it by its full path and set [sandbox] checks = false (a check's \`~\` is a fresh HOME of its own, with or without the sandbox)`,
+        ];
   });
 }
 
@@ -264,10 +264,14 @@ export function networkWarnings(spec: { readonly checks: { readonly items: reado
     const out: string[] = [];
     if (downloads.length > 0 || hosts.length > 0) {
       const what = [...downloads.map((d) => `runs \`${d}\``), ...hosts.map((h) => `reaches ${h}`)].join(' and ');
-      out.push(`${key} ${what}, which needs the network: ${tail}, with no route out; run installs in [setup] commands (they keep your machine's network), or set [sandbox] check_network = "shared"`);
+      out.push(
+        `${key} ${what}, which needs the network: ${tail}, with no route out; run installs in [setup] commands (they keep your machine's network), or set [sandbox] check_network = "shared"`,
+      );
     }
     if (ports.length > 0) {
-      out.push(`${key} talks to ${ports.join(', ')}: ${tail}, whose loopback holds only what the check itself starts; if that is a server of your machine (a database), set [sandbox] check_network = "shared"`);
+      out.push(
+        `${key} talks to ${ports.join(', ')}: ${tail}, whose loopback holds only what the check itself starts; if that is a server of your machine (a database), set [sandbox] check_network = "shared"`,
+      );
     }
     return out;
   });

@@ -90,6 +90,17 @@ export function envCodePaths(env: Env, userHome: string): string[] {
   const named = [...CODE_PATH_VARS.flatMap((name) => (env[name] ?? '').split(':')), ...nodeOptionPaths(env.NODE_OPTIONS ?? '')];
   const secrets = SECRET_PLACES.map((place) => join(userHome, place));
   const safe = (path: string): boolean =>
-    isAbsolute(path) && isInside(path, userHome) && path !== userHome && !secrets.some((secret) => isInside(path, secret) || isInside(secret, path)) && existsSync(path);
-  return [...new Set(named.filter(Boolean).map((path) => resolve(path)).filter(safe))];
+    isAbsolute(path) &&
+    isInside(path, userHome) &&
+    path !== userHome &&
+    !secrets.some((secret) => isInside(path, secret) || isInside(secret, path)) &&
+    existsSync(path);
+  return [
+    ...new Set(
+      named
+        .filter(Boolean)
+        .map((path) => resolve(path))
+        .filter(safe),
+    ),
+  ];
 }

@@ -195,7 +195,9 @@ function inlineHelperSecrets(helper: string, name: string): FoundSecret[] {
  */
 function storeFiles(helper: string, places: GitConfigPlaces): string[] {
   const words = shellWords(helper.trim().replace(/^!\s*/, ''));
-  const at = words.findIndex((word, i) => (i === 0 && word === 'store') || basename(word) === 'git-credential-store' || (word === 'credential-store' && words[i - 1] === 'git'));
+  const at = words.findIndex(
+    (word, i) => (i === 0 && word === 'store') || basename(word) === 'git-credential-store' || (word === 'credential-store' && words[i - 1] === 'git'),
+  );
   if (at < 0) return [];
   const options = words.slice(at + 1);
   const files: string[] = [];
@@ -236,7 +238,12 @@ function shellWords(text: string): string[] {
 function spellings(name: string, raw: string): FoundSecret[] {
   if (raw === '') return [];
   const decoded = percentDecoded(raw);
-  return decoded === raw ? [{ name, value: raw }] : [{ name, value: raw }, { name, value: decoded }];
+  return decoded === raw
+    ? [{ name, value: raw }]
+    : [
+        { name, value: raw },
+        { name, value: decoded },
+      ];
 }
 
 function percentDecoded(text: string): string {

@@ -113,7 +113,26 @@ export function isSecretName(name: string): boolean {
 }
 
 /** Values that appear everywhere: redacting them would garble the output and refuse ordinary files. */
-const COMMON_VALUES = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'null', 'none', 'undefined', 'enabled', 'disabled', 'default', 'password', 'postgres', 'changeme', 'localhost', 'secret', 'example']);
+const COMMON_VALUES = new Set([
+  'true',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'null',
+  'none',
+  'undefined',
+  'enabled',
+  'disabled',
+  'default',
+  'password',
+  'postgres',
+  'changeme',
+  'localhost',
+  'secret',
+  'example',
+]);
 const MIN_SECRET_LENGTH = 8;
 
 /** Whether a value of a secret-named variable is worth redacting (see the module doc). */

@@ -79,7 +79,13 @@ export interface Scoring {
 export async function scoreCommit(options: ScoreOptions): Promise<Scoring> {
   const editable = options.editable ?? [];
   // The runner's files this commit is scored with (base's, and those it changed), as literal paths beside the spec's kept patterns.
-  const runner = await runnerKept(options.worktree, { base: options.baseCommit, commit: options.commit, runner: options.runner, editable, signal: options.signal });
+  const runner = await runnerKept(options.worktree, {
+    base: options.baseCommit,
+    commit: options.commit,
+    runner: options.runner,
+    editable,
+    signal: options.signal,
+  });
   const kept = [...options.frozen, ...runner.pathspecs];
   const rules = { base: options.baseCommit, commit: options.commit, frozen: kept };
   if (options.checks.length === 0) {

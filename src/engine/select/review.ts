@@ -43,7 +43,11 @@ VERDICT: REFUSE: <one-line reason>`;
 
 /** The last non-empty line decides; anything else is no verdict. */
 export function parseVerdict(text: string): Verdict {
-  const lines = text.replace(/\r/g, '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = text
+    .replace(/\r/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const last = (lines.at(-1) ?? '').replace(/^[*_`>\s]+|[*_`\s]+$/g, '');
   if (/^VERDICT:\s*LGTM\.?$/.test(last)) return { verdict: 'lgtm' };
   const refuse = /^VERDICT:\s*REFUSE:\s*(.+)$/.exec(last);
@@ -113,7 +117,10 @@ async function reviewInExport(request: ReviewRequest, prompt: string, exportDir:
     const exported = await exportCommit(request.worktree, request.commit, exportDir);
     if (!exported.ok) return { verdict: { verdict: 'none', reason: exported.error }, attempts, costUsd };
     const result = await request.provider.run({
-      prompt: attempts === 1 ? prompt : `${prompt}\nYour previous answer did not end with a verdict line. Answer again and end with the verdict line exactly as specified.\n`,
+      prompt:
+        attempts === 1
+          ? prompt
+          : `${prompt}\nYour previous answer did not end with a verdict line. Answer again and end with the verdict line exactly as specified.\n`,
       cwd: exportDir,
       model: request.model,
       iteration: request.iteration,
@@ -132,7 +139,10 @@ async function reviewInExport(request: ReviewRequest, prompt: string, exportDir:
     // worktree by its path, so whatever it wrote there is discarded.
     await putBackCandidateFiles(request.worktree, { commit: request.commit, keep: [...request.keepPaths] });
     if (request.signal.aborted) return { verdict: { verdict: 'none', reason: 'cancelled' }, attempts, costUsd };
-    verdict = result.outcome === 'success' ? parseVerdict(result.text) : { verdict: 'none', reason: `the reviewer ended with ${result.outcome}${result.message ? `: ${result.message}` : ''}` };
+    verdict =
+      result.outcome === 'success'
+        ? parseVerdict(result.text)
+        : { verdict: 'none', reason: `the reviewer ended with ${result.outcome}${result.message ? `: ${result.message}` : ''}` };
     if (verdict.verdict !== 'none') break;
   }
   return { verdict, attempts: Math.min(attempts, 2), costUsd };

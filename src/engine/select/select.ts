@@ -68,8 +68,10 @@ export function ineligibility(c: CandidateState, policy: SelectionPolicy, eviden
   if (c.status === 'cancelled') return 'cancelled';
   // Its last iteration's score is not a final score (final scoring skips it: bestof's own record of
   // it may be incomplete, its diff is not counted), so it is not set against the others'.
-  if (c.status === 'failed' && c.reason === 'internal_error') return "stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)";
-  if (c.status === 'failed' && c.reason === 'worktree_replaced') return 'had its worktree folder replaced (by its agent, or by the code its checks ran, without the sandbox), so bestof stopped working in it';
+  if (c.status === 'failed' && c.reason === 'internal_error')
+    return 'stopped by an internal error (of bestof or of git) before its final scoring (its work is kept)';
+  if (c.status === 'failed' && c.reason === 'worktree_replaced')
+    return 'had its worktree folder replaced (by its agent, or by the code its checks ran, without the sandbox), so bestof stopped working in it';
   if (evidence.untrusted !== undefined) return evidence.untrusted;
   if (c.commit === undefined || c.diff.files === 0) return 'made no changes';
   if (c.score === undefined) return 'not scored';
@@ -155,7 +157,11 @@ export function rankCandidates(
     const eligible = reason === undefined;
     if (!eligible || above === undefined || costIsKnown(c) || !costIsKnown(above.c)) return { c, eligible, reason };
     if (decide(above.c, c, above.reason, reason).by !== 'cost') return { c, eligible, reason };
-    return { c, eligible, reason: `ranked after ${above.c.id} on cost: its cost is unknown (${missingPrice(c)}), and an unknown cost ranks after every known one` };
+    return {
+      c,
+      eligible,
+      reason: `ranked after ${above.c.id} on cost: its cost is unknown (${missingPrice(c)}), and an unknown cost ranks after every known one`,
+    };
   });
   return ranked.map(({ c, eligible, reason }, i) => ({
     candidate: c.id,

@@ -64,7 +64,7 @@ async function format(plan: RunPlan, text: string, signal: AbortSignal): Promise
   if (command === undefined) return { text };
   const run = await runShell(command, { cwd: plan.repoRoot, env: process.env, input: text, signal, timeoutMs: 60_000, maxBufferTail: 8 * 1024 * 1024 });
   if (run.ok) return { text: run.stdout };
-  const why = run.timedOut ? 'timed out after 60s' : run.spawnError ?? `exited with ${run.exitCode ?? run.signal}: ${run.stderr.trim().slice(-300)}`;
+  const why = run.timedOut ? 'timed out after 60s' : (run.spawnError ?? `exited with ${run.exitCode ?? run.signal}: ${run.stderr.trim().slice(-300)}`);
   return { text, error: `[vote] formatter ${JSON.stringify(command)} ${why}; the material went unformatted` };
 }
 

@@ -75,7 +75,13 @@ export async function createVoters(ctx: Pick<VoteContext, 'plan'>, ran: readonly
   for (const [i, v] of spec.vote.voters.entries()) {
     const id = `j${i + 1}`;
     const settings = juryVoterSettings(spec, i);
-    const prepared = await prepareAgent(settings, { specDir: plan.specDir, key: `vote.voters[${i}]`, scripts, sandboxed: plan.sandbox.enabled, shannon: spec.shannon });
+    const prepared = await prepareAgent(settings, {
+      specDir: plan.specDir,
+      key: `vote.voters[${i}]`,
+      scripts,
+      sandboxed: plan.sandbox.enabled,
+      shannon: spec.shannon,
+    });
     if (!prepared.ok) return err(prepared.error);
     voters.push({
       info: { id, kind: v.kind, ...(v.model !== undefined ? { model: v.model } : {}) },

@@ -53,7 +53,10 @@ function baseFiles(worktree: string, base: string, kept: readonly string[], sign
 }
 
 /** Starts watching base's kept files in `worktree` (which holds them as in base: after prepareScoringTree). */
-export async function watchKeptFiles(worktree: string, opts: { readonly base: string; readonly kept: readonly string[]; readonly signal?: AbortSignal }): Promise<KeptFilesWatch> {
+export async function watchKeptFiles(
+  worktree: string,
+  opts: { readonly base: string; readonly kept: readonly string[]; readonly signal?: AbortSignal },
+): Promise<KeptFilesWatch> {
   const files = await baseFiles(worktree, opts.base, opts.kept, opts.signal);
   // The files themselves, never what is under a folder: a submodule's path is one, and its build
   // output is not a kept file (a file replaced by a folder differs by its type).
@@ -71,13 +74,21 @@ export async function watchKeptFiles(worktree: string, opts: { readonly base: st
 export function keptFilesChangedMessage(candidate: string, changed: readonly TamperedPath[]): string {
   // `.git` and `.git/...`: the worktree's own git files (../../git/guards/guard.ts watchWorktreeOwnFiles), not files of the spec's.
   const isGitFile = (p: TamperedPath): boolean => p.path === '.git' || p.path.startsWith('.git/');
-  const inWords = (paths: readonly TamperedPath[]): string => listFew(paths.map((p) => `${p.path} (${p.change})`), 3);
+  const inWords = (paths: readonly TamperedPath[]): string =>
+    listFew(
+      paths.map((p) => `${p.path} (${p.change})`),
+      3,
+    );
   const files = changed.filter((p) => !isGitFile(p));
   const gitFiles = changed.filter(isGitFile);
   const what = [
     ...(files.length > 0 ? [`changed files that the spec keeps as in base: ${inWords(files)}`] : []),
-    ...(gitFiles.length > 0 ? [`changed the worktree's own git files, which say which repository and which folder git works on: ${inWords(gitFiles)} (bestof put them back before its next git call there)`] : []),
+    ...(gitFiles.length > 0
+      ? [
+          `changed the worktree's own git files, which say which repository and which folder git works on: ${inWords(gitFiles)} (bestof put them back before its next git call there)`,
+        ]
+      : []),
   ].join(', and ');
-  const hint = files.length > 0 ? ' (If the spec\'s own checks write such a file, or chmod it, take it out of [checks] frozen.)' : '';
+  const hint = files.length > 0 ? " (If the spec's own checks write such a file, or chmod it, take it out of [checks] frozen.)" : '';
   return `while ${candidate}'s checks ran (or setup, run again before them), something ${what}. The checks run the candidate's code, which can rewrite a test before the runner reads it: this scoring counts no point, and ${candidate} cannot win.${hint}`;
 }

@@ -58,7 +58,11 @@ export function createSetupGuard(options: SetupGuardOptions): SetupGuard {
  * Every entry under the setup paths (relative path -> its signature). A path that does not exist has
  * none. `walk: false`: the paths themselves only, a folder among them not read.
  */
-export async function fingerprint(worktree: string, setupPaths: readonly string[], { walk = true }: { readonly walk?: boolean } = {}): Promise<Map<string, string>> {
+export async function fingerprint(
+  worktree: string,
+  setupPaths: readonly string[],
+  { walk = true }: { readonly walk?: boolean } = {},
+): Promise<Map<string, string>> {
   const entries = new Map<string, string>();
   const pending = [...new Set(setupPaths.map((p) => p.replace(/\/+$/, '')).filter((p) => p !== ''))];
   // A few lstats at a time from one queue: node_modules holds tens of thousands of entries.

@@ -27,11 +27,19 @@ export async function makeSetupLinks(repoRoot: string, worktree: string, entries
   for (const entry of entries) {
     const matches = await expandCopyPattern(repoRoot, entry, 'setup.link');
     if (!matches.ok) return matches;
-    if (matches.value.length === 0) warnings.push(`setup.link: "${entry}" matches nothing in ${repoRoot}; nothing linked (install the dependencies there first, e.g. npm ci)`);
+    if (matches.value.length === 0)
+      warnings.push(`setup.link: "${entry}" matches nothing in ${repoRoot}; nothing linked (install the dependencies there first, e.g. npm ci)`);
     for (const path of matches.value) {
       const at = join(worktree, path);
-      if (await lstat(at).then(() => true, () => false)) {
-        return err(`setup.link: "${path}" is already in the worktree (the repo tracks files there); link only untracked folders such as node_modules, or use setup.copy`);
+      if (
+        await lstat(at).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        return err(
+          `setup.link: "${path}" is already in the worktree (the repo tracks files there); link only untracked folders such as node_modules, or use setup.copy`,
+        );
       }
       try {
         await mkdir(dirname(at), { recursive: true });
@@ -62,9 +70,18 @@ export function linkedTargets(repoRoot: string, entries: readonly string[]): str
     if (isAbsolute(entry) || clean === '') continue;
     let paths = [join(repoRoot, clean)];
     if (basename(clean).includes('*')) {
-      const regex = new RegExp(`^${basename(clean).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+      const regex = new RegExp(
+        `^${basename(clean)
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*')}$`,
+      );
       const folder = join(repoRoot, dirname(clean));
-      paths = existsSync(folder) ? readdirSync(folder).filter((name) => regex.test(name)).map((name) => join(folder, name)) : [];
+      paths = existsSync(folder)
+        ? readdirSync(folder)
+            .filter((name) => regex.test(name))
+            .map((name) => join(folder, name))
+        : [];
     }
     for (const path of paths) {
       try {

@@ -53,7 +53,9 @@ export async function initSubmodules(
       failure = `it took longer than ${Math.round(opts.timeoutMs / 1000)}s (setup.timeout)`;
     }
     if (failure !== undefined) {
-      warnings.push(`submodule ${sub.path} is not initialized in the worktrees: ${failure}; the candidates work without it (check its URL "${url}", or initialize it in your checkout)`);
+      warnings.push(
+        `submodule ${sub.path} is not initialized in the worktrees: ${failure}; the candidates work without it (check its URL "${url}", or initialize it in your checkout)`,
+      );
     }
   }
   return warnings;

@@ -116,7 +116,13 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
     } else {
       await rm(options.setupPathsFile, { force: true });
       const added = options.cow
-        ? await addCowWorktree(options.repoRoot, { path: options.worktree, branch: options.branch, ...options.cow, holder: options.cow.mounts, signal: options.signal })
+        ? await addCowWorktree(options.repoRoot, {
+            path: options.worktree,
+            branch: options.branch,
+            ...options.cow,
+            holder: options.cow.mounts,
+            signal: options.signal,
+          })
         : await addWorktree(options.repoRoot, { path: options.worktree, branch: options.branch, base: options.baseCommit, signal: options.signal });
       if (!added.ok) return worktreeFailure(options, added.error);
     }
@@ -152,7 +158,10 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   const layered = isCowWorktree(worktree);
   if (layered) {
     if (!options.cow) {
-      return worktreeFailure(options, `${worktree} is a copy-on-write worktree (its changes are in ${cowLayer}) and copy-on-write worktrees cannot be mounted now (see the warning above); resume where they can, or keep what you need from ${join(cowLayer, 'upper')}`);
+      return worktreeFailure(
+        options,
+        `${worktree} is a copy-on-write worktree (its changes are in ${cowLayer}) and copy-on-write worktrees cannot be mounted now (see the warning above); resume where they can, or keep what you need from ${join(cowLayer, 'upper')}`,
+      );
     }
     const mounted = await remountCowWorktree(repoRoot, { path: worktree, branch, ...options.cow, holder: options.cow.mounts, signal: options.signal });
     if (!mounted.ok) return worktreeFailure(options, `cannot mount ${worktree} again: ${mounted.error}`);
@@ -162,7 +171,10 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   // A git command of the killed bestof may still be writing there (a long checkout): let it end first.
   const busy = await waitForGitToLeave(worktree, { timeoutMs: LEFTOVER_GIT_WAIT_MS, signal: options.signal });
   if (busy.length > 0) {
-    return worktreeFailure(options, `git processes ${busy.join(', ')} are still working in ${worktree} (left by the interrupted run?); let them end or stop them, then resume again`);
+    return worktreeFailure(
+      options,
+      `git processes ${busy.join(', ')} are still working in ${worktree} (left by the interrupted run?); let them end or stop them, then resume again`,
+    );
   }
   // Safe here: the caller holds the run's lock, so the bestof that held these git locks is dead,
   // and its leftover agents were stopped before (see src/git/worktrees/stale-locks.ts).
@@ -171,7 +183,10 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   const restored = await restoreMissingBranch(repoRoot, branch, [keptRef, options.baseCommit]);
   if (!restored.ok) return worktreeFailure(options, restored.error);
   const recreated = restored.value;
-  if (recreated) warnings.push(`${branch} was missing (the run was killed before it was made); recreated at ${recreated === keptRef ? keptRef : `the base commit ${options.baseCommit.slice(0, 12)}`}`);
+  if (recreated)
+    warnings.push(
+      `${branch} was missing (the run was killed before it was made); recreated at ${recreated === keptRef ? keptRef : `the base commit ${options.baseCommit.slice(0, 12)}`}`,
+    );
 
   const setupCompleted = existsSync(options.setupPathsFile);
   if (setupCompleted && existsSync(worktree)) {
@@ -231,7 +246,12 @@ function nothingCouldBeMade(options: WorkspaceOptions, copied: readonly string[]
  * else untracked (the scoring tree moved the agent's leftovers aside), so what the commands make
  * lands where setup put it the first time.
  */
-export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly string[], signal: AbortSignal, sandbox?: SandboxLayout): Promise<Result<void, WorkspaceFailure>> {
+export async function redoSetup(
+  options: WorkspaceOptions,
+  setupPaths: readonly string[],
+  signal: AbortSignal,
+  sandbox?: SandboxLayout,
+): Promise<Result<void, WorkspaceFailure>> {
   for (const path of setupPaths) await removeTree(join(options.worktree, path));
   // The submodules are tracked content, not setup paths: they are left as the agent has them.
   // The commands now run over the candidate's tree (its package.json scripts, its build files):
@@ -244,9 +264,16 @@ export async function redoSetup(options: WorkspaceOptions, setupPaths: readonly 
  * The spec's setup: the submodules (a new worktree only), copies (and `.worktreeinclude`), links,
  * then commands, each step reported to `onProgress` as it starts. Returns what was copied.
  */
-async function runSetupSteps(options: WorkspaceOptions, warnings: string[], steps: { readonly submodules: boolean } = { submodules: true }): Promise<Result<string[], WorkspaceFailure>> {
+async function runSetupSteps(
+  options: WorkspaceOptions,
+  warnings: string[],
+  steps: { readonly submodules: boolean } = { submodules: true },
+): Promise<Result<string[], WorkspaceFailure>> {
   const progress = options.onProgress ?? (() => undefined);
-  if (steps.submodules) warnings.push(...(await initSubmodules(options.repoRoot, options.worktree, { signal: options.signal, timeoutMs: options.commandTimeoutMs, onProgress: progress })));
+  if (steps.submodules)
+    warnings.push(
+      ...(await initSubmodules(options.repoRoot, options.worktree, { signal: options.signal, timeoutMs: options.commandTimeoutMs, onProgress: progress })),
+    );
   const patterns = [...options.copy, ...(await readWorktreeInclude(options.repoRoot))];
   const copied: string[] = [];
   for (const pattern of patterns) {
@@ -280,22 +307,28 @@ async function runSetupSteps(options: WorkspaceOptions, warnings: string[], step
   for (const [index, command] of options.commands.entries()) {
     if (options.signal.aborted) return err({ message: 'cancelled during setup', infrastructure: false });
     progress({ step: 'command', text: commandText(index + 1, total, command) });
-    const beat = heartbeat(options.progressEveryMs ?? COMMAND_HEARTBEAT_MS, (elapsedMs) => progress({ step: 'command', text: commandText(index + 1, total, command, elapsedMs) }));
+    const beat = heartbeat(options.progressEveryMs ?? COMMAND_HEARTBEAT_MS, (elapsedMs) =>
+      progress({ step: 'command', text: commandText(index + 1, total, command, elapsedMs) }),
+    );
     // A shell on purpose: setup commands are the spec author's own shell lines.
-    const result = await runShellIn(command, {
-      cwd: options.worktree,
-      env: options.env,
-      timeoutMs: options.commandTimeoutMs,
-      signal: options.signal,
-      logFile: options.logFile,
-      ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-    }, options.commandSandbox).finally(() => beat.stop());
+    const result = await runShellIn(
+      command,
+      {
+        cwd: options.worktree,
+        env: options.env,
+        timeoutMs: options.commandTimeoutMs,
+        signal: options.signal,
+        logFile: options.logFile,
+        ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
+      },
+      options.commandSandbox,
+    ).finally(() => beat.stop());
     if (!result.ok) {
       const how = result.timedOut
         ? `timed out after ${Math.round(options.commandTimeoutMs / 1000)}s`
         : result.canceled
           ? 'was cancelled'
-          : result.spawnError ?? `exited with code ${result.exitCode ?? result.signal}`;
+          : (result.spawnError ?? `exited with code ${result.exitCode ?? result.signal}`);
       const tail = outputTail(`${result.stdout}\n${result.stderr}`).split('\n').slice(-3).join(' | ');
       return err({ message: `setup command \`${command}\` ${how}${tail ? `: ${tail}` : ''}`, infrastructure: false });
     }

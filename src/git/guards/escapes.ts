@@ -61,7 +61,8 @@ export function linkOutDetail(leadsTo: string): string {
 }
 
 /** What the commit filter says of a nested repository (or a gitlink no `.gitmodules` declares). */
-export const NESTED_REPO_DETAIL = 'is a nested git repository (a folder with its own .git, no .gitmodules entry), whose files a commit does not hold: commit its files, not a repository';
+export const NESTED_REPO_DETAIL =
+  'is a nested git repository (a folder with its own .git, no .gitmodules entry), whose files a commit does not hold: commit its files, not a repository';
 
 function isInside(root: string, full: string): boolean {
   return full === root || full.startsWith(root.endsWith(sep) ? root : root + sep);

@@ -176,7 +176,10 @@ async function snapshotShared(commonDir: string, replace: Promise<Map<string, st
  */
 async function restoreShared(repo: string, baseline: Shared, branches: boolean): Promise<{ records: GitDirChange[]; branches?: Map<string, string> }> {
   const report = (abs: string): string => `.git/${relative(baseline.commonDir, abs)}`;
-  const records: GitDirChange[] = (await restoreFiles(sharedWatched(baseline.commonDir), baseline.files)).map((c) => ({ path: report(c.path), change: c.change }));
+  const records: GitDirChange[] = (await restoreFiles(sharedWatched(baseline.commonDir), baseline.files)).map((c) => ({
+    path: report(c.path),
+    change: c.change,
+  }));
   const refs = branches ? await refsUnder(repo, ['refs/replace/', 'refs/heads/']) : await replaceRefs(repo);
   const now = branches ? onlyUnder(refs, 'refs/replace/') : refs;
   for (const [ref, sha] of now) {
@@ -231,7 +234,15 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
   if (!shared) {
     const refs = refsUnder(worktree, opts.branches ? ['refs/replace/', 'refs/heads/'] : ['refs/replace/']);
     if (opts.branches) branches = refs.then((all) => onlyUnder(all, 'refs/heads/'));
-    shared = { active: 0, started: 0, baseline: snapshotShared(commonDir, refs.then((all) => onlyUnder(all, 'refs/replace/'))), restoring: Promise.resolve() };
+    shared = {
+      active: 0,
+      started: 0,
+      baseline: snapshotShared(
+        commonDir,
+        refs.then((all) => onlyUnder(all, 'refs/replace/')),
+      ),
+      restoring: Promise.resolve(),
+    };
     sharedWatches.set(commonDir, shared);
   } else if (opts.branches) {
     branches = refsUnder(worktree, ['refs/heads/']);
@@ -278,7 +289,9 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
       // their own look at the folder and their own files happened to finish. The shared part still
       // waits for them (the worktree's `.git` link put back first: restoreShared runs git in the
       // worktree), and is skipped for a replaced folder.
-      const mine = Promise.all([watch.restoring, ownDone]).then(([, ownRestored]) => (ownRestored === undefined ? undefined : restoreShared(worktree, baseline, opts.branches === true)));
+      const mine = Promise.all([watch.restoring, ownDone]).then(([, ownRestored]) =>
+        ownRestored === undefined ? undefined : restoreShared(worktree, baseline, opts.branches === true),
+      );
       watch.restoring = mine.catch(() => undefined);
       try {
         const now = await replaced;
@@ -301,7 +314,10 @@ export async function watchGitDir(worktree: string, opts: { readonly branches?: 
  */
 function ownFiles(worktree: string, commonDir: string, adminDir: string): Watched {
   if (adminDir === commonDir) return { files: [], dirs: [] };
-  return { files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')], dirs: [join(adminDir, 'info')] };
+  return {
+    files: [join(adminDir, 'config.worktree'), join(adminDir, 'commondir'), join(adminDir, 'gitdir'), join(worktree, '.git')],
+    dirs: [join(adminDir, 'info')],
+  };
 }
 
 export interface OwnFilesWatch {
@@ -341,7 +357,9 @@ export class WorktreeReplacedError extends Error {
     readonly worktree: string,
     readonly now: string,
   ) {
-    super(`its worktree folder ${worktree} is not the folder bestof made any more (it is now ${now}), so bestof does nothing in it from here on: no commit, no check`);
+    super(
+      `its worktree folder ${worktree} is not the folder bestof made any more (it is now ${now}), so bestof does nothing in it from here on: no commit, no check`,
+    );
   }
 }
 

@@ -9,5 +9,9 @@ export async function isLocalBranch(repo: string, name: string): Promise<boolean
 /** The local branches whose tip is the commit HEAD is at (none when git fails). */
 export async function branchesAtHead(repo: string): Promise<string[]> {
   const run = await runGit(repo, ['for-each-ref', '--points-at', 'HEAD', '--format=%(refname:short)', 'refs/heads/']);
-  return run.code === 0 ? splitLines(run.stdout).map((l) => l.trim()).filter((l) => l !== '') : [];
+  return run.code === 0
+    ? splitLines(run.stdout)
+        .map((l) => l.trim())
+        .filter((l) => l !== '')
+    : [];
 }

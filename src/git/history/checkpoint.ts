@@ -105,7 +105,9 @@ export async function reattachWorktree(repo: string, path: string, branch: strin
   if (tip === undefined) return err(`cannot reattach worktree ${abs}: branch ${branch} does not exist`);
   if (at !== undefined && !(await isAncestor(abs, at, tip))) {
     const where = head.code === 0 ? head.stdout.trim() : `a detached HEAD at ${at.slice(0, 12)}`;
-    return err(`${abs} is on ${where}, with commits that are not on ${branch}; the worktree is left as it is: check them out or branch them, then resume again`);
+    return err(
+      `${abs} is on ${where}, with commits that are not on ${branch}; the worktree is left as it is: check them out or branch them, then resume again`,
+    );
   }
   await gitOut(abs, ['symbolic-ref', 'HEAD', own]);
   return ok('reused');

@@ -147,7 +147,9 @@ interface ChangedPath {
  * `git status` inside it (../worktrees/submodule-work.ts says why that matters).
  */
 async function changedPaths(worktree: string, opts: GitCallOptions): Promise<ChangedPath[]> {
-  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=dirty'], opts));
+  const entries = splitNul(
+    await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=dirty'], opts),
+  );
   const changed: ChangedPath[] = [];
   for (const entry of entries) {
     if (entry.startsWith('? ')) {
@@ -170,7 +172,9 @@ async function changedPaths(worktree: string, opts: GitCallOptions): Promise<Cha
 async function pathsOverLimitAtHead(worktree: string, paths: readonly string[], limit: number, opts: GitCallOptions): Promise<Set<string>> {
   const over = new Set<string>();
   for (let i = 0; i < paths.length; i += 100) {
-    const listing = await gitOut(worktree, ['ls-tree', '-l', '-z', '--full-tree', 'HEAD', '--', ...paths.slice(i, i + 100).map(literalPathspec)], opts).catch(() => '');
+    const listing = await gitOut(worktree, ['ls-tree', '-l', '-z', '--full-tree', 'HEAD', '--', ...paths.slice(i, i + 100).map(literalPathspec)], opts).catch(
+      () => '',
+    );
     for (const entry of splitNul(listing)) {
       // "<mode> <type> <object> <size>\t<path>"
       const tab = entry.indexOf('\t');
@@ -229,7 +233,11 @@ async function findValueInBigFile(path: string, secrets: SecretValues): Promise<
 
 /** "512 MB", "1.5 KB", "900 B" (1 KB = 1024 bytes, as the spec reads sizes). */
 export function formatBytes(bytes: number): string {
-  for (const [unit, size] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ] as const) {
     if (bytes >= size) return `${Number((bytes / size).toFixed(bytes % size === 0 ? 0 : 1))} ${unit}`;
   }
   return `${bytes} B`;
@@ -242,7 +250,12 @@ export function formatBytes(bytes: number): string {
  * every commit of the range, not only its last tree, for the blobs: a secret committed and then
  * deleted is still in the history; a link or gitlink only counts where the range ends.
  */
-export async function rangeHoldsFiltered(worktree: string, from: string, to: string, opts: Omit<CommitFilterOptions, 'excludePaths'>): Promise<string | undefined> {
+export async function rangeHoldsFiltered(
+  worktree: string,
+  from: string,
+  to: string,
+  opts: Omit<CommitFilterOptions, 'excludePaths'>,
+): Promise<string | undefined> {
   const secrets = opts.secrets !== undefined && opts.secrets.size > 0 ? opts.secrets : undefined;
   const limit = opts.maxFileSizeBytes;
   const call = { signal: opts.signal };

@@ -36,7 +36,9 @@ export interface CommitAllOptions {
  * `branchWasMoved`: the branch no longer pointed where bestof expected when the commit was made
  * (where it pointed, or `nothing (deleted)`); the commit is bestof's own all the same.
  */
-export type CommitAllResult = ({ commit: string; changedFiles: number; branchWasMoved?: string; header: CommitHeader } | { commit: undefined }) & { skipped: SkippedFile[] };
+export type CommitAllResult = ({ commit: string; changedFiles: number; branchWasMoved?: string; header: CommitHeader } | { commit: undefined }) & {
+  skipped: SkippedFile[];
+};
 
 /**
  * The tree and parents a commit records. Of a commit made here they are known without asking git
@@ -71,10 +73,16 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
     flaggedIndexPaths(worktree, call).then((flagged) => clearIndexFlags(worktree, flagged, call)),
   ]);
   // Decided before `git add`: an added file's blob stays in .git/objects even if it is unstaged later.
-  const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.excludePaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes, signal: opts.signal });
+  const skipped = await filesToLeaveOut(worktree, {
+    excludePaths: opts.excludePaths,
+    secrets: opts.secrets,
+    maxFileSizeBytes: opts.maxFileSizeBytes,
+    signal: opts.signal,
+  });
   const excluded = [...(opts.excludePaths ?? []), ...skipped.map((file) => file.path)];
   // `:/` is the whole worktree and nothing outside it; excludes are literal (no globbing).
-  const addAll = (): Promise<GitRun> => withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
+  const addAll = (): Promise<GitRun> =>
+    withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', ...from], call));
   let add = await addAll();
   // A folder its owner cannot read (`chmod 000`): git skips it with a warning and exit 0, and what
   // it holds would be in no commit; a file its owner cannot read fails the add. The agent's files
@@ -98,7 +106,9 @@ export async function commitAll(worktree: string, opts: CommitAllOptions): Promi
   // a candidate's iteration is recorded at all (commit-tree runs none; the spec's checks judge the
   // work), and dozens of unattended commits must not block on a signing prompt.
   const header: CommitHeader = { tree: tree.trim(), parents: parent };
-  const made = (await gitOut(worktree, [...identity, 'commit-tree', '--no-gpg-sign', header.tree, ...parent.flatMap((p) => ['-p', p]), '-m', opts.message], call)).trim();
+  const made = (
+    await gitOut(worktree, [...identity, 'commit-tree', '--no-gpg-sign', header.tree, ...parent.flatMap((p) => ['-p', p]), '-m', opts.message], call)
+  ).trim();
   const reflog = `commit${onto.head === undefined ? ' (initial)' : ''}: ${opts.message.split('\n')[0] ?? ''}`;
   // Compare-and-swap: only from the commit this one builds on (`''`: the ref must not exist yet).
   const swapped = await runGit(worktree, ['update-ref', ...(onto.ref === 'HEAD' ? ['--no-deref'] : []), '-m', reflog, onto.ref, made, onto.head ?? ''], call);
@@ -168,7 +178,12 @@ export interface ReclaimedHead {
 /** `refs/heads/*` and where they point. */
 export async function branchTips(repo: string, opts: GitCallOptions = {}): Promise<Map<string, string>> {
   const out = await gitOut(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/'], opts);
-  return new Map(out.split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
+  return new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ') as [string, string]),
+  );
 }
 
 /**
@@ -185,7 +200,8 @@ export async function reclaimHead(worktree: string, opts: ReclaimHeadOptions): P
   const { headRef, headSha, ownTip } = opts.seen
     ? { headRef: opts.seen.headRef, headSha: opts.seen.head, ownTip: opts.seen.ownTip }
     : await readHead(worktree, own, call);
-  const buildsOnKept = async (sha: string | undefined): Promise<boolean> => sha !== undefined && (sha === opts.kept || (await isAncestor(worktree, opts.kept, sha, call)));
+  const buildsOnKept = async (sha: string | undefined): Promise<boolean> =>
+    sha !== undefined && (sha === opts.kept || (await isAncestor(worktree, opts.kept, sha, call)));
   if (headRef === own && ownTip !== undefined && (await buildsOnKept(ownTip))) return { rewound: false, head: ownTip };
 
   const tip = (headRef === own || !(await buildsOnKept(headSha)) ? ((await buildsOnKept(ownTip)) ? ownTip : opts.kept) : headSha) ?? opts.kept;
@@ -204,7 +220,11 @@ export async function reclaimHead(worktree: string, opts: ReclaimHeadOptions): P
 }
 
 /** The ref HEAD is on (undefined: detached), HEAD's commit and `own`'s, each asked on its own. */
-async function readHead(worktree: string, own: string, call: GitCallOptions): Promise<{ headRef: string | undefined; headSha: string | undefined; ownTip: string | undefined }> {
+async function readHead(
+  worktree: string,
+  own: string,
+  call: GitCallOptions,
+): Promise<{ headRef: string | undefined; headSha: string | undefined; ownTip: string | undefined }> {
   const sym = await runGit(worktree, ['symbolic-ref', '--quiet', 'HEAD'], call);
   const headRef = sym.code === 0 ? sym.stdout.trim() : undefined;
   // HEAD on the candidate's branch (the usual case): HEAD's commit is the branch's, asked once.

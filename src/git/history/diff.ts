@@ -79,7 +79,12 @@ function parseNumstat(out: string): NumstatEntry[] {
       path = parts[i + 2] ?? '';
       i += 2;
     }
-    entries.push({ path, oldPath, added: added === '-' ? undefined : Number.parseInt(added, 10) || 0, deleted: deleted === '-' ? undefined : Number.parseInt(deleted, 10) || 0 });
+    entries.push({
+      path,
+      oldPath,
+      added: added === '-' ? undefined : Number.parseInt(added, 10) || 0,
+      deleted: deleted === '-' ? undefined : Number.parseInt(deleted, 10) || 0,
+    });
   }
   return entries;
 }
@@ -88,7 +93,13 @@ function parseNumstat(out: string): NumstatEntry[] {
  * Lines of the binary entries (by the new path), by bytes and by lines read as text, whichever is
  * more; and those that were text in `from`. Asked by literal pathspecs of only these paths.
  */
-async function binaryCounts(repo: string, from: string, to: string, binary: readonly NumstatEntry[], opts: GitCallOptions): Promise<{ lines: Map<string, { added: number; deleted: number }>; madeBinary: string[] }> {
+async function binaryCounts(
+  repo: string,
+  from: string,
+  to: string,
+  binary: readonly NumstatEntry[],
+  opts: GitCallOptions,
+): Promise<{ lines: Map<string, { added: number; deleted: number }>; madeBinary: string[] }> {
   if (binary.length > MAX_PATHSPECS) {
     // Thousands of binary files (an image folder): counted in parts, each within argv's limits.
     const parts = await Promise.all(chunks(binary, MAX_PATHSPECS).map((part) => binaryCounts(repo, from, to, part, opts)));

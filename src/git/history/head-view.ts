@@ -31,7 +31,11 @@ export interface HeadView {
 export async function readHeadView(worktree: string, refs: readonly string[] = [], opts: GitCallOptions = {}): Promise<HeadView | undefined> {
   // Every ref starts with `refs/`, so none is taken for an option; `--` ends the list, so none is taken for a file.
   if (refs.some((ref) => !ref.startsWith('refs/'))) throw new Error(`readHeadView needs full ref names, got ${refs.join(', ')}`);
-  const run = await runGit(worktree, ['rev-parse', '--show-toplevel', 'HEAD^{commit}', ...refs.map((ref) => `${ref}^{commit}`), '--symbolic-full-name', 'HEAD', '--'], opts);
+  const run = await runGit(
+    worktree,
+    ['rev-parse', '--show-toplevel', 'HEAD^{commit}', ...refs.map((ref) => `${ref}^{commit}`), '--symbolic-full-name', 'HEAD', '--'],
+    opts,
+  );
   if (run.code !== 0) return undefined;
   const lines = splitLines(run.stdout);
   // A top level with a line break in it (possible in a path) shows as one line too many: no view.

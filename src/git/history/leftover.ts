@@ -30,7 +30,9 @@ const ESCAPING = new Set(['nested_repo', 'link_out']);
  */
 export async function workNoCommitHolds(worktree: string, opts: LeftoverOptions): Promise<string[]> {
   const skipped = await filesToLeaveOut(worktree, { excludePaths: opts.setupPaths, secrets: opts.secrets, maxFileSizeBytes: opts.maxFileSizeBytes });
-  return skipped.filter((file) => ESCAPING.has(file.reason)).map((file) => `${file.path} (${file.reason === 'nested_repo' ? 'a nested git repository' : 'a link out of the worktree'})`);
+  return skipped
+    .filter((file) => ESCAPING.has(file.reason))
+    .map((file) => `${file.path} (${file.reason === 'nested_repo' ? 'a nested git repository' : 'a link out of the worktree'})`);
 }
 
 /** Setup's files and the files the commit filter leaves out. */
@@ -48,7 +50,9 @@ export async function unsavedPaths(worktree: string, opts: LeftoverOptions): Pro
   const changed = splitNul(status.stdout).map((entry) => entry.slice(3));
   if (changed.every((path) => setup.some((s) => path === s || path.startsWith(`${s}/`)))) return [];
   const excluded = await notWork(worktree, opts);
-  const run = await withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) => runGit(worktree, ['add', '-A', '--dry-run', '--ignore-errors', ...from]));
+  const run = await withPathspecFile([':/', ...excluded.map(excludeLiteralPathspec)], (from) =>
+    runGit(worktree, ['add', '-A', '--dry-run', '--ignore-errors', ...from]),
+  );
   if (run.code !== 0 && run.stdout.trim() === '') return undefined;
   return run.stdout
     .split('\n')

@@ -101,7 +101,11 @@ const branchKept = (branch: string): string => `the winner's branch ${branch} is
  * uncommitted changes to tracked files, and something to merge. The commit and the checkout's HEAD,
  * or the refusal, said with what to do instead.
  */
-async function mergePreflight(repo: string, gitDir: string, opts: MergeWinnerOptions): Promise<Result<{ branchSha: string; headBefore: string }, MergeFailure>> {
+async function mergePreflight(
+  repo: string,
+  gitDir: string,
+  opts: MergeWinnerOptions,
+): Promise<Result<{ branchSha: string; headBefore: string }, MergeFailure>> {
   const { branch, into, signal } = opts;
   const byHand = opts.byHand ?? branch;
   const call = { signal };
@@ -179,7 +183,11 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
   // of someone else's holding the index lock) is said, with what to run, in place of "as before".
   const undo = async (): Promise<string | undefined> => {
     // No signal: the cleanup must run even after an abort.
-    const run = await runGit(repo, ['reset', '--quiet', '--merge']).catch((error: unknown) => ({ code: -1, stdout: '', stderr: error instanceof Error ? error.message : String(error) }));
+    const run = await runGit(repo, ['reset', '--quiet', '--merge']).catch((error: unknown) => ({
+      code: -1,
+      stdout: '',
+      stderr: error instanceof Error ? error.message : String(error),
+    }));
     if (run.code === 0) return undefined;
     return `undoing it failed too (${gitMessage(run.stderr || run.stdout)}): once no other git runs in ${repo}, run \`git merge --abort\` there (or \`git reset --merge\` after a squash)`;
   };
@@ -198,7 +206,10 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
     const undoFailed = await undo();
     const after = undoFailed ?? `the merge was undone and ${repo} is as before`;
     if (conflicts.length > 0) {
-      return fail('conflict', `merging ${branch} into ${into} conflicts in ${listPaths(conflicts)}; ${after}. Resolve it by hand with \`git merge ${byHand}\`; ${kept}.`);
+      return fail(
+        'conflict',
+        `merging ${branch} into ${into} conflicts in ${listPaths(conflicts)}; ${after}. Resolve it by hand with \`git merge ${byHand}\`; ${kept}.`,
+      );
     }
     return fail('error', `${what} failed: ${gitMessage(run.stderr || run.stdout)}; ${undoFailed ?? `${repo} is as before`}; ${kept}.`);
   };
@@ -216,7 +227,10 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
     const staged = splitNul(await gitOut(repo, ['diff', '--cached', '--name-only', '-z']));
     if (staged.length === 0) {
       const undoFailed = await undo();
-      return fail('error', `the squash of ${branch} into ${into} is empty: ${into} already has all its changes, so nothing was committed${undoFailed ? `; ${undoFailed}` : ''}; ${kept}.`);
+      return fail(
+        'error',
+        `the squash of ${branch} into ${into} is empty: ${into} already has all its changes, so nothing was committed${undoFailed ? `; ${undoFailed}` : ''}; ${kept}.`,
+      );
     }
     const commit = await step(['commit', '--quiet', '--no-edit', '-m', message]);
     if (commit.code !== 0) return failed('the squash commit', commit);
@@ -241,7 +255,10 @@ async function mergeLocked(repo: string, gitDir: string, opts: MergeWinnerOption
  * have, made where the checks can score it first (src/engine/merge/merge-check.ts). A merge or squash of
  * the same two commits gives the same tree. A conflict (or any failure) is aborted and said.
  */
-export async function mergeInWorktree(worktree: string, opts: { readonly commit: string; readonly message: string; readonly signal?: AbortSignal }): Promise<Result<string>> {
+export async function mergeInWorktree(
+  worktree: string,
+  opts: { readonly commit: string; readonly message: string; readonly signal?: AbortSignal },
+): Promise<Result<string>> {
   const call = { signal: opts.signal };
   const identity = await identityArgs(worktree, call);
   const run = await runGit(worktree, [...identity, 'merge', '--no-ff', '--no-edit', '-m', opts.message, opts.commit], call);

@@ -31,9 +31,12 @@ export async function updateOwnRef(repo: string, ref: string, sha: string, opts:
   for (let attempt = 1; ; attempt += 1) {
     const run = await runGit(repo, ['update-ref', ref, sha], opts);
     if (run.code === 0) return [...removed];
-    if (attempt === OWN_REF_ATTEMPTS) throw new Error(`git update-ref ${ref} ${sha} failed in ${repo} ${OWN_REF_ATTEMPTS} times, the last: ${gitMessage(run.stderr || run.stdout)}`);
+    if (attempt === OWN_REF_ATTEMPTS)
+      throw new Error(`git update-ref ${ref} ${sha} failed in ${repo} ${OWN_REF_ATTEMPTS} times, the last: ${gitMessage(run.stderr || run.stdout)}`);
     const blocking = [
-      ...(await Promise.all(parents.map(async (name) => ((await refCommit(repo, name, opts)) !== undefined ? name : undefined)))).filter((n): n is string => n !== undefined),
+      ...(await Promise.all(parents.map(async (name) => ((await refCommit(repo, name, opts)) !== undefined ? name : undefined)))).filter(
+        (n): n is string => n !== undefined,
+      ),
       ...(await listRefs(repo, `${ref}/`, opts)).map((r) => r.ref),
     ];
     for (const name of blocking) {
@@ -83,11 +86,7 @@ export async function listBranches(repo: string, prefix: string, opts: GitCallOp
 }
 
 /** `git branch -d` (or `-D` with `force`). */
-export async function deleteBranch(
-  repo: string,
-  name: string,
-  opts: { force?: boolean; signal?: AbortSignal } = {},
-): Promise<Result<void>> {
+export async function deleteBranch(repo: string, name: string, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<Result<void>> {
   const run = await runGit(repo, ['branch', opts.force ? '-D' : '-d', name], { signal: opts.signal });
   if (run.code !== 0) {
     return err(`cannot delete branch ${name}: ${gitMessage(run.stderr || run.stdout)}`);

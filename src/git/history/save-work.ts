@@ -30,11 +30,12 @@ export async function saveWorktreeWork(worktree: string, opts: { message: string
   if (status.stdout === '') return ok({ commit: undefined, head: await resolveCommit(worktree, 'HEAD'), notHeld: [] });
   try {
     const committed = await commitAll(worktree, { message: opts.message, excludePaths: [...opts.excludePaths] });
-    const notHeld = committed.skipped.filter((file) => file.reason === 'nested_repo' || file.reason === 'link_out').map((file) => `${file.path} (${file.reason === 'nested_repo' ? 'a nested git repository' : 'a link out of the worktree'})`);
+    const notHeld = committed.skipped
+      .filter((file) => file.reason === 'nested_repo' || file.reason === 'link_out')
+      .map((file) => `${file.path} (${file.reason === 'nested_repo' ? 'a nested git repository' : 'a link out of the worktree'})`);
     return ok({ commit: committed.commit, head: committed.commit ?? (await resolveCommit(worktree, 'HEAD')), notHeld });
   } catch (error) {
     if (!isGitFailure(error)) throw error;
     return err(`its changes cannot be committed: ${gitMessage(error.run.stderr || error.run.stdout)}`);
   }
 }
-

@@ -74,7 +74,10 @@ export async function driverOverrides(cwd: string, git: ConfigQuestions, signal:
     if (TRUSTED_SCOPES.has(scope)) trusted.set(key, nl < 0 ? 'true' : entry.slice(nl + 1));
     else untrusted.add(key);
   }
-  const overrides = [...untrusted].flatMap((key) => ['-c', `${key}=${trusted.get(key) ?? (key.endsWith('.required') ? 'false' : DRIVER_DEFAULTS[key] ?? '')}`]);
+  const overrides = [...untrusted].flatMap((key) => [
+    '-c',
+    `${key}=${trusted.get(key) ?? (key.endsWith('.required') ? 'false' : (DRIVER_DEFAULTS[key] ?? ''))}`,
+  ]);
   if (signature !== undefined && !includesFiles) {
     driverCache.set(cwd, { signature, overrides });
     if (sameFiles !== undefined && !conditional) rememberByFiles(sameFiles, overrides);
@@ -124,4 +127,3 @@ function fileSignature(path: string): string {
     return 'missing';
   }
 }
-

@@ -86,8 +86,23 @@ const FIXED_ENV: Readonly<Record<string, string | undefined>> = {
  * the index back hashes a racily clean entry's file again, through the clean filter.
  */
 const SAFE_COMMANDS: ReadonlySet<string> = new Set([
-  'rev-parse', 'config', 'symbolic-ref', 'update-ref', 'show-ref', 'for-each-ref', 'ls-tree', 'merge-base',
-  'rev-list', 'branch', 'tag', 'init', 'clean', 'commit-tree', 'mktree', 'check-ref-format', 'replace',
+  'rev-parse',
+  'config',
+  'symbolic-ref',
+  'update-ref',
+  'show-ref',
+  'for-each-ref',
+  'ls-tree',
+  'merge-base',
+  'rev-list',
+  'branch',
+  'tag',
+  'init',
+  'clean',
+  'commit-tree',
+  'mktree',
+  'check-ref-format',
+  'replace',
 ]);
 
 export interface GitCallOptions {
@@ -153,8 +168,7 @@ const DRIVER_ENTRIES = '^(filter|diff|merge|gpg|include|includeif)\\.';
 /** What driver-overrides.ts asks git, through this runner (it does not import it: no cycle). */
 const configQuestions: ConfigQuestions = {
   gitDirs: gitDirsOf,
-  driverEntries: (cwd, signal) =>
-    rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', DRIVER_ENTRIES], signal),
+  driverEntries: (cwd, signal) => rawGit(cwd, [...FIXED_CONFIG, 'config', '--show-scope', '-z', '--get-regexp', DRIVER_ENTRIES], signal),
 };
 
 /**
@@ -178,7 +192,13 @@ function gitEnv(): Record<string, string> {
   return env;
 }
 
-async function rawGit(cwd: string, args: readonly string[], signal: AbortSignal | undefined, extraEnv: Readonly<Record<string, string>> = {}, input?: string): Promise<GitRun> {
+async function rawGit(
+  cwd: string,
+  args: readonly string[],
+  signal: AbortSignal | undefined,
+  extraEnv: Readonly<Record<string, string>> = {},
+  input?: string,
+): Promise<GitRun> {
   // A signal that fires after git finished does not undo what git did: spawnGit reports the real result.
   const run = await spawnGit(cwd, args, { ...gitEnv(), ...extraEnv }, signal, input);
   // Killed by a signal, or git could not be started at all (not installed? no such folder?).

@@ -9,7 +9,8 @@ import { runGit } from './exec.js';
 
 export const MIN_GIT: readonly [number, number] = [2, 31];
 
-const INSTALL_HINT = 'Debian/Ubuntu: `sudo apt install git` (Debian 11 and Ubuntu 20.04 ship an older one: use backports or the git-core PPA); macOS: `xcode-select --install` or `brew install git`';
+const INSTALL_HINT =
+  'Debian/Ubuntu: `sudo apt install git` (Debian 11 and Ubuntu 20.04 ship an older one: use backports or the git-core PPA); macOS: `xcode-select --install` or `brew install git`';
 
 /** The version `git --version` prints ("2.39.5"), or undefined when git cannot run. */
 export async function gitVersion(): Promise<string | undefined> {

@@ -201,7 +201,13 @@ export function processIsAlive(pid: number, processStart?: number): boolean {
  */
 async function breakStaleLock(path: string, seen: LockOwner | 'garbled'): Promise<boolean> {
   const guard = `${path}.break`;
-  const breaker: LockOwner = { pid: process.pid, hostname: hostname(), ...optional('processStart', processStartTicks(process.pid)), acquiredAt: Date.now(), nonce: randomBytes(8).toString('hex') };
+  const breaker: LockOwner = {
+    pid: process.pid,
+    hostname: hostname(),
+    ...optional('processStart', processStartTicks(process.pid)),
+    acquiredAt: Date.now(),
+    nonce: randomBytes(8).toString('hex'),
+  };
   if (!(await createExclusive(guard, breaker))) {
     // Someone else is breaking it; a breaker that died doing so is broken in turn (its guard is never in use for long).
     const other = await readOwner(guard);

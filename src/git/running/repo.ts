@@ -34,7 +34,11 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
   // Absolute paths: the common dir as git resolves it, never joined by hand to a path through a symlink.
   let run;
   try {
-    run = await runGit(abs, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir', '--verify', '--quiet', 'HEAD^{commit}'], opts);
+    run = await runGit(
+      abs,
+      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir', '--verify', '--quiet', 'HEAD^{commit}'],
+      opts,
+    );
   } catch (error) {
     // git could not start: not installed, most likely (./git-version.ts says which).
     if (opts.signal?.aborted) throw error;
@@ -52,7 +56,9 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
     }
     // A bare repository, or a folder inside a git dir: a repository, but no working tree to branch from.
     if (/must be run in a work tree/.test(run.stderr)) {
-      return err(`${abs} is a bare repository or a folder inside a git dir, not a working tree: run bestof in a checkout of the repository, or set \`repo\` to one`);
+      return err(
+        `${abs} is a bare repository or a folder inside a git dir, not a working tree: run bestof in a checkout of the repository, or set \`repo\` to one`,
+      );
     }
     // Anything else git says (a broken .git, a permission denied) rather than "not a git repository".
     const said = gitMessage(run.stderr);

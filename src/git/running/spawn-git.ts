@@ -31,7 +31,13 @@ export interface GitRun {
  * stops what it started, and the promise settles as soon as git has exited (a program git started
  * may still hold the output open).
  */
-export async function spawnGit(cwd: string, args: readonly string[], env: Readonly<Record<string, string>>, signal?: AbortSignal, input?: string): Promise<GitRun> {
+export async function spawnGit(
+  cwd: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  signal?: AbortSignal,
+  input?: string,
+): Promise<GitRun> {
   const run = await startGit(cwd, args, env, signal, input);
   // Once only: a git that someone kills again is a failure to report (failures.ts isGitKilledBySignal).
   return run.killedBy !== undefined && GROUP_STOP_SIGNALS.has(run.killedBy) ? startGit(cwd, args, env, signal, input) : run;

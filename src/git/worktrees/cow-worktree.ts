@@ -51,13 +51,19 @@ export async function prepareCowBase(repo: string, dir: string, commit: string, 
   if (existsSync(join(path, '.git')) && existsSync(readyMark(path))) {
     const head = await runGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD'], opts);
     if (head.code === 0 && head.stdout.trim() === sha) return ok();
-    return err(`cannot use ${path} as the shared base of ${commit.slice(0, 12)}: it holds another checkout; remove it with \`git worktree remove --force --force ${path}\``);
+    return err(
+      `cannot use ${path} as the shared base of ${commit.slice(0, 12)}: it holds another checkout; remove it with \`git worktree remove --force --force ${path}\``,
+    );
   }
   if (existsSync(path) && !existsSync(readyMark(path))) await discardWorktree(repo, path, opts); // half made
   await rm(readyMark(path), { force: true });
   if (existsSync(path) && readdirSync(path).length > 0) return err(`cannot make the shared base checkout: ${path} exists and is not empty`);
   await mkdir(dirname(path), { recursive: true });
-  const added = await withWorktreesLock(repo, () => runGit(repo, ['worktree', 'add', '--quiet', '--detach', '--lock', '--reason', BASE_LOCK_REASON, path, sha], opts), opts);
+  const added = await withWorktreesLock(
+    repo,
+    () => runGit(repo, ['worktree', 'add', '--quiet', '--detach', '--lock', '--reason', BASE_LOCK_REASON, path, sha], opts),
+    opts,
+  );
   if (added.code !== 0) {
     await discardWorktree(repo, path).catch(() => undefined);
     return err(`cannot make the shared base checkout at ${path}: ${gitMessage(added.stderr || added.stdout)}`);
@@ -151,7 +157,8 @@ export async function addCowWorktree(repo: string, opts: CowWorktreeOptions): Pr
     return err(`cannot create worktree ${path}: its layer folder ${opts.layer} is not empty (from an earlier run?); remove it`);
   }
   const branchMade = await runGit(repo, ['update-ref', `refs/heads/${opts.branch}`, base, ''], call);
-  if (branchMade.code !== 0) return err(`cannot create branch ${opts.branch}: ${gitMessage(branchMade.stderr || branchMade.stdout)} (does it exist already, from an earlier run?)`);
+  if (branchMade.code !== 0)
+    return err(`cannot create branch ${opts.branch}: ${gitMessage(branchMade.stderr || branchMade.stdout)} (does it exist already, from an earlier run?)`);
   const made = await linkAndMount(repo, path, opts, true);
   if (made.ok) return made;
   await discardWorktree(repo, path).catch(() => undefined);
@@ -270,7 +277,10 @@ function layers(opts: CowWorktreeOptions, path: string): { lower: string; upper:
  * Removes a copy-on-write worktree: unmounted, its admin entry and mount point removed, its
  * layer deleted. The caller has saved its work (as for a plain worktree's forced removal).
  */
-export async function removeCowWorktree(repo: string, opts: { path: string; layer: string; holder?: OverlayMounts; signal?: AbortSignal }): Promise<Result<void>> {
+export async function removeCowWorktree(
+  repo: string,
+  opts: { path: string; layer: string; holder?: OverlayMounts; signal?: AbortSignal },
+): Promise<Result<void>> {
   const path = resolve(opts.path);
   if (opts.holder) {
     const unmounted = await opts.holder.unmount(path);

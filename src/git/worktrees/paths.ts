@@ -42,9 +42,7 @@ export function exactIgnorePattern(path: string): string {
 /** `git rm --cached -r`: takes these paths (literal, relative to the root) out of the index; the files stay on disk. */
 export async function removeFromIndex(worktree: string, paths: readonly string[], opts: GitCallOptions = {}): Promise<void> {
   if (paths.length === 0) return;
-  await withPathspecFile(paths.map(literalPathspec), (from) =>
-    gitOut(worktree, ['rm', '--quiet', '--cached', '-r', '-f', '--ignore-unmatch', ...from], opts),
-  );
+  await withPathspecFile(paths.map(literalPathspec), (from) => gitOut(worktree, ['rm', '--quiet', '--cached', '-r', '-f', '--ignore-unmatch', ...from], opts));
 }
 
 /**
@@ -204,7 +202,12 @@ export async function attachHead(worktree: string, branchRef: string, commit: st
 export async function worktreeStamp(worktree: string, opts: GitCallOptions = {}): Promise<string | undefined> {
   const dirs = await gitDirsOf(worktree, opts.signal);
   if (!dirs) return undefined;
-  return [fileIdentity(join(dirs.gitDir, 'index')), fileText(join(dirs.gitDir, 'HEAD')), fileIdentity(join(worktree, '.git')), fileText(join(worktree, '.git'))].join('|');
+  return [
+    fileIdentity(join(dirs.gitDir, 'index')),
+    fileText(join(dirs.gitDir, 'HEAD')),
+    fileIdentity(join(worktree, '.git')),
+    fileText(join(worktree, '.git')),
+  ].join('|');
 }
 
 function fileIdentity(path: string): string {

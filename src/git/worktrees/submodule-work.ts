@@ -23,7 +23,9 @@ const MAX_DEPTH = 8;
 /** The submodules of `worktree` (paths relative to it) that hold work; [] without a `.gitmodules`. */
 export async function changedSubmodules(worktree: string, opts: GitCallOptions = {}): Promise<string[]> {
   if (!(await exists(join(worktree, '.gitmodules')))) return [];
-  const entries = splitNul(await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=dirty', '--no-renames'], opts));
+  const entries = splitNul(
+    await gitOut(worktree, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=dirty', '--no-renames'], opts),
+  );
   // "1 <XY> <sub> <mH> <mI> <mW> <hH> <hI> <path>": <sub> is "S<c><m><u>" for a submodule.
   const moved = new Set<string>();
   for (const entry of entries) {

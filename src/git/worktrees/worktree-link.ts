@@ -11,7 +11,17 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { err, ok, type Result } from '../../result.js';
 import { gitMessage, runGit } from '../running/exec.js';
-import { adminDirNamedBy, adminDirsOf, canonicalPath, commonGitDir, isAdminEntryOf, readLine, withWorktreesLock, worktreeOfAdminDir, worktreesOnBranch } from './worktree-admin.js';
+import {
+  adminDirNamedBy,
+  adminDirsOf,
+  canonicalPath,
+  commonGitDir,
+  isAdminEntryOf,
+  readLine,
+  withWorktreesLock,
+  worktreeOfAdminDir,
+  worktreesOnBranch,
+} from './worktree-admin.js';
 import { notAFolder } from '../guards/guard.js';
 
 export interface LinkRepair {

@@ -63,7 +63,9 @@ export async function addWorktree(repo: string, opts: AddWorktreeOptions): Promi
   const branchMade = await runGit(repo, ['update-ref', `refs/heads/${branch}`, baseCommit, ''], call);
   if (branchMade.code !== 0) {
     if (await branchExists(repo, branch, call)) {
-      return err(`cannot create worktree: branch ${branch} already exists (from an earlier run?). Delete it with \`git branch -D ${branch}\` or use another branch prefix`);
+      return err(
+        `cannot create worktree: branch ${branch} already exists (from an earlier run?). Delete it with \`git branch -D ${branch}\` or use another branch prefix`,
+      );
     }
     return err(`cannot create branch ${branch} at ${base}: ${gitMessage(branchMade.stderr || branchMade.stdout)}`);
   }
@@ -96,7 +98,12 @@ export async function addWorktreeOnBranch(repo: string, opts: { path: string; br
  * (revisions, e.g. the kept ref, then the base commit) that names a commit. Returns the revision it
  * was made at, or undefined when the branch was there (then it is left as it is).
  */
-export async function restoreMissingBranch(repo: string, branch: string, at: readonly string[], opts: GitCallOptions = {}): Promise<Result<string | undefined>> {
+export async function restoreMissingBranch(
+  repo: string,
+  branch: string,
+  at: readonly string[],
+  opts: GitCallOptions = {},
+): Promise<Result<string | undefined>> {
   if (await branchExists(repo, branch, opts)) return ok(undefined);
   for (const rev of at) {
     const sha = await resolveCommit(repo, rev, opts);
@@ -251,7 +258,9 @@ export async function removeWorktreeTrash(path: string): Promise<string[]> {
   } catch {
     return [];
   }
-  const trash = names.filter((name) => name === stem || (name.startsWith(`${stem}-`) && /^\d+$/.test(name.slice(stem.length + 1)))).map((name) => join(dirname(abs), name));
+  const trash = names
+    .filter((name) => name === stem || (name.startsWith(`${stem}-`) && /^\d+$/.test(name.slice(stem.length + 1))))
+    .map((name) => join(dirname(abs), name));
   for (const folder of trash) await removeTree(folder);
   return trash;
 }

@@ -20,7 +20,8 @@ export interface FailureOutcome {
 export function classifyStopFailure(error: string | undefined, text: string): FailureOutcome {
   const said = oneLine(text) || 'no details';
   const retryAfterMs = retryAfterFromText(text);
-  const withRetry = (outcome: Outcome, message: string): FailureOutcome => (retryAfterMs !== undefined ? { outcome, message, retryAfterMs } : { outcome, message });
+  const withRetry = (outcome: Outcome, message: string): FailureOutcome =>
+    retryAfterMs !== undefined ? { outcome, message, retryAfterMs } : { outcome, message };
   if (USAGE_LIMIT.test(text)) return withRetry('usage_limit', `the Claude subscription limit was reached: ${said}`);
   switch (error) {
     case 'rate_limit':
@@ -37,7 +38,10 @@ export function classifyStopFailure(error: string | undefined, text: string): Fa
       break;
   }
   if (error !== undefined && AUTH_ERRORS.has(error)) {
-    return { outcome: 'auth_error', message: `Claude Code cannot authenticate: ${said} — set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from \`claude setup-token\`), or log in once with \`claude\`` };
+    return {
+      outcome: 'auth_error',
+      message: `Claude Code cannot authenticate: ${said} — set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from \`claude setup-token\`), or log in once with \`claude\``,
+    };
   }
   if (CONTEXT_TEXT.test(text)) return { outcome: 'context_overflow', message: `the conversation does not fit the model's context window: ${said}` };
   return { outcome: 'crashed', message: `Claude Code reported an error${error ? ` (${error})` : ''}: ${said}` };

@@ -32,8 +32,12 @@ export const shannonDefinition: ProviderDefinition<'shannon'> = {
     const { key } = context;
     const env = { ...process.env, ...settings.env };
     const tmux = await probeTmux(env);
-    if (!tmux.ok) return err(`${key}: kind = "shannon" runs Claude Code in tmux, and ${tmux.error.replace(/^tmux is not on PATH: /, 'tmux is not on PATH; ')}; or use kind = "claude" (headless, no tmux)`);
-    if (!hookCommandUsable()) return err(`${key}: kind = "shannon" needs bestof's build (dist/) for its hook command; run \`npm run build\` in the bestof folder`);
+    if (!tmux.ok)
+      return err(
+        `${key}: kind = "shannon" runs Claude Code in tmux, and ${tmux.error.replace(/^tmux is not on PATH: /, 'tmux is not on PATH; ')}; or use kind = "claude" (headless, no tmux)`,
+      );
+    if (!hookCommandUsable())
+      return err(`${key}: kind = "shannon" needs bestof's build (dist/) for its hook command; run \`npm run build\` in the bestof folder`);
 
     // A path in [shannon] is the spec's, checked here so the message names that key.
     let command = settings.command ?? section.command;
@@ -50,7 +54,9 @@ export const shannonDefinition: ProviderDefinition<'shannon'> = {
     if (!claude.ok && / not found/.test(claude.error) && !command.includes('/')) {
       // claude's message names the claude CLI; here the program comes from a key of the spec: name it.
       const where = settings.command === undefined ? 'shannon.command' : `${key}.command`;
-      return err(`${where}: "${command}" (the Claude Code program of kind = "shannon") is not on PATH; set ${where} to its path, or ${claudeDefinition.installHint ?? 'install Claude Code'}`);
+      return err(
+        `${where}: "${command}" (the Claude Code program of kind = "shannon") is not on PATH; set ${where} to its path, or ${claudeDefinition.installHint ?? 'install Claude Code'}`,
+      );
     }
     if (!claude.ok) return claude;
     const agent: ShannonAgent = { ...claude.value, shannon: section };

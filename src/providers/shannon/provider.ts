@@ -212,7 +212,10 @@ class ShannonProvider implements Provider {
     const held = bridge.heldStop();
     const cap = blockCap(request.env);
     if (held?.open && state.blocks + 1 < cap) {
-      const reason = await deliverable(request.prompt, state.paths.promptsDir, request.iteration, { chars: REASON_LIMIT_CHARS, lines: Number.POSITIVE_INFINITY });
+      const reason = await deliverable(request.prompt, state.paths.promptsDir, request.iteration, {
+        chars: REASON_LIMIT_CHARS,
+        lines: Number.POSITIVE_INFINITY,
+      });
       if (bridge.answerHeld({ decision: 'block', reason })) {
         thaw(state);
         state.blocks += 1;
@@ -292,4 +295,3 @@ function blockCap(env: Readonly<Record<string, string | undefined>>): number {
   const value = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_BLOCK_CAP;
 }
-

@@ -19,13 +19,29 @@ export function isBusy(screen: string): boolean {
 }
 
 const DIALOGS: readonly { readonly pattern: RegExp; readonly what: string; readonly fix: string }[] = [
-  { pattern: /Do you trust the files in this folder|Is this a project you (created|trust)/i, what: 'the folder trust dialog', fix: 'bestof marks the worktree trusted in the session\'s config; report this if it still asks' },
+  {
+    pattern: /Do you trust the files in this folder|Is this a project you (created|trust)/i,
+    what: 'the folder trust dialog',
+    fix: "bestof marks the worktree trusted in the session's config; report this if it still asks",
+  },
   { pattern: /Select login method/i, what: 'a login screen', fix: 'set ANTHROPIC_API_KEY, or log in once with `claude`' },
   { pattern: /Select model|Choose a model/i, what: 'the model picker', fix: 'set `model` in the spec to a model your account can use' },
-  { pattern: /Detected a custom API key/i, what: 'the custom API key dialog', fix: 'report this: bestof approves the key in the session\'s config' },
-  { pattern: /WARNING: Claude Code running in Bypass Permissions mode/i, what: 'the bypass-permissions warning', fix: 'report this: bestof skips it in the session\'s settings' },
-  { pattern: /Choose the text style|Let's get started/i, what: 'the first-run setup', fix: 'report this: bestof marks onboarding done in the session\'s config' },
-  { pattern: /Do you want to [^\n]*\?[\s\S]*❯\s*1\./i, what: 'a permission question', fix: 'set `permission_mode = "bypassPermissions"` (with the sandbox on) so the agent runs its tools unattended' },
+  { pattern: /Detected a custom API key/i, what: 'the custom API key dialog', fix: "report this: bestof approves the key in the session's config" },
+  {
+    pattern: /WARNING: Claude Code running in Bypass Permissions mode/i,
+    what: 'the bypass-permissions warning',
+    fix: "report this: bestof skips it in the session's settings",
+  },
+  {
+    pattern: /Choose the text style|Let's get started/i,
+    what: 'the first-run setup',
+    fix: "report this: bestof marks onboarding done in the session's config",
+  },
+  {
+    pattern: /Do you want to [^\n]*\?[\s\S]*❯\s*1\./i,
+    what: 'a permission question',
+    fix: 'set `permission_mode = "bypassPermissions"` (with the sandbox on) so the agent runs its tools unattended',
+  },
 ];
 
 /** A modal dialog on the screen, or undefined. */

@@ -70,7 +70,10 @@ export interface StartFailure {
 }
 
 /** The Claude Code argv after the binary. */
-export function claudeArgs(settings: ProviderSettings, input: { sessionId: string; settingsFile: string; model: string | undefined; sandboxed: boolean }): string[] {
+export function claudeArgs(
+  settings: ProviderSettings,
+  input: { sessionId: string; settingsFile: string; model: string | undefined; sandboxed: boolean },
+): string[] {
   const args = ['--session-id', input.sessionId, '--settings', input.settingsFile];
   if (input.model) args.push('--model', input.model);
   if (settings.permission_mode) args.push('--permission-mode', settings.permission_mode);
@@ -121,21 +124,35 @@ export async function startClaudeSession(options: SessionStartOptions): Promise<
     finalEnv = sandboxEnv(env, layout);
   }
 
-  const started = await startSession({ socket: paths.tmuxSocket, name: paths.name, cwd: options.cwd, command, args: argv, env: finalEnv, exitFile: paths.exitFile, signal: options.signal });
+  const started = await startSession({
+    socket: paths.tmuxSocket,
+    name: paths.name,
+    cwd: options.cwd,
+    command,
+    args: argv,
+    env: finalEnv,
+    exitFile: paths.exitFile,
+    signal: options.signal,
+  });
   if (!started.ok) return err({ message: `tmux could not start the Claude Code session: ${started.error}` });
   const tmux = started.value;
   trackSession(tmux);
   const record: SessionRecord = { socket: tmux.socket, session: tmux.name, sessionId, cwd: options.cwd, startedAt: new Date().toISOString() };
   await writeFile(paths.record, JSON.stringify(record, null, 2) + '\n').catch(() => undefined);
 
-  const ready = await waitForScreen(tmux, (screen) => isReady(screen) || dialogOn(screen) !== undefined, { timeoutMs: options.startupTimeoutMs, signal: options.signal });
+  const ready = await waitForScreen(tmux, (screen) => isReady(screen) || dialogOn(screen) !== undefined, {
+    timeoutMs: options.startupTimeoutMs,
+    signal: options.signal,
+  });
   if (!ready.ok) {
     const { screen, reason } = ready.error;
     await killSession(tmux);
     await untrackSession(tmux);
     if (reason === 'aborted') return err({ message: 'cancelled', cancelled: true });
     if (reason === 'gone') return err({ message: `Claude Code exited before its prompt appeared${await exitNote(paths.exitFile)}: ${screenTail(screen)}` });
-    return err({ message: `Claude Code did not show its prompt within ${Math.round(options.startupTimeoutMs / 1000)}s (\`[shannon] startup_timeout\`); the screen ends with: ${screenTail(screen)}` });
+    return err({
+      message: `Claude Code did not show its prompt within ${Math.round(options.startupTimeoutMs / 1000)}s (\`[shannon] startup_timeout\`); the screen ends with: ${screenTail(screen)}`,
+    });
   }
   const dialog = dialogOn(ready.value);
   if (dialog) {
@@ -202,7 +219,10 @@ export async function untrackSession(tmux: TmuxSession): Promise<void> {
 }
 
 export async function exitNote(exitFile: string): Promise<string> {
-  const status = await readFile(exitFile, 'utf8').then((text) => text.trim(), () => '');
+  const status = await readFile(exitFile, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
   return status ? ` (exit status ${status})` : '';
 }
 

@@ -147,7 +147,12 @@ export function usageByModel(chunk: TranscriptChunk, usageById: ReadonlyMap<stri
   for (const [id, usage] of usageById) {
     const model = chunk.modelById.get(id) ?? 'unknown';
     const sum = byModel.get(model) ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    byModel.set(model, { input: sum.input + usage.input, output: sum.output + usage.output, cacheRead: sum.cacheRead + usage.cacheRead, cacheWrite: sum.cacheWrite + usage.cacheWrite });
+    byModel.set(model, {
+      input: sum.input + usage.input,
+      output: sum.output + usage.output,
+      cacheRead: sum.cacheRead + usage.cacheRead,
+      cacheWrite: sum.cacheWrite + usage.cacheWrite,
+    });
   }
   return [...byModel].map(([model, usage]) => ({ model, usage }));
 }

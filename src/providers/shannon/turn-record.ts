@@ -38,7 +38,14 @@ export async function settleTranscript(read: () => Promise<void>, chunk: Transcr
 }
 
 /** The turn's ProviderResult; `state` is charged what it reports. */
-export function resultOf(end: TurnEnd, chunk: TranscriptChunk, state: CostLedger | undefined, durationMs: number, prices: PriceTable, note: (text: string) => void): ProviderResult {
+export function resultOf(
+  end: TurnEnd,
+  chunk: TranscriptChunk,
+  state: CostLedger | undefined,
+  durationMs: number,
+  prices: PriceTable,
+  note: (text: string) => void,
+): ProviderResult {
   // Claude Code writes the session's cumulative cost only when a turn really ends (a Stop that
   // was allowed, a StopFailure, an interrupt): the responses after the last total (a turn whose
   // Stop is held) are estimated from their tokens, and the next real total settles the difference.
@@ -71,7 +78,12 @@ export function resultOf(end: TurnEnd, chunk: TranscriptChunk, state: CostLedger
 }
 
 /** invocation.json: what runs in the pane (secrets and the prompt never in it), the session and how the prompt went in. */
-export async function recordInvocation(request: ProviderRequest, options: ShannonOptions, live: LiveSession | undefined, how: 'block' | 'typed'): Promise<void> {
+export async function recordInvocation(
+  request: ProviderRequest,
+  options: ShannonOptions,
+  live: LiveSession | undefined,
+  how: 'block' | 'typed',
+): Promise<void> {
   const invocation = {
     binary: options.binary,
     argv: redactArgs(live?.claudeArgs ?? [], { redact: request.redact }),

@@ -57,9 +57,22 @@ export async function deliverable(prompt: string, promptsDir: string, iteration:
 }
 
 /** Pastes the prompt, presses Enter, and waits for its UserPromptSubmit (pressing Enter again when it does not come). */
-export async function typePrompt(session: LiveSession, bridge: HookBridge, text: string, options: { readyTimeoutMs: number; signal: AbortSignal }): Promise<Result<void, string>> {
-  const ready = await waitForScreen(session.tmux, (screen) => isReady(screen) || dialogOn(screen) !== undefined, { timeoutMs: options.readyTimeoutMs, signal: options.signal });
-  if (!ready.ok) return err(ready.error.reason === 'aborted' ? 'cancelled' : `the prompt box of Claude Code did not come back (${ready.error.reason}); the screen: ${screenTail(ready.error.screen)}`);
+export async function typePrompt(
+  session: LiveSession,
+  bridge: HookBridge,
+  text: string,
+  options: { readyTimeoutMs: number; signal: AbortSignal },
+): Promise<Result<void, string>> {
+  const ready = await waitForScreen(session.tmux, (screen) => isReady(screen) || dialogOn(screen) !== undefined, {
+    timeoutMs: options.readyTimeoutMs,
+    signal: options.signal,
+  });
+  if (!ready.ok)
+    return err(
+      ready.error.reason === 'aborted'
+        ? 'cancelled'
+        : `the prompt box of Claude Code did not come back (${ready.error.reason}); the screen: ${screenTail(ready.error.screen)}`,
+    );
   const dialog = dialogOn(ready.value);
   if (dialog) return err(`Claude Code shows ${dialog.what} (${dialog.fix}); the screen: ${screenTail(ready.value)}`);
   const before = bridge.lastSeq;
@@ -117,10 +130,20 @@ export async function waitForTurnEnd(session: LiveSession, bridge: HookBridge, o
       }
       const screen = await capturePane(session.tmux);
       if (!(await sessionAlive(session.tmux))) {
-        return { outcome: 'crashed', text: '', sessionGone: true, message: `Claude Code's session ended during the turn${await options.exitNote()}; the screen ended with: ${screenTail(lastScreen || screen)}` };
+        return {
+          outcome: 'crashed',
+          text: '',
+          sessionGone: true,
+          message: `Claude Code's session ended during the turn${await options.exitNote()}; the screen ended with: ${screenTail(lastScreen || screen)}`,
+        };
       }
       const dialog = dialogOn(screen);
-      if (dialog) return { outcome: 'crashed', text: '', message: `Claude Code stopped at ${dialog.what}, which no hook reports (${dialog.fix}); the screen: ${screenTail(screen)}` };
+      if (dialog)
+        return {
+          outcome: 'crashed',
+          text: '',
+          message: `Claude Code stopped at ${dialog.what}, which no hook reports (${dialog.fix}); the screen: ${screenTail(screen)}`,
+        };
       if (screen !== lastScreen) {
         lastScreen = screen;
         lastChange = Date.now();
@@ -154,11 +177,23 @@ function endOf(event: HookEvent): TurnEnd {
   const text = str(event.payload.last_assistant_message) ?? '';
   if (event.event === 'Stop') return { outcome: 'success', text, event };
   const failure = classifyStopFailure(str(event.payload.error), text);
-  return { outcome: failure.outcome, text, message: failure.message, event, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+  return {
+    outcome: failure.outcome,
+    text,
+    message: failure.message,
+    event,
+    ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+  };
 }
 
 /** The first event after `since` that matches, within `timeoutMs`; undefined when none came. */
-export async function waitForEvent(bridge: HookBridge, since: number, match: (event: HookEvent) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<HookEvent | undefined> {
+export async function waitForEvent(
+  bridge: HookBridge,
+  since: number,
+  match: (event: HookEvent) => boolean,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<HookEvent | undefined> {
   const find = () => bridge.eventsAfter(since).find(match);
   const found = find();
   if (found || signal?.aborted) return found;

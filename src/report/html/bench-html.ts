@@ -58,7 +58,9 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
   );
   const rated = s.agents.filter((a) => a.rate !== null);
   const scattered = rated.flatMap((a) => (a.rate !== null && a.costUsd.mean !== null ? [{ label: a.agent, costUsd: a.costUsd.mean, rate: a.rate }] : []));
-  const allZero = scattered.every((p) => p.costUsd === 0) ? '<p class="note">Every agent plotted cost $0 (script agents spend nothing): every point is at $0.</p>' : '';
+  const allZero = scattered.every((p) => p.costUsd === 0)
+    ? '<p class="note">Every agent plotted cost $0 (script agents spend nothing): every point is at $0.</p>'
+    : '';
   const unknown = rated.filter((a) => a.costUsd.mean === null).map((a) => a.agent);
   const leftOut = unknown.length > 0 ? `<p class="note">Left out, their cost unknown (command agents report none): ${h(unknown.join(', '))}.</p>` : '';
   const scatter =
@@ -69,9 +71,10 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
         : `${costScatterSvg(scattered)}${allZero}${leftOut}`;
   const shard = s.shard === null ? '' : ` · shard ${s.shard.index}/${s.shard.count}`;
   const missing = s.recorded < s.expected ? ` <span class="badge warn">${s.expected - s.recorded} of ${s.expected} trials not recorded</span>` : '';
-  const infra = s.infraFailures.length > 0
-    ? `<h2>Infra failures <span class="note">(left out of every rate)</span></h2>\n<ul id="infra">${s.infraFailures.map((f) => `<li>${h(f.task)} x ${h(f.agent)} trial ${f.trial} (run ${h(f.runId)}): ${h(f.reason)}</li>`).join('')}</ul>`
-    : '';
+  const infra =
+    s.infraFailures.length > 0
+      ? `<h2>Infra failures <span class="note">(left out of every rate)</span></h2>\n<ul id="infra">${s.infraFailures.map((f) => `<li>${h(f.task)} x ${h(f.agent)} trial ${f.trial} (run ${h(f.runId)}): ${h(f.reason)}</li>`).join('')}</ul>`
+      : '';
   const notes = s.notes.length > 0 ? `<h2>Notes</h2>\n<ul>${s.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>` : '';
   const body = [
     `<h1>bestof bench — ${h(s.bench)}</h1>`,

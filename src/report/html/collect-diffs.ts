@@ -35,14 +35,23 @@ async function keptTips(state: RunState, signal: AbortSignal | undefined): Promi
     return c?.commit !== undefined ? [c] : [];
   });
   try {
-    const shas = await refCommits(state.repo, committed.map((c) => c.ref), { signal });
+    const shas = await refCommits(
+      state.repo,
+      committed.map((c) => c.ref),
+      { signal },
+    );
     return new Map(committed.map((c, i) => [c.id, shas[i]]));
   } catch {
     return undefined;
   }
 }
 
-async function candidateDiff(state: RunState, id: string, tips: Map<string, string | undefined> | undefined, signal: AbortSignal | undefined): Promise<CandidateDiff> {
+async function candidateDiff(
+  state: RunState,
+  id: string,
+  tips: Map<string, string | undefined> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<CandidateDiff> {
   const c = state.candidates[id];
   if (!c) return err(`${id} is not in the run's record`);
   if (c.commit === undefined) return ok('');

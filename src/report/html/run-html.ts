@@ -90,7 +90,8 @@ function verdictHtml(state: RunState, tieBreak: readonly TieBreak[]): string {
   const lines: string[] = [];
   if (state.merge) lines.push(`merge (${h(state.merge.mode)}): ${state.merge.ok ? 'done' : '<strong>not done</strong>'} — ${h(state.merge.message)}`);
   const chosen = state.chosen;
-  if (chosen && !chosen.ok) lines.push(`chosen in the compare view: ${h(chosen.candidate)}, but its merge (${h(chosen.mode)}) was not done — ${h(chosen.message)}`);
+  if (chosen && !chosen.ok)
+    lines.push(`chosen in the compare view: ${h(chosen.candidate)}, but its merge (${h(chosen.mode)}) was not done — ${h(chosen.message)}`);
   if (state.message && state.status !== 'winner') lines.push(h(state.message));
   return `<section id="verdict" class="verdict ${winner ? 'win' : 'none'}" data-rule="${verdict.rule}">
 <div class="who">${who}</div>
@@ -118,10 +119,13 @@ function rankingHtml(state: RunState): string {
     const r = state.ranking.find((x) => x.candidate === id);
     const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen');
     // The ranking's reason names the frozen paths when they are why the candidate cannot win.
-    const frozenNote = frozen.length > 0 && !r?.reason?.startsWith('changed frozen paths') ? `changed frozen ${frozen.map((p) => p.path).join(', ')}` : undefined;
+    const frozenNote =
+      frozen.length > 0 && !r?.reason?.startsWith('changed frozen paths') ? `changed frozen ${frozen.map((p) => p.path).join(', ')}` : undefined;
     const autorunNote = r?.autorun && r.eligible ? `runs code in your checkout: ${r.autorun.join(', ')}` : undefined;
     const note = [r?.reason, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
-    const vote = withVote ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>` : '';
+    const vote = withVote
+      ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>`
+      : '';
     return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})${madeBinaryHtml(c)}</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
   });
   const head = `<tr><th class="num">rank</th><th>candidate</th><th class="num">score</th>${withVote ? '<th class="num">vote</th><th class="num">combined</th>' : ''}<th class="num">cost</th><th class="num">diff</th><th class="num">time</th><th class="num">iterations</th><th>status</th><th>note</th></tr>`;
@@ -146,7 +150,9 @@ function checkMatrixHtml(state: RunState, secrets: SecretSet): string {
       const target = domId('out', outputs.length);
       const label = r.timedOut ? 'timeout' : 'FAIL';
       const exit = r.timedOut ? 'timed out' : `exit ${r.exitCode ?? 'none (killed)'}`;
-      outputs.push(`<div id="${target}" class="check-output" hidden><h4>${h(id)} · ${h(k.name)} · ${h(exit)} · iteration ${last?.iteration ?? '?'}</h4><pre>${h(tailOf(secrets.redact(r.outputTail)) || '(no output)')}</pre></div>`);
+      outputs.push(
+        `<div id="${target}" class="check-output" hidden><h4>${h(id)} · ${h(k.name)} · ${h(exit)} · iteration ${last?.iteration ?? '?'}</h4><pre>${h(tailOf(secrets.redact(r.outputTail)) || '(no output)')}</pre></div>`,
+      );
       return `<td class="fail"><button type="button" class="cell" data-output="${target}" aria-expanded="false" title="show the end of its output">${label}</button></td>`;
     });
     return `<tr data-candidate="${h(id)}"><th>${h(id)}</th>${cells.join('')}</tr>`;
@@ -164,7 +170,9 @@ function findingsHtml(state: RunState): string {
     if (!c) continue;
     for (const p of c.tampered) {
       const rule = (p.rule ?? 'frozen') === 'frozen' ? 'a frozen path' : 'a path outside [checks] editable (reverted before a merge)';
-      items.push(`<li><span class="badge ${(p.rule ?? 'frozen') === 'frozen' ? 'bad' : 'warn'}">tampering</span> ${h(id)} ${h(p.change)} <code>${h(p.path)}</code>: ${rule}</li>`);
+      items.push(
+        `<li><span class="badge ${(p.rule ?? 'frozen') === 'frozen' ? 'bad' : 'warn'}">tampering</span> ${h(id)} ${h(p.change)} <code>${h(p.path)}</code>: ${rule}</li>`,
+      );
     }
   }
   for (const r of state.ranking) {
@@ -177,7 +185,11 @@ function findingsHtml(state: RunState): string {
 function reviewsHtml(state: RunState): string {
   const rows = state.order.flatMap((id) =>
     (state.candidates[id]?.iterations ?? []).flatMap((it) =>
-      it.review ? [`<tr><td>${h(id)}</td><td class="num">${it.iteration}</td><td>${statusBadge(it.review.verdict)}</td><td class="num">${it.review.points}</td><td>${h(headOf(it.review.reason ?? ''))}</td></tr>`] : [],
+      it.review
+        ? [
+            `<tr><td>${h(id)}</td><td class="num">${it.iteration}</td><td>${statusBadge(it.review.verdict)}</td><td class="num">${it.review.points}</td><td>${h(headOf(it.review.reason ?? ''))}</td></tr>`,
+          ]
+        : [],
     ),
   );
   if (rows.length === 0) return '';
@@ -202,15 +214,25 @@ function stepHtml(step: TallyStep): string {
 function voteHtml(state: RunState): string {
   const v = state.vote;
   if (!v) return '';
-  const parts = [`<h2>Vote</h2>`, `<p class="meta">method ${h(v.method)}, weight ${num(v.weight)} (0 = checks only, 1 = votes only), seed <code>${h(v.seed)}</code>, ${plural(v.calls.length, 'voter call')}, $${state.voteCostUsd.toFixed(4)}</p>`];
+  const parts = [
+    `<h2>Vote</h2>`,
+    `<p class="meta">method ${h(v.method)}, weight ${num(v.weight)} (0 = checks only, 1 = votes only), seed <code>${h(v.seed)}</code>, ${plural(v.calls.length, 'voter call')}, $${state.voteCostUsd.toFixed(4)}</p>`,
+  ];
   if (v.skipped) return [...parts, `<p class="warning">${h(v.skipped)}</p>`].join('\n');
   const r = v.result;
   if (r) {
-    if (r.closeCall?.tooClose) parts.push(`<p class="warning">Too close to call: ${h(r.closeCall.winner)} leads ${h(r.closeCall.runnerUp)} by ${num(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples; by checks alone: ${h(r.checksOnly.join(' > '))}.</p>`);
-    if (r.combined.degraded) parts.push(`<p class="warning">Degraded: missing voters ${h(r.combined.missingVoters.map((m) => `${m.voter} (${m.reason})`).join('; '))}</p>`);
+    if (r.closeCall?.tooClose)
+      parts.push(
+        `<p class="warning">Too close to call: ${h(r.closeCall.winner)} leads ${h(r.closeCall.runnerUp)} by ${num(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples; by checks alone: ${h(r.checksOnly.join(' > '))}.</p>`,
+      );
+    if (r.combined.degraded)
+      parts.push(`<p class="warning">Degraded: missing voters ${h(r.combined.missingVoters.map((m) => `${m.voter} (${m.reason})`).join('; '))}</p>`);
     parts.push(
       `<h3>Tally</h3><table id="vote-tally"><tr><th class="num">rank</th><th>candidate</th><th class="num">check score</th><th class="num">vote</th><th class="num">combined</th></tr>${r.combined.entries
-        .map((e) => `<tr><td class="num">${e.rank}</td><td>${h(e.candidate)}</td><td class="num">${num(e.checkScore)} (${num(e.checkNormalised)})</td><td class="num">${num(e.vote)} (${num(e.voteNormalised)})</td><td class="num">${num(e.combined)}</td></tr>`)
+        .map(
+          (e) =>
+            `<tr><td class="num">${e.rank}</td><td>${h(e.candidate)}</td><td class="num">${num(e.checkScore)} (${num(e.checkNormalised)})</td><td class="num">${num(e.vote)} (${num(e.voteNormalised)})</td><td class="num">${num(e.combined)}</td></tr>`,
+        )
         .join('')}</table>`,
       `<ul>${[...r.tally.steps.map(stepHtml), ...r.tally.tieBreaks.map((t) => `tie: ${h(t)}`), ...r.combined.tieBreaks.map((t) => `combined tie: ${h(t)}`)].map((l) => `<li>${l}</li>`).join('')}</ul>`,
     );
@@ -222,14 +244,22 @@ function voteHtml(state: RunState): string {
     const shown = view ? view.shown.map((s) => `${s.label} = ${s.candidate}`).join(', ') + (view.recused ? `; recused from ${view.recused}` : '') : '';
     const calls = v.calls.filter((c) => c.voter === voter.id && c.purpose !== 'review');
     const ranking = calls.find((c) => c.ranking)?.ranking;
-    const pairs = calls.filter((c) => c.purpose === 'pair').map((c) => `${c.first} vs ${c.second}: ${c.verdict ? ('winner' in c.verdict ? c.verdict.winner : 'tie') : 'no answer'}`);
+    const pairs = calls
+      .filter((c) => c.purpose === 'pair')
+      .map((c) => `${c.first} vs ${c.second}: ${c.verdict ? ('winner' in c.verdict ? c.verdict.winner : 'tie') : 'no answer'}`);
     const errors = calls.filter((c) => c.error).map((c) => c.error);
     const ballot = ranking ? ranking.join(' > ') : pairs.length > 0 ? pairs.join('; ') : `no ballot${errors.length > 0 ? ` (${errors.join('; ')})` : ''}`;
     const who = voter.candidate ? `${voter.candidate}'s agent` : `${voter.kind}${voter.model ? `:${voter.model}` : ''}`;
     return `<tr><td>${h(voter.id)} <span class="note">(${h(who)})</span></td><td>${h(shown)}</td><td>${h(ballot)}</td></tr>`;
   });
   parts.push(`<h3>Ballots</h3><table id="vote-ballots"><tr><th>voter</th><th>shown as</th><th>ballot</th></tr>${ballots.join('')}</table>`);
-  const reviews = v.calls.filter((c) => c.purpose === 'review').flatMap((c) => (c.error ? [`<li>${h(c.voter)}: no review (${h(c.error)})</li>`] : Object.entries(c.reviews ?? {}).map(([cand, text]) => `<li>${h(c.voter)} on ${h(cand)}: ${h(headOf(text))}</li>`)));
+  const reviews = v.calls
+    .filter((c) => c.purpose === 'review')
+    .flatMap((c) =>
+      c.error
+        ? [`<li>${h(c.voter)}: no review (${h(c.error)})</li>`]
+        : Object.entries(c.reviews ?? {}).map(([cand, text]) => `<li>${h(c.voter)} on ${h(cand)}: ${h(headOf(text))}</li>`),
+    );
   if (reviews.length > 0) parts.push(`<h3>Voters' reviews</h3><ul>${reviews.join('')}</ul>`);
   return parts.join('\n');
 }
@@ -258,7 +288,15 @@ function plainDiff(text: string): string {
   return text
     .split('\n')
     .map((line) => {
-      const cls = line.startsWith('diff --git ') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : '';
+      const cls = line.startsWith('diff --git ')
+        ? 'file'
+        : line.startsWith('@@')
+          ? 'hunk'
+          : line.startsWith('+') && !line.startsWith('+++')
+            ? 'add'
+            : line.startsWith('-') && !line.startsWith('---')
+              ? 'del'
+              : '';
       return cls ? `<span class="${cls}">${h(line)}</span>` : h(line);
     })
     .join('\n');
@@ -284,7 +322,10 @@ function candidatesHtml(state: RunState, diffs: ReadonlyMap<string, CandidateDif
     const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen').length;
     const summary = `<strong>${h(id)}</strong> ${h(c.label)} · ${c.score ?? '–'} / ${c.maxScore} · ${plural(c.iteration, 'iteration')} · +${c.diff.insertions} −${c.diff.deletions}${madeBinaryHtml(c)}${id === state.winner ? ' <span class="badge ok">winner</span>' : ''}${frozen > 0 ? ' <span class="badge bad">tampered</span>' : ''}`;
     const meta = `<p class="meta">${h(c.provider)}${c.model ? ` · ${h(c.model)}` : ''} · branch <code>${h(c.branch)}</code> · kept at <code>${h(c.ref)}</code>${c.commit ? ` (${h(c.commit.slice(0, 10))})` : ''}${c.cli ? ` · ${h(c.cli.binary)} ${h(c.cli.version ?? '')}` : ''}</p>`;
-    const timeline = c.iterations.length > 0 ? `<div class="timeline">${timelineSvg(timelineOf(c), c.maxScore)}${iterationsTable(c)}</div>` : '<p class="note">No iteration ran.</p>';
+    const timeline =
+      c.iterations.length > 0
+        ? `<div class="timeline">${timelineSvg(timelineOf(c), c.maxScore)}${iterationsTable(c)}</div>`
+        : '<p class="note">No iteration ran.</p>';
     return `<details class="candidate" id="candidate-${h(id)}" data-candidate="${h(id)}"${id === state.winner ? ' open' : ''}>
 <summary>${summary}</summary>
 <div class="body">${meta}

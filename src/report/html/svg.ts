@@ -30,14 +30,18 @@ export function timelineSvg(points: readonly TimelinePoint[], maxScore: number):
   const x = (i: number): number => left + step / 2 + i * step;
   const y = (score: number): number => top + plot - (maxScore > 0 ? (score / maxScore) * plot : 0);
   const scored = points.map((p, i) => ({ p, i })).filter(({ p }) => p.score !== undefined);
-  const line = scored.length > 1 ? `<polyline fill="none" stroke="#0969da" stroke-width="1.5" points="${scored.map(({ p, i }) => `${fmt(x(i))},${fmt(y(p.score ?? 0))}`).join(' ')}"/>` : '';
+  const line =
+    scored.length > 1
+      ? `<polyline fill="none" stroke="#0969da" stroke-width="1.5" points="${scored.map(({ p, i }) => `${fmt(x(i))},${fmt(y(p.score ?? 0))}`).join(' ')}"/>`
+      : '';
   const marks = points
     .map((p, i) => {
       const cy = p.score === undefined ? top + plot : y(p.score);
       const title = `iteration ${p.iteration}: ${p.score === undefined ? 'not scored' : `score ${p.score} of ${maxScore}`}, ${p.outcome ?? 'no outcome'}${p.costUsd === undefined ? '' : `, $${p.costUsd.toFixed(4)}`}`;
-      const shape = p.score === undefined
-        ? `<rect x="${fmt(x(i) - 4)}" y="${fmt(cy - 4)}" width="8" height="8" fill="none" stroke="${TONE[p.tone]}" stroke-width="1.5"/>`
-        : `<circle cx="${fmt(x(i))}" cy="${fmt(cy)}" r="5" fill="${TONE[p.tone]}"/>`;
+      const shape =
+        p.score === undefined
+          ? `<rect x="${fmt(x(i) - 4)}" y="${fmt(cy - 4)}" width="8" height="8" fill="none" stroke="${TONE[p.tone]}" stroke-width="1.5"/>`
+          : `<circle cx="${fmt(x(i))}" cy="${fmt(cy)}" r="5" fill="${TONE[p.tone]}"/>`;
       return `<g><title>${escapeHtml(title)}</title>${shape}<text x="${fmt(x(i))}" y="${top + plot + 16}" text-anchor="middle">#${p.iteration}</text><text x="${fmt(x(i))}" y="${top + plot + 30}" text-anchor="middle" fill="#59636e">${escapeHtml(p.costUsd === undefined ? '–' : `$${p.costUsd.toFixed(3)}`)}</text></g>`;
     })
     .join('');
@@ -64,7 +68,10 @@ export function rateChartSvg(rows: readonly RateBar[]): string {
   const height = top + rows.length * rowH + 24;
   const x = (rate: number): number => left + rate * plot;
   const grid = [0, 0.25, 0.5, 0.75, 1]
-    .map((t) => `<line class="axis" x1="${fmt(x(t))}" y1="${top - 4}" x2="${fmt(x(t))}" y2="${height - 20}"/><text x="${fmt(x(t))}" y="${top - 8}" text-anchor="middle">${t * 100}%</text>`)
+    .map(
+      (t) =>
+        `<line class="axis" x1="${fmt(x(t))}" y1="${top - 4}" x2="${fmt(x(t))}" y2="${height - 20}"/><text x="${fmt(x(t))}" y="${top - 8}" text-anchor="middle">${t * 100}%</text>`,
+    )
     .join('');
   const bars = rows
     .map((r, i) => {
@@ -72,9 +79,10 @@ export function rateChartSvg(rows: readonly RateBar[]): string {
       const label = `<text x="${left - 8}" y="${cy + 4}" text-anchor="end">${escapeHtml(r.label)}</text>`;
       if (r.rate === null) return `${label}<text x="${left + 4}" y="${cy + 4}" fill="#59636e">no valid trial</text>`;
       const bar = `<rect x="${left}" y="${cy - 8}" width="${fmt(r.rate * plot)}" height="16" fill="#54aeff" opacity="0.8"/>`;
-      const whisker = r.low !== null && r.high !== null
-        ? `<line x1="${fmt(x(r.low))}" y1="${cy}" x2="${fmt(x(r.high))}" y2="${cy}" stroke="#1f2328" stroke-width="1.5"/><line x1="${fmt(x(r.low))}" y1="${cy - 6}" x2="${fmt(x(r.low))}" y2="${cy + 6}" stroke="#1f2328"/><line x1="${fmt(x(r.high))}" y1="${cy - 6}" x2="${fmt(x(r.high))}" y2="${cy + 6}" stroke="#1f2328"/>`
-        : '';
+      const whisker =
+        r.low !== null && r.high !== null
+          ? `<line x1="${fmt(x(r.low))}" y1="${cy}" x2="${fmt(x(r.high))}" y2="${cy}" stroke="#1f2328" stroke-width="1.5"/><line x1="${fmt(x(r.low))}" y1="${cy - 6}" x2="${fmt(x(r.low))}" y2="${cy + 6}" stroke="#1f2328"/><line x1="${fmt(x(r.high))}" y1="${cy - 6}" x2="${fmt(x(r.high))}" y2="${cy + 6}" stroke="#1f2328"/>`
+          : '';
       return `<g><title>${escapeHtml(`${r.label}: ${r.note}`)}</title>${label}${bar}${whisker}<text x="${left + plot + 8}" y="${cy + 4}">${escapeHtml(r.note)}</text></g>`;
     })
     .join('');
@@ -99,10 +107,20 @@ export function costScatterSvg(points: readonly ScatterPoint[]): string {
   const xMax = maxCost > 0 ? maxCost * 1.1 : 1;
   const x = (cost: number): number => left + (cost / xMax) * plotW;
   const y = (rate: number): number => top + plotH - rate * plotH;
-  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line class="axis" x1="${left}" y1="${fmt(y(t))}" x2="${left + plotW}" y2="${fmt(y(t))}"/><text x="${left - 6}" y="${fmt(y(t) + 4)}" text-anchor="end">${t * 100}%</text>`).join('');
-  const xTicks = [0, 0.5, 1].map((t) => `<text x="${fmt(left + t * plotW)}" y="${top + plotH + 16}" text-anchor="middle">$${(t * xMax).toFixed(xMax < 0.1 ? 4 : 2)}</text>`).join('');
+  const yTicks = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (t) =>
+        `<line class="axis" x1="${left}" y1="${fmt(y(t))}" x2="${left + plotW}" y2="${fmt(y(t))}"/><text x="${left - 6}" y="${fmt(y(t) + 4)}" text-anchor="end">${t * 100}%</text>`,
+    )
+    .join('');
+  const xTicks = [0, 0.5, 1]
+    .map((t) => `<text x="${fmt(left + t * plotW)}" y="${top + plotH + 16}" text-anchor="middle">$${(t * xMax).toFixed(xMax < 0.1 ? 4 : 2)}</text>`)
+    .join('');
   const marks = points
-    .map((p) => `<g><title>${escapeHtml(`${p.label}: ${Math.round(p.rate * 1000) / 10}% resolved at $${p.costUsd.toFixed(4)} per trial`)}</title><circle cx="${fmt(x(p.costUsd))}" cy="${fmt(y(p.rate))}" r="6" fill="#8250df" opacity="0.85"/><text x="${fmt(x(p.costUsd) + 9)}" y="${fmt(y(p.rate) + 4)}">${escapeHtml(p.label)}</text></g>`)
+    .map(
+      (p) =>
+        `<g><title>${escapeHtml(`${p.label}: ${Math.round(p.rate * 1000) / 10}% resolved at $${p.costUsd.toFixed(4)} per trial`)}</title><circle cx="${fmt(x(p.costUsd))}" cy="${fmt(y(p.rate))}" r="6" fill="#8250df" opacity="0.85"/><text x="${fmt(x(p.costUsd) + 9)}" y="${fmt(y(p.rate) + 4)}">${escapeHtml(p.label)}</text></g>`,
+    )
     .join('');
   const axes = `<line class="axis" x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="#8c959f"/><line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#8c959f"/><text x="${left + plotW / 2}" y="${top + plotH + 34}" text-anchor="middle">mean cost per trial</text><text x="14" y="${top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${top + plotH / 2})">resolved rate</text>`;
   return `<svg class="cost-scatter" role="img" aria-label="cost against resolved rate" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${yTicks}${axes}${xTicks}${marks}</svg>`;

@@ -75,7 +75,10 @@ function policyRule(state: RunState, win: RankEntry, next: RankEntry | undefined
     // A candidate flagged for frozen paths is named after the sentence (withFlags), not twice.
     const reasons = others.filter((r) => frozenPaths(state, r.candidate).length === 0).map((r) => `${r.candidate}: ${r.reason ?? 'not eligible'}`);
     const score = `score ${num(win.score)} of ${num(win.maxScore)}`;
-    const why = others.length === 0 ? `as the only candidate (${score})` : `as the only candidate that could win (${[score, ...(reasons.length > 0 ? [listed(reasons)] : [])].join('; ')})`;
+    const why =
+      others.length === 0
+        ? `as the only candidate (${score})`
+        : `as the only candidate that could win (${[score, ...(reasons.length > 0 ? [listed(reasons)] : [])].join('; ')})`;
     return { rule: 'only-eligible', why };
   }
   if (win.combined !== undefined && next.combined !== undefined && win.combined !== next.combined) {
@@ -101,7 +104,8 @@ function withFlags(state: RunState, sentence: string): string {
 /** The verdict of a run: who won, and the rule that decided, in one sentence. */
 export function runVerdict(state: RunState, tieBreak: readonly TieBreak[] = DEFAULT_TIE_BREAK): RunVerdict {
   const winner = state.winner;
-  if (state.status === 'running') return { rule: 'running', sentence: withFlags(state, 'No verdict: the run has not finished (or was interrupted before it could)') };
+  if (state.status === 'running')
+    return { rule: 'running', sentence: withFlags(state, 'No verdict: the run has not finished (or was interrupted before it could)') };
   if (winner === undefined) {
     const reasons = state.ranking.map((r) => `${r.candidate}: ${r.reason ?? 'not chosen'}`);
     const why = reasons.length > 0 ? `no candidate could win (${listed(reasons)})` : (state.message ?? state.status);
@@ -111,7 +115,8 @@ export function runVerdict(state: RunState, tieBreak: readonly TieBreak[] = DEFA
   if (chosen?.ok && chosen.candidate === winner) return { rule: 'chosen', winner, sentence: withFlags(state, `${winner} won: ${chosenByUser(chosen)}`) };
   const at = state.ranking.findIndex((r) => r.candidate === winner);
   const win = state.ranking[at];
-  if (win === undefined) return { rule: 'order', winner, sentence: withFlags(state, `${winner} won${state.selectionMessage ? `: ${state.selectionMessage}` : ''}`) };
+  if (win === undefined)
+    return { rule: 'order', winner, sentence: withFlags(state, `${winner} won${state.selectionMessage ? `: ${state.selectionMessage}` : ''}`) };
   const next = state.ranking.find((r, i) => i !== at && r.eligible) ?? state.ranking.find((r, i) => i !== at);
   const { rule, why } = policyRule(state, win, next, tieBreak);
   return { rule, winner, sentence: withFlags(state, `${winner} won ${why}`) };

@@ -68,7 +68,8 @@ export async function writeRunHtml(runDir: string, state: RunState, options: Wri
   const file = options.file ?? join(runDir, REPORT_HTML_FILE);
   try {
     const context = runSpecContext(runDir);
-    const gitConfig = options.secrets === undefined && state.repo !== '' ? await readGitConfigSecrets(state.repo, options.signal ? { signal: options.signal } : {}) : [];
+    const gitConfig =
+      options.secrets === undefined && state.repo !== '' ? await readGitConfigSecrets(state.repo, options.signal ? { signal: options.signal } : {}) : [];
     const secrets = options.secrets ?? collectSecrets({ environment: process.env, agentEnvs: context.agentEnvs, gitConfig });
     const diffs = await collectRunDiffs(state, options.signal ? { signal: options.signal } : {});
     const html = renderRunHtml(state, diffs, { secrets, tieBreak: options.tieBreak ?? context.tieBreak });

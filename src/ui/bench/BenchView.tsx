@@ -130,7 +130,12 @@ function columnWidths(state: BenchViewState, width: number): Columns {
 function columnHeader(state: BenchViewState, theme: Theme, cols: Columns, width: number): Segment[][] {
   const names = state.matrix.agents.map((a) => oneLine(a.id));
   if (names.every((name) => displayWidth(name) <= cols.agent)) {
-    return [[{ text: fit('task', cols.task), style: theme.text.secondary }, ...names.flatMap((name): Segment[] => [{ text: GAP }, { text: fit(name, cols.agent), style: theme.text.heading }])]];
+    return [
+      [
+        { text: fit('task', cols.task), style: theme.text.secondary },
+        ...names.flatMap((name): Segment[] => [{ text: GAP }, { text: fit(name, cols.agent), style: theme.text.heading }]),
+      ],
+    ];
   }
   const step = GAP.length + cols.agent;
   return [0, 1].map((line) => {
@@ -263,24 +268,27 @@ export function benchViewLines(state: BenchViewState, theme: Theme, width: numbe
           [],
           ...state.recent.slice(-recentShown).map((r): Segment[] => {
             const mark = markOf(r);
-            return [{ text: GLYPHS[mark], style: markStyle(mark, theme) }, { text: ` ${oneLine(trialLine(r))}`, style: theme.text.secondary }];
+            return [
+              { text: GLYPHS[mark], style: markStyle(mark, theme) },
+              { text: ` ${oneLine(trialLine(r))}`, style: theme.text.secondary },
+            ];
           }),
         ];
-  const lines = [
-    ...headerLines(state, theme, now, width),
-    [],
-    ...names,
-    ...taskLines,
-    rateRow(state, theme, cols),
-    ...glyphs,
-    ...recentLines,
-    [],
-    ...end,
-  ];
+  const lines = [...headerLines(state, theme, now, width), [], ...names, ...taskLines, rateRow(state, theme, cols), ...glyphs, ...recentLines, [], ...end];
   return lines.slice(0, Math.max(1, height));
 }
 
-export function BenchView({ state, width, height, now }: { readonly state: BenchViewState; readonly width: number; readonly height: number; readonly now: number }) {
+export function BenchView({
+  state,
+  width,
+  height,
+  now,
+}: {
+  readonly state: BenchViewState;
+  readonly width: number;
+  readonly height: number;
+  readonly now: number;
+}) {
   const theme = useTheme();
   return (
     <>

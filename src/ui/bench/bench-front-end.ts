@@ -36,7 +36,9 @@ export async function startBenchView(options: BenchViewOptions): Promise<BenchFr
     const { startBenchUi } = await loadBenchUi();
     ui = startBenchUi({ cancel: options.cancel });
   } catch (error) {
-    options.warn(`bestof bench: the terminal view could not start (${error instanceof Error ? error.message : String(error)}); one line per finished trial instead (--no-tui chooses these lines)\n`);
+    options.warn(
+      `bestof bench: the terminal view could not start (${error instanceof Error ? error.message : String(error)}); one line per finished trial instead (--no-tui chooses these lines)\n`,
+    );
     return undefined;
   }
   let plainOut = false;

@@ -118,7 +118,12 @@ export function estimateEtaMs(state: Pick<BenchViewState, 'timed' | 'total' | 'd
 }
 
 /** Folds a record into the counts that do not depend on whether it is new or resumed. */
-function tally(state: BenchViewState, record: TrialRecord, marks: Map<string, CellMark>, agents: Map<string, AgentTally>): Pick<BenchViewState, 'costUsd' | 'timed'> {
+function tally(
+  state: BenchViewState,
+  record: TrialRecord,
+  marks: Map<string, CellMark>,
+  agents: Map<string, AgentTally>,
+): Pick<BenchViewState, 'costUsd' | 'timed'> {
   marks.set(cellKey(record), markOf(record));
   const agent = agents.get(record.agent) ?? { resolved: 0, valid: 0 };
   if (!record.infra) agents.set(record.agent, { resolved: agent.resolved + (record.resolved ? 1 : 0), valid: agent.valid + 1 });

@@ -1,6 +1,17 @@
 import { memo } from 'react';
 import { costIsKnown, type CandidateState, type RunState } from '../../engine/record/run-state.js';
-import { activitySummary, candidateElapsed, CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreBar, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
+import {
+  activitySummary,
+  candidateElapsed,
+  CHECK_GLYPH,
+  checkMarks,
+  checkStyle,
+  formatScore,
+  scoreBar,
+  scoreStyle,
+  statusGlyph,
+  statusStyle,
+} from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
 import { fit } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
@@ -46,10 +57,16 @@ function cell(column: Column, props: CandidateRowProps, theme: Theme): Segment[]
     case 'checks': {
       const marks = checkMarks(props.checks, c);
       if (marks.length > MAX_CHECK_GLYPHS) return text(`${marks.filter((m) => m.mark === 'passed').length}/${marks.length}`, theme.text.secondary);
-      return [...marks.map((m) => ({ text: CHECK_GLYPH[m.mark], style: checkStyle(m.mark, theme) })), { text: ' '.repeat(Math.max(0, column.width - marks.length)) }];
+      return [
+        ...marks.map((m) => ({ text: CHECK_GLYPH[m.mark], style: checkStyle(m.mark, theme) })),
+        { text: ' '.repeat(Math.max(0, column.width - marks.length)) },
+      ];
     }
     case 'cost':
-      return text(c.iterations.some((it) => it.outcome !== undefined) || c.costUsd > 0 ? formatKnownCost(c.costUsd, costIsKnown(c)) : '—', theme.text.secondary);
+      return text(
+        c.iterations.some((it) => it.outcome !== undefined) || c.costUsd > 0 ? formatKnownCost(c.costUsd, costIsKnown(c)) : '—',
+        theme.text.secondary,
+      );
     case 'tokens':
       return text(c.usage.input + c.usage.output > 0 ? formatTokens(c.usage) : '—', theme.text.secondary);
     case 'elapsed': {

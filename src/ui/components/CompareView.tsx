@@ -50,7 +50,11 @@ function reviewLine(state: UiState, theme: Theme): Segment[] {
   const vote = state.run.vote;
   if (vote) {
     const key = state.comparePane === 'vote' ? 'v: diff' : vote.skipped ? 'v: in full' : 'v: ballots';
-    return [{ text: 'Vote', style: theme.text.heading }, { text: ` (${key}): `, style: theme.text.secondary }, ...voteSummary(vote).map((p) => ({ text: p.text, style: toneStyle(p.tone, theme) }))];
+    return [
+      { text: 'Vote', style: theme.text.heading },
+      { text: ` (${key}): `, style: theme.text.secondary },
+      ...voteSummary(vote).map((p) => ({ text: p.text, style: toneStyle(p.tone, theme) })),
+    ];
   }
   const reviewed = state.run.order.some((id) => state.run.candidates[id]?.iterations.some((it) => it.review));
   if (!reviewed) return [{ text: 'Reviews and votes: none in this run', style: theme.text.secondary }];
@@ -58,7 +62,10 @@ function reviewLine(state: UiState, theme: Theme): Segment[] {
   const latest = c ? [...c.iterations].reverse().find((it) => it.review) : undefined;
   if (!c || !latest?.review) return [{ text: `Review of ${c ? candidateName(c) : '—'}: none`, style: theme.text.secondary }];
   const style = latest.review.verdict === 'lgtm' ? theme.status.ok : latest.review.verdict === 'refuse' ? theme.status.error : theme.text.secondary;
-  return [{ text: `Review of ${candidateName(c)} (iteration ${latest.iteration}): `, style: theme.text.secondary }, { text: reviewText(latest.review), style }];
+  return [
+    { text: `Review of ${candidateName(c)} (iteration ${latest.iteration}): `, style: theme.text.secondary },
+    { text: reviewText(latest.review), style },
+  ];
 }
 
 /**
@@ -83,7 +90,9 @@ export function CompareView({ state, width, height }: { readonly state: UiState;
     ...fitSegments<Segment['style']>(
       [
         { text: run.name, style: theme.text.accent },
-        winner ? { text: `winner ${candidateName(winner)}`, style: theme.status.ok, sep: ' · ' } : { text: run.status.replace('_', ' '), style: theme.status.warning, sep: ' · ' },
+        winner
+          ? { text: `winner ${candidateName(winner)}`, style: theme.status.ok, sep: ' · ' }
+          : { text: run.status.replace('_', ' '), style: theme.status.warning, sep: ' · ' },
         { text: formatElapsed(run.durationMs), style: theme.text.secondary, sep: ' · ', drop: 1 },
         { text: formatKnownCost(run.costUsd, costIsKnown(run)), style: theme.text.secondary, sep: ' · ' },
         { text: `merge = "${run.mergeMode}"`, style: theme.text.secondary, sep: ' · ', drop: 3 },

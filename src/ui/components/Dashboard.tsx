@@ -36,7 +36,8 @@ export function Dashboard({ state, width, height }: { readonly state: UiState; r
         const candidate = run.candidates[id];
         if (!candidate) return null;
         // The first or last line turns into "n more" when the list goes on past it (that row included).
-        const more = i === 0 && window.hiddenAbove > 0 ? window.hiddenAbove + 1 : i === visible.length - 1 && window.hiddenBelow > 0 ? window.hiddenBelow + 1 : 0;
+        const more =
+          i === 0 && window.hiddenAbove > 0 ? window.hiddenAbove + 1 : i === visible.length - 1 && window.hiddenBelow > 0 ? window.hiddenBelow + 1 : 0;
         if (more > 0) {
           const arrow = i === 0 ? '↑' : '↓';
           return <Line key={id} segments={[{ text: `  ${arrow} ${more} more`, style: theme.text.secondary }]} width={width} />;

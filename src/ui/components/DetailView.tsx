@@ -3,7 +3,19 @@ import { relative } from 'node:path';
 import { iterationDir } from '../../engine/record/run-folder.js';
 import { isAttachable } from '../../engine/record/provider-traits.js';
 import { costIsKnown, type CandidateState, type IterationState } from '../../engine/record/run-state.js';
-import { activitySummary, candidateElapsed, failureTail, reviewText, CHECK_GLYPH, checkStyle, formatScore, latestChecks, scoreStyle, statusGlyph, statusStyle } from '../format/candidate.js';
+import {
+  activitySummary,
+  candidateElapsed,
+  failureTail,
+  reviewText,
+  CHECK_GLYPH,
+  checkStyle,
+  formatScore,
+  latestChecks,
+  scoreStyle,
+  statusGlyph,
+  statusStyle,
+} from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
 import { wrapText } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
@@ -19,18 +31,30 @@ type Lines = Segment[][];
 /** Lines of the newest iterations (at most `max`), the one in progress included. */
 function iterationLines(state: UiState, c: CandidateState, theme: Theme, max: number, width: number): Lines {
   const lines: Lines = [];
-  const inProgress = isBusy(c.status) && !c.iterations.some((it) => it.iteration === c.iteration) ? [{ iteration: c.iteration, checks: [], tampered: [] } as IterationState] : [];
+  const inProgress =
+    isBusy(c.status) && !c.iterations.some((it) => it.iteration === c.iteration)
+      ? [{ iteration: c.iteration, checks: [], tampered: [] } as IterationState]
+      : [];
   for (const it of [...c.iterations, ...inProgress].slice(-max)) {
     const line: Segment[] = [{ text: `  #${it.iteration}  `, style: theme.text.secondary }];
     if (it.outcome === undefined) line.push({ text: `${c.status}…`, style: theme.status.busy });
     else line.push({ text: it.outcome, style: it.outcome === 'success' ? theme.status.ok : theme.status.error });
     if (it.score !== undefined) line.push({ text: '  ' }, { text: `${it.score}/${c.maxScore}`, style: scoreStyle(it.score, state.run.scoreThreshold, theme) });
-    for (const check of it.checks) line.push({ text: ' ' }, { text: `${CHECK_GLYPH[check.passed ? 'passed' : 'failed']}${check.name}`, style: checkStyle(check.passed ? 'passed' : 'failed', theme) });
+    for (const check of it.checks)
+      line.push(
+        { text: ' ' },
+        { text: `${CHECK_GLYPH[check.passed ? 'passed' : 'failed']}${check.name}`, style: checkStyle(check.passed ? 'passed' : 'failed', theme) },
+      );
     if (it.commit) line.push({ text: `  ${it.commit.slice(0, 10)}`, style: theme.text.secondary });
     if (it.phase) line.push({ text: `  [${it.phase}]`, style: theme.text.secondary });
-    if (it.review) line.push({ text: `  review ${reviewText(it.review)}`, style: it.review.verdict === 'lgtm' ? theme.status.ok : it.review.verdict === 'refuse' ? theme.status.error : theme.text.secondary });
+    if (it.review)
+      line.push({
+        text: `  review ${reviewText(it.review)}`,
+        style: it.review.verdict === 'lgtm' ? theme.status.ok : it.review.verdict === 'refuse' ? theme.status.error : theme.text.secondary,
+      });
     if (it.tampered.length > 0) line.push({ text: '  TAMPERED', style: theme.status.warning });
-    if (it.providerMessage && it.outcome !== 'success' && it.providerMessage !== it.outcome) line.push({ text: `  ${it.providerMessage}`, style: theme.status.error });
+    if (it.providerMessage && it.outcome !== 'success' && it.providerMessage !== it.outcome)
+      line.push({ text: `  ${it.providerMessage}`, style: theme.status.error });
     // Over more lines on a narrow terminal, under the outcome: every check's name stays whole.
     lines.push(...wrapSegments(line, width, ' '.repeat(6)));
   }
@@ -58,7 +82,10 @@ function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: 
   const logs = checkLogsDir(state, c);
   for (const check of failed) {
     const why = check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`;
-    lines.push([{ text: `  ✗ ${check.name}`, style: theme.status.error }, { text: ` (${why}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary }]);
+    lines.push([
+      { text: `  ✗ ${check.name}`, style: theme.status.error },
+      { text: ` (${why}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary },
+    ]);
     let tail = failureTail(check.outputTail, perCheck);
     if (tail.hidden > 0 && perCheck > 1) {
       // The count goes first; the folder of the whole output wraps under it (between words, or
@@ -98,26 +125,49 @@ export function DetailView({ state, width, height }: { readonly state: UiState; 
     sep(`${formatTokens(c.usage)} tokens`, theme.text.secondary),
     ...(elapsed === undefined ? [] : [sep(formatElapsed(elapsed), theme.text.secondary)]),
   ];
-  const head: Lines = [...wrapSegments(title, width, '  '), ...wrapSegments([{ text: `branch ${c.branch}`, style: theme.text.secondary }, { text: ` · kept at ${c.ref}`, style: theme.text.secondary }], width, '  ')];
+  const head: Lines = [
+    ...wrapSegments(title, width, '  '),
+    ...wrapSegments(
+      [
+        { text: `branch ${c.branch}`, style: theme.text.secondary },
+        { text: ` · kept at ${c.ref}`, style: theme.text.secondary },
+      ],
+      width,
+      '  ',
+    ),
+  ];
   // An attachable agent (shannon's Claude Code in tmux) runs in a session a person can watch or take over.
-  if (isAttachable(c.provider) && isBusy(c.status)) head.push([{ text: `watch it: bestof attach ${state.run.runId} ${c.id} (--write to take over)`, style: theme.text.secondary }]);
+  if (isAttachable(c.provider) && isBusy(c.status))
+    head.push([{ text: `watch it: bestof attach ${state.run.runId} ${c.id} (--write to take over)`, style: theme.text.secondary }]);
   const summary = activitySummary(c);
   if (c.message) head.push([{ text: c.message, style: summary.tone === 'error' ? theme.status.error : theme.status.warning }]);
   if (c.tampered.length > 0) {
     head.push([{ text: `TAMPERED (ignored for scoring): ${c.tampered.map((p) => `${p.path} (${p.change})`).join(', ')}`, style: theme.status.warning }]);
   }
   if (c.messages.length > 0) {
-    head.push([{ text: `messages sent: ${c.messages.slice(-3).map((m) => `"${m}"`).join(', ')}`, style: theme.text.secondary }]);
+    head.push([
+      {
+        text: `messages sent: ${c.messages
+          .slice(-3)
+          .map((m) => `"${m}"`)
+          .join(', ')}`,
+        style: theme.text.secondary,
+      },
+    ]);
   }
   const budget = Math.max(4, height);
-  const iterations = c.iterations.length > 0 || isBusy(c.status) ? [[{ text: 'Iterations', style: theme.text.heading }], ...iterationLines(state, c, theme, 5, width)] : [];
+  const iterations =
+    c.iterations.length > 0 || isBusy(c.status) ? [[{ text: 'Iterations', style: theme.text.heading }], ...iterationLines(state, c, theme, 5, width)] : [];
   const room = budget - head.length - iterations.length;
   const checks = failedCheckLines(state, c, theme, Math.floor(room / 2), width);
   const logRoom = room - checks.length - 1;
   const log = state.activity[c.id] ?? [];
   const activity: Lines =
     logRoom > 0
-      ? [[{ text: 'Activity', style: theme.text.heading }], ...(log.length === 0 ? [[{ text: '  (nothing yet)', style: theme.text.secondary }]] : log.slice(-logRoom).map((line) => [{ text: `  ${line}` }]))]
+      ? [
+          [{ text: 'Activity', style: theme.text.heading }],
+          ...(log.length === 0 ? [[{ text: '  (nothing yet)', style: theme.text.secondary }]] : log.slice(-logRoom).map((line) => [{ text: `  ${line}` }])),
+        ]
       : [];
   const lines = [...head, ...iterations, ...checks, ...activity].slice(0, budget);
   return (

@@ -22,7 +22,17 @@ function diffLineStyle(line: string, theme: Theme): Segment['style'] {
  * The selected candidate's change against the run's base: a header, its file list (the file
  * on screen highlighted), and `lines` lines of the diff from the scroll position.
  */
-export function DiffPane({ state, candidate, width, lines }: { readonly state: UiState; readonly candidate: CandidateState; readonly width: number; readonly lines: number }) {
+export function DiffPane({
+  state,
+  candidate,
+  width,
+  lines,
+}: {
+  readonly state: UiState;
+  readonly candidate: CandidateState;
+  readonly width: number;
+  readonly lines: number;
+}) {
   const theme = useTheme();
   const view = state.diffs[candidate.id];
   const base = state.run.baseCommit.slice(0, 10);
@@ -46,7 +56,8 @@ export function DiffPane({ state, candidate, width, lines }: { readonly state: U
   );
   if (!candidate.commit) return message('no commit: this candidate made no changes');
   if (view === undefined || view.status === 'loading') return message('loading the diff…');
-  if (view.status === 'error') return message(`could not read the diff: ${view.message} (try \`git diff ${base} ${candidate.commit.slice(0, 10)}\`)`, theme.status.error);
+  if (view.status === 'error')
+    return message(`could not read the diff: ${view.message} (try \`git diff ${base} ${candidate.commit.slice(0, 10)}\`)`, theme.status.error);
   const diff = view.diff;
   if (diff.lines.length === 0) return message('the commit changes nothing against the base');
   const current = fileAt(diff, state.diffScroll);

@@ -58,10 +58,14 @@ function dialogLines(state: UiState, dialog: Dialog, theme: Theme, width: number
       // The end of a long draft, where the typing is.
       const room = width - 3;
       const draft = displayWidth(dialog.draft) <= room ? dialog.draft : `…${tail(dialog.draft, room - 1)}`;
-      return [...ask(`Message to ${nameOf(state, dialog.candidate)} (added to its next prompt):`), [{ text: '> ' }, { text: draft }, { text: '▌', style: theme.text.accent }]];
+      return [
+        ...ask(`Message to ${nameOf(state, dialog.candidate)} (added to its next prompt):`),
+        [{ text: '> ' }, { text: draft }, { text: '▌', style: theme.text.accent }],
+      ];
     }
     case 'confirm-winner': {
-      const merged = state.run.merge?.ok && state.run.merge.commit ? ` (${state.run.merge.candidate} is already merged as ${state.run.merge.commit.slice(0, 10)})` : '';
+      const merged =
+        state.run.merge?.ok && state.run.merge.commit ? ` (${state.run.merge.candidate} is already merged as ${state.run.merge.commit.slice(0, 10)})` : '';
       return [...ask(`Make ${nameOf(state, dialog.candidate)} the winner with merge = "${dialog.mode}"?${merged}`), keys()];
     }
     default: {
@@ -90,7 +94,12 @@ function tail(text: string, width: number): string {
 function hintParts(state: UiState, capabilities: Capabilities): Part<never>[] {
   const live = state.run.status === 'running' && state.mode === 'live';
   const gap = '  ';
-  const key = (text: string, drop?: number, short?: string): Part<never> => ({ text, sep: gap, ...(drop === undefined ? {} : { drop }), ...(short === undefined ? {} : { short }) });
+  const key = (text: string, drop?: number, short?: string): Part<never> => ({
+    text,
+    sep: gap,
+    ...(drop === undefined ? {} : { drop }),
+    ...(short === undefined ? {} : { short }),
+  });
   const steer = live ? [...(capabilities.stop ? [key('s stop', 2)] : []), ...(capabilities.message ? [key('m message', 5)] : [])] : [];
   const quit = [key(live ? 'q cancel run' : 'q quit'), key('? keys')];
   switch (state.view) {
@@ -127,7 +136,9 @@ export function footerLines(state: UiState, capabilities: Capabilities, width: n
   const status: Segment[][] = state.notice
     ? wrapAtMost(state.notice.text, width, 3).map((line) => [{ text: line, style: toneStyle[state.notice?.tone ?? 'info'] }])
     : state.cancelRequested && state.run.status === 'running'
-      ? wrapAtMost('cancelling: stopping every agent and committing what each wrote… (Ctrl-C again quits at once)', width, 2).map((line) => [{ text: line, style: theme.status.warning }])
+      ? wrapAtMost('cancelling: stopping every agent and committing what each wrote… (Ctrl-C again quits at once)', width, 2).map((line) => [
+          { text: line, style: theme.status.warning },
+        ])
       : warning
         ? wrapAtMost(`warning: ${warning}`, width, 2).map((line) => [{ text: line, style: theme.status.warning }])
         : [[]];

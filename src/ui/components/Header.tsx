@@ -16,7 +16,8 @@ function spendSegments(state: UiState, theme: Theme): Segment[] {
   const warnAt = state.run.budget?.warnAtUsd ?? (budget === undefined ? undefined : budget * 0.8);
   const warn = warnAt !== undefined && spent >= warnAt;
   const shown = formatKnownCost(spent, costIsKnown(state.run));
-  if (budget === undefined) return [{ text: shown === UNKNOWN_COST ? 'cost not reported' : `${shown} spent`, style: warn ? theme.status.warning : theme.text.secondary }];
+  if (budget === undefined)
+    return [{ text: shown === UNKNOWN_COST ? 'cost not reported' : `${shown} spent`, style: warn ? theme.status.warning : theme.text.secondary }];
   const style = spent >= budget ? theme.status.error : warn ? theme.status.warning : theme.text.secondary;
   return [{ text: `${shown} of ${formatCost(budget)}`, style }];
 }
@@ -34,7 +35,8 @@ function countSegments(state: UiState, theme: Theme, width: number): Segment[] {
     { text: `${done} done`, style: done > 0 ? theme.status.ok : theme.text.secondary },
   ];
   const run = state.run;
-  if (run.status === 'running' && statuses.length > 0 && done === statuses.length) parts.push({ text: ' · ranking, merging, cleaning up…', style: theme.status.busy });
+  if (run.status === 'running' && statuses.length > 0 && done === statuses.length)
+    parts.push({ text: ' · ranking, merging, cleaning up…', style: theme.status.busy });
   // The spec's limits are what a narrow terminal leaves out first.
   const limits = fitSegments<Segment['style']>(
     [

@@ -57,14 +57,27 @@ const KEY_COLUMN = 18;
  * its first, rather than losing its end. A screen too short for the whole list ends with how
  * many keys are left out.
  */
-export function HelpView({ state, width, height, capabilities }: { readonly state: UiState; readonly width: number; readonly height: number; readonly capabilities: Capabilities }) {
+export function HelpView({
+  state,
+  width,
+  height,
+  capabilities,
+}: {
+  readonly state: UiState;
+  readonly width: number;
+  readonly height: number;
+  readonly capabilities: Capabilities;
+}) {
   const theme = useTheme();
   const screen: Screen = !runIsOver(state) ? 'running' : state.view === 'detail' ? 'details' : 'compare';
   const keys = KEYS.filter((k) => k.on.includes(screen) && (k.needs === undefined || capabilities[k.needs]) && (!k.vote || state.run.vote !== undefined));
   const lines: Segment[][] = [[{ text: HEADINGS[screen], style: theme.text.heading }]];
   const room = Math.max(8, width - KEY_COLUMN);
   for (const [i, { key, what }] of keys.entries()) {
-    const wrapped = wrapText(what, room).map((text, j): Segment[] => [{ text: j === 0 ? `  ${fit(key, KEY_COLUMN - 2)}` : ' '.repeat(KEY_COLUMN), style: theme.text.accent }, { text }]);
+    const wrapped = wrapText(what, room).map((text, j): Segment[] => [
+      { text: j === 0 ? `  ${fit(key, KEY_COLUMN - 2)}` : ' '.repeat(KEY_COLUMN), style: theme.text.accent },
+      { text },
+    ]);
     const left = keys.length - i;
     // The last line says what is left out, when the rest does not fit.
     if (lines.length + wrapped.length > height - (left > 1 ? 1 : 0)) {

@@ -18,7 +18,10 @@ type ColumnId = FixedId | `check:${string}`;
 /** The row's note: winner, merge result, tampering, or why it can not win. */
 function note(state: UiState, c: CandidateState, rank: RankEntry | undefined): { text: string; style: keyof Theme['status'] } {
   const choice = state.choice?.candidate === c.id ? state.choice : undefined;
-  if (choice) return choice.ok === undefined ? { text: `merging (${choice.mode})…`, style: 'busy' } : { text: choice.ok ? `chosen by you: ${choice.message}` : `merge failed: ${choice.message}`, style: choice.ok ? 'ok' : 'error' };
+  if (choice)
+    return choice.ok === undefined
+      ? { text: `merging (${choice.mode})…`, style: 'busy' }
+      : { text: choice.ok ? `chosen by you: ${choice.message}` : `merge failed: ${choice.message}`, style: choice.ok ? 'ok' : 'error' };
   const parts: string[] = [];
   let style: keyof Theme['status'] = 'idle';
   if (state.run.winner === c.id) {
@@ -56,7 +59,12 @@ function planTable(state: UiState, width: number) {
     { id: 'rank', width: 3 },
     { id: 'name', width: nameWidth },
     { id: 'points', width: Math.max(6, String(run.maxScore).length * 2 + 1) },
-    ...(voted ? [{ id: 'vote' as const, width: 4 }, { id: 'combined' as const, width: Math.max(8, ...names.map((c) => displayWidth(voteCells(c).combined))) }] : []),
+    ...(voted
+      ? [
+          { id: 'vote' as const, width: 4 },
+          { id: 'combined' as const, width: Math.max(8, ...names.map((c) => displayWidth(voteCells(c).combined))) },
+        ]
+      : []),
     { id: 'cost', width: 7 },
     { id: 'time', width: 6 },
     { id: 'diff', width: diffWidth },
@@ -71,7 +79,18 @@ function planTable(state: UiState, width: number) {
   return fitColumns([...base, glyphs, noteSpec], [...first, 'cost', 'checks', 'time', 'diff'], width);
 }
 
-const TITLES: Record<FixedId, string> = { rank: '#', name: 'candidate', points: 'points', vote: 'vote', combined: 'combined', cost: 'cost', time: 'time', diff: 'diff', checks: 'checks', note: '' };
+const TITLES: Record<FixedId, string> = {
+  rank: '#',
+  name: 'candidate',
+  points: 'points',
+  vote: 'vote',
+  combined: 'combined',
+  cost: 'cost',
+  time: 'time',
+  diff: 'diff',
+  checks: 'checks',
+  note: '',
+};
 const RIGHT_ALIGNED = new Set<ColumnId>(['points', 'vote', 'cost', 'time']);
 
 type TableColumn = ReturnType<typeof planTable>[number];
@@ -104,7 +123,10 @@ function rowCell(state: UiState, c: CandidateState, col: TableColumn, theme: The
     case 'diff':
       return text(diffLabel(c, rank), theme.text.secondary);
     case 'checks':
-      return [...marks.map((m) => ({ text: CHECK_GLYPH[m.mark], style: checkStyle(m.mark, theme) })), { text: ' '.repeat(Math.max(0, col.width - marks.length)) }];
+      return [
+        ...marks.map((m) => ({ text: CHECK_GLYPH[m.mark], style: checkStyle(m.mark, theme) })),
+        { text: ' '.repeat(Math.max(0, col.width - marks.length)) },
+      ];
     case 'note': {
       const n = note(state, c, rank);
       return text(n.text, theme.status[n.style]);
@@ -144,7 +166,8 @@ export function RankingTable({ state, width, rows }: { readonly state: UiState; 
       {visible.map((id, i) => {
         const c = run.candidates[id];
         const hidden = i === 0 ? window.hiddenAbove : i === visible.length - 1 ? window.hiddenBelow : 0;
-        if (hidden > 0 || !c) return <Line key={id} segments={[{ text: `  ${i === 0 ? '↑' : '↓'} ${hidden + 1} more`, style: theme.text.secondary }]} width={width} />;
+        if (hidden > 0 || !c)
+          return <Line key={id} segments={[{ text: `  ${i === 0 ? '↑' : '↓'} ${hidden + 1} more`, style: theme.text.secondary }]} width={width} />;
         return <Line key={id} segments={rowSegments(state, c, columns, theme)} width={width} />;
       })}
     </Box>

@@ -53,7 +53,19 @@ function wrap(text: string, width: number): string[] {
  * to the width, never wrapped, so the line count the scroll stops at is the one on screen;
  * a skipped vote's reason is the exception: it is all the pane has, and its fix is at the end.
  */
-export function VotePane({ state, vote, candidate, width, lines }: { readonly state: UiState; readonly vote: VoteState; readonly candidate: CandidateState; readonly width: number; readonly lines: number }) {
+export function VotePane({
+  state,
+  vote,
+  candidate,
+  width,
+  lines,
+}: {
+  readonly state: UiState;
+  readonly vote: VoteState;
+  readonly candidate: CandidateState;
+  readonly width: number;
+  readonly lines: number;
+}) {
   const theme = useTheme();
   const all = votePaneLines(state.run, candidate.id);
   const room = Math.max(1, lines);

@@ -51,9 +51,11 @@ function agreement(v: VoteState, long: boolean): string {
   const s = v.result?.stats;
   if (!s) return '';
   const w = s.kendallW ? `Kendall's W ${voteNumber(s.kendallW.w)}${long ? ` (over ${plural(s.kendallW.voterPairs, 'voter pair')})` : ''}` : undefined;
-  const pairs = s.pairwiseAgreement ? `pairwise agreement ${voteNumber(s.pairwiseAgreement.agreement)}${long ? ` over ${s.pairwiseAgreement.comparisons} comparisons` : ''}` : undefined;
+  const pairs = s.pairwiseAgreement
+    ? `pairwise agreement ${voteNumber(s.pairwiseAgreement.agreement)}${long ? ` over ${s.pairwiseAgreement.comparisons} comparisons` : ''}`
+    : undefined;
   if (w && pairs) return long ? `${w}; ${pairs}` : w;
-  return w ?? pairs ?? (long ? "undefined (no two voters ranked or judged two candidates in common)" : 'agreement undefined');
+  return w ?? pairs ?? (long ? 'undefined (no two voters ranked or judged two candidates in common)' : 'agreement undefined');
 }
 
 function closeCallText(v: VoteState): string | undefined {
@@ -104,12 +106,20 @@ function resultLines(v: VoteState): VoteText[] {
     { text: `agreement: ${agreement(v, true)}`, tone: 'secondary' },
   ];
   const s = r.stats;
-  if (s.orderFlipRate) lines.push({ text: `order-flip rate: ${voteNumber(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${plural(s.orderFlipRate.judged, 'pair')} changed verdict when the order was swapped)`, tone: 'secondary' });
+  if (s.orderFlipRate)
+    lines.push({
+      text: `order-flip rate: ${voteNumber(s.orderFlipRate.rate)} (${s.orderFlipRate.flipped} of ${plural(s.orderFlipRate.judged, 'pair')} changed verdict when the order was swapped)`,
+      tone: 'secondary',
+    });
   const close = closeCallText(v);
   if (close && r.closeCall) {
-    lines.push({ text: `${close}: ${r.closeCall.winner} leads ${r.closeCall.runnerUp} by ${voteNumber(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples of the ballots`, tone: 'warning' });
+    lines.push({
+      text: `${close}: ${r.closeCall.winner} leads ${r.closeCall.runnerUp} by ${voteNumber(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples of the ballots`,
+      tone: 'warning',
+    });
   }
-  if (r.combined.degraded) lines.push({ text: `degraded: missing voters: ${r.combined.missingVoters.map((m) => `${m.voter} (${oneLine(m.reason)})`).join('; ')}`, tone: 'warning' });
+  if (r.combined.degraded)
+    lines.push({ text: `degraded: missing voters: ${r.combined.missingVoters.map((m) => `${m.voter} (${oneLine(m.reason)})`).join('; ')}`, tone: 'warning' });
   return lines;
 }
 
@@ -123,7 +133,10 @@ function ballotLine(v: VoteState, voter: string, id: string): VoteText {
     const pairs = calls.filter((c) => c.purpose === 'pair' && (c.first === id || c.second === id));
     if (pairs.length === 0) return { text: `  ${voter}: no pair verdicts${saw}`, tone: 'secondary' };
     const unanswered = pairs.some((c) => !c.verdict);
-    return { text: `  ${voter}: ${pairs.map((c) => `${c.first} vs ${c.second}: ${verdictText(c.verdict)}`).join('; ')}${saw}`, tone: unanswered ? 'warning' : 'primary' };
+    return {
+      text: `  ${voter}: ${pairs.map((c) => `${c.first} vs ${c.second}: ${verdictText(c.verdict)}`).join('; ')}${saw}`,
+      tone: unanswered ? 'warning' : 'primary',
+    };
   }
   const call = calls.find((c) => c.purpose === 'ranking');
   const ranking = call?.ranking;

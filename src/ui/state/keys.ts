@@ -74,7 +74,9 @@ export function interpretKey(state: UiState, key: KeyPress, context: KeyContext)
 function quitKey(state: UiState, key: KeyPress): Intent[] {
   if (runIsOver(state)) return [ui({ type: 'exit' })];
   if (state.cancelRequested) {
-    return key.ctrlC ? [{ kind: 'force-quit' }] : [notice('already cancelling: every agent is being stopped and its work kept; Ctrl-C again quits at once', 'warning')];
+    return key.ctrlC
+      ? [{ kind: 'force-quit' }]
+      : [notice('already cancelling: every agent is being stopped and its work kept; Ctrl-C again quits at once', 'warning')];
   }
   return [ui({ type: 'open-dialog', dialog: { kind: 'confirm-cancel' } })];
 }
@@ -123,7 +125,8 @@ function dashboardKey(state: UiState, key: KeyPress, context: KeyContext): Inten
   const candidate = id === undefined ? undefined : state.run.candidates[id];
   if (!id || !candidate) return [];
   if (key.input === 's') {
-    if (!context.capabilities.stop) return [notice('stopping one candidate is not available in this version; q cancels the whole run (every candidate keeps its work)', 'warning')];
+    if (!context.capabilities.stop)
+      return [notice('stopping one candidate is not available in this version; q cancels the whole run (every candidate keeps its work)', 'warning')];
     if (isFinished(candidate.status)) return [notice(`${id} has already finished (${candidate.status})`)];
     return [ui({ type: 'open-dialog', dialog: { kind: 'confirm-stop', candidate: id } })];
   }

@@ -188,7 +188,13 @@ function reduceUiFields(state: UiState, event: RunEvent): UiState {
     case 'run.finished':
       if (state.cancelRequested) return { ...state, exitRequested: true };
       // The live run is over: its results replace the dashboard, best first.
-      return { ...state, view: 'compare', dialog: state.dialog?.kind === 'help' ? state.dialog : undefined, selected: selectionOrder(run, 'compare', state.mode)[0], diffScroll: 0 };
+      return {
+        ...state,
+        view: 'compare',
+        dialog: state.dialog?.kind === 'help' ? state.dialog : undefined,
+        selected: selectionOrder(run, 'compare', state.mode)[0],
+        diffScroll: 0,
+      };
     default:
       return state;
   }

@@ -39,7 +39,9 @@ export interface Setup {
   session(): TmuxSession;
 }
 
-export function setup(options: { env?: Record<string, string>; section?: Partial<ShannonSection>; settings?: Partial<ProviderSettings>; prices?: boolean } = {}): Setup {
+export function setup(
+  options: { env?: Record<string, string>; section?: Partial<ShannonSection>; settings?: Partial<ProviderSettings>; prices?: boolean } = {},
+): Setup {
   const worktree = repo().dir;
   const runDir = tempDir();
   const logFile = join(runDir, 'fake.log');

@@ -44,7 +44,15 @@ async function bridgeInTemp(): Promise<{ bridge: HookBridge; env: Record<string,
 }
 
 const stopPayload = (sessionId: string) =>
-  JSON.stringify({ session_id: sessionId, transcript_path: '/x.jsonl', cwd: '/w', prompt_id: 'p', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
+  JSON.stringify({
+    session_id: sessionId,
+    transcript_path: '/x.jsonl',
+    cwd: '/w',
+    prompt_id: 'p',
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: 'done',
+  });
 
 describe('the hook bridge and `bestof hook`', () => {
   it("holds the own session's Stop until told, then prints the block decision and exits 0", async () => {
@@ -59,7 +67,7 @@ describe('the hook bridge and `bestof hook`', () => {
     expect(bridge.heldStop()).toBeUndefined();
   });
 
-  it('allows at once a Stop of another session id (a person\'s own claude in the same folder)', async () => {
+  it("allows at once a Stop of another session id (a person's own claude in the same folder)", async () => {
     const { bridge, env } = await bridgeInTemp();
     const { code, stdout } = await runHook('Stop', stopPayload('other-session'), env).done;
     expect({ code, stdout }).toEqual({ code: 0, stdout: '' });

@@ -43,7 +43,11 @@ describe('shannon: one session, one turn per iteration', () => {
     expect(invocation.argv).toEqual(expect.arrayContaining(['--session-id', first.sessionId, '--permission-mode', 'acceptEdits']));
     expect(readFileSync(join(s.runDir, 'candidates/c1/iteration-2/prompt.md'), 'utf8')).toContain('WRITE b.txt two');
     expect(readFileSync(join(s.runDir, 'candidates/c1/iteration-2/output.log'), 'utf8')).toContain('second done');
-    expect(JSON.parse(readFileSync(join(s.runDir, 'candidates/c1/shannon.json'), 'utf8'))).toMatchObject({ session: 'c1', sessionId: first.sessionId, socket: tmuxSocketOf(s.runDir) });
+    expect(JSON.parse(readFileSync(join(s.runDir, 'candidates/c1/shannon.json'), 'utf8'))).toMatchObject({
+      session: 'c1',
+      sessionId: first.sessionId,
+      socket: tmuxSocketOf(s.runDir),
+    });
     expect(s.activity.some((line) => line.includes('bestof attach test-run c1'))).toBe(true);
     // Activity lines come from the transcript as the turn runs: the tool call and the final text.
     expect(s.activity).toEqual(expect.arrayContaining([expect.stringMatching(/^Write\b.*a\.txt/), 'first done', 'second done']));
@@ -56,22 +60,43 @@ describe('shannon: one session, one turn per iteration', () => {
     expect(await sessionAlive(s.session())).toBe(false);
   });
 
-  it('a second session in the same folder (a person\'s own claude) is never blocked', async () => {
+  it("a second session in the same folder (a person's own claude) is never blocked", async () => {
     const s = setup();
     expectSuccess(await s.provider.run(s.request(1, 'SAY mine')), 'mine');
     // Another Claude Code in the same worktree with the same hooks and bridge, another session id.
     const settingsFile = join(s.runDir, 'candidates/c1/shannon-settings.json');
     const otherLog = join(s.runDir, 'other.log');
     const bridgeEnv = readBridgeEnv(s.runDir);
-    const other = spawn('tmux', ['-f', '/dev/null', '-S', join(s.runDir, 'other.sock'), 'new-session', '-d', '-s', 'other', '-x', '120', '-y', '40', '-c', s.worktree,
-      `env FAKE_TUI_LOG=${otherLog} FAKE_TUI_START_MS=100 BESTOF_HOOK_SOCKET=${bridgeEnv.socket} BESTOF_HOOK_STATE=${bridgeEnv.state} BESTOF_HOOK_WAIT_MS=60000 CLAUDE_CONFIG_DIR=${join(s.runDir, 'other-config')} ${FAKE} --settings ${settingsFile}`], { stdio: 'ignore' });
+    const other = spawn(
+      'tmux',
+      [
+        '-f',
+        '/dev/null',
+        '-S',
+        join(s.runDir, 'other.sock'),
+        'new-session',
+        '-d',
+        '-s',
+        'other',
+        '-x',
+        '120',
+        '-y',
+        '40',
+        '-c',
+        s.worktree,
+        `env FAKE_TUI_LOG=${otherLog} FAKE_TUI_START_MS=100 BESTOF_HOOK_SOCKET=${bridgeEnv.socket} BESTOF_HOOK_STATE=${bridgeEnv.state} BESTOF_HOOK_WAIT_MS=60000 CLAUDE_CONFIG_DIR=${join(s.runDir, 'other-config')} ${FAKE} --settings ${settingsFile}`,
+      ],
+      { stdio: 'ignore' },
+    );
     await new Promise((resolve) => other.on('close', resolve));
     const otherSession = { socket: join(s.runDir, 'other.sock'), name: 'other' };
     try {
       await waitUntil(() => readFileSync(otherLog, 'utf8').includes('"ready"'), 'the other session to be ready');
       await typeInto(otherSession, 'SAY theirs', otherLog);
       // At once, not after its hook's 60 s wait: nobody holds another session's Stop.
-      await waitUntil(() => readFileSync(otherLog, 'utf8').includes('"turn-end"'), 'the other session\'s turn to end (its Stop allowed at once)', { attempts: 150 });
+      await waitUntil(() => readFileSync(otherLog, 'utf8').includes('"turn-end"'), "the other session's turn to end (its Stop allowed at once)", {
+        attempts: 150,
+      });
       expect(readFileSync(otherLog, 'utf8')).not.toContain('"block"');
     } finally {
       spawn('tmux', ['-S', join(s.runDir, 'other.sock'), 'kill-server'], { stdio: 'ignore' });
@@ -113,7 +138,7 @@ describe('shannon: one session, one turn per iteration', () => {
     }
   });
 
-  it('transcript flushed late: usage and cost are still the turn\'s', async () => {
+  it("transcript flushed late: usage and cost are still the turn's", async () => {
     const s = setup({ env: { FAKE_TUI_TRANSCRIPT_LAG_MS: '400' }, prices: true, section: { hold_timeout: 1000 } });
     const first = await s.provider.run(s.request(1, 'TOKENS 2000 100\nCOST 0.5\nSAY late'));
     expectSuccess(first, 'late');
@@ -148,7 +173,12 @@ describe('shannon: one session, one turn per iteration', () => {
   it('Enter swallowed after the paste: pressed again until UserPromptSubmit comes', async () => {
     const s = setup({ env: { FAKE_TUI_SWALLOW_ENTER: '1' } });
     expectSuccess(await s.provider.run(s.request(1, 'SAY got it')), 'got it');
-    expect(s.log().filter((l) => l.event === 'enter-ignored').map((l) => l.why)).toEqual(['swallowed after a paste']);
+    expect(
+      s
+        .log()
+        .filter((l) => l.event === 'enter-ignored')
+        .map((l) => l.why),
+    ).toEqual(['swallowed after a paste']);
   });
 
   it('a block reason over the hook output cap goes through a file named in the reason', async () => {
@@ -217,7 +247,12 @@ describe('shannon: between turns the session is frozen', () => {
     const ticks = join(s.worktree, 'ticks.txt');
     const lines = () => (existsSync(ticks) ? readFileSync(ticks, 'utf8').split('\n').filter(Boolean).length : 0);
     // A daemon of its own session, as `setsid cmd &` would leave: it appends a line every 50 ms.
-    expectSuccess(await s.provider.run(s.request(1, 'RUN setsid sh -c \'while true; do echo tick >> ticks.txt; sleep 0.05; done\' >/dev/null 2>&1 &\nSLEEP 300\nSAY started')), 'started');
+    expectSuccess(
+      await s.provider.run(
+        s.request(1, "RUN setsid sh -c 'while true; do echo tick >> ticks.txt; sleep 0.05; done' >/dev/null 2>&1 &\nSLEEP 300\nSAY started"),
+      ),
+      'started',
+    );
     // Held: the run returned, bestof would commit and score now.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const frozen = lines();

@@ -31,7 +31,13 @@ describe('TranscriptReader', () => {
     expect(chunk.lines).toHaveLength(3);
     expect(chunk.texts).toEqual([]);
 
-    appendFileSync(path, second.slice(20) + line({ type: 'brand-new-type', x: 1 }) + line({ type: 'cost-state', totalCostUSD: 0.25 }) + line({ type: 'system', subtype: 'turn_duration', durationMs: 5 }));
+    appendFileSync(
+      path,
+      second.slice(20) +
+        line({ type: 'brand-new-type', x: 1 }) +
+        line({ type: 'cost-state', totalCostUSD: 0.25 }) +
+        line({ type: 'system', subtype: 'turn_duration', durationMs: 5 }),
+    );
     await reader.readInto(chunk);
     expect(chunk.texts).toEqual(['done writing']);
     expect(chunkUsage(chunk)).toEqual({ input: 10, output: 5, cacheRead: 100, cacheWrite: 7 });

@@ -54,9 +54,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
               secrets: ctx.secrets,
               ...(ctx.runDeadline !== undefined ? { runDeadline: ctx.runDeadline } : {}),
               ...(cow ? { cow } : {}),
-              ...(past
-                ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } }
-                : {}),
+              ...(past ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } } : {}),
             },
             candidate,
           );
@@ -87,7 +85,12 @@ async function prepareSharedBase(ctx: RunContext): Promise<CandidateContext['cow
   if (!plan.cow || !first) return undefined;
   const lower = cowBaseDir(first.worktree);
   for (const candidate of candidatesToRun(ctx)) {
-    ctx.emit({ type: 'candidate.setup_progress', candidate: candidate.id, step: 'checkout', text: `checking out ${plan.baseCommit.slice(0, 12)} once for every candidate (copy-on-write worktrees)` });
+    ctx.emit({
+      type: 'candidate.setup_progress',
+      candidate: candidate.id,
+      step: 'checkout',
+      text: `checking out ${plan.baseCommit.slice(0, 12)} once for every candidate (copy-on-write worktrees)`,
+    });
   }
   let made: Awaited<ReturnType<typeof prepareCowBase>>;
   try {
@@ -118,8 +121,20 @@ async function remountFinished(ctx: RunContext, lower: string, mounts: OverlayMo
   for (const candidate of ctx.plan.candidates) {
     if (running.has(candidate.id) || !isCowWorktree(candidate.worktree)) continue;
     const layer = cowLayerDir(candidate.worktree);
-    const mounted = await remountCowWorktree(ctx.plan.repoRoot, { path: candidate.worktree, branch: candidate.branch, lower, layer, holder: mounts, signal: ctx.signal });
-    if (!mounted.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `cannot mount its worktree again (${mounted.error}); its changes are in ${layer}/upper` });
+    const mounted = await remountCowWorktree(ctx.plan.repoRoot, {
+      path: candidate.worktree,
+      branch: candidate.branch,
+      lower,
+      layer,
+      holder: mounts,
+      signal: ctx.signal,
+    });
+    if (!mounted.ok)
+      ctx.emit({
+        type: 'run.warning',
+        candidate: candidate.id,
+        message: `cannot mount its worktree again (${mounted.error}); its changes are in ${layer}/upper`,
+      });
   }
 }
 
@@ -151,7 +166,13 @@ function cancelledUnderway(state: RunState, candidate: string, error: Parameters
  * and `what` happened, followed by where its work is (finish keeps a commit its kept ref lacks
  * beside it, at .../leftover).
  */
-export function endedByError(state: RunState, candidate: string, status: 'failed' | 'cancelled', reason: 'internal_error' | 'cancelled' | 'worktree_replaced', what: string): UnstampedEvent {
+export function endedByError(
+  state: RunState,
+  candidate: string,
+  status: 'failed' | 'cancelled',
+  reason: 'internal_error' | 'cancelled' | 'worktree_replaced',
+  what: string,
+): UnstampedEvent {
   const c = state.candidates[candidate];
   return {
     type: 'candidate.finished',

@@ -115,15 +115,30 @@ function cannotScoreAgain(ctx: RunContext, id: string, why: string, standing: st
   const c = ctx.state().candidates[id];
   if (!c) return;
   if (standing !== undefined) {
-    ctx.emit(endedByError(ctx.state(), id, 'failed', 'worktree_replaced', `its worktree folder is ${standing}, not the folder bestof made, so its record cannot be scored again`));
+    ctx.emit(
+      endedByError(
+        ctx.state(),
+        id,
+        'failed',
+        'worktree_replaced',
+        `its worktree folder is ${standing}, not the folder bestof made, so its record cannot be scored again`,
+      ),
+    );
     return;
   }
-  ctx.emit({ type: 'run.warning', candidate: id, message: `cannot score it again: ${why}; the score in its record cannot be verified, so it counts no point and it cannot win (its work stays at ${c.ref ?? 'its kept ref'})` });
+  ctx.emit({
+    type: 'run.warning',
+    candidate: id,
+    message: `cannot score it again: ${why}; the score in its record cannot be verified, so it counts no point and it cannot win (its work stays at ${c.ref ?? 'its kept ref'})`,
+  });
   ctx.emit(reRecorded(c, { message: `its record could not be scored again on resume: ${why}`, commit: c.commit, diff: c.diff, costUsd: c.costUsd }));
 }
 
 /** A finished candidate's candidate.finished written again on resume, with no point: as it finished, but at `commit`. */
-function reRecorded(c: CandidateState, at: { readonly message: string; readonly commit: string | undefined; readonly diff: CandidateState['diff']; readonly costUsd: number }): UnstampedEvent {
+function reRecorded(
+  c: CandidateState,
+  at: { readonly message: string; readonly commit: string | undefined; readonly diff: CandidateState['diff']; readonly costUsd: number },
+): UnstampedEvent {
   return {
     type: 'candidate.finished',
     candidate: c.id,
@@ -162,10 +177,17 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
     if (!c?.commit || !FINISHED_STATUSES.has(ctx.resume?.candidates[candidate.id]?.status ?? '')) continue;
     const refAt = await refCommit(repo, candidate.ref);
     if (refAt === undefined) {
-      ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `the record says its work is ${c.commit.slice(0, 10)}, but its kept ref ${candidate.ref} is missing: its record cannot be verified, so it cannot win` });
+      ctx.emit({
+        type: 'run.warning',
+        candidate: candidate.id,
+        message: `the record says its work is ${c.commit.slice(0, 10)}, but its kept ref ${candidate.ref} is missing: its record cannot be verified, so it cannot win`,
+      });
       continue;
     }
-    const mismatch = refAt !== c.commit ? `the record says its work is ${c.commit.slice(0, 10)}, its kept ref ${candidate.ref} says ${refAt.slice(0, 10)}` : await scoredTreeMismatch(repo, c);
+    const mismatch =
+      refAt !== c.commit
+        ? `the record says its work is ${c.commit.slice(0, 10)}, its kept ref ${candidate.ref} says ${refAt.slice(0, 10)}`
+        : await scoredTreeMismatch(repo, c);
     if (mismatch === undefined) {
       if (!plan.sandbox.enabled || !plan.spec.sandbox.checks) {
         unverifiable.push(candidate.id);
@@ -174,7 +196,11 @@ export async function verifyResumedRecord(ctx: RunContext): Promise<Set<string>>
       continue;
     }
     const diff = await diffStat(repo, plan.baseCommit, refAt);
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${mismatch}: the event log does not match git, so it is scored again at ${refAt.slice(0, 10)} (its kept ref)` });
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `${mismatch}: the event log does not match git, so it is scored again at ${refAt.slice(0, 10)} (its kept ref)`,
+    });
     ctx.emit({ type: 'candidate.committed', candidate: candidate.id, iteration: c.iteration, commit: refAt, changedFiles: 0 });
     ctx.emit(reRecorded(c, { message: `re-recorded on resume from its kept ref: ${mismatch}`, commit: refAt, diff: diffSummary(diff), costUsd: 0 }));
     rescore.add(candidate.id);

@@ -55,7 +55,9 @@ function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exi
   const merged = state.merge;
   const lost = lostCandidates(state);
   if (lost.length > 0 && !ctx.signal.aborted) {
-    const would = state.winner ? `; ${state.winner} ranks first among the others, and its work is on branch ${state.candidates[state.winner]?.branch ?? ''}` : '';
+    const would = state.winner
+      ? `; ${state.winner} ranks first among the others, and its work is on branch ${state.candidates[state.winner]?.branch ?? ''}`
+      : '';
     return {
       status: 'failed',
       exitCode: EXIT_CODES.incomplete,
@@ -69,7 +71,11 @@ function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exi
   const notHeldNote = keptNote(kept.notHeld, (one) => `because ${one ? 'it holds' : 'they hold'} what no commit can hold (see the warnings)`);
   const result = closingOf(ctx, state, merged);
   if (unsavedNote === '') return { ...result, message: `${result.message}${submoduleNote}${notHeldNote}` };
-  return { status: result.status, exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete, message: `${result.message}${unsavedNote}${submoduleNote}${notHeldNote}` };
+  return {
+    status: result.status,
+    exitCode: result.exitCode === EXIT_CODES.cancelled ? result.exitCode : EXIT_CODES.incomplete,
+    message: `${result.message}${unsavedNote}${submoduleNote}${notHeldNote}`,
+  };
 }
 
 /** `; the worktree of c1 was kept <why> (see the warnings)`, for the closing line; '' for none. */
@@ -164,7 +170,11 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
         // agent moved there): neither saved from, nor repaired, nor deleted. git's record of the
         // worktree goes with the prune below only if nothing that looks like a `.git` stands there.
         const what = standing === undefined ? 'not the folder bestof made: see above' : `${standing}, not the folder bestof made`;
-        ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${candidate.worktree} is left as it is (${what}); look at it, then delete it yourself` });
+        ctx.emit({
+          type: 'run.warning',
+          candidate: candidate.id,
+          message: `${candidate.worktree} is left as it is (${what}); look at it, then delete it yourself`,
+        });
         return undefined;
       }
       if (existsSync(candidate.worktree)) {
@@ -191,7 +201,10 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
   // Housekeeping (git forgets worktrees whose folders are gone): a git that cannot do it now (a full
   // disk, where its lock file cannot be made) leaves it to the next git command; it never ends the run.
   await pruneWorktrees(plan.repoRoot).catch((error: unknown) => {
-    ctx.emit({ type: 'run.warning', message: `git could not prune its worktree records (${(error as Error).message}); \`git worktree prune\` or \`bestof clean\` does it later` });
+    ctx.emit({
+      type: 'run.warning',
+      message: `git could not prune its worktree records (${(error as Error).message}); \`git worktree prune\` or \`bestof clean\` does it later`,
+    });
   });
   const ids = (why: KeptWhy): string[] => kept.flatMap((k) => (k?.why === why ? [k.id] : []));
   return { unsaved: ids('unsaved'), forSubmodules: ids('submodules'), notHeld: ids('not-held') };
@@ -206,7 +219,9 @@ async function removeWorktrees(ctx: RunContext): Promise<KeptWorktrees> {
 async function keptForEscapes(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
   const { plan } = ctx;
   const setupPaths = ctx.ends.of(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
-  const escaping = await workNoCommitHolds(candidate.worktree, { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size }).catch(() => []);
+  const escaping = await workNoCommitHolds(candidate.worktree, { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size }).catch(
+    () => [],
+  );
   if (escaping.length === 0) return false;
   ctx.emit({
     type: 'run.warning',
@@ -265,7 +280,11 @@ async function materialize(ctx: RunContext, candidate: CandidatePlan): Promise<v
   const layer = cowLayerDir(candidate.worktree);
   const made = await materializeCowWorktree({ path: candidate.worktree, layer, holder: plan.cow.mounts });
   if (!made.ok) {
-    ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `${made.error}; its files as the agent left them (changes only, over ${plan.baseCommit.slice(0, 12)}) are in ${join(layer, 'upper')}` });
+    ctx.emit({
+      type: 'run.warning',
+      candidate: candidate.id,
+      message: `${made.error}; its files as the agent left them (changes only, over ${plan.baseCommit.slice(0, 12)}) are in ${join(layer, 'upper')}`,
+    });
   }
 }
 
@@ -284,7 +303,11 @@ async function removeSharedBase(ctx: RunContext): Promise<void> {
   const trash = join(trashRoot, `${plan.runId}-base-${randomBytes(3).toString('hex')}`);
   const moved = await detachCowBase(plan.repoRoot, cowBaseDir(first.worktree), trash).catch(() => ok(false));
   if (moved.ok && moved.value) {
-    if (existsSync(trash) && !removeInBackground(trash, trashRoot)) ctx.emit({ type: 'run.warning', message: `the shared base checkout (a checkout of base, no candidate's work) was moved to ${trash} but no process could be started to delete it; \`bestof clean\` deletes it` });
+    if (existsSync(trash) && !removeInBackground(trash, trashRoot))
+      ctx.emit({
+        type: 'run.warning',
+        message: `the shared base checkout (a checkout of base, no candidate's work) was moved to ${trash} but no process could be started to delete it; \`bestof clean\` deletes it`,
+      });
     await removeTree(cowDir(first.worktree));
     return;
   }
@@ -308,11 +331,19 @@ async function keepUnscoredCommit(ctx: RunContext, candidate: CandidatePlan, rea
   if (keptAt !== undefined && (keptAt === tip || (await isAncestor(plan.repoRoot, tip, keptAt).catch(() => false)))) return;
   const ref = leftoverRef(candidate.ref);
   await updateRef(plan.repoRoot, ref, tip);
-  ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its last commit ${tip.slice(0, 10)} was never scored (${UNSCORED_BECAUSE[reason]} first); kept at ${ref}` });
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `its last commit ${tip.slice(0, 10)} was never scored (${UNSCORED_BECAUSE[reason]} first); kept at ${ref}`,
+  });
 }
 
 /** The ends that can come between a commit and its keeping, and how the warning says them. */
-const UNSCORED_BECAUSE = { internal_error: 'an internal error stopped it', cancelled: 'the run was cancelled', worktree_replaced: 'its worktree folder was replaced' } as const;
+const UNSCORED_BECAUSE = {
+  internal_error: 'an internal error stopped it',
+  cancelled: 'the run was cancelled',
+  worktree_replaced: 'its worktree folder was replaced',
+} as const;
 type UnscoredReason = keyof typeof UNSCORED_BECAUSE;
 const isUnscoredReason = (reason: string): reason is UnscoredReason => Object.hasOwn(UNSCORED_BECAUSE, reason);
 
@@ -325,16 +356,23 @@ export function leftoverRef(keptRef: string): string {
 async function saveLeftover(ctx: RunContext, candidate: CandidatePlan): Promise<boolean> {
   const { plan } = ctx;
   // An agent may have destroyed the worktree's `.git` link: git sees its files again once it is repaired.
-  const link = await repairWorktreeLink(plan.repoRoot, candidate.worktree, candidate.branch).catch((error: Error) => ({ ok: false as const, error: error.message }));
+  const link = await repairWorktreeLink(plan.repoRoot, candidate.worktree, candidate.branch).catch((error: Error) => ({
+    ok: false as const,
+    error: error.message,
+  }));
   if (!link.ok) ctx.emit({ type: 'run.warning', candidate: candidate.id, message: `its worktree's git link could not be repaired: ${link.error}` });
   const setupPaths = ctx.ends.of(candidate.id)?.setupPaths ?? readSetupPaths(setupPathsFile(plan.runDir, candidate.id));
   const filter = { setupPaths, secrets: ctx.secrets, maxFileSizeBytes: plan.spec.git.max_file_size };
   const unsaved = await unsavedPaths(candidate.worktree, filter).catch(() => undefined);
   if (unsaved !== undefined && unsaved.length === 0) return true;
-  const what = unsaved === undefined ? 'files git cannot read' : `${unsaved.length} file${unsaved.length === 1 ? '' : 's'} (${unsaved.slice(0, 3).join(', ')}${unsaved.length > 3 ? ', ...' : ''})`;
-  const commit = await saveLeftoverCommit(candidate.worktree, { ...filter, message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})` }).catch(
-    (error: Error) => ({ ok: false as const, error: error.message }),
-  );
+  const what =
+    unsaved === undefined
+      ? 'files git cannot read'
+      : `${unsaved.length} file${unsaved.length === 1 ? '' : 's'} (${unsaved.slice(0, 3).join(', ')}${unsaved.length > 3 ? ', ...' : ''})`;
+  const commit = await saveLeftoverCommit(candidate.worktree, {
+    ...filter,
+    message: `bestof: ${candidate.id} work left in its worktree after its last commit (saved at the end of run ${plan.runId})`,
+  }).catch((error: Error) => ({ ok: false as const, error: error.message }));
   if (commit.ok) {
     const ref = leftoverRef(candidate.ref);
     await updateRef(plan.repoRoot, ref, commit.value);

@@ -47,7 +47,13 @@ export async function merge(ctx: RunContext): Promise<void> {
   if (into) await putBackMovedTarget(ctx, into);
   const intoBefore = into ? await resolveCommit(plan.repoRoot, `refs/heads/${into}`) : undefined;
   ctx.emit({ type: 'merge.started', candidate: winner, mode, commit: scored, ...(into ? { into } : {}), ...(intoBefore ? { intoBefore } : {}) });
-  const revert = await protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: scored, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable, runner: plan.runner });
+  const revert = await protectedChanges(plan.repoRoot, {
+    base: plan.baseCommit,
+    commit: scored,
+    frozen: keptAsInBase(plan.spec.checks),
+    editable: plan.spec.checks.editable,
+    runner: plan.runner,
+  });
   const merged = await applyMergePolicy({
     repoRoot: plan.repoRoot,
     mode,
@@ -60,7 +66,12 @@ export async function merge(ctx: RunContext): Promise<void> {
     keptRef: candidate.ref,
     revert,
     into: plan.into,
-    ...(into ? { checkMerge: (toMerge: string) => checkMergeOnTip(ctx, { winner: candidate, toMerge, into, byHand: toMerge === scored ? candidate.branch : revertedRef(candidate.ref) }) } : {}),
+    ...(into
+      ? {
+          checkMerge: (toMerge: string) =>
+            checkMergeOnTip(ctx, { winner: candidate, toMerge, into, byHand: toMerge === scored ? candidate.branch : revertedRef(candidate.ref) }),
+        }
+      : {}),
   });
   // Files that run code in the user's checkout (../../select/autorun-files.ts) are named where the merge is said, not only in the ranking.
   const autorun = state.ranking.find((r) => r.candidate === winner)?.autorun;

@@ -73,7 +73,10 @@ function committedCandidates(ctx: RunContext, candidates: readonly CandidateStat
  * candidate's put-back touches only its own refs).
  */
 async function refTips(repo: string, candidates: readonly CommittedCandidate[]): Promise<Map<string, RefTips>> {
-  const shas = await refCommits(repo, candidates.flatMap((c) => [c.ref, `refs/heads/${c.branch}`]));
+  const shas = await refCommits(
+    repo,
+    candidates.flatMap((c) => [c.ref, `refs/heads/${c.branch}`]),
+  );
   return new Map(candidates.map((c, i) => [c.id, { refAt: shas[2 * i], branchAt: shas[2 * i + 1] }]));
 }
 
@@ -82,7 +85,13 @@ async function gatherEvidence(ctx: RunContext, c: CommittedCandidate, tips: RefT
   if (untrusted !== undefined) return { untrusted };
   const { plan } = ctx;
   const [tampered, autorun] = await Promise.all([
-    protectedChanges(plan.repoRoot, { base: plan.baseCommit, commit: c.commit, frozen: keptAsInBase(plan.spec.checks), editable: plan.spec.checks.editable, runner: plan.runner }),
+    protectedChanges(plan.repoRoot, {
+      base: plan.baseCommit,
+      commit: c.commit,
+      frozen: keptAsInBase(plan.spec.checks),
+      editable: plan.spec.checks.editable,
+      runner: plan.runner,
+    }),
     changedPaths(plan.repoRoot, plan.baseCommit, c.commit, frozenPathspecs(AUTORUN_PATTERNS)),
   ]);
   // Deleted ones run nothing any more.

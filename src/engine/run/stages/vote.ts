@@ -28,7 +28,16 @@ import { parsePairVerdict, parseRanking, parseReviews } from '../../../vote/ball
 import { plannedVoterCalls } from '../../../vote/calls.js';
 import type { MissingVoter } from '../../../vote/combine.js';
 import { describeLeaks, normaliseMaterial, scanForLeaks, type AnonymiseContext } from '../../../vote/anonymise.js';
-import { candidateForLabel, deanonymiseRanking, labelForCandidate, pairwiseQuestions, seededRandom, seededShuffle, voterViews, type VoterView } from '../../../vote/order.js';
+import {
+  candidateForLabel,
+  deanonymiseRanking,
+  labelForCandidate,
+  pairwiseQuestions,
+  seededRandom,
+  seededShuffle,
+  voterViews,
+  type VoterView,
+} from '../../../vote/order.js';
 import { crossReviewPrompt, pairwisePrompt, rankingPrompt, type EarlierReview, type ShownMaterial } from '../../../vote/prompts.js';
 import type { PairJudgement, PairOutcome, RankingBallot } from '../../../vote/types.js';
 import type { Result } from '../../../result.js';
@@ -58,7 +67,11 @@ export async function vote(ctx: RunContext): Promise<void> {
   const seed = spec.seed ?? (state.vote?.seed || randomBytes(8).toString('hex'));
   const skip = (message: string): void => ctx.emit({ type: 'vote.skipped', message, seed });
   const candidates = state.order.map((id) => state.candidates[id]).filter((c): c is CandidateState => c !== undefined);
-  const ranking = rankCandidates(candidates, { minScore: plan.spec.select.min_score, tieBreak: plan.spec.select.tie_break, allowTampered: plan.spec.select.allow_tampered });
+  const ranking = rankCandidates(candidates, {
+    minScore: plan.spec.select.min_score,
+    tieBreak: plan.spec.select.tie_break,
+    allowTampered: plan.spec.select.allow_tampered,
+  });
   // In the plan's order, never the ranking's (whose tie-breaks may include durations): the seed alone must reproduce the orders.
   const eligible = candidates.filter((c) => ranking.some((r) => r.eligible && r.candidate === c.id));
   const tieBreakOrder = ranking.map((r) => r.candidate);
@@ -78,7 +91,11 @@ export async function vote(ctx: RunContext): Promise<void> {
       skip(`no vote: no agent ran, so there is no voter; ${CHECKS_ALONE}`);
       return;
     }
-    const views = voterViews(seed, eligible.map((c) => c.id), voters.map((v) => ({ id: v.info.id, ...(v.info.candidate !== undefined ? { candidate: v.info.candidate } : {}) })));
+    const views = voterViews(
+      seed,
+      eligible.map((c) => c.id),
+      voters.map((v) => ({ id: v.info.id, ...(v.info.candidate !== undefined ? { candidate: v.info.candidate } : {}) })),
+    );
     const unaffordable = budgetShortfall(ctx, views);
     if (unaffordable !== undefined) {
       skip(unaffordable);
@@ -113,7 +130,11 @@ export async function vote(ctx: RunContext): Promise<void> {
     const winner = result.combined.winner ?? '';
     const close = result.closeCall?.tooClose ? `; too close to call (by checks alone: ${result.checksOnly.join(', ')})` : '';
     const degraded = result.combined.degraded ? `; degraded: ${outcome.missing.map((m) => `${m.voter} ${m.reason}`).join('; ')}` : '';
-    ctx.emit({ type: 'vote.finished', result, message: `vote (${spec.method}, weight ${spec.weight}): ${result.combined.entries.map((e) => e.candidate).join(' > ')}, ${winner} first${close}${degraded}` });
+    ctx.emit({
+      type: 'vote.finished',
+      result,
+      message: `vote (${spec.method}, weight ${spec.weight}): ${result.combined.entries.map((e) => e.candidate).join(' > ')}, ${winner} first${close}${degraded}`,
+    });
   } catch (error) {
     if (!(error instanceof LeakFound)) throw error;
     ctx.emit({ type: 'run.warning', message: error.message });
@@ -149,7 +170,14 @@ interface Cast {
   readonly missing: MissingVoter[];
 }
 
-async function castVotes(ctx: RunContext, voters: readonly Voter[], views: readonly VoterView[], materials: ReadonlyMap<string, Material>, seed: string, reuse: Reuse): Promise<Cast> {
+async function castVotes(
+  ctx: RunContext,
+  voters: readonly Voter[],
+  views: readonly VoterView[],
+  materials: ReadonlyMap<string, Material>,
+  seed: string,
+  reuse: Reuse,
+): Promise<Cast> {
   const spec = ctx.plan.spec.vote;
   const cast: Cast = { ballots: [], judgements: [], missing: [] };
   const anonymise = anonymiseContext(ctx.plan);
@@ -168,10 +196,12 @@ async function castVotes(ctx: RunContext, voters: readonly Voter[], views: reado
     const labels = view.shown.map((s) => s.label);
     // Earlier reviews of the candidates this voter sees, relabelled; never of its own (it sees none of its own).
     const earlier: EarlierReview[] = spec.show_reviews
-      ? reviews.filter((r) => r.voter !== voter.info.id).flatMap((r) => {
-          const label = labelForCandidate(view, r.candidate);
-          return label === undefined ? [] : [{ label, text: r.text }];
-        })
+      ? reviews
+          .filter((r) => r.voter !== voter.info.id)
+          .flatMap((r) => {
+            const label = labelForCandidate(view, r.candidate);
+            return label === undefined ? [] : [{ label, text: r.text }];
+          })
       : [];
     if (spec.cross_review && shown.length > 0) {
       const recorded = asker.recorded('review');
@@ -179,13 +209,21 @@ async function castVotes(ctx: RunContext, voters: readonly Voter[], views: reado
         emitCall(ctx, { ...recorded, reused: true });
         for (const [candidate, text] of Object.entries(recorded.reviews)) reviews.push({ voter: voter.info.id, candidate, text });
       } else {
-        const answer = await asker.ask('review', crossReviewPrompt({ task: ctx.plan.prompt, shown, earlierReviews: earlier }), (text) => parseReviews(text, labels));
+        const answer = await asker.ask('review', crossReviewPrompt({ task: ctx.plan.prompt, shown, earlierReviews: earlier }), (text) =>
+          parseReviews(text, labels),
+        );
         const byCandidate: { [candidate: string]: string } = {};
         for (const [label, text] of answer.value ?? new Map<string, string>()) {
           const candidate = candidateForLabel(view, label);
           if (candidate !== undefined) byCandidate[candidate] = text;
         }
-        emitCall(ctx, { voter: voter.info.id, purpose: 'review', answers: answer.answers, costUsd: answer.costUsd, ...(answer.error ? { error: answer.error } : { reviews: byCandidate }) });
+        emitCall(ctx, {
+          voter: voter.info.id,
+          purpose: 'review',
+          answers: answer.answers,
+          costUsd: answer.costUsd,
+          ...(answer.error ? { error: answer.error } : { reviews: byCandidate }),
+        });
         if (answer.value) for (const [candidate, text] of Object.entries(byCandidate)) reviews.push({ voter: voter.info.id, candidate, text });
       }
     }
@@ -203,7 +241,13 @@ async function castVotes(ctx: RunContext, voters: readonly Voter[], views: reado
     }
     const answer = await asker.ask('ranking', rankingPrompt({ task: ctx.plan.prompt, shown, reviews: earlier }), (text) => parseRanking(text, { labels }));
     const ranking = answer.value ? deanonymiseRanking(view, answer.value) : undefined;
-    emitCall(ctx, { voter: voter.info.id, purpose: 'ranking', answers: answer.answers, costUsd: answer.costUsd, ...(ranking ? { ranking } : { error: answer.error ?? 'no answer' }) });
+    emitCall(ctx, {
+      voter: voter.info.id,
+      purpose: 'ranking',
+      answers: answer.answers,
+      costUsd: answer.costUsd,
+      ...(ranking ? { ranking } : { error: answer.error ?? 'no answer' }),
+    });
     if (ranking) cast.ballots.push({ voter: voter.info.id, ranking });
     else cast.missing.push({ voter: voter.info.id, reason: answer.error ?? 'no answer' });
   };
@@ -242,8 +286,11 @@ async function pairBallots(ctx: RunContext, asker: Asker, view: VoterView, shown
     }
     const first = byLabel.get(q.first.label) as ShownMaterial;
     const second = byLabel.get(q.second.label) as ShownMaterial;
-    const answer = await asker.ask('pair', pairwisePrompt({ task: ctx.plan.prompt, first, second }), (text) => parsePairVerdict(text, [first.label, second.label]));
-    const verdict: PairOutcome | undefined = answer.value === undefined ? undefined : 'tie' in answer.value ? { tie: true } : { winner: candidateForLabel(view, answer.value.winner) as string };
+    const answer = await asker.ask('pair', pairwisePrompt({ task: ctx.plan.prompt, first, second }), (text) =>
+      parsePairVerdict(text, [first.label, second.label]),
+    );
+    const verdict: PairOutcome | undefined =
+      answer.value === undefined ? undefined : 'tie' in answer.value ? { tie: true } : { winner: candidateForLabel(view, answer.value.winner) as string };
     verdicts.set(`${q.first.candidate}\u0000${q.second.candidate}`, verdict);
     if (!verdict) failures.push(`${q.first.candidate} before ${q.second.candidate}: ${answer.error ?? 'no answer'}`);
     emitCall(ctx, {
