@@ -787,6 +787,43 @@ async function commandLine(command, args) {
   return undefined;
 }
 
+/** What is measured, on which machine and build: the lines before the figures. */
+function printSetup(options, { build, gitVersion, cores, load }) {
+  process.stdout.write(`bench-overhead: files ${options.files.join(', ')}; candidates ${options.candidates.join(', ')}; ${options.repeat} round(s) per cell\n`);
+  process.stdout.write(
+    `${new Date().toISOString().slice(0, 10)}, ${build}, node ${process.version}, ${gitVersion.trim()}, nproc ${cores ?? availableParallelism()} (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}\n`,
+  );
+  process.stdout.write(
+    `max_concurrency: ${options.concurrency} for bestof and the baseline (${options.concurrencyIsDefault ? "bestof's default" : '--concurrency'})\n`,
+  );
+  process.stdout.write(`bestof's worktrees: ${options.worktrees} (the baseline makes plain ones)\n`);
+  process.stdout.write(
+    'baseline: a bash script doing, per candidate, git worktree add -b, the write, git add -A + commit, the check (sh -c true), git update-ref, git worktree remove; that many at a time (xargs -P)\n',
+  );
+}
+
+/** The figures: the table per cell, the phases, the Node floor, the sandbox and the store guards. */
+function printResults({ cells, sandbox, storeGuards, load }) {
+  process.stdout.write(`\nload average at the end: ${load()}\n\n`);
+  process.stdout.write(`${summaryTable(cells)}\n\n`);
+  process.stdout.write(
+    `bestof's phases per candidate in ms, medians (the baseline's in brackets), from events.jsonl and the baseline's own timestamps:\n\n${phaseSummaryTable(cells)}\n\n`,
+  );
+  const floors = floorTable(cells);
+  if (floors) process.stdout.write(`the Node floor (--floor; its own rounds against the baseline):\n\n${floors}\n\n`);
+  if (sandbox) {
+    process.stdout.write(
+      `sandbox: an agent call (a process that writes one file) took ${sandbox.off.toFixed(1)} ms without the sandbox and ${sandbox.required.toFixed(1)} ms in it, inside bestof: ${sandbox.required - sandbox.off >= 0 ? '+' : ''}${(sandbox.required - sandbox.off).toFixed(1)} ms per call (medians over ${sandbox.count} calls each)\n`,
+    );
+  }
+  for (const g of storeGuards) {
+    const ratio = (ms) => `${(ms / g.baseline).toFixed(2)}x`;
+    process.stdout.write(
+      `store guards at ${g.files} files (medians of ${g.count}): git status ${g.baseline.toFixed(1)} ms (baseline); an agent call's git scratch ${g.scratch.toFixed(1)} ms (${ratio(g.scratch)}); the content comparison of every file ${g.content.toFixed(1)} ms (${ratio(g.content)})\n`,
+    );
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -835,19 +872,7 @@ async function main() {
       loadavg()
         .map((l) => l.toFixed(1))
         .join(' ');
-    process.stdout.write(
-      `bench-overhead: files ${options.files.join(', ')}; candidates ${options.candidates.join(', ')}; ${options.repeat} round(s) per cell\n`,
-    );
-    process.stdout.write(
-      `${new Date().toISOString().slice(0, 10)}, ${build}, node ${process.version}, ${gitVersion.trim()}, nproc ${cores ?? availableParallelism()} (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load()}\n`,
-    );
-    process.stdout.write(
-      `max_concurrency: ${options.concurrency} for bestof and the baseline (${options.concurrencyIsDefault ? "bestof's default" : '--concurrency'})\n`,
-    );
-    process.stdout.write(`bestof's worktrees: ${options.worktrees} (the baseline makes plain ones)\n`);
-    process.stdout.write(
-      'baseline: a bash script doing, per candidate, git worktree add -b, the write, git add -A + commit, the check (sh -c true), git update-ref, git worktree remove; that many at a time (xargs -P)\n',
-    );
+    printSetup(options, { build, gitVersion, cores, load });
 
     const cells = [];
     const storeGuards = [];
@@ -899,24 +924,7 @@ async function main() {
       rmSync(sizeDir, { recursive: true, force: true });
     }
 
-    process.stdout.write(`\nload average at the end: ${load()}\n\n`);
-    process.stdout.write(`${summaryTable(cells)}\n\n`);
-    process.stdout.write(
-      `bestof's phases per candidate in ms, medians (the baseline's in brackets), from events.jsonl and the baseline's own timestamps:\n\n${phaseSummaryTable(cells)}\n\n`,
-    );
-    const floors = floorTable(cells);
-    if (floors) process.stdout.write(`the Node floor (--floor; its own rounds against the baseline):\n\n${floors}\n\n`);
-    if (sandbox) {
-      process.stdout.write(
-        `sandbox: an agent call (a process that writes one file) took ${sandbox.off.toFixed(1)} ms without the sandbox and ${sandbox.required.toFixed(1)} ms in it, inside bestof: ${sandbox.required - sandbox.off >= 0 ? '+' : ''}${(sandbox.required - sandbox.off).toFixed(1)} ms per call (medians over ${sandbox.count} calls each)\n`,
-      );
-    }
-    for (const g of storeGuards) {
-      const ratio = (ms) => `${(ms / g.baseline).toFixed(2)}x`;
-      process.stdout.write(
-        `store guards at ${g.files} files (medians of ${g.count}): git status ${g.baseline.toFixed(1)} ms (baseline); an agent call's git scratch ${g.scratch.toFixed(1)} ms (${ratio(g.scratch)}); the content comparison of every file ${g.content.toFixed(1)} ms (${ratio(g.content)})\n`,
-      );
-    }
+    printResults({ cells, sandbox, storeGuards, load });
   } finally {
     cleanup();
     process.off('SIGINT', onSignal);

@@ -35,7 +35,7 @@ export function installPinnedCli(name) {
   if (existsSync(bin) && existsSync(stamp)) return bin;
   mkdirSync(dir, { recursive: true });
   // A package.json of its own keeps npm from walking up into bestof's package.json.
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `e2e-${name}`, private: true }) + '\n');
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `e2e-${name}`, private: true })}\n`);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${pin.pkg}@${pin.version}`], {
     cwd: dir,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -46,7 +46,7 @@ export function installPinnedCli(name) {
     throw new Error(`${pin.pkg}: asked for ${pin.version}, npm installed ${installed.version}`);
   }
   if (!existsSync(bin)) throw new Error(`${pin.pkg}@${pin.version} installed but ${bin} is missing`);
-  writeFileSync(stamp, JSON.stringify({ ...pin, installedAt: new Date().toISOString() }) + '\n');
+  writeFileSync(stamp, `${JSON.stringify({ ...pin, installedAt: new Date().toISOString() })}\n`);
   return bin;
 }
 

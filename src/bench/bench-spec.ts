@@ -72,13 +72,10 @@ export const benchSpecSchema = z
       .array(task)
       .min(1, 'a bench needs at least one [[tasks]] entry')
       .meta({ description: 'the tasks, one `[[tasks]]` entry each: a run spec, an optional plain folder for its repo, a bar' }),
-    agents: z
-      .array(agent)
-      .min(1, 'a bench needs at least one [[agents]] entry')
-      .meta({
-        description:
-          "the agents, one `[[agents]]` entry each: an `id` and the keys of a run spec's `[provider]` (kind, model, command, env, ...), paths relative to the bench spec",
-      }),
+    agents: z.array(agent).min(1, 'a bench needs at least one [[agents]] entry').meta({
+      description:
+        "the agents, one `[[agents]]` entry each: an `id` and the keys of a run spec's `[provider]` (kind, model, command, env, ...), paths relative to the bench spec",
+    }),
   })
   .superRefine((spec, ctx) => {
     for (const [list, name] of [

@@ -307,7 +307,7 @@ export async function putBackScoringTree(
  * is not a setup path (a folder holding a setup path counts: the clean sorts it out).
  */
 async function whatChecksChanged(worktree: string, keep: readonly string[]): Promise<{ readonly reset: boolean; readonly clean: boolean }> {
-  let changes;
+  let changes: Awaited<ReturnType<typeof worktreeChanges>>;
   try {
     changes = await worktreeChanges(worktree, { ignored: true });
   } catch {

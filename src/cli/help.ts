@@ -232,7 +232,7 @@ export function usageLine(command: CommandDescriptor): string {
 
 /** `bestof <command> --help`: usage, what it does, each option in one line, examples. */
 export function commandHelp(command: CommandDescriptor): string {
-  const lines = [`Usage: ${usageLine(command)}`, '', command.summary.charAt(0).toUpperCase() + command.summary.slice(1) + '.'];
+  const lines = [`Usage: ${usageLine(command)}`, '', `${command.summary.charAt(0).toUpperCase() + command.summary.slice(1)}.`];
   if (command.aliases?.length) lines.push(`Also: ${command.aliases.map((a) => `bestof ${a}`).join(', ')}.`);
   for (const detail of command.details ?? []) lines.push(detail);
   const options = Object.entries(command.options).map(([key, option]) => [optionUsage(key, option), option.description] as const);

@@ -26,19 +26,18 @@ export interface LaunchSpec {
   readonly exitFile: string;
 }
 
-export const LAUNCHER_SOURCE =
-  [
-    "const fs = require('fs'), { spawn } = require('child_process'), { constants } = require('os')",
-    'const specFile = process.argv[2]',
-    "const spec = JSON.parse(fs.readFileSync(specFile, 'utf8'))",
-    'fs.rmSync(specFile, { force: true })',
-    'const finish = (status) => {',
-    "  try { fs.writeFileSync(spec.exitFile + '.tmp', status + '\\n'); fs.renameSync(spec.exitFile + '.tmp', spec.exitFile) } catch {}",
-    '  process.exit(Math.min(status, 255))',
-    '}',
-    "for (const name of ['SIGINT', 'SIGQUIT']) process.on(name, () => {})",
-    "const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: 'inherit' })",
-    "for (const name of ['SIGHUP', 'SIGTERM']) process.on(name, () => { child.kill(name) })",
-    "child.on('error', (error) => { process.stderr.write('cannot start ' + spec.command + ': ' + error.message + '\\n'); finish(127) })",
-    "child.on('exit', (code, signal) => finish(code !== null ? code : 128 + (constants.signals[signal] || 0)))",
-  ].join('\n') + '\n';
+export const LAUNCHER_SOURCE = `${[
+  "const fs = require('fs'), { spawn } = require('child_process'), { constants } = require('os')",
+  'const specFile = process.argv[2]',
+  "const spec = JSON.parse(fs.readFileSync(specFile, 'utf8'))",
+  'fs.rmSync(specFile, { force: true })',
+  'const finish = (status) => {',
+  "  try { fs.writeFileSync(spec.exitFile + '.tmp', status + '\\n'); fs.renameSync(spec.exitFile + '.tmp', spec.exitFile) } catch {}",
+  '  process.exit(Math.min(status, 255))',
+  '}',
+  "for (const name of ['SIGINT', 'SIGQUIT']) process.on(name, () => {})",
+  "const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: 'inherit' })",
+  "for (const name of ['SIGHUP', 'SIGTERM']) process.on(name, () => { child.kill(name) })",
+  "child.on('error', (error) => { process.stderr.write('cannot start ' + spec.command + ': ' + error.message + '\\n'); finish(127) })",
+  "child.on('exit', (code, signal) => finish(code !== null ? code : 128 + (constants.signals[signal] || 0)))",
+].join('\n')}\n`;

@@ -179,7 +179,7 @@ async function recordInvocation(options: CliOptions, request: ProviderRequest, c
     sandboxed: request.sandbox !== undefined,
   };
   await writeFile(join(request.artifactsDir, 'prompt.md'), redact ? redact(request.prompt) : request.prompt).catch(() => undefined);
-  await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
+  await writeFile(join(request.artifactsDir, 'invocation.json'), `${JSON.stringify(invocation, null, 2)}\n`).catch(() => undefined);
 }
 
 /** A flag or variable name whose value is a secret: one of its words is a key, a token, a password... (`--api-key`, `--auth-token`; not `--max-tokens`). */

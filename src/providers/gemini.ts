@@ -75,7 +75,7 @@ async function isolateGeminiConfig(dir: string, options: IsolationOptions): Prom
   if (authType) settings.security = { auth: { selectedType: authType } };
   if (options.maxTurns !== undefined) settings.model = { maxSessionTurns: options.maxTurns };
   await mkdir(join(dir, '.gemini'), { recursive: true });
-  await writeFile(join(dir, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  await writeFile(join(dir, '.gemini', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   return {
     env: { GEMINI_CLI_HOME: dir },
     note: `isolated config: GEMINI_CLI_HOME=${dir} (settings.json: auth ${authType ?? 'not set'}${options.maxTurns !== undefined ? `, maxSessionTurns ${options.maxTurns}` : ''})`,

@@ -86,7 +86,7 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r\n?
 
 /** The winner is the one the user chose in the compare view (and its merge was done). */
 function winnerChosenByUser(state: RunState): state is RunState & { readonly chosen: NonNullable<RunState['chosen']> } {
-  return state.chosen !== undefined && state.chosen.ok && state.chosen.candidate === state.winner;
+  return state.chosen?.ok === true && state.chosen.candidate === state.winner;
 }
 
 /** "$0.0123"; "–" when nothing was reported; "$0.0123+" when some calls reported no cost. */

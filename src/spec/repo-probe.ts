@@ -16,7 +16,7 @@
  * patterns match a committed file, as the plan matches them; whether clippy is installed: a clippy check is offered
  * only where it is) the caller finds out (src/cli/commands/init.ts), as the spec layer runs nothing.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { FROZEN_CANDIDATES, type RepoKind, runnerConfigs } from './runner-files.js';
@@ -152,7 +152,7 @@ const GO_NOT_CODE = new Set(['vendor', 'testdata', 'node_modules']);
 
 /** A file `wanted` names under `dir`, at most `depth` folders down (hidden, vendor and testdata folders skipped). */
 function holdsFile(dir: string, wanted: (name: string) => boolean, depth: number): boolean {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {

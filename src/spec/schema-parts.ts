@@ -212,19 +212,15 @@ const providerFields = {
     defaultText: '`"bypassPermissions"` in the sandbox, else `"acceptEdits"`',
   }),
   append_system_prompt: z.string().optional().meta({ description: 'Claude `--append-system-prompt`' }),
-  sandbox: nonEmpty
-    .optional()
-    .meta({
-      description:
-        'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox (in bestof\'s sandbox Codex\'s own one fails every write once bubblewrap is installed)',
-      defaultText: '`"bypass"` in the sandbox, else `"workspace-write"`',
-    }),
-  approval_mode: nonEmpty
-    .optional()
-    .meta({
-      description: 'Gemini `--approval-mode`; `"yolo"` allows every tool, `"auto_edit"` edits only',
-      defaultText: '`"yolo"` in the sandbox, else `"auto_edit"`',
-    }),
+  sandbox: nonEmpty.optional().meta({
+    description:
+      'Codex `--sandbox`; `"bypass"` turns off its approvals and sandbox (in bestof\'s sandbox Codex\'s own one fails every write once bubblewrap is installed)',
+    defaultText: '`"bypass"` in the sandbox, else `"workspace-write"`',
+  }),
+  approval_mode: nonEmpty.optional().meta({
+    description: 'Gemini `--approval-mode`; `"yolo"` allows every tool, `"auto_edit"` edits only',
+    defaultText: '`"yolo"` in the sandbox, else `"auto_edit"`',
+  }),
   config: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()

@@ -172,13 +172,11 @@ export const specSchema = z
         script: nonEmpty.optional().meta({ description: '`kind = "script"`: its steps file', pathRule: 'existing-file' }),
         command: nonEmpty.optional().meta({ description: '`kind = "command"`: its program' }),
         args: z.array(programString).default([]).meta({ description: '`kind = "command"`: its argv template' }),
-        prompt_file: nonEmpty
-          .optional()
-          .meta({
-            description: "the judge's instructions (the task and the diff are appended)",
-            defaultText: 'built-in code review',
-            pathRule: 'existing-file',
-          }),
+        prompt_file: nonEmpty.optional().meta({
+          description: "the judge's instructions (the task and the diff are appended)",
+          defaultText: 'built-in code review',
+          pathRule: 'existing-file',
+        }),
         score: z.number().nonnegative().default(0).meta({ description: 'points for LGTM' }),
         timeout: limitOr('10m', 'stop every review call at once').meta({ description: 'limit of one review call' }),
       })

@@ -157,7 +157,14 @@ function nameTerms(ctx: AnonymiseContext): { term: string; rule: NormaliseRule; 
     ...AGENT_PRODUCTS.map((term) => ({ term, rule: 'provider' as const, placeholder: '<agent>' })),
   ].filter((t) => t.term.trim().length > 0);
   const seen = new Set<string>();
-  return terms.filter((t) => (seen.has(t.term.toLowerCase()) ? false : (seen.add(t.term.toLowerCase()), true))).sort((x, y) => y.term.length - x.term.length);
+  return terms
+    .filter((t) => {
+      const key = t.term.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((x, y) => y.term.length - x.term.length);
 }
 
 function replacements(ctx: AnonymiseContext): Replacement[] {

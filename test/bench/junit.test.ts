@@ -13,7 +13,7 @@ interface Element {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function unescape(text: string): string {
+function unescapeXml(text: string): string {
   // Every & must start one of the five entities: a bare & is not well-formed XML.
   return text.replace(/&([a-z]+);|&/g, (whole, name: string | undefined) => {
     const value = name === undefined ? undefined : ENTITIES[name];
@@ -38,13 +38,13 @@ function parseXml(xml: string): Element {
       if (top.name !== m[1]) throw new Error(`</${m[1]}> closes <${top.name}>`);
       stack.pop();
     } else if (m[2] !== undefined) {
-      const attrs = Object.fromEntries([...(m[3] ?? '').matchAll(/([\w:.-]+)="([^"]*)"/g)].map((a) => [a[1] as string, unescape(a[2] as string)]));
+      const attrs = Object.fromEntries([...(m[3] ?? '').matchAll(/([\w:.-]+)="([^"]*)"/g)].map((a) => [a[1] as string, unescapeXml(a[2] as string)]));
       const element: Element = { name: m[2], attrs, children: [], text: '' };
       top.children.push(element);
       if (m[4] !== '/') stack.push(element);
     } else if (m[5] !== undefined) {
       if (/[<>]/.test(m[5])) throw new Error(`raw < or > in text: ${m[5]}`);
-      top.text += unescape(m[5]);
+      top.text += unescapeXml(m[5]);
     }
   }
   if (stack.length !== 1) throw new Error(`<${stack[stack.length - 1]?.name}> is never closed`);

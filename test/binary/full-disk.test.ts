@@ -49,7 +49,7 @@ describe.runIf(process.platform === 'linux')('a run folder on a disk that fills 
       `cd ${JSON.stringify(project.repo.dir)}`,
       `mount -t tmpfs -o size=200k tmpfs ${JSON.stringify(runFolders)} || exit 90`,
       `${bestof} run ${JSON.stringify(spec)} --no-tui > ${out}.run 2>&1; echo $? > ${out}.run-code`,
-      'ls .bestof/runs > ' + `${out}.run-id`,
+      `ls .bestof/runs > ${out}.run-id`,
       `cat .bestof/runs/*/report.json > ${out}.report 2>/dev/null`,
       `mount -o remount,size=8m ${JSON.stringify(runFolders)}`,
       `${bestof} resume "$(cat ${out}.run-id)" --no-tui > ${out}.resume 2>&1; echo $? > ${out}.resume-code`,

@@ -2,7 +2,7 @@
  * What happens to the winner, per `[select] merge`, through the real binary and real git.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';

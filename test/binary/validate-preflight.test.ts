@@ -14,7 +14,7 @@ import { remoteHost } from '../../src/git/history/remote.js';
 import { findOnPath } from '../../src/process/find-on-path.js';
 import { runCli } from '../helpers/cli.js';
 import { ADD_CHECKS, FIX_SCRIPT, makeProject, specToml, type Project } from '../helpers/project.js';
-import { makeTempDir, makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+import { makeTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 let project: Project | undefined;
 let repo: TempRepo | undefined;

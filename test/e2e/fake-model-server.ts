@@ -162,7 +162,7 @@ export async function startFakeModelServer(options: FakeServerOptions = {}): Pro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const raw = await readBody(req);
-    if (options.dumpFile) appendFileSync(options.dumpFile, JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: raw }) + '\n');
+    if (options.dumpFile) appendFileSync(options.dumpFile, `${JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: raw })}\n`);
     const body = parseBody(raw);
     const api = apiOf(req.method ?? 'GET', url.pathname);
     let turn = 0;

@@ -104,7 +104,7 @@ function candidate(report: Report, cli: Cli) {
 }
 
 function fileAt(ref: string, path: string): string {
-  return repo.git('show', `${ref}:${path}`) + '\n';
+  return `${repo.git('show', `${ref}:${path}`)}\n`;
 }
 
 /**

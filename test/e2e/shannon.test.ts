@@ -210,7 +210,7 @@ function expectTwoTurnsOfOneSessionWin(report: Report, events: LoggedEvent[]): v
   );
   expect(shannon.history.map((h) => h.outcome)).toEqual(['success', 'success']);
   expect(shannon.iterations).toBe(2);
-  expect(repo.git('show', `${shannon.ref}:src/add.mjs`) + '\n').toBe(CORRECT);
+  expect(`${repo.git('show', `${shannon.ref}:src/add.mjs`)}\n`).toBe(CORRECT);
   expect(shannon.score).toBe(15);
   expect(rival.score).toBe(10);
   expect(report.winner).toBe(shannon.id);

@@ -166,7 +166,7 @@ describe('the vote with the real Claude Code, Codex and Gemini CLI', () => {
     for (const cli of CLIS) {
       const c = report.candidates.find((x) => x.id === id[cli])!;
       expect(c.history[0]?.outcome, cli).toBe('success');
-      expect(repo.git('show', `${c.ref}:${DRAFT_PATH}`) + '\n', cli).toBe(DRAFTS[cli]);
+      expect(`${repo.git('show', `${c.ref}:${DRAFT_PATH}`)}\n`, cli).toBe(DRAFTS[cli]);
     }
     expect(CLIS.map((cli) => report.candidates.find((c) => c.id === id[cli])?.score)).toEqual([3, 2, 2]);
 

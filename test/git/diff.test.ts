@@ -9,7 +9,7 @@ const { repo, tempDir } = tempRepos();
 
 describe('diffStat / diffText', () => {
   it('counts lines, files and paths; a binary file by its bytes; a rename counts once', async () => {
-    const long = Array.from({ length: 20 }, (_, i) => `line ${i} of a file that will be renamed`).join('\n') + '\n';
+    const long = `${Array.from({ length: 20 }, (_, i) => `line ${i} of a file that will be renamed`).join('\n')}\n`;
     const r = repo({ 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'x\ny\n', 'old/name.txt': long });
     const base = r.git('rev-parse', 'HEAD');
     r.write('a.txt', 'one\nTWO\nthree\nfour\n'); // +2 -1
@@ -38,7 +38,7 @@ describe('diffStat / diffText', () => {
 });
 
 describe('diffStat: binary files', () => {
-  const code = (lines: number, from = 0): string => Array.from({ length: lines }, (_, i) => `export const v${from + i} = ${from + i};`).join('\n') + '\n';
+  const code = (lines: number, from = 0): string => `${Array.from({ length: lines }, (_, i) => `export const v${from + i} = ${from + i};`).join('\n')}\n`;
 
   it('one NUL byte in a file of code neither hides its lines from the diff size nor goes unnamed: it counts at least what its text diff would, and is "made binary"', async () => {
     const r = repo({ 'src/add.js': code(10) });

@@ -275,7 +275,7 @@ describe('half-made worktrees', () => {
     const path = join(tempDir(), 'c1');
     // Left by `git worktree add --no-checkout` killed before its checkout: no files, an empty index.
     r.git('worktree', 'add', '--quiet', '--no-checkout', path, 'bestof/r/c1');
-    expect(r.git('-C', path, 'status', '--porcelain')).toMatch(/^D  /m);
+    expect(r.git('-C', path, 'status', '--porcelain')).toMatch(/^D {2}/m);
 
     expect(await addWorktreeOnBranch(r.dir, { path, branch: 'bestof/r/c1' })).toEqual(ok());
     expect(r.git('-C', path, 'symbolic-ref', 'HEAD')).toBe('refs/heads/bestof/r/c1');

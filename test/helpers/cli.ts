@@ -88,7 +88,7 @@ const HANG_DUMP_LEAD_MS = 4000;
 function hangWatchdog(fire: () => void): NodeJS.Timeout | undefined {
   const test = TestRunner.getCurrentTest();
   const started = test?.result?.startTime;
-  if (!test || !test.timeout || started === undefined) return undefined;
+  if (!test?.timeout || started === undefined) return undefined;
   const left = started + test.timeout - HANG_DUMP_LEAD_MS - Date.now();
   if (left <= 0) return undefined;
   const timer = setTimeout(fire, left);

@@ -139,7 +139,7 @@ describe('inside the sandbox', () => {
     const result = await inSandbox(
       [
         attempt('worktree', 'echo work > mine.txt'),
-        attempt('home', 'echo x > "$HOME/notes" && test "$HOME" != ' + JSON.stringify(userHome)),
+        attempt('home', `echo x > "$HOME/notes" && test "$HOME" != ${JSON.stringify(userHome)}`),
         attempt('git add', 'git add mine.txt && git status --porcelain | grep -q "A  mine.txt"'),
         attempt('git commit', 'git -c user.name=a -c user.email=a@b commit -qm x'),
         attempt('shared objects', `echo evil > ${repo}/.git/objects/evil && rm -f ${repo}/.git/objects/evil`),
@@ -321,10 +321,18 @@ describe('toolchains installed in the user HOME', () => {
     put('.local/share/keyrings/login.keyring', 'secret\n');
     put('.local/lib/node_modules/tool/cli.sh', '#!/bin/sh\necho tool-ok\n');
     link('../lib/node_modules/tool/cli.sh', '.local/bin/toolx');
-    const path =
-      ['.nvm/versions/node/v1/bin', '.pyenv/shims', 'venvs/v1/bin', '.cargo/bin', '.local/bin', 'sdk/go1/bin', 'projects/app/bin', 'projects/app/shims']
-        .map((p) => join(userHome, p))
-        .join(':') + `:${process.env.PATH}`;
+    const path = `${[
+      '.nvm/versions/node/v1/bin',
+      '.pyenv/shims',
+      'venvs/v1/bin',
+      '.cargo/bin',
+      '.local/bin',
+      'sdk/go1/bin',
+      'projects/app/bin',
+      'projects/app/shims',
+    ]
+      .map((p) => join(userHome, p))
+      .join(':')}:${process.env.PATH}`;
     const layout = layoutFor('c1', 'candidate', { PATH: path, RUSTUP_HOME: join(userHome, '.rustup') });
     const script = [
       'npmx',

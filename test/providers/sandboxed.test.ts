@@ -51,7 +51,9 @@ describe('autonomy defaults', () => {
 
 describe('the agent HOME', () => {
   const dirs: string[] = [];
-  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
   const temp = () => {
     const dir = mkdtempSync(join(tmpdir(), 'bestof-home-'));
     dirs.push(dir);
@@ -96,11 +98,11 @@ describe('codex failed file edits', () => {
     const activity: string[] = [];
     const parser = new CodexStreamParser((text) => activity.push(text));
     parser.push(line({ type: 'thread.started', thread_id: 't1' }));
-    statuses.forEach((status, i) =>
+    statuses.forEach((status, i) => {
       parser.push(
         line({ type: 'item.completed', item: { id: `item_${i}`, type: 'file_change', changes: [{ path: `/wt/src/f${i}.ts`, kind: 'update' }], status } }),
-      ),
-    );
+      );
+    });
     parser.push(line({ type: 'item.completed', item: { id: 'item_9', type: 'agent_message', text: 'Done.' } }));
     parser.push(line({ type: 'turn.completed', usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 } }));
     return { result: classifyCodex(parser.state, exited(0), CTX, { costUsd: 0, costEstimated: true }), activity };

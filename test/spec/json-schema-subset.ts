@@ -53,7 +53,9 @@ export function validateJsonSchema(schema: Schema, value: unknown, path = '$'): 
   if (Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems)
     problems.push(`${path}: fewer than ${schema.minItems} items`);
   if (Array.isArray(value) && schema.items !== undefined) {
-    value.forEach((item, index) => problems.push(...validateJsonSchema(schema.items as Schema, item, `${path}[${index}]`)));
+    value.forEach((item, index) => {
+      problems.push(...validateJsonSchema(schema.items as Schema, item, `${path}[${index}]`));
+    });
   }
   if (isObject(value)) problems.push(...validateObject(schema, value, path));
   return problems;

@@ -366,7 +366,7 @@ describe('probeRepo and the starter it writes', () => {
       '# editable = ["app.py", "lib/**"]  # recommended, naming your code: `python3 -m pytest` imports a module added at the root',
     );
     // A Node repo without src/ (its code in index.js): nothing.
-    const node = await probed('node', (dir, made) => {
+    const node = await probed('node', (_dir, made) => {
       made.git('mv', 'src', 'lib');
       made.commitAll('lib');
     });

@@ -3,7 +3,7 @@
  * --no-tui staying plain. In the tmux tier (test/tiers.ts): it drives a real terminal.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../../src/bench/types.js';
 import { BESTOF_BIN } from '../helpers/cli.js';

@@ -928,7 +928,7 @@ function expectMadeBinary(p: TrustProject, report: TrustReport): void {
   expect(readFileSync(join(runDir as string, 'report.md'), 'utf8')).toMatch(/\| c1 [^\n]*made binary: src\/add\.js/);
 }
 
-function expectAutorunNamed(p: TrustProject, report: TrustReport): void {
+function expectAutorunNamed(_p: TrustProject, report: TrustReport): void {
   const planter = report.ranking.find((r) => r.candidate === CHEATER);
   expect(planter?.eligible).toBe(false);
   expect(planter?.reason).toMatch(/\(\.envrc, \.vscode\/tasks\.json\).*select\.allow_autorun = false/);

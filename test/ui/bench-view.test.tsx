@@ -13,7 +13,7 @@ import type { BenchEvent } from '../../src/bench/events.js';
 import type { BenchMatrix, Cell, TrialRecord } from '../../src/bench/types.js';
 import { BenchApp } from '../../src/ui/bench/BenchApp.js';
 import { benchViewLines } from '../../src/ui/bench/BenchView.js';
-import { estimateEtaMs, foldBenchEvents, etaLeftMs, type BenchViewState } from '../../src/ui/bench/bench-state.js';
+import { estimateEtaMs, foldBenchEvents, etaLeftMs } from '../../src/ui/bench/bench-state.js';
 import { createBenchStore, type BenchStore } from '../../src/ui/bench/bench-store.js';
 import { stripAnsi } from '../../src/ui/format/text.js';
 import { ThemeContext } from '../../src/ui/hooks/useTheme.js';

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { removeWorktreeTrash, type WorktreeInfo } from '../../git/worktrees/worktree.js';
 import { waitForGitToLeaveEach } from '../../git/worktrees/worktree-users.js';
 import { notAFolder } from '../../git/guards/guard.js';

@@ -18,7 +18,7 @@ import { repairWorktreeLinkDetailed } from '../../git/worktrees/worktree-link.js
 import { deleteRefIfAt, isAncestor, updateOwnRef } from '../../git/history/refs.js';
 import { besideKeptRef } from '../workspace/candidate-refs.js';
 import { currentBranch } from '../../git/running/repo.js';
-import { type LoopState } from './loop-state.js';
+import type { LoopState } from './loop-state.js';
 import type { LoopContext } from './loop-context.js';
 
 /** The outcome of committing the worktree: the new state, and what the record will say once the commit is kept. */

@@ -337,7 +337,7 @@ async function planPhases(context: PlanContext): Promise<PhasePlan[]> {
 /** `[review]`, when enabled, with its agent prepared. */
 async function planReview(context: PlanContext): Promise<ReviewPlan | undefined> {
   const { spec, specDir, scripts, sandboxed, problems } = context;
-  if (!spec.review || !spec.review.enabled) return undefined;
+  if (!spec.review?.enabled) return undefined;
   // The reviewer is its own agent: it shares [provider]'s timeout and env, never its program or script.
   const settings: ProviderSettings = {
     ...spec.provider,

@@ -251,6 +251,7 @@ export function createSecretSet(entries: Iterable<readonly [name: string, value:
 }
 
 /** Calls `onMatch` for every occurrence of a literal in `text` (stop by returning false). */
+// biome-ignore lint/suspicious/noConfusingVoidType: a matcher's callback may return nothing (go on) or true (stop)
 type LiteralMatcher = (text: string, onMatch: (start: number, literal: string) => boolean | void) => void;
 
 /**

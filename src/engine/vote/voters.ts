@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { createProvider, prepareAgent } from '../../providers/definitions.js';
 import type { Script } from '../../providers/script-steps.js';
 import type { Provider } from '../../providers/types.js';
-import type { ProviderSettings } from '../../spec/schema.js';
 import { err, ok, type Result } from '../../result.js';
 import { agentSandbox } from '../sandbox/agent-sandbox.js';
 import { type BudgetLedger, VOTE_PAYER } from '../loop/budget.js';

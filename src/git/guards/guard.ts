@@ -22,7 +22,7 @@
  * (docs/protection.md, "What no sandbox solves").
  */
 import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { gitDirsOf, gitOut, splitLines } from '../running/exec.js';
 
@@ -76,7 +76,7 @@ async function entryOf(path: string): Promise<Entry | undefined> {
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
-  let names;
+  let names: Dirent[];
   try {
     names = await readdir(dir, { withFileTypes: true });
   } catch (err) {

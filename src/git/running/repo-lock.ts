@@ -20,7 +20,7 @@
  * Not re-entrant: `fn` must not take the same lock again (it would wait for itself).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -32,7 +32,7 @@ export async function openRepo(path: string, opts: GitCallOptions = {}): Promise
   const notRepo = err(`not a git repository: ${abs} (run bestof inside a git repo or set \`repo\` in the spec)`);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) return notRepo;
   // Absolute paths: the common dir as git resolves it, never joined by hand to a path through a symlink.
-  let run;
+  let run: Awaited<ReturnType<typeof runGit>>;
   try {
     run = await runGit(
       abs,

@@ -108,7 +108,7 @@ export class HookBridge {
   answerHeld(answer: HookAnswer): boolean {
     const held = this.held;
     this.held = undefined;
-    if (!held || !held.open) return false;
+    if (!held?.open) return false;
     held.open = false;
     respond(held.socket, answer);
     return true;

@@ -33,7 +33,6 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { killSession, readExitStatus, sessionAlive } from '../../process/tmux.js';
 import { err, ok, type Result } from '../../result.js';
-import type { ProviderSettings, Spec } from '../../spec/schema.js';
 import { pricesFor, type PriceTable } from '../prices.js';
 import { str } from '../stream-lines.js';
 import type { Provider, ProviderDescription, ProviderRequest, ProviderResult } from '../types.js';

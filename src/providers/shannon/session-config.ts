@@ -46,7 +46,7 @@ export async function seedConfigDir(dir: string, options: SeedOptions): Promise<
     projects[path] = { ...entry, hasTrustDialogAccepted: true };
   }
   state.projects = projects;
-  await writeFile(statePath, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+  await writeFile(statePath, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
 
   const settingsPath = join(dir, 'settings.json');
   if (!existsSync(settingsPath)) {
@@ -55,7 +55,7 @@ export async function seedConfigDir(dir: string, options: SeedOptions): Promise<
     // What a login may need from the user's settings; never their hooks (this session's are bestof's).
     if (typeof user.apiKeyHelper === 'string') settings.apiKeyHelper = user.apiKeyHelper;
     if (isObject(user.env)) settings.env = user.env;
-    await writeFile(settingsPath, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
+    await writeFile(settingsPath, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
   }
 }
 

@@ -88,7 +88,7 @@ export async function startClaudeSession(options: SessionStartOptions): Promise<
   await Promise.all([paths.candidateDir, paths.tmpDir, paths.promptsDir].map((dir) => mkdir(dir, { recursive: true, mode: 0o700 })));
   await rm(paths.exitFile, { force: true });
   await seedConfigDir(paths.configDir, { cwd: options.cwd, env: options.env });
-  await writeFile(paths.settingsFile, JSON.stringify(hookSettings({ stopTimeoutMs: options.holdMs + HOOK_MARGIN_MS }), null, 2) + '\n');
+  await writeFile(paths.settingsFile, `${JSON.stringify(hookSettings({ stopTimeoutMs: options.holdMs + HOOK_MARGIN_MS }), null, 2)}\n`);
 
   const sessionId = randomUUID();
   bridge.setSessionId(sessionId);
@@ -138,7 +138,7 @@ export async function startClaudeSession(options: SessionStartOptions): Promise<
   const tmux = started.value;
   trackSession(tmux);
   const record: SessionRecord = { socket: tmux.socket, session: tmux.name, sessionId, cwd: options.cwd, startedAt: new Date().toISOString() };
-  await writeFile(paths.record, JSON.stringify(record, null, 2) + '\n').catch(() => undefined);
+  await writeFile(paths.record, `${JSON.stringify(record, null, 2)}\n`).catch(() => undefined);
 
   const ready = await waitForScreen(tmux, (screen) => isReady(screen) || dialogOn(screen) !== undefined, {
     timeoutMs: options.startupTimeoutMs,

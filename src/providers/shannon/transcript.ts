@@ -10,7 +10,7 @@
  * (`system` / `turn_duration`). The file is not always flushed when the Stop hook runs: the
  * caller polls.
  */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { arr, num, obj, oneLine, parseJsonObject, str, summarizeToolInput, type JsonObject } from '../stream-lines.js';
 import type { TokenUsage } from '../types.js';
 
@@ -67,7 +67,7 @@ export class TranscriptReader {
   }
 
   private async readNew(): Promise<string> {
-    let handle;
+    let handle: FileHandle;
     try {
       handle = await open(this.path, 'r');
     } catch {

@@ -93,7 +93,7 @@ export async function recordInvocation(
     sessionId: live?.sessionId ?? null,
     prompt: how === 'block' ? 'the held Stop hook answered block with it' : 'typed into the session',
   };
-  await writeFile(join(request.artifactsDir, 'invocation.json'), JSON.stringify(invocation, null, 2) + '\n').catch(() => undefined);
+  await writeFile(join(request.artifactsDir, 'invocation.json'), `${JSON.stringify(invocation, null, 2)}\n`).catch(() => undefined);
 }
 
 /** output.log: the transcript lines of this turn, through the run's redaction. */

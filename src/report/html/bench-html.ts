@@ -5,7 +5,7 @@
  * failures, notes). Computed from the same summary as bench.md and junit.xml, so all three agree.
  * Numbers are written by src/bench/format.ts, as in bench.md: "66.7%", "$0.012", "–".
  */
-import type { AgentSummary, BenchSummary, CellSummary } from '../../bench/summary.js';
+import type { BenchSummary, CellSummary } from '../../bench/summary.js';
 import { duration, NONE, percent, percentInterval, usd } from '../../bench/format.js';
 import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { plural } from '../../engine/words.js';

@@ -117,7 +117,7 @@ export function runVerdict(state: RunState, tieBreak: readonly TieBreak[] = DEFA
   const win = state.ranking[at];
   if (win === undefined)
     return { rule: 'order', winner, sentence: withFlags(state, `${winner} won${state.selectionMessage ? `: ${state.selectionMessage}` : ''}`) };
-  const next = state.ranking.find((r, i) => i !== at && r.eligible) ?? state.ranking.find((r, i) => i !== at);
+  const next = state.ranking.find((r, i) => i !== at && r.eligible) ?? state.ranking.find((_r, i) => i !== at);
   const { rule, why } = policyRule(state, win, next, tieBreak);
   return { rule, winner, sentence: withFlags(state, `${winner} won ${why}`) };
 }

@@ -225,7 +225,7 @@ function firstUnfinished(state: BenchViewState): number {
       ),
     ),
   );
-  return index < 0 ? 0 : index;
+  return Math.max(index, 0);
 }
 
 /** Every line of the view, at most `height` of them, each cut to `width` by <Line>. */

@@ -1,5 +1,5 @@
 import { Box, useApp } from 'ink';
-import { useEffect, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { capabilitiesOf, type DiffLoader, type UiCommands } from '../commands.js';
 import { useDiffLoader } from '../hooks/useDiffLoader.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -49,7 +49,7 @@ export function App({ store, commands, loadDiff, size: fixedSize, onForceQuit, k
     if (state.exitRequested) exit();
   }, [state.exitRequested, exit]);
 
-  let body;
+  let body: ReactNode;
   if (state.dialog?.kind === 'help') body = <HelpView state={state} width={width} height={bodyHeight} capabilities={capabilities} />;
   else if (state.view === 'detail') body = <DetailView state={state} width={width} height={bodyHeight} />;
   else if (state.view === 'compare') body = <CompareView state={state} width={width} height={bodyHeight} />;

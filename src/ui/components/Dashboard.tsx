@@ -21,9 +21,12 @@ export function Dashboard({ state, width, height }: { readonly state: UiState; r
   const run = state.run;
   // Widths come from what run.started fixed (labels, checks, limits): the same columns, and the same
   // array, for the whole run, so that rows whose candidate did not change are not redrawn.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the parts of run that set the columns, not run itself (a new object on every event)
   const columns = useMemo(() => planColumns(run, width), [run.order, run.checks, run.maxScore, run.maxIterations, width]);
   const titles: Segment[] = [{ text: '  ' }];
-  columns.forEach((column, i) => titles.push({ text: `${i > 0 ? ' ' : ''}${fit(column.title, column.width, column.align)}`, style: theme.text.secondary }));
+  columns.forEach((column, i) => {
+    titles.push({ text: `${i > 0 ? ' ' : ''}${fit(column.title, column.width, column.align)}`, style: theme.text.secondary });
+  });
   const capacity = Math.max(1, height - 3);
   const selectedIndex = state.selected === undefined ? 0 : run.order.indexOf(state.selected);
   const window = listWindow(run.order.length, selectedIndex, capacity);

@@ -39,7 +39,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
   const rescore = ctx.resume ? await verifyResumedRecord(ctx) : new Set<string>();
   const toScore = plan.candidates.flatMap((candidate) => {
     const c = ctx.state().candidates[candidate.id];
-    if (!c || !c.commit || c.status === 'cancelled' || c.reason === 'internal_error' || c.reason === 'worktree_replaced') return [];
+    if (!c?.commit || c.status === 'cancelled' || c.reason === 'internal_error' || c.reason === 'worktree_replaced') return [];
     if (!rescore.has(candidate.id)) {
       if (c.finalScored || !checks.some((check) => check.from_iteration > c.iteration)) return [];
     }
