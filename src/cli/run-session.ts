@@ -21,7 +21,7 @@ import { renderJsonReport } from '../report/report.js';
 import { writeRunHtml } from '../report/html/write-run-html.js';
 import { createRunRecord, type RunRecord } from '../report/run-record.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
-import { startLiveFrontEnd, wantsInteractiveUi, type LiveFrontEnd, type LiveFrontEndOptions } from './interactive-ui.js';
+import { startLiveFrontEnd, wantsInteractiveUi, writeClosingLines, type LiveFrontEnd, type LiveFrontEndOptions } from './interactive-ui.js';
 import { runEnd } from './run-exit-code.js';
 import { INITIAL_SIGNAL_STATE, nextSignalStep, type SignalInput } from './signal-machine.js';
 
@@ -197,6 +197,9 @@ async function finishRun(
     process.stderr.write(`bestof: warning: ${html.error}${others} (\`bestof show ${plan.runId} --html\` tries again)\n`);
   }
   if (options.json) process.stdout.write(renderJsonReport(state));
+  // The way on, last: where the report is and the command that shows it again (on stderr with
+  // --json, whose report owns stdout). A run that could not write it says so above.
+  if (html.ok) writeClosingLines(whereTheReportIs(plan.runId, html.value), options.json ? process.stderr : process.stdout);
   const end = runEnd({ choice, logFailed: health.logFailure !== undefined, runExitCode: state.exitCode });
   if (end.sayIncomplete) {
     // The log ends where the write failed: what happened after it (the cancel, the commits it
@@ -206,4 +209,9 @@ async function finishRun(
     );
   }
   return end.exitCode;
+}
+
+/** The run's last line: report.html's path, and `bestof show` for the report again (the compare view on a terminal); printable and wrapped by writeClosingLines. */
+export function whereTheReportIs(runId: string, htmlFile: string): string {
+  return `report: ${htmlFile} (\`bestof show ${runId}\` shows it again, \`bestof show ${runId} --html\` writes it again)`;
 }

@@ -58,6 +58,12 @@ describe('bestof run', () => {
       expect(project.repo.git('rev-parse', candidate.branch)).toBe(candidate.commit);
     }
     expect(project.repo.git('show', `${report.candidates[1]?.ref}:src/add.mjs`)).toContain('a + b');
+    // The way on comes last, on stderr (the JSON report owns stdout): where report.html is, and how to see it again.
+    const html = join(project.repo.dir, '.bestof', 'runs', report.runId, 'report.html');
+    expect(existsSync(html)).toBe(true);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `report: ${html} (\`bestof show ${report.runId}\` shows it again, \`bestof show ${report.runId} --html\` writes it again)`,
+    );
     // The user's checkout is untouched and no worktree is left.
     expect(project.repo.git('rev-parse', 'HEAD')).toBe(headBefore);
     expect(project.repo.git('status', '--porcelain')).toBe('');
@@ -70,6 +76,22 @@ describe('bestof run', () => {
     const runFolder = join(project.worktreesDir, report.runId);
     expect(existsSync(join(runFolder, 'c1')) || existsSync(join(runFolder, 'c2'))).toBe(false);
     await waitUntil(() => !existsSync(runFolder), 'the removed worktrees and their run folder to be deleted');
+  });
+
+  it("ends, on the plain path, with the run's closing line and then where report.html is", async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    const result = await run(
+      specToml(project.repo.dir, `[provider]\nkind = "script"\nscript = ${JSON.stringify(fix)}\n${ADD_CHECKS}\n[select]\nmerge = "none"\n`),
+      ['--no-tui'],
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const [closing, way] = result.stdout.trimEnd().split('\n').slice(-2);
+    expect(closing).toMatch(/^run winner in .* \(exit 0\): c\d+ .*won/);
+    const runId = readReport(project.repo.dir).runId;
+    expect(way).toBe(
+      `report: ${join(project.repo.dir, '.bestof', 'runs', runId, 'report.html')} (\`bestof show ${runId}\` shows it again, \`bestof show ${runId} --html\` writes it again)`,
+    );
   });
 
   it('scores a candidate that rewrites the tests and the check script exactly as if it had not touched them, and flags it', async () => {

@@ -171,7 +171,7 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
       // (The terminal's own wrapping would split a word at the last column: joined with spaces, the
       // lines would read "merge it w ith".)
       const closing = screen
-        .slice(screen.lastIndexOf('run winner in'), screen.indexOf('EXIT='))
+        .slice(screen.lastIndexOf('run winner in'), screen.lastIndexOf('report:'))
         .trimEnd()
         .split('\n')
         .map((line) => line.trimEnd());
@@ -179,6 +179,9 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
         /^run winner in \S+ \(exit 0\): c1 \(thorough\) won; the winner's work is on branch bestof\/[\w-]+\/c1 \(merge it with `git merge bestof\/[\w-]+\/c1`\)$/,
       );
       expect(closing.some((line) => command.test(line))).toBe(true);
+      // Then where report.html is and how to see it again (its path may be wider than the terminal).
+      const way = screen.slice(screen.lastIndexOf('report:'), screen.indexOf('EXIT=')).replace(/\s+/g, '');
+      expect(way).toMatch(/^report:\/\S+\/report\.html\(`bestofshow[\w-]+`showsitagain,`bestofshow[\w-]+--html`writesitagain\)$/);
     },
     240_000,
   );
