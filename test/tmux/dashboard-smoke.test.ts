@@ -135,6 +135,14 @@ describe.skipIf(!tmuxAvailable())('the dashboard on a real terminal', () => {
     screen = await tmux.waitFor((s) => s.includes('Diff of c2 hasty') && s.includes('+  return title.toLowerCase()'), 'the diff of c2');
     expect(screen).toMatch(/› 2\.\s+c2 hasty/);
 
+    // Choosing the one that tampered: the question says what the checks found before anything is done.
+    tmux.press('Down');
+    tmux.press('w');
+    screen = await tmux.waitFor((s) => s.includes('Make c3 gamer the winner'), 'the confirmation for c3');
+    expect(screen.replace(/\s+/g, ' ')).toMatch(/It scored 0\/100 and TAMPERED: it changed 3 frozen paths/);
+    tmux.press('n');
+    screen = await tmux.waitFor((s) => !s.includes('Make c3 gamer the winner'), 'the confirmation to close');
+
     tmux.press('q');
     screen = await tmux.waitFor((s) => s.includes('EXIT='), 'bestof to exit');
     expect(screen).toContain('EXIT=0');

@@ -74,6 +74,18 @@ describe('the compare view', () => {
     expect(frame).toContain('merged bestof/r1/c2 into main (squash) as 1234567890');
   });
 
+  it('asks about a tampered candidate with its score and its tampering named, and a clean one with its score', async () => {
+    ui = await renderRun(finishedRun(), { loadDiff, commands: { chooseWinner: vi.fn() } });
+    await ui.press(KEY.down, 'w');
+    expect(ui.frame()).toContain('Make c2 hasty the winner with merge = "branch"? It scored 40/100.');
+    expect(ui.frame()).not.toContain('TAMPERED:');
+    await ui.press('n', KEY.down, 'w');
+    const question = ui.frame().replace(/\s+/g, ' ');
+    expect(question).toContain(
+      'Make c3 gamer the winner with merge = "branch"? It scored 0/100 and TAMPERED: it changed 1 frozen path (configs/demo/test/basic.test.mjs)',
+    );
+  });
+
   it('names the chosen winner in its title once the choice is recorded (winner.chosen), in `bestof show` too', async () => {
     const recorded: EventOf<'winner.chosen'> = {
       t: new Date(T0 + 60_000).toISOString(),

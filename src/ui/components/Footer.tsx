@@ -1,3 +1,4 @@
+import { plural } from '../../engine/words.js';
 import { cut, displayWidth, wrapText } from '../format/text.js';
 import { candidateName } from '../layout/columns.js';
 import { fitSegments, type Part } from '../layout/fit-parts.js';
@@ -9,6 +10,18 @@ import { Line, type Segment } from './Line.js';
 function nameOf(state: UiState, id: string): string {
   const c = state.run.candidates[id];
   return c ? candidateName(c) : id;
+}
+
+/**
+ * What the candidate a user is about to make the winner scored, and whether it changed frozen
+ * paths: the choice overrides the checks, so the question says what they found.
+ */
+function whatItScored(state: UiState, id: string): string {
+  const c = state.run.candidates[id];
+  if (!c) return '';
+  const score = `It scored ${c.score ?? '–'}/${c.maxScore}`;
+  if (c.tampered.length === 0) return `${score}.`;
+  return `${score} and TAMPERED: it changed ${plural(c.tampered.length, 'frozen path')} (${c.tampered[0]?.path}${c.tampered.length > 1 ? ', …' : ''}), which the checks did not count.`;
 }
 
 /** `text` over at most `max` lines; the last one cut with "…" when there is more. */
@@ -66,7 +79,10 @@ function dialogLines(state: UiState, dialog: Dialog, theme: Theme, width: number
     case 'confirm-winner': {
       const merged =
         state.run.merge?.ok && state.run.merge.commit ? ` (${state.run.merge.candidate} is already merged as ${state.run.merge.commit.slice(0, 10)})` : '';
-      return [...ask(`Make ${nameOf(state, dialog.candidate)} the winner with merge = "${dialog.mode}"?${merged}`), keys()];
+      return [
+        ...ask(`Make ${nameOf(state, dialog.candidate)} the winner with merge = "${dialog.mode}"? ${whatItScored(state, dialog.candidate)}${merged}`),
+        keys(),
+      ];
     }
     default: {
       const unreachable: never = dialog;
