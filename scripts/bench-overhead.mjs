@@ -654,9 +654,9 @@ const formatCount = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
  * and the content comparison of every file.
  */
 async function measureStoreGuards({ temp, repo, repeat }) {
-  const { prepareAgentGitScratch } = await import(join(PROJECT, 'dist', 'git', 'agent-git-scratch.js'));
-  const { agentGitDirs } = await import(join(PROJECT, 'dist', 'git', 'agent-git-dirs.js'));
-  const { indexEntriesOffDisk } = await import(join(PROJECT, 'dist', 'git', 'content-check.js'));
+  const { prepareAgentGitScratch } = await import(join(PROJECT, 'dist', 'git', 'guards', 'agent-git-scratch.js'));
+  const { agentGitDirs } = await import(join(PROJECT, 'dist', 'git', 'guards', 'agent-git-dirs.js'));
+  const { indexEntriesOffDisk } = await import(join(PROJECT, 'dist', 'git', 'guards', 'content-check.js'));
   const worktree = join(temp, 'store-guards');
   await git(repo, ['worktree', 'add', '--quiet', '--detach', worktree, 'HEAD']);
   try {

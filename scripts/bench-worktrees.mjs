@@ -121,7 +121,7 @@ async function overlaySide(ctx, round) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const holderPath = join(ROOT, 'dist', 'process', 'overlay-holder.js');
-  const cowPath = join(ROOT, 'dist', 'git', 'cow-worktree.js');
+  const cowPath = join(ROOT, 'dist', 'git', 'worktrees', 'cow-worktree.js');
   if (!existsSync(holderPath) || !existsSync(cowPath)) throw new Error('build first: npx tsc -p tsconfig.build.json');
   const holderModule = await import(holderPath);
   const cowModule = await import(cowPath);

@@ -221,7 +221,7 @@ describe('prepareWorkspace, resume from any instant', () => {
     for (let i = 0; i < 3000; i++) files[`src/d${i % 30}/f${i}.txt`] = `file ${i}\n`;
     const s = project(files);
     const creator = runNodeScript(
-      `import { addWorktree } from ${distModule('worktree.js')};
+      `import { addWorktree } from ${distModule('worktrees/worktree.js')};
        await addWorktree(process.argv[1], { path: process.argv[2], branch: process.argv[3], base: 'HEAD' });`,
       [s.r.dir, s.worktree, WORKSPACE_BRANCH],
     );

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../helpers/cli.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 
 const { repo } = tempRepos();
-const MERGE_MODULE = pathToFileURL(join(PROJECT_ROOT, 'dist', 'git', 'merge.js')).href;
+const MERGE_MODULE = pathToFileURL(join(PROJECT_ROOT, 'dist', 'git', 'history', 'merge.js')).href;
 
 /** A separate node process that merges `commit` into main with bestof's mergeWinner and prints the outcome. */
 function mergeInChild(dir: string, commit: string, mode: 'merge' | 'squash'): Promise<{ ok: boolean; text: string }> {

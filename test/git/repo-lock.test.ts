@@ -13,7 +13,7 @@ const { tempDir, onCleanup } = tempRepos();
 /** A child that takes the lock `rounds` times and logs each entry and exit; it reads its arguments from argv. */
 const HOLDER = `
 import { appendFileSync } from 'node:fs';
-import { withRepoLock } from ${distModule('repo-lock.js')};
+import { withRepoLock } from ${distModule('running/repo-lock.js')};
 const [dir, log, rounds] = process.argv.slice(1);
 for (let i = 0; i < Number(rounds); i++) {
   await withRepoLock(dir, 'test', async () => {

@@ -26,7 +26,7 @@ function projects(): () => { dir: string } {
 
 /** A bestof of its own: adds `count` worktrees at once to the repo, prints one JSON result per worktree. */
 const ADDER = `
-import { addWorktree } from ${distModule('worktree.js')};
+import { addWorktree } from ${distModule('worktrees/worktree.js')};
 const [repo, dir, prefix, count] = process.argv.slice(1);
 const results = await Promise.all(Array.from({ length: Number(count) }, (_, i) =>
   addWorktree(repo, { path: dir + '/' + prefix + '-c' + i, branch: 'bestof/' + prefix + '/c' + i, base: 'main' })));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from './cli.js';
 
-/** `import ... from '<dist/git/file>.js'` for a child script. */
+/** `import ... from '<dist/git/<room>/file>.js'` for a child script (file: its path under dist/git). */
 export function distModule(file: string): string {
   return JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'dist', 'git', file)).href);
 }
