@@ -30,10 +30,10 @@
  * This module is the table's only reader: the kind list, the install hints, prepareAgent,
  * createProvider and the traits all come from it.
  *
- * Adding a provider: write its file with its definition, and add its row to PROVIDER_TABLE. The
- * table's keys are the spec's kinds (PROVIDER_KINDS in src/spec/schema-parts.ts: the spec layer
- * owns the spec language and imports nothing of ours, so the kind's name is listed there too): a
- * kind of the spec without a row, or a row without a kind, does not compile. Nothing outside
+ * Adding a provider: write its file with its definition, add its row to PROVIDER_TABLE, and run
+ * `npm run gen:spec`. The spec layer imports nothing of ours, so the spec's list of kinds
+ * (src/spec/provider-kinds.ts) is generated from the table's rows (scripts/lib/provider-kinds.mjs;
+ * test/spec/provider-kinds.test.ts fails while it is stale), and a row the list lacks does not compile. Nothing outside
  * src/providers tests a kind by name; what a layer needs to know of a kind is a trait of its row
  * (test/providers/fake-kind.test.ts adds a kind by its row alone and runs it through the engine).
  *

@@ -4,6 +4,7 @@
  * its first use, and the kind's traits, which the other layers read without loading it.
  */
 import { basename } from 'node:path';
+import type { KindInSpec } from '../spec/provider-kinds.js';
 import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
 import type { ProviderDefinition } from './types.js';
 
@@ -29,6 +30,12 @@ export interface ProviderTraits {
    * @default false
    */
   readonly plainName?: boolean;
+  /**
+   * What the spec language says of the kind: a note after its name where the kinds are listed, the
+   * key its agents need. Carried into src/spec/provider-kinds.ts by `npm run gen:spec` (the spec may
+   * not import this table): only string literals here. @default {}
+   */
+  readonly spec?: KindInSpec;
 }
 
 /** One row of the table: the kind's file, loaded on first use, and its traits. */
@@ -45,11 +52,16 @@ export const PROVIDER_TABLE: ProviderTable = {
   codex: { load: async () => (await import('./codex.js')).codexDefinition },
   gemini: { load: async () => (await import('./gemini.js')).geminiDefinition },
   // Interactive Claude Code in tmux, which a person can watch or take over.
-  shannon: { load: async () => (await import('./shannon/definition.js')).shannonDefinition, attachable: true },
+  shannon: {
+    load: async () => (await import('./shannon/definition.js')).shannonDefinition,
+    attachable: true,
+    spec: { note: 'interactive Claude Code in tmux' },
+  },
   // Any CLI: it reports no cost, its name is a plain word, its label is its program's, and `{prompt}`
   // (the default) is an argument.
   command: {
     load: async () => (await import('./command.js')).commandDefinition,
+    spec: { needs: { key: 'command', example: 'path/to/agent' } },
     reportsCost: false,
     plainName: true,
     label: (s) => (s.command ? `${basename(s.command)}${s.model ? `:${s.model}` : ''}` : undefined),
@@ -57,6 +69,7 @@ export const PROVIDER_TABLE: ProviderTable = {
   },
   script: {
     load: async () => (await import('./script.js')).scriptDefinition,
+    spec: { needs: { key: 'script', example: 'path/to/steps.toml' } },
     plainName: true,
     label: (s) => (s.script ? `script:${basename(s.script).replace(/\.toml$/, '')}` : undefined),
   },

@@ -4,6 +4,7 @@
  * per-kind settings, a check, a phase and a voter. The same rules as schema.ts hold: every key
  * has its `.meta({ description })`, on the outermost wrapper.
  */
+import { type KindInSpec, PROVIDER_KIND_FACTS } from './provider-kinds.js';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 import { parseSize } from './size.js';
@@ -123,28 +124,12 @@ export const nonEmpty = z.string().trim().min(1, 'expected a non-empty string').
 export const usd = z.number().nonnegative('expected an amount in USD of 0 or more');
 export const count = (min: number) => z.number().int('expected a whole number').min(min, `expected a whole number of at least ${min}`);
 
-/** What the spec language says of one provider kind. */
-interface KindInSpec {
-  /** Said after its name where the kinds are listed. */
-  readonly note?: string;
-  /** The key its agents cannot do without, and an example value for the message that asks for it. */
-  readonly needs?: { readonly key: 'command' | 'script'; readonly example: string };
-}
-
 /**
- * The provider kinds of the spec language, in the order they are listed. The provider table
- * (src/providers/table.ts) holds how each one runs, a row per kind: it does not compile while a
- * kind here has no row there, nor a row there no kind here. The spec layer imports nothing of
- * ours, so the names are listed here, with what the spec itself checks of them.
+ * The provider kinds of the spec language, in the order they are listed, with what the spec itself
+ * checks of them: generated from the provider table (src/providers/table.ts, a row per kind), which
+ * the spec layer may not import. Adding a provider is its file and its row, then `npm run gen:spec`.
  */
-const KINDS = {
-  claude: {},
-  codex: {},
-  gemini: {},
-  shannon: { note: 'interactive Claude Code in tmux' },
-  command: { needs: { key: 'command', example: 'path/to/agent' } },
-  script: { needs: { key: 'script', example: 'path/to/steps.toml' } },
-} as const satisfies Readonly<Record<string, KindInSpec>>;
+const KINDS = PROVIDER_KIND_FACTS;
 
 export const PROVIDER_KINDS = Object.keys(KINDS) as (keyof typeof KINDS)[];
 export const providerKind = z.enum(PROVIDER_KINDS);

@@ -3,8 +3,9 @@
  * test adds a kind that way, a file (./fake-kind/provider.ts) and its row (the mock below, the
  * same row a real kind has: a loader and its traits), and runs it through the real planner and a
  * whole run of the engine: prepared, created, called, scored, its label and its unknown cost read
- * from its row. A real kind also lists its name in the spec language (src/spec/schema-parts.ts);
- * the test stands in for that line by giving the parsed spec its kind.
+ * from its row. The spec's list of kinds is generated from the table's rows by `npm run gen:spec`
+ * (test/spec/provider-kinds.test.ts adds this row to the table's text and finds the kind in the
+ * list); here the test stands in for the regenerated list by giving the parsed spec its kind.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { planRun } from '../../src/engine/plan/plan.js';
