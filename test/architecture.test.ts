@@ -6,7 +6,7 @@
  * (beside them, report reads bench's summary for bench.html, and ui a bench's types; never the reverse)
  * plus the leaves every layer may import and which import nothing of ours: src/result.ts,
  * src/package-root.ts (where the package's own files are), src/owned-tree.ts, src/proc-stat.ts and
- * src/printable.ts (text safe to print, for every writer of plain output). Every
+ * src/printable.ts (text safe to print, for every writer of plain output), src/env.ts (the Env type). Every
  * relative import of every file under src/ is checked against the table below; so are the
  * packages that belong to one layer only (ink and react to the UI, child_process to src/process
  * and to src/git/running/spawn-git.ts, git's own runner).
@@ -35,11 +35,12 @@ type Layer =
   | 'package-root'
   | 'owned-tree'
   | 'proc-stat'
-  | 'printable';
+  | 'printable'
+  | 'env';
 
 const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
 /** Modules of one file that every layer may import, and that import nothing of ours. */
-const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat', 'printable'];
+const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat', 'printable', 'env'];
 
 /**
  * Which layers each layer may import (besides itself and `result`). A layer may reach past the
@@ -66,6 +67,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   'owned-tree': [],
   'proc-stat': [],
   printable: [],
+  env: [],
 };
 
 /**

@@ -3,7 +3,7 @@
  * Checks run one after another: they often share ports, build folders or a database, and
  * a check's points must not depend on what another check did at the same moment.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { join } from 'node:path';
 import { checkLogName } from './check-log-name.js';
 import type { LogRedactor } from '../process/types.js';

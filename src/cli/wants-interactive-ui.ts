@@ -3,7 +3,7 @@
  * ./interactive-ui.ts (the engine's merge code, git diffs), so that `bestof show` piped to a file
  * decides without loading them (scripts/bench-startup.mjs, test/binary/startup-imports.test.ts).
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 
 /** CI=true (and CI=1…) but not CI=false or CI=0, the same test as Ink's own (is-in-ci). */
 function inCi(env: Env): boolean {

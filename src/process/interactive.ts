@@ -3,7 +3,7 @@
  * stdin, stdout and stderr are inherited, nothing is captured, and bestof waits for it to end.
  * Everything else bestof runs goes through ./run-process.ts, with its output captured.
  */
-import type { Env } from './env.js';
+import type { Env } from '../env.js';
 import { spawn } from 'node:child_process';
 
 /** Runs the program on bestof's own terminal; resolves with its exit status (128+N for signal N, 127 when it could not start). */

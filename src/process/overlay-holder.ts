@@ -19,7 +19,7 @@
  *
  * `BESTOF_OVERLAY=off` makes the probe answer "not available" (tests use it for the fallback).
  */
-import type { Env } from './env.js';
+import type { Env } from '../env.js';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

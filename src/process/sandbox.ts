@@ -32,7 +32,7 @@
  * `BESTOF_BWRAP` overrides where bwrap is (tests set it to a path that does not exist to
  * simulate a machine without it); otherwise it is looked up on PATH.
  */
-import type { Env } from './env.js';
+import type { Env } from '../env.js';
 import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';

@@ -3,7 +3,7 @@
  * found once on PATH, `tmux -S <socket> -f /dev/null`-style calls through runProcess that never
  * reject, and the `=name` targets.
  */
-import type { Env } from './env.js';
+import type { Env } from '../env.js';
 import { err, ok, type Result } from '../result.js';
 import { findOnPath } from './find-on-path.js';
 import { runProcess } from './run-process.js';

@@ -3,7 +3,7 @@
  * (the launcher and its spec file: see ./tmux.ts and ./tmux-launcher.ts), and reading the exit
  * status the launcher writes.
  */
-import type { Env } from './env.js';
+import type { Env } from '../env.js';
 import { access, constants, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { err, ok, type Result } from '../result.js';

@@ -3,7 +3,7 @@
  * commands) is started through `runProcess` in ./run-process.ts, and a process that fails
  * is a value, never an exception: `runProcess` never rejects for anything the child did.
  */
-import type { Env } from './env.js';
+import type { Env } from '../env.js';
 
 export interface RunProcessOptions {
   /** Working directory of the child. */

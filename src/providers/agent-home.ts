@@ -8,7 +8,7 @@
  * GEMINI_CLI_HOME, usually pointing into the user's HOME, which the sandbox hides) is seeded
  * from there, and the variable is pointed at the copy.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { chmod, copyFile, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -18,7 +18,7 @@
  * isolated CLAUDE_CONFIG_DIR). CLAUDECODE and CLAUDE_CODE_CHILD_SESSION are removed from the
  * environment, so running bestof from inside a Claude Code session behaves like a terminal.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderSettings } from '../spec/schema.js';

@@ -11,7 +11,7 @@ import { err, ok } from '../result.js';
 import type { ProviderKind, ProviderSettings } from '../spec/schema.js';
 import type { CliOptions } from './cli-provider.js';
 import type { CredentialsCheck } from './credentials.js';
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import type { PrepareContext, PrepareResult, Provider, ProviderDefinition } from './types.js';
 
 export interface CliDefinitionParts<K extends ProviderKind> {

@@ -6,7 +6,7 @@
  * by line as it arrives, and classify the outcome. Each CLI's file supplies the argv, the
  * parser and the classifier.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

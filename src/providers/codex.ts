@@ -14,7 +14,7 @@
  * Codex reports tokens but no cost: the cost is estimated from configs/prices.toml. Codex has
  * no turn limit, so `max_turns` does not apply to it.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

@@ -7,7 +7,7 @@
  * login kept in the macOS keychain, a custom model provider), it lets the run go on and the
  * CLI's own error is classified as auth_error.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { ProviderSettings } from '../spec/schema.js';

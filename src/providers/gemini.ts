@@ -14,7 +14,7 @@
  * model.maxSessionTurns into the isolated settings). Gemini CLI reports tokens but no cost:
  * the cost is estimated from configs/prices.toml, per model that served requests.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -83,7 +83,7 @@ async function isolateGeminiConfig(dir: string, options: IsolationOptions): Prom
 }
 
 /** The `security.auth.selectedType` that matches the environment, if any key is there. */
-export function geminiAuthType(env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function geminiAuthType(env: Env): string | undefined {
   if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true' && (env.GOOGLE_API_KEY || (env.GOOGLE_CLOUD_PROJECT && env.GOOGLE_CLOUD_LOCATION))) return 'vertex-ai';
   if (env.GEMINI_API_KEY) return 'gemini-api-key';
   return undefined;

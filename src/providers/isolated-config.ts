@@ -7,7 +7,7 @@
  * adapter's `isolateConfig`: claude.ts, codex.ts, gemini.ts); the user's own folders (~/.claude,
  * ~/.codex, ~/.gemini) are never read or written, with or without isolation.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ProviderKind } from '../spec/schema.js';

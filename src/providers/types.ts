@@ -4,7 +4,7 @@
  * agent did: a crash, a timeout or a rate limit is an `outcome`, and every outcome has its
  * own branch in the engine. "The process exited" is never taken to mean success.
  */
-import type { Env } from '../process/env.js';
+import type { Env } from '../env.js';
 import type { LogRedactor } from '../process/types.js';
 import type { SandboxLayout } from '../process/sandbox.js';
 import type { Result } from '../result.js';

@@ -12,6 +12,7 @@ import { ThemeContext } from './hooks/useTheme.js';
 import type { TerminalSize } from './hooks/useTerminalSize.js';
 import { createUiStore, type UiStore } from './state/ui-store.js';
 import { themeFor } from './theme.js';
+import type { Env } from '../env.js';
 
 export interface InkUiOptions {
   readonly commands: UiCommands;
@@ -21,7 +22,7 @@ export interface InkUiOptions {
   /** @default process.stdin */
   readonly stdin?: NodeJS.ReadStream;
   /** For NO_COLOR. @default process.env */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Env;
   /** @default the terminal's size */
   readonly size?: TerminalSize;
   /** @default 15 */

@@ -3,6 +3,7 @@
  * NO_COLOR (https://no-color.org) and a future light theme are one switch here. Without
  * colour, emphasis that is not colour (bold, inverse) is kept, so selection stays visible.
  */
+import type { Env } from '../env.js';
 export interface TextStyle {
   readonly color?: string;
   readonly bold?: boolean;
@@ -38,7 +39,7 @@ const MONOCHROME: Theme = {
 };
 
 /** NO_COLOR set to anything but the empty string turns colour off (https://no-color.org). */
-export function themeFor(env: Readonly<Record<string, string | undefined>>): Theme {
+export function themeFor(env: Env): Theme {
   return env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? MONOCHROME : COLOUR;
 }
 

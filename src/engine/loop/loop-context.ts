@@ -4,7 +4,7 @@
  * for its type.
  */
 import type { Provider } from '../../providers/types.js';
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import type { BudgetLedger } from './budget.js';
 import type { UnstampedEvent } from '../record/run-types.js';
 import type { CandidatePlan, RunPlan } from '../plan/plan.js';

@@ -11,7 +11,7 @@
  */
 // What only a detached HEAD or merge = "pr" needs is loaded there: the planner imports this file
 // for every spec, and `bestof validate` should not pay for what its spec does not ask.
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import type { MergeMode } from '../../spec/schema.js';
 
 /** The remote merge = "pr" pushes to (src/git/history/remote.ts pushBranch). */

@@ -8,7 +8,7 @@
  * run's redactor there, so events.jsonl, state.json, the reports, the plain output and the
  * dashboard never hold a secret value, whoever emitted the event.
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import PQueue from 'p-queue';
 import { BudgetLedger, VOTE_PAYER } from '../loop/budget.js';
 import type { CandidateEnd } from '../loop/candidate.js';

@@ -13,7 +13,7 @@
  * `<worktrees root>/<run>/.git-scratch/<candidate>`. All are removed at the end of the run (the
  * HOMEs hold copies of the CLIs' logins).
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { agentGitDirs } from '../../git/guards/agent-git-dirs.js';

@@ -9,7 +9,7 @@
  * never the HOME itself, a folder that holds it, or a path in or around the HOME's folders of keys
  * and logins (`~/.ssh`, `~/.aws`, ...), whatever a variable says.
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

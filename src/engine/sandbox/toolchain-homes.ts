@@ -4,7 +4,7 @@
  * Used for the environments (../plan/candidate-env.ts) and for what the checks' sandbox shows read-only
  * (./agent-sandbox.ts).
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@
  * with base's kept files watched (../workspace/kept-files-watch.ts: changed while they ran, the scoring counts
  * no point); the candidate's own files, leftovers included, are put back after.
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { lstat, mkdir, mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { findEditableViolations, findTampering } from '../../checks/frozen.js';

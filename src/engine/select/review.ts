@@ -12,7 +12,7 @@
  * the export is removed after the review. The diff is fenced with more backticks than its
  * longest run, so nothing inside it can close the fence and speak to the judge as the prompt.
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import type { LogRedactor } from '../../process/types.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

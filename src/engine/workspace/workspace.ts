@@ -5,7 +5,7 @@
  * with the candidate's identity and port in the environment. Each step is reported as it starts
  * (./setup-progress.ts).
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { existsSync } from 'node:fs';
 import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -45,6 +45,7 @@ import type { GitDirs } from './git-dirs.js';
 export type { GitDirs } from './git-dirs.js';
 import { gitMessage, splitLines, splitNul } from './git-output.js';
 import { type GitRun, spawnGit, subcommandOf } from './spawn-git.js';
+import type { Env } from '../../env.js';
 
 export type { GitRun } from './spawn-git.js';
 export { gitMessage, splitLines, splitNul } from './git-output.js';
@@ -65,7 +66,7 @@ const FIXED_CONFIG: readonly string[] = [
 ].flatMap((setting) => ['-c', setting]);
 
 /** Environment of every call: the process's, with these set (undefined = removed). */
-const FIXED_ENV: Readonly<Record<string, string | undefined>> = {
+const FIXED_ENV: Env = {
   GIT_NO_REPLACE_OBJECTS: '1',
   GIT_TERMINAL_PROMPT: '0',
   GIT_EDITOR: 'true',

@@ -45,6 +45,7 @@ import { freeze, thaw } from './freeze.js';
 import type { ShannonOptions, ShannonSection } from './options.js';
 import { describeShannon, recordInvocation, resultOf, settleTranscript, writeOutputLog } from './turn-record.js';
 import { deliverable, PASTE_LIMIT_CHARS, PASTE_LIMIT_LINES, REASON_LIMIT_CHARS, typePrompt, waitForTurnEnd, type TurnEnd } from './turn.js';
+import type { Env } from '../../env.js';
 
 export type { ShannonSection } from './options.js';
 
@@ -290,7 +291,7 @@ function transcriptPathOf(bridge: HookBridge, sessionId: string): string | undef
   return undefined;
 }
 
-function blockCap(env: Readonly<Record<string, string | undefined>>): number {
+function blockCap(env: Env): number {
   const value = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_BLOCK_CAP;
 }

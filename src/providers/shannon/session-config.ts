@@ -9,7 +9,7 @@
  * The folder lives in the run folder (`<run>/candidates/<id>/shannon-config`) and is kept
  * across the candidate's iterations: the session's transcript is there.
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';

@@ -13,7 +13,7 @@
  * bridge's variables and the keys that keep it offline from the vendor's updater and plugin
  * marketplace. BESTOF_RUN_KEY rides along, so `bestof clean` finds what a killed bestof left.
  */
-import type { Env } from '../../process/env.js';
+import type { Env } from '../../env.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -9,6 +9,7 @@ import type { TerminalSize } from '../hooks/useTerminalSize.js';
 import { themeFor } from '../theme.js';
 import { BenchApp } from './BenchApp.js';
 import { createBenchStore, type BenchStore } from './bench-store.js';
+import type { Env } from '../../env.js';
 
 export interface BenchUiOptions {
   /** Cancels the bench (q or Ctrl-C in the view): the same as SIGINT. */
@@ -18,7 +19,7 @@ export interface BenchUiOptions {
   /** @default process.stdin */
   readonly stdin?: NodeJS.ReadStream;
   /** For NO_COLOR. @default process.env */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Env;
   /** @default the terminal's size */
   readonly size?: TerminalSize;
 }
