@@ -34,7 +34,12 @@ export function pathsToCheck(data: unknown): Array<{ key: string; path: PathSegm
 export async function fileSystemProblems(data: unknown, specDir: string, locator: SourceLocator): Promise<SpecProblem[]> {
   const problems: SpecProblem[] = [];
   for (const { key, path, value, rule } of pathsToCheck(data)) {
-    const message = rule === 'existing-file' ? await existingFileProblem(specDir, value) : repoRelativePathProblem(key, value, rule);
+    const message =
+      rule === 'existing-file'
+        ? await existingFileProblem(specDir, value)
+        : rule === 'existing-folder'
+          ? await existingFolderProblem(specDir, value)
+          : repoRelativePathProblem(key, value, rule);
     if (message !== undefined) problems.push(locator.problem(path, message, 'value'));
   }
   return problems;
@@ -48,6 +53,15 @@ async function existingFileProblem(specDir: string, value: string): Promise<stri
   return kind === 'missing'
     ? `file not found: ${absolute} (paths in a spec are relative to the spec file's folder)`
     : `${absolute} is a folder, expected a file (paths in a spec are relative to the spec file's folder)`;
+}
+
+async function existingFolderProblem(specDir: string, value: string): Promise<string | undefined> {
+  const absolute = resolveSpecPath(specDir, value);
+  const kind = await pathKind(absolute);
+  if (kind === 'folder') return undefined;
+  return kind === 'missing'
+    ? `folder not found: ${absolute} (paths in a spec are relative to the spec file's folder)`
+    : `${absolute} is a file, expected a folder (paths in a spec are relative to the spec file's folder)`;
 }
 
 async function pathKind(absolute: string): Promise<'file' | 'folder' | 'missing'> {
@@ -64,7 +78,7 @@ async function pathKind(absolute: string): Promise<'file' | 'folder' | 'missing'
  * worktree or git meets them after the agents have run. A pathspec's leading `/` is the repo
  * root (src/checks/frozen.ts strips it) and its `:` magic is git's, so only `..` is refused there.
  */
-function repoRelativePathProblem(key: string, entry: string, rule: Exclude<PathRule, 'existing-file'>): string | undefined {
+function repoRelativePathProblem(key: string, entry: string, rule: Exclude<PathRule, 'existing-file' | 'existing-folder'>): string | undefined {
   const what = rule === 'repo-pathspec' ? 'git pathspec globs relative to the repo root' : 'paths relative to the repo root';
   const fix = `${key} takes ${what} and refuses paths that leave the repo: write it from the repo root`;
   if (rule === 'repo-pathspec' && entry.trim().startsWith(':')) return undefined;

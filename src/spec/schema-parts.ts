@@ -19,11 +19,12 @@ export interface SpecKeyMeta {
   /**
    * The file rule the loader applies to the key's path (or to each path of a list):
    * - `existing-file`: relative to the spec's folder, must be a file that exists;
+   * - `existing-folder`: relative to the spec's folder, must be a folder that exists;
    * - `inside-repo`: relative to the repo root, must not leave the repo (no absolute path, no `..` out);
    * - `repo-pathspec`: a git pathspec glob of the repo, must not leave it with `..` (a leading `/`
    *   is the repo root, as src/checks/frozen.ts reads it; `:` magic is git's to check).
    */
-  readonly pathRule?: 'existing-file' | 'inside-repo' | 'repo-pathspec';
+  readonly pathRule?: 'existing-file' | 'existing-folder' | 'inside-repo' | 'repo-pathspec';
   /** A table with free keys: what its keys name, for the reference (`providers.<kind>`). */
   readonly keyName?: string;
 }
@@ -253,6 +254,10 @@ export const providerKindSettings = z.strictObject({
   }),
 });
 
+/** The machine reports a check may name (`report`): src/checks/test-report/. */
+export const TEST_REPORT_KINDS = ['junit', 'tap', 'go-json'] as const;
+export type TestReportKind = (typeof TEST_REPORT_KINDS)[number];
+
 /** A check's role in `bestof bench` (SWE-bench's): what "resolved" means for a task. A run scores every kind the same. */
 export const CHECK_KINDS = ['score', 'fail_to_pass', 'pass_to_pass'] as const;
 
@@ -266,6 +271,22 @@ export const check = z.strictObject({
     description:
       '`bestof bench`: `"fail_to_pass"` (the task is resolved only when it passes) or `"pass_to_pass"` (it must still pass); `"score"` only scores. A task without roles is resolved when every check passes',
   }),
+  report: z.enum(TEST_REPORT_KINDS).optional().meta({
+    description:
+      'the machine report the check\'s runner writes, read test by test: `"junit"` (JUnit XML files the check writes into `$BESTOF_REPORT_DIR`), `"tap"` (TAP on stdout) or `"go-json"` (`go test -json` on stdout). The check then also runs on `base` as the run starts: it passes only when every test of base is in the report, every test that passed on base passes and every test that failed on base (the task\'s targets) passes',
+    defaultText: 'none: the exit code decides',
+  }),
+  partial: z.boolean().optional().meta({
+    defaultText: '`false`',
+    description: 'with `report`: score × passed / expected (the tests base ran) instead of all or nothing; the tests still failing are named in the next prompt',
+  }),
+  hidden: nonEmpty.optional().meta({
+    description:
+      "a folder of files no agent ever sees (relative to the spec file's folder, outside the repo), laid into the scoring tree at `into` only while this check runs; the agents are told only how many tests of it failed",
+    pathRule: 'existing-folder',
+  }),
+  into: nonEmpty.optional().meta({ description: 'with `hidden`: where its files appear in the scoring tree, relative to the repo root', pathRule: 'inside-repo' }),
+  show_output: z.boolean().optional().meta({ defaultText: '`false`', description: "with `hidden`: the check's output goes into the next prompt as any check's does" }),
 });
 
 export const phase = z

@@ -350,6 +350,7 @@ export const specSchema = z
         ctx.addIssue({ code: 'custom', path: ['checks', 'items', index, 'name'], message: `duplicate check name "${item.name}": names must be unique` });
       }
       names.add(item.name);
+      for (const problem of checkKeyProblems(item)) ctx.addIssue({ code: 'custom', path: ['checks', 'items', index, problem.key], message: problem.message });
     });
     const entries = spec.parallel.providers.length > 0 ? spec.parallel.providers : [{}];
     entries.forEach((entry, index) => {
@@ -375,6 +376,24 @@ export type SpecInput = z.input<typeof specSchema>;
 /** The spec with every default filled in: what the engine reads. */
 export type Spec = z.output<typeof specSchema>;
 export type CheckSpec = Spec['checks']['items'][number];
+
+/** The keys of a check that only mean something together (`partial` needs `report`, `hidden` and `into` go in pairs). */
+function checkKeyProblems(item: {
+  readonly report?: string | undefined;
+  readonly partial?: boolean | undefined;
+  readonly hidden?: string | undefined;
+  readonly into?: string | undefined;
+  readonly show_output?: boolean | undefined;
+}): Array<{ key: string; message: string }> {
+  const problems: Array<{ key: string; message: string }> = [];
+  if (item.partial && item.report === undefined)
+    problems.push({ key: 'partial', message: 'partial = true needs `report` (partial credit counts the tests of a report): add report = "junit", "tap" or "go-json", or remove partial' });
+  if (item.hidden !== undefined && item.into === undefined)
+    problems.push({ key: 'hidden', message: 'hidden needs `into`, the place in the repo where its files appear while the check runs (into = "test/hidden")' });
+  if (item.into !== undefined && item.hidden === undefined) problems.push({ key: 'into', message: 'into goes with `hidden` (the folder it lays there): add hidden, or remove into' });
+  if (item.show_output && item.hidden === undefined) problems.push({ key: 'show_output', message: 'show_output is for a hidden check (any other check shows its output): remove it' });
+  return problems;
+}
 export type ProviderSettings = Spec['provider'];
 export type ProviderOverride = Spec['parallel']['providers'][number];
 export type PhaseSpec = Spec['prompts'][number];

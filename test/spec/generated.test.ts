@@ -68,6 +68,8 @@ describe('generated from the schema', () => {
       'checks.frozen: repo-pathspec',
       'checks.protected: repo-pathspec',
       'checks.editable: repo-pathspec',
+      'checks.items[].hidden: existing-folder',
+      'checks.items[].into: inside-repo',
       'review.script: existing-file',
       'review.prompt_file: existing-file',
       'vote.voters[].script: existing-file',

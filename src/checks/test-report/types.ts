@@ -1,0 +1,34 @@
+/**
+ * What a test runner's machine report says, test by test (a check's `report` key): the shape every
+ * parser of ./parse.ts returns and the engine judges against base's reference (./judge.ts).
+ */
+import type { TestReportKind } from '../../spec/schema-parts.js';
+
+export type { TestReportKind };
+
+/** A test's outcome as the report gives it; `errored` is a test that could not run or crashed (JUnit's `<error>`, TAP's bail out). */
+export type TestOutcome = 'passed' | 'failed' | 'skipped' | 'errored';
+
+export interface TestCaseResult {
+  /**
+   * The test's name, stable between runs of the same tests: JUnit `classname::name` (or `name`
+   * when it has no classname), TAP the description (its number only when it has none), go-json
+   * `package/Test/Subtest`. A name met twice gets ` #2`, ` #3`... in the order of the report.
+   */
+  readonly name: string;
+  readonly outcome: TestOutcome;
+  /** A failure's or error's first lines, bounded; none for a pass. */
+  readonly message?: string;
+}
+
+/** What the check left to read: its stdout (TAP, go-json) and the files it wrote into `$BESTOF_REPORT_DIR` (JUnit). */
+export interface ReportInput {
+  readonly stdout: string;
+  /** Every regular file of the report folder, by name relative to it, read as UTF-8. */
+  readonly files: ReadonlyArray<{ readonly name: string; readonly text: string }>;
+}
+
+/** A report read, or why none could be: `missing` (nothing written), `unreadable` (written but not a report of that kind). */
+export type ParsedReport =
+  | { readonly ok: true; readonly tests: readonly TestCaseResult[] }
+  | { readonly ok: false; readonly reason: 'missing' | 'unreadable'; readonly detail: string };
