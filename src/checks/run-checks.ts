@@ -10,6 +10,7 @@ import type { LogRedactor } from '../process/types.js';
 import { isDiskFull } from '../process/disk-full.js';
 import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { CheckSpec } from '../spec/schema.js';
+import type { CheckReport } from './test-report/types.js';
 
 const OUTPUT_TAIL_LINES = 40;
 const OUTPUT_TAIL_CHARS = 4000;
@@ -75,6 +76,10 @@ export interface CheckOutcome {
   readonly durationMs: number;
   /** The last lines of the check's output, ANSI-free, bounded. */
   readonly outputTail: string;
+  /** With the check's `report`: its tests judged against base's (./test-report/judge.ts). */
+  readonly report?: CheckReport;
+  /** A hidden check (`hidden`): its output and test names are never an agent's to read, unless `show_output`. */
+  readonly hidden?: boolean;
 }
 
 export interface RunChecksOptions {

@@ -32,3 +32,35 @@ export interface ReportInput {
 export type ParsedReport =
   | { readonly ok: true; readonly tests: readonly TestCaseResult[] }
   | { readonly ok: false; readonly reason: 'missing' | 'unreadable'; readonly detail: string };
+
+/**
+ * A test as a candidate's report was judged against base's (./judge.ts): its role says what base
+ * made of it. `fail_to_pass`: it failed (or errored, or was skipped) on base, a target of the task;
+ * `pass_to_pass`: it passed on base and must still pass; `new`: base's report had no such test
+ * (reported, never counted).
+ */
+export interface JudgedTest {
+  readonly name: string;
+  /** `missing`: base ran it and the candidate's report does not have it (never read as skipped). */
+  readonly outcome: TestOutcome | 'missing';
+  readonly role: 'fail_to_pass' | 'pass_to_pass' | 'new';
+  readonly message?: string;
+}
+
+/** What a check's report came to (carried by its CheckOutcome, so by check.finished, state.json and the reports). */
+export interface CheckReport {
+  readonly kind: TestReportKind;
+  /** Every test of base's report, then the candidate's new ones; in report order. */
+  readonly tests: readonly JudgedTest[];
+  /** Base's tests: what partial credit divides by. */
+  readonly expected: number;
+  /** Of those, how many passed here. */
+  readonly passed: number;
+  /** Base's tests that this report does not have. */
+  readonly missing: number;
+  /**
+   * Why the check failed by its report, in words for the UI, the reports and the retry prompt
+   * ("no test report", "12 tests went missing", "3 of 50 tests failed"); none when it passed.
+   */
+  readonly failure?: string;
+}
