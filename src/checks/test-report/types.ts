@@ -35,15 +35,18 @@ export type ParsedReport =
 
 /**
  * A test as a candidate's report was judged against base's (./judge.ts): its role says what base
- * made of it. `fail_to_pass`: it failed (or errored, or was skipped) on base, a target of the task;
- * `pass_to_pass`: it passed on base and must still pass; `new`: base's report had no such test
- * (reported, never counted).
+ * made of it. `fail_to_pass`: it failed or errored on base, a target of the task; `pass_to_pass`:
+ * it passed on base and must still pass; `skipped_on_base`: base skipped it, so it says nothing of
+ * the task (reported, not counted); `new`: base's report had no such test (reported, never counted).
  */
+export type TestRole = 'fail_to_pass' | 'pass_to_pass' | 'skipped_on_base' | 'new';
+
+/** A test of a candidate's report, or one of base's that the report lacks. */
 export interface JudgedTest {
   readonly name: string;
   /** `missing`: base ran it and the candidate's report does not have it (never read as skipped). */
   readonly outcome: TestOutcome | 'missing';
-  readonly role: 'fail_to_pass' | 'pass_to_pass' | 'new';
+  readonly role: TestRole;
   readonly message?: string;
 }
 
