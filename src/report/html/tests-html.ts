@@ -2,7 +2,7 @@
  * report.html's tests: one table per check that names a test report, its tests down and the
  * candidates across. Every candidate was judged against the same base, so base's tests are the
  * same rows for all; a candidate's new tests are rows of their own, empty for the others. The
- * tests that did not pass for someone come first; the ones every candidate passed follow in a
+ * tests that did not pass for someone come first; the ones no candidate failed follow in a
  * folded block. Both are bounded: a suite of 20 000 tests would make a page nobody opens.
  *
  * The state it reads was redacted by the caller; every text goes in through escapeHtml.
@@ -17,7 +17,7 @@ import { escapeHtml as h } from './escape.js';
 
 /** Rows of tests that some candidate did not pass; the rest are left out with a count. */
 export const FAILING_ROWS = 300;
-/** Rows of tests every candidate passed, in the folded block. */
+/** Rows of tests no candidate failed, in the folded block. */
 export const PASSING_ROWS = 1000;
 
 const CELL_CLASS: Readonly<Record<JudgedOutcome, string>> = { passed: 'pass', failed: 'fail', errored: 'fail', missing: 'fail', skipped: 'skip' };
@@ -98,7 +98,7 @@ function checkTestsHtml(checkName: string, columns: readonly Column[]): string {
       : '<p class="note">Every candidate passed every test.</p>';
   const passingHtml =
     passing.length > 0
-      ? `<details class="tests-passed"><summary>${plural(passing.length, 'test')} every candidate passed</summary><table class="tests">${head}\n${passing
+      ? `<details class="tests-passed"><summary>${plural(passing.length, 'test')} no candidate failed</summary><table class="tests">${head}\n${passing
           .slice(0, PASSING_ROWS)
           .map((r) => rowHtml(columns, r))
           .join('\n')}${more(passing.length - PASSING_ROWS, 'passing test')}</table></details>`
