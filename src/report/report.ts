@@ -8,9 +8,11 @@ import { relative } from 'node:path';
 import { checkLogName } from '../checks/check-log-name.js';
 import { chosenByUser, costIsKnown, type RunState } from '../engine/record/run-state.js';
 import { CHECK_LOGS_DIR, FINAL_CHECKS_DIR, iterationDir } from '../engine/record/run-folder.js';
+import { processEndWords } from '../engine/record/test-report-words.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
+import { finalChecksJson, testsMarkdown } from './check-tests.js';
 import { voteJson, voteMarkdown } from './vote-report.js';
 
 export const REPORT_VERSION = 1;
@@ -70,6 +72,8 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
         diff: c.diff,
         tampered: c.tampered.length > 0,
         tamperedPaths: c.tampered,
+        /** The checks its score comes from (its last checked iteration), each test of a check with a report. */
+        finalChecks: finalChecksJson(c),
         history: c.iterations,
       };
     }),
@@ -125,7 +129,8 @@ function failedCheckLines(state: RunState): string[] {
     const last = c?.iterations.filter((it) => it.checks.length > 0).at(-1);
     if (!last) continue;
     for (const check of last.checks.filter((k) => !k.passed)) {
-      const how = check.timedOut ? 'timed out' : check.exitCode === undefined ? 'did not run to its end' : `exit ${check.exitCode}`;
+      // A check with a report says what its tests came to ("3 of 50 tests failed"), its exit code after.
+      const how = check.report?.failure ? `${check.report.failure}, ${processEndWords(check)}` : processEndWords(check);
       const tail = check.outputTail
         .split('\n')
         .filter((line) => line.trim() !== '')
@@ -197,6 +202,7 @@ export function renderMarkdownReport(state: RunState): string {
       );
     }
   }
+  lines.push(...testsMarkdown(state));
   lines.push(...failedCheckLines(state));
   lines.push(...voteMarkdown(state));
   if (state.warnings.length > 0) {

@@ -5,7 +5,8 @@
  * line is made printable (src/printable.ts): a sequence the terminal would obey, or a newline
  * that would start a forged line, is shown escaped.
  */
-import type { RunEvent } from '../engine/record/events.js';
+import type { EventOf, RunEvent } from '../engine/record/events.js';
+import { testCountsWords } from '../engine/record/test-report-words.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable } from '../printable.js';
 import { voteEventLine } from './vote-lines.js';
@@ -53,7 +54,7 @@ function eventWords(event: RunEvent): string | readonly string[] {
     case 'candidate.committed':
       return `${event.candidate} committed ${event.commit.slice(0, 10)} (${event.changedFiles} file${event.changedFiles === 1 ? '' : 's'})`;
     case 'check.finished':
-      return `${event.candidate} check ${event.check.name}: ${event.check.passed ? 'pass' : event.check.timedOut ? 'TIMEOUT' : 'FAIL'} (${event.check.points}/${event.check.maxPoints}, ${formatDuration(event.check.durationMs)})`;
+      return checkLine(event);
     case 'candidate.tampered': {
       // Frozen paths (and the git dir) make a candidate unable to win; changes outside `editable` are only put back.
       const frozen = event.paths.filter((p) => (p.rule ?? 'frozen') === 'frozen');
@@ -96,6 +97,18 @@ function eventWords(event: RunEvent): string | readonly string[] {
       return unreachable;
     }
   }
+}
+
+/**
+ * "c1 check tests: FAIL: 3 of 50 tests failed (0/10, 2s)": with a test report, what its tests came
+ * to (its failure's words, or its counts when it passed) beside the points.
+ */
+function checkLine(event: EventOf<'check.finished'>): string {
+  const check = event.check;
+  const mark = check.passed ? 'pass' : check.timedOut ? 'TIMEOUT' : 'FAIL';
+  const failure = check.report?.failure;
+  const tests = check.report ? (check.passed ? `, ${testCountsWords(check.report)}` : failure ? `: ${failure}` : '') : '';
+  return `${event.candidate} check ${check.name}${check.hidden ? ' (hidden)' : ''}: ${mark}${tests} (${check.points}/${check.maxPoints}, ${formatDuration(check.durationMs)})`;
 }
 
 export function createPlainReporter(write: (line: string) => void): (event: RunEvent) => void {

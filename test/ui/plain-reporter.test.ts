@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatEvent } from '../../src/ui/plain-reporter.js';
 import type { RunEvent } from '../../src/engine/record/events.js';
+import type { CheckOutcome } from '../../src/checks/run-checks.js';
+import { check } from './scripted-runs.js';
+import { C1_FINAL, judgedReport, reportCheck } from './report-runs.js';
 
 const tampered = (paths: Extract<RunEvent, { type: 'candidate.tampered' }>['paths']): RunEvent => ({
   t: '2026-12-02T00:00:00.000Z',
@@ -98,5 +101,24 @@ describe('plain reporter: a winner chosen in the compare view', () => {
     expect(formatEvent(chosen({ ok: false, message: 'the checkout has uncommitted changes; nothing was merged' }))).toBe(
       'c2 chosen by you in the compare view, but the merge was NOT done (squash): the checkout has uncommitted changes; nothing was merged; the winner is still c1',
     );
+  });
+});
+
+describe('plain reporter: a check with a test report', () => {
+  const finishedCheck = (check: CheckOutcome): RunEvent => ({ t: '2026-12-02T00:00:00.000Z', type: 'check.finished', candidate: 'c1', iteration: 2, check });
+
+  it("says what its tests came to where it said only FAIL: the report's failure", () => {
+    expect(formatEvent(finishedCheck(reportCheck(C1_FINAL)))).toBe('c1 check basic: FAIL: 1 of 27 tests failed, 1 went missing (0/40, 320ms)');
+  });
+
+  it('and the counts when it passed; a hidden check says so', () => {
+    const passed = judgedReport({}, { fresh: [{ name: 'n1', role: 'new', outcome: 'passed' }] });
+    expect(formatEvent(finishedCheck(reportCheck(passed, { hidden: true })))).toBe(
+      'c1 check basic (hidden): pass, 27 of 27 passed, 0 failed, 0 missing; 1 new test (40/40, 320ms)',
+    );
+  });
+
+  it('stays as it was for a check without a report', () => {
+    expect(formatEvent(finishedCheck(check('basic', false)))).toBe('c1 check basic: FAIL (0/40, 320ms)');
   });
 });

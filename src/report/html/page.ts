@@ -60,6 +60,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 button.cell { font: inherit; font-weight: 600; color: var(--bad); background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline dotted; }
 button.cell[aria-expanded="true"] { text-decoration: underline; }
 .check-output h4 { margin: 8px 0 4px; font-size: 13px; }
+table.tests td.mark, table.tests th.mark { text-align: center; min-width: 48px; }
+details.tests-passed > summary { cursor: pointer; color: var(--muted); }
 .note { color: var(--muted); font-size: 13px; }
 .warning { color: var(--warn); }
 ul.findings li { margin: 2px 0; }

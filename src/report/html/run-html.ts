@@ -1,10 +1,11 @@
 /**
  * report.html: one self-contained page for the people who review what a run chose. The
  * verdict first (the winner and the rule that decided, in one sentence), then the ranking, the
- * check matrix (a failing cell opens the tail of its output), the findings (frozen paths
- * changed, candidates that cannot be trusted, the run's warnings: an unsandboxed run, a ref
- * that moved), the reviews, the vote (ballots de-anonymised, the tally), and each candidate's
- * iterations and diff (diff2html with highlight.js, bundled in; plain text without it).
+ * check matrix (a failing cell opens the tail of its output), the tests of the checks with a
+ * report (./tests-html.ts), the findings (frozen paths changed, candidates that cannot be
+ * trusted, the run's warnings: an unsandboxed run, a ref that moved), the reviews, the vote
+ * (ballots de-anonymised, the tally), and each candidate's iterations and diff (diff2html with
+ * highlight.js, bundled in; plain text without it).
  *
  * Built from the folded run state like report.md and report.json, plus the diffs from git.
  * Everything shown goes through the run's redaction first, then through escapeHtml: a diff or
@@ -22,6 +23,7 @@ import { capDiff, diffLimitFor, headOf, tailOf } from './diff-cap.js';
 import { escapeHtml as h } from './escape.js';
 import { renderPage } from './page.js';
 import { timelineSvg, type TimelinePoint } from './svg.js';
+import { testsHtml } from './tests-html.js';
 import { DEFAULT_TIE_BREAK, runVerdict } from './verdict.js';
 
 /** A candidate's diff against the run's base, or why it could not be read. */
@@ -62,6 +64,7 @@ export function renderRunHtml(rawState: RunState, rawDiffs: ReadonlyMap<string, 
     verdictHtml(state, options.tieBreak ?? DEFAULT_TIE_BREAK),
     rankingHtml(state),
     checkMatrixHtml(state, secrets),
+    testsHtml(state),
     findingsHtml(state),
     reviewsHtml(state),
     voteHtml(state),
@@ -149,7 +152,9 @@ function checkMatrixHtml(state: RunState, secrets: SecretSet): string {
       if (r.passed) return `<td class="pass" title="${h(`${r.points} of ${r.maxPoints} points, ${formatDuration(r.durationMs)}`)}">pass</td>`;
       const target = domId('out', outputs.length);
       const label = r.timedOut ? 'timeout' : 'FAIL';
-      const exit = r.timedOut ? 'timed out' : `exit ${r.exitCode ?? 'none (killed)'}`;
+      const end = r.timedOut ? 'timed out' : `exit ${r.exitCode ?? 'none (killed)'}`;
+      // A check with a report says what its tests came to first ("3 of 50 tests failed").
+      const exit = r.report?.failure ? `${r.report.failure} · ${end}` : end;
       outputs.push(
         `<div id="${target}" class="check-output" hidden><h4>${h(id)} · ${h(k.name)} · ${h(exit)} · iteration ${last?.iteration ?? '?'}</h4><pre>${h(tailOf(secrets.redact(r.outputTail)) || '(no output)')}</pre></div>`,
       );

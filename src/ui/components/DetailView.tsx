@@ -17,6 +17,7 @@ import {
   statusStyle,
 } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost, formatTokens } from '../format/numbers.js';
+import { checkReportLines } from '../format/check-report.js';
 import { wrapText } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { agentName, candidateName } from '../layout/columns.js';
@@ -25,6 +26,7 @@ import { isBusy, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
 import { plural } from '../../engine/words.js';
+import { checkFailureWords } from '../../engine/record/test-report-words.js';
 
 type Lines = Segment[][];
 
@@ -71,8 +73,10 @@ function checkLogsDir(state: UiState, c: CandidateState): string | undefined {
 }
 
 /**
- * The failed checks of the latest iteration that ran checks, each with the end of its output
- * (where test runners print the failure), after a line that says how much is left out above.
+ * The failed checks of the latest iteration that ran checks, each with what tells why: for a
+ * check with a test report, its counts and the tests that did not pass by name; else (or when its
+ * report names none) the end of its output (where test runners print the failure), after a line
+ * that says how much is left out above.
  */
 function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: number, width: number): Lines {
   const failed = latestChecks(c).filter((k) => !k.passed);
@@ -81,25 +85,35 @@ function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: 
   const perCheck = Math.max(1, Math.floor((max - 1) / failed.length) - 1);
   const logs = checkLogsDir(state, c);
   for (const check of failed) {
-    const why = check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`;
+    // A report's words ("3 of 50 tests failed", "no test report") say more than its exit code.
     lines.push([
-      { text: `  ✗ ${check.name}`, style: theme.status.error },
-      { text: ` (${why}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary },
+      { text: `  ✗ ${check.name}${check.hidden ? ' (hidden)' : ''}`, style: theme.status.error },
+      { text: ` (${checkFailureWords(check)}, ${formatElapsed(check.durationMs)})`, style: theme.text.secondary },
     ]);
-    let tail = failureTail(check.outputTail, perCheck);
-    if (tail.hidden > 0 && perCheck > 1) {
-      // The count goes first; the folder of the whole output wraps under it (between words, or
-      // after a "/"), if the check's lines leave room for it, else the line is cut at its end.
-      const note = (hidden: number): string => `… ${plural(hidden, 'line')} above not shown${logs ? ` (whole output in ${logs})` : ''}`;
-      const wrapped = wrapText(note(tail.hidden + 1), Math.max(8, width - 4));
-      const noteLines = perCheck > wrapped.length ? wrapped.length : 1;
-      tail = failureTail(check.outputTail, perCheck - noteLines);
-      const shown = noteLines > 1 ? wrapText(note(tail.hidden), Math.max(8, width - 4)) : [note(tail.hidden)];
-      for (const text of shown.slice(0, noteLines)) lines.push([{ text: `    ${text}`, style: theme.text.secondary }]);
-    }
-    for (const line of tail.lines) lines.push([{ text: `    ${line}`, style: theme.text.secondary }]);
+    const report = check.report ? checkReportLines(check.report, perCheck) : [];
+    for (const line of report) lines.push([{ text: `    ${line.text}`, style: line.tone === 'test' ? theme.status.error : theme.text.secondary }]);
+    if (report.length <= 1) lines.push(...outputTailLines(check.outputTail, perCheck - report.length, logs, width, theme));
   }
   return lines.slice(0, max);
+}
+
+/** The end of a check's output in `max` lines, the first saying how many lines above are not shown when some are not. */
+function outputTailLines(outputTail: string, max: number, logs: string | undefined, width: number, theme: Theme): Lines {
+  if (max <= 0) return [];
+  const lines: Lines = [];
+  let tail = failureTail(outputTail, max);
+  if (tail.hidden > 0 && max > 1) {
+    // The count goes first; the folder of the whole output wraps under it (between words, or
+    // after a "/"), if the check's lines leave room for it, else the line is cut at its end.
+    const note = (hidden: number): string => `… ${plural(hidden, 'line')} above not shown${logs ? ` (whole output in ${logs})` : ''}`;
+    const wrapped = wrapText(note(tail.hidden + 1), Math.max(8, width - 4));
+    const noteLines = max > wrapped.length ? wrapped.length : 1;
+    tail = failureTail(outputTail, max - noteLines);
+    const shown = noteLines > 1 ? wrapText(note(tail.hidden), Math.max(8, width - 4)) : [note(tail.hidden)];
+    for (const text of shown.slice(0, noteLines)) lines.push([{ text: `    ${text}`, style: theme.text.secondary }]);
+  }
+  for (const line of tail.lines) lines.push([{ text: `    ${line}`, style: theme.text.secondary }]);
+  return lines;
 }
 
 /**
