@@ -4,13 +4,18 @@
  * a check's points must not depend on what another check did at the same moment.
  */
 import type { Env } from '../env.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkLogName } from './check-log-name.js';
 import type { LogRedactor } from '../process/types.js';
 import { isDiskFull } from '../process/disk-full.js';
 import { runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { CheckSpec } from '../spec/schema.js';
-import type { CheckReport } from './test-report/types.js';
+import type { CheckReport, ParsedReport, TestCaseResult } from './test-report/types.js';
+import { judgeReport, partialPoints, type Judgement } from './test-report/judge.js';
+import { parseTestReport } from './test-report/parse.js';
+import { makeReportDir, readReportDir, stdoutCollector } from './test-report/read-report.js';
 
 const OUTPUT_TAIL_LINES = 40;
 const OUTPUT_TAIL_CHARS = 4000;
@@ -95,47 +100,118 @@ export interface RunChecksOptions {
   readonly sandbox?: SandboxLayout | undefined;
   /** Runs before each check; what it throws ends the checks (../engine/scoring/score.ts: the worktree folder looked at, its own git files put back). */
   readonly beforeEach?: (() => Promise<void>) | undefined;
+  /**
+   * Where each check with a `report` gets a fresh folder of its own (`$BESTOF_REPORT_DIR`): outside
+   * the worktree, writable by the check, read when it ends (the scoring's HOME, removed after).
+   * @default a folder under the OS's temp folder
+   */
+  readonly reportRoot?: string | undefined;
+  /**
+   * Base's tests by check name (../engine/run/reference.ts): a report check is held to them
+   * (./test-report/judge.ts). A report check without an entry is judged by its report alone.
+   */
+  readonly reference?: ReadonlyMap<string, readonly TestCaseResult[]> | undefined;
 }
 
 export async function runChecks(checks: readonly CheckSpec[], options: RunChecksOptions): Promise<CheckOutcome[]> {
   const outcomes: CheckOutcome[] = [];
-  for (const check of checks) {
-    if (options.signal.aborted) break;
-    await options.beforeEach?.();
-    // A shell on purpose: check commands are the spec author's own, written as shell lines.
-    const result = await runShellIn(
-      check.command,
-      {
-        cwd: options.cwd,
-        env: options.env,
-        timeoutMs: check.timeout,
-        signal: options.signal,
-        logFile: join(options.logDir, checkLogName(check.name)),
-        ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
-      },
-      options.sandbox,
-    );
-    if (result.canceled) break;
-    // A check that could not start because the disk is full (its log file) says nothing of the
-    // candidate's work: scoring it 0 would be unfair. Thrown, so that the run stops and can be resumed.
-    if (result.spawnError !== undefined && isDiskFull({ message: result.spawnError }))
-      throw new Error(`check ${check.name} could not start: ${result.spawnError}`);
-    const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : '']
-      .filter(Boolean)
-      .join('\n');
-    const hint = result.ok ? '' : checkHint(result.exitCode, output, options.sandbox);
-    const outcome: CheckOutcome = {
-      name: check.name,
-      passed: result.ok,
-      points: result.ok ? check.score : 0,
-      maxPoints: check.score,
-      exitCode: result.exitCode,
-      timedOut: result.timedOut,
-      durationMs: Math.round(result.durationMs),
-      outputTail: hint ? `${outputTail(output).slice(-(OUTPUT_TAIL_CHARS - hint.length - 1))}\n${hint}` : outputTail(output),
-    };
-    outcomes.push(outcome);
-    options.onCheck?.(outcome);
+  const reports = options.reportRoot === undefined && checks.some((check) => check.report) ? await mkdtemp(join(tmpdir(), 'bestof-reports-')) : undefined;
+  try {
+    for (const [index, check] of checks.entries()) {
+      if (options.signal.aborted) break;
+      await options.beforeEach?.();
+      const outcome = await runOneCheck(check, options, check.report ? await makeReportDir(options.reportRoot ?? reports!, index) : undefined);
+      if (outcome === 'canceled') break;
+      outcomes.push(outcome);
+      options.onCheck?.(outcome);
+    }
+  } finally {
+    if (reports) await rm(reports, { recursive: true, force: true });
   }
   return outcomes;
+}
+
+/** One check run and scored: by its exit code, or by its report held to base's. */
+async function runOneCheck(check: CheckSpec, options: RunChecksOptions, reportDir: string | undefined): Promise<CheckOutcome | 'canceled'> {
+  const stdoutReport = check.report === 'tap' || check.report === 'go-json' ? stdoutCollector() : undefined;
+  // A shell on purpose: check commands are the spec author's own, written as shell lines.
+  const result = await runShellIn(
+    check.command,
+    {
+      cwd: options.cwd,
+      env: reportDir ? { ...options.env, BESTOF_REPORT_DIR: reportDir } : options.env,
+      timeoutMs: check.timeout,
+      signal: options.signal,
+      logFile: join(options.logDir, checkLogName(check.name)),
+      ...(options.logRedactor ? { logRedactor: options.logRedactor() } : {}),
+      ...(stdoutReport ? { onStdoutLine: stdoutReport.onLine } : {}),
+    },
+    options.sandbox,
+  );
+  if (result.canceled) return 'canceled';
+  // A check that could not start because the disk is full (its log file) says nothing of the
+  // candidate's work: scoring it 0 would be unfair. Thrown, so that the run stops and can be resumed.
+  if (result.spawnError !== undefined && isDiskFull({ message: result.spawnError }))
+    throw new Error(`check ${check.name} could not start: ${result.spawnError}`);
+  const output = [result.stdout, result.stderr, result.spawnError ?? '', result.timedOut ? `(timed out after ${check.timeout} ms)` : '']
+    .filter(Boolean)
+    .join('\n');
+  const hint = result.ok ? '' : checkHint(result.exitCode, output, options.sandbox);
+  const judged = check.report
+    ? await judgeCheckReport(check, { cwd: options.cwd, reportDir: reportDir!, stdout: stdoutReport?.text() ?? '' }, options.reference?.get(check.name))
+    : undefined;
+  // With a report, both: the exit code (the spec author's command may do more than run the tests)
+  // and the report (every test of base there and passing: an early exit 0 is not a pass).
+  const passed = result.ok && (judged?.passed ?? true);
+  const report = judged && result.ok === false && judged.passed ? { ...judged.report, failure: exitWords(result) } : judged?.report;
+  return {
+    name: check.name,
+    passed,
+    points: pointsOf(check, passed, report),
+    maxPoints: check.score,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: Math.round(result.durationMs),
+    outputTail: hint ? `${outputTail(output).slice(-(OUTPUT_TAIL_CHARS - hint.length - 1))}\n${hint}` : outputTail(output),
+    ...(report ? { report } : {}),
+  };
+}
+
+/** Why a check whose report passed did not: how its command ended. */
+function exitWords(result: { readonly exitCode: number | undefined; readonly timedOut: boolean; readonly signal: string | undefined }): string {
+  if (result.timedOut) return 'timed out (every test of its report passed)';
+  if (result.exitCode !== undefined) return `exit code ${result.exitCode} (every test of its report passed)`;
+  return `ended by ${result.signal ?? 'an error'} (every test of its report passed)`;
+}
+
+/** The report the check left, read at once (before anything of the candidate's runs again) and its folder removed. */
+async function judgeCheckReport(
+  check: CheckSpec,
+  at: { readonly cwd: string; readonly reportDir: string; readonly stdout: string },
+  reference: readonly TestCaseResult[] | undefined,
+): Promise<Judgement> {
+  const { cwd, reportDir, stdout } = at;
+  try {
+    const input = await readReportDir(reportDir, stdout);
+    return judgeReport(check.report!, withoutFolder(parseTestReport(check.report!, input), cwd), reference);
+  } finally {
+    await rm(reportDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Test names without the worktree's path: a runner that names a test by its file's absolute path
+ * (node --test names a file that ran no test so) would name it differently in base's worktree and in
+ * each candidate's.
+ */
+function withoutFolder(report: ParsedReport, cwd: string): ParsedReport {
+  if (!report.ok) return report;
+  const prefix = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return { ok: true, tests: report.tests.map((test) => (test.name.includes(prefix) ? { ...test, name: test.name.replaceAll(prefix, '') } : test)) };
+}
+
+/** A check's points: its score when it passed; with `partial`, the share of base's tests that pass. */
+function pointsOf(check: CheckSpec, passed: boolean, report: CheckReport | undefined): number {
+  if (passed) return check.score;
+  return check.partial && report ? partialPoints(check.score, report) : 0;
 }

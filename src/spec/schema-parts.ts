@@ -273,20 +273,26 @@ export const check = z.strictObject({
   }),
   report: z.enum(TEST_REPORT_KINDS).optional().meta({
     description:
-      'the machine report the check\'s runner writes, read test by test: `"junit"` (JUnit XML files the check writes into `$BESTOF_REPORT_DIR`), `"tap"` (TAP on stdout) or `"go-json"` (`go test -json` on stdout). The check then also runs on `base` as the run starts: it passes only when every test of base is in the report, every test that passed on base passes and every test that failed on base (the task\'s targets) passes',
+      'the machine report the check\'s runner writes, read test by test: `"junit"` (JUnit XML files the check writes into `$BESTOF_REPORT_DIR`), `"tap"` (TAP on stdout) or `"go-json"` (`go test -json` on stdout). The check then also runs on `base` as the run starts, and passes only when it exits 0 and its report holds every test of base, each passing: those that passed on base and those that failed there (the task\'s targets). A missing test is never read as skipped',
     defaultText: 'none: the exit code decides',
   }),
   partial: z.boolean().optional().meta({
     defaultText: '`false`',
-    description: 'with `report`: score × passed / expected (the tests base ran) instead of all or nothing; the tests still failing are named in the next prompt',
+    description:
+      'with `report`: score × passed / expected (the tests base ran) instead of all or nothing; the tests still failing are named in the next prompt',
   }),
   hidden: nonEmpty.optional().meta({
     description:
       "a folder of files no agent ever sees (relative to the spec file's folder, outside the repo), laid into the scoring tree at `into` only while this check runs; the agents are told only how many tests of it failed",
     pathRule: 'existing-folder',
   }),
-  into: nonEmpty.optional().meta({ description: 'with `hidden`: where its files appear in the scoring tree, relative to the repo root', pathRule: 'inside-repo' }),
-  show_output: z.boolean().optional().meta({ defaultText: '`false`', description: "with `hidden`: the check's output goes into the next prompt as any check's does" }),
+  into: nonEmpty
+    .optional()
+    .meta({ description: 'with `hidden`: where its files appear in the scoring tree, relative to the repo root', pathRule: 'inside-repo' }),
+  show_output: z
+    .boolean()
+    .optional()
+    .meta({ defaultText: '`false`', description: "with `hidden`: the check's output goes into the next prompt as any check's does" }),
 });
 
 export const phase = z

@@ -387,11 +387,16 @@ function checkKeyProblems(item: {
 }): Array<{ key: string; message: string }> {
   const problems: Array<{ key: string; message: string }> = [];
   if (item.partial && item.report === undefined)
-    problems.push({ key: 'partial', message: 'partial = true needs `report` (partial credit counts the tests of a report): add report = "junit", "tap" or "go-json", or remove partial' });
+    problems.push({
+      key: 'partial',
+      message: 'partial = true needs `report` (partial credit counts the tests of a report): add report = "junit", "tap" or "go-json", or remove partial',
+    });
   if (item.hidden !== undefined && item.into === undefined)
     problems.push({ key: 'hidden', message: 'hidden needs `into`, the place in the repo where its files appear while the check runs (into = "test/hidden")' });
-  if (item.into !== undefined && item.hidden === undefined) problems.push({ key: 'into', message: 'into goes with `hidden` (the folder it lays there): add hidden, or remove into' });
-  if (item.show_output && item.hidden === undefined) problems.push({ key: 'show_output', message: 'show_output is for a hidden check (any other check shows its output): remove it' });
+  if (item.into !== undefined && item.hidden === undefined)
+    problems.push({ key: 'into', message: 'into goes with `hidden` (the folder it lays there): add hidden, or remove into' });
+  if (item.show_output && item.hidden === undefined)
+    problems.push({ key: 'show_output', message: 'show_output is for a hidden check (any other check shows its output): remove it' });
   return problems;
 }
 export type ProviderSettings = Spec['provider'];
