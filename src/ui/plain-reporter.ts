@@ -85,6 +85,12 @@ function eventWords(event: RunEvent): string | readonly string[] {
     }
     case 'run.warning':
       return `warning: ${event.candidate ? `${event.candidate}: ` : ''}${event.message}`;
+    case 'reference.started':
+      return `base: running ${event.checks.join(', ')} on base for the tests each must pass (beside the agents)`;
+    case 'reference.finished':
+      return event.error !== undefined
+        ? `base: ${event.error}`
+        : `base${event.cached ? ' (cached)' : ''}: ${event.checks.map((c) => `${c.name} ran ${plural(c.tests, 'test')}, ${c.failing} failing (the task's targets)`).join('; ')}`;
     case 'run.finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)} (exit ${event.exitCode}): ${event.message}`;
     case 'vote.started':

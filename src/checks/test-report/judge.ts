@@ -51,13 +51,15 @@ function judgeAgainst(kind: TestReportKind, tests: readonly TestCaseResult[], re
 }
 
 function judgeAlone(kind: TestReportKind, tests: readonly TestCaseResult[]): Judgement {
-  const judged = tests.map((test): JudgedTest => ({
-    name: test.name,
-    outcome: test.outcome,
-    // Without base, every test that ran is held to passing.
-    role: test.outcome === 'skipped' ? 'skipped_on_base' : 'pass_to_pass',
-    ...(test.message ? { message: test.message } : {}),
-  }));
+  const judged = tests.map(
+    (test): JudgedTest => ({
+      name: test.name,
+      outcome: test.outcome,
+      // Without base, every test that ran is held to passing.
+      role: test.outcome === 'skipped' ? 'skipped_on_base' : 'pass_to_pass',
+      ...(test.message ? { message: test.message } : {}),
+    }),
+  );
   const judgement = summarise(kind, judged);
   if (judgement.report.expected > 0) return judgement;
   return { passed: false, report: { ...judgement.report, failure: 'the test report has no test that ran' } };

@@ -34,6 +34,7 @@ import type { UnstampedEvent } from '../record/events.js';
 import { commitWork, keepCommitted } from './commit-step.js';
 import { runLoop } from './iteration.js';
 import type { LoopContext } from './loop-context.js';
+import type { BaseTests } from '../scoring/base-reference.js';
 import { initialLoopState, type LoopState } from './loop-state.js';
 import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from '../plan/plan.js';
 import { candidateDir, setupPathsFile } from '../record/run-folder.js';
@@ -69,6 +70,8 @@ export interface CandidateContext {
   readonly resume?: CandidateResume;
   /** Copy-on-write worktrees: the run's shared base checkout is ready at `lower` (../run/stages/candidates.ts). */
   readonly cow?: { readonly lower: string; readonly mounts: OverlayMounts };
+  /** Base's tests for the report checks (LoopContext.baseTests). */
+  readonly baseTests?: (() => Promise<BaseTests | undefined>) | undefined;
 }
 
 /** How a candidate's loop ended: what the final-scoring phase needs to score it again. */
@@ -184,6 +187,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       setupPaths: workspace.setupPaths,
       setupGuard,
       limits: loopLimits(plan),
+      baseTests: ctx.baseTests,
     };
     // A worktree left by a killed run may hold what the agent wrote after its last commit.
     if (workspace.reused) state = await keepCommitted(loop, await commitWork(loop, state, `iteration ${state.iteration + 1} (interrupted; saved on resume)`));

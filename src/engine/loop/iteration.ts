@@ -175,13 +175,14 @@ export function setupRebuiltMessage(candidate: string, rebuilt: NonNullable<Scor
  * on the candidate's branch at `state.head` and cleared the index's assume-unchanged /
  * skip-worktree bits, which the scoring tree then need not read again (ScoringTreeOptions.justCommitted).
  */
-export function checkIteration(
+export async function checkIteration(
   ctx: LoopContext,
   state: LoopState,
   artifactsDir: string,
   afterCommitStep?: { readonly worktreeIsCommit: boolean },
 ): Promise<Scoring> {
   const { plan, candidate } = ctx;
+  const reference = await ctx.baseTests?.();
   return scoreCommit({
     worktree: candidate.worktree,
     baseCommit: plan.baseCommit,
@@ -199,6 +200,7 @@ export function checkIteration(
     logRedactor: () => ctx.secrets.createStreamRedactor(),
     signal: ctx.signal,
     onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration: state.iteration, check }),
+    ...(reference ? { reference } : {}),
   });
 }
 

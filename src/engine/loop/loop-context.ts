@@ -11,6 +11,7 @@ import type { CandidatePlan, RunPlan } from '../plan/plan.js';
 import type { SecretSet } from '../sandbox/secrets.js';
 import type { SetupGuard } from '../workspace/setup-guard.js';
 import type { LoopLimits } from './stop-rules.js';
+import type { BaseTests } from '../scoring/base-reference.js';
 
 export interface LoopContext {
   readonly plan: RunPlan;
@@ -34,4 +35,10 @@ export interface LoopContext {
   /** Watches what setup made between scorings (../workspace/setup-guard.ts). @default none */
   readonly setupGuard?: SetupGuard | undefined;
   readonly limits: LoopLimits;
+  /**
+   * Base's tests for the checks that read a test report (../scoring/base-reference.ts), which each
+   * scoring holds the candidate's reports to; started with the run, awaited by the first scoring
+   * that needs it. Undefined: base's run failed, and the run is stopping. @default none (no report check)
+   */
+  readonly baseTests?: (() => Promise<BaseTests | undefined>) | undefined;
 }

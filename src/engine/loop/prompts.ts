@@ -15,6 +15,7 @@
 import type { Outcome } from '../../providers/types.js';
 import { formatDuration } from '../../spec/duration.js';
 import type { CheckOutcome } from '../../checks/run-checks.js';
+import type { CheckReport } from '../../checks/test-report/types.js';
 import { OUTCOME_POLICY } from './outcome-policy.js';
 import { plural } from '../words.js';
 
@@ -97,8 +98,8 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
 
   if (feedback.failedChecks.length > 0) {
     const checks = feedback.failedChecks.map((check) => {
-      const how = check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`;
-      return `### ${check.name} (${how})\n\n\`\`\`\n${tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS)}\n\`\`\``;
+      const how = check.report?.failure ?? (check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`);
+      return `### ${check.name} (${how})\n\n${failingTestsLine(check.report)}\`\`\`\n${tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS)}\n\`\`\``;
     });
     parts.push(
       `These checks failed. They always run from the original tests and check scripts, so changing those earns nothing: fix the work itself.\n\n${checks.join('\n\n')}`,
@@ -141,4 +142,22 @@ function rulesSection(rules: PathRules): string | undefined {
 
 function messagesSection(messages: readonly string[]): string {
   return `Messages from the user:\n${messages.map((m) => `- ${m}`).join('\n')}`;
+}
+
+/** How many failing or missing tests of a report the retry prompt names. */
+const MAX_NAMED_TESTS = 20;
+
+/**
+ * A report check's tests that must pass and do not (failed, errored, skipped, missing), by name, for
+ * the retry prompt: what is left to do, not only that something is. '' without a report.
+ */
+export function failingTestsLine(report: CheckReport | undefined): string {
+  if (!report) return '';
+  const left = report.tests.filter((test) => (test.role === 'fail_to_pass' || test.role === 'pass_to_pass') && test.outcome !== 'passed');
+  if (left.length === 0) return '';
+  const named = left
+    .slice(0, MAX_NAMED_TESTS)
+    .map((test) => `- ${test.name} (${test.outcome === 'missing' ? 'missing from the report: it did not run' : test.outcome})`);
+  const more = left.length > MAX_NAMED_TESTS ? `\n- and ${left.length - MAX_NAMED_TESTS} more` : '';
+  return `${report.passed} of ${plural(report.expected, 'test')} pass. Still to pass:\n${named.join('\n')}${more}\n\n`;
 }

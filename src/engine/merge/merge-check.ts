@@ -42,6 +42,7 @@ import type { SecretSet } from '../sandbox/secrets.js';
 import type { CheckOutcome } from '../../checks/run-checks.js';
 import type { CandidateState } from '../record/run-state.js';
 import { scoreCommit, type Scoring } from '../scoring/score.js';
+import { reportChecks, type BaseTests } from '../scoring/base-reference.js';
 import { listFew, plural } from '../words.js';
 import { prepareWorkspace } from '../workspace/workspace.js';
 
@@ -67,6 +68,8 @@ export interface MergeCheckContext {
   readonly signal: AbortSignal;
   readonly secrets: SecretSet;
   state(): RunState;
+  /** Base's tests for the report checks (../scoring/base-reference.ts); none: a report alone decides. */
+  baseTests?(): Promise<BaseTests | undefined>;
 }
 
 export async function checkMergeOnTip(ctx: MergeCheckContext, request: MergeCheckRequest): Promise<MergeCheck> {
@@ -174,6 +177,7 @@ async function scoreMergeOnTip(
     });
     if (!merged.ok) return ok('conflict');
     const env = checkEnv(plan, checker);
+    const reference = reportChecks(plan).length > 0 ? await ctx.baseTests?.() : undefined;
     const scoring = await scoreCommit({
       worktree: checker.worktree,
       baseCommit: at.tip,
@@ -188,6 +192,7 @@ async function scoreMergeOnTip(
       logDir: join(logDir, CHECK_LOGS_DIR),
       logRedactor: () => ctx.secrets.createStreamRedactor(),
       signal,
+      ...(reference ? { reference } : {}),
     });
     return ok({ commit: merged.value, scoring });
   } catch (error) {

@@ -10,6 +10,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const RUNS_DIR = join('.bestof', 'runs');
+/** Base's test reports by base commit and check, kept between runs (../scoring/base-reference.ts). */
+export const REFERENCE_CACHE_DIR = join('.bestof', 'reference');
+/** In a run folder: base's run of the report checks (its setup log and check logs). */
+export const REFERENCE_DIR = 'reference';
 
 // Every name of the run folder, here and nowhere else: a reader and a writer of a file cannot disagree on it.
 /** The event log: the record of what happened, one JSON event a line. */

@@ -69,6 +69,8 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
     case 'run.started':
     case 'run.resumed':
     case 'run.warning':
+    case 'reference.started':
+    case 'reference.finished':
     case 'run.finished':
       return reduceRunEvent(state, event);
     case 'candidate.status':
@@ -108,7 +110,10 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
 }
 
 /** The state after the run's own events: its start (the header and every candidate queued), a resume, warnings, its end. */
-function reduceRunEvent(state: RunState, event: EventOf<'run.started' | 'run.resumed' | 'run.warning' | 'run.finished'>): RunState {
+function reduceRunEvent(
+  state: RunState,
+  event: EventOf<'run.started' | 'run.resumed' | 'run.warning' | 'reference.started' | 'reference.finished' | 'run.finished'>,
+): RunState {
   switch (event.type) {
     case 'run.started': {
       const candidates: Record<string, CandidateState> = {};
@@ -159,6 +164,19 @@ function reduceRunEvent(state: RunState, event: EventOf<'run.started' | 'run.res
     }
     case 'run.warning':
       return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
+    case 'reference.started':
+      return { ...state, reference: { startedAt: event.t, checks: [] } };
+    case 'reference.finished':
+      return {
+        ...state,
+        reference: {
+          startedAt: state.reference?.startedAt ?? event.t,
+          finishedAt: event.t,
+          cached: event.cached,
+          checks: event.checks,
+          ...(event.error !== undefined ? { error: event.error } : {}),
+        },
+      };
     case 'run.finished':
       return {
         ...state,

@@ -254,6 +254,15 @@ export type RunEvent = Stamped &
         readonly by: 'user';
       }
     | { readonly type: 'run.warning'; readonly message: string; readonly candidate?: string }
+    | { readonly type: 'reference.started'; readonly checks: readonly string[] }
+    | {
+        readonly type: 'reference.finished';
+        /** Read from the cache of an earlier run on the same base (src/engine/scoring/base-reference.ts). */
+        readonly cached: boolean;
+        readonly checks: readonly ReferenceCheck[];
+        /** Base's run of a report check left no report it could be held to: the run stops (exit 2). */
+        readonly error?: string;
+      }
     | {
         readonly type: 'run.finished';
         readonly status: RunStatus;
@@ -328,6 +337,22 @@ export interface CandidateVote {
   readonly combined: number;
 }
 
+/** A report check as base ran it: how many tests it ran there, and how many of them failed (the task's targets). */
+export interface ReferenceCheck {
+  readonly name: string;
+  readonly tests: number;
+  readonly failing: number;
+}
+
+/** Base's run of the report checks (reference.started / reference.finished): when, from the cache or not, what it found. */
+export interface ReferenceState {
+  readonly startedAt: string;
+  readonly finishedAt?: string;
+  readonly cached?: boolean;
+  readonly checks: readonly ReferenceCheck[];
+  readonly error?: string;
+}
+
 export interface RunState extends RunHeader {
   readonly startedAt: string;
   readonly finishedAt?: string;
@@ -361,6 +386,8 @@ export interface RunState extends RunHeader {
     readonly intoBefore?: string;
   };
   readonly warnings: readonly string[];
+  /** Base's run of the checks that read a test report, when the spec has such checks. */
+  readonly reference?: ReferenceState;
   /** Everything the run spent: the candidates' agent calls and the voters'. */
   readonly costUsd: number;
   /** false when some candidate's cost is unknown (CandidateState.costKnown): `costUsd` is then a lower bound. */

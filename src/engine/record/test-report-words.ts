@@ -24,12 +24,18 @@ export const TEST_MARK: Readonly<Record<JudgedOutcome, string>> = { passed: '✓
 const ROLE_WORDS: Readonly<Record<JudgedTest['role'], string>> = {
   fail_to_pass: 'failed on base too',
   pass_to_pass: 'passed on base',
+  skipped_on_base: 'skipped on base: not counted',
   new: 'new: not in base',
 };
 
+/** A test of base's that the check holds the candidate to (not a new one, nor one base skipped). */
+export function counted(test: JudgedTest): boolean {
+  return test.role === 'fail_to_pass' || test.role === 'pass_to_pass';
+}
+
 /** Whether this test costs the check something: a base test that did not pass, or a new test that failed or errored. */
 function notPassed(test: JudgedTest): boolean {
-  if (test.role === 'new') return test.outcome === 'failed' || test.outcome === 'errored';
+  if (!counted(test)) return test.outcome === 'failed' || test.outcome === 'errored';
   return test.outcome !== 'passed';
 }
 
@@ -38,7 +44,7 @@ function notPassed(test: JudgedTest): boolean {
  * skipped, in that order), then the new tests that failed; each group in the report's order.
  */
 export function testsNotPassed(report: CheckReport): JudgedTest[] {
-  const rank = (t: JudgedTest): number => (t.role === 'new' ? 10 : 0) + OUTCOME_ORDER[t.outcome];
+  const rank = (t: JudgedTest): number => (counted(t) ? 0 : 10) + OUTCOME_ORDER[t.outcome];
   return report.tests
     .map((test, index) => ({ test, index }))
     .filter(({ test }) => notPassed(test))
@@ -48,7 +54,7 @@ export function testsNotPassed(report: CheckReport): JudgedTest[] {
 
 /** "48 of 50 passed, 2 failed, 0 missing; 1 new test": base's tests first, the new ones after. */
 export function testCountsWords(report: CheckReport): string {
-  const base = report.tests.filter((t) => t.role !== 'new');
+  const base = report.tests.filter(counted);
   const count = (outcome: JudgedOutcome): number => base.filter((t) => t.outcome === outcome).length;
   const parts = [`${report.passed} of ${report.expected} passed`, `${count('failed')} failed`];
   if (count('errored') > 0) parts.push(`${count('errored')} errored`);

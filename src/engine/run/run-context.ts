@@ -16,6 +16,7 @@ import type { RunEvent, RunEventListener, UnstampedEvent } from '../record/event
 import type { CandidatePlan, RunPlan } from '../plan/plan.js';
 import { initialRunState, reduceRunState, type RunState } from '../record/run-state.js';
 import { readGitConfigSecrets } from '../sandbox/git-config-secrets.js';
+import { runBaseReference, type BaseTests } from '../scoring/base-reference.js';
 import { collectSecrets, type FoundSecret, type SecretSet } from '../sandbox/secrets.js';
 
 export interface RunContext {
@@ -52,6 +53,13 @@ export interface RunContext {
    * `emit` (raw logs, commits) is kept clear of them with it.
    */
   readonly secrets: SecretSet;
+  /**
+   * Base's tests for the checks that read a test report (../scoring/base-reference.ts): run once,
+   * from the first call (the candidates stage makes it as it starts, beside the agents); every
+   * scoring awaits it. Undefined when base's run left nothing to hold candidates to: the run is then
+   * stopped, and finish ends it with exit 2 (state.reference.error says why).
+   */
+  baseTests(): Promise<BaseTests | undefined>;
 }
 
 /**
@@ -120,14 +128,17 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
   const providerQueues = new Map<string, PQueue>();
   const stopper = new AbortController();
   let stopReason: string | undefined;
+  const stopRun = (reason: string): void => {
+    if (stopReason !== undefined || options.signal.aborted) return;
+    stopReason = reason;
+    stopper.abort(new Error(reason));
+  };
+  const signal = AbortSignal.any([options.signal, stopper.signal]);
+  let baseTests: Promise<BaseTests | undefined> | undefined;
   return {
     plan,
-    signal: AbortSignal.any([options.signal, stopper.signal]),
-    stopRun: (reason: string): void => {
-      if (stopReason !== undefined || options.signal.aborted) return;
-      stopReason = reason;
-      stopper.abort(new Error(reason));
-    },
+    signal,
+    stopRun,
     stoppedBecause: () => stopReason,
     resume: options.resume,
     startedAt: performance.now(),
@@ -146,5 +157,13 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
     },
     ends: candidateEnds(),
     secrets,
+    baseTests: () => {
+      baseTests ??= runBaseReference({ plan, secrets, signal, emit }).then((result) => {
+        if (result.ok) return result.value;
+        stopRun("base's run of a report check left nothing to hold the candidates to");
+        return undefined;
+      });
+      return baseTests;
+    },
   };
 }

@@ -16,6 +16,7 @@ import { runChecks } from '../../checks/run-checks.js';
 import type { CheckSpec } from '../../spec/schema.js';
 import type { TamperedPath } from '../../checks/frozen.js';
 import type { CheckOutcome } from '../../checks/run-checks.js';
+import type { TestCaseResult } from '../../checks/test-report/types.js';
 import type { LogRedactor } from '../../process/types.js';
 import type { SandboxLayout } from '../../process/sandbox.js';
 import type { SetupGuard } from '../workspace/setup-guard.js';
@@ -51,6 +52,8 @@ export interface ScoreOptions {
   readonly checkSandbox?: ((home: string) => SandboxLayout | undefined) | undefined;
   /** The commit step has just left HEAD on this branch at `commit`, index bits cleared, no agent running since (ScoringTreeOptions). @default read */
   readonly justCommitted?: ScoringTreeOptions['justCommitted'];
+  /** Base's tests by report check (./base-reference.ts): each report check is held to them. @default none: a report alone decides */
+  readonly reference?: ReadonlyMap<string, readonly TestCaseResult[]> | undefined;
 }
 
 export interface Scoring {
@@ -208,6 +211,9 @@ async function runChecksInTree(
     sandbox: sandbox && { ...sandbox, throwaway: [...(sandbox.throwaway ?? []), ...options.keepPaths.map((path) => join(options.worktree, path))] },
     // A check that replaced the folder: the next one would run in what stands there now.
     beforeEach: () => guard.check(),
+    // In the scoring's HOME: outside the worktree, gone when the scoring ends.
+    reportRoot: join(home, '.bestof-reports'),
+    reference: options.reference,
   });
   await guard.check(); // after the last check: what it changed is counted here
   let tampered = tree.tampered;

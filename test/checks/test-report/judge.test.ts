@@ -68,8 +68,7 @@ describe('judgeReport without base', () => {
 describe('partialPoints', () => {
   it('scores by the share of base tests that pass: 48 of 50 above 45 of 50', () => {
     const base = Array.from({ length: 50 }, (_, i) => t(`t${i}`, i < 40 ? 'passed' : 'failed'));
-    const run = (passing: number) =>
-      judgeReport('junit', ok(base.map((test, i) => t(test.name, i < passing ? 'passed' : 'failed'))), base).report;
+    const run = (passing: number) => judgeReport('junit', ok(base.map((test, i) => t(test.name, i < passing ? 'passed' : 'failed'))), base).report;
     expect(partialPoints(10, run(48))).toBe(9.6);
     expect(partialPoints(10, run(45))).toBe(9);
     expect(partialPoints(10, run(48))).toBeGreaterThan(partialPoints(10, run(45)));

@@ -17,6 +17,7 @@ import type { CandidatePlan } from '../../plan/plan.js';
 import type { RunContext } from '../run-context.js';
 import type { RunState } from '../../record/run-state.js';
 import { candidatesToRun } from './prepare.js';
+import { reportChecks } from '../../scoring/base-reference.js';
 
 export async function runCandidates(ctx: RunContext): Promise<void> {
   const { plan, signal } = ctx;
@@ -25,6 +26,10 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
   const review = plan.review;
   const createReviewer = review ? (): Provider => createProvider(review.settings, review.agent, spec.providers[review.settings.kind]) : undefined;
 
+  // Base's run of the report checks starts now, beside the candidates' setup and agents; their
+  // first scoring waits for it (../../scoring/base-reference.ts).
+  const baseTests = reportChecks(plan).length > 0 ? ctx.baseTests : undefined;
+  void baseTests?.();
   const cow = await prepareSharedBase(ctx);
 
   // No `signal` for queue.add on purpose: p-queue would reject at once on abort while the
@@ -54,6 +59,7 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
               secrets: ctx.secrets,
               ...(ctx.runDeadline !== undefined ? { runDeadline: ctx.runDeadline } : {}),
               ...(cow ? { cow } : {}),
+              ...(baseTests ? { baseTests } : {}),
               ...(past ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } } : {}),
             },
             candidate,

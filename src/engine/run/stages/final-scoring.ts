@@ -14,6 +14,7 @@
  * not match is re-recorded at its ref's commit and scored again here, every check, whatever
  * the record said its score was (see `verifyResumedRecord`).
  */
+import { reportChecks } from '../../scoring/base-reference.js';
 import { join } from 'node:path';
 import { keptAsInBase, putBackCandidateFiles } from '../../../checks/frozen.js';
 import { reattachWorktree } from '../../../git/history/checkpoint.js';
@@ -46,6 +47,8 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
     return [{ candidate, commit: c.commit, iteration: c.iteration, forced: rescore.has(candidate.id) }];
   });
 
+  // Base's tests, which the report checks hold each candidate to (run once, usually done long since).
+  const reference = toScore.length > 0 && reportChecks(plan).length > 0 ? await ctx.baseTests() : undefined;
   await Promise.all(
     toScore.map(({ candidate, commit, iteration, forced }) =>
       ctx.queue.add(async () => {
@@ -77,6 +80,7 @@ export async function finalScoring(ctx: RunContext): Promise<void> {
           logRedactor: () => ctx.secrets.createStreamRedactor(),
           signal,
           onCheck: (check) => ctx.emit({ type: 'check.finished', candidate: candidate.id, iteration, check }),
+          ...(reference ? { reference } : {}),
         }).catch((error: unknown) => {
           // The code the checks ran put something else where its worktree was: it ends as a loop
           // would (no point, cannot win, its folder left as it is by finish).

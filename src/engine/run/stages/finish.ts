@@ -53,6 +53,14 @@ function closing(ctx: RunContext, kept: KeptWorktrees): { status: RunStatus; exi
   const { runId } = ctx.plan;
   const state = ctx.state();
   const merged = state.merge;
+  if (state.reference?.error !== undefined) {
+    // The spec's check, not a candidate's work: bad input, said with the fix, as a wrong spec is.
+    return {
+      status: 'failed',
+      exitCode: EXIT_CODES.badInput,
+      message: `stopped: ${state.reference.error}; what each candidate did before the stop is kept under refs/bestof/${runId}/`,
+    };
+  }
   const lost = lostCandidates(state);
   if (lost.length > 0 && !ctx.signal.aborted) {
     const would = state.winner
