@@ -19,6 +19,7 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import type { TestReportKind } from './schema-parts.js';
 import { FROZEN_CANDIDATES, type RepoKind, runnerConfigs } from './runner-files.js';
 import { makeFileText, makeIncludes, makeTargetNames, makeTestFiles, NPM_CHECKED_SCRIPTS, npmScriptFiles } from './check-scripts.js';
 
@@ -29,7 +30,27 @@ export interface ProbedCheck {
   readonly command: string;
   /** Why it is there, for the comment beside it: `package.json "test" script`. */
   readonly source: string;
+  /** The machine report the command makes its runner write (the check's `report` key), where the runner writes one with nothing installed. */
+  readonly report?: TestReportKind;
 }
+
+/**
+ * The test commands init writes with a machine report, so that a run counts tests by name (an early
+ * exit or a run of no test fails; see docs/checks.md). Only where the runner writes the report by
+ * itself: pytest's `--junitxml`, `go test -json`, and node's junit reporter, given through
+ * NODE_OPTIONS because `npm test -- <options>` would put them after the script's file arguments,
+ * where `node --test` reads them as files. jest (jest-junit), vitest in some setups, cargo (its JSON
+ * is unstable) and make need something the repo may not have: their checks stay exit codes.
+ */
+export const REPORTING_COMMANDS = {
+  pytest: 'python3 -m pytest -q --junitxml="$BESTOF_REPORT_DIR/pytest.xml"',
+  goTest: 'go test -json ./...',
+  nodeTest:
+    'NODE_OPTIONS="--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=$BESTOF_REPORT_DIR/node-test.xml" npm test',
+} as const;
+
+/** A `test` script that is one `node --test` and nothing else (no `&&`, `;` or pipe that would run a second program). */
+const PLAIN_NODE_TEST = /^node\s+--test(\s[^;&|`$()]*)?$/;
 
 export interface RepoProbe {
   /** The kinds of project found, in the order their checks come. */
@@ -202,7 +223,13 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     const scripts = isRecord(pkg.scripts) ? pkg.scripts : {};
     const script = (name: string): string | undefined => (typeof scripts[name] === 'string' ? (scripts[name] as string) : undefined);
     const test = script('test');
-    if (test !== undefined && !NPM_PLACEHOLDER_TEST.test(test)) checks.push({ name: 'test', command: 'npm test', source: 'package.json "test" script' });
+    if (test !== undefined && !NPM_PLACEHOLDER_TEST.test(test)) {
+      checks.push(
+        PLAIN_NODE_TEST.test(test.trim())
+          ? { name: 'test', command: REPORTING_COMMANDS.nodeTest, source: 'package.json "test" script, node --test', report: 'junit' }
+          : { name: 'test', command: 'npm test', source: 'package.json "test" script' },
+      );
+    }
     for (const name of ['lint', 'typecheck']) {
       if (script(name) !== undefined) checks.push({ name, command: `npm run ${name}`, source: `package.json "${name}" script` });
     }
@@ -214,7 +241,7 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
 
   if (usesPytest(root, facts)) {
     kinds.push('python');
-    checks.push({ name: 'test', command: 'python3 -m pytest -q', source: 'pytest configuration or tests' });
+    checks.push({ name: 'test', command: REPORTING_COMMANDS.pytest, source: 'pytest configuration or tests', report: 'junit' });
   }
 
   if (existsSync(join(root, 'Cargo.toml'))) {
@@ -225,7 +252,7 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
 
   if (existsSync(join(root, 'go.mod'))) {
     kinds.push('go');
-    checks.push({ name: 'test', command: 'go test ./...', source: 'go.mod' });
+    checks.push({ name: 'test', command: REPORTING_COMMANDS.goTest, source: 'go.mod', report: 'go-json' });
     checks.push({ name: 'vet', command: 'go vet ./...', source: 'go.mod' });
   }
 
@@ -237,7 +264,8 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
 
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
   const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
-  const runs = (command: string): boolean => checks.some((check) => check.command === command);
+  // `npm test` also when run with NODE_OPTIONS in front (REPORTING_COMMANDS.nodeTest).
+  const runs = (command: string): boolean => checks.some((check) => check.command === command || check.command.endsWith(`" ${command}`));
   const npmFiles = NPM_CHECKED_SCRIPTS.flatMap((name) =>
     runs(name === 'test' ? 'npm test' : `npm run ${name}`) ? npmScriptFiles(root, scriptsOf(pkg), name) : [],
   );

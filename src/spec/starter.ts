@@ -245,6 +245,11 @@ function checkItem(check: ProbedCheck, score: number, explain: boolean): string 
     `${pad(`name = ${JSON.stringify(check.name)}`)} # ${explain ? 'shown in the dashboard and the report' : check.source}`,
     `${pad(`command = ${JSON.stringify(check.command)}`)} # ${explain ? `a shell command, run in the candidate's worktree (${check.source})` : 'run in the worktree'}`,
     `${pad(`score = ${score}`)} # ${explain ? "points for passing; the scores of all checks add up to the candidate's score" : 'points for passing'}`,
+    ...(check.report === undefined
+      ? []
+      : [
+          `${pad(`report = ${JSON.stringify(check.report)}`)} # ${explain ? 'its test report, read test by test: every test of base must be there and pass (an early exit fails)' : 'tests counted by name'}`,
+        ]),
     ...(explain
       ? [`${pad('timeout = "10m"')} # the check fails past this`, '# from_iteration = 1             # curriculum: the check counts from this iteration on']
       : []),

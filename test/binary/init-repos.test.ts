@@ -10,11 +10,21 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.js';
 import { runCli } from '../helpers/cli.js';
 import { globsMatching } from '../../src/checks/frozen.js';
+import { parseTestReport } from '../../src/checks/test-report/parse.js';
+import { readReportDir } from '../../src/checks/test-report/read-report.js';
+import { REPORTING_COMMANDS } from '../../src/spec/repo-probe.js';
 import type { ReportJson } from '../helpers/run-record.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { REPO_FIXTURES, type FixtureKind } from '../spec/repo-fixtures.js';
 
 const { repo, tempDir } = tempRepos();
+
+/** The report init gives each kind's test check (none where the runner needs something installed to write one). */
+const REPORTING: Partial<Record<FixtureKind, string>> = {
+  node: 'junit',
+  python: 'junit',
+  go: 'go-json',
+};
 
 /** A spec's frozen and protected patterns. */
 interface Kept {
@@ -50,9 +60,27 @@ describe('bestof init on a real repo', () => {
       const editableMatching = await globsMatching(r.dir, 'HEAD', editable);
       expect(editable.filter((glob) => !editableMatching.has(glob))).toEqual([]);
       for (const check of loaded.value.spec.checks.items) {
-        const ran = spawnSync('sh', ['-c', check.command], { cwd: r.dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 300_000 });
+        // A report check writes into its own folder (bestof gives one as $BESTOF_REPORT_DIR).
+        const reportDir = tempDir();
+        const ran = spawnSync('sh', ['-c', check.command], {
+          cwd: r.dir,
+          env: { ...process.env, ...env, BESTOF_REPORT_DIR: reportDir },
+          encoding: 'utf8',
+          timeout: 300_000,
+        });
         expect(ran.status, `${check.command}: ${ran.stdout}${ran.stderr}`).toBe(0);
+        if (check.report === undefined) continue;
+        // The report it names is written and read: the fixture's tests by name, every one passing.
+        const parsed = parseTestReport(check.report, await readReportDir(reportDir, ran.stdout));
+        if (!parsed.ok) throw new Error(`${check.command}: ${parsed.reason} ${parsed.detail ?? ''}`);
+        expect(parsed.tests.length, check.command).toBeGreaterThan(0);
+        expect(
+          parsed.tests.filter((test) => test.outcome !== 'passed'),
+          check.command,
+        ).toEqual([]);
       }
+      // The runners that write a report with nothing installed get a report check.
+      expect(loaded.value.spec.checks.items[0]?.report, 'the test check').toBe(REPORTING[kind]);
     },
     600_000,
   );
@@ -123,7 +151,7 @@ PY`;
   async function race(
     setup: Awaited<ReturnType<typeof initAndAgents>>,
     k: Kept,
-    items: readonly { name: string; command: string; score: number }[],
+    items: readonly { name: string; command: string; score: number; report?: string | undefined }[],
   ): Promise<ReportJson> {
     const { r, env, agents } = setup;
     const spec = join(agents, 'spec.toml');
@@ -135,7 +163,10 @@ PY`;
         `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'cheat.sh'))}`,
         `[[parallel.providers]]\nkind = "command"\ncommand = ${JSON.stringify(join(agents, 'honest.sh'))}`,
         `[checks]\nfrozen = ${JSON.stringify(k.frozen)}\nprotected = ${JSON.stringify(k.protected)}${k.editable ? `\neditable = ${JSON.stringify(k.editable)}` : ''}`,
-        ...items.map((check) => `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}`),
+        ...items.map(
+          (check) =>
+            `[[checks.items]]\nname = ${JSON.stringify(check.name)}\ncommand = ${JSON.stringify(check.command)}\nscore = ${check.score}${check.report ? `\nreport = ${JSON.stringify(check.report)}` : ''}`,
+        ),
         '[select]\nmerge = "none"',
         '',
       ].join('\n'),
@@ -213,9 +244,19 @@ PY`;
       // Without that name, the cheat scores as the honest fix does, unflagged: with an `editable` that
       // covers every path, which exempts the test runners' files bestof keeps by itself too
       // (src/checks/runner-defaults.ts: a go.mod in a folder, a pyvenv.cfg).
-      const open = await race(setup, { ...without({ frozen, protected: kept }), editable: ['**'] }, items);
+      // The checks as exit codes only (init's pytest check also counts tests by name, which catches this
+      // cheat by itself: below).
+      const bare = items.map(({ report: _report, ...check }) => ({ ...check, command: check.command.replace(/ --junitxml="[^"]*"/, '') }));
+      const open = await race(setup, { ...without({ frozen, protected: kept }), editable: ['**'] }, bare);
       expect(candidate(open, 'c1')).toMatchObject({ score: 100, tampered: false });
       expect(candidate(open, 'c2')).toMatchObject({ score: 100 });
+      // Where init's test check has a report, the report alone holds it off: the tests the cheat keeps
+      // pytest from collecting went missing.
+      if (items.some((check) => check.report !== undefined)) {
+        const reported = await race(setup, { ...without({ frozen, protected: kept }), editable: ['**'] }, items);
+        expect(reported.winner).toBe('c2');
+        expect(candidate(reported, 'c1')?.score).toBeLessThan(100);
+      }
     },
     180_000,
   );
@@ -267,7 +308,7 @@ PY`;
     const init = await runCli(['init'], { cwd: join(r.dir, 'src', 'deep') });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(`wrote ${join(r.dir, 'bestof.toml')} (at the root of the repo, not in src/deep/`);
-    expect(readFileSync(join(r.dir, 'bestof.toml'), 'utf8')).toContain('command = "npm test"');
+    expect(readFileSync(join(r.dir, 'bestof.toml'), 'utf8')).toContain(`command = ${JSON.stringify(REPORTING_COMMANDS.nodeTest)}`);
   });
 
   it('a Node repo with its dependencies installed gets them linked, as the setup benchmark found fastest', async () => {

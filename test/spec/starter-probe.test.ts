@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSpecProblems } from '../../src/spec/errors.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { editableCandidates, probeRepo, testCommandFileCandidates } from '../../src/spec/repo-probe.js';
+import { editableCandidates, probeRepo, REPORTING_COMMANDS, testCommandFileCandidates } from '../../src/spec/repo-probe.js';
 import { FROZEN_CANDIDATE_PATTERNS } from '../../src/spec/runner-files.js';
 import { globsMatching } from '../../src/checks/frozen.js';
 import { starterSpec } from '../../src/spec/starter.js';
@@ -55,14 +55,17 @@ describe('probeRepo and the starter it writes', () => {
     '**/Scripts/Activate*',
     '**/.tool-versions',
   ];
-  it.each<[FixtureKind, { checks: [string, string][]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]>([
+  it.each<
+    [FixtureKind, { checks: [string, string][]; reports?: (string | null)[]; frozen: string[]; protected?: string[]; link?: string[]; editable?: string[] }]
+  >([
     [
       'node',
       {
         checks: [
-          ['test', 'npm test'],
+          ['test', REPORTING_COMMANDS.nodeTest],
           ['lint', 'npm run lint'],
         ],
+        reports: ['junit', null],
         frozen: ['test/**', 'package.json'],
         protected: ['**/.npmrc', '**/node_modules/**', '**/.tool-versions'],
         link: ['node_modules'],
@@ -73,7 +76,8 @@ describe('probeRepo and the starter it writes', () => {
     [
       'python',
       {
-        checks: [['test', 'python3 -m pytest -q']],
+        checks: [['test', REPORTING_COMMANDS.pytest]],
+        reports: ['junit'],
         frozen: ['tests/**', '**/test_*.py'],
         protected: ['**/*_test.py', ...PYTEST_FILES],
         editable: ['fixture/**'],
@@ -93,9 +97,10 @@ describe('probeRepo and the starter it writes', () => {
       'go',
       {
         checks: [
-          ['test', 'go test ./...'],
+          ['test', REPORTING_COMMANDS.goTest],
           ['vet', 'go vet ./...'],
         ],
+        reports: ['go-json', null],
         frozen: ['**/*_test.go', 'go.mod'],
         protected: ['**/go.mod', '**/go.work', '**/vendor/**', '**/.tool-versions'],
         editable: ['*.go'],
@@ -117,12 +122,23 @@ describe('probeRepo and the starter it writes', () => {
     expect(toml).toContain('# found in this repo; restored from `base` before every check run: no candidate can edit its way to a pass');
     const spec = await loadStarter(r.dir, toml);
     expect(spec.checks.items.map((c) => [c.name, c.command])).toEqual(expected.checks);
+    // The runners that write a report with nothing installed get a report check; the rest stay exit codes.
+    expect(spec.checks.items.map((c) => c.report ?? null)).toEqual(expected.reports ?? expected.checks.map(() => null));
     expect(spec.checks.items.reduce((sum, c) => sum + c.score, 0)).toBe(100);
     expect(spec.checks.frozen).toEqual(expected.frozen);
     expect(spec.checks.protected).toEqual(expected.protected ?? []);
     expect(spec.setup.link).toEqual(expected.link ?? []);
     expect(probe.editable).toEqual(expected.editable ?? []);
     expect(spec.checks.editable).toEqual(expected.editable ?? []);
+  });
+
+  it.each([
+    ['node --test && node scripts/after.js', 'a second program after it'],
+    ['node --test | tee log.txt', 'a pipe'],
+    ['jest --ci', 'a runner whose junit report needs a package (jest-junit)'],
+  ])('a Node repo whose test script is `%s` (%s) keeps `npm test` as an exit-code check', async (script) => {
+    const { probe } = await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: script } })));
+    expect(probe.checks.map((check) => [check.command, check.report ?? null])).toEqual([['npm test', null]]);
   });
 
   it.each([
@@ -261,7 +277,7 @@ describe('probeRepo and the starter it writes', () => {
       writeFileSync(join(dir, 'pytest.toml'), '[pytest]\ntestpaths = ["checks"]\n');
       made.commitAll('pytest.toml');
     });
-    expect(probe.checks.map((check) => check.command)).toEqual(['python3 -m pytest -q']);
+    expect(probe.checks.map((check) => check.command)).toEqual([REPORTING_COMMANDS.pytest]);
   });
 
   it('the scripts a make test recipe runs are frozen where they are committed and not in a frozen folder already', async () => {

@@ -5,7 +5,7 @@
  * bestof's memory. The folder is read as soon as the check ends, before anything of the candidate's
  * runs again, and removed.
  */
-import type { Dirent } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { ReportInput } from './types.js';
@@ -65,7 +65,8 @@ async function regularFilesUnder(dir: string): Promise<string[]> {
 }
 
 async function readCapped(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+  // O_NOFOLLOW: a process the check left behind cannot swap the file for a link to one of the user's after the walk looked.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const buffer = Buffer.alloc(Math.min((await handle.stat()).size, MAX_REPORT_BYTES));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
