@@ -67,6 +67,14 @@ async function run(
   return { code: result.code, output: result.stdout + result.stderr, runDir, events };
 }
 
+/** Every file's text under `dir`, joined (a run folder's logs). */
+function textUnder(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
+}
+
 function report(runDir: string): { winner: string | null; ranking: { candidate: string; score: number }[] } {
   return JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8'));
 }
@@ -92,7 +100,8 @@ describe('a check with a test report', () => {
   it("runs the check on base beside the agents, and caches base's tests for the next run", async () => {
     project = makeProject();
     // The check sleeps so that base's run lasts: it overlaps the agents, which sleep longer.
-    const slow = `sleep 1; ${JUNIT}`;
+    // It also prints who it runs as: base's run is a candidate 0 of its own (no agent's $PORT or index).
+    const slow = `sleep 1; echo "runs as $BESTOF_CANDIDATE $BESTOF_INDEX $PORT"; ${JUNIT}`;
     const agents = { a: `${FIX_SCRIPT}\n[[steps]]\nsleep = "4s"\n` };
     const first = await run(project, slow, agents);
     expect(first.code, first.output).toBe(0);
@@ -108,6 +117,8 @@ describe('a check with a test report', () => {
     // Base's run and the agent's call overlap: each began before the other ended.
     expect(Date.parse(started!.t)).toBeLessThan(Date.parse(agentDone!.t));
     expect(Date.parse(agentRunning!.t)).toBeLessThan(Date.parse(finished.t));
+    expect(textUnder(join(first.runDir, 'reference'))).toContain('runs as reference 0 4100');
+    expect(textUnder(join(first.runDir, 'candidates', 'c1'))).toContain('runs as c1 1 4101');
 
     const second = await run(project, slow, agents);
     const again = second.events.find((e) => e.type === 'reference.finished') as Event & { cached: boolean; checks: unknown };

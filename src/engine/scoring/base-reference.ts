@@ -97,11 +97,18 @@ async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSp
   const { plan, signal, secrets } = options;
   const { spec } = plan;
   const template = plan.candidates[0]!;
-  // Beside the candidates' worktrees, with the first candidate's identity and port: the checks run as they will for it.
+  // Beside the candidates' worktrees, as a candidate 0 of its own: BESTOF_CANDIDATE=reference,
+  // BESTOF_INDEX=0 and PORT=base_port, which no candidate has (theirs are base_port + 1..n), since
+  // this runs while the agents work and a check that serves on $PORT or names a database by the
+  // index must not meet an agent's.
   const checker: CandidatePlan = {
     ...template,
+    id: NAME,
+    index: 0,
+    port: spec.setup.base_port,
     worktree: join(dirname(template.worktree), NAME),
     branch: `${spec.git.branch_prefix}/${plan.runId}/${NAME}`,
+    ref: `refs/bestof/${plan.runId}/${NAME}/kept`,
   };
   const logDir = join(plan.runDir, REFERENCE_DIR);
   const remove = async (): Promise<void> => {
@@ -116,7 +123,7 @@ async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSp
       repoRoot: plan.repoRoot,
       worktree: checker.worktree,
       branch: checker.branch,
-      keptRef: `refs/bestof/${plan.runId}/${NAME}/kept`,
+      keptRef: checker.ref,
       baseCommit: plan.baseCommit,
       copy: spec.setup.copy,
       link: spec.setup.link,
