@@ -2,7 +2,7 @@
  * An early exit as the code loads, in Python and Go (node's is in test/binary/report-checks.test.ts):
  * a module that calls `os._exit(0)` when pytest imports it, a package whose `init()` calls
  * `os.Exit(0)` before `go test` runs a test. Both runners then say success with no test run. Each
- * cheater runs next to an honest agent through the real binary, in the sandbox (`auto`), both
+ * cheater runs next to an honest agent through the real binary, in the sandbox (`required`), both
  * scripted (the built-in `script` provider), twice: with a bare check the cheat scores what the
  * honest fix scores (what `report` adds is shown, not assumed); with the same check reading its
  * runner's report (`report = "junit"`, `"go-json"`), held to base's tests, the cheat scores 0 on it
@@ -117,7 +117,7 @@ text = "Fix the bug so that the tests pass."
 max_iterations = 1
 
 [sandbox]
-mode = "auto"
+mode = "required"
 
 [[parallel.providers]]
 kind = "script"
@@ -166,7 +166,7 @@ function lastCheck(events: readonly EventLine[], candidate: string): { passed?: 
   return (finished.at(-1) as { check?: { passed?: boolean; report?: { failure?: string; missing?: number } } } | undefined)?.check;
 }
 
-describe('an early exit as the code loads, next to the honest agent [sandbox auto]', () => {
+describe('an early exit as the code loads, next to the honest agent [sandbox required]', () => {
   for (const language of [PYTHON, GO]) {
     if (language.missing !== undefined) {
       it.skip(`${language.name} (skipped: ${language.missing})`, () => {});

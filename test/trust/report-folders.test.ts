@@ -6,8 +6,9 @@
  * ("1 test went missing"). The spy here looks for every such folder beside its worktree, all the
  * time base's check runs, and writes a forged report into the first it finds.
  *
- * In the sandbox (`auto`) the worktrees root is hidden from the agents: the spy finds nothing, base's
- * tests are the two of the test file, and the honest agent wins. Without the sandbox the same spy
+ * In the sandbox (`required`: never a run that fell back to none, where the spy would win) the
+ * worktrees root is hidden from the agents: the spy finds nothing, base's tests are the two of the
+ * test file, and the honest agent wins. Without the sandbox the same spy
  * reaches base's folder and the honest agent loses its points: a known gap, shown so that the first
  * case cannot pass by the spy merely missing its moment.
  */
@@ -75,7 +76,7 @@ content = "def add(a, b):\\n    return a + b\\n"
 sleep = "1s"
 `;
 
-function spec(p: TrustProject, sandbox: 'auto' | 'off'): string {
+function spec(p: TrustProject, sandbox: 'required' | 'off'): string {
   return `name = "report-folders"
 repo = ${JSON.stringify(p.repo.dir)}
 
@@ -111,7 +112,7 @@ merge = "none"
 `;
 }
 
-async function run(sandbox: 'auto' | 'off'): Promise<{ result: CliResult; spy: string; baseTests: unknown }> {
+async function run(sandbox: 'required' | 'off'): Promise<{ result: CliResult; spy: string; baseTests: unknown }> {
   const p = makeTrustProject();
   project = p;
   // Only the Python code's tests: the JS library's Python test would be collected too.
@@ -135,10 +136,10 @@ describe("base's report folder, while base's check runs beside the agents", () =
     return;
   }
 
-  it('[sandbox auto] an agent finds no report folder to forge: base holds its two tests and the honest agent wins', async () => {
-    const { result, spy, baseTests } = await run('auto');
+  it('[sandbox required] an agent finds no report folder to forge: base holds its two tests and the honest agent wins', async () => {
+    const { result, spy, baseTests } = await run('required');
     expect(result.code, output(result)).toBe(0);
-    expect(spy).toBe('found no report folder');
+    expect(spy, output(result)).toBe('found no report folder');
     expect(baseTests).toEqual([{ name: 'tests', tests: 2, failing: 1 }]);
     const report = readTrustReport(project as TrustProject);
     expect(report.winner, JSON.stringify(report.ranking)).toBe(HONEST);
