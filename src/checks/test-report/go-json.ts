@@ -7,7 +7,8 @@
  * A test is named `package/Test`, a subtest `package/Test/sub` as go names it (spaces made `_`, a
  * repeated name given `#01` by go itself). A test with subtests is a test of its own too: go
  * reports its outcome, and it may fail by itself (a `t.Error` in its body); a failing subtest thus
- * fails its parent as well, as go says. The order is that of each test's first event. A test that
+ * fails its parent as well, as go says. A test run again (`go test -count=2`) is a test per run,
+ * the second named `... #2`. The order is that of each run's first event. A test that
  * started and never ended (the binary panicked or timed out) is errored. A failure's message is the
  * test's own output, go's `=== RUN` and `--- FAIL` lines left out.
  *
@@ -31,6 +32,8 @@ const FRAMING = /^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|FAIL|SKIP):)/;
 
 interface Entry {
   readonly name: string;
+  readonly packageName: string;
+  readonly at: number;
   outcome?: 'passed' | 'failed' | 'skipped';
   readonly output: string[];
 }
@@ -45,7 +48,10 @@ interface PackageState {
 }
 
 interface GoReading {
-  readonly tests: Map<string, Entry & { at: number }>;
+  /** Every run of every test, in the order of its first event. */
+  readonly runs: Entry[];
+  /** The latest run of each test, by package and test name. */
+  readonly latest: Map<string, Entry>;
   readonly packages: Map<string, PackageState>;
   /** The package whose `# <package>` build output the text lines now belong to. */
   buildOutputOf?: string;
@@ -64,7 +70,7 @@ interface GoEvent {
 
 /** The tests of a `go test -json` stream; `missing` when it holds no event. */
 export function readGoTestJson(stdout: string): ParsedReport {
-  const reading: GoReading = { tests: new Map(), packages: new Map(), events: 0, sequence: 0 };
+  const reading: GoReading = { runs: [], latest: new Map(), packages: new Map(), events: 0, sequence: 0 };
   for (const line of stdout.split(/\r?\n/)) {
     const event = jsonEvent(line);
     if (event === undefined) readTextLine(reading, line);
@@ -120,19 +126,25 @@ function readEvent(reading: GoReading, event: GoEvent): void {
     if (event.Action === 'fail') markFailed(reading, packageName, event.FailedBuild !== undefined);
     return;
   }
-  const test = testOf(reading, packageName, event.Test);
+  const test = testOf(reading, packageName, event.Test, event.Action === 'run');
   if (event.Action === 'output' && event.Output !== undefined && !FRAMING.test(event.Output)) keepLine(test.output, event.Output);
   else if (event.Action === 'pass') test.outcome = 'passed';
   else if (event.Action === 'fail') test.outcome = 'failed';
   else if (event.Action === 'skip') test.outcome = 'skipped';
 }
 
-function testOf(reading: GoReading, packageName: string, test: string): Entry & { at: number } {
+/**
+ * The entry of a test's events. A `run` of a test that has ended already (`-count=2`) is a run of
+ * its own, numbered by ./duplicate-names.ts like any name met twice: the last run's outcome must not
+ * stand for the first's (a test that failed once and then passed is not a pass).
+ */
+function testOf(reading: GoReading, packageName: string, test: string, starts: boolean): Entry {
   const key = `${packageName}\u0000${test}`;
-  let entry = reading.tests.get(key);
-  if (entry === undefined) {
-    entry = { name: `${packageName}/${test}`, output: [], at: reading.sequence++ };
-    reading.tests.set(key, entry);
+  let entry = reading.latest.get(key);
+  if (entry === undefined || (starts && entry.outcome !== undefined)) {
+    entry = { name: `${packageName}/${test}`, packageName, output: [], at: reading.sequence++ };
+    reading.latest.set(key, entry);
+    reading.runs.push(entry);
   }
   return entry;
 }
@@ -161,9 +173,9 @@ function keepLine(lines: string[], text: string): void {
 function resultsOf(reading: GoReading): TestCaseResult[] {
   const placed: Array<{ readonly at: number; readonly result: TestCaseResult }> = [];
   const failingPackages = new Set<string>();
-  for (const [key, test] of reading.tests) {
+  for (const test of reading.runs) {
     const result = testResult(test);
-    if (result.outcome === 'failed' || result.outcome === 'errored') failingPackages.add(key.slice(0, key.indexOf('\u0000')));
+    if (result.outcome === 'failed' || result.outcome === 'errored') failingPackages.add(test.packageName);
     placed.push({ at: test.at, result });
   }
   for (const [name, state] of reading.packages) {

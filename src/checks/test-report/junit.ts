@@ -27,6 +27,12 @@
  * (a pytest module named `test.py` at the root is named so too: `pytest > test_x`, stable all the
  * same). Node's junit report leaves out a parent test's own failure (a throw after its subtests
  * passed): the TAP report keeps it.
+ *
+ * Node's junit reporter (every version to date) escapes a `"` of a name as `&quot;` and then the
+ * `&` of that again, so the file says `&amp;quot;`, which reads as the text `&quot;`: in a node
+ * test's name (and its suites') that text is read back as the `"` it was, so that the name is the
+ * one the TAP report, the retry prompt and the user's test file give. A name written with the text
+ * `&quot;` itself cannot be told apart from it in node's file; it is read as `"` too.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { boundedMessage, joinedMessage } from './bounded-message.js';
@@ -103,7 +109,12 @@ function suitePath(suites: readonly string[], suite: OrderedNode): readonly stri
 function testCase(node: OrderedNode, suites: readonly string[]): TestCaseResult {
   const name = attribute(node, 'name') ?? '';
   const classname = attribute(node, 'classname') ?? '';
-  const fullName = classname !== '' && classname !== NODE_PLACEHOLDER_CLASSNAME ? `${classname}::${name}` : [...suites, name].join(SUITE_SEPARATOR);
+  const fullName =
+    classname === NODE_PLACEHOLDER_CLASSNAME
+      ? [...suites, name].map(nodeQuotesRestored).join(SUITE_SEPARATOR)
+      : classname !== ''
+        ? `${classname}::${name}`
+        : [...suites, name].join(SUITE_SEPARATOR);
   const children = childrenOf(node);
   const skipped = children.find((child) => tagOf(child) === 'skipped');
   if (skipped !== undefined) return withMessage(fullName, 'skipped', boundedMessage(attribute(skipped, 'message')));
@@ -112,6 +123,11 @@ function testCase(node: OrderedNode, suites: readonly string[]): TestCaseResult 
   const failure = children.find((child) => tagOf(child) === 'failure');
   if (failure !== undefined) return withMessage(fullName, isNotRunFailure(attribute(failure, 'type')) ? 'errored' : 'failed', problemMessage(failure));
   return { name: fullName, outcome: 'passed' };
+}
+
+/** A name of node's junit report with its doubly escaped quotes (`&amp;quot;`, read as `&quot;`) read back as `"`. */
+function nodeQuotesRestored(name: string): string {
+  return name.replaceAll('&quot;', '"');
 }
 
 function withMessage(name: string, outcome: TestOutcome, message: string | undefined): TestCaseResult {
