@@ -14,6 +14,13 @@ import { readJunitXml } from './junit.js';
 import { readTap } from './tap.js';
 import type { ParsedReport, ReportInput, TestCaseResult } from './types.js';
 
+/**
+ * Bumped whenever a parser changes the names or outcomes it reads from the same report: base's
+ * tests are cached by it (src/engine/scoring/base-reference.ts), and names read by an older parser
+ * would not match a candidate's read by this one (its tests would go missing).
+ */
+export const REPORT_PARSER_VERSION = 2;
+
 /** The most of one report file or of stdout that is parsed, in characters (32 Mi: a report of some 100,000 tests). */
 export const MAX_REPORT_CHARS = 32 * 1024 * 1024;
 

@@ -12,7 +12,7 @@
  *               candidate's commit is (the checks' sandbox, a fresh HOME, hidden files laid in);
  *               removed after, whatever happened
  *   cache       `.bestof/reference/<key>.json` in the repo, one per check, keyed by base's commit,
- *               the check's keys, the hidden folder's files, the setup and the sandbox: a second run
+ *               the parsers' version (REPORT_PARSER_VERSION), the check's keys, the hidden folder's files, the setup and the sandbox: a second run
  *               on the same base pays nothing. A cached entry is base's own run, never a candidate's
  *   failure     a check whose base run leaves no report, or one without a test that ran, cannot hold
  *               anyone to anything: the run stops, exit 2, with the check's output tail
@@ -23,6 +23,7 @@ import { dirname, join, relative } from 'node:path';
 import { keptAsInBase } from '../../checks/frozen.js';
 import type { CheckOutcome } from '../../checks/run-checks.js';
 import type { TestCaseResult, TestOutcome, TestReportKind } from '../../checks/test-report/types.js';
+import { REPORT_PARSER_VERSION } from '../../checks/test-report/parse.js';
 import { deleteBranch } from '../../git/history/refs.js';
 import { resolveCommit } from '../../git/running/repo.js';
 import { removeWorktree } from '../../git/worktrees/worktree.js';
@@ -192,6 +193,7 @@ async function cacheKey(plan: RunPlan, check: CheckSpec): Promise<string> {
   const hidden = check.hidden ? await folderDigest(resolveSpecPath(plan.specDir, check.hidden)) : undefined;
   const what = {
     format: CACHE_FORMAT,
+    parser: REPORT_PARSER_VERSION,
     base: plan.baseCommit,
     check: { name: check.name, command: check.command, report: check.report, timeout: check.timeout, into: check.into, hidden },
     setup: spec.setup,
