@@ -202,8 +202,9 @@ export function runnerConfigs(scripts: Readonly<Record<string, unknown>>): strin
  * path (`sitecustomize.py`, `usercustomize.py`, and the `*.pth` files `site` runs a line of), and a
  * module named as the runner (`unittest.py` beside `pytest.py`: `python -m unittest` imports it from
  * the folder it runs in). rust: CARGO_RUNNER_FILES, and all of `.cargo/`. go: a go.work, a vendor/
- * folder, and a go.mod in a folder (which cuts that folder out of `./...`); the root go.mod's
- * `replace` directives are compared on their own.
+ * folder, a go.mod in a folder (which cuts that folder out of `./...`) and the test files
+ * themselves (a `TestMain` decides for every test of its package); the root go.mod's `replace`
+ * directives are compared on their own.
  */
 export const RUNNER_DEFAULT_FILES: Readonly<Record<RunnerKind, readonly string[]>> = {
   node: [
@@ -229,7 +230,14 @@ export const RUNNER_DEFAULT_FILES: Readonly<Record<RunnerKind, readonly string[]
     '**/unittest/__init__.py',
   ],
   rust: [...CARGO_RUNNER_FILES, '**/.cargo', '**/.cargo/**'],
-  go: ['**/go.work', '**/go.work.sum', '**/vendor/**', '*/**/go.mod'],
+  // Every `*_test.go`: `go test` compiles all of a package's test files into one program, so a
+  // file the candidate adds beside the package's tests runs first and decides for them (a
+  // `func TestMain(m *testing.M) { os.Exit(0) }`, an `init` or a package variable's initializer
+  // that exits 0, a test helper that replaces what the tests call): checked with go 1.19, `go test
+  // ./...` passed with the failing tests never run. Whatever runs `go test` (a check's own, a
+  // Makefile's, a script's), so by the kind of project, not by the check's command. A task that
+  // asks for new tests lists them in `editable` (`editable = ["**/*.go"]`).
+  go: ['**/go.work', '**/go.work.sum', '**/vendor/**', '*/**/go.mod', '**/*_test.go'],
 };
 
 /** The kinds of project whose test runner's files RUNNER_DEFAULT_FILES lists. */

@@ -170,6 +170,28 @@ describe("the test runners' files, kept without the spec's help", () => {
     expect(await flagged(r, require)).toEqual([]);
   });
 
+  it('flags a `_test.go` the candidate adds (a TestMain that exits 0 passes `go test` with no test run) or changes; exempt where editable covers it', async () => {
+    const r = repo({
+      'go.mod': 'module calc\n\ngo 1.19\n',
+      'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a - b }\n',
+      'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("wrong")\n\t}\n}\n',
+    });
+    const at = candidate(r, (c) => {
+      c.write('x_test.go', 'package calc\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n');
+      c.write('calc_test.go', 'package calc\n');
+      c.write('calc.go', 'package calc\n\nfunc Add(a, b int) int { return a * b }\n');
+    });
+    expect(await flagged(r, at)).toEqual([
+      { path: 'calc_test.go', rule: 'frozen' },
+      { path: 'x_test.go', rule: 'frozen' },
+    ]);
+    // Kept as in base for the checks: base's tests put back, the added one removed.
+    const kept = await runnerKept(r.dir, { ...at, runner: await runnerFilesOf(r.dir, at.base), editable: [] });
+    expect(kept.pathspecs).toEqual([':(top,literal)calc_test.go', ':(top,literal)x_test.go']);
+    // A task that asks for tests says so in editable.
+    expect(await flagged(r, at, ['**/*.go'])).toEqual([]);
+  });
+
   it("keeps base's runner files too (for the restore by content and the kept-files watch), not those editable covers", async () => {
     const r = repo({ ...QS_FILES, '.nycrc': '{}\n', '.npmrc': 'fund=false\n' });
     const at = candidate(r, (c) => c.write('lib/index.js', 'module.exports = (s) => s.trim();\n'));

@@ -5,6 +5,7 @@
  * before/after picture of everything bestof promises to leave alone.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -340,6 +341,12 @@ export interface UserState {
   readonly objects: Snapshot;
   /** `git fsck --full --strict`'s problems (empty: none): every object whole, every ref naming one. */
   readonly fsck: string;
+  /** The checkout's `.git/index`: the sha256 of the file, byte for byte (entries, flags and stat data). */
+  readonly index: string;
+  /** Its entries as `git ls-files -s -v` gives them: a flag (H, or S for skip-worktree, h for assume-unchanged), mode, blob, stage, path. */
+  readonly indexEntries: readonly string[];
+  /** HEAD's tree as index entries would give it, clean (H, stage 0): what the index holds after a merge checked it out. */
+  readonly headEntries: readonly string[];
 }
 
 /** A loose object's file (`ab/cdef...`): the only kind of file bestof's own git adds to `.git/objects` (gc is off in its calls). */
@@ -375,8 +382,17 @@ export function userState(project: TrustProject): UserState {
     home: snapshotFolder(project.home),
     objects: snapshotFolder(join(gitDir, 'objects')),
     fsck: fsckProblems(project.repo.dir),
+    index: createHash('sha256')
+      .update(readFileSync(join(gitDir, 'index')))
+      .digest('hex'),
+    indexEntries: nonEmptyLines(safeGit(project.repo.dir, ['ls-files', '-s', '-v'])),
+    headEntries: nonEmptyLines(safeGit(project.repo.dir, ['ls-tree', '-r', '--full-tree', 'HEAD'])).map((line) =>
+      line.replace(/^(\d+) blob (\w+)\t/, 'H $1 $2 0\t'),
+    ),
   };
 }
+
+const nonEmptyLines = (text: string): string[] => text.split('\n').filter((line) => line !== '');
 
 /** What changed between two pictures, as readable lines (empty: nothing). `main` and src/add.js may move by the merge: say so with `merged`. */
 export function userStateDiff(before: UserState, after: UserState, expected: { mainMovedTo?: string; checkoutChanged?: readonly string[] } = {}): string[] {
@@ -406,8 +422,23 @@ export function userStateDiff(before: UserState, after: UserState, expected: { m
     '.git/objects',
     snapshotDiff(before.objects, after.objects).filter((line) => !(line.startsWith('+ ') && LOOSE_OBJECT.test(line.slice(2)))),
   );
+  // The index: untouched where nothing was merged; after a merge, exactly the merged tree with no
+  // flag set (an entry of an agent's, a skip-worktree or assume-unchanged bit, left in the user's
+  // index would hide a file from the user's own git).
+  if (expected.mainMovedTo === undefined) {
+    if (after.index !== before.index) lines.push(`.git/index: changed (${indexChanges(before.indexEntries, after.indexEntries) || 'stat data only'})`);
+  } else if (indexChanges(after.headEntries, after.indexEntries) !== '') {
+    lines.push(`.git/index: not the merged tree (${indexChanges(after.headEntries, after.indexEntries)})`);
+  }
   if (after.fsck !== before.fsck) lines.push(`git fsck: ${after.fsck || 'clean'} (before: ${before.fsck || 'clean'})`);
   return lines;
+}
+
+/** The entries one listing has and the other not, as `- entry` / `+ entry`, joined (empty: the same). */
+function indexChanges(expected: readonly string[], actual: readonly string[]): string {
+  const want = new Set(expected);
+  const have = new Set(actual);
+  return [...expected.filter((e) => !have.has(e)).map((e) => `- ${e}`), ...actual.filter((e) => !want.has(e)).map((e) => `+ ${e}`)].join('; ');
 }
 
 export function markersLeft(project: TrustProject): string[] {
