@@ -82,7 +82,7 @@ export interface Expectation {
 export function expectTrustKept(p: TrustProject, before: ReturnType<typeof userState>, result: CliResult, expectation: Expectation): void {
   const all = output(result);
   expect(result.code, all).toBe(0);
-  if (expectation.mode === 'auto') expect(all, 'bubblewrap is installed: auto must sandbox, not warn').not.toMatch(/not protected/i);
+  if (expectation.mode === 'auto') expect(all, 'bubblewrap is installed: auto must sandbox, not warn').not.toMatch(/WITHOUT a sandbox/);
   const report = readTrustReport(p);
   const cheater = report.candidates.find((x) => x.id === CHEATER);
   const honest = report.candidates.find((x) => x.id === HONEST);
