@@ -271,13 +271,10 @@ export const specSchema = z
             'untracked folders or files of the repo (e.g. `node_modules`) each worktree gets as a symbolic link to the original, shared by all candidates instead of copied: read-only to sandboxed agents, never committed (paths as in `setup.copy`: inside the repo, `*` allowed in the last segment)',
           pathRule: 'inside-repo',
         }),
-        base_port: count(1)
-          .max(65_000)
-          .default(4100)
-          .meta({
-            description:
-              'candidate *i* gets `PORT = base_port + i`; the run of the report checks on base (as the run starts, beside the agents) gets `base_port`',
-          }),
+        base_port: count(1).max(65_000).default(4100).meta({
+          description:
+            'candidate *i* gets `PORT = base_port + i`; the run of the report checks on base (as the run starts, beside the agents) gets `base_port`',
+        }),
         timeout: limitOr('10m', 'stop every setup command at once').meta({ description: 'limit of each setup command' }),
       })
       .prefault({})
