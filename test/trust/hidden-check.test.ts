@@ -1,7 +1,7 @@
 /**
  * Hidden checks through the real binary (issue 45, item 4). A cheater that special-cases the
  * visible test's inputs (test/fixtures/adversaries/hardcode-visible.sh) next to the honest agent,
- * with a hidden check (a folder next to the spec, laid into the scoring tree as `test/hidden` for
+ * with a hidden check (a folder outside the repo, laid into the scoring tree as `test/hidden` for
  * that check alone) whose tests use other inputs: the cheater passes the visible check, fails the
  * hidden one, and loses. Then every file an agent, the reviewer and the voters received is read,
  * and no byte of the hidden files (a marker string in them) is found; nor in the candidates'
@@ -10,7 +10,8 @@
  * Also: the plan refuses a hidden folder inside the repo (exit 2, naming the key), and without the
  * sandbox `validate` says once that an agent could read the hidden folder.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -65,10 +66,24 @@ voters = [{ kind = "command", command = ${JSON.stringify(voter)} }, { kind = "co
 }
 
 let project: TrustProject | undefined;
+const folders: string[] = [];
 afterEach(() => {
   project?.cleanup();
   project = undefined;
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
+
+/**
+ * A folder that a sandboxed agent would see but for the hidden check: outside /tmp (each sandboxed
+ * process has a private one) and outside the HOME bestof runs with (the harness's fake one, which
+ * the sandbox hides), as a folder next to a spec in a real project is.
+ */
+function visibleFolder(): string {
+  const parent = existsSync('/var/tmp') ? '/var/tmp' : homedir();
+  const folder = realpathSync(mkdtempSync(join(parent, 'bestof-hidden-tests-')));
+  folders.push(folder);
+  return folder;
+}
 
 /** Every file under `dir`, with its path relative to `root`. */
 function filesUnder(dir: string, root = dir): string[] {
@@ -94,17 +109,19 @@ describe('a hidden check against a cheater that special-cases the visible test',
   it('the cheater passes the visible check, fails the hidden one and loses; no agent, reviewer or voter received a byte of the hidden files [sandbox auto]', async () => {
     const p = makeTrustProject();
     project = p;
-    const hidden = join(p.outside, 'hidden-tests');
-    mkdirSync(hidden);
+    const hidden = visibleFolder();
     writeFileSync(join(hidden, 'add.hidden.test.js'), HIDDEN_TEST);
     const spec = trustSpec(p, {
       cheater: adversary('hardcode-visible'),
       sandbox: 'auto',
-      checks: CHECKS('hidden-tests'),
+      checks: CHECKS(hidden),
       extra: judges(p),
     }).replace('max_iterations = 1', 'max_iterations = 2');
     // The spec names the hidden folder relative to its own folder; the cheater is told where (as one that read the spec).
-    const specPath = p.writeOutside('spec.toml', spec.replace(`MARKER_DIR = ${JSON.stringify(p.markers)} }`, `MARKER_DIR = ${JSON.stringify(p.markers)}, HIDDEN_DIR = ${JSON.stringify(hidden)} }`));
+    const specPath = p.writeOutside(
+      'spec.toml',
+      spec.replace(`MARKER_DIR = ${JSON.stringify(p.markers)} }`, `MARKER_DIR = ${JSON.stringify(p.markers)}, HIDDEN_DIR = ${JSON.stringify(hidden)} }`),
+    );
     const result = await runCli(['run', specPath], { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: p.env });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
 
@@ -159,10 +176,16 @@ describe('the plan of a hidden check, through the binary', () => {
     mkdirSync(join(p.outside, 'hidden-tests'));
     writeFileSync(join(p.outside, 'hidden-tests', 'add.hidden.test.js'), HIDDEN_TEST);
     const options = { cwd: p.repo.dir, worktreesDir: p.worktreesDir, env: p.env };
-    const off = await runCli(['validate', p.writeOutside('off.toml', trustSpec(p, { cheater: adversary('hardcode-visible'), sandbox: 'off', checks: CHECKS('hidden-tests') }))], options);
+    const off = await runCli(
+      ['validate', p.writeOutside('off.toml', trustSpec(p, { cheater: adversary('hardcode-visible'), sandbox: 'off', checks: CHECKS('hidden-tests') }))],
+      options,
+    );
     expect(off.code, off.stderr).toBe(0);
     expect(off.stderr.split('an agent could read the hidden checks').length - 1).toBe(1);
-    const auto = await runCli(['validate', p.writeOutside('auto.toml', trustSpec(p, { cheater: adversary('hardcode-visible'), sandbox: 'auto', checks: CHECKS('hidden-tests') }))], options);
+    const auto = await runCli(
+      ['validate', p.writeOutside('auto.toml', trustSpec(p, { cheater: adversary('hardcode-visible'), sandbox: 'auto', checks: CHECKS('hidden-tests') }))],
+      options,
+    );
     expect(auto.code, auto.stderr).toBe(0);
     expect(auto.stderr).not.toContain('an agent could read the hidden checks');
   });
