@@ -15,9 +15,32 @@
  *             the files are compared with the hidden folder after the check, and a change (a test the
  *             candidate's code rewrote there while it ran) fails the check
  */
-import { lstat, mkdir, readdir, readFile, copyFile, constants } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, readdir, readFile, copyFile, constants, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { removeTree } from '../owned-tree.js';
+import { asideRoot } from './scoring-tree.js';
+
+/**
+ * Where the path laid into a worktree is written down while it is there: beside the worktree, in
+ * the aside folder no agent sees. A bestof killed during a hidden check leaves the files in the
+ * worktree; a resume (src/engine/workspace/workspace.ts) and `bestof clean` take them away by this
+ * record before any agent runs there or any work is saved (the agent's `git add -A` would commit them).
+ */
+export function hiddenFilesRecord(worktree: string): string {
+  return join(asideRoot(worktree), `${basename(resolve(worktree))}.hidden-files`);
+}
+
+/** The hidden files a killed bestof left in `worktree` (its record says where), taken away; their path, if any. */
+export async function removeLeftHiddenFiles(worktree: string): Promise<string | undefined> {
+  const record = hiddenFilesRecord(worktree);
+  const path = await readFile(record, 'utf8').catch(() => undefined);
+  if (path === undefined) return undefined;
+  const root = resolve(worktree);
+  // Only ever inside the worktree, whatever the record says.
+  if (path.startsWith(root + sep)) await removeTree(path);
+  await rm(record, { force: true });
+  return path.startsWith(root + sep) ? relative(root, path) : undefined;
+}
 
 export type LaidHiddenFiles =
   | {
@@ -45,15 +68,29 @@ export async function layHiddenFiles(worktree: string, check: HiddenCheck): Prom
   const root = resolve(worktree);
   const target = resolve(root, check.into);
   if (!target.startsWith(root + sep)) throw new Error(`layHiddenFiles: into ${JSON.stringify(check.into)} is not inside ${root}`);
-  const made = await makeParents(root, dirname(target), check.into);
-  if (!made.ok) return made;
-  const undo = async (): Promise<void> => removeTree(made.first ?? target);
-  if ((await lstat(target).catch(() => undefined)) !== undefined) {
-    return {
-      ok: false,
-      reason: `\`${check.into}\` is already in the tree scored (a file the candidate committed there?), where the hidden check's files go: they are laid only where nothing is, so the check did not run`,
-    };
+  // Written before anything is laid: the first folder made, or `into` itself, is what goes after.
+  const record = hiddenFilesRecord(root);
+  await mkdir(dirname(record), { recursive: true });
+  const made = await makeParents(root, dirname(target), check.into, async (first) => writeFile(record, first));
+  if (!made.ok) {
+    await rm(record, { force: true });
+    return made;
   }
+  if (made.first === undefined) {
+    // Every folder above it was there: `into` itself must not be (nothing of the tree is ever replaced).
+    if ((await lstat(target).catch(() => undefined)) !== undefined) {
+      await rm(record, { force: true });
+      return {
+        ok: false,
+        reason: `\`${check.into}\` is already in the tree scored (a file the candidate committed there?), where the hidden check's files go: they are laid only where nothing is, so the check did not run`,
+      };
+    }
+    await writeFile(record, target);
+  }
+  const undo = async (): Promise<void> => {
+    await removeTree(made.first ?? target);
+    await rm(record, { force: true });
+  };
   try {
     const source = await lstat(check.hidden).catch(() => undefined);
     if (!source?.isDirectory()) {
@@ -73,13 +110,19 @@ export async function layHiddenFiles(worktree: string, check: HiddenCheck): Prom
 }
 
 /** The folders above `into`, made where missing; a link or a file among them is refused (never written through). */
-async function makeParents(root: string, dir: string, into: string): Promise<{ ok: true; first?: string } | { ok: false; reason: string }> {
+async function makeParents(
+  root: string,
+  dir: string,
+  into: string,
+  beforeFirst: (first: string) => Promise<void>,
+): Promise<{ ok: true; first?: string } | { ok: false; reason: string }> {
   let first: string | undefined;
   let path = root;
   for (const part of relative(root, dir).split(sep).filter(Boolean)) {
     path = join(path, part);
     const info = await lstat(path).catch(() => undefined);
     if (info === undefined) {
+      if (first === undefined) await beforeFirst(path);
       await mkdir(path);
       first ??= path;
     } else if (!info.isDirectory()) {

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runChecks, type CheckOutcome } from '../../src/checks/run-checks.js';
+import { hiddenFilesRecord, layHiddenFiles, removeLeftHiddenFiles } from '../../src/checks/hidden-files.js';
 import type { CheckSpec } from '../../src/spec/schema.js';
 import { tempRepos } from '../helpers/temp-repo.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -22,7 +23,9 @@ function check(name: string, command: string, extra: Partial<CheckSpec> = {}): C
 
 /** A scoring tree with one file, and a hidden folder outside it holding two files (one in a subfolder). */
 function setUp(): { tree: string; hidden: string; logs: string } {
-  const tree = tempDir();
+  // A folder of its own inside a temp one: the record goes beside it (hiddenFilesRecord).
+  const tree = join(tempDir(), 'worktree');
+  mkdirSync(tree);
   writeFileSync(join(tree, 'README.md'), '# tree\n');
   const hidden = tempDir();
   writeFileSync(join(hidden, 'acceptance.test.js'), `// ${MARKER}\n`);
@@ -125,5 +128,26 @@ describe('hidden files in the scoring tree', () => {
     expect(outcomes[0]).toMatchObject({ hidden: true });
     expect(outcomes[1]!.hidden).toBeUndefined();
     expect(outcomes[1]!.outputTail).toContain(MARKER);
+  });
+
+  it('left in the tree by a bestof killed while they were there, are taken away by their record (resume, clean)', async () => {
+    const { tree, hidden } = setUp();
+    // Laid and never taken away: what a kill -9 during the check leaves.
+    const laid = await layHiddenFiles(tree, { name: 'acceptance', hidden, into: 'test/hidden' });
+    expect(laid.ok).toBe(true);
+    expect(existsSync(hiddenFilesRecord(tree))).toBe(true);
+    expect(await removeLeftHiddenFiles(tree)).toBe('test');
+    expect(readdirSync(tree)).toEqual(['README.md']);
+    expect(existsSync(hiddenFilesRecord(tree))).toBe(false);
+    expect(await removeLeftHiddenFiles(tree)).toBeUndefined();
+  });
+
+  it('not laid (`into` already there): no record is left, so nothing of the tree is ever taken for them', async () => {
+    const { tree, hidden } = setUp();
+    mkdirSync(join(tree, 'test', 'hidden'), { recursive: true });
+    writeFileSync(join(tree, 'test', 'hidden', 'mine.js'), '// the candidate\n');
+    expect((await layHiddenFiles(tree, { name: 'acceptance', hidden, into: 'test/hidden' })).ok).toBe(false);
+    expect(await removeLeftHiddenFiles(tree)).toBeUndefined();
+    expect(readdirSync(join(tree, 'test', 'hidden'))).toEqual(['mine.js']);
   });
 });
