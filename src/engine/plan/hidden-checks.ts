@@ -17,7 +17,7 @@
  */
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, posix, relative, resolve } from 'node:path';
-import { runGit } from '../../git/running/exec.js';
+import { pathInCommit } from '../../git/running/show.js';
 import { isInside } from '../../process/sandbox.js';
 import { resolveSpecPath } from '../../spec/load.js';
 import type { Spec } from '../../spec/schema.js';
@@ -121,9 +121,7 @@ async function intoProblems(key: string, into: string, spec: Spec, context: Hidd
     ];
   }
   if (context.baseCommit === undefined) return [];
-  // `<commit>:<path>` names nothing when base has no such file or folder.
-  const inBase = await runGit(context.repoRoot, ['cat-file', '-e', `${context.baseCommit}:${path}`]);
-  if (inBase.code === 0) {
+  if (await pathInCommit(context.repoRoot, context.baseCommit, path)) {
     return [
       `${key}: "${into}" exists in base: the hidden files would replace files every agent sees (and could change them); name a place that base does not have (into = "test/hidden")`,
     ];
