@@ -57,7 +57,7 @@ export async function planHiddenChecks(spec: Spec, context: HiddenChecksContext)
   const warnings =
     folders.length > 0 && !context.sandboxed
       ? [
-          `the agents run without the sandbox: an agent could read the hidden checks' folder${folders.length === 1 ? '' : 's'} (${folders.join(', ')}) and the checks' logs in the run folder, and so learn the hidden tests; run with [sandbox] mode = "auto" on a machine with bubblewrap to hide ${folders.length === 1 ? 'it' : 'them'}`,
+          `the agents run without the sandbox: an agent could read the hidden checks' folder${folders.length === 1 ? '' : 's'} (${folders.join(', ')}) and what bestof records of the hidden checks under .bestof/ (their logs, base's test names), and so learn the hidden tests; run with [sandbox] mode = "auto" on a machine with bubblewrap to hide ${folders.length === 1 ? 'it' : 'them'}`,
         ]
       : [];
   return { problems, warnings, folders, spec: { ...spec, checks: { ...spec.checks, items } } };
