@@ -16,6 +16,7 @@ import type { CheckReport, ParsedReport, TestCaseResult } from './test-report/ty
 import { judgeReport, partialPoints, type Judgement } from './test-report/judge.js';
 import { parseTestReport } from './test-report/parse.js';
 import { makeReportDir, readReportDir, stdoutCollector } from './test-report/read-report.js';
+import { layHiddenFiles } from './hidden-files.js';
 
 const OUTPUT_TAIL_LINES = 40;
 const OUTPUT_TAIL_CHARS = 4000;
@@ -83,8 +84,13 @@ export interface CheckOutcome {
   readonly outputTail: string;
   /** With the check's `report`: its tests judged against base's (./test-report/judge.ts). */
   readonly report?: CheckReport;
-  /** A hidden check (`hidden`): its output and test names are never an agent's to read, unless `show_output`. */
+  /**
+   * A hidden check (`hidden`) without `show_output`: its output and test names are never an agent's
+   * to read; the retry prompt says only how many of its tests failed (../engine/loop/prompts.ts).
+   */
   readonly hidden?: boolean;
+  /** Why it failed, where neither its exit code nor its report says (a hidden check's files could not be laid, or were changed). */
+  readonly why?: string;
 }
 
 export interface RunChecksOptions {
@@ -120,7 +126,8 @@ export async function runChecks(checks: readonly CheckSpec[], options: RunChecks
     for (const [index, check] of checks.entries()) {
       if (options.signal.aborted) break;
       await options.beforeEach?.();
-      const outcome = await runOneCheck(check, options, check.report ? await makeReportDir(options.reportRoot ?? reports!, index) : undefined);
+      const reportDir = check.report ? await makeReportDir(options.reportRoot ?? reports!, index) : undefined;
+      const outcome = check.hidden !== undefined ? await runHiddenCheck(check, options, reportDir) : await runOneCheck(check, options, reportDir);
       if (outcome === 'canceled') break;
       outcomes.push(outcome);
       options.onCheck?.(outcome);
@@ -175,6 +182,49 @@ async function runOneCheck(check: CheckSpec, options: RunChecksOptions, reportDi
     outputTail: hint ? `${outputTail(output).slice(-(OUTPUT_TAIL_CHARS - hint.length - 1))}\n${hint}` : outputTail(output),
     ...(report ? { report } : {}),
   };
+}
+
+/**
+ * A hidden check: its files laid into the tree (./hidden-files.ts) for it alone, taken away after
+ * whatever happened; read-only to it in the sandbox, compared after it without one.
+ */
+async function runHiddenCheck(check: CheckSpec, options: RunChecksOptions, reportDir: string | undefined): Promise<CheckOutcome | 'canceled'> {
+  const laid = await layHiddenFiles(options.cwd, { name: check.name, hidden: check.hidden!, into: check.into ?? '' });
+  if (!laid.ok) {
+    if (reportDir) await rm(reportDir, { recursive: true, force: true });
+    // Nothing hidden ran: the reason (bestof's own words) may be read.
+    const why = 'its hidden files could not be laid';
+    return {
+      name: check.name,
+      passed: false,
+      points: 0,
+      maxPoints: check.score,
+      exitCode: undefined,
+      timedOut: false,
+      durationMs: 0,
+      outputTail: laid.reason,
+      why,
+    };
+  }
+  try {
+    const sandbox = options.sandbox && { ...options.sandbox, readOnly: [...options.sandbox.readOnly, laid.path] };
+    const outcome = await runOneCheck(check, { ...options, sandbox }, reportDir);
+    if (outcome === 'canceled') return outcome;
+    const withheld = check.show_output ? outcome : { ...outcome, hidden: true };
+    const changed = options.sandbox ? [] : await laid.changed();
+    if (changed.length === 0) return withheld;
+    // Withheld with the output: the names of the hidden files.
+    const why = 'its hidden files were changed while it ran';
+    return {
+      ...withheld,
+      passed: false,
+      points: 0,
+      why,
+      outputTail: `${outcome.outputTail}\n(bestof: ${why}, ${changed.join(', ')}: the code the check ran rewrote the tests it was judged by)`,
+    };
+  } finally {
+    await laid.remove();
+  }
 }
 
 /** Why a check whose report passed did not: how its command ended. */

@@ -283,12 +283,14 @@ export const check = z.strictObject({
   }),
   hidden: nonEmpty.optional().meta({
     description:
-      "a folder of files no agent ever sees (relative to the spec file's folder, outside the repo), laid into the scoring tree at `into` only while this check runs; the agents are told only how many tests of it failed",
+      "a folder of files no agent ever sees (relative to the spec file's folder, outside the repo; files and folders only, no links), laid into the scoring tree at `into` only while this check runs; the sandbox hides it from the agents, and the agents are told only how many tests of it failed",
     pathRule: 'existing-folder',
   }),
-  into: nonEmpty
-    .optional()
-    .meta({ description: 'with `hidden`: where its files appear in the scoring tree, relative to the repo root', pathRule: 'inside-repo' }),
+  into: nonEmpty.optional().meta({
+    description:
+      "with `hidden`: where its files appear in the scoring tree, relative to the repo root: a place that base does not have and setup does not make (the hidden files never replace a file the agents see); a candidate's commit that puts something there fails the check",
+    pathRule: 'inside-repo',
+  }),
   show_output: z
     .boolean()
     .optional()

@@ -5,6 +5,7 @@
  * still in it) is kept, with where and why. A worktree whose setup never completed had no agent in
  * it and is removed as it is.
  */
+import { removeLeftHiddenFiles } from '../../checks/hidden-files.js';
 import { existsSync } from 'node:fs';
 import { readSetupPaths } from '../record/run-folder.js';
 import { isAncestor, updateRef } from '../../git/history/refs.js';
@@ -132,6 +133,9 @@ async function saveWork(context: CleanContext, request: CleanWorktreeRequest): P
     const aside = link.value.movedAside ? `; its agent's own .git folder is at ${link.value.movedAside}` : '';
     say(`repair ${id}'s worktree (${link.value.problem ?? 'its .git link was broken'})${aside}`);
   }
+  // A hidden check's files, when the run was killed while it ran: never saved as the candidate's work.
+  const hidden = await removeLeftHiddenFiles(folder);
+  if (hidden !== undefined) say(`remove the hidden check's files the dead run left in ${id}'s worktree (${hidden})`);
   const saved = await saveWorktreeWork(folder, {
     message: `bestof: ${id} work left in the worktree (saved by bestof clean)`,
     excludePaths: readSetupPaths(request.setupFile),

@@ -96,13 +96,20 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   if (feedback.refuseReason) context.push(`The reviewer refused your previous attempt: ${feedback.refuseReason}`);
   parts.push(context.join('\n\n'));
 
-  if (feedback.failedChecks.length > 0) {
-    const checks = feedback.failedChecks.map((check) => {
-      const how = check.report?.failure ?? (check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`);
+  const shown = feedback.failedChecks.filter((check) => !check.hidden);
+  const hidden = feedback.failedChecks.filter((check) => check.hidden);
+  if (shown.length > 0) {
+    const checks = shown.map((check) => {
+      const how = check.why ?? check.report?.failure ?? (check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`);
       return `### ${check.name} (${how})\n\n${failingTestsLine(check.report)}\`\`\`\n${tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS)}\n\`\`\``;
     });
     parts.push(
       `These checks failed. They always run from the original tests and check scripts, so changing those earns nothing: fix the work itself.\n\n${checks.join('\n\n')}`,
+    );
+  }
+  if (hidden.length > 0) {
+    parts.push(
+      `${hidden.map(hiddenCheckLine).join('\n')}\n\nA hidden check runs tests you cannot see, with other inputs than the tests you can: make the work do the task in general, not for the inputs you see.`,
     );
   }
   if (feedback.tampered.length > 0) parts.push(`Your changes to frozen files were ignored when scoring: ${feedback.tampered.join(', ')}.`);
@@ -142,6 +149,23 @@ function rulesSection(rules: PathRules): string | undefined {
 
 function messagesSection(messages: readonly string[]): string {
   return `Messages from the user:\n${messages.map((m) => `- ${m}`).join('\n')}`;
+}
+
+/**
+ * "hidden check `acceptance` failed: 3 of 9 tests": counts only. Its output, its tests' names and
+ * their messages would tell the agent what the hidden tests check (their inputs, the answers).
+ */
+export function hiddenCheckLine(check: CheckOutcome): string {
+  return `- hidden check \`${check.name}\` failed${hiddenFailure(check)}`;
+}
+
+function hiddenFailure(check: CheckOutcome): string {
+  const report = check.report;
+  if (check.why !== undefined) return `: ${check.why}`;
+  if (report?.failure === 'no test report') return ': no test report';
+  if (report && report.expected === 0) return ': its test report has no test that ran';
+  if (report && report.expected > report.passed) return `: ${report.expected - report.passed} of ${plural(report.expected, 'test')}`;
+  return ` (${check.timedOut ? 'timed out' : `exit ${check.exitCode ?? 'none'}`})`;
 }
 
 /** How many failing or missing tests of a report the retry prompt names. */

@@ -25,6 +25,7 @@ import { err, ok, type Result } from '../../result.js';
 import type { OverlayMounts } from '../../git/worktrees/cow-worktree.js';
 import { runnerFilesOf, type RunnerFiles } from '../../checks/runner-defaults.js';
 import { noEditableWarnings, unfinishedTaskProblems } from './plan-advice.js';
+import { planHiddenChecks } from './hidden-checks.js';
 
 export { NO_EDITABLE_WARNING } from './plan-advice.js';
 
@@ -182,6 +183,10 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   const review = await planReview(context);
   await checkVoters(context);
 
+  // Each `hidden` absolute from here on; the folders judged (./hidden-checks.ts).
+  const hidden = await planHiddenChecks(spec, { specDir, repoRoot, baseCommit, sandboxed: context.sandboxed });
+  problems.push(...hidden.problems);
+  warnings.push(...hidden.warnings);
   const runner = await runnerFiles;
   if (runner && !runner.ok) problems.push(`base: the test runners' files of ${baseCommit} could not be read: ${runner.error}`);
   if (problems.length > 0 || !sandbox.ok) return err(problems);
@@ -192,7 +197,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   return ok({
     runId,
     runKey: options.runKey ?? randomBytes(8).toString('hex'),
-    spec,
+    spec: hidden.spec,
     specPath: loaded.specPath,
     specDir,
     specSource: loaded.source,

@@ -55,6 +55,8 @@ interface SandboxRun {
   readonly spec?: {
     readonly setup: { readonly link: readonly string[] };
     readonly sandbox?: { readonly checks?: boolean; readonly check_network?: 'own' | 'shared' };
+    /** The hidden checks' folders (`hidden`, made absolute by ../plan/hidden-checks.ts): no agent may read them. */
+    readonly checks?: { readonly items: readonly { readonly hidden?: string | undefined }[] };
   };
 }
 
@@ -101,10 +103,16 @@ function userHome(env: Env = process.env): string {
   return env.HOME || homedir();
 }
 
-/** What no sandboxed process of a run sees: the worktrees root (the other worktrees, every HOME), the run folder, the user's HOME. */
+/**
+ * What no sandboxed process of a run sees: the worktrees root (the other worktrees, every HOME), the
+ * run folder, the user's HOME, and the hidden checks' folders (the checks too: the hidden files they
+ * need are laid into the scoring tree, src/checks/hidden-files.ts, and the candidate's code they run
+ * must not find the other hidden checks' files at their source).
+ */
 function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
   const home = userHome();
-  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(home !== '/' ? [home] : [])];
+  const hiddenChecks = (run.spec?.checks?.items ?? []).flatMap((item) => (item.hidden !== undefined && isAbsolute(item.hidden) ? [item.hidden] : []));
+  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(home !== '/' ? [home] : []), ...hiddenChecks];
 }
 
 /** What `env` tells a program to load code from inside the user's HOME (./env-code-paths.ts): bound back read-only. */

@@ -21,6 +21,7 @@ import { notAFolder, WorktreeReplacedError } from '../../git/guards/guard.js';
 import { runShellIn, type SandboxLayout } from '../../process/sandbox.js';
 import type { LogRedactor } from '../../process/types.js';
 import { outputTail } from '../../checks/run-checks.js';
+import { removeLeftHiddenFiles } from '../../checks/hidden-files.js';
 import { err, ok, type Result } from '../../result.js';
 import { expandCopyPattern } from './setup-paths.js';
 import { makeSetupLinks } from './setup-link.js';
@@ -168,6 +169,9 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   }
   // What a removal killed half-way left beside the worktree (`<path>.removing`) goes first.
   await removeWorktreeTrash(worktree);
+  // A hidden check's files, when the run was killed while it ran: gone before the agent sees the worktree.
+  const hidden = await removeLeftHiddenFiles(worktree);
+  if (hidden !== undefined) warnings.push(`${worktree}: removed the hidden check's files (${hidden}) the interrupted run left there`);
   // A git command of the killed bestof may still be writing there (a long checkout): let it end first.
   const busy = await waitForGitToLeave(worktree, { timeoutMs: LEFTOVER_GIT_WAIT_MS, signal: options.signal });
   if (busy.length > 0) {

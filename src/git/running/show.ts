@@ -7,3 +7,9 @@ export async function showFile(repo: string, commit: string, path: string, opts:
   const shown = await runGit(repo, ['show', '--no-color', '--no-textconv', `${commit}:${path.replace(/^\.\//, '')}`], opts);
   return shown.code === 0 ? ok(shown.stdout) : err(`${path} is not in commit ${commit.slice(0, 10)}: ${gitMessage(shown.stderr)}`);
 }
+
+/** Whether `commit` holds a file or folder at `path` (`git cat-file -e <commit>:<path>`). */
+export async function pathInCommit(repo: string, commit: string, path: string, opts: GitCallOptions = {}): Promise<boolean> {
+  const found = await runGit(repo, ['cat-file', '-e', `${commit}:${path.replace(/^\.\//, '')}`], opts);
+  return found.code === 0;
+}
