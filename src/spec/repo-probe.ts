@@ -37,20 +37,24 @@ export interface ProbedCheck {
 /**
  * The test commands init writes with a machine report, so that a run counts tests by name (an early
  * exit or a run of no test fails; see docs/checks.md). Only where the runner writes the report by
- * itself: pytest's `--junitxml`, `go test -json`, and node's junit reporter, given through
+ * itself: pytest's `--junitxml`, `go test -json`, vitest's junit reporter, and node's, given through
  * NODE_OPTIONS because `npm test -- <options>` would put them after the script's file arguments,
- * where `node --test` reads them as files. jest (jest-junit), vitest in some setups, cargo (its JSON
- * is unstable) and make need something the repo may not have: their checks stay exit codes.
+ * where `node --test` reads them as files. jest (jest-junit), cargo (its JSON is unstable) and make
+ * need something the repo may not have: their checks stay exit codes.
  */
 export const REPORTING_COMMANDS = {
   pytest: 'python3 -m pytest -q --junitxml="$BESTOF_REPORT_DIR/pytest.xml"',
   goTest: 'go test -json ./...',
   nodeTest:
     'NODE_OPTIONS="--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=$BESTOF_REPORT_DIR/node-test.xml" npm test',
+  // vitest reads options anywhere on its command line, after file filters too.
+  vitest: 'npm test -- --reporter=default --reporter=junit --outputFile.junit="$BESTOF_REPORT_DIR/vitest.xml"',
 } as const;
 
 /** A `test` script that is one `node --test` and nothing else (no `&&`, `;` or pipe that would run a second program). */
 const PLAIN_NODE_TEST = /^node\s+--test(\s[^;&|`$()]*)?$/;
+/** A `test` script that is one `vitest` run (`vitest`, `vitest run`, with options or filters) and nothing else. */
+const PLAIN_VITEST = /^(npx\s+)?vitest(\s[^;&|`$()]*)?$/;
 
 export interface RepoProbe {
   /** The kinds of project found, in the order their checks come. */
@@ -227,7 +231,9 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
       checks.push(
         PLAIN_NODE_TEST.test(test.trim())
           ? { name: 'test', command: REPORTING_COMMANDS.nodeTest, source: 'package.json "test" script, node --test', report: 'junit' }
-          : { name: 'test', command: 'npm test', source: 'package.json "test" script' },
+          : PLAIN_VITEST.test(test.trim())
+            ? { name: 'test', command: REPORTING_COMMANDS.vitest, source: 'package.json "test" script, vitest', report: 'junit' }
+            : { name: 'test', command: 'npm test', source: 'package.json "test" script' },
       );
     }
     for (const name of ['lint', 'typecheck']) {
@@ -265,7 +271,8 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
   const offered = FROZEN_CANDIDATES.filter(({ kinds: only }) => only === undefined || only.some((kind) => kinds.includes(kind)));
   const frozenOffered = offered.filter(({ pattern, protect }) => !protect && facts.frozenMatching.has(pattern));
   // `npm test` also when run with NODE_OPTIONS in front (REPORTING_COMMANDS.nodeTest).
-  const runs = (command: string): boolean => checks.some((check) => check.command === command || check.command.endsWith(`" ${command}`));
+  const runs = (command: string): boolean =>
+    checks.some((check) => check.command === command || check.command.endsWith(`" ${command}`) || check.command.startsWith(`${command} -- `));
   const npmFiles = NPM_CHECKED_SCRIPTS.flatMap((name) =>
     runs(name === 'test' ? 'npm test' : `npm run ${name}`) ? npmScriptFiles(root, scriptsOf(pkg), name) : [],
   );

@@ -4,11 +4,11 @@
  * wrote passes on the repo as it is: init presents nothing that does not work.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.js';
-import { runCli } from '../helpers/cli.js';
+import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
 import { globsMatching } from '../../src/checks/frozen.js';
 import { parseTestReport } from '../../src/checks/test-report/parse.js';
 import { readReportDir } from '../../src/checks/test-report/read-report.js';
@@ -301,6 +301,30 @@ PY`;
     expect(candidate(guarded, 'c1')?.tamperedPaths.map((t) => t.path)).toEqual(['.gitattributes']);
     expect(candidate(guarded, 'c1')?.score).toBe(0);
   }, 180_000);
+
+  it("a vitest repo: init's test check writes vitest's junit report, which names every test", async () => {
+    const r = repo({
+      'package.json': `${JSON.stringify({ name: 'v', type: 'module', scripts: { test: 'vitest run' } })}\n`,
+      'test/add.test.js':
+        "import { expect, test } from 'vitest';\ntest('adds', () => expect(1 + 1).toBe(2));\ntest('adds again', () => expect(2 + 2).toBe(4));\n",
+    });
+    // vitest as the repo's dependency: this project's own (vitest 4).
+    symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(r.dir, 'node_modules'));
+    const init = await runCli(['init'], { cwd: r.dir });
+    expect(init.code, init.stderr).toBe(0);
+    const loaded = await loadSpec(join(r.dir, 'bestof.toml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+    const [check] = loaded.value.spec.checks.items;
+    expect(check?.report).toBe('junit');
+    const reportDir = tempDir();
+    const ran = spawnSync('sh', ['-c', check?.command ?? ''], { cwd: r.dir, env: { ...process.env, BESTOF_REPORT_DIR: reportDir, CI: '1' }, encoding: 'utf8' });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+    const parsed = parseTestReport('junit', await readReportDir(reportDir, ran.stdout));
+    expect(parsed.ok && parsed.tests.map((test) => [test.name, test.outcome])).toEqual([
+      ['test/add.test.js::adds', 'passed'],
+      ['test/add.test.js::adds again', 'passed'],
+    ]);
+  });
 
   it('run from a subfolder, writes at the repo root and says so', async () => {
     const r = repo(REPO_FIXTURES.node);

@@ -132,7 +132,15 @@ describe('probeRepo and the starter it writes', () => {
     expect(spec.checks.editable).toEqual(expected.editable ?? []);
   });
 
+  it.each(['vitest run', 'vitest', 'vitest run --coverage test/unit'])("a Node repo whose test script is `%s` gets vitest's junit report", async (script) => {
+    const { probe } = await probed('node', (dir) => writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: script } })));
+    expect(probe.checks.map((check) => [check.command, check.report ?? null])).toEqual([[REPORTING_COMMANDS.vitest, 'junit']]);
+    // The test script's own files are still found (it is still `npm test` that runs).
+    expect(probe.protected).toEqual(expect.arrayContaining(['**/vitest.config.ts']));
+  });
+
   it.each([
+    ['vitest run && node scripts/after.js', 'a second program after it'],
     ['node --test && node scripts/after.js', 'a second program after it'],
     ['node --test | tee log.txt', 'a pipe'],
     ['jest --ci', 'a runner whose junit report needs a package (jest-junit)'],
