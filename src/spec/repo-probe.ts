@@ -20,6 +20,9 @@ import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'no
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { TestReportKind } from './schema-parts.js';
+import { REPORTING_COMMANDS, reportingNpmTest } from './report-commands.js';
+
+export { REPORTING_COMMANDS } from './report-commands.js';
 import { FROZEN_CANDIDATES, type RepoKind, runnerConfigs } from './runner-files.js';
 import { makeFileText, makeIncludes, makeTargetNames, makeTestFiles, NPM_CHECKED_SCRIPTS, npmScriptFiles } from './check-scripts.js';
 
@@ -33,28 +36,6 @@ export interface ProbedCheck {
   /** The machine report the command makes its runner write (the check's `report` key), where the runner writes one with nothing installed. */
   readonly report?: TestReportKind;
 }
-
-/**
- * The test commands init writes with a machine report, so that a run counts tests by name (an early
- * exit or a run of no test fails; see docs/checks.md). Only where the runner writes the report by
- * itself: pytest's `--junitxml`, `go test -json`, vitest's junit reporter, and node's, given through
- * NODE_OPTIONS because `npm test -- <options>` would put them after the script's file arguments,
- * where `node --test` reads them as files. jest (jest-junit), cargo (its JSON is unstable) and make
- * need something the repo may not have: their checks stay exit codes.
- */
-export const REPORTING_COMMANDS = {
-  pytest: 'python3 -m pytest -q --junitxml="$BESTOF_REPORT_DIR/pytest.xml"',
-  goTest: 'go test -json ./...',
-  nodeTest:
-    'NODE_OPTIONS="--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=$BESTOF_REPORT_DIR/node-test.xml" npm test',
-  // vitest reads options anywhere on its command line, after file filters too.
-  vitest: 'npm test -- --reporter=default --reporter=junit --outputFile.junit="$BESTOF_REPORT_DIR/vitest.xml"',
-} as const;
-
-/** A `test` script that is one `node --test` and nothing else (no `&&`, `;` or pipe that would run a second program). */
-const PLAIN_NODE_TEST = /^node\s+--test(\s[^;&|`$()]*)?$/;
-/** A `test` script that is one `vitest` run (`vitest`, `vitest run`, with options or filters) and nothing else. */
-const PLAIN_VITEST = /^(npx\s+)?vitest(\s[^;&|`$()]*)?$/;
 
 export interface RepoProbe {
   /** The kinds of project found, in the order their checks come. */
@@ -228,12 +209,16 @@ export function probeRepo(root: string, facts: ProbeFacts): RepoProbe {
     const script = (name: string): string | undefined => (typeof scripts[name] === 'string' ? (scripts[name] as string) : undefined);
     const test = script('test');
     if (test !== undefined && !NPM_PLACEHOLDER_TEST.test(test)) {
+      const runner = reportingNpmTest(test);
       checks.push(
-        PLAIN_NODE_TEST.test(test.trim())
-          ? { name: 'test', command: REPORTING_COMMANDS.nodeTest, source: 'package.json "test" script, node --test', report: 'junit' }
-          : PLAIN_VITEST.test(test.trim())
-            ? { name: 'test', command: REPORTING_COMMANDS.vitest, source: 'package.json "test" script, vitest', report: 'junit' }
-            : { name: 'test', command: 'npm test', source: 'package.json "test" script' },
+        runner === undefined
+          ? { name: 'test', command: 'npm test', source: 'package.json "test" script' }
+          : {
+              name: 'test',
+              command: REPORTING_COMMANDS[runner],
+              source: `package.json "test" script, ${runner === 'vitest' ? 'vitest' : 'node --test'}`,
+              report: 'junit',
+            },
       );
     }
     for (const name of ['lint', 'typecheck']) {
