@@ -32,6 +32,7 @@ import {
   voter,
   wait,
 } from './schema-parts.js';
+import { distinguish } from './schema-distinguish.js';
 
 export { durationInput, limitInput, MERGE_MODES, PROVIDER_KINDS, providerKind, TIE_BREAKS, type ProviderKind, type SpecKeyMeta } from './schema-parts.js';
 
@@ -251,6 +252,7 @@ export const specSchema = z
         allow_tampered: z.boolean().default(false).meta({
           description: "`true` lets a candidate that changed a frozen path win; its frozen-path changes are reverted in a commit of bestof's before the merge",
         }),
+        distinguish,
         allow_autorun: z.boolean().default(true).meta({
           description:
             '`false`: a candidate whose commit adds or changes files that run code in your checkout without being asked (`.envrc`, `.vscode/tasks.json`, git hook managers, CI workflows, `.gitmodules`, `.lfsconfig`) cannot win; either way such a winner is named in the ranking, the report and the merge line',

@@ -5,6 +5,7 @@
  * line is made printable (src/printable.ts): a sequence the terminal would obey, or a newline
  * that would start a forged line, is shown escaped.
  */
+import { distinguishEventLine } from './format/distinguish.js';
 import type { EventOf, RunEvent } from '../engine/record/events.js';
 import { testCountsWords } from '../engine/record/test-report-words.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
@@ -98,6 +99,12 @@ function eventWords(event: RunEvent): string | readonly string[] {
     case 'vote.finished':
     case 'vote.skipped':
       return voteEventLine(event);
+    case 'distinguish.started':
+    case 'distinguish.tester':
+    case 'distinguish.run':
+    case 'distinguish.finished':
+    case 'distinguish.skipped':
+      return distinguishEventLine(event);
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -9,6 +9,7 @@ import type { CandidateState, EventOf, IterationState, RunEvent, RunState } from
 import type { VoteState } from '../../vote/record.js';
 import { costReported } from './cost-known.js';
 import { chooseWinner } from './winner-choice.js';
+import { reduceDistinguishEvent } from './distinguish-state.js';
 
 // Read by the front ends and reports beside the state they describe (the types are declared in ./run-types.ts).
 export { costIsKnown } from './cost-known.js';
@@ -94,6 +95,12 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
     case 'vote.finished':
     case 'vote.skipped':
       return reduceVoteEvent(state, event);
+    case 'distinguish.started':
+    case 'distinguish.tester':
+    case 'distinguish.run':
+    case 'distinguish.finished':
+    case 'distinguish.skipped':
+      return reduceDistinguishEvent(state, event);
     case 'selection.finished':
     case 'merge.started':
     case 'merge.finished':
@@ -366,7 +373,7 @@ function reduceVoteEvent(state: RunState, event: EventOf<'vote.started' | 'vote.
 function reduceOutcomeEvent(state: RunState, event: EventOf<'selection.finished' | 'merge.started' | 'merge.finished' | 'winner.chosen'>): RunState {
   switch (event.type) {
     case 'selection.finished':
-      return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message };
+      return { ...state, ranking: event.ranking, winner: event.winner, selectionMessage: event.message, ...(event.picks ? { picks: event.picks } : {}) };
     case 'merge.started':
       return {
         ...state,

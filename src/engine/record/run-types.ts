@@ -12,6 +12,7 @@ import type { CheckOutcome } from '../../checks/run-checks.js';
 import type { Outcome, TokenUsage } from '../../providers/types.js';
 import type { MergeMode, ProviderKind } from '../../spec/schema.js';
 import type { VoteCall, VoteResult, VoteStart, VoteState } from '../../vote/record.js';
+import type { DistinguishEvent, DistinguishState } from '../../distinguish/types.js';
 
 export interface CandidateInfo {
   readonly id: string;
@@ -209,7 +210,15 @@ export type RunEvent = Stamped &
         readonly message: string;
         readonly seed?: string;
       }
-    | { readonly type: 'selection.finished'; readonly ranking: readonly RankEntry[]; readonly winner: string | undefined; readonly message: string }
+    | DistinguishEvent
+    | {
+        readonly type: 'selection.finished';
+        readonly ranking: readonly RankEntry[];
+        readonly winner: string | undefined;
+        readonly message: string;
+        /** What each selection policy would have picked from the same candidates (`bestof bench` compares them). */
+        readonly picks?: SelectionPicks;
+      }
     | {
         /**
          * Written before bestof touches the user's branch, so that a run killed during or after the
@@ -364,6 +373,10 @@ export interface RunState extends RunHeader {
   readonly ranking: readonly RankEntry[];
   /** The cross-review and vote (`[vote]`), when one was asked for. */
   readonly vote?: VoteState;
+  /** The distinguishing tests (`[select.distinguish]`), when asked for. */
+  readonly distinguish?: DistinguishState;
+  /** What each selection policy would have picked (selection.finished). */
+  readonly picks?: SelectionPicks;
   readonly winner?: string;
   /** Set when the user chose a winner in the compare view after the run (winner.chosen). */
   readonly chosen?: WinnerChoice;
@@ -394,6 +407,8 @@ export interface RunState extends RunHeader {
   readonly costKnown?: boolean;
   /** What the voters' calls cost, over every vote of the run (a resumed vote's new calls add to it). */
   readonly voteCostUsd: number;
+  /** What the tester's calls cost (`[select.distinguish]`), counted once. @default 0 */
+  readonly distinguishCostUsd?: number;
   /** From run.finished once the run has finished; until then (and for a run that was interrupted), from its start to its last event. */
   readonly durationMs: number;
 }
@@ -413,6 +428,8 @@ export interface RankEntry {
   /** The vote's normalised score and the combined score, when a vote decided (`[vote]`). */
   readonly vote?: number;
   readonly combined?: number;
+  /** A finalist of the distinguish step: the kept generated tests it passed, of how many. */
+  readonly distinguish?: { readonly passed: number; readonly of: number };
   /**
    * Why an ineligible candidate cannot win; for an eligible one, why it ranks after the one above
    * it when that was decided by something the user would not guess (an unknown cost).
@@ -420,6 +437,17 @@ export interface RankEntry {
   readonly reason?: string;
   /** Files its final commit adds or changes that run code in the user's checkout after the merge (../select/autorun-files.ts). */
   readonly autorun?: readonly string[];
+}
+
+/**
+ * The candidate each selection policy picks from the same candidates (null: none can win):
+ * `tie_break` by score and the spec's tie-breaks alone, `vote` with the vote's ranking (when a vote
+ * decided), `distinguish` with the distinguishing tests' (when they decided).
+ */
+export interface SelectionPicks {
+  readonly tie_break: string | null;
+  readonly vote?: string | null;
+  readonly distinguish?: string | null;
 }
 
 /** A winner the user chose in the compare view after the run (winner.chosen), the latest one. */
