@@ -28,6 +28,7 @@ type Layer =
   | 'providers'
   | 'checks'
   | 'vote'
+  | 'distinguish'
   | 'git'
   | 'spec'
   | 'process'
@@ -38,7 +39,7 @@ type Layer =
   | 'printable'
   | 'env';
 
-const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'git', 'spec', 'process'];
+const BELOW_ENGINE: readonly Layer[] = ['providers', 'checks', 'vote', 'distinguish', 'git', 'spec', 'process'];
 /** Modules of one file that every layer may import, and that import nothing of ours. */
 const LEAVES: readonly Layer[] = ['result', 'package-root', 'owned-tree', 'proc-stat', 'printable', 'env'];
 
@@ -59,6 +60,8 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   providers: ['spec', 'process'],
   checks: ['spec', 'git', 'process'],
   vote: ['providers', 'spec', 'process'],
+  // The distinguish step's pure core (its record, ranking and prompt) needs nothing of ours.
+  distinguish: [],
   git: [],
   spec: [],
   process: [],
@@ -78,7 +81,8 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
 const TYPES_FROM: Partial<Record<Layer, readonly Layer[]>> = {
   // …and the vote's verdicts (PairOutcome) that vote.call carries.
   // …and a bench's events and records (src/bench), for the bench's front ends.
-  ui: ['checks', 'providers', 'spec', 'vote', 'bench'],
+  // …and the distinguish step's record (src/distinguish/types.ts).
+  ui: ['checks', 'providers', 'spec', 'vote', 'distinguish', 'bench'],
 };
 
 /**
@@ -167,7 +171,7 @@ function packageImports(test: (specifier: string) => boolean, allowedIn: (file: 
  * (the run's stages are the run's).
  */
 const ROOMS: Readonly<Record<'engine' | 'git', readonly string[]>> = {
-  engine: ['.', 'record', 'workspace', 'sandbox', 'plan', 'scoring', 'select', 'loop', 'vote', 'merge', 'cleanup', 'run'],
+  engine: ['.', 'record', 'workspace', 'sandbox', 'plan', 'scoring', 'select', 'loop', 'vote', 'distinguish', 'merge', 'cleanup', 'run'],
   git: ['running', 'guards', 'worktrees', 'history'],
 };
 

@@ -9,6 +9,8 @@
  * judging the others is not a candidate's own work. Not a valid candidate id.
  */
 export const VOTE_PAYER = '(vote)';
+/** Whom the distinguish step's tester is charged to: the run, as the voters are. */
+export const DISTINGUISH_PAYER = '(distinguish)';
 
 export interface BudgetLimits {
   readonly maxTotalCostUsd?: number;

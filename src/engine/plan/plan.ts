@@ -26,6 +26,7 @@ import type { OverlayMounts } from '../../git/worktrees/cow-worktree.js';
 import { runnerFilesOf, type RunnerFiles } from '../../checks/runner-defaults.js';
 import { noEditableWarnings, unfinishedTaskProblems } from './plan-advice.js';
 import { planHiddenChecks } from './hidden-checks.js';
+import { planDistinguish, type DistinguishPlan } from './distinguish-plan.js';
 
 export { NO_EDITABLE_WARNING } from './plan-advice.js';
 
@@ -65,6 +66,8 @@ export interface RunPlan {
   /** `[prompt] retry_prompt_file`, read. */
   readonly retryTemplate?: string;
   readonly review?: ReviewPlan;
+  /** `[select.distinguish]`: the tester and the command that runs one of its files. */
+  readonly distinguish?: DistinguishPlan;
   /** Notes for the user that do not stop the run (e.g. a dirty checkout that will refuse the merge). */
   readonly warnings: readonly string[];
   /** Whether agents run in bubblewrap (`[sandbox] mode` against what this machine can do). */
@@ -182,6 +185,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   problems.push(...promptArgumentProblems(promptAsArgument, [prompt, ...phases.map((phase) => phase.prompt)]));
   const review = await planReview(context);
   await checkVoters(context);
+  const distinguish = await planDistinguish(spec, context);
 
   // Each `hidden` absolute from here on; the folders judged (./hidden-checks.ts).
   const hidden = await planHiddenChecks(spec, { specDir, repoRoot, baseCommit, sandboxed: context.sandboxed });
@@ -214,6 +218,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     phases,
     ...(retryTemplate !== undefined ? { retryTemplate } : {}),
     ...(review ? { review } : {}),
+    ...(distinguish ? { distinguish } : {}),
     warnings,
     sandbox: sandbox.value,
     ...(runner?.ok ? { runner: runner.value } : {}),

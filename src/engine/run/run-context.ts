@@ -10,7 +10,7 @@
  */
 import type { Env } from '../../env.js';
 import PQueue from 'p-queue';
-import { BudgetLedger, VOTE_PAYER } from '../loop/budget.js';
+import { BudgetLedger, DISTINGUISH_PAYER, VOTE_PAYER } from '../loop/budget.js';
 import type { CandidateEnd } from '../loop/candidate.js';
 import type { RunEvent, RunEventListener, UnstampedEvent } from '../record/events.js';
 import type { CandidatePlan, RunPlan } from '../plan/plan.js';
@@ -123,7 +123,7 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
   // Money already spent (before a resume) counts against the caps.
   const budget = new BudgetLedger(
     { maxTotalCostUsd: spec.budget.max_total_cost_usd, maxCandidateCostUsd: spec.budget.max_candidate_cost_usd, warnAtUsd: spec.budget.warn_at_usd },
-    { ...Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])), [VOTE_PAYER]: state.voteCostUsd },
+    { ...Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])), [VOTE_PAYER]: state.voteCostUsd, [DISTINGUISH_PAYER]: state.distinguishCostUsd ?? 0 },
   );
   const providerQueues = new Map<string, PQueue>();
   const stopper = new AbortController();

@@ -6,6 +6,7 @@
  *   candidates     every candidate's loop, concurrently (src/engine/loop/candidate.ts)
  *   final scoring  the complete frozen checks over every candidate's last commit
  *   vote           cross-review and anonymous vote (`[vote]`; skipped without it)
+ *   distinguish    generated tests that tell the tied finalists apart (`[select.distinguish]`)
  *   selection      ranking and winner (src/engine/select/select.ts)
  *   merge          the winner merged, left on its branch, or proposed as a PR
  *   finish         worktrees removed, run.finished with status and exit code
@@ -30,6 +31,7 @@ import { merge } from './stages/merge.js';
 import { prepareRun } from './stages/prepare.js';
 import { selection } from './stages/selection.js';
 import { vote } from './stages/vote.js';
+import { distinguish } from './stages/distinguish.js';
 import type { RunState } from '../record/run-state.js';
 
 export { EXIT_CODES } from '../exit-codes.js';
@@ -46,6 +48,7 @@ export const RUN_STAGES: readonly RunStage[] = [
   { name: 'candidates', run: runCandidates, skippedWhenCancelled: false },
   { name: 'final scoring', run: finalScoring, skippedWhenCancelled: true },
   { name: 'vote', run: vote, skippedWhenCancelled: true },
+  { name: 'distinguish', run: distinguish, skippedWhenCancelled: true },
   { name: 'selection', run: selection, skippedWhenCancelled: true },
   { name: 'merge', run: merge, skippedWhenCancelled: true },
   { name: 'finish', run: finish, skippedWhenCancelled: false },

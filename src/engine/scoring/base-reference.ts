@@ -95,7 +95,27 @@ export async function runBaseReference(options: BaseReferenceOptions): Promise<R
 
 /** The report checks run on base in a worktree of bestof's own, removed after. */
 async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSpec[]): Promise<Result<Map<string, TestCaseResult[]>, string>> {
+  const scored = await scoreOnBase(options, checks, { name: NAME, logDir: join(options.plan.runDir, REFERENCE_DIR) });
+  if (!scored.ok) return err(scored.error === INTERRUPTED ? "base's run of the report checks was interrupted" : `base's run of the report checks could not be set up: ${scored.error}`);
+  return testsOf(checks, scored.value);
+}
+
+const INTERRUPTED = 'interrupted';
+
+/**
+ * `checks` run on base in a worktree of bestof's own (`<worktrees root>/<run>/<name>`, branch
+ * `<prefix>/<run>/<name>`), set up and scored as a candidate's commit is, removed after whatever
+ * happened (one a killed run left is removed first). Used for the reference above and by the
+ * distinguish step (../run/stages/distinguish.ts), which runs its generated tests on base too.
+ * The error is why it could not be set up, or INTERRUPTED.
+ */
+export async function scoreOnBase(
+  options: BaseReferenceOptions,
+  checks: readonly CheckSpec[],
+  where: { readonly name: string; readonly logDir: string },
+): Promise<Result<readonly CheckOutcome[], string>> {
   const { plan, signal, secrets } = options;
+  const { name, logDir } = where;
   const { spec } = plan;
   const template = plan.candidates[0]!;
   // Beside the candidates' worktrees, as a candidate 0 of its own: BESTOF_CANDIDATE=reference,
@@ -104,14 +124,13 @@ async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSp
   // index must not meet an agent's.
   const checker: CandidatePlan = {
     ...template,
-    id: NAME,
+    id: name,
     index: 0,
     port: spec.setup.base_port,
-    worktree: join(dirname(template.worktree), NAME),
-    branch: `${spec.git.branch_prefix}/${plan.runId}/${NAME}`,
-    ref: `refs/bestof/${plan.runId}/${NAME}/kept`,
+    worktree: join(dirname(template.worktree), name),
+    branch: `${spec.git.branch_prefix}/${plan.runId}/${name}`,
+    ref: `refs/bestof/${plan.runId}/${name}/kept`,
   };
-  const logDir = join(plan.runDir, REFERENCE_DIR);
   const remove = async (): Promise<void> => {
     await removeWorktree(plan.repoRoot, checker.worktree, { force: true });
     if ((await resolveCommit(plan.repoRoot, `refs/heads/${checker.branch}`)) !== undefined) await deleteBranch(plan.repoRoot, checker.branch, { force: true });
@@ -137,7 +156,7 @@ async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSp
       sandboxed: plan.sandbox.enabled,
       signal,
     });
-    if (!prepared.ok) return err(`base's run of the report checks could not be set up: ${prepared.error.message}`);
+    if (!prepared.ok) return err(prepared.error.message);
     const env = checkEnv(plan, checker);
     const scoring = await scoreCommit({
       worktree: checker.worktree,
@@ -154,8 +173,8 @@ async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSp
       logRedactor: () => secrets.createStreamRedactor(),
       signal,
     });
-    if (signal.aborted) return err("base's run of the report checks was interrupted");
-    return testsOf(checks, scoring.checks);
+    if (signal.aborted) return err(INTERRUPTED);
+    return ok(scoring.checks);
   } finally {
     await remove();
   }

@@ -17,6 +17,8 @@ import { currentBranch } from '../../../git/running/repo.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../../record/run-state.js';
 import { rankCandidates, type CandidateEvidence } from '../../select/select.js';
+import { applyDistinguish } from '../../select/distinguish-order.js';
+import type { RankEntry, SelectionPicks } from '../../record/run-types.js';
 import { AUTORUN_PATTERNS, describeAutorun } from '../../select/autorun-files.js';
 import { besideKeptRef } from '../../workspace/candidate-refs.js';
 import { plural } from '../../words.js';
@@ -29,21 +31,47 @@ export async function selection(ctx: RunContext): Promise<void> {
   const tips = await refTips(ctx.plan.repoRoot, committed);
   const evidence = new Map<string, CandidateEvidence>();
   for (const c of committed) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
-  const ranking = rankCandidates(
-    candidates,
-    { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered, allowAutorun: spec.select.allow_autorun },
-    evidence,
-  );
+  const policy = { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered, allowAutorun: spec.select.allow_autorun };
+  const byChecksAndVote = rankCandidates(candidates, policy, evidence);
+  const tested = state.distinguish?.result;
+  const ranking = applyDistinguish(byChecksAndVote, tested);
   const best = ranking[0];
   const winner = best?.eligible ? best.candidate : undefined;
+  const decided = tested && tested.kept.length > 0 && winner !== undefined && best?.distinguish ? `; distinguishing tests: ${tested.decided}` : '';
   ctx.emit({
     type: 'selection.finished',
     ranking,
     winner,
+    picks: selectionPicks(ctx, candidates, evidence, byChecksAndVote, ranking),
     message: winner
-      ? `${winner} wins with ${best?.score} of ${plural(maxScore, 'point')}${best?.autorun ? `; it ${describeAutorun(best.autorun)}` : ''}`
+      ? `${winner} wins with ${best?.score} of ${plural(maxScore, 'point')}${decided}${best?.autorun ? `; it ${describeAutorun(best.autorun)}` : ''}`
       : `no candidate can win: ${ranking.map((r) => `${r.candidate} ${r.reason ?? ''}`.trim()).join('; ') || 'no candidates'}`,
   });
+}
+
+/**
+ * What each policy picks from the same candidates: by score and `tie_break` alone (the vote's
+ * ranking taken away), with the vote's ranking, with the distinguishing tests'. `bestof bench`
+ * scores each against the task's oracle, paired, at no extra agent call.
+ */
+function selectionPicks(
+  ctx: RunContext,
+  candidates: readonly CandidateState[],
+  evidence: ReadonlyMap<string, CandidateEvidence>,
+  byChecksAndVote: readonly RankEntry[],
+  final: readonly RankEntry[],
+): SelectionPicks {
+  const { spec } = ctx.plan;
+  const state = ctx.state();
+  const first = (ranking: readonly RankEntry[]): string | null => (ranking[0]?.eligible ? ranking[0].candidate : null);
+  const withoutVote = candidates.map((c) => (c.vote === undefined ? c : { ...c, vote: undefined }));
+  const policy = { minScore: spec.select.min_score, tieBreak: spec.select.tie_break.filter((k) => k !== 'votes'), allowTampered: spec.select.allow_tampered, allowAutorun: spec.select.allow_autorun };
+  const tieBreak = rankCandidates(withoutVote, policy, evidence);
+  return {
+    tie_break: first(tieBreak),
+    ...(state.vote?.result ? { vote: first(byChecksAndVote) } : {}),
+    ...(state.distinguish?.result ? { distinguish: first(state.vote?.result ? applyDistinguish(tieBreak, state.distinguish.result) : final) } : {}),
+  };
 }
 
 /** Where a candidate's kept ref and branch point (undefined: missing), as verifyRefs reads them. */
