@@ -18,9 +18,9 @@
  * most as many as were asked for, in name order. Nothing else it writes goes anywhere.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
+import { copyFile, cp, lstat, mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { createProvider } from '../../providers/definitions.js';
 import type { GeneratedTest, TesterCall } from '../../distinguish/types.js';
 import { testerPrompt } from '../../distinguish/prompt.js';
@@ -29,9 +29,10 @@ import { describeLeaks, normaliseMaterial, scanForLeaks } from '../../vote/anony
 import { removeTree } from '../../owned-tree.js';
 import { DISTINGUISH_PAYER } from '../loop/budget.js';
 import { checkEnv } from '../plan/candidate-env.js';
-import type { RunPlan } from '../plan/plan.js';
+import { worktreesRoot, type RunPlan } from '../plan/plan.js';
 import type { DistinguishPlan } from '../plan/distinguish-plan.js';
 import { agentSandbox } from '../sandbox/agent-sandbox.js';
+import { RUN_KEY_VAR } from '../sandbox/leftovers.js';
 import { exportCommit } from '../select/review-export.js';
 import { anonymiseContext } from '../vote/materials.js';
 import type { VoteContext } from '../vote/voters.js';
@@ -44,6 +45,7 @@ const MAX_DIFF_CHARS = 60_000;
 
 /** The environment variables that name the run or a candidate: never the tester's. */
 const IDENTIFYING_VARS = ['BESTOF_RUN', 'BESTOF_CANDIDATE', 'BESTOF_INDEX', 'PORT'] as const;
+const KEPT_BESTOF_VARS: readonly string[] = [RUN_KEY_VAR, 'BESTOF_PROCESS_TAG'];
 
 export interface TesterInput {
   readonly plan: RunPlan;
@@ -82,12 +84,16 @@ export async function callTester(ctx: VoteContext, input: TesterInput): Promise<
     await mkdir(testsDir, { recursive: true });
     const anchor = plan.candidates[0];
     if (!anchor) return { tests: [], costUsd: 0, error: 'the run has no candidate' };
-    const env: Record<string, string | undefined> = { ...checkEnv(plan, anchor), ...distinguish.settings.env, BESTOF_TESTS_DIR: testsDir };
-    for (const name of IDENTIFYING_VARS) delete env[name];
+    const env = testerEnv(plan, { ...checkEnv(plan, anchor), ...distinguish.settings.env }, testsDir);
     const sandbox = agentSandbox(plan, { id: 'tester', worktree: anchor.worktree }, env, 'reviewer');
     await mkdir(home, { recursive: true });
-    const artifactsDir = join(distinguishDir(plan.runDir), 'tester');
+    // The call's artifacts (its prompt file, which a command tester is given by path) at the neutral
+    // place first, then in the run folder: a folder per call, those of an interrupted run's calls
+    // kept (a resumed step that reuses the record makes none).
+    const artifactsDir = join(place, 'call');
     await mkdir(artifactsDir, { recursive: true });
+    const calls = (await readdir(distinguishDir(plan.runDir)).catch(() => [] as string[])).filter((name) => name.startsWith('tester-')).length;
+    const recordDir = join(distinguishDir(plan.runDir), `tester-${calls + 1}`);
     const result = await provider.run({
       prompt,
       cwd: work,
@@ -103,6 +109,8 @@ export async function callTester(ctx: VoteContext, input: TesterInput): Promise<
       logRedactor: () => ctx.secrets.createStreamRedactor(),
       sandbox: sandbox ? { ...sandbox, workdir: work, home } : undefined,
     });
+    await mkdir(dirname(recordDir), { recursive: true });
+    await cp(artifactsDir, recordDir, { recursive: true, verbatimSymlinks: true }).catch(() => undefined);
     const warning = ctx.budget.record(DISTINGUISH_PAYER, result.costUsd);
     if (warning) ctx.emit({ type: 'run.warning', message: warning });
     const cap = distinguish.spec.max_cost_usd;
@@ -120,6 +128,26 @@ export async function callTester(ctx: VoteContext, input: TesterInput): Promise<
     await provider.close().catch(() => undefined);
     await removeTree(place).catch(() => undefined);
   }
+}
+
+/**
+ * The tester's environment: the checks' (or the user's) without what names the run or a candidate,
+ * and without any variable whose value holds a path of the run (PWD and OLDPWD of the shell that
+ * started bestof, npm's INIT_CWD: the repo's path); PATH keeps its other entries.
+ */
+export function testerEnv(plan: RunPlan, env: Readonly<Record<string, string | undefined>>, testsDir: string): Record<string, string | undefined> {
+  const places = [plan.repoRoot, worktreesRoot(plan.repoRoot), plan.runDir, plan.runId].filter((p) => p.length > 1);
+  const names = (value: string): boolean => places.some((p) => value.includes(p));
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || (IDENTIFYING_VARS as readonly string[]).includes(name)) continue;
+    // bestof's own settings (BESTOF_WORKTREES_DIR names where the worktrees are); the run key and process tag are random, and find the tester's processes if bestof dies.
+    if (name.startsWith('BESTOF_') && !KEPT_BESTOF_VARS.includes(name)) continue;
+    if (name === 'PATH') out.PATH = value.split(delimiter).filter((entry) => !names(entry)).join(delimiter);
+    else if (!names(value)) out[name] = value;
+  }
+  out.BESTOF_TESTS_DIR = testsDir;
+  return out;
 }
 
 function refusedPart(refused: readonly { file: string; reason: string }[]): Pick<TesterCall, 'refused'> {
