@@ -30,7 +30,7 @@ export const distinguish = z
     max_finalists: count(2).max(8).default(4).meta({ description: 'the most candidates the tests are written for' }),
     tests: count(1).max(50).default(8).meta({ description: 'how many test files the tester is asked for (it may write fewer; more are left out)' }),
     command: nonEmpty
-      .refine((c) => c.includes('{file}'), 'expected a command with `{file}` in it, where the test file\'s path goes (python3 -m pytest -q {file})')
+      .refine((c) => c.includes('{file}'), "expected a command with `{file}` in it, where the test file's path goes (python3 -m pytest -q {file})")
       .optional()
       .meta({
         description:
@@ -42,7 +42,9 @@ export const distinguish = z
       defaultText: 'none: the exit code decides',
     }),
     timeout: limitOr('15m', 'stop the tester at once').meta({ description: "limit of the tester's call" }),
-    test_timeout: limitOr('2m', 'fail every test at once').meta({ description: 'limit of one run of one test file; a test that times out anywhere is dropped' }),
+    test_timeout: limitOr('2m', 'fail every test at once').meta({
+      description: 'limit of one run of one test file; a test that times out anywhere is dropped',
+    }),
     max_cost_usd: usd.optional().meta({
       description: "the most the tester's call may cost; the step is skipped when the run's `[budget]` has less than this left",
       defaultText: "no limit of its own (the run's budget still counts it)",

@@ -86,9 +86,20 @@ describe('configs/examples/distinguish.toml: three candidates pass every check, 
     expect(report.ranking.map((e) => e.candidate)).toEqual(['c2', 'c1', 'c3']);
     // The hand-worked matrix of the example's header.
     expect(state.distinguish?.start?.finalists).toEqual(['c1', 'c3', 'c2']);
-    expect(state.distinguish?.call?.tests.map((t) => t.file)).toEqual(['broken.test.mjs', 'even.test.mjs', 'odd.test.mjs', 'single.test.mjs', 'two-digits.test.mjs']);
+    expect(state.distinguish?.call?.tests.map((t) => t.file)).toEqual([
+      'broken.test.mjs',
+      'even.test.mjs',
+      'odd.test.mjs',
+      'single.test.mjs',
+      'two-digits.test.mjs',
+    ]);
     expect(state.distinguish?.result?.kept).toEqual(['t2', 't3', 't4', 't5']);
-    const cells = Object.fromEntries(['c1', 'c2', 'c3', 'base'].map((target) => [target, ['t1', 't2', 't3', 't4', 't5'].map((t) => state.distinguish?.runs.find((x) => x.test === t && x.target === target)?.outcome[0]).join('')]));
+    const cells = Object.fromEntries(
+      ['c1', 'c2', 'c3', 'base'].map((target) => [
+        target,
+        ['t1', 't2', 't3', 't4', 't5'].map((t) => state.distinguish?.runs.find((x) => x.test === t && x.target === target)?.outcome[0]).join(''),
+      ]),
+    );
     expect(cells).toEqual({ c1: 'ffppp', c2: 'fpppp', c3: 'fpppf', base: 'fffff' });
     expect(state.distinguish?.result?.decided).toBe('c2 won: passed 4 of 4 distinguishing tests, c1 and c3 passed 3');
     expect(state.selectionMessage).toContain('c2 won: passed 4 of 4 distinguishing tests, c1 and c3 passed 3');
@@ -109,7 +120,13 @@ await import(new URL('./tester.mjs', import.meta.url).href);
 
 describe('what the tester receives and where its files go', () => {
   it('names no candidate, provider, model, branch, run or path of the run; its files reach no candidate branch and no merge', async () => {
-    const r = exampleRepo({ 'configs/examples/distinguish/dump-tester.mjs': DUMP_TESTER, 'configs/examples/dump.toml': variant([['command = "distinguish/tester.mjs"', 'command = "distinguish/dump-tester.mjs"'], ['merge = "branch"', 'merge = "merge"']]) });
+    const r = exampleRepo({
+      'configs/examples/distinguish/dump-tester.mjs': DUMP_TESTER,
+      'configs/examples/dump.toml': variant([
+        ['command = "distinguish/tester.mjs"', 'command = "distinguish/dump-tester.mjs"'],
+        ['merge = "branch"', 'merge = "merge"'],
+      ]),
+    });
     const { code, report, runDir, runId, worktreesDir } = await run(r, 'configs/examples/dump.toml');
     expect(code).toBe(0);
     expect(report.winner).toBe('c2');
@@ -151,13 +168,17 @@ describe('kill -9 during the distinguish step, then resume', () => {
       ['command = "distinguish/tester.mjs"', 'command = "distinguish/slow-tester.mjs"'],
       ['[parallel]\n', '[parallel]\nmax_concurrency = 1\n'],
     ]);
-    const r = exampleRepo({ 'configs/examples/distinguish/slow-tester.mjs': SLOW_TESTER, 'configs/examples/slow.toml': `${spec}\n[sandbox]\nmode = "required"\n` });
+    const r = exampleRepo({
+      'configs/examples/distinguish/slow-tester.mjs': SLOW_TESTER,
+      'configs/examples/slow.toml': `${spec}\n[sandbox]\nmode = "required"\n`,
+    });
     const worktreesDir = join(tempDir(), 'worktrees');
     const { child, done } = startCli(['run', 'configs/examples/slow.toml', '--no-tui'], { cwd: r.dir, worktreesDir });
     let ended: string | undefined;
     void done.then((res) => (ended = `exit ${res.code}\n${res.stdout}\n${res.stderr}`));
     const runsDir = join(r.dir, '.bestof', 'runs');
-    const events = () => (existsSync(runsDir) && readdirSync(runsDir)[0] ? readEventLines(join(runsDir, readdirSync(runsDir)[0] as string, 'events.jsonl')) : []);
+    const events = () =>
+      existsSync(runsDir) && readdirSync(runsDir)[0] ? readEventLines(join(runsDir, readdirSync(runsDir)[0] as string, 'events.jsonl')) : [];
     await waitUntil(() => events().filter((e) => e.type === 'distinguish.run').length >= 3, 'three test runs recorded', { ended: () => ended });
     child.kill('SIGKILL');
     await done;
@@ -180,5 +201,40 @@ describe('kill -9 during the distinguish step, then resume', () => {
     expect(readdirSync(join(runDir, 'distinguish')).filter((n) => n.startsWith('tester-'))).toEqual(['tester-1']);
     const report = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as Report;
     expect(report.winner).toBe('c2');
+  });
+});
+
+/** The cheap writer, which also commits its own `bestof-tests/even.test.mjs`, a test that passes whatever median does. */
+const SQUATTER = `${readFileSync(join(PROJECT_ROOT, 'configs/examples/distinguish/writer-cheap.toml'), 'utf8')}
+[[steps]]
+write = "bestof-tests/even.test.mjs"
+content = "import { test } from 'node:test';\\ntest('even', () => {});\\n"
+`;
+
+describe('a cheater and the budget', () => {
+  it('a candidate that commits files where the tests are laid gains nothing: its runs fail, the right one wins', async () => {
+    const r = exampleRepo({
+      'configs/examples/distinguish/squatter.toml': SQUATTER,
+      'configs/examples/squat.toml': variant([['distinguish/writer-cheap.toml', 'distinguish/squatter.toml']]),
+    });
+    const { code, report, state } = await run(r, 'configs/examples/squat.toml');
+    expect(code).toBe(0);
+    expect(report.winner).toBe('c2');
+    const c1 = state.distinguish?.runs.filter((x) => x.target === 'c1') ?? [];
+    expect(c1).toHaveLength(5);
+    expect(c1.every((x) => x.outcome === 'failed')).toBe(true);
+    expect(state.distinguish?.result?.order).toEqual(['c2', 'c3', 'c1']);
+  });
+
+  it('a step the budget cannot pay for is skipped with the numbers, and the tie-break picks', async () => {
+    const r = exampleRepo({ 'configs/examples/tight.toml': `${variant([])}\n[budget]\nmax_total_cost_usd = 0.09\n` });
+    const { code, report, state } = await run(r, 'configs/examples/tight.toml');
+    expect(code).toBe(0);
+    expect(report.winner).toBe('c1');
+    // $0.08 spent over three calls: about $0.03 a call, and $0.01 left.
+    expect(state.distinguish?.skipped).toBe(
+      "no distinguishing tests: the tester may cost about $0.03 (this run's cost per agent call), and [budget] max_total_cost_usd = $0.09 has $0.01 left; selection uses the tie-break. Raise max_total_cost_usd, or lower [select.distinguish] max_cost_usd",
+    );
+    expect(state.picks).toEqual({ tie_break: 'c1' });
   });
 });

@@ -21,7 +21,12 @@ function shape(start: DistinguishStart): string {
 }
 
 /** What `now` may take from `earlier`; `testsDir`: where the kept files are in the run folder. */
-export async function reusableStep(earlier: DistinguishState | undefined, now: DistinguishStart, sandboxed: boolean, testsDir: string): Promise<DistinguishReuse> {
+export async function reusableStep(
+  earlier: DistinguishState | undefined,
+  now: DistinguishStart,
+  sandboxed: boolean,
+  testsDir: string,
+): Promise<DistinguishReuse> {
   if (!earlier?.start || !earlier.call) return { none: 'the tester had not answered' };
   if (!sandboxed) return { none: 'without the sandbox an agent could have written the record, so the tester is asked again' };
   if (earlier.call.error !== undefined || earlier.call.tests.length === 0) return { none: 'the tester wrote no test then' };

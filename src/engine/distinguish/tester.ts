@@ -80,7 +80,8 @@ export async function callTester(ctx: VoteContext, input: TesterInput): Promise<
     await linkSetupFolders(plan, work);
     const testsDir = join(work, folder);
     // Base's own files there would pass as the tester's (and the laying-in of the tests needs the place free).
-    if (await exists(testsDir)) return { tests: [], costUsd: 0, error: `base already has ${folder}/, where the generated tests go: the step cannot run in this repo` };
+    if (await exists(testsDir))
+      return { tests: [], costUsd: 0, error: `base already has ${folder}/, where the generated tests go: the step cannot run in this repo` };
     await mkdir(testsDir, { recursive: true });
     const anchor = plan.candidates[0];
     if (!anchor) return { tests: [], costUsd: 0, error: 'the run has no candidate' };
@@ -122,7 +123,8 @@ export async function callTester(ctx: VoteContext, input: TesterInput): Promise<
       const why = result.outcome === 'timeout' ? `timed out after ${Math.round(distinguish.spec.timeout / 1000)}s` : `ended with ${result.outcome}`;
       return { tests: [], costUsd: result.costUsd, error: `the tester ${why}${result.message ? `: ${result.message}` : ''}` };
     }
-    if (kept.tests.length === 0) return { tests: [], costUsd: result.costUsd, ...refusedPart(kept.refused), error: `the tester wrote no test file into ${folder}/` };
+    if (kept.tests.length === 0)
+      return { tests: [], costUsd: result.costUsd, ...refusedPart(kept.refused), error: `the tester wrote no test file into ${folder}/` };
     return { tests: kept.tests, costUsd: result.costUsd, ...refusedPart(kept.refused) };
   } finally {
     await provider.close().catch(() => undefined);
@@ -143,7 +145,11 @@ export function testerEnv(plan: RunPlan, env: Readonly<Record<string, string | u
     if (value === undefined || (IDENTIFYING_VARS as readonly string[]).includes(name)) continue;
     // bestof's own settings (BESTOF_WORKTREES_DIR names where the worktrees are); the run key and process tag are random, and find the tester's processes if bestof dies.
     if (name.startsWith('BESTOF_') && !KEPT_BESTOF_VARS.includes(name)) continue;
-    if (name === 'PATH') out.PATH = value.split(delimiter).filter((entry) => !names(entry)).join(delimiter);
+    if (name === 'PATH')
+      out.PATH = value
+        .split(delimiter)
+        .filter((entry) => !names(entry))
+        .join(delimiter);
     else if (!names(value)) out[name] = value;
   }
   out.BESTOF_TESTS_DIR = testsDir;

@@ -23,7 +23,15 @@ const KEY = 'select.distinguish';
 export function testerSettings(spec: Spec): ProviderSettings | undefined {
   const d = spec.select.distinguish;
   if (!d) return undefined;
-  return { ...spec.provider, kind: d.provider.kind, model: d.provider.model, script: d.provider.script, command: d.provider.command, args: d.provider.args, label: 'tester' };
+  return {
+    ...spec.provider,
+    kind: d.provider.kind,
+    model: d.provider.model,
+    script: d.provider.script,
+    command: d.provider.command,
+    args: d.provider.args,
+    label: 'tester',
+  };
 }
 
 /**
@@ -48,7 +56,13 @@ export async function planDistinguish(
   const d = spec.select.distinguish;
   const settings = testerSettings(spec);
   if (!d || !settings) return undefined;
-  const prepared = await prepareAgent(settings, { specDir: context.specDir, key: `${KEY}.provider`, scripts: context.scripts, sandboxed: context.sandboxed, shannon: spec.shannon });
+  const prepared = await prepareAgent(settings, {
+    specDir: context.specDir,
+    key: `${KEY}.provider`,
+    scripts: context.scripts,
+    sandboxed: context.sandboxed,
+    shannon: spec.shannon,
+  });
   if (!prepared.ok) {
     context.problems.push(prepared.error);
     return undefined;

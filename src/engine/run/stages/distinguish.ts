@@ -102,7 +102,11 @@ function chooseFinalists(ctx: RunContext): CandidateState[] {
   const d = plan.distinguish!;
   const state = ctx.state();
   const candidates = state.order.map((id) => state.candidates[id]).filter((c): c is CandidateState => c !== undefined);
-  const ranking = rankCandidates(candidates, { minScore: plan.spec.select.min_score, tieBreak: plan.spec.select.tie_break, allowTampered: plan.spec.select.allow_tampered });
+  const ranking = rankCandidates(candidates, {
+    minScore: plan.spec.select.min_score,
+    tieBreak: plan.spec.select.tie_break,
+    allowTampered: plan.spec.select.allow_tampered,
+  });
   const eligible = ranking.filter((r) => r.eligible);
   const top = eligible[0]?.score;
   const chosen = (d.spec.when === 'tie' ? eligible.filter((r) => r.score === top) : eligible).slice(0, d.spec.max_finalists);

@@ -31,7 +31,12 @@ export async function selection(ctx: RunContext): Promise<void> {
   const tips = await refTips(ctx.plan.repoRoot, committed);
   const evidence = new Map<string, CandidateEvidence>();
   for (const c of committed) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
-  const policy = { minScore: spec.select.min_score, tieBreak: spec.select.tie_break, allowTampered: spec.select.allow_tampered, allowAutorun: spec.select.allow_autorun };
+  const policy = {
+    minScore: spec.select.min_score,
+    tieBreak: spec.select.tie_break,
+    allowTampered: spec.select.allow_tampered,
+    allowAutorun: spec.select.allow_autorun,
+  };
   const byChecksAndVote = rankCandidates(candidates, policy, evidence);
   const tested = state.distinguish?.result;
   const ranking = applyDistinguish(byChecksAndVote, tested);
@@ -65,7 +70,12 @@ function selectionPicks(
   const state = ctx.state();
   const first = (ranking: readonly RankEntry[]): string | null => (ranking[0]?.eligible ? ranking[0].candidate : null);
   const withoutVote = candidates.map((c) => (c.vote === undefined ? c : { ...c, vote: undefined }));
-  const policy = { minScore: spec.select.min_score, tieBreak: spec.select.tie_break.filter((k) => k !== 'votes'), allowTampered: spec.select.allow_tampered, allowAutorun: spec.select.allow_autorun };
+  const policy = {
+    minScore: spec.select.min_score,
+    tieBreak: spec.select.tie_break.filter((k) => k !== 'votes'),
+    allowTampered: spec.select.allow_tampered,
+    allowAutorun: spec.select.allow_autorun,
+  };
   const tieBreak = rankCandidates(withoutVote, policy, evidence);
   return {
     tie_break: first(tieBreak),
