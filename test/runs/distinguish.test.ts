@@ -74,7 +74,10 @@ async function run(r: TempRepo, spec: string) {
 
 describe('configs/examples/distinguish.toml: three candidates pass every check, the cheapest is wrong', () => {
   it('without the step the cheapest wins by cost; with it the right one wins, and the record says why', async () => {
-    const without = await run(exampleRepo({ 'configs/examples/plain.toml': variant([[/^\[select\.distinguish\][^]*$/m, '']]) }), 'configs/examples/plain.toml');
+    const without = await run(
+      exampleRepo({ 'configs/examples/plain.toml': variant([[/^\[select\.distinguish\][\s\S]*$/m, '']]) }),
+      'configs/examples/plain.toml',
+    );
     expect(without.code).toBe(0);
     expect(without.report.winner).toBe('c1');
     expect(without.state.distinguish).toBeUndefined();

@@ -123,7 +123,11 @@ export function createRunContext(plan: RunPlan, options: RunContextOptions): Run
   // Money already spent (before a resume) counts against the caps.
   const budget = new BudgetLedger(
     { maxTotalCostUsd: spec.budget.max_total_cost_usd, maxCandidateCostUsd: spec.budget.max_candidate_cost_usd, warnAtUsd: spec.budget.warn_at_usd },
-    { ...Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])), [VOTE_PAYER]: state.voteCostUsd, [DISTINGUISH_PAYER]: state.distinguishCostUsd ?? 0 },
+    {
+      ...Object.fromEntries(Object.values(state.candidates).map((c) => [c.id, c.costUsd])),
+      [VOTE_PAYER]: state.voteCostUsd,
+      [DISTINGUISH_PAYER]: state.distinguishCostUsd ?? 0,
+    },
   );
   const providerQueues = new Map<string, PQueue>();
   const stopper = new AbortController();

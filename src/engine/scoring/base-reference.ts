@@ -96,7 +96,10 @@ export async function runBaseReference(options: BaseReferenceOptions): Promise<R
 /** The report checks run on base in a worktree of bestof's own, removed after. */
 async function runOnBase(options: BaseReferenceOptions, checks: readonly CheckSpec[]): Promise<Result<Map<string, TestCaseResult[]>, string>> {
   const scored = await scoreOnBase(options, checks, { name: NAME, logDir: join(options.plan.runDir, REFERENCE_DIR) });
-  if (!scored.ok) return err(scored.error === INTERRUPTED ? "base's run of the report checks was interrupted" : `base's run of the report checks could not be set up: ${scored.error}`);
+  if (!scored.ok)
+    return err(
+      scored.error === INTERRUPTED ? "base's run of the report checks was interrupted" : `base's run of the report checks could not be set up: ${scored.error}`,
+    );
   return testsOf(checks, scored.value);
 }
 
