@@ -23,14 +23,21 @@ export interface RankInput {
 export function rankByAgreement(input: RankInput): DistinguishResult {
   const { finalists, tests } = input;
   const outcome = new Map(input.runs.map((r) => [`${r.test}\u0000${r.target}`, r.outcome]));
-  const of = (test: string, target: string): TestRun['outcome'] | undefined => outcome.get(`${test}\u0000${target}`);
+  const author = new Map(tests.flatMap((t) => (t.author !== undefined ? [[t.id, t.author] as const] : [])));
+  // A rival's test never runs on its author's code, and counts as passed there.
+  const of = (test: string, target: string): TestRun['outcome'] | undefined => (author.get(test) === target ? 'passed' : outcome.get(`${test}\u0000${target}`));
   const dropped: DroppedTest[] = [];
   const kept: string[] = [];
   for (const test of tests) {
     const results = finalists.map((f) => of(test.id, f));
+    const others = finalists.filter((f) => f !== test.author).map((f) => of(test.id, f));
     if (results.some((r) => r === undefined)) dropped.push({ test: test.id, reason: 'it did not run on every finalist' });
     else if (results.some((r) => r === 'timed_out') || of(test.id, BASE_TARGET) === 'timed_out') dropped.push({ test: test.id, reason: 'it timed out' });
-    else if (results.every((r) => r !== 'passed')) dropped.push({ test: test.id, reason: 'it fails on every finalist' });
+    else if (others.every((r) => r !== 'passed'))
+      dropped.push({
+        test: test.id,
+        reason: test.author !== undefined ? `it fails on every finalist but its author, ${test.author}` : 'it fails on every finalist',
+      });
     else kept.push(test.id);
   }
   const passed: Record<string, number> = {};

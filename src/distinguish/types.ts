@@ -21,6 +21,13 @@ export interface GeneratedTest {
   /** sha256 of its bytes: a resumed step runs the very file it recorded. */
   readonly digest: string;
   readonly bytes: number;
+  /**
+   * `cross_tests`: the finalist whose commit added this test file (ids `x1`, `x2`…). It never runs
+   * on its author's code, and counts as passed there (the author wrote it for its code).
+   */
+  readonly author?: string;
+  /** `cross_tests`: its path in the author's commit. */
+  readonly path?: string;
 }
 
 /** What distinguish.started records, before the tester is called. */
@@ -37,6 +44,8 @@ export interface DistinguishStart {
   readonly tester: { readonly kind: string; readonly model?: string };
   /** The command that runs one test file, `{file}` as given (relative to the repo root). */
   readonly command: string;
+  /** `cross_tests`: each finalist's own new test files also run on the others. */
+  readonly crossTests?: boolean;
   /** The folder, relative to the repo root, where the tester writes and where the files are laid for each run. */
   readonly folder: string;
 }
@@ -98,6 +107,8 @@ export interface DistinguishState {
   /** Absent when the step was skipped before it started (fewer than two finalists, the budget). */
   readonly start?: DistinguishStart;
   readonly call?: TesterCall;
+  /** `cross_tests`: the finalists' own new test files. */
+  readonly cross?: readonly GeneratedTest[];
   readonly runs: readonly TestRun[];
   readonly result?: DistinguishResult;
   /** Set when the step did not decide: why (selection falls back to `tie_break`). */
@@ -109,6 +120,8 @@ export type DistinguishEvent =
   /** Written before the tester is called: the seed and labels are reused on resume. */
   | ({ readonly type: 'distinguish.started' } & DistinguishStart)
   | ({ readonly type: 'distinguish.tester' } & TesterCall)
+  /** `cross_tests`: the finalists' own new test files, each to run on the other finalists. */
+  | { readonly type: 'distinguish.cross'; readonly tests: readonly GeneratedTest[] }
   | ({ readonly type: 'distinguish.run' } & TestRun)
   | { readonly type: 'distinguish.finished'; readonly result: DistinguishResult; readonly message: string }
   /** The step did not decide (fewer than two finalists, the budget, the tester wrote nothing): selection uses `tie_break`. */

@@ -41,6 +41,10 @@ export const distinguish = z
       description: "the machine report `command` writes (as a check's `report`): a failure's tail then names the failing tests",
       defaultText: 'none: the exit code decides',
     }),
+    cross_tests: z.boolean().default(false).meta({
+      description:
+        "also run each finalist's own new test files (added by its commit, below a folder, names such as `*.test.*` or `test_*.py`) on the other finalists, never on its own; they join the matrix as tests written by rivals, and count as passed for their author",
+    }),
     timeout: limitOr('15m', 'stop the tester at once').meta({ description: "limit of the tester's call" }),
     test_timeout: limitOr('2m', 'fail every test at once').meta({
       description: 'limit of one run of one test file; a test that times out anywhere is dropped',

@@ -101,6 +101,7 @@ function eventWords(event: RunEvent): string | readonly string[] {
       return voteEventLine(event);
     case 'distinguish.started':
     case 'distinguish.tester':
+    case 'distinguish.cross':
     case 'distinguish.run':
     case 'distinguish.finished':
     case 'distinguish.skipped':

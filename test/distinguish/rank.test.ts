@@ -76,3 +76,29 @@ describe('rankByAgreement', () => {
     expect(result.order).toEqual(['c2', 'c1', 'c3']);
   });
 });
+
+describe('rankByAgreement with rival tests (cross_tests)', () => {
+  const rival = (id: string, author: string): GeneratedTest => ({ id, file: `${id}.test.mjs`, digest: 'x', bytes: 1, author });
+
+  it('counts a rival test as passed for its author, never run there; drops one that only its author passes', () => {
+    // x1 by c2 (even count): c1 fails it, c3 passes it. x2 by c1: every rival fails it.
+    const result = rankByAgreement({
+      finalists: ['c1', 'c2', 'c3'],
+      tests: [...tests(1), rival('x1', 'c2'), rival('x2', 'c1')],
+      runs: [
+        ...runs({ c1: 'P', c2: 'P', c3: 'P' }),
+        ...[
+          { test: 'x1', target: 'c1', outcome: 'failed' as const },
+          { test: 'x1', target: 'c3', outcome: 'passed' as const },
+          { test: 'x2', target: 'c2', outcome: 'failed' as const },
+          { test: 'x2', target: 'c3', outcome: 'failed' as const },
+        ],
+      ],
+    });
+    expect(result.kept).toEqual(['t1', 'x1']);
+    expect(result.dropped).toEqual([{ test: 'x2', reason: 'it fails on every finalist but its author, c1' }]);
+    expect(result.passed).toEqual({ c1: 1, c2: 2, c3: 2 });
+    expect(result.groups[0]).toEqual({ members: ['c2', 'c3'], passed: 2, score: 4 });
+    expect(result.order).toEqual(['c2', 'c3', 'c1']);
+  });
+});

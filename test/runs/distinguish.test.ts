@@ -241,3 +241,45 @@ describe('a cheater and the budget', () => {
     expect(state.picks).toEqual({ tie_break: 'c1' });
   });
 });
+
+/** A writer of the example that also commits a test file of its own. */
+function writerWithTest(writer: string, path: string, body: string): string {
+  return `${readFileSync(join(PROJECT_ROOT, `configs/examples/distinguish/${writer}`), 'utf8')}
+[[steps]]
+write = "${path}"
+content = """import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { median } from '../lib/median.mjs';
+${body}
+"""
+`;
+}
+
+describe('cross_tests: the finalists test each other', () => {
+  it("runs each finalist's own new test on the others, never on its own; one only its author passes is dropped", async () => {
+    const r = exampleRepo({
+      // The cheap one pins its own mistake (the upper middle value); the right one pins the task.
+      'configs/examples/distinguish/cheap-tested.toml': writerWithTest('writer-cheap.toml', 'test/upper.test.mjs', "test('upper', () => assert.equal(median([1, 2, 3, 4]), 3));"),
+      'configs/examples/distinguish/right-tested.toml': writerWithTest('writer-right.toml', 'test/even.test.mjs', "test('even', () => assert.equal(median([1, 2, 3, 4]), 2.5));"),
+      'configs/examples/cross.toml': variant([
+        ['distinguish/writer-cheap.toml', 'distinguish/cheap-tested.toml'],
+        ['distinguish/writer-right.toml', 'distinguish/right-tested.toml'],
+        ['seed = "distinguish"', 'seed = "distinguish"\ncross_tests = true'],
+      ]),
+    });
+    const { code, report, state } = await run(r, 'configs/examples/cross.toml');
+    expect(code).toBe(0);
+    expect(report.winner).toBe('c2');
+    const cross = (state.distinguish as { cross?: { id: string; author: string; path: string }[] }).cross;
+    expect(cross?.map((t) => [t.id, t.author, t.path])).toEqual([
+      ['x1', 'c1', 'test/upper.test.mjs'],
+      ['x2', 'c2', 'test/even.test.mjs'],
+    ]);
+    const cell = (test: string, target: string) => state.distinguish?.runs.find((x) => x.test === test && x.target === target)?.outcome;
+    expect([cell('x1', 'c1'), cell('x1', 'c2'), cell('x1', 'c3')]).toEqual([undefined, 'failed', 'failed']);
+    expect([cell('x2', 'c1'), cell('x2', 'c2'), cell('x2', 'c3')]).toEqual(['failed', undefined, 'passed']);
+    expect(state.distinguish?.result?.kept).toEqual(['t2', 't3', 't4', 't5', 'x2']);
+    // c2: 4 of the tester's and its own; c1 and c3 three each, c3 one more for passing c2's.
+    expect(state.distinguish?.result?.decided).toBe('c2 won: passed 5 of 5 distinguishing tests, c3 passed 4, c1 passed 3');
+  });
+});

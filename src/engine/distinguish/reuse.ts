@@ -17,7 +17,7 @@ import type { DistinguishStart, DistinguishState, TesterCall, TestRun } from '..
 export type DistinguishReuse = { readonly call: TesterCall; readonly runs: readonly TestRun[] } | { readonly none: string };
 
 function shape(start: DistinguishStart): string {
-  return JSON.stringify([start.seed, start.finalists, start.commits, start.labels, start.tester, start.command, start.folder]);
+  return JSON.stringify([start.seed, start.finalists, start.commits, start.labels, start.tester, start.command, start.folder, start.crossTests ?? false]);
 }
 
 /** What `now` may take from `earlier`; `testsDir`: where the kept files are in the run folder. */

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { CheckOutcome } from '../../checks/run-checks.js';
 import { keptAsInBase } from '../../checks/frozen.js';
-import type { TestRun } from '../../distinguish/types.js';
+import type { GeneratedTest, TestRun } from '../../distinguish/types.js';
 import type { CheckSpec } from '../../spec/schema.js';
 import type { SetupGuard } from '../workspace/setup-guard.js';
 import { checkEnv } from '../plan/candidate-env.js';
@@ -19,24 +19,31 @@ import { checkSandbox } from '../sandbox/agent-sandbox.js';
 import type { SecretSet } from '../sandbox/secrets.js';
 import { scoreCommit, type Scoring } from '../scoring/score.js';
 import { distinguishDir, TESTS_SUBDIR } from './paths.js';
+import { testSource } from './cross-tests.js';
 
 /** Lines of a failure's output kept in the record (the matrix shows the tail). */
 const TAIL_LINES = 12;
 
-/** One check per test file: its id as the name, the command with the file's path, the kept tests laid in at `folder`. */
-export function testChecks(plan: RunPlan, distinguish: DistinguishPlan, tests: readonly { id: string; file: string }[], folder: string): CheckSpec[] {
-  return tests.map((test) => ({
-    name: test.id,
-    command: distinguish.command.replaceAll('{file}', shellQuote(`${folder}/${test.file}`)),
-    score: 1,
-    timeout: distinguish.spec.test_timeout,
-    from_iteration: 1,
-    kind: 'score' as const,
-    ...(distinguish.spec.report !== undefined ? { report: distinguish.spec.report } : {}),
-    hidden: join(distinguishDir(plan.runDir), TESTS_SUBDIR),
-    into: folder,
-    show_output: true,
-  }));
+/**
+ * One check per test file: its id as the name, the command with the file's path; the tester's
+ * files laid in at `folder`, a rival's (`cross_tests`) at ./cross-tests.ts CROSS_FOLDER.
+ */
+export function testChecks(plan: RunPlan, distinguish: DistinguishPlan, tests: readonly GeneratedTest[], folder: string): CheckSpec[] {
+  return tests.map((test) => {
+    const { hidden, into } = testSource(plan.runDir, test, join(distinguishDir(plan.runDir), TESTS_SUBDIR), folder);
+    return {
+      name: test.id,
+      command: distinguish.command.replaceAll('{file}', shellQuote(`${into}/${test.file}`)),
+      score: 1,
+      timeout: distinguish.spec.test_timeout,
+      from_iteration: 1,
+      kind: 'score' as const,
+      ...(distinguish.spec.report !== undefined ? { report: distinguish.spec.report } : {}),
+      hidden,
+      into,
+      show_output: true,
+    };
+  });
 }
 
 function shellQuote(text: string): string {

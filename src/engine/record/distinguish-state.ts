@@ -20,6 +20,10 @@ export function reduceDistinguishEvent(state: RunState, event: DistinguishEvent)
       const paid = { ...state, costUsd: state.costUsd + cost, distinguishCostUsd: (state.distinguishCostUsd ?? 0) + cost };
       return { ...paid, distinguish: { runs: [], ...state.distinguish, call: withoutStamp(call) } };
     }
+    case 'distinguish.cross': {
+      const current = state.distinguish ?? { runs: [] };
+      return { ...state, distinguish: { ...current, cross: event.tests } };
+    }
     case 'distinguish.run': {
       const { type: _type, ...run } = event;
       const current = state.distinguish ?? { runs: [] };

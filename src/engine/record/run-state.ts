@@ -97,6 +97,7 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
       return reduceVoteEvent(state, event);
     case 'distinguish.started':
     case 'distinguish.tester':
+    case 'distinguish.cross':
     case 'distinguish.run':
     case 'distinguish.finished':
     case 'distinguish.skipped':

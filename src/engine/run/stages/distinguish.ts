@@ -20,12 +20,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { rankByAgreement } from '../../../distinguish/rank.js';
-import { BASE_TARGET, type DistinguishStart, type GeneratedTest, type TesterCall, type TestRun } from '../../../distinguish/types.js';
+import { BASE_TARGET, type DistinguishStart, type DistinguishState, type GeneratedTest, type TesterCall, type TestRun } from '../../../distinguish/types.js';
 import { DISTINGUISH_FOLDER } from '../../../spec/schema-distinguish.js';
 import { labelAt, seededRandom, seededShuffle } from '../../../vote/order.js';
 import { WorktreeReplacedError } from '../../../git/guards/guard.js';
 import { reattachWorktree } from '../../../git/history/checkpoint.js';
 import { distinguishDir, TESTS_SUBDIR } from '../../distinguish/paths.js';
+import { crossTests } from '../../distinguish/cross-tests.js';
 import { reusableStep } from '../../distinguish/reuse.js';
 import { runOnFinalist, testChecks, testRun, type FinalistTree } from '../../distinguish/run-tests.js';
 import { callTester } from '../../distinguish/tester.js';
@@ -70,6 +71,7 @@ export async function distinguish(ctx: RunContext): Promise<void> {
     tester: { kind: d.settings.kind, ...(d.settings.model !== undefined ? { model: d.settings.model } : {}) },
     command: d.command,
     folder: DISTINGUISH_FOLDER,
+    ...(d.spec.cross_tests ? { crossTests: true } : {}),
   };
   const testsDir = join(distinguishDir(plan.runDir), TESTS_SUBDIR);
   const reuse = await reusableStep(earlier, start, plan.sandbox.enabled, testsDir);
@@ -88,12 +90,30 @@ export async function distinguish(ctx: RunContext): Promise<void> {
     skip(`${call.error ?? 'the tester wrote no test'}; ${TIE_BREAK_ALONE}`);
     return;
   }
-  const recorded = 'call' in reuse ? reuse.runs : [];
+  const cross = d.spec.cross_tests
+    ? await crossTests(
+        plan,
+        start.finalists.map((id) => ({ id, commit: start.commits[id] as string })),
+        d.spec.tests,
+        ctx.signal,
+      )
+    : [];
+  if (d.spec.cross_tests) ctx.emit({ type: 'distinguish.cross', tests: cross });
+  const tests = [...call.tests, ...cross];
+  const recorded = 'call' in reuse ? [...reuse.runs, ...sameCrossRuns(earlier, cross)] : [];
   for (const run of recorded) ctx.emit({ type: 'distinguish.run', ...run, reused: true });
-  await runEverywhere(ctx, start, call.tests, recorded);
+  await runEverywhere(ctx, start, tests, recorded);
   if (ctx.signal.aborted) return;
-  const result = rankByAgreement({ finalists: start.finalists, tests: call.tests, runs: ctx.state().distinguish?.runs ?? [] });
+  const result = rankByAgreement({ finalists: start.finalists, tests, runs: ctx.state().distinguish?.runs ?? [] });
   ctx.emit({ type: 'distinguish.finished', result, message: result.decided });
+}
+
+/** The interrupted step's runs of the rival tests that are the same now (id, author, digest): the commits are the same, so they are. */
+function sameCrossRuns(earlier: DistinguishState | undefined, cross: readonly GeneratedTest[]): TestRun[] {
+  const same = new Set(
+    cross.filter((t) => earlier?.cross?.some((e) => e.id === t.id && e.author === t.author && e.digest === t.digest && e.file === t.file)).map((t) => t.id),
+  );
+  return (earlier?.runs ?? []).filter((r) => same.has(r.test));
 }
 
 /** The finalists, in the ranking's order (score, then `tie_break`). */
@@ -138,7 +158,8 @@ async function runEverywhere(ctx: RunContext, start: DistinguishStart, tests: re
   const { plan } = ctx;
   const d = plan.distinguish!;
   const done = new Set(recorded.map((r) => `${r.test}\u0000${r.target}`));
-  const missing = (target: string): GeneratedTest[] => tests.filter((t) => !done.has(`${t.id}\u0000${target}`));
+  // A rival's test never runs on its author's code.
+  const missing = (target: string): GeneratedTest[] => tests.filter((t) => t.author !== target && !done.has(`${t.id}\u0000${target}`));
   const onRun = (run: TestRun): void => ctx.emit({ type: 'distinguish.run', ...run });
   const options = { plan, secrets: ctx.secrets, signal: ctx.signal, onRun };
   const jobs = start.finalists.map((id) =>
