@@ -259,8 +259,16 @@ describe('cross_tests: the finalists test each other', () => {
   it("runs each finalist's own new test on the others, never on its own; one only its author passes is dropped", async () => {
     const r = exampleRepo({
       // The cheap one pins its own mistake (the upper middle value); the right one pins the task.
-      'configs/examples/distinguish/cheap-tested.toml': writerWithTest('writer-cheap.toml', 'test/upper.test.mjs', "test('upper', () => assert.equal(median([1, 2, 3, 4]), 3));"),
-      'configs/examples/distinguish/right-tested.toml': writerWithTest('writer-right.toml', 'test/even.test.mjs', "test('even', () => assert.equal(median([1, 2, 3, 4]), 2.5));"),
+      'configs/examples/distinguish/cheap-tested.toml': writerWithTest(
+        'writer-cheap.toml',
+        'test/upper.test.mjs',
+        "test('upper', () => assert.equal(median([1, 2, 3, 4]), 3));",
+      ),
+      'configs/examples/distinguish/right-tested.toml': writerWithTest(
+        'writer-right.toml',
+        'test/even.test.mjs',
+        "test('even', () => assert.equal(median([1, 2, 3, 4]), 2.5));",
+      ),
       'configs/examples/cross.toml': variant([
         ['distinguish/writer-cheap.toml', 'distinguish/cheap-tested.toml'],
         ['distinguish/writer-right.toml', 'distinguish/right-tested.toml'],
