@@ -21,6 +21,8 @@ const LIMITS = [
   'checks.items[].timeout',
   'review.timeout',
   'vote.timeout',
+  'select.distinguish.timeout',
+  'select.distinguish.test_timeout',
   'setup.timeout',
   'shannon.startup_timeout',
   'shannon.idle_timeout',
@@ -45,7 +47,9 @@ function specWith(pattern: readonly string[], value: unknown): { data: Record<st
       table = entry;
       path += `${path === '' ? '' : '.'}${segment}[0]`;
     } else {
-      const inner = (table[segment] as Record<string, unknown> | undefined) ?? {};
+      // `[select.distinguish]` needs its tester.
+      const inner =
+        (table[segment] as Record<string, unknown> | undefined) ?? (segment === 'distinguish' ? { provider: { kind: 'command', command: 'true' } } : {});
       table[segment] = inner;
       table = inner;
       path += path === '' ? segment : `.${segment}`;

@@ -74,6 +74,7 @@ describe('generated from the schema', () => {
       'review.prompt_file: existing-file',
       'vote.voters[].script: existing-file',
       'vote.output_file: inside-repo',
+      'select.distinguish.provider.script: existing-file',
       'setup.copy: inside-repo',
       'setup.link: inside-repo',
     ]);
