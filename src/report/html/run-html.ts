@@ -2,7 +2,7 @@
  * report.html: one self-contained page for the people who review what a run chose. The
  * verdict first (the winner and the rule that decided, in one sentence), then the ranking, the
  * check matrix (a failing cell opens the tail of its output), the tests of the checks with a
- * report (./tests-html.ts), the findings (frozen paths changed, candidates that cannot be
+ * report (./tests-html.ts), the distinguishing tests (./distinguish-html.ts), the findings (frozen paths changed, candidates that cannot be
  * trusted, the run's warnings: an unsandboxed run, a ref that moved), the reviews, the vote
  * (ballots de-anonymised, the tally), and each candidate's iterations and diff (diff2html with
  * highlight.js, bundled in; plain text without it).
@@ -19,6 +19,7 @@ import type { TieBreak } from '../../spec/schema.js';
 import { formatDuration } from '../../spec/duration.js';
 import { loadDiffAssets, type DiffAssets } from './assets.js';
 import { capDiff, diffLimitFor, headOf, tailOf } from './diff-cap.js';
+import { distinguishHtml } from './distinguish-html.js';
 import { escapeHtml as h } from './escape.js';
 import { renderPage } from './page.js';
 import { timelineSvg, type TimelinePoint } from './svg.js';
@@ -65,6 +66,7 @@ export function renderRunHtml(rawState: RunState, rawDiffs: ReadonlyMap<string, 
     rankingHtml(state),
     checkMatrixHtml(state, secrets),
     testsHtml(state),
+    distinguishHtml(state),
     findingsHtml(state),
     reviewsHtml(state),
     voteHtml(state),
@@ -81,7 +83,7 @@ export function renderRunHtml(rawState: RunState, rawDiffs: ReadonlyMap<string, 
 
 function headerHtml(state: RunState): string {
   const base = `base <code>${h(state.base)}</code> (${h(state.baseCommit.slice(0, 10))}) in ${h(state.repo)}`;
-  const spent = `${formatDuration(state.durationMs)}, ${cost(state.costUsd, costIsKnown(state))}${state.voteCostUsd > 0 ? ` (the vote: $${state.voteCostUsd.toFixed(4)})` : ''}`;
+  const spent = `${formatDuration(state.durationMs)}, ${cost(state.costUsd, costIsKnown(state))}${state.voteCostUsd > 0 ? ` (the vote: $${state.voteCostUsd.toFixed(4)})` : ''}${(state.distinguishCostUsd ?? 0) > 0 ? ` (the tester: $${(state.distinguishCostUsd ?? 0).toFixed(4)})` : ''}`;
   return `<h1>bestof run ${h(state.runId)} — ${h(state.name)}</h1>
 <p class="meta">${statusBadge(state.status)} ${plural(state.order.length, 'candidate')} · ${base} · ${h(spent)}${state.finishedAt ? ` · finished ${h(state.finishedAt)}` : ''}</p>`;
 }
@@ -125,7 +127,8 @@ function rankingHtml(state: RunState): string {
     const frozenNote =
       frozen.length > 0 && !r?.reason?.startsWith('changed frozen paths') ? `changed frozen ${frozen.map((p) => p.path).join(', ')}` : undefined;
     const autorunNote = r?.autorun && r.eligible ? `runs code in your checkout: ${r.autorun.join(', ')}` : undefined;
-    const note = [r?.reason, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
+    const distinguishNote = r?.distinguish ? `passed ${r.distinguish.passed} of ${r.distinguish.of} distinguishing tests` : undefined;
+    const note = [r?.reason, distinguishNote, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
     const vote = withVote
       ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>`
       : '';
