@@ -126,6 +126,20 @@ describe('report.md', () => {
     expect(renderMarkdownReport(foldEvents(finishedRun()))).not.toContain('Distinguishing');
   });
 
+  it('shows the runs of a step that did not finish, every finalist failure with its tail', () => {
+    // Interrupted after t1 and t2 ran everywhere: no result, no selection.
+    const events = distinguishRun();
+    const cut = events.findIndex((e) => e.type === 'distinguish.run' && e.test === 't3');
+    const md = renderMarkdownReport(foldEvents(events.slice(0, cut)));
+    const section = md.slice(md.indexOf('## Distinguishing tests'));
+    expect(section).toContain('**The step did not finish** (the matrix holds the runs recorded before it stopped)');
+    expect(section).toContain('| c1 | FAIL | pass | - | - | - |');
+    expect(section).toContain('| base | FAIL | FAIL | - | - | - |');
+    expect(section).toContain('#### t1 on c1: FAIL');
+    expect(section).toContain('#### t2 on c3: FAIL');
+    expect(section).not.toContain('(dropped)');
+  });
+
   it('keeps a hostile tail inside its fence and a hostile file name inside its cell, control characters escaped', () => {
     const md = renderMarkdownReport(foldEvents(distinguishRun({ c1Tail: HOSTILE_TAIL, t1File: 'a|b\n| c1 | pass |\u001b[2K.py' })));
     expect(md).not.toMatch(/[\u001b\u0007\u202e]/);
