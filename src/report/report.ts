@@ -13,6 +13,8 @@ import { madeBinaryWords, plural } from '../engine/words.js';
 import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
 import { finalChecksJson, testsMarkdown } from './check-tests.js';
+import { distinguishJson, distinguishMarkdown } from './distinguish-report.js';
+import { cell, fenced, lastLines } from './markdown-text.js';
 import { voteJson, voteMarkdown } from './vote-report.js';
 
 export const REPORT_VERSION = 1;
@@ -46,6 +48,10 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
     merge: state.merge ?? null,
     ranking: state.ranking,
     vote: voteJson(state),
+    /** The distinguishing tests (`[select.distinguish]`): the matrix of every generated test on every finalist and on base. */
+    distinguish: distinguishJson(state),
+    /** What each selection policy would have picked from the same candidates (tie_break, vote, distinguish). */
+    picks: state.picks ?? null,
     warnings: state.warnings,
     candidates: state.order.map((id) => {
       const c = state.candidates[id];
@@ -84,9 +90,6 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
 export function renderJsonReport(state: RunState): string {
   return printableJson(`${JSON.stringify(buildJsonReport(state), null, 2)}\n`);
 }
-
-// A CR too: report.md's last step reads it as a newline, which would end the table's row.
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r\n?|\n/g, ' ');
 
 /** The winner is the one the user chose in the compare view (and its merge was done). */
 function winnerChosenByUser(state: RunState): state is RunState & { readonly chosen: NonNullable<RunState['chosen']> } {
@@ -131,16 +134,11 @@ function failedCheckLines(state: RunState): string[] {
     for (const check of last.checks.filter((k) => !k.passed)) {
       // A check with a report says what its tests came to ("3 of 50 tests failed"), its exit code after.
       const how = check.report?.failure ? `${check.report.failure}, ${processEndWords(check)}` : processEndWords(check);
-      const tail = check.outputTail
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .slice(-FAILED_CHECK_LINES);
-      // A fence longer than any run of backticks in the output, so that the output cannot close it.
-      const fence = '`'.repeat(Math.max(3, ...(tail.join('\n').match(/`+/g) ?? []).map((run) => run.length + 1)));
+      const tail = lastLines(check.outputTail, FAILED_CHECK_LINES);
       const iterationFolder = iterationDir(state.runDir, id, last.iteration);
       const folder = relative(state.repo, iterationFolder);
       lines.push('', `### ${id} · ${check.name}: ${how} (iteration ${last.iteration})`, '');
-      lines.push(...(tail.length > 0 ? [fence, ...tail, fence] : ['(no output)']));
+      lines.push(...(tail.length > 0 ? fenced(tail) : ['(no output)']));
       const log = checkLogName(check.name);
       lines.push(
         '',
@@ -169,6 +167,7 @@ export function renderMarkdownReport(state: RunState): string {
     const rank = state.ranking.find((r) => r.candidate === id);
     const note = [
       rank?.reason,
+      rank?.distinguish ? `passed ${rank.distinguish.passed} of ${rank.distinguish.of} distinguishing tests` : undefined,
       c.tampered.length > 0 ? `tampered with ${c.tampered.map((t) => printable(t.path)).join(', ')}` : undefined,
       rank?.autorun && rank.eligible ? `runs code in your checkout: ${rank.autorun.map((path) => printable(path)).join(', ')}` : undefined,
       c.message,
@@ -204,6 +203,7 @@ export function renderMarkdownReport(state: RunState): string {
   }
   lines.push(...testsMarkdown(state));
   lines.push(...failedCheckLines(state));
+  lines.push(...distinguishMarkdown(state));
   lines.push(...voteMarkdown(state));
   if (state.warnings.length > 0) {
     lines.push('', '## Warnings', '', ...state.warnings.map((w) => `- ${w}`));

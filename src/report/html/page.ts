@@ -62,6 +62,13 @@ button.cell[aria-expanded="true"] { text-decoration: underline; }
 .check-output h4 { margin: 8px 0 4px; font-size: 13px; }
 table.tests td.mark, table.tests th.mark { text-align: center; min-width: 48px; }
 details.tests-passed > summary { cursor: pointer; color: var(--muted); }
+.timeout { color: var(--warn); background: var(--warnbg); }
+.timeout button.cell { color: var(--warn); }
+table.distinguish td.mark, table.distinguish th.mark { text-align: center; min-width: 56px; }
+table.distinguish .dropped { opacity: 0.45; }
+table.distinguish tr.winner > th { box-shadow: inset 4px 0 0 var(--ok); }
+table.distinguish tr.base > * { border-top: 2px solid var(--muted); }
+p.decided { font-size: 15px; margin: 4px 0 8px; }
 .note { color: var(--muted); font-size: 13px; }
 .warning { color: var(--warn); }
 ul.findings li { margin: 2px 0; }

@@ -2,7 +2,7 @@
  * report.html: one self-contained page for the people who review what a run chose. The
  * verdict first (the winner and the rule that decided, in one sentence), then the ranking, the
  * check matrix (a failing cell opens the tail of its output), the tests of the checks with a
- * report (./tests-html.ts), the findings (frozen paths changed, candidates that cannot be
+ * report (./tests-html.ts), the distinguishing tests (./distinguish-html.ts), the findings (frozen paths changed, candidates that cannot be
  * trusted, the run's warnings: an unsandboxed run, a ref that moved), the reviews, the vote
  * (ballots de-anonymised, the tally), and each candidate's iterations and diff (diff2html with
  * highlight.js, bundled in; plain text without it).
@@ -17,13 +17,14 @@ import { madeBinaryWords, plural } from '../../engine/words.js';
 import type { Result } from '../../result.js';
 import type { TieBreak } from '../../spec/schema.js';
 import { formatDuration } from '../../spec/duration.js';
-import type { TallyStep } from '../../vote/tally.js';
 import { loadDiffAssets, type DiffAssets } from './assets.js';
 import { capDiff, diffLimitFor, headOf, tailOf } from './diff-cap.js';
+import { distinguishHtml } from './distinguish-html.js';
 import { escapeHtml as h } from './escape.js';
 import { renderPage } from './page.js';
 import { timelineSvg, type TimelinePoint } from './svg.js';
 import { testsHtml } from './tests-html.js';
+import { voteHtml } from './vote-html.js';
 import { DEFAULT_TIE_BREAK, runVerdict } from './verdict.js';
 
 /** A candidate's diff against the run's base, or why it could not be read. */
@@ -65,6 +66,7 @@ export function renderRunHtml(rawState: RunState, rawDiffs: ReadonlyMap<string, 
     rankingHtml(state),
     checkMatrixHtml(state, secrets),
     testsHtml(state),
+    distinguishHtml(state),
     findingsHtml(state),
     reviewsHtml(state),
     voteHtml(state),
@@ -81,7 +83,7 @@ export function renderRunHtml(rawState: RunState, rawDiffs: ReadonlyMap<string, 
 
 function headerHtml(state: RunState): string {
   const base = `base <code>${h(state.base)}</code> (${h(state.baseCommit.slice(0, 10))}) in ${h(state.repo)}`;
-  const spent = `${formatDuration(state.durationMs)}, ${cost(state.costUsd, costIsKnown(state))}${state.voteCostUsd > 0 ? ` (the vote: $${state.voteCostUsd.toFixed(4)})` : ''}`;
+  const spent = `${formatDuration(state.durationMs)}, ${cost(state.costUsd, costIsKnown(state))}${state.voteCostUsd > 0 ? ` (the vote: $${state.voteCostUsd.toFixed(4)})` : ''}${(state.distinguishCostUsd ?? 0) > 0 ? ` (the tester: $${(state.distinguishCostUsd ?? 0).toFixed(4)})` : ''}`;
   return `<h1>bestof run ${h(state.runId)} — ${h(state.name)}</h1>
 <p class="meta">${statusBadge(state.status)} ${plural(state.order.length, 'candidate')} · ${base} · ${h(spent)}${state.finishedAt ? ` · finished ${h(state.finishedAt)}` : ''}</p>`;
 }
@@ -125,7 +127,8 @@ function rankingHtml(state: RunState): string {
     const frozenNote =
       frozen.length > 0 && !r?.reason?.startsWith('changed frozen paths') ? `changed frozen ${frozen.map((p) => p.path).join(', ')}` : undefined;
     const autorunNote = r?.autorun && r.eligible ? `runs code in your checkout: ${r.autorun.join(', ')}` : undefined;
-    const note = [r?.reason, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
+    const distinguishNote = r?.distinguish ? `passed ${r.distinguish.passed} of ${r.distinguish.of} distinguishing tests` : undefined;
+    const note = [r?.reason, distinguishNote, frozenNote, autorunNote, c.message].filter(Boolean).join('; ');
     const vote = withVote
       ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>`
       : '';
@@ -199,74 +202,6 @@ function reviewsHtml(state: RunState): string {
   );
   if (rows.length === 0) return '';
   return `<h2>Reviews</h2>\n<table id="reviews"><tr><th>candidate</th><th class="num">iteration</th><th>verdict</th><th class="num">points</th><th>reason</th></tr>\n${rows.join('\n')}</table>`;
-}
-
-function stepHtml(step: TallyStep): string {
-  switch (step.kind) {
-    case 'ballot':
-      return `${h(step.voter)}: ${step.contributions.map((c) => `${h(c.candidate)} +${num(c.points)}`).join(', ')}`;
-    case 'judgement':
-      return `${h(step.voter)} on ${h(step.a)} vs ${h(step.b)}: ${h(step.counted)}`;
-    case 'pair':
-      return `${h(step.a)} vs ${h(step.b)}: ${step.winsA}–${step.winsB}, ${plural(step.ties, 'tie')}; points ${num(step.pointsA)} / ${num(step.pointsB)}`;
-    default: {
-      const unreachable: never = step;
-      return unreachable;
-    }
-  }
-}
-
-function voteHtml(state: RunState): string {
-  const v = state.vote;
-  if (!v) return '';
-  const parts = [
-    `<h2>Vote</h2>`,
-    `<p class="meta">method ${h(v.method)}, weight ${num(v.weight)} (0 = checks only, 1 = votes only), seed <code>${h(v.seed)}</code>, ${plural(v.calls.length, 'voter call')}, $${state.voteCostUsd.toFixed(4)}</p>`,
-  ];
-  if (v.skipped) return [...parts, `<p class="warning">${h(v.skipped)}</p>`].join('\n');
-  const r = v.result;
-  if (r) {
-    if (r.closeCall?.tooClose)
-      parts.push(
-        `<p class="warning">Too close to call: ${h(r.closeCall.winner)} leads ${h(r.closeCall.runnerUp)} by ${num(r.closeCall.margin)}, but not in ${r.closeCall.notAhead} of ${r.closeCall.resamples} resamples; by checks alone: ${h(r.checksOnly.join(' > '))}.</p>`,
-      );
-    if (r.combined.degraded)
-      parts.push(`<p class="warning">Degraded: missing voters ${h(r.combined.missingVoters.map((m) => `${m.voter} (${m.reason})`).join('; '))}</p>`);
-    parts.push(
-      `<h3>Tally</h3><table id="vote-tally"><tr><th class="num">rank</th><th>candidate</th><th class="num">check score</th><th class="num">vote</th><th class="num">combined</th></tr>${r.combined.entries
-        .map(
-          (e) =>
-            `<tr><td class="num">${e.rank}</td><td>${h(e.candidate)}</td><td class="num">${num(e.checkScore)} (${num(e.checkNormalised)})</td><td class="num">${num(e.vote)} (${num(e.voteNormalised)})</td><td class="num">${num(e.combined)}</td></tr>`,
-        )
-        .join('')}</table>`,
-      `<ul>${[...r.tally.steps.map(stepHtml), ...r.tally.tieBreaks.map((t) => `tie: ${h(t)}`), ...r.combined.tieBreaks.map((t) => `combined tie: ${h(t)}`)].map((l) => `<li>${l}</li>`).join('')}</ul>`,
-    );
-  } else {
-    parts.push('<p class="warning">The vote did not finish.</p>');
-  }
-  const ballots = v.voters.map((voter) => {
-    const view = v.views.find((w) => w.voter === voter.id);
-    const shown = view ? view.shown.map((s) => `${s.label} = ${s.candidate}`).join(', ') + (view.recused ? `; recused from ${view.recused}` : '') : '';
-    const calls = v.calls.filter((c) => c.voter === voter.id && c.purpose !== 'review');
-    const ranking = calls.find((c) => c.ranking)?.ranking;
-    const pairs = calls
-      .filter((c) => c.purpose === 'pair')
-      .map((c) => `${c.first} vs ${c.second}: ${c.verdict ? ('winner' in c.verdict ? c.verdict.winner : 'tie') : 'no answer'}`);
-    const errors = calls.filter((c) => c.error).map((c) => c.error);
-    const ballot = ranking ? ranking.join(' > ') : pairs.length > 0 ? pairs.join('; ') : `no ballot${errors.length > 0 ? ` (${errors.join('; ')})` : ''}`;
-    const who = voter.candidate ? `${voter.candidate}'s agent` : `${voter.kind}${voter.model ? `:${voter.model}` : ''}`;
-    return `<tr><td>${h(voter.id)} <span class="note">(${h(who)})</span></td><td>${h(shown)}</td><td>${h(ballot)}</td></tr>`;
-  });
-  parts.push(`<h3>Ballots</h3><table id="vote-ballots"><tr><th>voter</th><th>shown as</th><th>ballot</th></tr>${ballots.join('')}</table>`);
-  const reviews = v.calls
-    .filter((c) => c.purpose === 'review')
-    .flatMap((c) =>
-      c.error
-        ? [`<li>${h(c.voter)}: no review (${h(c.error)})</li>`]
-        : Object.entries(c.reviews ?? {}).map(([cand, text]) => `<li>${h(c.voter)} on ${h(cand)}: ${h(headOf(text))}</li>`),
-    );
-  if (reviews.length > 0) parts.push(`<h3>Voters' reviews</h3><ul>${reviews.join('')}</ul>`);
-  return parts.join('\n');
 }
 
 function timelineOf(c: CandidateState): TimelinePoint[] {

@@ -1,7 +1,7 @@
 /**
  * The verdict of a run in one sentence, with the rule that decided it: the order of
  * src/engine/select/select.ts (eligibility, then the vote's combined ranking when a vote decided, then
- * the score, then the spec's tie-breaks, then the candidate order), or the user's choice in the
+ * the distinguishing tests when they decided, then the score, then the spec's tie-breaks, then the candidate order), or the user's choice in the
  * compare view (winner.chosen). Candidates flagged for changing frozen paths are named after it.
  */
 import { chosenByUser, type RunState } from '../../engine/record/run-state.js';
@@ -10,7 +10,7 @@ import { listFew } from '../../engine/words.js';
 import type { TieBreak } from '../../spec/schema.js';
 
 /** Which rule decided: what the tests and the page's styling key on. */
-export type VerdictRule = 'running' | 'no-winner' | 'chosen' | 'vote' | 'only-eligible' | 'score' | 'tie-break' | 'order';
+export type VerdictRule = 'running' | 'no-winner' | 'chosen' | 'vote' | 'distinguish' | 'only-eligible' | 'score' | 'tie-break' | 'order';
 
 /** Why the run's winner won (or why there is none), for report.html: not a review's verdict (src/engine/select/review.ts). */
 export interface RunVerdict {
@@ -68,6 +68,19 @@ function separatedBy(key: TieBreak, a: RankEntry, b: RankEntry): string | undefi
   }
 }
 
+/**
+ * How the distinguishing tests put `win` before `next`, when they did: the step decided with tests
+ * that counted, ranked `win` first and `next` among the finalists, and the selection's pick was
+ * theirs. "on the distinguishing tests: passed 7 of 8 distinguishing tests, c1 passed 4".
+ */
+function distinguishedBy(state: RunState, win: RankEntry, next: RankEntry): string | undefined {
+  const r = state.distinguish?.result;
+  if (!r || r.kept.length === 0 || r.order[0] !== win.candidate || !r.order.includes(next.candidate)) return undefined;
+  if (state.picks !== undefined && state.picks.distinguish !== win.candidate) return undefined;
+  const said = `${win.candidate} won`;
+  return `on the distinguishing tests${r.decided.startsWith(said) ? r.decided.slice(said.length) : `: ${r.decided}`}`;
+}
+
 /** Why the run's own selection put `win` before `next`. */
 function policyRule(state: RunState, win: RankEntry, next: RankEntry | undefined, tieBreak: readonly TieBreak[]): { rule: VerdictRule; why: string } {
   if (next === undefined || !next.eligible) {
@@ -88,6 +101,8 @@ function policyRule(state: RunState, win: RankEntry, next: RankEntry | undefined
       why: `on the vote's combined ranking: ${num(win.combined)} vs ${num(next.combined)} for ${next.candidate} (checks ${num(win.score)} vs ${num(next.score)}, votes ${num(win.vote ?? 0)} vs ${num(next.vote ?? 0)}${weight === undefined ? '' : `, weight ${num(weight)}`})`,
     };
   }
+  const distinguished = distinguishedBy(state, win, next);
+  if (distinguished !== undefined) return { rule: 'distinguish', why: distinguished };
   if (win.score !== next.score) return { rule: 'score', why: `on score ${num(win.score)} vs ${num(next.score)} for ${next.candidate}` };
   for (const key of tieBreak.filter((k) => k !== 'score')) {
     const by = separatedBy(key, win, next);

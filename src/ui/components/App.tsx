@@ -7,7 +7,7 @@ import { useTheme } from '../hooks/useTheme.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
 import { useUiState } from '../hooks/useUiState.js';
 import type { UiStore } from '../state/ui-store.js';
-import { CompareView, compareHeights, compareOutcome } from './CompareView.js';
+import { CompareView, compareHeights, compareTopLines } from './CompareView.js';
 import { Dashboard } from './Dashboard.js';
 import { DetailView } from './DetailView.js';
 import { Footer, footerLines } from './Footer.js';
@@ -41,7 +41,7 @@ export function App({ store, commands, loadDiff, size: fixedSize, onForceQuit, k
   // The footer first: a dialog's question or a merge's result may take more than its two lines.
   const footer = footerLines(state, capabilities, width, theme);
   const bodyHeight = Math.max(4, size.rows - footer.length - SPARE_LINES);
-  const diffViewport = compareHeights(state.run.order.length, bodyHeight, compareOutcome(state.run, width).length).diffLines;
+  const diffViewport = compareHeights(state.run.order.length, bodyHeight, compareTopLines(state.run, width)).diffLines;
 
   useKeys({ store, commands, onForceQuit, isActive: keys, capabilities, diffViewport });
   useDiffLoader(store, state, loadDiff);

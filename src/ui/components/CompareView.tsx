@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { costIsKnown } from '../../engine/record/run-state.js';
 import { reviewText } from '../format/candidate.js';
+import { distinguishSummary } from '../format/distinguish.js';
 import { formatElapsed, formatKnownCost } from '../format/numbers.js';
 import { cut, oneLine, wrapText } from '../format/text.js';
 import { voteSummary } from '../format/vote.js';
@@ -17,7 +18,7 @@ import { toneStyle, VotePane } from './VotePane.js';
 /**
  * The title line, the table heading, the reviews line (the vote's summary in a run with a vote)
  * and the diff's two header lines (the vote pane's, when it is shown instead); the outcome's
- * lines (./compareOutcome) come on top.
+ * lines (./compareOutcome) and the distinguishing tests' line (compareTopLines) come on top.
  */
 const FIXED_LINES = 5;
 
@@ -34,9 +35,17 @@ export function compareOutcome(run: UiState['run'], width: number): string[] {
   return lines.length <= MAX_OUTCOME_LINES ? lines : [...lines.slice(0, MAX_OUTCOME_LINES - 1), cut(lines.slice(MAX_OUTCOME_LINES - 1).join(' '), width)];
 }
 
+/**
+ * The lines the compare view takes above the table's share beyond FIXED_LINES: the outcome's, and
+ * the distinguishing tests' line in a run with that step. App sizes the diff's page from it too.
+ */
+export function compareTopLines(run: UiState['run'], width: number): number {
+  return compareOutcome(run, width).length + (run.distinguish ? 1 : 0);
+}
+
 /** How the compare view splits its height between the ranking table and the diff. */
-export function compareHeights(candidates: number, height: number, outcomeLines = 1): { readonly tableRows: number; readonly diffLines: number } {
-  const room = Math.max(2, height - FIXED_LINES - outcomeLines);
+export function compareHeights(candidates: number, height: number, topLines = 1): { readonly tableRows: number; readonly diffLines: number } {
+  const room = Math.max(2, height - FIXED_LINES - topLines);
   const tableRows = Math.max(1, Math.min(candidates, Math.max(2, Math.floor(room / 2))));
   return { tableRows, diffLines: Math.max(1, room - tableRows) };
 }
@@ -69,9 +78,24 @@ function reviewLine(state: UiState, theme: Theme): Segment[] {
 }
 
 /**
+ * The line under the table in a run with distinguishing tests (`[select.distinguish]`): the
+ * sentence that says which rule decided ("c2 won: passed 7 of 8 distinguishing tests, c1 passed
+ * 4"), or why the step did not decide. The table's `tests` column has each finalist's count.
+ */
+function distinguishLine(run: UiState['run'], theme: Theme): Segment[] {
+  if (!run.distinguish) return [];
+  const summary = distinguishSummary(run.distinguish);
+  return [
+    { text: 'Distinguishing tests', style: theme.text.heading },
+    { text: ': ', style: theme.text.secondary },
+    { text: oneLine(summary.text), style: summary.tone === 'warning' ? theme.status.warning : theme.text.primary },
+  ];
+}
+
+/**
  * The end of a run: the outcome, the ranking with its check matrix (and the vote's columns when
- * a vote decided), the review verdict or the vote's summary, and the selected candidate's diff,
- * or the vote about it.
+ * a vote decided, the distinguishing tests' when they did), what the distinguishing tests decided,
+ * the review verdict or the vote's summary, and the selected candidate's diff, or the vote about it.
  *
  * The vote takes the diff's place rather than lines of its own: `v` switches the lower pane
  * between the two. A vote has more to say about one candidate (a ballot per voter, pair
@@ -103,7 +127,7 @@ export function CompareView({ state, width, height }: { readonly state: UiState;
     ),
   ];
   const outcome = compareOutcome(run, width);
-  const { tableRows, diffLines } = compareHeights(run.order.length, height, outcome.length);
+  const { tableRows, diffLines } = compareHeights(run.order.length, height, compareTopLines(run, width));
   const selected = state.selected === undefined ? undefined : run.candidates[state.selected];
   return (
     <Box flexDirection="column">
@@ -112,6 +136,7 @@ export function CompareView({ state, width, height }: { readonly state: UiState;
         <Line key={`outcome${i}`} segments={[{ text: line, style: run.merge && !run.merge.ok ? theme.status.warning : theme.text.secondary }]} width={width} />
       ))}
       <RankingTable state={state} width={width} rows={tableRows} />
+      {run.distinguish ? <Line segments={distinguishLine(run, theme)} width={width} /> : null}
       <Line segments={reviewLine(state, theme)} width={width} />
       {selected && run.vote && state.comparePane === 'vote' ? (
         <VotePane state={state} vote={run.vote} candidate={selected} width={width} lines={diffLines} />

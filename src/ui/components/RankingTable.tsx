@@ -3,6 +3,7 @@ import type { RankEntry } from '../../engine/record/run-types.js';
 import { costIsKnown, type CandidateState } from '../../engine/record/run-state.js';
 import { CHECK_GLYPH, checkMarks, checkStyle, formatScore, scoreStyle } from '../format/candidate.js';
 import { formatElapsed, formatKnownCost } from '../format/numbers.js';
+import { distinguishCell, distinguishDecided } from '../format/distinguish.js';
 import { displayWidth, fit } from '../format/text.js';
 import { voteCells, voteDecided } from '../format/vote.js';
 import { useTheme } from '../hooks/useTheme.js';
@@ -12,7 +13,7 @@ import { selectionOrder, type UiState } from '../state/ui-state.js';
 import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
 
-type FixedId = 'rank' | 'name' | 'points' | 'vote' | 'combined' | 'cost' | 'time' | 'diff' | 'checks' | 'note';
+type FixedId = 'rank' | 'name' | 'points' | 'vote' | 'combined' | 'distinguish' | 'cost' | 'time' | 'diff' | 'checks' | 'note';
 type ColumnId = FixedId | `check:${string}`;
 
 /** The row's note: winner, merge result, tampering, or why it can not win. */
@@ -47,11 +48,13 @@ function diffLabel(c: CandidateState, rank: RankEntry | undefined): string {
 /**
  * Columns: named check columns when they all fit, else one column of check glyphs. When a vote
  * decided, its two columns (vote score, combined place and score) come right after the points
- * and before everything but the name: they decided the ranking as much as the points did.
+ * and before everything but the name: they decided the ranking as much as the points did. So does
+ * the distinguishing tests' column (each finalist's kept tests passed) when those tests decided.
  */
 function planTable(state: UiState, width: number) {
   const run = state.run;
   const voted = voteDecided(run);
+  const distinguished = distinguishDecided(run);
   const names = run.order.map((id) => run.candidates[id]).filter((c) => c !== undefined);
   const nameWidth = Math.min(24, Math.max(9, ...names.map((c) => displayWidth(candidateName(c)))));
   const diffWidth = Math.min(14, Math.max(4, ...names.map((c) => displayWidth(diffLabel(c, undefined)))));
@@ -65,13 +68,16 @@ function planTable(state: UiState, width: number) {
           { id: 'combined' as const, width: Math.max(8, ...names.map((c) => displayWidth(voteCells(c).combined))) },
         ]
       : []),
+    ...(distinguished
+      ? [{ id: 'distinguish' as const, width: Math.max(TITLES.distinguish.length, ...names.map((c) => displayWidth(distinguishCell(run, c.id)))) }]
+      : []),
     { id: 'cost', width: 7 },
     { id: 'time', width: 6 },
     { id: 'diff', width: diffWidth },
   ];
   const named: ColumnSpec<ColumnId>[] = run.checks.map((k) => ({ id: `check:${k.name}`, width: Math.min(10, Math.max(3, displayWidth(k.name))) }));
   const noteSpec: ColumnSpec<ColumnId> = { id: 'note', width: 8, flex: true };
-  const first: ColumnId[] = ['rank', 'name', 'points', 'vote', 'combined', 'note'];
+  const first: ColumnId[] = ['rank', 'name', 'points', 'vote', 'combined', 'distinguish', 'note'];
   const withNames = fitColumns([...base, ...named, noteSpec], [...first, 'cost', ...named.map((c) => c.id), 'time', 'diff'], width);
   if (named.every((spec) => withNames.some((c) => c.id === spec.id))) return withNames;
   const glyphs: ColumnSpec<ColumnId> = { id: 'checks', width: run.checks.length === 0 ? 0 : Math.max(6, run.checks.length) };
@@ -85,13 +91,14 @@ const TITLES: Record<FixedId, string> = {
   points: 'points',
   vote: 'vote',
   combined: 'combined',
+  distinguish: 'tests',
   cost: 'cost',
   time: 'time',
   diff: 'diff',
   checks: 'checks',
   note: '',
 };
-const RIGHT_ALIGNED = new Set<ColumnId>(['points', 'vote', 'cost', 'time']);
+const RIGHT_ALIGNED = new Set<ColumnId>(['points', 'vote', 'distinguish', 'cost', 'time']);
 
 type TableColumn = ReturnType<typeof planTable>[number];
 
@@ -116,6 +123,10 @@ function rowCell(state: UiState, c: CandidateState, col: TableColumn, theme: The
       return text(voteCells(c).score, c.vote ? theme.text.primary : theme.text.secondary);
     case 'combined':
       return text(voteCells(c).combined, c.vote ? theme.text.primary : theme.text.secondary);
+    case 'distinguish': {
+      const cell = distinguishCell(run, c.id);
+      return text(cell, cell === '-' ? theme.text.secondary : theme.text.primary);
+    }
     case 'cost':
       return text(formatKnownCost(rank?.costUsd ?? c.costUsd, costIsKnown(c)), theme.text.secondary);
     case 'time':
@@ -146,7 +157,8 @@ function rowSegments(state: UiState, c: CandidateState, columns: readonly TableC
 /**
  * The ranking and the check matrix in one table: a row per candidate, best first, with its
  * points, its vote score and combined place when a vote decided ("-" for a candidate the vote
- * did not judge), cost, time, diff size and a column per check (✓ passed, ✗ failed, · not run).
+ * did not judge), the distinguishing tests each finalist passed when they decided ("7/8"), cost,
+ * time, diff size and a column per check (✓ passed, ✗ failed, · not run).
  */
 export function RankingTable({ state, width, rows }: { readonly state: UiState; readonly width: number; readonly rows: number }) {
   const theme = useTheme();
