@@ -252,7 +252,7 @@ function selectionProblems(
   if (judged.length === 0) {
     return [
       locator.problem(
-        ['selections'],
+        ['selections', 0, 'policy'],
         'no task has an oracle check (`kind = "oracle"` in its [[checks.items]]): a selection is scored by how often its pick passes the oracle; add one, or leave [[selections]] out',
         'key',
       ),
