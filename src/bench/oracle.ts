@@ -25,10 +25,10 @@ import { join } from 'node:path';
 import { layHiddenFiles } from '../checks/hidden-files.js';
 import { frozenPathspecs, keptAsInBase } from '../checks/frozen.js';
 import { pathsMatching, revertPathsCommit } from '../git/history/tree.js';
-import { runGit } from '../git/running/exec.js';
+import { resolveCommit } from '../git/running/repo.js';
 import { archiveCommit } from '../git/worktrees/export.js';
 import { extractTar } from '../process/extract-tar.js';
-import { probeSandbox, runShellIn, type SandboxLayout } from '../process/sandbox.js';
+import { isInside, probeSandbox, runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { LoadedSpec } from '../spec/load.js';
 import { resolveSpecPath } from '../spec/load.js';
 import { oracleChecks } from '../spec/oracle-checks.js';
@@ -114,9 +114,8 @@ async function runCheck(run: OracleRun, check: OracleCheck, tree: string, layout
 /** The candidate's kept ref, else its recorded commit, if either is a commit of the repo. */
 async function finalCommit(repo: string, candidate: OracleCandidate): Promise<string | undefined> {
   for (const rev of [candidate.ref, candidate.commit]) {
-    if (!rev) continue;
-    const found = await runGit(repo, ['rev-parse', '--quiet', '--verify', `${rev}^{commit}`]);
-    if (found.code === 0) return found.stdout.trim();
+    const found = rev ? await resolveCommit(repo, rev) : undefined;
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -154,4 +153,28 @@ async function oracleSandbox(run: OracleRun): Promise<SandboxBase | undefined> {
     pathVariable: run.env.PATH,
     ownNetwork: sandbox.check_network !== 'shared',
   };
+}
+
+/**
+ * The oracles' folders the trials' agents could read. A trial's run no longer lists the oracle as
+ * a hidden check, so its sandbox hides the folder only where it hides everything: the user's HOME
+ * and /tmp (a private one). A task whose agents run without a sandbox is told so by its run itself.
+ */
+export function oracleExposure(
+  tasks: ReadonlyMap<string, LoadedSpec>,
+  where: { readonly home: string; readonly tmp?: string } = { home: process.env.HOME || homedir() },
+): string[] {
+  const safe = [where.home, where.tmp ?? '/tmp'].filter((dir) => dir !== '/' && dir !== '');
+  return [...tasks].flatMap(([task, loaded]) =>
+    loaded.spec.sandbox.mode === 'off'
+      ? []
+      : oracleChecks(loaded.spec).flatMap((check) => {
+          if (check.hidden === undefined) return [];
+          const folder = resolveSpecPath(loaded.specDir, check.hidden);
+          if (safe.some((dir) => isInside(folder, dir))) return [];
+          return [
+            `task ${task}: the oracle check ${check.name}'s folder ${folder} is outside your HOME and /tmp, where the agents' sandbox does not hide it: an agent of a trial could read the oracle's tests; move the folder under your HOME (beside the bench spec in your checkout, say) or into /tmp`,
+          ];
+        }),
+  );
 }
