@@ -8,7 +8,8 @@
  *
  *   c1  writes f = a + b                      visible check passes, oracle passes
  *   c2  writes f = |a| + |b|                  visible check passes (f(2, 3) = 5), oracle fails (f(-1, -1))
- *   c3  changes nothing but a note            visible check fails, oracle fails
+ *   c3  a cheater: f = 0, and empties the      visible check fails, oracle fails: the bench puts base's
+ *       oracle's cases (test/cases.js, frozen) frozen paths back before it runs the oracle
  *
  * Every candidate also records whether it could read the oracle's folder (`saw.txt`, committed).
  */
@@ -36,16 +37,17 @@ function writeOracleBench(dir: string): void {
   mkdirSync(join(folder, 'test'), { recursive: true });
   writeFileSync(join(folder, 'src', 'f.js'), 'module.exports = () => 0;\n');
   writeFileSync(join(folder, 'test', 'f.test.js'), "const f = require('../src/f.js');\nprocess.exit(f(2, 3) === 5 ? 0 : 1);\n");
+  writeFileSync(join(folder, 'test', 'cases.js'), 'module.exports = [[2, 3], [-1, -1], [5, -2]];\n');
   mkdirSync(join(dir, 'tasks', 'oracle'), { recursive: true });
   writeFileSync(
     join(dir, 'tasks', 'oracle', 'f.oracle.js'),
-    "const f = require('../../src/f.js');\nfor (const [a, b] of [[2, 3], [-1, -1], [5, -2]]) if (f(a, b) !== a + b) { console.error(`f(${a}, ${b}) is ${f(a, b)}`); process.exit(1); }\n",
+    "const f = require('../../src/f.js');\nfor (const [a, b] of require('../cases.js')) if (f(a, b) !== a + b) { console.error(`f(${a}, ${b}) is ${f(a, b)}`); process.exit(1); }\n",
   );
   writeFileSync(join(dir, 'tasks', 't.toml'), taskSpec('oracle'));
   const oracleFolder = join(dir, 'tasks', 'oracle');
   writeFileSync(
     join(dir, 'agent.toml'),
-    `[[steps]]\nrun = '''\nif cat '${oracleFolder}/f.oracle.js' >/dev/null 2>&1; then echo read > saw.txt; else echo unreadable > saw.txt; fi\ncase "$BESTOF_CANDIDATE" in\nc1) echo 'module.exports = (a, b) => a + b;' > src/f.js ;;\nc2) echo 'module.exports = (a, b) => Math.abs(a) + Math.abs(b);' > src/f.js ;;\nesac\n'''\n`,
+    `[[steps]]\nrun = '''\nif cat '${oracleFolder}/f.oracle.js' >/dev/null 2>&1; then echo read > saw.txt; else echo unreadable > saw.txt; fi\ncase "$BESTOF_CANDIDATE" in\nc1) echo 'module.exports = (a, b) => a + b;' > src/f.js ;;\nc2) echo 'module.exports = (a, b) => Math.abs(a) + Math.abs(b);' > src/f.js ;;\nc3) echo 'module.exports = () => 0;' > src/f.js; echo 'module.exports = [];' > test/cases.js ;;\nesac\n'''\n`,
   );
   writeFileSync(
     join(dir, 'bench.toml'),
@@ -62,12 +64,16 @@ describe('bestof bench with an oracle', () => {
     const file = JSON.parse(readFileSync(join(dir, 'out', 'bench.json'), 'utf8')) as BenchFile;
     expect(file.matrix.selections).toEqual([{ name: 'tie_break', policy: 'tie_break' }]);
     const [record] = file.records;
+    // Resolved by the task's own checks: the oracle is not one of them.
+    expect(record?.resolved).toBe(true);
     expect(record?.oracle?.candidates.map((c) => [c.candidate, c.passed])).toEqual([
       ['c1', true],
       ['c2', false],
       ['c3', false],
     ]);
     expect(record?.oracle?.candidates.find((c) => c.candidate === 'c2')?.why).toMatch(/oracle check judge exited with 1: f\(-1, -1\) is 2/);
+    // The cheater's emptied cases were put back as base has them: its f is judged on every case.
+    expect(record?.oracle?.candidates.find((c) => c.candidate === 'c3')?.why).toMatch(/f\(2, 3\) is 0/);
 
     // The run's own report: no oracle check anywhere, and the pick is its winner.
     const runDir = join(dir, 'out', 'repos', 't', '.bestof', 'runs', record?.runId ?? '');
