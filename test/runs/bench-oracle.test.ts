@@ -61,6 +61,8 @@ describe('bestof bench with an oracle', () => {
     writeOracleBench(dir);
     const result = await runCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
     expect(result.code, result.stderr).toBe(0);
+    // The trial's line says what the oracle found and whether the pick was right.
+    expect(result.stdout).toMatch(/t\/s#1: resolved .*; oracle: 1 of 3 candidates pass; tie_break picked c[12] [✓✗]/);
     const file = JSON.parse(readFileSync(join(dir, 'out', 'bench.json'), 'utf8')) as BenchFile;
     expect(file.matrix.selections).toEqual([{ name: 'tie_break', policy: 'tie_break' }]);
     const [record] = file.records;
