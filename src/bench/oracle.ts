@@ -104,6 +104,8 @@ async function runCheck(run: OracleRun, check: OracleCheck, tree: string, layout
       : undefined;
   if (laid !== undefined && !laid.ok) return `did not run: ${laid.reason}`;
   const result = await runShellIn(check.command, { cwd: tree, env: run.env, timeoutMs: check.timeout, signal: run.signal }, layout);
+  // Taken away after each check, as the run's scoring does: the next oracle check may lay its own there.
+  if (laid?.ok) await laid.remove();
   if (result.ok) return undefined;
   if (result.timedOut) return `timed out`;
   const said = `${result.stderr}\n${result.stdout}`.trim().split('\n').slice(-2).join(' / ');

@@ -30,7 +30,9 @@ describe('runOracle', () => {
     writeFileSync(join(specDir, 'oracle', 'expected.txt'), '42\n');
     writeFileSync(
       join(specDir, 't.toml'),
-      '[prompt]\ntext = "x"\n[[checks.items]]\nname = "c"\ncommand = "true"\n[[checks.items]]\nname = "judge"\ncommand = "cmp answer.txt hidden/expected.txt"\nkind = "oracle"\nhidden = "oracle"\ninto = "hidden"\n',
+      '[prompt]\ntext = "x"\n[[checks.items]]\nname = "c"\ncommand = "true"\n[[checks.items]]\nname = "judge"\ncommand = "cmp answer.txt hidden/expected.txt"\nkind = "oracle"\nhidden = "oracle"\ninto = "hidden"\n' +
+        // A second oracle check laid at the same place: the first one's files were taken away after it.
+        '[[checks.items]]\nname = "again"\ncommand = "test -f hidden/expected.txt"\nkind = "oracle"\nhidden = "oracle"\ninto = "hidden"\n',
     );
     const loaded = await loadSpec(join(specDir, 't.toml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
