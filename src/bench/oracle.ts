@@ -21,7 +21,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { layHiddenFiles } from '../checks/hidden-files.js';
 import { frozenPathspecs, keptAsInBase } from '../checks/frozen.js';
 import { pathsMatching, revertPathsCommit } from '../git/history/tree.js';
@@ -49,7 +49,7 @@ export interface OracleRun {
   readonly loaded: LoadedSpec;
   readonly runId: string;
   readonly candidates: readonly OracleCandidate[];
-  /** The bench's own folder for the exports (`<out>/oracle`). */
+  /** The bench's own folder for the exports (`<out>/oracle`); the oracle's sandbox hides its parent, the bench's folder. */
   readonly workDir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly signal: AbortSignal;
@@ -148,8 +148,8 @@ async function oracleSandbox(run: OracleRun): Promise<SandboxBase | undefined> {
   const home = run.env.HOME || homedir();
   return {
     bwrap: probe.bwrap,
-    // The bench's folder holds every trial's repo and the other candidates' exports.
-    hidden: [run.workDir, run.repo, ...(home !== '/' ? [home] : []), ...hiddenFolders],
+    // The bench's folder holds every trial's repo and spec and the other candidates' exports (the export judged is bound back).
+    hidden: [dirname(run.workDir), run.repo, ...(home !== '/' ? [home] : []), ...hiddenFolders],
     writable: [],
     readOnly: [],
     pathVariable: run.env.PATH,
