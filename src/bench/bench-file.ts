@@ -14,7 +14,7 @@ import { err, ok, type Result } from '../result.js';
 import { plural } from '../engine/words.js';
 import { cellIndex, listCells } from './matrix.js';
 import { formatShard, shardOfIndex } from './shard.js';
-import { BENCH_FORMAT_VERSION, RUN_STATUSES, type BenchFile, type Cell } from './types.js';
+import { BENCH_FORMAT_VERSION, RUN_STATUSES, SELECTION_POLICIES, type BenchFile, type Cell } from './types.js';
 
 const text = z.string().min(1);
 const count = z.number().int().nonnegative();
@@ -39,6 +39,14 @@ const trialRecord = z.strictObject({
   infra: z.boolean(),
   infraReason: z.string().nullable(),
   runId: z.string(),
+  oracle: z
+    .strictObject({
+      candidates: z.array(z.strictObject({ candidate: text, passed: z.boolean(), why: z.string() })),
+      picks: z.array(
+        z.strictObject({ selection: text, policy: z.enum(SELECTION_POLICIES), candidate: text.nullable(), passes: z.boolean(), fellBack: z.boolean() }),
+      ),
+    })
+    .optional(),
 });
 
 const benchFileSchema: z.ZodType<BenchFile> = z.strictObject({
@@ -49,6 +57,7 @@ const benchFileSchema: z.ZodType<BenchFile> = z.strictObject({
     tasks: z.array(z.strictObject({ id: text, bar: z.number().min(0).max(1) })).min(1),
     agents: z.array(z.strictObject({ id: text, kind: text, model: text.nullable() })).min(1),
     trials: z.number().int().positive(),
+    selections: z.array(z.strictObject({ name: text, policy: z.enum(SELECTION_POLICIES) })).optional(),
   }),
   shard: z.strictObject({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
   startedAt: text,

@@ -25,6 +25,9 @@ import type { SpecProblem } from '../spec/errors.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
 import { count, limit, missingKindKey, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
+import { oracleChecks, withoutOracleChecks } from '../spec/oracle-checks.js';
+import type { Spec } from '../spec/schema.js';
+import { SELECTION_POLICIES, type BenchSelection, type SelectionPolicy } from './types.js';
 import { jsonSchemaFor } from '../spec/reference.js';
 import { closestKey } from '../spec/suggestions.js';
 import { SourceLocator } from '../spec/toml-positions.js';
@@ -41,6 +44,14 @@ const task = z.strictObject({
   }),
   folder: nonEmpty.optional().meta({ description: "a plain folder made into a fresh git repo for the task, instead of the run spec's `repo`" }),
   bar: z.number().min(0).max(1).default(0.5).meta({ description: "the resolved rate the task's JUnit test case needs, per agent" }),
+});
+
+const selection = z.strictObject({
+  policy: z.enum(SELECTION_POLICIES).meta({
+    description:
+      'how the trial\'s run picks its candidate: `"tie_break"` (score, then the spec\'s tie-breaks), `"vote"` (the vote\'s ranking; the task\'s spec needs `[vote] enabled`) or `"distinguish"` (the distinguishing tests\' ranking; the task\'s spec needs `[select.distinguish]`)',
+  }),
+  name: id.optional().meta({ description: 'its name in the reports', defaultText: 'the policy' }),
 });
 
 const agent = providerOverride.extend({
@@ -72,6 +83,11 @@ export const benchSpecSchema = z
       .array(task)
       .min(1, 'a bench needs at least one [[tasks]] entry')
       .meta({ description: 'the tasks, one `[[tasks]]` entry each: a run spec, an optional plain folder for its repo, a bar' }),
+    selections: z.array(selection).min(1, 'list at least one [[selections]] entry, or leave the key out for the tie-break alone').optional().meta({
+      description:
+        'the selection policies every trial is scored by against the tasks\' oracle checks (`kind = "oracle"`), all from the same run\'s candidates (paired, no extra agent run); one `[[selections]]` entry each',
+      defaultText: 'one entry: `policy = "tie_break"`',
+    }),
     agents: z.array(agent).min(1, 'a bench needs at least one [[agents]] entry').meta({
       description:
         "the agents, one `[[agents]]` entry each: an `id` and the keys of a run spec's `[provider]` (kind, model, command, env, ...), paths relative to the bench spec",
@@ -88,6 +104,13 @@ export const benchSpecSchema = z
         seen.add(entry.id);
       });
     }
+    const names = new Set<string>();
+    (spec.selections ?? []).forEach((entry, index) => {
+      const name = entry.name ?? entry.policy;
+      if (names.has(name))
+        ctx.addIssue({ code: 'custom', path: ['selections', index], message: `duplicate selection "${name}": give each entry its own \`name\`` });
+      names.add(name);
+    });
   });
 
 export type BenchSpec = z.output<typeof benchSpecSchema>;
@@ -105,6 +128,8 @@ export interface LoadedBench {
   readonly tasks: ReadonlyMap<string, LoadedSpec>;
   /** The raw TOML of each agent's table (what the trials' run specs hold), by agent id. */
   readonly agentTables: ReadonlyMap<string, Record<string, unknown>>;
+  /** `[[selections]]` with their names, or the tie-break alone. */
+  readonly selections: readonly BenchSelection[];
 }
 
 const KNOWN_KEYS: Record<string, readonly string[]> = {
@@ -112,6 +137,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
   tasks: Object.keys(task.shape),
   agents: Object.keys(agent.shape),
   tolerance: ['resolved_rate', 'cost'],
+  selections: Object.keys(selection.shape),
 };
 
 export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBench, SpecProblem[]>> {
@@ -160,7 +186,7 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
       problems.push(locator.problem(['tasks', index, 'spec'], `the task's run spec ${taskPath} is not valid (its problems follow)`, 'value'), ...loaded.error);
       continue;
     }
-    if (loaded.value.spec.checks.items.length === 0) {
+    if (withoutOracleChecks(loaded.value.spec).checks.items.length === 0) {
       problems.push(
         locator.problem(
           ['tasks', index, 'spec'],
@@ -202,10 +228,54 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
         problems.push(locator.problem(['agents', index, 'script'], `file not found: ${script} (paths in a bench spec are relative to its folder)`, 'value'));
     }
   }
+  const selections = (spec.selections ?? [{ policy: 'tie_break' as const }]).map((s) => ({ name: s.name ?? s.policy, policy: s.policy }));
+  if (spec.selections !== undefined) problems.push(...selectionProblems(spec, selections, tasks, locator));
   if (problems.length > 0) return err(problems);
   const rawAgents = ((data as { agents?: unknown[] }).agents ?? []) as Record<string, unknown>[];
   const agentTables = new Map(spec.agents.map((a, i) => [a.id, agentTable(rawAgents[i] ?? {}, specDir)]));
-  return ok({ spec, specPath: absolute, specDir, source, hash: hash.digest('hex').slice(0, 16), tasks, agentTables });
+  return ok({ spec, specPath: absolute, specDir, source, hash: hash.digest('hex').slice(0, 16), tasks, agentTables, selections });
+}
+
+/** A selection needs an oracle to be scored against, and a policy that the tasks' specs turn on. */
+function selectionProblems(
+  spec: BenchSpec,
+  selections: readonly BenchSelection[],
+  tasks: ReadonlyMap<string, LoadedSpec>,
+  locator: SourceLocator,
+): SpecProblem[] {
+  // Tasks whose spec did not load are already a problem of their own.
+  const judged = spec.tasks.flatMap((t) => {
+    const loaded = tasks.get(t.id);
+    return loaded && oracleChecks(loaded.spec).length > 0 ? [{ id: t.id, loaded }] : [];
+  });
+  if (judged.length === 0 && spec.tasks.some((t) => !tasks.has(t.id))) return [];
+  if (judged.length === 0) {
+    return [
+      locator.problem(
+        ['selections', 0, 'policy'],
+        'no task has an oracle check (`kind = "oracle"` in its [[checks.items]]): a selection is scored by how often its pick passes the oracle; add one, or leave [[selections]] out',
+        'key',
+      ),
+    ];
+  }
+  const needs: Record<Exclude<SelectionPolicy, 'tie_break'>, { key: string; on: (s: Spec) => boolean }> = {
+    vote: { key: '[vote] enabled = true', on: (s) => s.vote.enabled },
+    distinguish: { key: '[select.distinguish]', on: (s) => s.select.distinguish !== undefined },
+  };
+  return selections.flatMap((selection, index) => {
+    if (selection.policy === 'tie_break') return [];
+    const need = needs[selection.policy];
+    const off = judged.filter((t) => !need.on(t.loaded.spec));
+    if (off.length === 0) return [];
+    const which = off.map((t) => `${t.id} (${t.loaded.specPath})`).join(', ');
+    return [
+      locator.problem(
+        ['selections', index, 'policy'],
+        `policy "${selection.policy}" needs ${need.key} in every task's spec that has an oracle, and ${which} has none: its runs would never pick by it; add it there, or drop this selection`,
+        'value',
+      ),
+    ];
+  });
 }
 
 /** An agent's table as a run spec's `[provider]`: without `id`, its paths made absolute (the trial's spec lives elsewhere). */

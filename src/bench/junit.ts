@@ -15,7 +15,8 @@
  * at all (control characters from a CLI's error, ANSI colour codes), which are dropped (ANSI
  * sequences whole) rather than making the file unreadable to the CI.
  */
-import { duration, percent, usd } from './format.js';
+import { duration, percent, percentInterval, usd } from './format.js';
+import type { SelectionSummary } from './pick-summary.js';
 import type { BenchSummary, CellSummary } from './summary.js';
 import type { TrialRecord } from './types.js';
 
@@ -73,11 +74,31 @@ function testcase(c: CellSummary): string {
   }
 }
 
+/**
+ * The pick against the oracle: a case per agent x selection (class = `pick.<selection>`, name =
+ * agent) whose message says its random, pick and oracle rates. It passes: there is no bar for a
+ * pick, and the rates are the news; skipped when no trial of the agent was judged.
+ */
+function pickCase(r: SelectionSummary): { xml: string; skipped: boolean } {
+  const open = `    <testcase${attrs({ classname: `pick.${r.selection}`, name: r.agent, time: '0.000' })}>`;
+  const rates = `${r.selection} (${r.policy}): pick ${percent(r.pick)} (${r.picked}/${r.trials}) ${percentInterval(r.pickInterval)}, random ${percent(r.random)} ${percentInterval(r.randomInterval)}, oracle ${percent(r.oracle)} (${r.solvable}/${r.trials}) ${percentInterval(r.oracleInterval)}, fell back ${r.fellBack}`;
+  if (r.trials === 0)
+    return { xml: `${open}\n      <skipped${attrs({ message: 'no trial of this agent was judged by the oracle' })}/>\n    </testcase>`, skipped: true };
+  return { xml: `${open}\n      <system-out>${escapeXml(rates)}</system-out>\n    </testcase>`, skipped: false };
+}
+
 /** The JUnit XML of a bench summary, ending with a newline. */
 export function renderJUnit(summary: BenchSummary): string {
   const count = (v: CellSummary['verdict']): number => summary.cells.filter((c) => c.verdict === v).length;
   const time = seconds(summary.cells.reduce((s, c) => s + c.records.reduce((t, r) => t + r.durationMs, 0), 0));
-  const counts = { tests: summary.cells.length, failures: count('failed'), errors: 0, skipped: count('skipped'), time };
+  const picks = (summary.picks?.selections ?? []).map(pickCase);
+  const counts = {
+    tests: summary.cells.length + picks.length,
+    failures: count('failed'),
+    errors: 0,
+    skipped: count('skipped') + picks.filter((p) => p.skipped).length,
+    time,
+  };
   const properties = [
     ['bestof.version', summary.harness.bestofVersion],
     ['bestof.commit', summary.harness.gitCommit ?? 'unknown'],
@@ -92,6 +113,7 @@ export function renderJUnit(summary: BenchSummary): string {
     ...properties,
     '    </properties>',
     ...summary.cells.map(testcase),
+    ...picks.map((p) => p.xml),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -114,6 +114,57 @@ function pairsSection(s: BenchSummary): string[] {
   ];
 }
 
+function picksSection(s: BenchSummary): string[] {
+  const p = s.picks;
+  if (p === null) return [];
+  const rows = p.selections.map((r) => [
+    r.agent,
+    r.selection === r.policy ? r.policy : `${r.selection} (${r.policy})`,
+    String(r.trials),
+    `${percent(r.random)} (${r.passingCandidates}/${r.candidates} candidates)`,
+    percentInterval(r.randomInterval),
+    `${percent(r.pick)} (${r.picked}/${r.trials})`,
+    percentInterval(r.pickInterval),
+    `${percent(r.oracle)} (${r.solvable}/${r.trials})`,
+    percentInterval(r.oracleInterval),
+    String(r.fellBack),
+  ]);
+  const pairRows = p.pairs.map((x) => {
+    const d = x.difference;
+    return [
+      x.agent,
+      `${x.a} − ${x.b}`,
+      String(d?.trials ?? 0),
+      d === null ? NONE : `${d.aOnly} / ${d.bOnly}`,
+      points(d?.mean ?? null),
+      d === null ? NONE : `${pointsInterval(d.interval)}${d.clamped ? ' (clamped)' : ''}`,
+    ];
+  });
+  return [
+    '## The pick against the oracle',
+    '',
+    ...table(['Agent', 'Selection', 'Trials', 'Random', '95% interval', 'Pick', '95% interval', 'Oracle', '95% interval', 'Fell back'], rows),
+    '',
+    "Every candidate of every trial was run on the task's oracle checks, which the run never saw. " +
+      "Random: the mean share of a trial's candidates that pass the oracle (a pick at random; its interval is Wilson's on the pooled candidates). " +
+      'Pick: the trials whose pick by this selection passes the oracle (no pick counts as wrong). Oracle: the trials where at least one candidate passes, the best any pick could do. ' +
+      "Fell back: trials the policy did not decide (no vote, no tie to tell apart), where its pick is the tie-break's. Intervals are Wilson's at 95%.",
+    ...(pairRows.length === 0
+      ? []
+      : [
+          '',
+          '### Paired differences between selections',
+          '',
+          ...table(['Agent', 'Selections', 'Trials', 'Only first / only second right', 'Difference', '95% interval'], pairRows),
+          '',
+          "Per trial, whether the first selection's pick passes the oracle minus whether the second's does, on the same candidates; the mean, " +
+            'with a 95% interval by the normal approximation (Wald, paired proportions), clamped to ±100 pp. Only the discordant trials (the counts shown) ' +
+            'tell two selections apart: with few of them the interval is rough, and an exact McNemar test of those counts is the sharper check. ' +
+            'An interval that contains 0 does not separate the two.',
+        ]),
+  ];
+}
+
 function baselineSection(c: BaselineComparison | undefined): string[] {
   if (c === undefined) return [];
   const rows = c.changes.map((x) => [
@@ -173,6 +224,7 @@ export function renderBenchMarkdown(summary: BenchSummary, comparison?: Baseline
     agentsSection(summary),
     tasksSection(summary),
     pairsSection(summary),
+    picksSection(summary),
     baselineSection(comparison),
     infraSection(summary),
     notesSection(summary),

@@ -20,6 +20,7 @@ import type { LoadedBench } from './bench-spec.js';
 import { err, ok, type Result } from '../result.js';
 import type { BenchEvent, BenchEventListener } from './events.js';
 import { allCells, cellIndex, cellLabel } from './matrix.js';
+import { hasOracle } from './oracle.js';
 import { infraRecord, prepareTaskRepo, runTrial, trialSpecFile, trialSpecToml, writeTrialSpec, type TaskRepo } from './run-trial.js';
 import { cellsOfShard, formatShard } from './shard.js';
 import { BENCH_FORMAT_VERSION, type BenchFile, type BenchHarness, type BenchMatrix, type Cell, type Shard, type TrialRecord } from './types.js';
@@ -86,6 +87,8 @@ export function benchMatrix(bench: LoadedBench): BenchMatrix {
     tasks: spec.tasks.map((t) => ({ id: t.id, bar: t.bar })),
     agents: spec.agents.map((a) => ({ id: a.id, kind: a.kind, model: a.model ?? null })),
     trials: spec.trials,
+    // Only a bench with an oracle scores selections: bench.json of one without stays as it was.
+    ...([...bench.tasks.values()].some(hasOracle) ? { selections: bench.selections } : {}),
   };
 }
 
@@ -172,7 +175,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchFile> {
               bestOf: spec.best_of,
             }),
           );
-          const r = await runTrial({ cell, task, agent, loaded, specFile, cwd: taskRepo.repo, signal });
+          const oracle = { repo: taskRepo.repo, base: taskRepo.base, workDir: join(outDir, 'oracle'), selections: bench.selections };
+          const r = await runTrial({ cell, task, agent, loaded, specFile, cwd: taskRepo.repo, signal, oracle });
           spent += r.costUsd;
           record(r);
         }),

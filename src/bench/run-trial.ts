@@ -25,7 +25,9 @@ import { packageRoot } from '../package-root.js';
 import { runProcess } from '../process/run-process.js';
 import type { ProcessResult } from '../process/types.js';
 import type { BenchAgentSpec, BenchTaskSpec } from './bench-spec.js';
-import type { Cell, TrialRecord } from './types.js';
+import { hasOracle, runOracle } from './oracle.js';
+import { policyPicks, runPicks, type RunPicks } from './picks.js';
+import type { BenchSelection, Cell, TrialOracle, TrialRecord } from './types.js';
 
 /** Stop reasons that say the machine, not the agent, failed the trial. */
 const INFRA_REASONS = new Set(['setup_failed', 'infrastructure_failed', 'internal_error', 'auth_error']);
@@ -70,6 +72,9 @@ export function trialSpecToml(input: {
   for (const t of programs) {
     if (t && typeof t.command === 'string' && t.command.includes('/') && !isAbsolute(t.command)) t.command = resolve(input.loaded.specDir, t.command);
   }
+  // The oracle never reaches the run: the bench runs it itself once the run is over (./oracle.ts).
+  const checks = data.checks as { items?: { kind?: string }[] } | undefined;
+  if (checks?.items) checks.items = checks.items.filter((item) => item.kind !== 'oracle');
   data.name = input.name;
   data.repo = input.taskRepo.repo;
   data.base = input.taskRepo.base;
@@ -93,6 +98,8 @@ interface TrialReport {
   status: TrialRecord['outcome']['status'];
   message?: string;
   winner: string | null;
+  /** Each selection policy's pick (absent from a bestof before them: ./picks.ts). */
+  picks?: RunPicks;
   costUsd: number;
   /** false when some agent call reported no cost (src/report/report.ts). */
   costKnown?: boolean;
@@ -109,6 +116,8 @@ interface TrialReport {
     usage: { input: number; output: number };
     cli: { version?: string } | null;
     tampered: boolean;
+    ref?: string;
+    commit?: string | null;
     history: { iteration: number; checks?: { name: string; passed: boolean }[] }[];
   }[];
 }
@@ -122,6 +131,13 @@ export interface TrialRun {
   readonly specFile: string;
   readonly cwd: string;
   readonly signal: AbortSignal;
+  /** Where the task's oracle runs, when it has one: the task's repo and base, the bench's folder for it, the selections to score. */
+  readonly oracle?: {
+    readonly repo: string;
+    readonly base: string;
+    readonly workDir: string;
+    readonly selections: readonly BenchSelection[];
+  };
 }
 
 /** The record of a trial the machine lost, or that never ran: no score, no cost, out of the rates. */
@@ -194,6 +210,7 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
   }
   const best = report.candidates.find((c) => c.id === (report.winner ?? report.ranking[0]?.candidate)) ?? report.candidates[0];
   const allInfra = report.candidates.length > 0 && report.candidates.every((c) => c.reason !== null && INFRA_REASONS.has(c.reason));
+  const oracle = allInfra ? undefined : await trialOracle(trial, report, env);
   const tokens = report.candidates.reduce((sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output }), { input: 0, output: 0 });
   return {
     ...base,
@@ -210,7 +227,24 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     infra: allInfra,
     infraReason: allInfra ? `${best?.reason}: ${best?.message ?? ''}`.trim() : null,
     runId: report.runId,
+    ...(oracle ? { oracle } : {}),
   };
+}
+
+/** The oracle on every candidate of the trial, and each selection's pick against it; none when the task has no oracle. */
+async function trialOracle(trial: TrialRun, report: TrialReport, env: NodeJS.ProcessEnv): Promise<TrialOracle | undefined> {
+  if (!trial.oracle || !hasOracle(trial.loaded)) return undefined;
+  const candidates = await runOracle({
+    repo: trial.oracle.repo,
+    base: trial.oracle.base,
+    loaded: trial.loaded,
+    runId: report.runId,
+    candidates: report.candidates.map((c) => ({ id: c.id, ref: c.ref ?? null, commit: c.commit ?? null })),
+    workDir: trial.oracle.workDir,
+    env,
+    signal: trial.signal,
+  });
+  return { candidates, picks: policyPicks(trial.oracle.selections, runPicks(report), candidates) };
 }
 
 /**
@@ -223,8 +257,9 @@ export function isResolved(candidate: TrialReport['candidates'][number], loaded:
   const final = candidate.history.find((h) => h.iteration === candidate.iterations)?.checks ?? [];
   const passed = new Set(final.filter((k) => k.passed).map((k) => k.name));
   const items = loaded.spec.checks.items;
-  const roles = items.filter((k) => k.kind !== 'score');
-  const needed = roles.length > 0 ? roles : items;
+  const roles = items.filter((k) => k.kind === 'fail_to_pass' || k.kind === 'pass_to_pass');
+  // The oracle is never in the run's checks (./oracle.ts judges it apart).
+  const needed = roles.length > 0 ? roles : items.filter((k) => k.kind !== 'oracle');
   return needed.length > 0 && needed.every((k) => passed.has(k.name));
 }
 

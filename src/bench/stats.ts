@@ -127,3 +127,51 @@ export function pairedEstimate(differences: readonly number[]): PairedEstimate |
     clamped: low < -1 || high > 1,
   };
 }
+
+/**
+ * Two selection policies scored on the same trials: per trial, whether A's pick passes the oracle
+ * and whether B's does. `aOnly` and `bOnly` count the discordant trials (McNemar's b and c): only
+ * they tell the policies apart.
+ */
+export interface PairedProportionDifference {
+  /** (aOnly - bOnly) / trials: A's pick rate minus B's. */
+  readonly mean: number;
+  readonly trials: number;
+  readonly aOnly: number;
+  readonly bOnly: number;
+  readonly standardError: number;
+  /** mean -/+ z * standardError, clamped to [-1, 1]. */
+  readonly interval: Interval;
+  readonly clamped: boolean;
+}
+
+/**
+ * The paired difference of two pick rates over the same trials, by the normal approximation
+ * (Wald's interval for paired proportions, as Agresti gives it): the per-trial differences d are
+ * -1, 0 or 1, their mean is (b - c) / n, their variance (b + c) / n - mean², and the standard error
+ * sqrt(variance / n). Chosen over an exact McNemar test because it gives an interval on the
+ * difference itself, in the same units as the rates; it is crude with few discordant trials (with
+ * none it is [0, 0]), which is why the reports show b and c beside it: a reader can run the exact
+ * test (a binomial test of b against b + c at one half) from them. Trials are treated as
+ * independent, as the Wilson intervals do. `null` without a trial.
+ */
+export function pairedProportionDifference(pairs: readonly (readonly [boolean, boolean])[], z = Z95): PairedProportionDifference | null {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const aOnly = pairs.filter(([a, b]) => a && !b).length;
+  const bOnly = pairs.filter(([a, b]) => !a && b).length;
+  const m = (aOnly - bOnly) / n;
+  const variance = Math.max(0, (aOnly + bOnly) / n - m * m);
+  const standardError = Math.sqrt(variance / n);
+  const low = m - z * standardError;
+  const high = m + z * standardError;
+  return {
+    mean: m,
+    trials: n,
+    aOnly,
+    bOnly,
+    standardError,
+    interval: { low: Math.max(-1, low), high: Math.min(1, high) },
+    clamped: low < -1 || high > 1,
+  };
+}

@@ -24,6 +24,7 @@
  *   1e-9 slack, so that a bar of 2/3 written as 0.6666666667 is met by 2 of 3), else `passed`.
  */
 import { allCells, cellIndex } from './matrix.js';
+import { summarizePicks, type PickSummary } from './pick-summary.js';
 import { cellsOfShard } from './shard.js';
 import { mean, pairedEstimate, passAtK, percentile, wilsonInterval, type Interval, type PairedEstimate } from './stats.js';
 import type { BenchAgent, BenchFile, BenchHarness, BenchMatrix, Shard, TrialRecord } from './types.js';
@@ -137,6 +138,8 @@ export interface BenchSummary {
   readonly infraFailures: readonly InfraFailure[];
   /** Sentences for the reader: a k that was not possible, a task left out of an agent's pass@k. */
   readonly notes: readonly string[];
+  /** The pick against the tasks' oracle, per agent and selection (./pick-summary.ts); `null` without an oracle. */
+  readonly picks: PickSummary | null;
 }
 
 /** Summarises a bench file (a whole bench, a shard, or merged shards). */
@@ -182,6 +185,7 @@ export function summarizeBench(file: BenchFile, options: SummaryOptions = {}): B
     pairs,
     infraFailures,
     notes,
+    picks: summarizePicks(file),
   };
 }
 

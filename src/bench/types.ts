@@ -31,12 +31,24 @@ export interface BenchTask {
   readonly bar: number;
 }
 
+/** The selection policies a bench can measure against an oracle: the run's `picks` (report.json) name each one's pick. */
+export const SELECTION_POLICIES = ['tie_break', 'vote', 'distinguish'] as const;
+export type SelectionPolicy = (typeof SELECTION_POLICIES)[number];
+
+/** A `[[selections]]` entry: a policy, and the name the reports give it (the policy's, by default). */
+export interface BenchSelection {
+  readonly name: string;
+  readonly policy: SelectionPolicy;
+}
+
 /** What a bench runs: every task with every agent, `trials` times. */
 export interface BenchMatrix {
   readonly tasks: readonly BenchTask[];
   readonly agents: readonly BenchAgent[];
   /** Trials per cell (task x agent), at least 1. */
   readonly trials: number;
+  /** The selections every trial is scored by; present only when some task has an oracle check. */
+  readonly selections?: readonly BenchSelection[];
 }
 
 /** One trial of the matrix. `trial` is 1-based. */
@@ -62,6 +74,33 @@ export type UnlistedRunStatus = AssertNever<Exclude<RunStatus, (typeof RUN_STATU
 export interface TrialOutcome {
   readonly status: RunStatus;
   readonly reason: string;
+}
+
+/** One candidate of a trial against the task's oracle checks (src/bench/oracle.ts). */
+export interface OracleVerdict {
+  readonly candidate: string;
+  /** Every oracle check passed on the candidate's final commit. */
+  readonly passed: boolean;
+  /** Why it failed (the check that failed and how, or "no commit"); empty when it passed. */
+  readonly why: string;
+}
+
+/** One selection's pick in a trial, and whether the oracle passes it. */
+export interface PolicyPick {
+  /** The `[[selections]]` entry's name. */
+  readonly selection: string;
+  readonly policy: SelectionPolicy;
+  /** `null`: the run picked no candidate (none eligible), which counts as a wrong pick. */
+  readonly candidate: string | null;
+  readonly passes: boolean;
+  /** The policy did not decide this trial (no vote, no tie to tell apart), so its pick is the tie-break's. */
+  readonly fellBack: boolean;
+}
+
+/** A trial of a task with an oracle: every candidate's verdict, and every selection's pick. */
+export interface TrialOracle {
+  readonly candidates: readonly OracleVerdict[];
+  readonly picks: readonly PolicyPick[];
 }
 
 /** One trial: a bestof run of one task by one agent. */
@@ -90,6 +129,8 @@ export interface TrialRecord {
   readonly infraReason: string | null;
   /** The bestof run id of the trial, to open its run folder. */
   readonly runId: string;
+  /** When the task has oracle checks and the trial is not an infra failure. */
+  readonly oracle?: TrialOracle;
 }
 
 /** What ran the bench, so that a result can be traced to the code that produced it. */

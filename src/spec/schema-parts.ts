@@ -258,8 +258,8 @@ export const providerKindSettings = z.strictObject({
 export const TEST_REPORT_KINDS = ['junit', 'tap', 'go-json'] as const;
 export type TestReportKind = (typeof TEST_REPORT_KINDS)[number];
 
-/** A check's role in `bestof bench` (SWE-bench's): what "resolved" means for a task. A run scores every kind the same. */
-export const CHECK_KINDS = ['score', 'fail_to_pass', 'pass_to_pass'] as const;
+/** A check's role in `bestof bench` (SWE-bench's): what "resolved" means for a task. A run scores every kind the same, but never runs an `oracle`. */
+export const CHECK_KINDS = ['score', 'fail_to_pass', 'pass_to_pass', 'oracle'] as const;
 
 export const check = z.strictObject({
   name: nonEmpty.meta({ description: 'unique name, shown in the dashboard and the report' }),
@@ -269,7 +269,7 @@ export const check = z.strictObject({
   from_iteration: count(1).default(1).meta({ description: 'curriculum: the check counts from this iteration on' }),
   kind: z.enum(CHECK_KINDS).default('score').meta({
     description:
-      '`bestof bench`: `"fail_to_pass"` (the task is resolved only when it passes) or `"pass_to_pass"` (it must still pass); `"score"` only scores. A task without roles is resolved when every check passes',
+      '`bestof bench`: `"fail_to_pass"` (the task is resolved only when it passes) or `"pass_to_pass"` (it must still pass); `"score"` only scores. A task without roles is resolved when every check passes. `"oracle"`: never scored nor shown to a candidate; `bestof bench` runs it itself on every candidate\'s final commit after the trial, to measure how often each selection policy picks a right one (docs/bench.md); `bestof run` ignores it',
   }),
   report: z.enum(TEST_REPORT_KINDS).optional().meta({
     description:

@@ -51,5 +51,13 @@ function trialWords(r: TrialRecord): string {
   const cell = `${r.task}/${r.agent}#${r.trial}`;
   if (r.infra) return `${cell}: infra failure, left out of the rates: ${r.infraReason ?? r.outcome.reason}`;
   const money = `$${r.costUsd.toFixed(2)}, ${Math.round(r.durationMs / 1000)}s`;
-  return `${cell}: ${r.resolved ? 'resolved' : 'not resolved'} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})`;
+  return `${cell}: ${r.resolved ? 'resolved' : 'not resolved'} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})${oracleWords(r)}`;
+}
+
+/** `; oracle: 1 of 3 candidates pass; tie_break picked c2 ✗`, when the task has an oracle. */
+function oracleWords(r: TrialRecord): string {
+  if (!r.oracle) return '';
+  const passing = r.oracle.candidates.filter((c) => c.passed).length;
+  const picks = r.oracle.picks.map((p) => `${p.selection} picked ${p.candidate ?? 'no one'} ${p.passes ? '✓' : '✗'}`);
+  return `; oracle: ${passing} of ${r.oracle.candidates.length} candidates pass${picks.length > 0 ? `; ${picks.join(', ')}` : ''}`;
 }

@@ -29,7 +29,23 @@ function benchDir(bench: string): string {
   return join(dir, 'bench.toml');
 }
 
+const TASK_WITH_ORACLE =
+  '[prompt]\ntext = "x"\n[[checks.items]]\nname = "c"\ncommand = "true"\n[[checks.items]]\nname = "o"\ncommand = "true"\nkind = "oracle"\n';
+
 describe('the bench spec', () => {
+  it('[[selections]] of a task with an oracle: named by their policy unless named', async () => {
+    const path = benchDir(
+      '[[selections]]\npolicy = "tie_break"\n[[selections]]\npolicy = "tie_break"\nname = "again"\n[[tasks]]\nid = "o"\nspec = "tasks/o.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+    );
+    writeFileSync(join(path, '..', 'tasks', 'o.toml'), TASK_WITH_ORACLE);
+    const loaded = await loadBenchSpec(path);
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+    expect(loaded.value.selections).toEqual([
+      { name: 'tie_break', policy: 'tie_break' },
+      { name: 'again', policy: 'tie_break' },
+    ]);
+  });
+
   it('the example loads; its tasks are run specs and its agents are [provider] tables', async () => {
     const loaded = await loadBenchSpec(EXAMPLE);
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
@@ -87,9 +103,36 @@ describe('the bench spec', () => {
       '[[tasks]]\nid = "t"\nspec = "tasks/nochecks.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
       /tasks\[0\]\.spec.*no checks/s,
     ],
+    [
+      'a task with only an oracle check',
+      '[[tasks]]\nid = "t"\nspec = "tasks/onlyoracle.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /tasks\[0\]\.spec.*no checks/s,
+    ],
+    [
+      'selections without a task that has an oracle',
+      '[[selections]]\npolicy = "tie_break"\n[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /bench\.toml:2:1 selections\[0\]\.policy no task has an oracle check/,
+    ],
+    [
+      'a vote selection for a task whose spec has no vote',
+      '[[selections]]\npolicy = "tie_break"\n[[selections]]\npolicy = "vote"\n[[tasks]]\nid = "o"\nspec = "tasks/o.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /bench\.toml:4:10 selections\[1\]\.policy policy "vote" needs \[vote\] enabled = true in every task's spec that has an oracle, and o \(.*o\.toml\) has none/,
+    ],
+    [
+      'a distinguish selection for a task whose spec has no [select.distinguish]',
+      '[[selections]]\npolicy = "distinguish"\n[[tasks]]\nid = "o"\nspec = "tasks/o.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /bench\.toml:2:10 selections\[0\]\.policy policy "distinguish" needs \[select\.distinguish\]/,
+    ],
+    [
+      'two selections of one name',
+      '[[selections]]\npolicy = "tie_break"\n[[selections]]\npolicy = "tie_break"\n[[tasks]]\nid = "o"\nspec = "tasks/o.toml"\n[[agents]]\nid = "a"\nkind = "script"\nscript = "steps.toml"\n',
+      /selections\[1\].*duplicate selection "tie_break": give each entry its own `name`/s,
+    ],
   ])('%s: file:line:column or the dotted key, and the fix', async (_name, text, expected) => {
     const path = benchDir(text);
     writeFileSync(join(path, '..', 'tasks', 'nochecks.toml'), '[prompt]\ntext = "x"\n');
+    writeFileSync(join(path, '..', 'tasks', 'onlyoracle.toml'), '[prompt]\ntext = "x"\n[[checks.items]]\nname = "o"\ncommand = "true"\nkind = "oracle"\n');
+    writeFileSync(join(path, '..', 'tasks', 'o.toml'), `${TASK_WITH_ORACLE}`);
     const loaded = await loadBenchSpec(path);
     expect(loaded.ok).toBe(false);
     if (loaded.ok) return;

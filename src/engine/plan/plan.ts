@@ -14,6 +14,7 @@ import { prepareAgent, traitsOf } from '../../providers/definitions.js';
 import type { PreparedAgent } from '../../providers/types.js';
 import type { Script } from '../../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../../spec/load.js';
+import { withoutOracleChecks } from '../../spec/oracle-checks.js';
 import type { ProviderSettings, Spec } from '../../spec/schema.js';
 import type { CandidateInfo } from '../record/run-types.js';
 import { runDirOf } from '../record/run-folder.js';
@@ -141,7 +142,7 @@ export interface PlanOptions {
 }
 
 export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Promise<PlanResult> {
-  const { spec, specDir } = loaded;
+  const { spec, specDir } = { ...loaded, spec: withoutOracleChecks(loaded.spec) };
   const problems: string[] = [];
   const warnings: string[] = [];
 
