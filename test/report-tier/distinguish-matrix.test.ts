@@ -42,7 +42,9 @@ describeInChromium("report.html's distinguishing tests, in Chromium", () => {
     expect(await matrix.locator('tr.winner').getAttribute('data-target')).toBe('c2');
     expect(await matrix.locator('tr[data-target="c2"] td.pass').count()).toBe(2);
     const dropped = matrix.locator('th[data-test="t3"]');
-    expect(Number(await dropped.evaluate((el) => getComputedStyle(el).opacity))).toBeLessThan(1);
+    expect(
+      Number(await dropped.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el).opacity)),
+    ).toBeLessThan(1);
     expect(await dropped.getAttribute('title')).toBe('test_slow.py — dropped: it timed out');
     const cell = matrix.locator('tr[data-target="c1"] td[data-outcome="failed"] button.cell').first();
     const panel = page.locator(`#${await cell.getAttribute('data-output')}`);
