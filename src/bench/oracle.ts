@@ -156,27 +156,3 @@ async function oracleSandbox(run: OracleRun): Promise<SandboxBase | undefined> {
     ownNetwork: sandbox.check_network !== 'shared',
   };
 }
-
-/**
- * The oracles' folders the trials' agents could read. A trial's run no longer lists the oracle as
- * a hidden check, so its sandbox hides the folder only where it hides everything: the user's HOME
- * and /tmp (a private one). A task whose agents run without a sandbox is told so by its run itself.
- */
-export function oracleExposure(
-  tasks: ReadonlyMap<string, LoadedSpec>,
-  where: { readonly home: string; readonly tmp?: string } = { home: process.env.HOME || homedir() },
-): string[] {
-  const safe = [where.home, where.tmp ?? '/tmp'].filter((dir) => dir !== '/' && dir !== '');
-  return [...tasks].flatMap(([task, loaded]) =>
-    loaded.spec.sandbox.mode === 'off'
-      ? []
-      : oracleChecks(loaded.spec).flatMap((check) => {
-          if (check.hidden === undefined) return [];
-          const folder = resolveSpecPath(loaded.specDir, check.hidden);
-          if (safe.some((dir) => isInside(folder, dir))) return [];
-          return [
-            `task ${task}: the oracle check ${check.name}'s folder ${folder} is outside your HOME and /tmp, where the agents' sandbox does not hide it: an agent of a trial could read the oracle's tests; move the folder under your HOME (beside the bench spec in your checkout, say) or into /tmp`,
-          ];
-        }),
-  );
-}

@@ -68,13 +68,21 @@ export function trialSpecToml(input: {
   }
   // Programs named by a path relative to the task spec (a reviewer's, a voter's, shannon's).
   const table = (key: string): Record<string, unknown> | undefined => data[key] as Record<string, unknown> | undefined;
-  const programs = [table('review'), table('shannon'), ...(((table('vote')?.voters as unknown[]) ?? []) as Record<string, unknown>[])];
+  const distinguish = (table('select')?.distinguish as Record<string, unknown> | undefined)?.provider as Record<string, unknown> | undefined;
+  const programs = [table('review'), table('shannon'), distinguish, ...(((table('vote')?.voters as unknown[]) ?? []) as Record<string, unknown>[])];
   for (const t of programs) {
     if (t && typeof t.command === 'string' && t.command.includes('/') && !isAbsolute(t.command)) t.command = resolve(input.loaded.specDir, t.command);
   }
   // The oracle never reaches the run: the bench runs it itself once the run is over (./oracle.ts).
-  const checks = data.checks as { items?: { kind?: string }[] } | undefined;
+  // Its folders are hidden from the run's sandboxed processes all the same (`[sandbox] hide`).
+  const checks = data.checks as { items?: { kind?: string; hidden?: string }[] } | undefined;
+  const oracleFolders = (checks?.items ?? []).flatMap((item) =>
+    item.kind === 'oracle' && typeof item.hidden === 'string' ? [resolveSpecPath(input.loaded.specDir, item.hidden)] : [],
+  );
   if (checks?.items) checks.items = checks.items.filter((item) => item.kind !== 'oracle');
+  const sandbox = (data.sandbox as Record<string, unknown> | undefined) ?? {};
+  const hide = ((sandbox.hide as string[] | undefined) ?? []).map((folder) => resolveSpecPath(input.loaded.specDir, folder));
+  if (oracleFolders.length > 0 || hide.length > 0) data.sandbox = { ...sandbox, hide: [...hide, ...oracleFolders] };
   data.name = input.name;
   data.repo = input.taskRepo.repo;
   data.base = input.taskRepo.base;

@@ -313,6 +313,11 @@ export const specSchema = z
           description:
             "when the agents run in the sandbox, the checks (and `[setup]` commands run again before them) run in one too: they can write the worktree, a private `/tmp` and a fresh HOME, read the git dirs and toolchain homes, and see nothing else of yours; `false` runs them as you, outside it (for a check that reads files of your HOME by their full path, uses a socket in `/tmp`, or writes a toolchain cache); either way a check's HOME is a fresh folder of its own, so `~` in a check is not yours",
         }),
+        hide: z.array(nonEmpty).default([]).meta({
+          description:
+            "more folders no sandboxed process (agent or check) sees, relative to the spec file's folder: a folder of answers or keys outside the repo that the agents must not read (`bestof bench` puts a task's oracle folders here)",
+          pathRule: 'existing-folder',
+        }),
         check_network: z.enum(['own', 'shared']).default('own').meta({
           description:
             "the network of a check in the sandbox. `own`: a network of its own with only a loopback, so that a port one candidate's tests listen on never meets another's, and nothing running beside it (a rival's agent or check) can hold or answer on its ports; no Internet, and no TCP to servers on your machine (Unix sockets still work). `shared`: your machine's network, for a check that talks to a local database over TCP or to the Internet. The `[setup]` commands run again before the checks always get the shared network (an install downloads)",

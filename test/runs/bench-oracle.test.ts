@@ -14,9 +14,9 @@
  * Every candidate also records whether it could read the oracle's folder (`saw.txt`, committed).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { BenchFile } from '../../src/bench/types.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
@@ -57,7 +57,10 @@ function writeOracleBench(dir: string): void {
 
 describe('bestof bench with an oracle', () => {
   it("runs the oracle on every candidate's commit after the run, which never sees it, and scores the tie-break's pick", async () => {
-    const dir = makeTempDir('bestof-bench-picks-');
+    // In /var/tmp: outside /tmp and HOME, which every sandbox hides anyway, so the oracle's folder is
+    // hidden only because the trial says so (`[sandbox] hide`).
+    const dir = mkdtempSync(join('/var/tmp', 'bestof-bench-picks-'));
+    if (!process.env.KEEP_TEST_DIRS) onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeOracleBench(dir);
     const result = await runCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
     expect(result.code, result.stderr).toBe(0);
@@ -85,7 +88,10 @@ describe('bestof bench with an oracle', () => {
     };
     expect(JSON.stringify(report)).not.toMatch(/judge|oracle/);
     expect(report.candidates.flatMap((c) => c.finalChecks.checks.map((k) => k.name))).toEqual(['f', 'f', 'f']);
-    expect(readFileSync(join(dir, 'out', 'trials', 't', 's', 'trial-1.toml'), 'utf8')).not.toMatch(/oracle|judge/);
+    // The trial's spec holds no oracle check, only the oracle's folder among those its sandbox hides.
+    const trialSpec = readFileSync(join(dir, 'out', 'trials', 't', 's', 'trial-1.toml'), 'utf8');
+    expect(trialSpec).not.toMatch(/judge|kind = "oracle"/);
+    expect(trialSpec).toContain(`hide = [ "${join(dir, 'tasks', 'oracle')}" ]`);
     const winner = report.winner;
     expect(['c1', 'c2']).toContain(winner);
     expect(record?.oracle?.picks).toEqual([{ selection: 'tie_break', policy: 'tie_break', candidate: winner, passes: winner === 'c1', fellBack: false }]);

@@ -77,6 +77,7 @@ describe('generated from the schema', () => {
       'select.distinguish.provider.script: existing-file',
       'setup.copy: inside-repo',
       'setup.link: inside-repo',
+      'sandbox.hide: existing-folder',
     ]);
   });
 });

@@ -54,7 +54,7 @@ describe('loadSpec', () => {
       allow_tampered: false,
       allow_autorun: true,
     });
-    expect(spec.sandbox).toEqual({ mode: 'auto', checks: true, check_network: 'own' });
+    expect(spec.sandbox).toEqual({ mode: 'auto', checks: true, hide: [], check_network: 'own' });
     expect(spec.setup).toEqual({ commands: [], copy: [], link: [], base_port: 4100, timeout: 10 * 60_000 });
     expect(spec.git).toEqual({ auto_commit: true, branch_prefix: 'bestof', keep_worktrees: false, worktrees: 'plain', max_file_size: 10 * 1024 * 1024 });
     expect(spec.shannon).toEqual({ command: 'claude', startup_timeout: 60_000, idle_timeout: 120_000, hold_timeout: 1_200_000 });

@@ -14,7 +14,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadBenchSpec } from '../../bench/bench-spec.js';
-import { oracleExposure } from '../../bench/oracle.js';
 import { compareToBaseline, type BaselineComparison, type BaselineTolerance } from '../../bench/baseline.js';
 import { parseBenchFile } from '../../bench/bench-file.js';
 import { renderJUnit } from '../../bench/junit.js';
@@ -54,7 +53,6 @@ export async function benchCommand(allArgs: readonly string[]): Promise<number> 
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline);
   if (baseline !== undefined && 'problems' in baseline) return refuse(baseline.problems);
   const bench = loaded.value;
-  for (const warning of oracleExposure(bench.tasks)) process.stderr.write(`bestof bench: warning: ${warning}\n`);
   const outDir = resolve(values.out ?? join('.bestof', 'bench', bench.spec.name));
   const shardValue = shard?.ok ? shard.value : null;
   let resumed: TrialRecord[] | undefined;

@@ -14,7 +14,7 @@ import { prepareAgent, traitsOf } from '../../providers/definitions.js';
 import type { PreparedAgent } from '../../providers/types.js';
 import type { Script } from '../../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../../spec/load.js';
-import { withoutOracleChecks } from '../../spec/oracle-checks.js';
+import { oracleChecks, withoutOracleChecks } from '../../spec/oracle-checks.js';
 import type { ProviderSettings, Spec } from '../../spec/schema.js';
 import type { CandidateInfo } from '../record/run-types.js';
 import { runDirOf } from '../record/run-folder.js';
@@ -71,6 +71,8 @@ export interface RunPlan {
   readonly distinguish?: DistinguishPlan;
   /** Notes for the user that do not stop the run (e.g. a dirty checkout that will refuse the merge). */
   readonly warnings: readonly string[];
+  /** Absolute folders no sandboxed process sees beyond the usual ones: `[sandbox] hide`, the oracle checks' folders. */
+  readonly hide?: readonly string[];
   /** Whether agents run in bubblewrap (`[sandbox] mode` against what this machine can do). */
   readonly sandbox: SandboxPlan;
   /**
@@ -143,6 +145,10 @@ export interface PlanOptions {
 
 export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Promise<PlanResult> {
   const { spec, specDir } = { ...loaded, spec: withoutOracleChecks(loaded.spec) };
+  // What no sandboxed process may read: `[sandbox] hide`, and the folders of the oracle checks the run leaves out.
+  const hide = [...loaded.spec.sandbox.hide, ...oracleChecks(loaded.spec).flatMap((check) => (check.hidden !== undefined ? [check.hidden] : []))].map(
+    (folder) => resolveSpecPath(specDir, folder),
+  );
   const problems: string[] = [];
   const warnings: string[] = [];
 
@@ -222,6 +228,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
     ...(distinguish ? { distinguish } : {}),
     warnings,
     sandbox: sandbox.value,
+    ...(hide.length > 0 ? { hide } : {}),
     ...(runner?.ok ? { runner: runner.value } : {}),
   });
 }

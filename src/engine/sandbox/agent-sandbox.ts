@@ -58,6 +58,8 @@ interface SandboxRun {
     /** The hidden checks' folders (`hidden`, made absolute by ../plan/hidden-checks.ts): no agent may read them. */
     readonly checks?: { readonly items: readonly { readonly hidden?: string | undefined }[] };
   };
+  /** More absolute folders no sandboxed process sees: `[sandbox] hide`, the oracle checks' folders (RunPlan.hide). */
+  readonly hide?: readonly string[];
 }
 
 interface SandboxCandidate {
@@ -112,7 +114,7 @@ function userHome(env: Env = process.env): string {
 function hiddenFolders(run: SandboxRun, candidate: SandboxCandidate): string[] {
   const home = userHome();
   const hiddenChecks = (run.spec?.checks?.items ?? []).flatMap((item) => (item.hidden !== undefined && isAbsolute(item.hidden) ? [item.hidden] : []));
-  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(home !== '/' ? [home] : []), ...hiddenChecks];
+  return [dirname(runWorktreesDir(candidate)), join(run.repoRoot, '.bestof'), ...(home !== '/' ? [home] : []), ...hiddenChecks, ...(run.hide ?? [])];
 }
 
 /** What `env` tells a program to load code from inside the user's HOME (./env-code-paths.ts): bound back read-only. */
