@@ -28,7 +28,7 @@ import { pathsMatching, revertPathsCommit } from '../git/history/tree.js';
 import { resolveCommit } from '../git/running/repo.js';
 import { archiveCommit } from '../git/worktrees/export.js';
 import { extractTar } from '../process/extract-tar.js';
-import { isInside, probeSandbox, runShellIn, type SandboxLayout } from '../process/sandbox.js';
+import { probeSandbox, runShellIn, type SandboxLayout } from '../process/sandbox.js';
 import type { LoadedSpec } from '../spec/load.js';
 import { resolveSpecPath } from '../spec/load.js';
 import { oracleChecks } from '../spec/oracle-checks.js';
