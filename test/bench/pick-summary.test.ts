@@ -36,6 +36,7 @@ import { policyPicks } from '../../src/bench/picks.js';
 import { summarizeBench } from '../../src/bench/summary.js';
 import type { BenchFile, BenchSelection, TrialRecord } from '../../src/bench/types.js';
 import { handWorkedBench, trialRecord } from './hand-worked-bench.js';
+import { renderBenchHtml } from '../../src/report/html/bench-html.js';
 
 const SELECTIONS: BenchSelection[] = [
   { name: 'tie_break', policy: 'tie_break' },
@@ -153,5 +154,29 @@ describe('the pick against the oracle, worked by hand', () => {
     const summary = summarizeBench(handWorkedBench());
     expect(summary.picks).toBeNull();
     expect(renderBenchMarkdown(summary)).not.toContain('oracle');
+  });
+});
+
+describe('bench.html shows the pick against the oracle', () => {
+  it('the same rates, intervals and paired difference as bench.md, in tables of their own', () => {
+    const html = renderBenchHtml(summarizeBench(judgedBench()));
+    expect(html).toContain('<table id="picks">');
+    const row = (selection: string): string => {
+      const at = html.indexOf(`data-selection="${selection}"`);
+      return html.slice(at, html.indexOf('</tr>', at));
+    };
+    // The figures worked by hand in this file's header.
+    expect(row('tie_break')).toContain('53.3% <span class="note">(8/15 candidates)</span></td><td class="num">[30.1%, 75.2%]');
+    expect(row('tie_break')).toContain('40.0% <span class="note">(2/5)</span></td><td class="num">[11.8%, 76.9%]');
+    expect(row('tie_break')).toContain('80.0% <span class="note">(4/5)</span></td><td class="num">[37.6%, 96.4%]');
+    expect(row('vote')).toContain('60.0% <span class="note">(3/5)</span></td><td class="num">[23.1%, 88.2%]');
+    const pairs = html.slice(html.indexOf('<table id="pick-pairs">'), html.indexOf('</table>', html.indexOf('<table id="pick-pairs">')));
+    expect(pairs).toContain(
+      'tie_break − vote</td><td class="num">5</td><td class="num">1 / 2</td><td class="num">-20.0 pp</td><td class="num">[-85.6 pp, +45.6 pp]',
+    );
+  });
+
+  it('has no such section for a bench without an oracle', () => {
+    expect(renderBenchHtml(summarizeBench(handWorkedBench()))).not.toContain('id="picks"');
   });
 });

@@ -1,8 +1,8 @@
 /**
  * bench.html: the bench's summary as one self-contained page. The matrix as a heat map (task x
  * agent, the resolved rate), each agent's resolved rate with its 95% Wilson interval, and its
- * mean cost per trial against its resolved rate; then the numbers of bench.md (agents, infra
- * failures, notes). Computed from the same summary as bench.md and junit.xml, so all three agree.
+ * mean cost per trial against its resolved rate; then the numbers of bench.md (agents, the pick
+ * against an oracle, infra failures, notes). Computed from the same summary as bench.md and junit.xml, so all three agree.
  * Numbers are written by src/bench/format.ts, as in bench.md: "66.7%", "$0.012", "–".
  */
 import type { BenchSummary, CellSummary } from '../../bench/summary.js';
@@ -10,6 +10,7 @@ import { duration, NONE, percent, percentInterval, usd } from '../../bench/forma
 import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { plural } from '../../engine/words.js';
 import { escapeHtml as h } from './escape.js';
+import { picksSection } from './bench-picks-html.js';
 import { renderPage } from './page.js';
 import { costScatterSvg, heatColour, rateChartSvg } from './svg.js';
 
@@ -82,6 +83,7 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
     heatMap(s),
     `<div class="charts"><section><h2>Resolved rate per agent <span class="note">(95% Wilson interval)</span></h2>${rates}</section><section><h2>Cost against resolved rate</h2>${scatter}</section></div>`,
     agentsTable(s),
+    picksSection(s),
     infra,
     notes,
     `<footer>bestof ${h(s.harness.bestofVersion)}${s.harness.gitCommit ? ` (${h(s.harness.gitCommit.slice(0, 10))})` : ''} · spec ${h(s.specHash.slice(0, 12))} · bench.json, bench.md and junit.xml beside this file hold the same data.</footer>`,
