@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DistinguishResult } from '../../src/distinguish/types.js';
 import type { RankEntry } from '../../src/engine/record/run-types.js';
-import { applyDistinguish } from '../../src/engine/select/distinguish-order.js';
+import { applyDistinguish, chooseFinalists } from '../../src/engine/select/distinguish-order.js';
 
 const entry = (candidate: string, rank: number, eligible = true): RankEntry => ({
   candidate,
@@ -53,5 +53,23 @@ describe('applyDistinguish', () => {
     const ranking = [entry('c1', 1), entry('c2', 2)];
     expect(applyDistinguish(ranking, result(['c2', 'c1'], { c1: 0, c2: 0 }, []))).toEqual(ranking);
     expect(applyDistinguish(ranking, undefined)).toEqual(ranking);
+  });
+});
+
+describe('chooseFinalists', () => {
+  const scored = (candidate: string, score: number, eligible = true): RankEntry => ({ ...entry(candidate, 1, eligible), score });
+  const ranking = [scored('c4', 5, false), scored('c2', 3), scored('c1', 3), scored('c5', 3), scored('c3', 2)];
+
+  it('"tie": the candidates that can win and share the top score, at most max_finalists, in the ranking\'s order', () => {
+    expect(chooseFinalists(ranking, 'tie', 4)).toEqual(['c2', 'c1', 'c5']);
+    expect(chooseFinalists(ranking, 'tie', 2)).toEqual(['c2', 'c1']);
+  });
+
+  it('"always": the top ones that can win, whatever their scores', () => {
+    expect(chooseFinalists(ranking, 'always', 4)).toEqual(['c2', 'c1', 'c5', 'c3']);
+  });
+
+  it('none that can win: no finalist', () => {
+    expect(chooseFinalists([scored('c1', 3, false)], 'always', 4)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * each with the generated tests it passed. Everyone else keeps their place. A finalist that git's
  * evidence made ineligible since (its ref moved) is left where the ranking put it.
  */
-import type { DistinguishResult } from '../../distinguish/types.js';
+import type { DistinguishResult, DistinguishWhen } from '../../distinguish/types.js';
 import type { RankEntry } from '../record/run-types.js';
 
 export function applyDistinguish(ranking: readonly RankEntry[], result: DistinguishResult | undefined): RankEntry[] {
@@ -19,4 +19,15 @@ export function applyDistinguish(ranking: readonly RankEntry[], result: Distingu
     rank: i + 1,
     ...(place.has(r.candidate) ? { distinguish: { passed: result.passed[r.candidate] ?? 0, of: result.kept.length } } : {}),
   }));
+}
+
+/**
+ * The finalists of the step, from the ranking before it (score, then `tie_break`): the candidates
+ * that can win; with `when = "tie"` those sharing the top score, with `"always"` the top ones,
+ * whatever their scores; at most `max`.
+ */
+export function chooseFinalists(ranking: readonly RankEntry[], when: DistinguishWhen, max: number): string[] {
+  const eligible = ranking.filter((r) => r.eligible);
+  const top = eligible[0]?.score;
+  return (when === 'tie' ? eligible.filter((r) => r.score === top) : eligible).slice(0, max).map((r) => r.candidate);
 }

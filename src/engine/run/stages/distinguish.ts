@@ -34,6 +34,7 @@ import type { CandidateState } from '../../record/run-state.js';
 import { readSetupPaths, setupPathsFile } from '../../record/run-folder.js';
 import { scoreOnBase } from '../../scoring/base-reference.js';
 import { rankCandidates } from '../../select/select.js';
+import { chooseFinalists } from '../../select/distinguish-order.js';
 import { keptFilesChangedMessage } from '../../workspace/kept-files-watch.js';
 import type { RunContext } from '../run-context.js';
 
@@ -44,7 +45,7 @@ export async function distinguish(ctx: RunContext): Promise<void> {
   const d = plan.distinguish;
   if (!d) return;
   const skip = (message: string): void => ctx.emit({ type: 'distinguish.skipped', message });
-  const finalists = chooseFinalists(ctx);
+  const finalists = finalistsOf(ctx);
   if (finalists.length < 2) {
     skip(
       `no distinguishing tests: ${finalists.length === 0 ? 'no candidate can win' : d.spec.when === 'tie' ? `${finalists[0]?.id} alone has the top score` : `only ${finalists[0]?.id} can win`}; ${TIE_BREAK_ALONE}`,
@@ -117,7 +118,7 @@ function sameCrossRuns(earlier: DistinguishState | undefined, cross: readonly Ge
 }
 
 /** The finalists, in the ranking's order (score, then `tie_break`). */
-function chooseFinalists(ctx: RunContext): CandidateState[] {
+function finalistsOf(ctx: RunContext): CandidateState[] {
   const { plan } = ctx;
   const d = plan.distinguish!;
   const state = ctx.state();
@@ -127,10 +128,7 @@ function chooseFinalists(ctx: RunContext): CandidateState[] {
     tieBreak: plan.spec.select.tie_break,
     allowTampered: plan.spec.select.allow_tampered,
   });
-  const eligible = ranking.filter((r) => r.eligible);
-  const top = eligible[0]?.score;
-  const chosen = (d.spec.when === 'tie' ? eligible.filter((r) => r.score === top) : eligible).slice(0, d.spec.max_finalists);
-  return chosen.map((r) => state.candidates[r.candidate] as CandidateState);
+  return chooseFinalists(ranking, d.spec.when, d.spec.max_finalists).map((id) => state.candidates[id] as CandidateState);
 }
 
 /**
