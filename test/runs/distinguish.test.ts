@@ -291,3 +291,19 @@ describe('cross_tests: the finalists test each other', () => {
     expect(state.distinguish?.result?.decided).toBe('c2 won: passed 5 of 5 distinguishing tests, c3 passed 4, c1 passed 3');
   });
 });
+
+describe('a report kind for the generated tests', () => {
+  it('with report = "tap", a failing run names its failing test in the tail, and the ranking is the same', async () => {
+    const r = exampleRepo({
+      'configs/examples/tap.toml': variant([['command = "node --test {file}"', 'command = "node --test --test-reporter=tap {file}"\nreport = "tap"']]),
+    });
+    const { code, report, state } = await run(r, 'configs/examples/tap.toml');
+    expect(code).toBe(0);
+    expect(report.winner).toBe('c2');
+    expect(state.distinguish?.result?.decided).toBe('c2 won: passed 4 of 4 distinguishing tests, c1 and c3 passed 3');
+    const even = state.distinguish?.runs.find((x) => x.test === 't2' && x.target === 'c1') as { outcome: string; tail?: string } | undefined;
+    expect(even?.outcome).toBe('failed');
+    // The report's words first: which test failed, by name.
+    expect(even?.tail?.split('\n')[0]).toMatch(/even/);
+  });
+});

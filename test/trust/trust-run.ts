@@ -66,10 +66,16 @@ export function flagReasons(p: TrustProject, report: TrustReport, candidate: str
   )
     reasons.push(`ineligible: ${ranked.reason}`);
   for (const e of readEvents(p)) {
-    if (e.type === 'run.warning' && (e.candidate === candidate || (e.message ?? '').includes(candidate))) reasons.push(`warning: ${e.message}`);
+    // The id as a word: a commit hash in another candidate's warning can hold "c2" (0cc2dde919).
+    if (e.type === 'run.warning' && (e.candidate === candidate || namesCandidate(e.message ?? '', candidate))) reasons.push(`warning: ${e.message}`);
     if (/tamper/i.test(e.type) && e.candidate === candidate) reasons.push(`${e.type}`);
   }
   return reasons;
+}
+
+/** Whether `text` names `candidate` as a word, not inside a hash or another word. */
+export function namesCandidate(text: string, candidate: string): boolean {
+  return new RegExp(`(^|[^A-Za-z0-9])${candidate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).test(text);
 }
 
 export interface Expectation {

@@ -53,7 +53,11 @@ function shellQuote(text: string): string {
 /** A check's outcome as a cell of the matrix. */
 export function testRun(outcome: CheckOutcome, target: string): TestRun {
   const result: TestRun['outcome'] = outcome.passed ? 'passed' : outcome.timedOut ? 'timed_out' : 'failed';
-  const why = outcome.report?.failure ?? outcome.why;
+  // With a report, its failing tests by name first (a person reads which behaviour differs).
+  const failing = (outcome.report?.tests ?? [])
+    .filter((t) => t.outcome === 'failed' || t.outcome === 'errored')
+    .map((t) => `${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
+  const why = [...failing, outcome.report?.failure ?? outcome.why].filter((t): t is string => Boolean(t)).join('\n');
   const tail = [why, outcome.outputTail.split('\n').slice(-TAIL_LINES).join('\n').trim()].filter((t): t is string => Boolean(t)).join('\n');
   return { test: outcome.name, target, outcome: result, ...(result !== 'passed' && tail ? { tail } : {}) };
 }
