@@ -38,7 +38,7 @@ export const TIERS: readonly Tier[] = [
     script: 'test',
     project: 'default',
     covers:
-      'every layer of src/ in folders by layer (test/engine, test/git, test/ui, ...), and test/binary: runs of the built bin/bestof.js (commands, exit codes, merge, clean, secrets, full disk); builds and type-checks first',
+      'every layer of src/ in folders by layer (test/engine, test/git, test/ui, ...), and test/binary: runs of the built bin/bestof.js (commands, exit codes, clean, secrets, full disk); builds and type-checks first',
     duration: '3 to 9 minutes',
     needs: 'Go and make (bestof init on a Go and a make repo); root for two tests, skipped without it',
   },
@@ -47,7 +47,7 @@ export const TIERS: readonly Tier[] = [
     project: 'runs',
     folder: 'test/runs',
     covers:
-      "files that drive many whole runs, each of several iterations or trials: the loop's every stop rule end to end, the vote and its resume after kill -9, benches of three shards, clean --runs, copy-on-write worktrees through kill -9, resume and clean",
+      "files that drive many whole runs, each of several iterations or trials: the loop's every stop rule end to end, the vote and its resume after kill -9, the distinguishing tests, the merge modes, benches of three shards and the pick against an oracle, clean --runs, copy-on-write worktrees through kill -9, resume and clean",
     duration: '1.5 to 9 minutes',
     needs: 'nothing more (the copy-on-write files need user namespaces, as bestof does)',
   },
