@@ -12,7 +12,6 @@ import { currentBranch, dirtyPaths, openRepo, resolveCommit } from '../../git/ru
 // providers/definitions.js loads a kind's file on its first use: a spec's agents need only their own kinds.
 import { prepareAgent, traitsOf } from '../../providers/definitions.js';
 import type { PreparedAgent } from '../../providers/types.js';
-import type { Script } from '../../providers/script-steps.js';
 import { resolveSpecPath, type LoadedSpec } from '../../spec/load.js';
 import { oracleChecks, withoutOracleChecks } from '../../spec/oracle-checks.js';
 import type { ProviderSettings, Spec } from '../../spec/schema.js';
@@ -28,6 +27,10 @@ import { runnerFilesOf, type RunnerFiles } from '../../checks/runner-defaults.js
 import { noEditableWarnings, unfinishedTaskProblems } from './plan-advice.js';
 import { planHiddenChecks } from './hidden-checks.js';
 import { planDistinguish, type DistinguishPlan } from './distinguish-plan.js';
+import { checkVoters, planReview, type ReviewPlan } from './plan-judges.js';
+import type { PlanContext } from './plan-context.js';
+
+export { juryVoterSettings, type ReviewPlan } from './plan-judges.js';
 
 export { NO_EDITABLE_WARNING } from './plan-advice.js';
 
@@ -97,14 +100,6 @@ export interface PhasePlan {
   readonly iterations: number;
   readonly model?: string;
   readonly scoreThreshold?: number;
-}
-
-export interface ReviewPlan {
-  readonly settings: ProviderSettings;
-  readonly agent: PreparedAgent;
-  readonly promptFile?: string;
-  readonly score: number;
-  readonly timeoutMs: number;
 }
 
 /** The plan, or every problem found (each with its spec key), so that the user fixes them in one go. */
@@ -233,17 +228,6 @@ export async function planRun(loaded: LoadedSpec, options: PlanOptions = {}): Pr
   });
 }
 
-/** What every step of planRun shares: the spec, and the problems found so far (each said with its spec key). */
-interface PlanContext {
-  readonly spec: Spec;
-  readonly specDir: string;
-  /** Script files already read, by path: candidates that share one read it once. */
-  readonly scripts: Map<string, Script>;
-  /** Whether the agents run in bubblewrap: their defaults (permission modes) depend on it. */
-  readonly sandboxed: boolean;
-  readonly problems: string[];
-}
-
 /** A file the spec names under `key`, read; a file that cannot be read is a problem, and reads as empty. */
 async function readSpecFile(context: Pick<PlanContext, 'specDir' | 'problems'>, key: string, file: string): Promise<string> {
   try {
@@ -352,44 +336,6 @@ async function planPhases(context: PlanContext): Promise<PhasePlan[]> {
   return phases;
 }
 
-/** `[review]`, when enabled, with its agent prepared. */
-async function planReview(context: PlanContext): Promise<ReviewPlan | undefined> {
-  const { spec, specDir, scripts, sandboxed, problems } = context;
-  if (!spec.review?.enabled) return undefined;
-  // The reviewer is its own agent: it shares [provider]'s timeout and env, never its program or script.
-  const settings: ProviderSettings = {
-    ...spec.provider,
-    kind: spec.review.kind,
-    model: spec.review.model,
-    script: spec.review.script,
-    command: spec.review.command,
-    args: spec.review.args,
-    label: 'review',
-  };
-  const prepared = await prepareAgent(settings, { specDir, key: 'review', scripts, sandboxed, shannon: spec.shannon });
-  if (!prepared.ok) {
-    problems.push(prepared.error);
-    return undefined;
-  }
-  return {
-    settings,
-    agent: prepared.value,
-    ...(spec.review.prompt_file ? { promptFile: resolveSpecPath(specDir, spec.review.prompt_file) } : {}),
-    score: spec.review.score,
-    timeoutMs: spec.review.timeout,
-  };
-}
-
-/** A jury voter that cannot start is bad input, said now, not when the vote comes (its provider is made then). */
-async function checkVoters(context: PlanContext): Promise<void> {
-  const { spec, specDir, scripts, sandboxed, problems } = context;
-  if (!spec.vote.enabled) return;
-  for (const index of spec.vote.voters.keys()) {
-    const prepared = await prepareAgent(juryVoterSettings(spec, index), { specDir, key: `vote.voters[${index}]`, scripts, sandboxed, shannon: spec.shannon });
-    if (!prepared.ok) problems.push(prepared.error);
-  }
-}
-
 /**
  * A `frozen` or `editable` glob that matches no file in base protects nothing (or, for
  * `editable`, would revert every change under it): a typo such as `test/**` where the tests
@@ -431,11 +377,4 @@ function anywhereHint(glob: string): string {
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** The settings of `[vote] voters[index]`, a jury voter (`j<index+1>`): like the reviewer, [provider]'s timeout and env, never its program or script. */
-export function juryVoterSettings(spec: Spec, index: number): ProviderSettings {
-  const voter = spec.vote.voters[index];
-  if (!voter) throw new Error(`bug: no vote.voters[${index}]`);
-  return { ...spec.provider, kind: voter.kind, model: voter.model, script: voter.script, command: voter.command, args: voter.args, label: `j${index + 1}` };
 }

@@ -6,10 +6,10 @@
  */
 import type { TamperedPath } from '../../checks/frozen.js';
 import type { CandidateState, EventOf, IterationState, RunEvent, RunState } from './run-types.js';
-import type { VoteState } from '../../vote/record.js';
 import { costReported } from './cost-known.js';
 import { chooseWinner } from './winner-choice.js';
 import { reduceDistinguishEvent } from './distinguish-state.js';
+import { reduceVoteEvent } from './vote-state.js';
 
 // Read by the front ends and reports beside the state they describe (the types are declared in ./run-types.ts).
 export { costIsKnown } from './cost-known.js';
@@ -318,58 +318,6 @@ function reduceIterationEvent(
   }
 }
 
-/** The state after the cross-review and vote. */
-function reduceVoteEvent(state: RunState, event: EventOf<'vote.started' | 'vote.call' | 'vote.finished' | 'vote.skipped'>): RunState {
-  switch (event.type) {
-    case 'vote.started':
-      return {
-        ...withoutVotes(state),
-        vote: {
-          seed: event.seed,
-          method: event.method,
-          weight: event.weight,
-          voters: event.voters,
-          eligible: event.eligible,
-          views: event.views,
-          materials: event.materials,
-          calls: [],
-        },
-      };
-    case 'vote.call': {
-      // A reused answer was paid for when it was first asked (and counted then).
-      const cost = event.reused ? 0 : event.costUsd;
-      const paid = { ...state, costUsd: state.costUsd + cost, voteCostUsd: state.voteCostUsd + cost };
-      if (!state.vote) return paid;
-      const { type: _type, t: _t, ...call } = event;
-      return { ...paid, vote: { ...state.vote, calls: [...state.vote.calls, call] } };
-    }
-    case 'vote.finished': {
-      if (!state.vote) return state;
-      let next: RunState = { ...state, vote: { ...state.vote, result: event.result, skipped: undefined } };
-      for (const e of event.result.combined.entries)
-        next = updateCandidate(next, e.candidate, () => ({ vote: { rank: e.rank, score: e.vote, combined: e.combined } }));
-      return next;
-    }
-    case 'vote.skipped': {
-      const base: VoteState = state.vote ?? {
-        seed: event.seed ?? '',
-        method: 'borda',
-        weight: 0,
-        voters: [],
-        eligible: [],
-        views: [],
-        materials: [],
-        calls: [],
-      };
-      return { ...withoutVotes(state), vote: { ...base, skipped: event.message, result: undefined } };
-    }
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-}
-
 /** The state after how the run ended for the user's branch: the selection, the merge, and a winner the user chose after the run. */
 function reduceOutcomeEvent(state: RunState, event: EventOf<'selection.finished' | 'merge.started' | 'merge.finished' | 'winner.chosen'>): RunState {
   switch (event.type) {
@@ -406,12 +354,6 @@ function reduceOutcomeEvent(state: RunState, event: EventOf<'selection.finished'
       return unreachable;
     }
   }
-}
-
-/** Every candidate's place in an earlier vote forgotten: a vote that starts again or is skipped decides nothing yet. */
-function withoutVotes(state: RunState): RunState {
-  const candidates = Object.fromEntries(Object.entries(state.candidates).map(([id, c]) => [id, c.vote === undefined ? c : { ...c, vote: undefined }]));
-  return { ...state, candidates };
 }
 
 function mergeTampered(existing: readonly TamperedPath[], added: readonly TamperedPath[]): readonly TamperedPath[] {
