@@ -305,7 +305,12 @@ export function scanForLeaks(prompt: string, context: AnonymiseContext, options:
  * did about it (the ranking it fell back to) and what the user can do.
  */
 export function describeLeaks(leaks: readonly Leak[], voter: string): string {
+  return describePromptLeaks(leaks, `voter ${voter}'s`);
+}
+
+/** The same, for any agent's prompt (`whose`: "the tester's"). */
+export function describePromptLeaks(leaks: readonly Leak[], whose: string): string {
   const shown = leaks.slice(0, 5).map((l) => `${l.kind} "${l.found}" at ${l.line}:${l.column}`);
   const more = leaks.length > 5 ? ` and ${leaks.length - 5} more` : '';
-  return `voter ${voter}'s prompt still names ${shown.join(', ')}${more} after anonymising, so it was not sent`;
+  return `${whose} prompt still names ${shown.join(', ')}${more} after anonymising, so it was not sent`;
 }

@@ -25,7 +25,7 @@ import { createProvider } from '../../providers/definitions.js';
 import type { GeneratedTest, TesterCall } from '../../distinguish/types.js';
 import { testerPrompt } from '../../distinguish/prompt.js';
 import { diffText } from '../../git/history/diff.js';
-import { describeLeaks, normaliseMaterial, scanForLeaks } from '../../vote/anonymise.js';
+import { describePromptLeaks, normaliseMaterial, scanForLeaks } from '../../vote/anonymise.js';
 import { removeTree } from '../../owned-tree.js';
 import { DISTINGUISH_PAYER } from '../loop/budget.js';
 import { checkEnv } from '../plan/candidate-env.js';
@@ -68,7 +68,14 @@ export async function callTester(ctx: VoteContext, input: TesterInput): Promise<
   }
   const prompt = testerPrompt({ task: plan.prompt, solutions, folder, tests: distinguish.spec.tests, command: distinguish.command });
   const leaks = scanForLeaks(prompt, anonymise, { trusted: [plan.prompt, distinguish.command] });
-  if (leaks.length > 0) return { tests: [], costUsd: 0, error: `${describeLeaks(leaks, 'the tester').replace("voter the tester's", "the tester's")}` };
+  if (leaks.length > 0) {
+    // Nothing sent: the step is skipped with this, and selection uses the tie-break.
+    return {
+      tests: [],
+      costUsd: 0,
+      error: `${describePromptLeaks(leaks, "the tester's")}: a finalist's diff names it in a form the anonymiser does not replace (report it as a bug of the anonymiser)`,
+    };
+  }
 
   const place = await mkdtemp(join(tmpdir(), 'tester-'));
   const work = join(place, 'work');
