@@ -54,8 +54,11 @@ function program(source: string): string {
 }
 
 /** Writes its environment as JSON to argv[2], prints READY, waits to be killed. */
+// Written to a temp name and renamed: the test polls for the file, and a file seen between
+// its creation and its write would read as empty JSON (a race the tmux tier once lost).
 const ENV_DUMP = `
-require('fs').writeFileSync(process.argv[2], JSON.stringify(process.env));
+require('fs').writeFileSync(process.argv[2] + '.tmp', JSON.stringify(process.env));
+require('fs').renameSync(process.argv[2] + '.tmp', process.argv[2]);
 process.stdout.write('READY\\n');
 setInterval(() => {}, 1000);
 `;
@@ -195,7 +198,7 @@ describe('startSession', () => {
     const socket = newSocket();
     const out = join(tempDir(), 'args.json');
     const args = ['a;', ';', '#{pane_id}', '~', '$HOME', '{', "it's", '"q"', ''];
-    await started(options({ socket, args: [program(`require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.argv.slice(2)))`), ...args] }));
+    await started(options({ socket, args: [program(`require('fs').writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(process.argv.slice(2))); require('fs').renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)})`), ...args] }));
     await waitUntil(() => existsSync(out), 'the program to write its args');
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(args);
   });
