@@ -168,6 +168,33 @@ export const COMMANDS = {
     },
     examples: ['bestof bench bench.toml', 'bestof bench bench.toml --shard 1/2 --out shard-1'],
   },
+  'bench mine': {
+    name: 'bench mine',
+    args: '',
+    summary: 'make a bench of this repo from its own history: fix+test commits become tasks with hidden tests',
+    details: [
+      'Run in a repo (any folder of it). Each non-merge commit that changes source and test files is validated: its tests must fail on the parent and pass at the commit (twice), and the fix must pass the old tests.',
+      "The check comes from the repo's bestof.toml (its first report check, or --check) or from what `bestof init` finds.",
+      'Writes bench.toml, tasks/, hidden/, reference/, mined.json and mined.md into --out; stopped (Ctrl-C, kill), it goes on where it was when run again.',
+      'Exit codes: 0 mined, 2 bad input (not a repo, no report check, --out inside the repo), 130 stopped (the folder holds what was done).',
+    ],
+    options: {
+      out: { type: 'string', value: '<dir>', description: 'the bench folder, outside the repo (default: ../<repo>-bench beside it)' },
+      commits: { type: 'string', value: '<n>', description: 'look at the last n non-merge commits (default 300)' },
+      max: { type: 'string', value: '<n>', description: 'stop once n tasks are kept' },
+      since: { type: 'string', value: '<date|rev>', description: 'only commits after this date or revision' },
+      paths: { type: 'string', value: '<globs>', description: 'only commits that touch these paths (comma-separated globs)' },
+      check: { type: 'string', value: '<name>', description: "the check of the repo's bestof.toml to mine with (default: its first report check)" },
+      'max-diff': {
+        type: 'string',
+        value: '<lines>',
+        description: 'reject fixes larger than this, in lines added and removed outside the tests (default 400)',
+      },
+      jobs: { type: 'string', value: '<n>', description: 'test runs at once (default: the CPUs)' },
+      reference: { type: 'boolean', description: "add an agent `reference` that applies each task's own fix (it must resolve every task)" },
+    },
+    examples: ['bestof bench mine --out ../my-bench --max 20', 'bestof bench mine --since 2025-01-01 --reference'],
+  },
   'bench merge': {
     name: 'bench merge',
     args: '<a.json> <b.json> ...',

@@ -30,7 +30,7 @@ function helpRequest(argv: readonly string[]): { command: CommandDescriptor } | 
   if (first !== 'help' && !beforeOptionsEnd.some((word) => word === '--help' || word === '-h')) return undefined;
   const [name, sub] = beforeOptionsEnd.filter((word) => word !== '--help' && word !== '-h');
   if (name === undefined) return undefined; // `bestof help`, `bestof --help`: the list
-  const command = findCommand(sub === 'merge' && name === 'bench' ? 'bench merge' : name);
+  const command = findCommand((sub === 'merge' || sub === 'mine') && name === 'bench' ? `bench ${sub}` : name);
   return command ? { command } : { unknown: name };
 }
 

@@ -28,6 +28,7 @@ const ENTRIES: Record<Exclude<CommandName, 'hook'>, (args: string[]) => Promise<
   attach: async (args) => (await import('../../src/cli/commands/attach.js')).attachCommand(args),
   bench: async (args) => (await import('../../src/cli/commands/bench.js')).benchCommand(args),
   'bench merge': async (args) => (await import('../../src/cli/commands/bench.js')).benchCommand(['merge', ...args]),
+  'bench mine': async (args) => (await import('../../src/cli/commands/bench.js')).benchCommand(['mine', ...args]),
 };
 
 describe('the commands table', () => {

@@ -39,6 +39,7 @@ const DEFAULT_TOLERANCE: BaselineTolerance = { resolvedRateDrop: 0.05, costUsdRi
 
 export async function benchCommand(allArgs: readonly string[]): Promise<number> {
   if (allArgs[0] === 'merge') return mergeCommand(allArgs.slice(1));
+  if (allArgs[0] === 'mine') return (await import('./bench-mine.js')).benchMineCommand(allArgs.slice(1));
   const { args, html } = takeHtmlOption('bench', allArgs, { valued: false });
   const { values, positionals } = parseCommandArgs('bench', args);
   const specPath = positionals[0];

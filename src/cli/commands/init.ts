@@ -5,10 +5,10 @@ import { parseCommandArgs } from '../args.js';
 import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
 import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/running/repo.js';
-import { globsMatching } from '../../checks/frozen.js';
-import { runProcess } from '../../process/run-process.js';
-import { editableCandidates, probeRepo, testCommandFileCandidates, type RepoProbe } from '../../spec/repo-probe.js';
-import { FROZEN_CANDIDATE_PATTERNS } from '../../spec/runner-files.js';
+import { probeAt } from '../../spec/probe-at.js';
+import type { RepoProbe } from '../../spec/repo-probe.js';
+
+export { probeAt };
 
 /**
  * `bestof init`: a commented starter spec at the root of the current repo (also when run from a
@@ -37,18 +37,6 @@ export async function initCommand(args: readonly string[]): Promise<number> {
   const where = sub === '' ? '' : ` (at the root of the repo, not in ${sub}/: bestof validate and bestof run find it from any folder of the repo)`;
   process.stdout.write(`wrote ${path}${where}\n${foundLine(probe)}\nedit the task and the checks, then: bestof validate && bestof run\n`);
   return EXIT_CODES.ok;
-}
-
-/** What the repo holds, for the starter: the frozen and editable patterns (and the files its test commands name) that match a file of HEAD, and whether clippy is installed (for a Rust repo). */
-export async function probeAt(root: string): Promise<RepoProbe> {
-  const [frozenMatching, editableMatching] = await Promise.all([
-    globsMatching(root, 'HEAD', [...FROZEN_CANDIDATE_PATTERNS, ...testCommandFileCandidates(root)]),
-    globsMatching(root, 'HEAD', editableCandidates(root)),
-  ]);
-  const clippy = existsSync(resolve(root, 'Cargo.toml'))
-    ? (await runProcess('cargo', ['clippy', '--version'], { cwd: root, env: process.env, timeoutMs: 20_000 })).ok
-    : false;
-  return probeRepo(root, { frozenMatching, clippy, editableMatching });
 }
 
 function foundLine(probe: RepoProbe): string {
