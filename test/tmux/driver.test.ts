@@ -198,7 +198,17 @@ describe('startSession', () => {
     const socket = newSocket();
     const out = join(tempDir(), 'args.json');
     const args = ['a;', ';', '#{pane_id}', '~', '$HOME', '{', "it's", '"q"', ''];
-    await started(options({ socket, args: [program(`require('fs').writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(process.argv.slice(2))); require('fs').renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)})`), ...args] }));
+    await started(
+      options({
+        socket,
+        args: [
+          program(
+            `require('fs').writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(process.argv.slice(2))); require('fs').renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)})`,
+          ),
+          ...args,
+        ],
+      }),
+    );
     await waitUntil(() => existsSync(out), 'the program to write its args');
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(args);
   });
