@@ -5,13 +5,14 @@
  * mean (the reference's path to the reference agent only, its folder hidden from the others, the
  * source repo hidden when the task's repo holds base's history alone).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBenchSpec } from '../../src/bench/bench-spec.js';
 import { trialSpecToml } from '../../src/bench/run-trial.js';
 import { loadSpec } from '../../src/spec/load.js';
+import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -94,6 +95,15 @@ describe('the mined task keys of a bench spec', () => {
     ],
   ])('%s: file:line:column, the key and the fix', async (_name, text, expected) => {
     expect(await problemsOf(benchDir(text))).toMatch(expected);
+  });
+
+  it('bestof bench refuses a reference agent with a task that has no reference: exit 2, the place, nothing created', async () => {
+    const path = benchDir(`[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\n${REFERENCE_AGENT}`);
+    const dir = join(path, '..');
+    const result = await runCli(['bench', 'bench.toml', '--out', 'out', '--no-tui'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bench\.toml:2:6: tasks\[0\]\.id: task "t" has no `reference`/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
   it('a task of every key, and a reference agent, load', async () => {
