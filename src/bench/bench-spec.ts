@@ -22,7 +22,8 @@ import { parse } from 'smol-toml';
 import { z } from 'zod';
 import { err, ok, type Result } from '../result.js';
 import type { SpecProblem } from '../spec/errors.js';
-import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import { loadSpec, resolveSpecPath, type LoadedSpec } from '../spec/load.js';
+import { readExpectedTests } from './oracle-expect.js';
 import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
 import { count, limit, missingKindKey, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
 import { oracleChecks, withoutOracleChecks } from '../spec/oracle-checks.js';
@@ -336,6 +337,12 @@ async function minedTaskProblems(
         ),
       );
     const loaded = tasks.get(t.id);
+    // An `expect` file that lists no names would fail every candidate's oracle: said now, before any trial runs.
+    for (const check of loaded ? oracleChecks(loaded.spec) : []) {
+      if (check.expect === undefined || loaded === undefined) continue;
+      const read = await readExpectedTests(resolveSpecPath(loaded.specDir, check.expect));
+      if (!read.ok) problems.push(locator.problem(['tasks', index, 'spec'], `the oracle check ${check.name} of ${loaded.specPath}: ${read.why}`, 'value'));
+    }
     if (t.resolved_by === 'oracle' && loaded !== undefined && oracleChecks(loaded.spec).length === 0)
       problems.push(
         locator.problem(

@@ -93,8 +93,16 @@ describe('the mined task keys of a bench spec', () => {
       `[[tasks]]\nid = "t"\nspec = "tasks/t.toml"\nresolved_by = "oracle"\n${AGENT}`,
       /bench\.toml:4:15 tasks\[0\]\.resolved_by resolved_by = "oracle" needs an oracle check in the task's spec/,
     ],
-  ])('%s: file:line:column, the key and the fix', async (_name, text, expected) => {
-    expect(await problemsOf(benchDir(text))).toMatch(expected);
+    [
+      "an oracle's expect file that lists no test",
+      `[[tasks]]\nid = "o"\nspec = "tasks/o.toml"\n${AGENT}`,
+      /bench\.toml:3:8 tasks\[0\]\.spec the oracle check o of .*o\.toml: its expected tests \(.*expect\.json\) are not \{"tests": \["name", \.\.\.\]\} with at least one name/,
+      '{"tests": []}',
+    ],
+  ])('%s: file:line:column, the key and the fix', async (_name, text, expected, expectFile?: string) => {
+    const path = benchDir(text);
+    if (expectFile !== undefined) writeFileSync(join(path, '..', 'tasks', 'expect.json'), expectFile);
+    expect(await problemsOf(path)).toMatch(expected);
   });
 
   it('bestof bench refuses a reference agent with a task that has no reference: exit 2, the place, nothing created', async () => {
