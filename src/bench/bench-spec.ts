@@ -15,7 +15,7 @@
  * Loading follows src/spec/load.ts: TOML, then zod, then the files; every problem says file,
  * line, column and the dotted key, and nothing is created before all of it holds.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'smol-toml';
@@ -139,7 +139,7 @@ export interface LoadedBench {
   readonly specPath: string;
   readonly specDir: string;
   readonly source: string;
-  /** sha256 of the bench spec and every task's spec: shards of other specs are never merged. */
+  /** sha256 of the bench spec, every task's spec, its reference patch and its oracle's expected tests: shards of other specs are never merged. */
   readonly hash: string;
   /** Each task's run spec, loaded and checked, by task id. */
   readonly tasks: ReadonlyMap<string, LoadedSpec>;
@@ -231,7 +231,7 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
         );
     }
   }
-  problems.push(...(await minedTaskProblems(spec, data, tasks, specDir, locator)));
+  problems.push(...(await minedTaskProblems(spec, data, tasks, specDir, locator, hash)));
   for (const [index, a] of spec.agents.entries()) {
     const missing = a.kind === undefined ? undefined : missingKindKey(a.kind, (key) => a[key] !== undefined);
     if (missing) problems.push(locator.problem(['agents', index, missing.key], missing.message, 'key'));
@@ -307,6 +307,7 @@ async function minedTaskProblems(
   tasks: ReadonlyMap<string, LoadedSpec>,
   specDir: string,
   locator: SourceLocator,
+  hash: Hash,
 ): Promise<SpecProblem[]> {
   const problems: SpecProblem[] = [];
   const rawTasks = ((data as { tasks?: unknown[] }).tasks ?? []) as Record<string, unknown>[];
@@ -328,6 +329,8 @@ async function minedTaskProblems(
       );
       if (!isFile)
         problems.push(locator.problem(['tasks', index, 'reference'], `file not found: ${file} (paths in a bench spec are relative to its folder)`, 'value'));
+      // What the reference agent applies is part of the bench: shards of another patch are never merged.
+      else hash.update(`\0reference\0${t.id}\0${await readFile(file, 'utf8')}`);
     } else if (referenceAgent !== undefined)
       problems.push(
         locator.problem(
@@ -342,6 +345,8 @@ async function minedTaskProblems(
       if (check.expect === undefined || loaded === undefined) continue;
       const read = await readExpectedTests(resolveSpecPath(loaded.specDir, check.expect));
       if (!read.ok) problems.push(locator.problem(['tasks', index, 'spec'], `the oracle check ${check.name} of ${loaded.specPath}: ${read.why}`, 'value'));
+      // The tests the oracle asks for decide the pick's figures: shards of another list are never merged.
+      else hash.update(`\0expect\0${t.id}\0${check.name}\0${JSON.stringify(read.tests)}`);
     }
     if (t.resolved_by === 'oracle' && loaded !== undefined && oracleChecks(loaded.spec).length === 0)
       problems.push(

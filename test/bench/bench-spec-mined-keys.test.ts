@@ -125,6 +125,21 @@ describe('the mined task keys of a bench spec', () => {
     // `reference` is the bench's key, not a provider's: the trial's [provider] does not get it.
     expect(loaded.value.agentTables.get('ref')).toEqual({ kind: 'command', command: 'sh' });
   });
+
+  it("the hash changes with the reference patch and the oracle's expected tests, so that shards of other ones are never merged", async () => {
+    const path = benchDir(`[[tasks]]\nid = "o"\nspec = "tasks/o.toml"\nreference = "refs/o.patch"\n${AGENT}`);
+    const hashOf = async () => {
+      const loaded = await loadBenchSpec(path);
+      if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
+      return loaded.value.hash;
+    };
+    const first = await hashOf();
+    writeFileSync(join(path, '..', 'refs', 'o.patch'), 'another patch\n');
+    const second = await hashOf();
+    writeFileSync(join(path, '..', 'tasks', 'expect.json'), '{"tests": ["a", "b"]}\n');
+    const third = await hashOf();
+    expect(new Set([first, second, third]).size).toBe(3);
+  });
 });
 
 describe("the trial's spec", () => {
