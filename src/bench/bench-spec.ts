@@ -15,14 +15,15 @@
  * Loading follows src/spec/load.ts: TOML, then zod, then the files; every problem says file,
  * line, column and the dotted key, and nothing is created before all of it holds.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { z } from 'zod';
 import { err, ok, type Result } from '../result.js';
 import type { SpecProblem } from '../spec/errors.js';
-import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import { loadSpec, resolveSpecPath, type LoadedSpec } from '../spec/load.js';
+import { readExpectedTests } from './oracle-expect.js';
 import { humanIssueMessage, schemaProblems, tomlSyntaxProblem } from '../spec/messages.js';
 import { count, limit, missingKindKey, nonEmpty, providerOverride, usd } from '../spec/schema-parts.js';
 import { oracleChecks, withoutOracleChecks } from '../spec/oracle-checks.js';
@@ -44,6 +45,18 @@ const task = z.strictObject({
   }),
   folder: nonEmpty.optional().meta({ description: "a plain folder made into a fresh git repo for the task, instead of the run spec's `repo`" }),
   bar: z.number().min(0).max(1).default(0.5).meta({ description: "the resolved rate the task's JUnit test case needs, per agent" }),
+  history: z.enum(['shared', 'base']).default('shared').meta({
+    description:
+      '`"shared"`: the task\'s repo is a clone of the spec\'s `repo` sharing its objects; `"base"`: a repo holding only the objects reachable from `base` (no later commit, such as a mined task\'s fix, in any object store an agent can read), and the trials\' sandbox hides the source repo. Not with `folder`',
+  }),
+  reference: nonEmpty.optional().meta({
+    description:
+      "the task's known-good change: a patch that `git apply` takes at `base`, relative to the bench spec; given to an agent with `reference = true`, hidden from the others",
+  }),
+  resolved_by: z.enum(['checks', 'oracle']).default('checks').meta({
+    description:
+      '`"checks"`: a trial is resolved by the task\'s checks (their roles); `"oracle"`: when the trial\'s candidate passes every oracle check (`kind = "oracle"`, which the task\'s spec then needs) and did not tamper',
+  }),
 });
 
 const selection = z.strictObject({
@@ -57,6 +70,10 @@ const selection = z.strictObject({
 const agent = providerOverride.extend({
   id: id.meta({ description: "the agent's name in the reports (`claude-sonnet`)" }),
   kind: providerOverride.shape.kind.unwrap(),
+  reference: z.boolean().default(false).meta({
+    description:
+      "`true`: the bench's reference agent, whose trials get `BESTOF_BENCH_REFERENCE`, the absolute path of the task's `reference` patch (every task then needs one), and run without the sandbox (the patch is often under HOME or /tmp, which the sandbox hides); the other agents' sandbox hides the patches' folders",
+  }),
 });
 
 export const benchSpecSchema = z
@@ -122,7 +139,7 @@ export interface LoadedBench {
   readonly specPath: string;
   readonly specDir: string;
   readonly source: string;
-  /** sha256 of the bench spec and every task's spec: shards of other specs are never merged. */
+  /** sha256 of the bench spec, every task's spec, its reference patch and its oracle's expected tests: shards of other specs are never merged. */
   readonly hash: string;
   /** Each task's run spec, loaded and checked, by task id. */
   readonly tasks: ReadonlyMap<string, LoadedSpec>;
@@ -214,6 +231,7 @@ export async function loadBenchSpec(specPath: string): Promise<Result<LoadedBenc
         );
     }
   }
+  problems.push(...(await minedTaskProblems(spec, data, tasks, specDir, locator, hash)));
   for (const [index, a] of spec.agents.entries()) {
     const missing = a.kind === undefined ? undefined : missingKindKey(a.kind, (key) => a[key] !== undefined);
     if (missing) problems.push(locator.problem(['agents', index, missing.key], missing.message, 'key'));
@@ -278,9 +296,73 @@ function selectionProblems(
   });
 }
 
+/**
+ * The keys a mined task leans on (`history`, `reference`, `resolved_by`), checked against the rest:
+ * each would otherwise be silently meaningless (a history for a folder, an oracle rule with no oracle)
+ * or fail every trial of the reference agent at run time.
+ */
+async function minedTaskProblems(
+  spec: BenchSpec,
+  data: unknown,
+  tasks: ReadonlyMap<string, LoadedSpec>,
+  specDir: string,
+  locator: SourceLocator,
+  hash: Hash,
+): Promise<SpecProblem[]> {
+  const problems: SpecProblem[] = [];
+  const rawTasks = ((data as { tasks?: unknown[] }).tasks ?? []) as Record<string, unknown>[];
+  const referenceAgent = spec.agents.find((a) => a.reference);
+  for (const [index, t] of spec.tasks.entries()) {
+    if (t.folder !== undefined && rawTasks[index]?.history !== undefined)
+      problems.push(
+        locator.problem(
+          ['tasks', index, 'history'],
+          "history is for a task whose repo is cloned from its spec's `repo`; a `folder` task's repo is a fresh one of its files, with no history: remove history or folder",
+          'key',
+        ),
+      );
+    if (t.reference !== undefined) {
+      const file = resolve(specDir, t.reference);
+      const isFile = await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+      if (!isFile)
+        problems.push(locator.problem(['tasks', index, 'reference'], `file not found: ${file} (paths in a bench spec are relative to its folder)`, 'value'));
+      // What the reference agent applies is part of the bench: shards of another patch are never merged.
+      else hash.update(`\0reference\0${t.id}\0${await readFile(file, 'utf8')}`);
+    } else if (referenceAgent !== undefined)
+      problems.push(
+        locator.problem(
+          ['tasks', index, 'id'],
+          `task "${t.id}" has no \`reference\` (its known-good patch), which agent "${referenceAgent.id}" (reference = true) applies: add one, or leave that agent out`,
+          'value',
+        ),
+      );
+    const loaded = tasks.get(t.id);
+    // An `expect` file that lists no names would fail every candidate's oracle: said now, before any trial runs.
+    for (const check of loaded ? oracleChecks(loaded.spec) : []) {
+      if (check.expect === undefined || loaded === undefined) continue;
+      const read = await readExpectedTests(resolveSpecPath(loaded.specDir, check.expect));
+      if (!read.ok) problems.push(locator.problem(['tasks', index, 'spec'], `the oracle check ${check.name} of ${loaded.specPath}: ${read.why}`, 'value'));
+      // The tests the oracle asks for decide the pick's figures: shards of another list are never merged.
+      else hash.update(`\0expect\0${t.id}\0${check.name}\0${JSON.stringify(read.tests)}`);
+    }
+    if (t.resolved_by === 'oracle' && loaded !== undefined && oracleChecks(loaded.spec).length === 0)
+      problems.push(
+        locator.problem(
+          ['tasks', index, 'resolved_by'],
+          `resolved_by = "oracle" needs an oracle check in the task's spec ${loaded.specPath} (a [[checks.items]] entry with kind = "oracle"): add one, or use "checks"`,
+          'value',
+        ),
+      );
+  }
+  return problems;
+}
+
 /** An agent's table as a run spec's `[provider]`: without `id`, its paths made absolute (the trial's spec lives elsewhere). */
 function agentTable(raw: Record<string, unknown>, specDir: string): Record<string, unknown> {
-  const { id: _id, ...table } = raw;
+  const { id: _id, reference: _reference, ...table } = raw;
   if (typeof table.script === 'string') table.script = resolve(specDir, table.script);
   // A command with a slash is a path relative to the bench spec; a bare name is looked up on PATH.
   if (typeof table.command === 'string' && table.command.includes('/')) table.command = resolve(specDir, table.command);

@@ -23,6 +23,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { layHiddenFiles } from '../checks/hidden-files.js';
+import { makeReportDir, readReportDir, stdoutCollector } from '../checks/test-report/read-report.js';
+import { judgeExpected, readExpectedTests } from './oracle-expect.js';
 import { frozenPathspecs, keptAsInBase } from '../checks/frozen.js';
 import { pathsMatching, revertPathsCommit } from '../git/history/tree.js';
 import { resolveCommit } from '../git/running/repo.js';
@@ -84,9 +86,12 @@ async function judge(run: OracleRun, candidate: OracleCandidate, sandbox: Sandbo
     const extracted = await extractTar(tar, join(dir, 'tree'));
     await rm(tar, { force: true });
     if (extracted !== undefined) return verdict(false, `the oracle could not export the commit: ${extracted}`);
-    for (const check of oracleChecks(run.loaded.spec)) {
-      const failed = await runCheck(run, check, join(dir, 'tree'), sandbox && { ...sandbox, workdir: join(dir, 'tree'), home: join(dir, 'home') });
-      if (failed !== undefined) return verdict(false, `oracle check ${check.name} ${failed}`);
+    for (const [index, check] of oracleChecks(run.loaded.spec).entries()) {
+      // A report check's own folder ($BESTOF_REPORT_DIR), outside the export, writable in the sandbox.
+      const reportDir = check.report !== undefined ? await makeReportDir(join(dir, 'reports'), index) : undefined;
+      const layout = sandbox && { ...sandbox, workdir: join(dir, 'tree'), home: join(dir, 'home'), writable: reportDir ? [reportDir] : [] };
+      const failed = await runCheck(run, check, join(dir, 'tree'), layout, reportDir);
+      if (failed !== undefined) return verdict(false, `oracle check ${check.name}${failed.startsWith(':') ? '' : ' '}${failed}`);
     }
     return verdict(true, '');
   } finally {
@@ -97,17 +102,34 @@ async function judge(run: OracleRun, candidate: OracleCandidate, sandbox: Sandbo
 type OracleCheck = ReturnType<typeof oracleChecks>[number];
 
 /** Runs one oracle check in `tree`; what went wrong, or undefined when it passed. */
-async function runCheck(run: OracleRun, check: OracleCheck, tree: string, layout: SandboxLayout | undefined): Promise<string | undefined> {
+async function runCheck(
+  run: OracleRun,
+  check: OracleCheck,
+  tree: string,
+  layout: SandboxLayout | undefined,
+  reportDir: string | undefined,
+): Promise<string | undefined> {
+  const expected = check.expect !== undefined ? await readExpectedTests(resolveSpecPath(run.loaded.specDir, check.expect)) : undefined;
+  if (expected !== undefined && !expected.ok) return `did not run: ${expected.why}`;
   const laid =
     check.hidden !== undefined && check.into !== undefined
       ? await layHiddenFiles(tree, { name: check.name, hidden: resolveSpecPath(run.loaded.specDir, check.hidden), into: check.into })
       : undefined;
   if (laid !== undefined && !laid.ok) return `did not run: ${laid.reason}`;
-  const result = await runShellIn(check.command, { cwd: tree, env: run.env, timeoutMs: check.timeout, signal: run.signal }, layout);
+  const stdout = check.report === 'tap' || check.report === 'go-json' ? stdoutCollector() : undefined;
+  const env = reportDir ? { ...run.env, BESTOF_REPORT_DIR: reportDir } : run.env;
+  const result = await runShellIn(
+    check.command,
+    { cwd: tree, env, timeoutMs: check.timeout, signal: run.signal, ...(stdout ? { onStdoutLine: stdout.onLine } : {}) },
+    layout,
+  );
   // Taken away after each check, as the run's scoring does: the next oracle check may lay its own there.
   if (laid?.ok) await laid.remove();
-  if (result.ok) return undefined;
   if (result.timedOut) return `timed out`;
+  // `expect`: the listed tests decide, read from the report, whatever the exit code.
+  if (expected?.ok && check.report !== undefined)
+    return judgeExpected(check.report, await readReportDir(reportDir ?? '', stdout?.text() ?? ''), expected.tests);
+  if (result.ok) return undefined;
   const said = `${result.stderr}\n${result.stdout}`.trim().split('\n').slice(-2).join(' / ');
   const how = result.spawnError ?? (result.signal ? `was ended by ${result.signal}` : `exited with ${result.exitCode}`);
   return said ? `${how}: ${said}` : how;

@@ -11,7 +11,7 @@
  * run was cancelled, and only the rest run. Without `--resume` the journal starts anew.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import PQueue from 'p-queue';
 import { headCommit } from '../git/worktrees/task-repo.js';
 import { formatDuration } from '../spec/duration.js';
@@ -173,6 +173,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchFile> {
               taskRepo,
               name: trialName(spec.name, cell),
               bestOf: spec.best_of,
+              ...(task.reference !== undefined ? { reference: { file: resolve(bench.specDir, task.reference), toAgent: agent.reference } } : {}),
             }),
           );
           const oracle = { repo: taskRepo.repo, base: taskRepo.base, workDir: join(outDir, 'oracle'), selections: bench.selections };

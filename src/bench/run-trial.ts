@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { cloneAt, headCommit, repoFromFolder } from '../git/worktrees/task-repo.js';
+import { cloneAt, headCommit, repoAtBase, repoFromFolder, sourceTop } from '../git/worktrees/task-repo.js';
 import type { LoadedSpec } from '../spec/load.js';
 import { pathsToCheck } from '../spec/file-rules.js';
 import { resolveSpecPath } from '../spec/load.js';
@@ -35,19 +35,26 @@ const INFRA_REASONS = new Set(['setup_failed', 'infrastructure_failed', 'interna
 export interface TaskRepo {
   readonly repo: string;
   readonly base: string;
+  /** Folders the trials' sandbox hides besides the spec's: with `history = "base"`, the source repo (its HEAD holds the task's future). */
+  readonly hide?: readonly string[];
 }
 
 /** The task's repo for this bench (made once, reused by every trial of the task). */
 export async function prepareTaskRepo(task: BenchTaskSpec, loaded: LoadedSpec, benchSpecDir: string, benchDir: string): Promise<TaskRepo> {
   const dir = join(benchDir, 'repos', task.id);
+  const source = resolveSpecPath(loaded.specDir, loaded.spec.repo ?? '.');
+  const baseOnly = task.folder === undefined && task.history === 'base';
+  const hide = baseOnly ? { hide: [await sourceTop(source)] } : {};
   // Made once per bench folder: a second bench in the same folder reuses it.
-  if (existsSync(join(dir, '.git'))) return { repo: dir, base: await headCommit(dir) };
+  if (existsSync(join(dir, '.git'))) return { repo: dir, base: await headCommit(dir), ...hide };
   mkdirSync(dirname(dir), { recursive: true });
   const base =
     task.folder !== undefined
       ? await repoFromFolder(resolve(benchSpecDir, task.folder), dir, `task ${task.id}`)
-      : await cloneAt(resolveSpecPath(loaded.specDir, loaded.spec.repo ?? '.'), loaded.spec.base, dir);
-  return { repo: dir, base };
+      : baseOnly
+        ? await repoAtBase(source, loaded.spec.base, dir)
+        : await cloneAt(source, loaded.spec.base, dir);
+  return { repo: dir, base, ...hide };
 }
 
 /**
@@ -61,6 +68,11 @@ export function trialSpecToml(input: {
   readonly taskRepo: TaskRepo;
   readonly name: string;
   readonly bestOf: number;
+  /**
+   * The task's known-good patch (absolute), when it has one: the reference agent (`toAgent`) gets
+   * its path as BESTOF_BENCH_REFERENCE; every other agent's sandbox hides its folder.
+   */
+  readonly reference?: { readonly file: string; readonly toAgent: boolean };
 }): string {
   const data = parse(input.loaded.source) as Record<string, unknown>;
   for (const { path, value, rule } of pathsToCheck(data)) {
@@ -82,11 +94,23 @@ export function trialSpecToml(input: {
   if (checks?.items) checks.items = checks.items.filter((item) => item.kind !== 'oracle');
   const sandbox = (data.sandbox as Record<string, unknown> | undefined) ?? {};
   const hide = ((sandbox.hide as string[] | undefined) ?? []).map((folder) => resolveSpecPath(input.loaded.specDir, folder));
-  if (oracleFolders.length > 0 || hide.length > 0) data.sandbox = { ...sandbox, hide: [...hide, ...oracleFolders] };
+  // Hidden from the agents beside the oracle: the source repo of a base-only task repo, whose HEAD
+  // holds the task's future, and the reference patch's folder for every agent but the reference one.
+  const reference = input.reference;
+  const more = [...(input.taskRepo.hide ?? []), ...(reference && !reference.toAgent ? [dirname(reference.file)] : [])];
+  const hidden = [...hide, ...oracleFolders, ...more];
+  if (hidden.length > 0) data.sandbox = { ...sandbox, hide: hidden };
   data.name = input.name;
   data.repo = input.taskRepo.repo;
   data.base = input.taskRepo.base;
   data.provider = input.agentTable;
+  if (reference?.toAgent) {
+    const provider = input.agentTable;
+    data.provider = { ...provider, env: { ...((provider.env as Record<string, string> | undefined) ?? {}), BESTOF_BENCH_REFERENCE: reference.file } };
+    // bestof's own known-good change, applied by a trusted command: without the sandbox, which
+    // hides HOME and /tmp, where a bench (and so its patches) often lives.
+    data.sandbox = { ...((data.sandbox as Record<string, unknown> | undefined) ?? {}), mode: 'off' };
+  }
   const parallel: Record<string, unknown> = { ...((data.parallel as Record<string, unknown>) ?? {}), candidates: input.bestOf };
   delete parallel.providers;
   data.parallel = parallel;
@@ -224,7 +248,7 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     ...base,
     cliVersion: best?.cli?.version ?? null,
     outcome: { status: report.status, reason: best?.reason ?? report.status },
-    resolved: best !== undefined && !allInfra && isResolved(best, trial.loaded),
+    resolved: best !== undefined && !allInfra && (trial.task.resolved_by === 'oracle' ? passesOracle(best, oracle) : isResolved(best, trial.loaded)),
     score: best?.score ?? 0,
     maxScore: best?.maxScore ?? 0,
     iterations: best?.iterations ?? 0,
@@ -269,6 +293,12 @@ export function isResolved(candidate: TrialReport['candidates'][number], loaded:
   // The oracle is never in the run's checks (./oracle.ts judges it apart).
   const needed = roles.length > 0 ? roles : items.filter((k) => k.kind !== 'oracle');
   return needed.length > 0 && needed.every((k) => passed.has(k.name));
+}
+
+/** `resolved_by = "oracle"`: the trial's candidate passed every oracle check, and did not tamper. */
+function passesOracle(candidate: TrialReport['candidates'][number], oracle: TrialOracle | undefined): boolean {
+  if (candidate.tampered) return false;
+  return oracle?.candidates.find((v) => v.candidate === candidate.id)?.passed === true;
 }
 
 function lastLines(text: string, n = 3): string {

@@ -276,6 +276,12 @@ export const check = z.strictObject({
       'the machine report the check\'s runner writes, read test by test: `"junit"` (JUnit XML files the check writes into `$BESTOF_REPORT_DIR`), `"tap"` (TAP on stdout) or `"go-json"` (`go test -json` on stdout). The check then also runs on `base` as the run starts, and passes only when it exits 0 and its report holds every test of base, each passing: those that passed on base and those that failed there (the task\'s targets). A missing test is never read as skipped',
     defaultText: 'none: the exit code decides',
   }),
+  expect: nonEmpty.optional().meta({
+    description:
+      'with `kind = "oracle"` and `report`: a JSON file `{"tests": ["name", ...]}` (relative to the spec file\'s folder) naming the tests that must pass, by their names in the report; `bestof bench`\'s oracle then passes when every one of them is in the report and passed, whatever the exit code and the other tests (a test missing from the report fails it)',
+    defaultText: 'none: the exit code decides',
+    pathRule: 'existing-file',
+  }),
   partial: z.boolean().optional().meta({
     defaultText: '`false`',
     description:

@@ -387,15 +387,24 @@ export type SpecInput = z.input<typeof specSchema>;
 export type Spec = z.output<typeof specSchema>;
 export type CheckSpec = Spec['checks']['items'][number];
 
-/** The keys of a check that only mean something together (`partial` needs `report`, `hidden` and `into` go in pairs). */
+/** The keys of a check that only mean something together (`partial` needs `report`, `hidden` and `into` go in pairs, `expect` needs an oracle with a report). */
 function checkKeyProblems(item: {
   readonly report?: string | undefined;
   readonly partial?: boolean | undefined;
   readonly hidden?: string | undefined;
   readonly into?: string | undefined;
   readonly show_output?: boolean | undefined;
+  readonly kind?: string | undefined;
+  readonly expect?: string | undefined;
 }): Array<{ key: string; message: string }> {
   const problems: Array<{ key: string; message: string }> = [];
+  // Only the bench's oracle reads `expect` (src/bench/oracle.ts): elsewhere it would be silently ignored.
+  if (item.expect !== undefined && (item.kind !== 'oracle' || item.report === undefined))
+    problems.push({
+      key: 'expect',
+      message:
+        'expect (the tests by name that must pass) is for an oracle check with a report: it needs kind = "oracle" and report = "junit", "tap" or "go-json"',
+    });
   if (item.partial && item.report === undefined)
     problems.push({
       key: 'partial',

@@ -67,6 +67,7 @@ describe('generated from the schema', () => {
       'prompts[].file: existing-file',
       'checks.frozen: repo-pathspec',
       'checks.protected: repo-pathspec',
+      'checks.items[].expect: existing-file',
       'checks.items[].hidden: existing-folder',
       'checks.items[].into: inside-repo',
       'checks.editable: repo-pathspec',
