@@ -214,9 +214,12 @@ async function writeFolder({
   lookedAtThisSession,
   jobs,
 }: FolderInput): Promise<MinedSummary> {
-  const inOrder = commits.map((c) => verdicts.get(c.sha)).filter((v): v is CommitVerdict => v !== undefined);
-  let kept = inOrder.filter((v): v is KeptTask => v.outcome === 'kept');
-  if (options.maxTasks !== undefined) kept = kept.slice(0, options.maxTasks);
+  let inOrder = commits.map((c) => verdicts.get(c.sha)).filter((v): v is CommitVerdict => v !== undefined);
+  // With --max, the walk ends at the last task kept: commits validated beside it stay in the journal for a larger --max.
+  const keptIndexes = inOrder.flatMap((v, i) => (v.outcome === 'kept' ? [i] : []));
+  const last = options.maxTasks !== undefined ? keptIndexes[options.maxTasks - 1] : undefined;
+  if (last !== undefined) inOrder = inOrder.slice(0, last + 1);
+  const kept = inOrder.filter((v): v is KeptTask => v.outcome === 'kept');
   const patches = new Map<string, string>();
   for (const task of kept) {
     const source = (await sortFiles(options.root, task, rules)).source;

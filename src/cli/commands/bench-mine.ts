@@ -11,7 +11,7 @@ import { DEFAULT_MAX_DIFF, mine, type MineProgress } from '../../bench/mine/mine
 import type { CommitVerdict } from '../../bench/mine/types.js';
 import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { openRepo } from '../../git/running/repo.js';
-import { isInside } from '../../process/sandbox.js';
+import { isInside, probeSandbox } from '../../process/sandbox.js';
 import { printable } from '../../printable.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError } from '../usage-error.js';
@@ -41,6 +41,9 @@ export async function benchMineCommand(args: readonly string[]): Promise<number>
     );
     return EXIT_CODES.badInput;
   }
+  const sandbox = await probeSandbox();
+  // The commits' own tests run as the checks do; without bubblewrap they run as you, which is said once.
+  if (!sandbox.ok) process.stderr.write(`bestof bench mine: no sandbox (${sandbox.reason}): the validation runs each commit's tests as you\n`);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.on('SIGINT', onSignal);
@@ -101,14 +104,20 @@ function realOrSelf(path: string): string {
 /** One line rewritten on a terminal; one line per commit otherwise (a log, CI). */
 function progressPrinter(terminal: boolean): { verdict: (v: CommitVerdict, p: MineProgress) => void; end: () => void } {
   let drawn = false;
+  const byReason = new Map<string, number>();
   return {
     verdict(v, p) {
+      if (v.outcome === 'rejected') byReason.set(v.reason, (byReason.get(v.reason) ?? 0) + 1);
       const what =
         v.outcome === 'kept'
           ? `kept ${v.id} (${v.failToPass.length} fail-to-pass, ${v.passToPass.length} pass-to-pass, ${(v.validationMs / 1000).toFixed(1)} s)`
           : `rejected ${v.sha.slice(0, 10)} ${v.reason}: ${v.detail}`;
       if (terminal) {
-        const line = `[${p.lookedAt}/${p.total}] kept ${p.kept}, rejected ${p.rejected} · ${printable(v.subject).slice(0, 50)}`;
+        const reasons = [...byReason.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([reason, n]) => `${reason} ${n}`)
+          .join(', ');
+        const line = `[${p.lookedAt}/${p.total} commits] kept ${p.kept}, rejected ${p.rejected}${reasons ? ` (${reasons})` : ''} · ${printable(v.subject).slice(0, 40)}`;
         process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns || 100) - 1)}`);
         drawn = true;
       } else {

@@ -39,7 +39,7 @@ it('killed with kill -9 after some verdicts, it validates none of them again whe
   const out = join(makeTempDir('bestof-mined-'), 'bench');
 
   const first = startCli(['bench', 'mine', '--out', out, '--jobs', '1'], { cwd: repo.dir });
-  await waitUntil(() => journalLines(out).some((l) => (l.validationMs ?? 0) > 0), 'a validated commit in the journal', { timeoutMs: 60_000 });
+  await waitUntil(() => journalLines(out).some((l) => (l.validationMs ?? 0) > 0), 'a validated commit in the journal', { attempts: 600 });
   first.child.kill('SIGKILL');
   await first.done;
   const before = journalLines(out).filter((l) => l.sha !== undefined);
