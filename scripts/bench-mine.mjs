@@ -53,10 +53,14 @@ try {
 
   const out = join(dir, 'bench');
   const t1 = performance.now();
-  const mined = spawnSync(process.execPath, [join(root, 'bin', 'bestof.js'), 'bench', 'mine', '--out', out, '--commits', String(commits), '--jobs', String(jobs)], {
-    cwd: repo,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const mined = spawnSync(
+    process.execPath,
+    [join(root, 'bin', 'bestof.js'), 'bench', 'mine', '--out', out, '--commits', String(commits), '--jobs', String(jobs)],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const wallMs = performance.now() - t1;
   if (mined.status !== 0) throw new Error(`bestof bench mine exited ${mined.status}`);
   const summary = JSON.parse(readFileSync(join(out, 'mined.json'), 'utf8'));
