@@ -71,7 +71,10 @@ try {
   console.log(`baseline: one bare run of the suite            ${s(bareMs)}`);
   console.log(`mining: ${summary.commitsLookedAt} commits looked at, ${validated} validated, ${summary.kept.length} kept, in ${s(wallMs)}`);
   console.log(`  per commit looked at (wall)                 ${s(wallMs / summary.commitsLookedAt)}`);
-  console.log(`  per commit validated (its runs, end to end) ${s(perValidated)}  = ${(perValidated / bareMs).toFixed(1)}x the bare run`);
+  console.log(
+    `  wall per commit validated                   ${s(wallMs / validated)}  = ${(wallMs / validated / bareMs).toFixed(1)}x the bare run (the throughput)`,
+  );
+  console.log(`  per commit validated, start to verdict      ${s(perValidated)}  (its runs, and its waits for a free slot)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
