@@ -5,7 +5,7 @@
  * uses, so a file mining calls a test is a file the run freezes.
  */
 import { frozenPathspecs } from '../../checks/frozen.js';
-import { gitOut, splitNul } from '../../git/running/exec.js';
+import { changedFiles, nonMergeCommits, numstat, patchOf } from '../../git/history/mining.js';
 import type { CommitFiles, FixSize, MinedCommit } from './types.js';
 
 /** Test files by the usual names of pytest, go test, node --test, vitest and jest, besides the spec's frozen paths. */
@@ -53,32 +53,11 @@ export interface WalkOptions {
 
 /** Non-merge commits with exactly one parent, newest first (the root commit has no parent to be a task's base). */
 export async function walkCommits(root: string, options: WalkOptions): Promise<MinedCommit[]> {
-  const since = options.since;
-  const range = since !== undefined && (await isRevision(root, since)) ? [`${since}..HEAD`] : ['HEAD'];
-  const sinceDate = since !== undefined && range[0] === 'HEAD' ? [`--since=${since}`] : [];
-  const paths = options.paths !== undefined && options.paths.length > 0 ? ['--', ...frozenPathspecs(options.paths)] : [];
-  const out = await gitOut(
-    root,
-    ['log', '--no-merges', '-z', `--max-count=${options.commits}`, '--format=%H%x1f%P%x1f%aI%x1f%s%x1f%B', ...sinceDate, ...range, ...paths],
-    { signal: options.signal },
+  const paths = options.paths !== undefined && options.paths.length > 0 ? frozenPathspecs(options.paths) : [];
+  const logged = await nonMergeCommits(root, { maxCount: options.commits, since: options.since, pathspecs: paths, signal: options.signal });
+  return logged.flatMap((c) =>
+    c.parents[0] === undefined ? [] : [{ sha: c.sha, parent: c.parents[0], date: c.date, subject: c.subject, message: c.message }],
   );
-  const commits: MinedCommit[] = [];
-  for (const record of splitNul(out)) {
-    const [sha = '', parents = '', date = '', subject = '', body = ''] = record.split('\x1f');
-    const parent = parents.trim().split(' ')[0] ?? '';
-    if (sha === '' || parent === '') continue;
-    commits.push({ sha, parent, date, subject, message: body.trim() });
-  }
-  return commits;
-}
-
-async function isRevision(root: string, rev: string): Promise<boolean> {
-  try {
-    await gitOut(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface SortRules {
@@ -115,19 +94,14 @@ export async function sortFiles(root: string, commit: MinedCommit, rules: SortRu
   };
 }
 
-async function diffNames(root: string, commit: MinedCommit, pathspecs: readonly string[], signal?: AbortSignal, filter?: string): Promise<string[]> {
-  const out = await gitOut(
-    root,
-    ['diff', '--name-only', '-z', '--no-renames', ...(filter ? [`--diff-filter=${filter}`] : []), commit.parent, commit.sha, '--', ...pathspecs],
-    { signal },
-  );
-  return splitNul(out).filter((f) => f !== '');
+function diffNames(root: string, commit: MinedCommit, pathspecs: readonly string[], signal?: AbortSignal, filter?: string): Promise<string[]> {
+  return changedFiles(root, commit.parent, commit.sha, pathspecs, { signal, ...(filter ? { filter } : {}) });
 }
 
 /** Lines added and removed in these files, and how many files. */
 export async function fixSize(root: string, commit: MinedCommit, files: readonly string[], signal?: AbortSignal): Promise<FixSize> {
   if (files.length === 0) return { lines: 0, files: 0 };
-  const out = await gitOut(root, ['diff', '--numstat', '--no-renames', commit.parent, commit.sha, '--', ...files.map((f) => `:(top,literal)${f}`)], { signal });
+  const out = await numstat(root, commit.parent, commit.sha, files, signal);
   let lines = 0;
   for (const line of out.split('\n')) {
     const [added, removed] = line.split('\t');
@@ -139,9 +113,7 @@ export async function fixSize(root: string, commit: MinedCommit, files: readonly
 
 /** The fix as a patch `git apply` takes at the parent: the commit's diff outside the tests. */
 export async function sourcePatch(root: string, commit: MinedCommit, files: readonly string[], signal?: AbortSignal): Promise<string> {
-  return gitOut(root, ['diff', '--binary', '--no-renames', '--full-index', commit.parent, commit.sha, '--', ...files.map((f) => `:(top,literal)${f}`)], {
-    signal,
-  });
+  return patchOf(root, commit.parent, commit.sha, files, signal);
 }
 
 /** `<sha8>-<the subject in a few words>`, at most 40 characters (a bench task id). */

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import PQueue from 'p-queue';
-import { gitOut } from '../../git/running/exec.js';
+import { headCommitOf } from '../../git/history/mining.js';
 import { err, ok, type Result } from '../../result.js';
 import { DEFAULT_TEST_PATTERNS, fixSize, type SortRules, sortFiles, sourcePatch, taskId, walkCommits } from './commits.js';
 import { openJournal } from './journal.js';
@@ -76,7 +76,7 @@ export async function mine(options: MineOptions): Promise<Result<MinedSummary>> 
   const work = join(options.out, '.mine', 'work');
   rmSync(work, { recursive: true, force: true });
   try {
-    const head = (await gitOut(options.root, ['rev-parse', 'HEAD'])).trim();
+    const head = await headCommitOf(options.root);
     const commits = await walkCommits(options.root, { commits: options.commits, since: options.since, paths: options.paths, signal: options.signal });
     const sandbox = await suiteSandbox([options.out, options.root], options.env);
     const runs = new PQueue({ concurrency: jobs });

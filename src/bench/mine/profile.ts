@@ -3,14 +3,14 @@
  * (a `report` check: the visible check of every task, and the command validation and the hidden
  * oracle run), the paths the checks keep as in base, `editable`, `[setup]` and `[sandbox]`. From the
  * repo's bestof.toml when it has one (the file on disk at the root, as `bestof run` reads it), else
- * from what `bestof init` would write there (src/spec/probe-at.ts). The tables are copied into the
+ * from what `bestof init` would write there (src/checks/probe-at.ts). The tables are copied into the
  * task specs as the user wrote them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'smol-toml';
 import { parseDuration } from '../../spec/duration.js';
-import { probeAt } from '../../spec/probe-at.js';
+import { probeAt } from '../../checks/probe-at.js';
 import { TEST_REPORT_KINDS, type TestReportKind } from '../../spec/schema-parts.js';
 import { starterSpec } from '../../spec/starter.js';
 import { err, ok, type Result } from '../../result.js';

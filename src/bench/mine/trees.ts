@@ -9,7 +9,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runGit, splitNul } from '../../git/running/exec.js';
+import { archiveFiles, filesAt } from '../../git/history/mining.js';
 import { archiveCommit, restoreExportIgnored } from '../../git/worktrees/export.js';
 import { extractTar } from '../../process/extract-tar.js';
 
@@ -30,15 +30,14 @@ export async function exportCommit(repo: string, commit: string, dir: string): P
 /** Writes each file as it is at `commit` into `dir` (bytes as git has them, through a tar), or removes it when `commit` does not have it. */
 export async function layFilesOf(repo: string, commit: string, files: readonly string[], dir: string): Promise<string | undefined> {
   if (files.length === 0) return undefined;
-  const literal = files.map((f) => `:(top,literal)${f}`);
-  const listed = await runGit(repo, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', commit, '--', ...literal]);
-  if (listed.code !== 0) return `cannot list ${commit.slice(0, 10)}'s files: ${listed.stderr.trim()}`;
-  const present = new Set(splitNul(listed.stdout).filter((f) => f !== ''));
+  const listed = await filesAt(repo, commit, files);
+  if (!listed.ok) return listed.error;
+  const present = new Set(listed.value);
   for (const file of files) if (!present.has(file)) await rm(join(dir, file), { force: true });
   if (present.size === 0) return undefined;
   const tar = `${dir}.files.tar`;
-  const archived = await runGit(repo, ['archive', '--format=tar', `--output=${tar}`, commit, '--', ...[...present].map((f) => `:(top,literal)${f}`)]);
-  if (archived.code !== 0) return `cannot export ${commit.slice(0, 10)}'s test files: ${archived.stderr.trim()}`;
+  const archived = await archiveFiles(repo, commit, [...present], tar);
+  if (!archived.ok) return archived.error;
   for (const file of present) await rm(join(dir, file), { force: true });
   const failed = await extractTar(tar, dir);
   await rm(tar, { force: true });

@@ -5,7 +5,7 @@ import { parseCommandArgs } from '../args.js';
 import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
 import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/running/repo.js';
-import { probeAt } from '../../spec/probe-at.js';
+import { probeAt } from '../../checks/probe-at.js';
 import type { RepoProbe } from '../../spec/repo-probe.js';
 
 export { probeAt };
