@@ -47,7 +47,7 @@ export const TIERS: readonly Tier[] = [
     project: 'runs',
     folder: 'test/runs',
     covers:
-      "files that drive many whole runs, each of several iterations or trials: the loop's every stop rule end to end, the vote and its resume after kill -9, the distinguishing tests, the merge modes, benches of three shards and the pick against an oracle, benches mined from the real history of ../shared/corpora (more-itertools, pkg/errors; skipped where it is absent) and run with a reference and a no-op agent, clean --runs, copy-on-write worktrees through kill -9, resume and clean",
+      "files that drive many whole runs, each of several iterations or trials: the loop's every stop rule end to end, the vote and its resume after kill -9, the distinguishing tests, the merge modes, benches of three shards and the pick against an oracle, benches mined from the real history of ../shared/corpora (more-itertools, pkg/errors; skipped where it is absent) and run with a reference and a no-op agent, a mining killed with kill -9 and resumed, clean --runs, copy-on-write worktrees through kill -9, resume and clean",
     duration: '5 to 18 minutes',
     needs: 'nothing more (the copy-on-write files need user namespaces, as bestof does)',
   },

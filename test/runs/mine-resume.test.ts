@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { runCli, startCli } from '../../helpers/cli.js';
-import { minedHistory } from '../../helpers/mined-history.js';
-import { makeTempDir } from '../../helpers/temp-repo.js';
-import { waitUntil } from '../../helpers/wait.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { minedHistory } from '../helpers/mined-history.js';
+import { makeTempDir } from '../helpers/temp-repo.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
