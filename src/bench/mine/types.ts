@@ -6,7 +6,7 @@
 
 /** Why a commit is not a task, in the order mining finds it out. */
 export const REJECTION_REASONS = {
-  'docs-only': 'changes only documentation',
+  'docs-only': 'changes only documentation or project files (docs, CI, requirements): no code, no test',
   'no-test-change': 'changes source but no test file',
   'no-source-change': 'changes tests but no source file',
   'protected-file': 'changes a file the checks keep as in base (the fix could not be scored)',
