@@ -38,7 +38,7 @@ export interface BenchFolderInput {
 
 /** Writes a task's files (spec, hidden tests, expected names, reference patch). */
 export async function writeTaskFiles(input: BenchFolderInput, task: KeptTask): Promise<void> {
-  const { out, root, profile } = input;
+  const { out, root } = input;
   const hidden = join(out, 'hidden', task.id);
   mkdirSync(join(hidden, 'files'), { recursive: true });
   const laid = await layFilesOf(root, task.sha, task.testFiles, join(hidden, 'files'));
