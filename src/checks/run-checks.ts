@@ -17,6 +17,7 @@ import { judgeReport, partialPoints, type Judgement } from './test-report/judge.
 import { parseTestReport } from './test-report/parse.js';
 import { makeReportDir, readReportDir, stdoutCollector } from './test-report/read-report.js';
 import { layHiddenFiles } from './hidden-files.js';
+import { failureExcerpt } from './failure-excerpt.js';
 
 const OUTPUT_TAIL_LINES = 40;
 const OUTPUT_TAIL_CHARS = 4000;
@@ -63,9 +64,13 @@ function checkHint(exitCode: number | undefined, output: string, sandbox: Sandbo
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
+/** Output as the record keeps it: no ANSI escapes, no carriage returns, control characters marked. */
+function cleanOutput(text: string): string {
+  return text.replace(ANSI, '').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
+}
+
 export function outputTail(text: string): string {
-  const clean = text.replace(ANSI, '').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
-  const lines = clean.trimEnd().split('\n');
+  const lines = cleanOutput(text).trimEnd().split('\n');
   const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
   return tail.length > OUTPUT_TAIL_CHARS ? tail.slice(-OUTPUT_TAIL_CHARS) : tail;
 }
@@ -82,6 +87,12 @@ export interface CheckOutcome {
   readonly durationMs: number;
   /** The last lines of the check's output, ANSI-free, bounded. */
   readonly outputTail: string;
+  /**
+   * A failed check's failing part (./failure-excerpt.ts), cut from its whole output around the
+   * first line a test runner marks as a failure: what the dashboard, `bestof show`, the reports and
+   * the retry prompt show. None when it passed, and in records older than it (read outputTail's end).
+   */
+  readonly excerpt?: string;
   /** With the check's `report`: its tests judged against base's (./test-report/judge.ts). */
   readonly report?: CheckReport;
   /**
@@ -180,6 +191,7 @@ async function runOneCheck(check: CheckSpec, options: RunChecksOptions, reportDi
     timedOut: result.timedOut,
     durationMs: Math.round(result.durationMs),
     outputTail: hint ? `${outputTail(output).slice(-(OUTPUT_TAIL_CHARS - hint.length - 1))}\n${hint}` : outputTail(output),
+    ...(passed ? {} : { excerpt: [failureExcerpt(cleanOutput(output)), hint].filter(Boolean).join('\n') }),
     ...(report ? { report } : {}),
   };
 }
@@ -203,6 +215,7 @@ async function runHiddenCheck(check: CheckSpec, options: RunChecksOptions, repor
       timedOut: false,
       durationMs: 0,
       outputTail: laid.reason,
+      excerpt: laid.reason,
       why,
     };
   }
@@ -215,12 +228,14 @@ async function runHiddenCheck(check: CheckSpec, options: RunChecksOptions, repor
     if (changed.length === 0) return withheld;
     // Withheld with the output: the names of the hidden files.
     const why = 'its hidden files were changed while it ran';
+    const note = `(bestof: ${why}, ${changed.join(', ')}: the code the check ran rewrote the tests it was judged by)`;
     return {
       ...withheld,
       passed: false,
       points: 0,
       why,
-      outputTail: `${outcome.outputTail}\n(bestof: ${why}, ${changed.join(', ')}: the code the check ran rewrote the tests it was judged by)`,
+      outputTail: `${outcome.outputTail}\n${note}`,
+      excerpt: outcome.excerpt ? `${outcome.excerpt}\n${note}` : note,
     };
   } finally {
     await laid.remove();

@@ -14,7 +14,8 @@ import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
 import { finalChecksJson, testsMarkdown } from './check-tests.js';
 import { distinguishJson, distinguishMarkdown } from './distinguish-report.js';
-import { cell, fenced, lastLines } from './markdown-text.js';
+import { cell, fenced } from './markdown-text.js';
+import { failingOutput, failingTestLines } from '../engine/record/failing-part.js';
 import { voteJson, voteMarkdown } from './vote-report.js';
 
 export const REPORT_VERSION = 1;
@@ -117,12 +118,12 @@ function winnerLines(state: RunState): string[] {
   return lines;
 }
 
-/** Lines of a failed check's output the report shows; the whole output is in the iteration's folder. */
-const FAILED_CHECK_LINES = 8;
+/** Tests of a failed check's report named under it; report.json has every one. */
+const FAILED_CHECK_TESTS = 10;
 
 /**
  * Why each candidate's checks failed in its last checked iteration: how (exit code, time-out), the
- * last lines of the output, and the folder that holds the whole log. What a user reads first when
+ * failing part (src/engine/record/failing-part.ts), and the folder that holds the whole log. What a user reads first when
  * no candidate can win ("`bestof show <run>` says why each one failed").
  */
 function failedCheckLines(state: RunState): string[] {
@@ -134,11 +135,18 @@ function failedCheckLines(state: RunState): string[] {
     for (const check of last.checks.filter((k) => !k.passed)) {
       // A check with a report says what its tests came to ("3 of 50 tests failed"), its exit code after.
       const how = check.report?.failure ? `${check.report.failure}, ${processEndWords(check)}` : processEndWords(check);
-      const tail = lastLines(check.outputTail, FAILED_CHECK_LINES);
+      // The tests by name with their messages when its report names them, else the failing part of its output.
+      const tests = failingTestLines(check.report, FAILED_CHECK_TESTS);
+      const part =
+        tests.length > 0
+          ? tests
+          : failingOutput(check)
+              .split('\n')
+              .filter((line) => line.trim() !== '');
       const iterationFolder = iterationDir(state.runDir, id, last.iteration);
       const folder = relative(state.repo, iterationFolder);
       lines.push('', `### ${id} · ${check.name}: ${how} (iteration ${last.iteration})`, '');
-      lines.push(...(tail.length > 0 ? fenced(tail) : ['(no output)']));
+      lines.push(...(part.length > 0 ? fenced(part) : ['(no output)']));
       const log = checkLogName(check.name);
       lines.push(
         '',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckOutcome } from '../../src/checks/run-checks.js';
 import { buildIterationPrompt } from '../../src/engine/loop/prompts.js';
+import { failureExcerpt } from '../../src/checks/failure-excerpt.js';
 
 const check = (name: string, exitCode: number, outputTail: string): CheckOutcome => ({
   name,
@@ -14,6 +15,54 @@ const check = (name: string, exitCode: number, outputTail: string): CheckOutcome
 });
 
 describe('the prompt of each iteration', () => {
+  it("gives a failed check's failing part when the end of its output does not hold it, then the end", () => {
+    const output = [
+      'TAP version 13',
+      'not ok 1 decodes + as a space',
+      "  expected: 'a b'",
+      "  actual:   'a+b'",
+      ...Array.from({ length: 60 }, (_, i) => `ok ${i + 2} parse`),
+      '# fail 1',
+      'All files | 96.15',
+    ].join('\n');
+    const tail = output.split('\n').slice(-20).join('\n');
+    const prompt = buildIterationPrompt({
+      task: 'Fix decode.',
+      iteration: 2,
+      maxIterations: 3,
+      messages: [],
+      feedback: {
+        score: 0,
+        maxScore: 100,
+        threshold: 100,
+        failedChecks: [{ ...check('test', 1, tail), excerpt: failureExcerpt(output) }],
+        outcome: 'success',
+        tampered: [],
+      },
+    });
+    expect(prompt).toContain(
+      "The failing part of its output:\n\n```\nTAP version 13\nnot ok 1 decodes + as a space\n  expected: 'a b'\n  actual:   'a+b'\n```\n\nThe end of its output",
+    );
+    expect(prompt).toContain('The end of its output:\n\n```\nok 44 parse');
+    // When the end holds the failing part, the end alone (said once).
+    const short = buildIterationPrompt({
+      task: 'Fix decode.',
+      iteration: 2,
+      maxIterations: 3,
+      messages: [],
+      feedback: {
+        score: 0,
+        maxScore: 100,
+        threshold: 100,
+        failedChecks: [{ ...check('test', 1, 'not ok 1 x\n# fail 1'), excerpt: 'not ok 1 x' }],
+        outcome: 'success',
+        tampered: [],
+      },
+    });
+    expect(short).not.toContain('The failing part');
+    expect(short).toContain('```\nnot ok 1 x\n# fail 1\n```');
+  });
+
   it('iteration 1 is the task as written, where the spec keeps no path as in base', () => {
     expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [] })).toBe('Fix the date parser.\n');
     expect(buildIterationPrompt({ task: 'Fix the date parser.', iteration: 1, maxIterations: 5, messages: [], rules: { kept: [], editable: [] } })).toBe(

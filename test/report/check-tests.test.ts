@@ -74,6 +74,16 @@ describe('report.json', () => {
   });
 });
 
+describe("report.md's failed checks", () => {
+  it('name the tests that did not pass with their messages, in place of the output', () => {
+    const md = renderMarkdownReport(foldEvents(reportRun()));
+    const failed = md.slice(md.indexOf('## Failed checks (last iteration)'));
+    expect(failed).toContain('### c1 · basic: 1 of 27 tests failed, 1 went missing');
+    expect(failed).toMatch(/^✗ add::keeps zero \(failed, passed on base\): AssertionError: expected 0 to be 1$/m);
+    expect(failed).not.toContain('Tests 25 passed | 2 failed');
+  });
+});
+
 describe('report.md', () => {
   const md = renderMarkdownReport(foldEvents(reportRun()));
 

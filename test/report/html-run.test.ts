@@ -189,7 +189,7 @@ describe('what the page shows', () => {
     const html = renderRunHtml(state, diffsOf(state), { assets: null });
     expect(html).toMatch(/<table id="ranking">[\s\S]*data-candidate="c1"[\s\S]*data-candidate="c2"[\s\S]*data-candidate="c3"/);
     expect(html).toMatch(/<button type="button" class="cell" data-output="out-\d+"/);
-    expect(html).toContain('c2 · unicode · exit 1 · iteration 1</h4><pre>not ok 1 - strips accents</pre>');
+    expect(html).toContain('c2 · unicode · exit 1 · iteration 1</h4><pre class="failing-part">not ok 1 - strips accents</pre>');
     expect(html).toContain('class="timeline-svg"');
     for (const id of ['c1', 'c2', 'c3']) expect(html).toContain(`// ${id}`);
     expect(html).toContain('tampering</span> c3 modified <code>configs/demo/test/basic.test.mjs</code>');

@@ -2,6 +2,8 @@
  * report.md and report.json from the folded state: a winner chosen in the compare view, and
  * costs no agent reported ("–", never "$0").
  */
+import { failureExcerpt } from '../../src/checks/failure-excerpt.js';
+import type { CheckOutcome } from '../../src/checks/run-checks.js';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/engine/record/events.js';
 import { foldEvents } from '../../src/engine/record/run-state.js';
@@ -82,6 +84,11 @@ describe('costs no agent reported', () => {
   });
 });
 
+/** A check with this output, its failing part cut as the engine cuts it (src/checks/run-checks.ts). */
+function withOutput(check: CheckOutcome, output: string): CheckOutcome {
+  return { ...check, outputTail: output, excerpt: failureExcerpt(output) };
+}
+
 describe('why checks failed', () => {
   it('says, per candidate, which checks failed in its last checked iteration, how, the last lines of their output and where the whole log is', () => {
     const tails: Record<string, string> = {
@@ -90,7 +97,7 @@ describe('why checks failed', () => {
     };
     const events = finishedRun().map(
       (e): RunEvent =>
-        e.type === 'check.finished' && e.candidate === 'c2' && !e.check.passed ? { ...e, check: { ...e.check, outputTail: tails[e.check.name] ?? '' } } : e,
+        e.type === 'check.finished' && e.candidate === 'c2' && !e.check.passed ? { ...e, check: withOutput(e.check, tails[e.check.name] ?? '') } : e,
     );
     const md = renderMarkdownReport(foldEvents(events));
     const section = md.slice(md.indexOf('## Failed checks (last iteration)'));
@@ -104,12 +111,12 @@ describe('why checks failed', () => {
     expect(section).not.toContain('### c1');
   });
 
-  it('shows only the last lines, in a fence the output cannot close, and says a time-out and a check with no output', () => {
+  it('shows the last lines when no line marks a failure, in a fence the output cannot close, and says a time-out and a check with no output', () => {
     const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
     const events = finishedRun().map((e): RunEvent => {
       if (e.type !== 'check.finished' || e.candidate !== 'c2') return e;
-      if (e.check.name === 'unicode') return { ...e, check: { ...e.check, outputTail: [...lines, 'a ``` in the output'].join('\n') } };
-      if (e.check.name === 'edges') return { ...e, check: { ...e.check, exitCode: undefined, timedOut: true, outputTail: '' } };
+      if (e.check.name === 'unicode') return { ...e, check: withOutput(e.check, [...lines, 'a ``` in the output'].join('\n')) };
+      if (e.check.name === 'edges') return { ...e, check: { ...withOutput(e.check, ''), exitCode: undefined, timedOut: true } };
       return e;
     });
     const md = renderMarkdownReport(foldEvents(events));

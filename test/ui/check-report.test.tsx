@@ -27,7 +27,7 @@ describe("a failed check's report in the details", () => {
     const detail = ui.frame();
     expect(detail).toContain('✗ basic (1 of 27 tests failed, 1 went missing, 0.3s)');
     expect(detail).toMatch(/^ {4}25 of 27 passed, 1 failed, 1 missing; 1 new test$/m);
-    expect(detail).toMatch(/^ {4}✗ add::keeps zero \(failed, passed on base\)$/m);
+    expect(detail).toMatch(/^ {4}✗ add::keeps zero \(failed, passed on base\): AssertionError: expected 0 to be 1$/m);
     expect(detail).toMatch(/^ {4}\? add::handles <big> & "small" \(missing, passed on base\)$/m);
     expect(detail).not.toContain('Tests 25 passed | 2 failed');
     expect(detail).not.toContain('exit 1');

@@ -104,18 +104,23 @@ describe('the dashboard', () => {
     expect(ui.frame()).toContain('1 running · 1 waiting · 2 done');
   });
 
-  it("shows the end of a failed check's output, where the assertion diff is, and how much is left out above", async () => {
-    // A test runner's output: the failing test named first, its assertion diff and a summary at the end.
+  it("shows the failing part of a failed check's output, not its end, and says how much of it is left out", async () => {
+    // tape under nyc: every assertion printed, the one failure far above the end, nyc's coverage table last.
     const output = [
-      ' FAIL  test/slug.test.ts > slugify > strips accents',
-      ...Array.from({ length: 20 }, (_, i) => `   ✓ case ${i + 1}`),
-      "AssertionError: expected 'cr-me' to be 'creme'",
-      '- Expected',
-      '+ Received',
-      '- creme',
-      '+ cr-me',
-      ' Test Files  1 failed (1)',
-      '      Tests  1 failed | 20 passed (21)',
+      'TAP version 13',
+      ...Array.from({ length: 400 }, (_, i) => `ok ${i + 1} round trip`),
+      'not ok 401 decodes + as a space',
+      '  ---',
+      '    operator: equal',
+      "    expected: 'a b'",
+      "    actual:   'a+b'",
+      '    at: Test.<anonymous> (test/index.js:20:5)',
+      '    stack: |-',
+      ...Array.from({ length: 12 }, (_, i) => `      at frame ${i}`),
+      '  ...',
+      ...Array.from({ length: 400 }, (_, i) => `ok ${i + 402} parse`),
+      '# fail  1',
+      'All files  |   96.15 |    83.33 |     100 |   96.15 |',
     ].join('\n');
     ui = await renderRun(
       stamp([
@@ -129,11 +134,12 @@ describe('the dashboard', () => {
     await ui.press(KEY.enter);
     const detail = ui.frame();
     expect(detail).toContain('✗ unicode (exit 1, 0.3s)');
-    expect(detail).toMatch(/^ {4}… \d+ lines above not shown \(whole output in \.bestof\/runs\/r1\/candidates\/c1\/iteration-1\/checks\/\)$/m);
-    expect(detail).toContain("AssertionError: expected 'cr-me' to be 'creme'");
-    expect(detail).toMatch(/^ {4}\+ cr-me$/m);
-    expect(detail).toContain('Tests  1 failed | 20 passed (21)');
-    expect(detail).not.toContain('case 1\n');
+    expect(detail).toMatch(/^ {4}… \(401 lines above\)$/m);
+    expect(detail).toMatch(/^ {4}not ok 401 decodes \+ as a space$/m);
+    expect(detail).toContain("expected: 'a b'");
+    expect(detail).toContain("actual:   'a+b'");
+    expect(detail).toMatch(/^ {4}… \d+ more lines \(whole output in \.bestof\/runs\/r1\/candidates\/c1\/iteration-1\/checks\/\)$/m);
+    expect(detail).not.toContain('All files');
   });
 
   it("a running shannon candidate's details say how to watch its tmux session; a finished one's do not", async () => {

@@ -1,7 +1,7 @@
 /** Terminal text helpers, the diff parser and the column planner. */
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../src/engine/record/run-state.js';
-import { failureTail, scoreBar } from '../../src/ui/format/candidate.js';
+import { excerptHead, scoreBar } from '../../src/ui/format/candidate.js';
 import { fileAt, parseDiff } from '../../src/ui/format/diff.js';
 import { formatCost, formatElapsed, formatKnownCost } from '../../src/ui/format/numbers.js';
 import { cut, displayWidth, fit, oneLine, stripAnsi } from '../../src/ui/format/text.js';
@@ -39,25 +39,11 @@ describe('score bar', () => {
   });
 });
 
-describe('failure tail', () => {
-  it('is the end of the output, where test runners print the failure and its diff, with how much came before', () => {
-    // A vitest run: the name of the failing test early, its assertion diff at the end.
-    const output = [
-      ' FAIL  test/slug.test.ts > slugify > strips accents',
-      ...Array.from({ length: 12 }, (_, i) => `   ✓ case ${i + 1}`),
-      "AssertionError: expected 'cr-me' to be 'creme'",
-      '',
-      '- Expected',
-      '+ Received',
-      '- creme',
-      '+ cr-me',
-    ].join('\n');
-    expect(failureTail(output, 5)).toEqual({
-      lines: ["AssertionError: expected 'cr-me' to be 'creme'", '- Expected', '+ Received', '- creme', '+ cr-me'],
-      hidden: 13,
-    });
-    expect(failureTail('a\nb\nc', 2)).toEqual({ lines: ['b', 'c'], hidden: 1 });
-    expect(failureTail('a\n\nb', 5)).toEqual({ lines: ['a', 'b'], hidden: 0 });
+describe('excerpt head', () => {
+  it('is the start of the failing part (the marked line first), with how much of it comes after', () => {
+    const excerpt = ["AssertionError: expected 'cr-me' to be 'creme'", '', '- Expected', '+ Received', '- creme', '+ cr-me'].join('\n');
+    expect(excerptHead(excerpt, 3)).toEqual({ lines: ["AssertionError: expected 'cr-me' to be 'creme'", '- Expected', '+ Received'], hidden: 2 });
+    expect(excerptHead('a\n\nb', 5)).toEqual({ lines: ['a', 'b'], hidden: 0 });
   });
 });
 

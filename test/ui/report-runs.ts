@@ -45,7 +45,7 @@ export function judgedReport(
 /** The `basic` check with a report: it passed when the report has no failure. */
 export function reportCheck(report: CheckReport, extra: Partial<CheckOutcome> = {}): CheckOutcome {
   const passed = report.failure === undefined;
-  return { ...check('basic', passed, 'junit written to $BESTOF_REPORT_DIR\nTests 25 passed | 2 failed'), report, ...extra };
+  return { ...check('basic', passed, extra.outputTail ?? 'junit written to $BESTOF_REPORT_DIR\nTests 25 passed | 2 failed'), report, ...extra };
 }
 
 /** c1's loop scored 3 targets still failing; its final scoring found one regression and one vanished test, and a new test. */

@@ -2,6 +2,7 @@
  * Scripted RunEvent streams for the UI tests: whole runs as plain arrays, the way the engine
  * emits them, with fixed times so that frames are reproducible.
  */
+import { failureExcerpt } from '../../src/checks/failure-excerpt.js';
 import type { CheckOutcome } from '../../src/checks/run-checks.js';
 import type { CandidateInfo, RunEvent, UnstampedEvent } from '../../src/engine/record/events.js';
 
@@ -37,7 +38,9 @@ export const CHECKS = [
 
 export function check(name: string, passed: boolean, outputTail = ''): CheckOutcome {
   const maxPoints = CHECKS.find((k) => k.name === name)?.score ?? 1;
-  return { name, passed, points: passed ? maxPoints : 0, maxPoints, exitCode: passed ? 0 : 1, timedOut: false, durationMs: 320, outputTail };
+  // A failed check carries its failing part, cut as the engine cuts it (src/checks/run-checks.ts).
+  const excerpt = passed ? {} : { excerpt: failureExcerpt(outputTail) };
+  return { name, passed, points: passed ? maxPoints : 0, maxPoints, exitCode: passed ? 0 : 1, timedOut: false, durationMs: 320, outputTail, ...excerpt };
 }
 
 export function runStarted(candidates: readonly CandidateInfo[], over: Partial<Extract<UnstampedEvent, { type: 'run.started' }>> = {}): UnstampedEvent {

@@ -17,6 +17,8 @@ import { formatDuration } from '../../spec/duration.js';
 import type { CheckOutcome } from '../../checks/run-checks.js';
 import type { CheckReport } from '../../checks/test-report/types.js';
 import { OUTCOME_POLICY } from './outcome-policy.js';
+import { failingOutput } from '../record/failing-part.js';
+import { testMessageHead } from '../record/test-report-words.js';
 import { plural } from '../words.js';
 
 /** Per failed check, at most this much of the end of its output. */
@@ -75,6 +77,19 @@ function tail(text: string, max: number): string {
   return text.length > max ? `...${text.slice(-max)}` : text;
 }
 
+/**
+ * A failed check's output in the retry prompt: the failing part (src/engine/record/failing-part.ts,
+ * what the user sees too) when the end of the output does not hold it, then the end of the output.
+ */
+function outputBlocks(check: CheckOutcome): string {
+  const end = tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS);
+  if (check.excerpt === undefined) return `\`\`\`\n${end}\n\`\`\``;
+  const part = failingOutput(check);
+  const body = part.replace(/^… \(\d+ lines? above\)\n/, '');
+  if (body.trim() === '' || end.includes(body)) return `\`\`\`\n${end}\n\`\`\``;
+  return `The failing part of its output:\n\n\`\`\`\n${part}\n\`\`\`\n\nThe end of its output:\n\n\`\`\`\n${end}\n\`\`\``;
+}
+
 export function buildIterationPrompt(input: IterationPromptInput): string {
   const { feedback } = input;
   const base = feedback && input.retryTemplate !== undefined ? input.retryTemplate : input.task;
@@ -101,7 +116,7 @@ export function buildIterationPrompt(input: IterationPromptInput): string {
   if (shown.length > 0) {
     const checks = shown.map((check) => {
       const how = check.why ?? check.report?.failure ?? (check.timedOut ? 'timed out' : `exit code ${check.exitCode ?? 'none'}`);
-      return `### ${check.name} (${how})\n\n${failingTestsLine(check.report)}\`\`\`\n${tail(check.outputTail, MAX_CHECK_OUTPUT_CHARS)}\n\`\`\``;
+      return `### ${check.name} (${how})\n\n${failingTestsLine(check.report)}${outputBlocks(check)}`;
     });
     parts.push(
       `These checks failed. They always run from the original tests and check scripts, so changing those earns nothing: fix the work itself.\n\n${checks.join('\n\n')}`,
@@ -179,9 +194,10 @@ export function failingTestsLine(report: CheckReport | undefined): string {
   if (!report) return '';
   const left = report.tests.filter((test) => (test.role === 'fail_to_pass' || test.role === 'pass_to_pass') && test.outcome !== 'passed');
   if (left.length === 0) return '';
-  const named = left
-    .slice(0, MAX_NAMED_TESTS)
-    .map((test) => `- ${test.name} (${test.outcome === 'missing' ? 'missing from the report: it did not run' : test.outcome})`);
+  const named = left.slice(0, MAX_NAMED_TESTS).map((test) => {
+    const message = testMessageHead(test);
+    return `- ${test.name} (${test.outcome === 'missing' ? 'missing from the report: it did not run' : test.outcome})${message ? `: ${message}` : ''}`;
+  });
   const more = left.length > MAX_NAMED_TESTS ? `\n- and ${left.length - MAX_NAMED_TESTS} more` : '';
   return `${report.passed} of ${plural(report.expected, 'test')} pass. Still to pass:\n${named.join('\n')}${more}\n\n`;
 }

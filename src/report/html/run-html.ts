@@ -11,6 +11,8 @@
  * Everything shown goes through the run's redaction first, then through escapeHtml: a diff or
  * a check's output is text, whatever it holds.
  */
+import type { CheckOutcome } from '../../checks/run-checks.js';
+import { failingOutput, failingTestLines } from '../../engine/record/failing-part.js';
 import { costIsKnown, type CandidateState, type IterationState, type RunState } from '../../engine/record/run-state.js';
 import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { madeBinaryWords, plural } from '../../engine/words.js';
@@ -143,6 +145,19 @@ function lastChecked(c: CandidateState): IterationState | undefined {
   return c.iterations.filter((it) => it.checks.length > 0).at(-1);
 }
 
+/**
+ * A failed check's failing part (src/engine/record/failing-part.ts), as the dashboard and report.md
+ * show it: its tests by name with their messages when its report names them, else the excerpt of
+ * its output; then the end of its output, folded, for what comes after.
+ */
+function failingPartHtml(r: CheckOutcome, secrets: SecretSet): string {
+  const tests = failingTestLines(r.report, 10);
+  const part = tests.length > 0 ? tests.join('\n') : failingOutput(r);
+  const tail = tailOf(secrets.redact(r.outputTail));
+  const end = tail !== '' && tail !== part ? `<details class="output-end"><summary>the end of its output</summary><pre>${h(tail)}</pre></details>` : '';
+  return `<pre class="failing-part">${h(secrets.redact(part)) || '(no output)'}</pre>${end}`;
+}
+
 function checkMatrixHtml(state: RunState, secrets: SecretSet): string {
   if (state.checks.length === 0) return '<h2>Checks</h2>\n<p class="note">The spec has no checks.</p>';
   const outputs: string[] = [];
@@ -159,14 +174,14 @@ function checkMatrixHtml(state: RunState, secrets: SecretSet): string {
       // A check with a report says what its tests came to first ("3 of 50 tests failed").
       const exit = r.report?.failure ? `${r.report.failure} · ${end}` : end;
       outputs.push(
-        `<div id="${target}" class="check-output" hidden><h4>${h(id)} · ${h(k.name)} · ${h(exit)} · iteration ${last?.iteration ?? '?'}</h4><pre>${h(tailOf(secrets.redact(r.outputTail)) || '(no output)')}</pre></div>`,
+        `<div id="${target}" class="check-output" hidden><h4>${h(id)} · ${h(k.name)} · ${h(exit)} · iteration ${last?.iteration ?? '?'}</h4>${failingPartHtml(r, secrets)}</div>`,
       );
-      return `<td class="fail"><button type="button" class="cell" data-output="${target}" aria-expanded="false" title="show the end of its output">${label}</button></td>`;
+      return `<td class="fail"><button type="button" class="cell" data-output="${target}" aria-expanded="false" title="show the failing part of its output">${label}</button></td>`;
     });
     return `<tr data-candidate="${h(id)}"><th>${h(id)}</th>${cells.join('')}</tr>`;
   });
   const head = `<tr><th>candidate</th>${state.checks.map((k) => `<th>${h(k.name)} <span class="note">(${k.score})</span></th>`).join('')}</tr>`;
-  return `<h2>Checks <span class="note">(each candidate's last checked iteration; click a failing cell for the end of its output)</span></h2>
+  return `<h2>Checks <span class="note">(each candidate's last checked iteration; click a failing cell for the failing part of its output)</span></h2>
 <table id="check-matrix">${head}\n${rows.join('\n')}</table>
 <div id="check-outputs">${outputs.join('\n')}</div>`;
 }

@@ -6,7 +6,7 @@ import { costIsKnown, type CandidateState, type IterationState } from '../../eng
 import {
   activitySummary,
   candidateElapsed,
-  failureTail,
+  excerptHead,
   reviewText,
   CHECK_GLYPH,
   checkStyle,
@@ -27,6 +27,7 @@ import type { Theme } from '../theme.js';
 import { Line, type Segment } from './Line.js';
 import { plural } from '../../engine/words.js';
 import { checkFailureWords } from '../../engine/record/test-report-words.js';
+import { failingOutput } from '../../engine/record/failing-part.js';
 
 type Lines = Segment[][];
 
@@ -74,9 +75,9 @@ function checkLogsDir(state: UiState, c: CandidateState): string | undefined {
 
 /**
  * The failed checks of the latest iteration that ran checks, each with what tells why: for a
- * check with a test report, its counts and the tests that did not pass by name; else (or when its
- * report names none) the end of its output (where test runners print the failure), after a line
- * that says how much is left out above.
+ * check with a test report, its counts and the tests that did not pass by name with their
+ * messages; else (or when its report names none) the failing part of its output, with a line that
+ * says how much of it is left out.
  */
 function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: number, width: number): Lines {
   const failed = latestChecks(c).filter((k) => !k.passed);
@@ -92,27 +93,32 @@ function failedCheckLines(state: UiState, c: CandidateState, theme: Theme, max: 
     ]);
     const report = check.report ? checkReportLines(check.report, perCheck) : [];
     for (const line of report) lines.push([{ text: `    ${line.text}`, style: line.tone === 'test' ? theme.status.error : theme.text.secondary }]);
-    if (report.length <= 1) lines.push(...outputTailLines(check.outputTail, perCheck - report.length, logs, width, theme));
+    if (report.length <= 1) lines.push(...failingOutputLines(failingOutput(check), perCheck - report.length, logs, width, theme));
   }
   return lines.slice(0, max);
 }
 
-/** The end of a check's output in `max` lines, the first saying how many lines above are not shown when some are not. */
-function outputTailLines(outputTail: string, max: number, logs: string | undefined, width: number, theme: Theme): Lines {
+/**
+ * The failing part of a check's output in `max` lines: its first lines (from the line the test
+ * runner marked as the failure), and a last line saying how many lines of it are not shown and
+ * where the whole output is, when some are not.
+ */
+function failingOutputLines(excerpt: string, max: number, logs: string | undefined, width: number, theme: Theme): Lines {
   if (max <= 0) return [];
   const lines: Lines = [];
-  let tail = failureTail(outputTail, max);
-  if (tail.hidden > 0 && max > 1) {
-    // The count goes first; the folder of the whole output wraps under it (between words, or
-    // after a "/"), if the check's lines leave room for it, else the line is cut at its end.
-    const note = (hidden: number): string => `… ${plural(hidden, 'line')} above not shown${logs ? ` (whole output in ${logs})` : ''}`;
-    const wrapped = wrapText(note(tail.hidden + 1), Math.max(8, width - 4));
+  let head = excerptHead(excerpt, max);
+  let notes: string[] = [];
+  if (head.hidden > 0 && max > 1) {
+    // The count first; the folder of the whole output wraps under it (between words, or after a
+    // "/") if the check's lines leave room for it, else the line is cut at its end.
+    const note = (hidden: number): string => `… ${plural(hidden, 'more line')}${logs ? ` (whole output in ${logs})` : ''}`;
+    const wrapped = wrapText(note(head.hidden + 1), Math.max(8, width - 4));
     const noteLines = max > wrapped.length ? wrapped.length : 1;
-    tail = failureTail(outputTail, max - noteLines);
-    const shown = noteLines > 1 ? wrapText(note(tail.hidden), Math.max(8, width - 4)) : [note(tail.hidden)];
-    for (const text of shown.slice(0, noteLines)) lines.push([{ text: `    ${text}`, style: theme.text.secondary }]);
+    head = excerptHead(excerpt, max - noteLines);
+    notes = noteLines > 1 ? wrapText(note(head.hidden), Math.max(8, width - 4)).slice(0, noteLines) : [note(head.hidden)];
   }
-  for (const line of tail.lines) lines.push([{ text: `    ${line}`, style: theme.text.secondary }]);
+  for (const line of head.lines) lines.push([{ text: `    ${line}`, style: theme.text.secondary }]);
+  for (const text of notes) lines.push([{ text: `    ${text}`, style: theme.text.secondary }]);
   return lines;
 }
 

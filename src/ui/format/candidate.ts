@@ -126,12 +126,12 @@ export function reviewText(review: NonNullable<IterationState['review']>): strin
 }
 
 /**
- * The end of a failed check's output, where test runners print the failure and its assertion
- * diff (pytest, cargo, go test end with it; jest and vitest follow it with a short summary): the
- * last `maxLines` non-blank lines, and how many lines came before them.
+ * The first `maxLines` non-blank lines of a failed check's failing part (its excerpt starts at the
+ * line the test runner marked as the failure: src/checks/failure-excerpt.ts), and how many lines
+ * of it come after them.
  */
-export function failureTail(outputTail: string, maxLines: number): { readonly lines: readonly string[]; readonly hidden: number } {
-  const lines = cleanLines(outputTail).filter((line) => line.trim() !== '');
+export function excerptHead(excerpt: string, maxLines: number): { readonly lines: readonly string[]; readonly hidden: number } {
+  const lines = cleanLines(excerpt).filter((line) => line.trim() !== '');
   const shown = Math.max(0, Math.min(lines.length, maxLines));
-  return { lines: lines.slice(lines.length - shown), hidden: lines.length - shown };
+  return { lines: lines.slice(0, shown), hidden: lines.length - shown };
 }

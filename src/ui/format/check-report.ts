@@ -5,7 +5,8 @@
  * when there are any to name.
  */
 import type { CheckReport } from '../../checks/test-report/types.js';
-import { TEST_MARK, testCountsWords, testsNotPassed } from '../../engine/record/test-report-words.js';
+import { failingTestLines } from '../../engine/record/failing-part.js';
+import { testCountsWords } from '../../engine/record/test-report-words.js';
 import { oneLine } from './text.js';
 
 export interface ReportLine {
@@ -15,21 +16,13 @@ export interface ReportLine {
 
 /**
  * At most `max` lines: the counts, then one line per test that did not pass (its mark, its name,
- * its outcome), and "… and N more" in the last line when they do not all fit. Only the counts
+ * its outcome, its message's first line), and "… and N more" in the last line when they do not all fit. Only the counts
  * when no test is to be named, or when every test went missing (no report, or one the runner cut
  * short: the end of the output says why, the names of the tests it lost do not); none when `max` is 0.
  */
 export function checkReportLines(report: CheckReport, max: number): ReportLine[] {
   if (max <= 0) return [];
   const lines: ReportLine[] = [{ text: testCountsWords(report), tone: 'counts' }];
-  const allMissing = report.expected > 0 && report.missing >= report.expected;
-  const tests = allMissing ? [] : testsNotPassed(report);
-  const room = max - 1;
-  const shown = tests.length > room ? Math.max(0, room - 1) : tests.length;
-  for (const test of tests.slice(0, shown)) {
-    const role = test.role === 'pass_to_pass' ? ', passed on base' : test.role === 'new' ? ', new' : '';
-    lines.push({ text: `${TEST_MARK[test.outcome]} ${oneLine(test.name)} (${test.outcome}${role})`, tone: 'test' });
-  }
-  if (tests.length > shown && room > 0) lines.push({ text: `… and ${tests.length - shown} more`, tone: 'more' });
+  for (const text of failingTestLines(report, max - 1)) lines.push({ text: oneLine(text), tone: text.startsWith('… and ') ? 'more' : 'test' });
   return lines;
 }
