@@ -32,7 +32,7 @@ import type { SecretSet } from '../sandbox/secrets.js';
 import { candidateEnv, checkEnv } from '../plan/candidate-env.js';
 import type { UnstampedEvent } from '../record/events.js';
 import { commitWork, keepCommitted } from './commit-step.js';
-import { runLoop } from './iteration.js';
+import { runLoop, scorePendingIteration } from './iteration.js';
 import type { LoopContext } from './loop-context.js';
 import type { BaseTests } from '../scoring/base-reference.js';
 import { initialLoopState, type LoopState } from './loop-state.js';
@@ -40,6 +40,7 @@ import { HARD_ITERATION_LIMIT, type CandidatePlan, type RunPlan } from '../plan/
 import { candidateDir, setupPathsFile } from '../record/run-folder.js';
 import type { IterationState } from '../record/run-state.js';
 import { finalVerdict, stopBeforeStart, type LoopLimits, type Stop } from './stop-rules.js';
+import { pendingIteration } from './pending-scoring.js';
 import type { StopReason } from '../record/run-types.js';
 import { createSetupGuard, type SetupGuard } from '../workspace/setup-guard.js';
 import { prepareWorkspace, redoSetup, type WorkspaceOptions } from '../workspace/workspace.js';
@@ -189,8 +190,6 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       limits: loopLimits(plan),
       baseTests: ctx.baseTests,
     };
-    // A worktree left by a killed run may hold what the agent wrote after its last commit.
-    if (workspace.reused) state = await keepCommitted(loop, await commitWork(loop, state, `iteration ${state.iteration + 1} (interrupted; saved on resume)`));
     // The description asks the CLI its version, which can take seconds on a loaded machine: it is
     // asked while the loop runs, and recorded before the candidate's end.
     const describing = (provider.describe?.() ?? Promise.resolve(undefined)).then(
@@ -199,7 +198,15 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       },
       () => undefined,
     );
-    const ended = await runLoop(loop, state);
+    // An iteration paid for but not scored when the run stopped is scored, not run again.
+    const pending = ctx.resume ? pendingIteration(ctx.resume.iterations) : undefined;
+    if (pending) state = { ...state, iteration: pending.iteration, lastOutcome: pending.outcome, lastMessage: pending.message };
+    // A worktree left by a killed run may hold what the agent wrote after its last commit.
+    const reused = workspace.reused
+      ? await commitWork(loop, state, pending ? `iteration ${pending.iteration}` : `iteration ${state.iteration + 1} (interrupted; saved on resume)`)
+      : undefined;
+    const resumed = pending ? await scorePendingIteration(loop, state, pending, reused) : { state: reused ? await keepCommitted(loop, reused) : state };
+    const ended = resumed.stop ? { state: resumed.state, stop: resumed.stop } : await runLoop(loop, resumed.state);
     await describing;
     return await finish(ctx, candidate, ended.state, ended.stop, workspace.setupPaths, setupGuard);
   } finally {

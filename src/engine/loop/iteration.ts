@@ -26,9 +26,10 @@ import { keptAsInBase, type TamperedPath } from '../../checks/frozen.js';
 import { keptFilesChangedMessage } from '../workspace/kept-files-watch.js';
 import { stopAfterIteration, stopBeforeIteration, type Stop } from './stop-rules.js';
 import { callProvider, stopAfterCall, watchAgentCall } from './agent-call.js';
-import { commitWork, keepCommitted, rewordWithScore } from './commit-step.js';
+import { commitWork, keepCommitted, rewordWithScore, type CommittedWork } from './commit-step.js';
 import { listFew } from '../words.js';
 import type { LoopContext } from './loop-context.js';
+import type { PendingIteration } from './pending-scoring.js';
 
 export interface IterationStep {
   readonly state: LoopState;
@@ -74,7 +75,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
   state = { ...state, lastOutcome: call.result.outcome, lastMessage: call.result.message };
   // Commit before anything else: a crash, a timeout or a cancel keeps what was written. The
   // commit is on the candidate's branch now; it is kept (ref and record) once reworded with its score.
-  let committed = await commitWork(ctx, state, `iteration ${iteration}`, { before: watch.branchesBefore, after: branchesAfter });
+  const committed = await commitWork(ctx, state, `iteration ${iteration}`, { before: watch.branchesBefore, after: branchesAfter });
   state = committed.state;
   const stop = stopAfterCall(call, ctx.signal.aborted);
   if (stop) {
@@ -83,6 +84,57 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
     return { state, stop };
   }
 
+  return scoreIteration(ctx, state, committed, { phase, artifactsDir, gitDirTampered, costUsd: call.costUsd });
+}
+
+/**
+ * On resume, the iteration whose agent finished and whose work was committed but not scored
+ * (./pending-scoring.ts): scored now, on the candidate's head, without calling its agent again.
+ * `reused`: what the commit step found in a worktree the stopped run left (work written after the
+ * last commit, or a commit not yet kept), already labelled with the pending iteration.
+ */
+export async function scorePendingIteration(
+  ctx: LoopContext,
+  before: LoopState,
+  pending: PendingIteration,
+  reused: CommittedWork | undefined,
+): Promise<IterationStep> {
+  const { plan, candidate } = ctx;
+  const phase = phaseOf(before, plan.phases);
+  const artifactsDir = iterationDir(plan.runDir, candidate.id, pending.iteration);
+  await mkdir(artifactsDir, { recursive: true });
+  ctx.emit({
+    type: 'run.warning',
+    candidate: candidate.id,
+    message: `${candidate.id}'s iteration ${pending.iteration} was committed but not scored when the run stopped: its work is scored now, and its agent is not called again for it`,
+  });
+  const state = reused?.state ?? before;
+  const head = state.head;
+  // The commit may be the agent's own, or one already kept: its message is left as it is.
+  const changed = reused?.changed === true || (head !== undefined && head !== pending.previousCommit);
+  const committed: CommittedWork = reused ? { ...reused, changed } : { state: { ...state, headIsOurs: false }, changed, changedFiles: 0 };
+  return scoreIteration(ctx, committed.state, committed, { phase, artifactsDir, gitDirTampered: [], costUsd: 0 });
+}
+
+/** What the scoring half of an iteration takes from its agent half. */
+interface AgentHalf {
+  readonly phase: PhasePlan | undefined;
+  readonly artifactsDir: string;
+  /** What the agent changed in the shared git dir (put back): frozen tampering. */
+  readonly gitDirTampered: readonly TamperedPath[];
+  readonly costUsd: number;
+}
+
+/**
+ * The scoring half of an iteration, on the commit its agent half made: the frozen checks, the
+ * review, the score into the state, the reword, the kept ref, the events, the after-iteration rules.
+ */
+async function scoreIteration(ctx: LoopContext, scored: LoopState, made: CommittedWork, half: AgentHalf): Promise<IterationStep> {
+  const { plan, candidate } = ctx;
+  const { phase, artifactsDir, gitDirTampered } = half;
+  const iteration = scored.iteration;
+  let state = scored;
+  let committed = made;
   emitStatus(ctx, 'checking', iteration, phase);
   const checked = await checkIteration(ctx, state, artifactsDir, { worktreeIsCommit: committed.worktreeIsCommit === true });
   let scoring: Scoring = { ...checked, tampered: [...gitDirTampered, ...checked.tampered] };
@@ -126,7 +178,7 @@ export async function runIteration(ctx: LoopContext, before: LoopState): Promise
     phase,
     maxScore,
     failedChecks: failedChecks.map((c) => c.name),
-    costUsd: call.costUsd,
+    costUsd: half.costUsd,
     changed: committed.changed,
     review,
     scoring,
