@@ -55,6 +55,20 @@ function age(runId: string, days: number): void {
 const runFolder = (runId: string) => join(project.repo.dir, '.bestof', 'runs', runId);
 const refsOf = (runId: string) => project.repo.git('for-each-ref', '--format=%(refname)', `refs/bestof/${runId}/`);
 
+describe('clean labels', () => {
+  it('says a candidate that made no change had no commit of its own, not that it was merged', async () => {
+    project = makeProject();
+    const fix = project.writeOutside('fix.toml', FIX_SCRIPT);
+    // An agent that only says something: no file written, so its branch stays at the base.
+    const silent = project.writeOutside('silent.toml', '[[steps]]\nsay = "nothing to do"\n');
+    const runId = await run('HEAD', [fix, silent], 'none');
+    const cleaned = await cli(['clean']);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(cleaned.stdout).toContain(`delete branch bestof/${runId}/c2 (no commit of its own)`);
+    expect(cleaned.stdout).not.toContain('(merged)');
+  });
+});
+
 describe('clean --runs --older-than', () => {
   it('removes an old run whose winner was merged (folder and refs); keeps an unmerged winner even with --all, and a run without a winner unless --all', {
     timeout: 180_000,

@@ -5,6 +5,8 @@
  * outside the repo, so the test counts them. Two ways to stop: Ctrl-C (the run keeps the commit and
  * ends cancelled) and kill -9 of bestof from inside the check (the commit is on the candidate's
  * branch, not yet kept). Without the sandbox, so that the agent can write its log outside the repo.
+ * On that normal path (Ctrl-C, then `bestof clean`, then resume) the resumed run says what it
+ * makes again as setup's steps, never as warnings.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,6 +79,9 @@ describe('resume after a stop while the checks ran', () => {
     const first = await done;
     expect(first.code, first.stdout + first.stderr).toBe(130);
     expect(readFileSync(p.calls, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    // The user cleans up before resuming: the branch goes, the work stays under refs/bestof.
+    const cleaned = await runCli(['clean'], { cwd: project.repo.dir, worktreesDir: project.worktreesDir });
+    expect(cleaned.stdout).toMatch(/^delete branch bestof\/[^/]+\/c1 \(kept at refs\/bestof\/[^)]+\/c1\/kept\)$/m);
 
     const { resumed, output, report, calls } = await resumeAndRead(p);
     expect(resumed.code, output).toBe(0);
@@ -85,7 +90,12 @@ describe('resume after a stop while the checks ran', () => {
     expect(c1.score).toBe(100);
     expect(c1.iterations).toBe(1);
     expect(c1.history.map((it) => [it.iteration, it.score])).toEqual([[1, 100]]);
-    expect(output).toContain('iteration 1 was committed but not scored when the run stopped');
+    expect(output).toContain('c1 | scoring iteration 1, committed before the run stopped: its agent is not called again for it');
+    // The normal path: no warning, not even for the worktree the cancelled run removed.
+    expect(output).not.toMatch(/^warning: c1/m);
+    // What clean and the cancel removed comes back, said as setup's steps.
+    expect(output).toMatch(/^c1 setup: branch bestof\/\S+\/c1 made again at its kept commit \(refs\/bestof\/\S+\/c1\/kept\)$/m);
+    expect(output).toContain('c1 setup: worktree made again from bestof/');
   });
 
   it('kill -9 of bestof in the middle of the checks: the commit not yet kept is scored as that iteration', async () => {

@@ -15,7 +15,10 @@ import type { CleanContext } from './context.js';
  * revert commit's ref: a kept ref still missing is made) or merged into another branch; a winner
  * not merged yet stays without `--all`. Whether it was (or, on a dry run, would be) deleted.
  */
-export async function cleanBranch(context: CleanContext, of: { id: string; candidate: CandidateState; runId: string; isWinner: boolean }): Promise<boolean> {
+export async function cleanBranch(
+  context: CleanContext,
+  of: { id: string; candidate: CandidateState; runId: string; isWinner: boolean; baseCommit: string },
+): Promise<boolean> {
   const { repoRoot, dryRun, say, note } = context;
   const { id, candidate } = of;
   const tip = await resolveCommit(repoRoot, `refs/heads/${candidate.branch}`);
@@ -39,7 +42,9 @@ export async function cleanBranch(context: CleanContext, of: { id: string; candi
       return false;
     }
   }
-  say(`delete branch ${candidate.branch}${merged ? ' (merged)' : ` (kept at ${candidate.ref})`}`);
+  // A branch still at the run's base holds no work of the candidate's: "merged" would be untrue.
+  const label = tip === of.baseCommit ? 'no commit of its own' : merged ? 'merged' : `kept at ${candidate.ref}`;
+  say(`delete branch ${candidate.branch} (${label})`);
   if (!dryRun) {
     const deleted = await deleteBranch(repoRoot, candidate.branch, { force: true });
     if (!deleted.ok) context.problem(printableLines(deleted.error));

@@ -78,7 +78,7 @@ export async function cleanRun(context: CleanContext, run: RunListing, state: Ru
         continue; // its branch stays with it
       }
     }
-    if (await cleanBranch(context, { id, candidate, runId: run.runId, isWinner: id === state.winner })) actions += 1;
+    if (await cleanBranch(context, { id, candidate, runId: run.runId, isWinner: id === state.winner, baseCommit: state.baseCommit })) actions += 1;
   }
   // Also when no layer is left (a run killed after removing its candidates' layers): the base alone needs no namespace.
   if (!dryRun) {

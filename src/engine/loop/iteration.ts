@@ -103,10 +103,12 @@ export async function scorePendingIteration(
   const phase = phaseOf(before, plan.phases);
   const artifactsDir = iterationDir(plan.runDir, candidate.id, pending.iteration);
   await mkdir(artifactsDir, { recursive: true });
+  // The normal path after a Ctrl-C during the checks: said as what the candidate does, not as a warning.
   ctx.emit({
-    type: 'run.warning',
+    type: 'candidate.activity',
     candidate: candidate.id,
-    message: `${candidate.id}'s iteration ${pending.iteration} was committed but not scored when the run stopped: its work is scored now, and its agent is not called again for it`,
+    iteration: pending.iteration,
+    text: `scoring iteration ${pending.iteration}, committed before the run stopped: its agent is not called again for it`,
   });
   const state = reused?.state ?? before;
   const head = state.head;

@@ -187,10 +187,14 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   const restored = await restoreMissingBranch(repoRoot, branch, [keptRef, options.baseCommit]);
   if (!restored.ok) return worktreeFailure(options, restored.error);
   const recreated = restored.value;
+  // The normal path after `bestof clean` (which deletes the branches of what it keeps under refs)
+  // or a run killed before it made the branch: said as setup's progress, not as a warning.
+  const say = options.onProgress ?? (() => undefined);
   if (recreated)
-    warnings.push(
-      `${branch} was missing (the run was killed before it was made); recreated at ${recreated === keptRef ? keptRef : `the base commit ${options.baseCommit.slice(0, 12)}`}`,
-    );
+    say({
+      step: 'checkout',
+      text: `branch ${branch} made again at ${recreated === keptRef ? `its kept commit (${keptRef})` : `the base commit ${options.baseCommit.slice(0, 12)}`}`,
+    });
 
   const setupCompleted = existsSync(options.setupPathsFile);
   if (setupCompleted && existsSync(worktree)) {
@@ -205,7 +209,9 @@ async function resumeWorktree(options: WorkspaceOptions, warnings: string[]): Pr
   if (!setupCompleted && existsSync(worktree)) {
     warnings.push(`${worktree} was left half made (the run was killed during its setup; no agent ran in it): made again from ${branch}`);
   } else if (setupCompleted) {
-    warnings.push(`${worktree} was gone: made again from ${branch}, and set up again`);
+    // A run that ends (cancelled, or finished with candidates left to resume) removes its worktrees,
+    // as `bestof clean` does: the normal path, said as setup's progress.
+    say({ step: 'checkout', text: `worktree made again from ${branch}, and set up again` });
   }
   // From here on the setup runs again: without the mark until it completes.
   await rm(options.setupPathsFile, { force: true });
