@@ -86,9 +86,12 @@ describe('prepareWorkspace, new', () => {
 describe('prepareWorkspace, resume from any instant', () => {
   it('killed before the branch was made: the branch is made at the base (or the kept ref) and setup runs', async () => {
     const s = project();
-    const resumed = await prepareWorkspace(s.options({ mode: 'resume' }));
+    // The normal path after `bestof clean` (or a kill before the branch): said as a setup step, not a warning.
+    const steps: string[] = [];
+    const resumed = await prepareWorkspace(s.options({ mode: 'resume', onProgress: (p) => steps.push(p.text) }));
     expect(resumed.ok && resumed.value.reused).toBe(false);
-    expect(resumed.ok && resumed.value.warnings.join('\n')).toMatch(/bestof\/r1\/c1 was missing .* recreated at the base commit/);
+    expect(resumed.ok && resumed.value.warnings).toEqual([]);
+    expect(steps.join('\n')).toMatch(/branch bestof\/r1\/c1 made again at the base commit/);
     expectReady(s);
     expect(s.r.git('rev-parse', WORKSPACE_BRANCH)).toBe(s.base);
 
@@ -97,8 +100,9 @@ describe('prepareWorkspace, resume from any instant', () => {
     const kept = t.r.commitAll('kept work');
     t.r.git('update-ref', WORKSPACE_KEPT_REF, kept);
     t.r.git('reset', '--quiet', '--hard', t.base);
-    const fromKept = await prepareWorkspace(t.options({ mode: 'resume' }));
-    expect(fromKept.ok && fromKept.value.warnings.join('\n')).toMatch(new RegExp(`recreated at ${WORKSPACE_KEPT_REF}`));
+    const fromKept: string[] = [];
+    expect((await prepareWorkspace(t.options({ mode: 'resume', onProgress: (p) => fromKept.push(p.text) }))).ok).toBe(true);
+    expect(fromKept.join('\n')).toContain(`made again at its kept commit (${WORKSPACE_KEPT_REF})`);
     expect(t.r.git('rev-parse', WORKSPACE_BRANCH)).toBe(kept);
     expect(readFileSync(join(t.worktree, 'src/a.txt'), 'utf8')).toBe('kept work\n');
   });
