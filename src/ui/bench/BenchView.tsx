@@ -207,7 +207,12 @@ function legend(theme: Theme, width: number): Segment[][] {
 function footer(state: BenchViewState, theme: Theme, width: number): Segment[][] {
   const wrapped = (text: string, style: TextStyle): Segment[][] => wrapText(text, width).map((line) => [{ text: line, style }]);
   if (state.finishedAt !== null) {
-    if (!state.cancelled) return wrapped(`finished: ${plural(state.total, 'trial')} recorded; the reports follow below`, theme.status.ok);
+    // The reports are files, written once the view is gone: say where, not that they follow.
+    if (!state.cancelled)
+      return wrapped(
+        `finished: ${plural(state.total, 'trial')} recorded; the reports (bench.md, junit.xml, bench.json) go to ${state.outDir}`,
+        theme.status.ok,
+      );
     let notRun = 0;
     for (const mark of state.marks.values()) if (mark === 'not-run') notRun += 1;
     return wrapped(`cancelled: ${plural(notRun, 'trial')} recorded "not run"; go on with --resume`, theme.status.warning);
