@@ -49,7 +49,8 @@ function seconds(ms: number): string {
 
 function trialLine(r: TrialRecord): string {
   if (r.infra) return `trial ${r.trial}: infra failure: ${r.infraReason ?? 'no reason recorded'} (run ${r.runId})`;
-  const verdict = r.tampered && r.tampered.length > 0 ? `not resolved, ${tamperedWords(r.tampered)}` : r.resolved ? 'resolved' : 'not resolved';
+  // With best_of above 1 a trial can be resolved by one candidate while another tampered: both are said.
+  const verdict = `${r.resolved ? 'resolved' : 'not resolved'}${r.tampered && r.tampered.length > 0 ? `, ${tamperedWords(r.tampered)}` : ''}`;
   return `trial ${r.trial}: ${verdict}, score ${r.score}/${r.maxScore}, ${r.outcome.status}: ${r.outcome.reason}, ${r.costKnown === false ? 'cost unknown' : usd(r.costUsd)}, ${duration(r.durationMs)} (run ${r.runId})`;
 }
 

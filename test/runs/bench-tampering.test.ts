@@ -73,6 +73,10 @@ describe('bestof bench: a tampering agent', () => {
     const result = await runCli(['bench', 'bench.toml', '--out', 'out', '--html'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
     expect(result.code, result.stderr).toBe(0);
     const out = join(dir, 'out');
+    // The plain lines, one per trial: the cheat said, and a cost no command agent reported is "–", not $0.00.
+    expect(result.stdout).toMatch(/t1\/cheat#1: not resolved, tampered: 1 frozen path, first test\/f\.test\.js \(score \d+\/10, 1 iteration\(s\), –, /);
+    expect(result.stdout).toMatch(/t1\/lazy#1: not resolved \(score 0\/10, 1 iteration\(s\), –, /);
+    expect(result.stdout).not.toContain('$0.00');
 
     const file = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as BenchFile;
     const byAgent = Object.fromEntries(file.records.map((r) => [r.agent, r]));
