@@ -16,7 +16,7 @@
 import { trialLine } from '../bench-lines.js';
 import { plural } from '../../engine/words.js';
 import { Line, type Segment } from '../components/Line.js';
-import { formatCost, formatElapsed } from '../format/numbers.js';
+import { formatElapsed, formatKnownCost, UNKNOWN_COST } from '../format/numbers.js';
 import { cut, displayWidth, fit, oneLine, wrapText } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { fitSegments } from '../layout/fit-parts.js';
@@ -72,13 +72,14 @@ function headerLines(state: BenchViewState, theme: Theme, now: number, width: nu
         ? [{ text: ' · cancelling', style: theme.status.warning }]
         : [];
   const elapsed = (state.finishedAt ?? now) - state.startedAt;
+  const spent = formatKnownCost(state.costUsd, state.costKnown);
   const first: Segment[] = [
     { text: 'bestof bench ', style: theme.text.heading },
     { text: oneLine(state.bench), style: theme.text.accent },
     ...(state.shard ? [{ text: ` · shard ${state.shard.index}/${state.shard.count}`, style: theme.text.secondary }] : []),
     ...status,
     { text: ` · ${formatElapsed(elapsed)} · ` },
-    { text: `${formatCost(state.costUsd)} spent`, style: theme.text.secondary },
+    { text: spent === UNKNOWN_COST ? 'cost not reported' : `${spent} spent`, style: theme.text.secondary },
   ];
   const waiting = state.total - state.done - state.running;
   const second: Segment[] = [
