@@ -206,7 +206,8 @@ function tamperingSection(s: BenchSummary): string[] {
   return [
     '## Tampering',
     '',
-    'Trials whose agent changed a frozen path (a test or a check it was not to touch): never resolved, whatever their checks said.',
+    'Trials in which a candidate changed a frozen path (a test or a check it was not to touch). Such a candidate is never resolved, ' +
+      'whatever its checks said; with best_of above 1, another candidate of the trial may be.',
     '',
     ...s.tampering.map((t) => `- ${cell(`${t.task}/${t.agent}#${t.trial}: ${tamperedWords(t.paths)} (run ${t.runId})`)}`),
   ];

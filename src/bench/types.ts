@@ -133,8 +133,8 @@ export interface TrialRecord {
   readonly oracle?: TrialOracle;
   /**
    * The frozen paths a candidate of the trial changed (a test it edited, a check script it
-   * rewrote), sorted: the trial tampered, which is never resolved and is reported as such, not as
-   * one more unresolved trial. Absent when no candidate did.
+   * rewrote), sorted: the trial tampered. That candidate is never the resolved one, and the reports
+   * say so apart from the lazy trials. Absent when no candidate did.
    */
   readonly tampered?: readonly string[];
 }

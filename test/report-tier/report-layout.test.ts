@@ -3,7 +3,7 @@
  * (which reports no cost) beside a script agent, on a check worth 100 points. Every place a cost
  * shows says "–" for the command agent, never "$0.0000" (report.html's ranking and iterations,
  * report.md, `bestof show`); each line number of the unified and side-by-side diffs sits on its
- * own code row (same box top); a score ("100 / 100") stays on one line in a narrow window.
+ * own code row (same box top), with no border drawn across a row; a score ("100 / 100") stays on one line in a narrow window.
  */
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +46,9 @@ const MISALIGNED_ROWS = `(section) => {
     const a = number.getBoundingClientRect();
     const b = code.getBoundingClientRect();
     if (Math.abs(a.top - b.top) > 0.5) off.push(number.textContent.trim() + ': ' + a.top + ' vs ' + b.top);
+    // A border across a code row draws a stray line through the diff.
+    const cell = getComputedStyle(code.closest('td'));
+    if (cell.borderTopWidth !== '0px' || cell.borderBottomWidth !== '0px') off.push(number.textContent.trim() + ': a border across the row');
   }
   return off;
 }`;
@@ -55,7 +58,7 @@ const LINES_OF = `(selector) => Array.from(document.querySelectorAll(selector), 
   return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
 })`;
 
-/** Each diff row whose line number's box top is not its code row's top, as "number: top vs top". */
+/** Each diff row whose line number's box top is not its code row's top ("number: top vs top"), or with a line across it. */
 async function misalignedRows(page: Page, section: string): Promise<string[]> {
   return (await page.evaluate(`(${MISALIGNED_ROWS})(${JSON.stringify(section)})`)) as string[];
 }

@@ -79,7 +79,7 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
       : '';
   const tampering =
     s.tampering.length > 0
-      ? `<h2>Tampering <span class="note">(a frozen path changed: never resolved)</span></h2>\n<ul id="tampering">${s.tampering.map((t) => `<li data-agent="${h(t.agent)}">${h(t.task)} x ${h(t.agent)} trial ${t.trial} (run ${h(t.runId)}): ${h(tamperedWords(t.paths))}</li>`).join('')}</ul>`
+      ? `<h2>Tampering <span class="note">(a candidate changed a frozen path: that candidate is never resolved)</span></h2>\n<ul id="tampering">${s.tampering.map((t) => `<li data-agent="${h(t.agent)}">${h(t.task)} x ${h(t.agent)} trial ${t.trial} (run ${h(t.runId)}): ${h(tamperedWords(t.paths))}</li>`).join('')}</ul>`
       : '';
   const notes = s.notes.length > 0 ? `<h2>Notes</h2>\n<ul>${s.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>` : '';
   const body = [
