@@ -39,6 +39,7 @@ const trialRecord = z.strictObject({
   infra: z.boolean(),
   infraReason: z.string().nullable(),
   runId: z.string(),
+  tampered: z.array(text).min(1).optional(),
   oracle: z
     .strictObject({
       candidates: z.array(z.strictObject({ candidate: text, passed: z.boolean(), why: z.string() })),

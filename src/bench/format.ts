@@ -41,6 +41,11 @@ export function pointsSize(difference: number): string {
   return `${(Math.abs(difference) * 100).toFixed(1)} pp`;
 }
 
+/** A trial that tampered, in the words every report uses: "tampered: 2 frozen paths, first test/a.test.mjs". */
+export function tamperedWords(paths: readonly string[]): string {
+  return `tampered: ${paths.length} frozen path${paths.length === 1 ? '' : 's'}, first ${paths[0] ?? NONE}`;
+}
+
 export function duration(ms: number | null): string {
   return ms === null ? NONE : formatDuration(ms);
 }

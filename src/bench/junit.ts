@@ -15,7 +15,8 @@
  * at all (control characters from a CLI's error, ANSI colour codes), which are dropped (ANSI
  * sequences whole) rather than making the file unreadable to the CI.
  */
-import { duration, percent, percentInterval, usd } from './format.js';
+import { duration, percent, percentInterval, tamperedWords, usd } from './format.js';
+import { plural } from '../engine/words.js';
 import type { SelectionSummary } from './pick-summary.js';
 import type { BenchSummary, CellSummary } from './summary.js';
 import type { TrialRecord } from './types.js';
@@ -48,7 +49,8 @@ function seconds(ms: number): string {
 
 function trialLine(r: TrialRecord): string {
   if (r.infra) return `trial ${r.trial}: infra failure: ${r.infraReason ?? 'no reason recorded'} (run ${r.runId})`;
-  const verdict = r.resolved ? 'resolved' : 'not resolved';
+  // With best_of above 1 a trial can be resolved by one candidate while another tampered: both are said.
+  const verdict = `${r.resolved ? 'resolved' : 'not resolved'}${r.tampered && r.tampered.length > 0 ? `, ${tamperedWords(r.tampered)}` : ''}`;
   return `trial ${r.trial}: ${verdict}, score ${r.score}/${r.maxScore}, ${r.outcome.status}: ${r.outcome.reason}, ${r.costKnown === false ? 'cost unknown' : usd(r.costUsd)}, ${duration(r.durationMs)} (run ${r.runId})`;
 }
 
@@ -56,12 +58,15 @@ function testcase(c: CellSummary): string {
   const time = c.records.reduce((s, r) => s + r.durationMs, 0);
   const open = `    <testcase${attrs({ classname: c.task, name: c.agent, time: seconds(time) })}>`;
   const body = escapeXml(c.records.map(trialLine).join('\n'));
+  // A cheat is news of its own: the failure's message names it, not only the body's trial lines.
+  const cheat = c.records.find((r) => r.tampered && r.tampered.length > 0);
+  const tampered = cheat?.tampered ? `; ${c.tampered} of ${plural(c.records.length, 'trial')} ${tamperedWords(cheat.tampered)} (trial ${cheat.trial})` : '';
   const rate = `resolved ${percent(c.rate)} (${c.resolved}/${c.valid})`;
   switch (c.verdict) {
     case 'passed':
       return `${open}\n      <system-out>${body}</system-out>\n    </testcase>`;
     case 'failed':
-      return `${open}\n      <failure${attrs({ message: `${rate}, under the bar of ${percent(c.bar)}`, type: 'below_bar' })}>${body}</failure>\n    </testcase>`;
+      return `${open}\n      <failure${attrs({ message: `${rate}, under the bar of ${percent(c.bar)}${tampered}`, type: 'below_bar' })}>${body}</failure>\n    </testcase>`;
     case 'skipped': {
       const message =
         c.records.length === 0 ? 'no trial of this task and agent was recorded' : `every trial (${c.infra}) was an infra failure: nothing measured the agent`;

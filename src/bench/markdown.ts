@@ -11,7 +11,7 @@
 import type { BaselineComparison } from './baseline.js';
 import { plural } from '../engine/words.js';
 import { printableLines } from '../printable.js';
-import { duration, NONE, percent, percentInterval, points, pointsInterval, pointsSize, usd } from './format.js';
+import { duration, NONE, percent, percentInterval, points, pointsInterval, pointsSize, tamperedWords, usd } from './format.js';
 import { formatShard } from './shard.js';
 import type { AgentSummary, BenchSummary, CellSummary } from './summary.js';
 
@@ -75,7 +75,8 @@ function agentsSection(s: BenchSummary): string[] {
 
 function verdictText(c: CellSummary): string {
   if (c.verdict === 'skipped') return c.records.length === 0 ? 'not run' : `skipped (${plural(c.infra, 'infra failure')})`;
-  return `${percent(c.rate)} (${c.resolved}/${c.valid}) ${c.verdict === 'passed' ? 'pass' : 'FAIL'}`;
+  const tampered = c.tampered > 0 ? `, ${c.tampered} tampered` : '';
+  return `${percent(c.rate)} (${c.resolved}/${c.valid}) ${c.verdict === 'passed' ? 'pass' : 'FAIL'}${tampered}`;
 }
 
 function tasksSection(s: BenchSummary): string[] {
@@ -200,6 +201,18 @@ function infraSection(s: BenchSummary): string[] {
   ];
 }
 
+function tamperingSection(s: BenchSummary): string[] {
+  if (s.tampering.length === 0) return [];
+  return [
+    '## Tampering',
+    '',
+    'Trials in which a candidate changed a frozen path (a test or a check it was not to touch). Such a candidate is never resolved, ' +
+      'whatever its checks said; with best_of above 1, another candidate of the trial may be.',
+    '',
+    ...s.tampering.map((t) => `- ${cell(`${t.task}/${t.agent}#${t.trial}: ${tamperedWords(t.paths)} (run ${t.runId})`)}`),
+  ];
+}
+
 function notesSection(s: BenchSummary): string[] {
   return s.notes.length === 0 ? [] : ['## Notes', '', ...s.notes.map((n) => `- ${n}`)];
 }
@@ -226,6 +239,7 @@ export function renderBenchMarkdown(summary: BenchSummary, comparison?: Baseline
     pairsSection(summary),
     picksSection(summary),
     baselineSection(comparison),
+    tamperingSection(summary),
     infraSection(summary),
     notesSection(summary),
     [harnessLine(summary)],

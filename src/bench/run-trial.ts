@@ -148,6 +148,8 @@ interface TrialReport {
     usage: { input: number; output: number };
     cli: { version?: string } | null;
     tampered: boolean;
+    /** What it changed of the kept paths, by rule (absent from a bestof before them). */
+    tamperedPaths?: { path: string; rule?: string }[];
     ref?: string;
     commit?: string | null;
     history: { iteration: number; checks?: { name: string; passed: boolean }[] }[];
@@ -243,6 +245,7 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
   const best = report.candidates.find((c) => c.id === (report.winner ?? report.ranking[0]?.candidate)) ?? report.candidates[0];
   const allInfra = report.candidates.length > 0 && report.candidates.every((c) => c.reason !== null && INFRA_REASONS.has(c.reason));
   const oracle = allInfra ? undefined : await trialOracle(trial, report, env);
+  const tampered = frozenPathsChanged(report);
   const tokens = report.candidates.reduce((sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output }), { input: 0, output: 0 });
   return {
     ...base,
@@ -260,7 +263,18 @@ export async function runTrial(trial: TrialRun): Promise<TrialRecord> {
     infraReason: allInfra ? `${best?.reason}: ${best?.message ?? ''}`.trim() : null,
     runId: report.runId,
     ...(oracle ? { oracle } : {}),
+    ...(tampered.length > 0 ? { tampered } : {}),
   };
+}
+
+/**
+ * The frozen paths any candidate of the run changed, as the run's selection reads them (a path of
+ * `[checks] editable`'s rule is reverted before a merge, not a cheat). Every candidate, not only
+ * the one judged: with best_of = 2, an agent that cheats in one candidate cheated in the trial.
+ */
+function frozenPathsChanged(report: TrialReport): string[] {
+  const paths = report.candidates.flatMap((c) => (c.tamperedPaths ?? []).filter((p) => (p.rule ?? 'frozen') === 'frozen').map((p) => p.path));
+  return [...new Set(paths)].sort();
 }
 
 /** The oracle on every candidate of the trial, and each selection's pick against it; none when the task has no oracle. */

@@ -47,6 +47,8 @@ export interface CellSummary {
   readonly valid: number;
   readonly resolved: number;
   readonly infra: number;
+  /** Trials that changed a frozen path (TrialRecord.tampered): unresolved, and said apart from the lazy ones. */
+  readonly tampered: number;
   /** resolved / valid; `null` without a valid trial. */
   readonly rate: number | null;
   readonly bar: number;
@@ -120,6 +122,16 @@ export interface InfraFailure {
   readonly runId: string;
 }
 
+/** A trial that changed frozen paths (TrialRecord.tampered). */
+export interface TamperedTrial {
+  readonly task: string;
+  readonly agent: string;
+  readonly trial: number;
+  /** Sorted; at least one. */
+  readonly paths: readonly string[];
+  readonly runId: string;
+}
+
 export interface BenchSummary {
   readonly bench: string;
   readonly specHash: string;
@@ -136,6 +148,8 @@ export interface BenchSummary {
   readonly agents: readonly AgentSummary[];
   readonly pairs: readonly PairSummary[];
   readonly infraFailures: readonly InfraFailure[];
+  /** Trials whose agent changed a frozen path, in matrix order. */
+  readonly tampering: readonly TamperedTrial[];
   /** Sentences for the reader: a k that was not possible, a task left out of an agent's pass@k. */
   readonly notes: readonly string[];
   /** The pick against the tasks' oracle, per agent and selection (./pick-summary.ts); `null` without an oracle. */
@@ -170,6 +184,9 @@ export function summarizeBench(file: BenchFile, options: SummaryOptions = {}): B
   const infraFailures = sorted
     .filter((r) => r.infra)
     .map((r) => ({ task: r.task, agent: r.agent, trial: r.trial, reason: r.infraReason ?? 'no reason recorded', runId: r.runId }));
+  const tampering = sorted.flatMap((r) =>
+    r.tampered && r.tampered.length > 0 ? [{ task: r.task, agent: r.agent, trial: r.trial, paths: r.tampered, runId: r.runId }] : [],
+  );
   return {
     bench: file.bench,
     specHash: file.specHash,
@@ -184,6 +201,7 @@ export function summarizeBench(file: BenchFile, options: SummaryOptions = {}): B
     agents,
     pairs,
     infraFailures,
+    tampering,
     notes,
     picks: summarizePicks(file),
   };
@@ -201,7 +219,8 @@ function summarizeCell(task: string, agent: string, bar: number, records: readon
   const resolved = valid.filter((r) => r.resolved).length;
   const rate = valid.length === 0 ? null : resolved / valid.length;
   const verdict: CellVerdict = rate === null ? 'skipped' : rate < bar - BAR_SLACK ? 'failed' : 'passed';
-  return { task, agent, records, valid: valid.length, resolved, infra: records.length - valid.length, rate, bar, verdict };
+  const tampered = records.filter((r) => (r.tampered?.length ?? 0) > 0).length;
+  return { task, agent, records, valid: valid.length, resolved, infra: records.length - valid.length, tampered, rate, bar, verdict };
 }
 
 function distribution(values: readonly number[]): Distribution {

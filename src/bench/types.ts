@@ -131,6 +131,12 @@ export interface TrialRecord {
   readonly runId: string;
   /** When the task has oracle checks and the trial is not an infra failure. */
   readonly oracle?: TrialOracle;
+  /**
+   * The frozen paths a candidate of the trial changed (a test it edited, a check script it
+   * rewrote), sorted: the trial tampered. That candidate is never the resolved one, and the reports
+   * say so apart from the lazy trials. Absent when no candidate did.
+   */
+  readonly tampered?: readonly string[];
 }
 
 /** What ran the bench, so that a result can be traced to the code that produced it. */

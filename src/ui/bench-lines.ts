@@ -6,6 +6,7 @@ import type { BenchEvent } from '../bench/events.js';
 import type { TrialRecord } from '../bench/types.js';
 import { plural } from '../engine/words.js';
 import { printable } from '../printable.js';
+import { UNKNOWN_COST } from './format/numbers.js';
 
 export function createBenchPlainReporter(write: (line: string) => void): (event: BenchEvent) => void {
   let total = 0;
@@ -50,8 +51,12 @@ export function trialLine(r: TrialRecord): string {
 function trialWords(r: TrialRecord): string {
   const cell = `${r.task}/${r.agent}#${r.trial}`;
   if (r.infra) return `${cell}: infra failure, left out of the rates: ${r.infraReason ?? r.outcome.reason}`;
-  const money = `$${r.costUsd.toFixed(2)}, ${Math.round(r.durationMs / 1000)}s`;
-  return `${cell}: ${r.resolved ? 'resolved' : 'not resolved'} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})${oracleWords(r)}`;
+  // A cost no agent call reported (a command agent) is "–", never $0.00.
+  const money = `${r.costKnown === false ? UNKNOWN_COST : `$${r.costUsd.toFixed(2)}`}, ${Math.round(r.durationMs / 1000)}s`;
+  // The words of the bench's reports (src/bench/format.ts's tamperedWords, which the UI may not import).
+  const cheat = r.tampered && r.tampered.length > 0 ? `, tampered: ${plural(r.tampered.length, 'frozen path')}, first ${r.tampered[0]}` : '';
+  const verdict = `${r.resolved ? 'resolved' : 'not resolved'}${cheat}`;
+  return `${cell}: ${verdict} (score ${r.score}/${r.maxScore}, ${r.iterations} iteration(s), ${money}, run ${r.runId})${oracleWords(r)}`;
 }
 
 /** `; oracle: 1 of 3 candidates pass; tie_break picked c2 ✗`, when the task has an oracle. */

@@ -64,13 +64,17 @@ describe('bestof bench with an oracle', () => {
     writeOracleBench(dir);
     const result = await runCli(['bench', 'bench.toml', '--out', 'out'], { cwd: dir, worktreesDir: join(dir, 'worktrees') });
     expect(result.code, result.stderr).toBe(0);
-    // The trial's line says what the oracle found and whether the pick was right.
-    expect(result.stdout).toMatch(/t\/s#1: resolved .*; oracle: 1 of 3 candidates pass; tie_break picked c[12] [✓✗]/);
+    // The trial's line says what the oracle found and whether the pick was right, and that c3 cheated.
+    expect(result.stdout).toMatch(
+      /t\/s#1: resolved, tampered: 1 frozen path, first test\/cases\.js .*; oracle: 1 of 3 candidates pass; tie_break picked c[12] [✓✗]/,
+    );
     const file = JSON.parse(readFileSync(join(dir, 'out', 'bench.json'), 'utf8')) as BenchFile;
     expect(file.matrix.selections).toEqual([{ name: 'tie_break', policy: 'tie_break' }]);
     const [record] = file.records;
     // Resolved by the task's own checks: the oracle is not one of them.
     expect(record?.resolved).toBe(true);
+    // Resolved by c1 or c2, and the trial still says that c3 changed a frozen path.
+    expect(record?.tampered).toEqual(['test/cases.js']);
     expect(record?.oracle?.candidates.map((c) => [c.candidate, c.passed])).toEqual([
       ['c1', true],
       ['c2', false],

@@ -387,6 +387,19 @@ describe('the bench view', () => {
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
+  it('says "cost not reported" of a bench whose agents report no cost (command agents), never "$0 spent"', async () => {
+    const m = benchMatrix(['t1'], ['cmd'], 2);
+    const unknown = (label: string): TrialRecord => ({ ...rec(label, 'U', 30), kind: 'command', costKnown: false });
+    shown = await show([started(m, { concurrency: 1 }), start('t1/cmd#1', 0), finish(unknown('t1/cmd#1'), 30)], { now: T0 + 40 * SEC, columns: 120 });
+    expect(shown.frame().split('\n')[0]).toBe('bestof bench nightly · 40s · cost not reported');
+  });
+
+  it('a finished bench says where its reports go, not that they follow (nothing follows the view but a line of paths)', async () => {
+    shown = await show(midBench(), { now: MID_NOW, columns: 120 });
+    await shown.send([{ type: 'bench.finished', cancelled: false, at: T0 + 400 * SEC }]);
+    expect(shown.frame().split('\n').at(-1)).toBe('finished: 60 trials recorded; the reports (bench.md, junit.xml, bench.json) go to /tmp/out');
+  });
+
   it('q cancels the bench once and says it is cancelling; Ctrl-C does the same; the end says what was not run', async () => {
     let cancels = 0;
     shown = await show(midBench(), { now: MID_NOW, cancel: () => (cancels += 1) });

@@ -11,7 +11,7 @@
  * written; 130 cancelled (bench.json then holds the trials that ended, the rest "not run").
  * A task whose JUnit case fails does not change the exit code: CI reads junit.xml for that.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadBenchSpec } from '../../bench/bench-spec.js';
 import { compareToBaseline, type BaselineComparison, type BaselineTolerance } from '../../bench/baseline.js';
@@ -169,7 +169,7 @@ function readBaseline(path: string): { file: BenchFile } | { problems: string[] 
   return parsed.ok ? { file: parsed.value } : { problems: parsed.error.map((p) => `--baseline: ${p}`) };
 }
 
-/** bench.json, bench.md, junit.xml and, with --html, bench.html; the exit code (1 on a regression against the baseline). */
+/** bench.json, bench.md, junit.xml and, with --html, bench.html (without it, an older bench.html is removed); the exit code (1 on a regression against the baseline). */
 function writeResults(
   file: BenchFile,
   outDir: string,
@@ -183,7 +183,9 @@ function writeResults(
   writeFileSync(join(outDir, 'bench.json'), printableJson(`${JSON.stringify(file, null, 2)}\n`));
   writeFileSync(join(outDir, 'bench.md'), renderBenchMarkdown(summary, comparison));
   writeFileSync(join(outDir, 'junit.xml'), renderJUnit(summary));
+  // A bench.html of an earlier run would sit beside this run's bench.json as if it were its page.
   if (options.html) writeFileSync(join(outDir, 'bench.html'), renderBenchHtml(summary));
+  else rmSync(join(outDir, 'bench.html'), { force: true });
   const out = json ? process.stderr : process.stdout;
   if (json) process.stdout.write(printableJson(`${JSON.stringify(file, null, 2)}\n`));
   out.write(`written: ${join(outDir, 'bench.json')}, bench.md, junit.xml${options.html ? ', bench.html' : ''}\n`);

@@ -278,6 +278,7 @@ function reduceIterationEvent(
           outcome: event.outcome,
           providerMessage: event.message,
           costUsd: (it.costUsd ?? 0) + event.costUsd,
+          ...(known ? {} : { costKnown: false }),
         })),
       }));
       return { ...next, costUsd: next.costUsd + event.costUsd, ...(known ? {} : { costKnown: false }) };

@@ -304,6 +304,8 @@ export interface IterationState {
   readonly tampered: readonly TamperedPath[];
   readonly review?: { readonly verdict: VerdictKind; readonly reason?: string; readonly points: number };
   readonly costUsd?: number;
+  /** false when the iteration's agent call reported no cost (cost-known.ts): show "–", not $0. Absent: known. */
+  readonly costKnown?: boolean;
 }
 
 export interface CandidateState extends CandidateInfo {

@@ -2,11 +2,11 @@
  * bench.html: the bench's summary as one self-contained page. The matrix as a heat map (task x
  * agent, the resolved rate), each agent's resolved rate with its 95% Wilson interval, and its
  * mean cost per trial against its resolved rate; then the numbers of bench.md (agents, the pick
- * against an oracle, infra failures, notes). Computed from the same summary as bench.md and junit.xml, so all three agree.
+ * against an oracle, trials that tampered, infra failures, notes). Computed from the same summary as bench.md and junit.xml, so all three agree.
  * Numbers are written by src/bench/format.ts, as in bench.md: "66.7%", "$0.012", "–".
  */
 import type { BenchSummary, CellSummary } from '../../bench/summary.js';
-import { duration, NONE, percent, percentInterval, usd } from '../../bench/format.js';
+import { duration, NONE, percent, percentInterval, tamperedWords, usd } from '../../bench/format.js';
 import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { plural } from '../../engine/words.js';
 import { escapeHtml as h } from './escape.js';
@@ -22,7 +22,8 @@ export interface BenchHtmlOptions {
 function cellText(c: CellSummary | undefined): string {
   if (c === undefined || c.records.length === 0) return 'not run';
   if (c.rate === null) return `skipped (${plural(c.infra, 'infra failure')})`;
-  return `${percent(c.rate)} <span class="note">(${c.resolved}/${c.valid})</span>`;
+  const tampered = c.tampered > 0 ? ` <span class="badge bad">${c.tampered} tampered</span>` : '';
+  return `${percent(c.rate)} <span class="note">(${c.resolved}/${c.valid})</span>${tampered}`;
 }
 
 function heatMap(s: BenchSummary): string {
@@ -76,6 +77,10 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
     s.infraFailures.length > 0
       ? `<h2>Infra failures <span class="note">(left out of every rate)</span></h2>\n<ul id="infra">${s.infraFailures.map((f) => `<li>${h(f.task)} x ${h(f.agent)} trial ${f.trial} (run ${h(f.runId)}): ${h(f.reason)}</li>`).join('')}</ul>`
       : '';
+  const tampering =
+    s.tampering.length > 0
+      ? `<h2>Tampering <span class="note">(a candidate changed a frozen path: that candidate is never resolved)</span></h2>\n<ul id="tampering">${s.tampering.map((t) => `<li data-agent="${h(t.agent)}">${h(t.task)} x ${h(t.agent)} trial ${t.trial} (run ${h(t.runId)}): ${h(tamperedWords(t.paths))}</li>`).join('')}</ul>`
+      : '';
   const notes = s.notes.length > 0 ? `<h2>Notes</h2>\n<ul>${s.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>` : '';
   const body = [
     `<h1>bestof bench — ${h(s.bench)}</h1>`,
@@ -84,6 +89,7 @@ export function renderBenchHtml(rawSummary: BenchSummary, options: BenchHtmlOpti
     `<div class="charts"><section><h2>Resolved rate per agent <span class="note">(95% Wilson interval)</span></h2>${rates}</section><section><h2>Cost against resolved rate</h2>${scatter}</section></div>`,
     agentsTable(s),
     picksSection(s),
+    tampering,
     infra,
     notes,
     `<footer>bestof ${h(s.harness.bestofVersion)}${s.harness.gitCommit ? ` (${h(s.harness.gitCommit.slice(0, 10))})` : ''} · spec ${h(s.specHash.slice(0, 12))} · bench.json, bench.md and junit.xml beside this file hold the same data.</footer>`,

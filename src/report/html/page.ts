@@ -45,6 +45,10 @@ table { border-collapse: collapse; margin: 4px 0 8px; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* diff2html lays its line numbers over their rows (position: absolute) and counts on a table cell's own padding and borders: the page's cells above would push every code row below its number. */
+:where(.d2h-diff-table) :is(td, th) { padding: revert; border: revert; vertical-align: revert; text-align: revert; }
+/* A score ("100 / 100") or a cost is one figure: it does not break over two lines. */
+.nowrap { white-space: nowrap; }
 .verdict { border: 1px solid var(--line); border-left: 6px solid var(--accent); border-radius: 6px; padding: 12px 16px; margin: 12px 0; background: var(--soft); }
 .verdict.win { border-left-color: var(--ok); }
 .verdict.none { border-left-color: var(--bad); }

@@ -134,7 +134,7 @@ function rankingHtml(state: RunState): string {
     const vote = withVote
       ? `<td class="num">${r?.vote === undefined ? '–' : num(r.vote)}</td><td class="num">${r?.combined === undefined ? '–' : num(r.combined)}</td>`
       : '';
-    return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})${madeBinaryHtml(c)}</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
+    return `<tr data-candidate="${h(id)}"${id === state.winner ? ' class="pass"' : ''}><td class="num">${r?.rank ?? i + 1}</td><td><strong>${h(id)}</strong> ${h(c.label)}</td><td class="num nowrap">${c.score ?? '–'} / ${c.maxScore}</td>${vote}<td class="num nowrap">${cost(c.costUsd, costIsKnown(c))}</td><td class="num">+${c.diff.insertions} −${c.diff.deletions} (${plural(c.diff.files, 'file')})${madeBinaryHtml(c)}</td><td class="num">${h(formatDuration(c.durationMs))}</td><td class="num">${c.iteration}</td><td>${statusBadge(c.status)}${c.reason ? ` <span class="note">${h(c.reason)}</span>` : ''}</td><td>${h(note)}</td></tr>`;
   });
   const head = `<tr><th class="num">rank</th><th>candidate</th><th class="num">score</th>${withVote ? '<th class="num">vote</th><th class="num">combined</th>' : ''}<th class="num">cost</th><th class="num">diff</th><th class="num">time</th><th class="num">iterations</th><th>status</th><th>note</th></tr>`;
   return `<h2>Ranking</h2>\n<table id="ranking">${head}\n${rows.join('\n')}</table>`;
@@ -223,7 +223,8 @@ function timelineOf(c: CandidateState): TimelinePoint[] {
   return c.iterations.map((it) => ({
     iteration: it.iteration,
     score: it.score,
-    costUsd: it.costUsd,
+    // An agent that reported no cost (a command agent) cost "–", not $0.
+    costUsd: it.costUsd === 0 && !costIsKnown(it) ? undefined : it.costUsd,
     outcome: it.outcome,
     tone: it.score !== undefined && it.score >= c.maxScore && c.maxScore > 0 ? 'ok' : it.outcome !== undefined && it.outcome !== 'success' ? 'bad' : 'neutral',
   }));
@@ -233,7 +234,7 @@ function iterationsTable(c: CandidateState): string {
   const rows = c.iterations.map((it) => {
     const checks = it.checks.map((k) => `${k.name} ${k.passed ? 'pass' : k.timedOut ? 'timeout' : 'FAIL'}`).join(', ');
     const flags = it.tampered.length > 0 ? `tampered: ${it.tampered.map((p) => p.path).join(', ')}` : '';
-    return `<tr><td class="num">${it.iteration}</td><td>${h(it.outcome ?? '–')}${it.providerMessage ? ` <span class="note">${h(headOf(it.providerMessage, 400))}</span>` : ''}</td><td class="num">${it.score ?? '–'}</td><td class="num">${it.costUsd === undefined ? '–' : `$${it.costUsd.toFixed(4)}`}</td><td class="mono">${h(it.commit?.slice(0, 10) ?? '–')}</td><td>${h(checks)}</td><td>${h(flags)}${it.review ? ` review: ${h(it.review.verdict)}` : ''}</td></tr>`;
+    return `<tr><td class="num">${it.iteration}</td><td>${h(it.outcome ?? '–')}${it.providerMessage ? ` <span class="note">${h(headOf(it.providerMessage, 400))}</span>` : ''}</td><td class="num">${it.score ?? '–'}</td><td class="num nowrap">${it.costUsd === undefined ? '–' : cost(it.costUsd, costIsKnown(it))}</td><td class="mono">${h(it.commit?.slice(0, 10) ?? '–')}</td><td>${h(checks)}</td><td>${h(flags)}${it.review ? ` review: ${h(it.review.verdict)}` : ''}</td></tr>`;
   });
   return `<table class="iterations"><tr><th class="num">#</th><th>outcome</th><th class="num">score</th><th class="num">cost</th><th>commit</th><th>checks</th><th>flags</th></tr>${rows.join('')}</table>`;
 }
@@ -275,7 +276,7 @@ function candidatesHtml(state: RunState, diffs: ReadonlyMap<string, CandidateDif
     const c = state.candidates[id];
     if (!c) return '';
     const frozen = c.tampered.filter((p) => (p.rule ?? 'frozen') === 'frozen').length;
-    const summary = `<strong>${h(id)}</strong> ${h(c.label)} · ${c.score ?? '–'} / ${c.maxScore} · ${plural(c.iteration, 'iteration')} · +${c.diff.insertions} −${c.diff.deletions}${madeBinaryHtml(c)}${id === state.winner ? ' <span class="badge ok">winner</span>' : ''}${frozen > 0 ? ' <span class="badge bad">tampered</span>' : ''}`;
+    const summary = `<strong>${h(id)}</strong> ${h(c.label)} · <span class="nowrap">${c.score ?? '–'} / ${c.maxScore}</span> · ${plural(c.iteration, 'iteration')} · +${c.diff.insertions} −${c.diff.deletions}${madeBinaryHtml(c)}${id === state.winner ? ' <span class="badge ok">winner</span>' : ''}${frozen > 0 ? ' <span class="badge bad">tampered</span>' : ''}`;
     const meta = `<p class="meta">${h(c.provider)}${c.model ? ` · ${h(c.model)}` : ''} · branch <code>${h(c.branch)}</code> · kept at <code>${h(c.ref)}</code>${c.commit ? ` (${h(c.commit.slice(0, 10))})` : ''}${c.cli ? ` · ${h(c.cli.binary)} ${h(c.cli.version ?? '')}` : ''}</p>`;
     const timeline =
       c.iterations.length > 0

@@ -16,7 +16,7 @@
 import { trialLine } from '../bench-lines.js';
 import { plural } from '../../engine/words.js';
 import { Line, type Segment } from '../components/Line.js';
-import { formatCost, formatElapsed } from '../format/numbers.js';
+import { formatElapsed, formatKnownCost, UNKNOWN_COST } from '../format/numbers.js';
 import { cut, displayWidth, fit, oneLine, wrapText } from '../format/text.js';
 import { useTheme } from '../hooks/useTheme.js';
 import { fitSegments } from '../layout/fit-parts.js';
@@ -72,13 +72,14 @@ function headerLines(state: BenchViewState, theme: Theme, now: number, width: nu
         ? [{ text: ' · cancelling', style: theme.status.warning }]
         : [];
   const elapsed = (state.finishedAt ?? now) - state.startedAt;
+  const spent = formatKnownCost(state.costUsd, state.costKnown);
   const first: Segment[] = [
     { text: 'bestof bench ', style: theme.text.heading },
     { text: oneLine(state.bench), style: theme.text.accent },
     ...(state.shard ? [{ text: ` · shard ${state.shard.index}/${state.shard.count}`, style: theme.text.secondary }] : []),
     ...status,
     { text: ` · ${formatElapsed(elapsed)} · ` },
-    { text: `${formatCost(state.costUsd)} spent`, style: theme.text.secondary },
+    { text: spent === UNKNOWN_COST ? 'cost not reported' : `${spent} spent`, style: theme.text.secondary },
   ];
   const waiting = state.total - state.done - state.running;
   const second: Segment[] = [
@@ -207,7 +208,12 @@ function legend(theme: Theme, width: number): Segment[][] {
 function footer(state: BenchViewState, theme: Theme, width: number): Segment[][] {
   const wrapped = (text: string, style: TextStyle): Segment[][] => wrapText(text, width).map((line) => [{ text: line, style }]);
   if (state.finishedAt !== null) {
-    if (!state.cancelled) return wrapped(`finished: ${plural(state.total, 'trial')} recorded; the reports follow below`, theme.status.ok);
+    // The reports are files, written once the view is gone: say where, not that they follow.
+    if (!state.cancelled)
+      return wrapped(
+        `finished: ${plural(state.total, 'trial')} recorded; the reports (bench.md, junit.xml, bench.json) go to ${state.outDir}`,
+        theme.status.ok,
+      );
     let notRun = 0;
     for (const mark of state.marks.values()) if (mark === 'not-run') notRun += 1;
     return wrapped(`cancelled: ${plural(notRun, 'trial')} recorded "not run"; go on with --resume`, theme.status.warning);

@@ -58,6 +58,8 @@ export interface BenchViewState {
   readonly resumed: number;
   /** What every recorded trial cost, the resumed ones included (as the bench's own budget counts it). */
   readonly costUsd: number;
+  /** false once a recorded trial reported no cost (a command agent): `costUsd` is then a lower bound, shown "–" or "$x+", never $0. */
+  readonly costKnown: boolean;
   /** Trials timed for the ETA: every record that is not an infra failure, resumed ones included. */
   readonly timed: { readonly count: number; readonly totalMs: number };
   readonly agents: ReadonlyMap<string, AgentTally>;
@@ -90,6 +92,7 @@ export function initialBenchViewState(): BenchViewState {
     running: 0,
     resumed: 0,
     costUsd: 0,
+    costKnown: true,
     timed: { count: 0, totalMs: 0 },
     agents: new Map(),
     recent: [],
@@ -123,12 +126,13 @@ function tally(
   record: TrialRecord,
   marks: Map<string, CellMark>,
   agents: Map<string, AgentTally>,
-): Pick<BenchViewState, 'costUsd' | 'timed'> {
+): Pick<BenchViewState, 'costUsd' | 'costKnown' | 'timed'> {
   marks.set(cellKey(record), markOf(record));
   const agent = agents.get(record.agent) ?? { resolved: 0, valid: 0 };
   if (!record.infra) agents.set(record.agent, { resolved: agent.resolved + (record.resolved ? 1 : 0), valid: agent.valid + 1 });
   return {
     costUsd: state.costUsd + record.costUsd,
+    costKnown: state.costKnown && record.costKnown !== false,
     timed: record.infra ? state.timed : { count: state.timed.count + 1, totalMs: state.timed.totalMs + record.durationMs },
   };
 }
