@@ -10,12 +10,15 @@
 import { EXIT_CODES } from '../engine/exit-codes.js';
 import { printableLines } from '../printable.js';
 import { guardOutputStreams } from './output.js';
+import { releaseGoneTerminalAtExit } from './terminal-exit.js';
 import { UsageError } from './usage-error.js';
 import { commandHelp, commandWords, findCommand, mainHelp, type CommandDescriptor } from './help.js';
 
 // Before anything is written: a reader that goes away (`| head`) or a closed terminal must not
 // stop a run (./output.ts).
 guardOutputStreams();
+// A terminal closed during the run must not make Node abort as it exits (./terminal-exit.ts).
+releaseGoneTerminalAtExit();
 
 /**
  * The command whose help `argv` asks for: `bestof <command> --help` / `-h` (before any `--`),
