@@ -2,6 +2,7 @@ import { EXIT_CODES } from '../../engine/exit-codes.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.js';
+import { bestofInvocation } from '../invocation.js';
 import { DEFAULT_SPEC } from '../load-spec-or-explain.js';
 import { installedSchemaUrl, starterSpec } from '../../spec/starter.js';
 import { openRepo } from '../../git/running/repo.js';
@@ -35,7 +36,9 @@ export async function initCommand(args: readonly string[]): Promise<number> {
   writeFileSync(path, starterSpec({ name, schema: installedSchemaUrl(), probe }));
   const sub = relative(repo.value.root, resolve(process.cwd()));
   const where = sub === '' ? '' : ` (at the root of the repo, not in ${sub}/: bestof validate and bestof run find it from any folder of the repo)`;
-  process.stdout.write(`wrote ${path}${where}\n${foundLine(probe)}\nedit the task and the checks, then: bestof validate && bestof run\n`);
+  // The next commands in the form the user started this one with (bestof on PATH, or npx).
+  const bestof = bestofInvocation();
+  process.stdout.write(`wrote ${path}${where}\n${foundLine(probe)}\nedit the task and the checks, then: ${bestof} validate && ${bestof} run\n`);
   return EXIT_CODES.ok;
 }
 
