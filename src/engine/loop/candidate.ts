@@ -45,6 +45,7 @@ import { createSetupGuard, type SetupGuard } from '../workspace/setup-guard.js';
 import { prepareWorkspace, redoSetup, type WorkspaceOptions } from '../workspace/workspace.js';
 import { cowLayerDir } from '../workspace/cow-layout.js';
 import type { OverlayMounts } from '../../git/worktrees/cow-worktree.js';
+import type { OthersStop } from './others-stop.js';
 
 export interface CandidateResume {
   /** Iterations recorded in the event log (the last one may be unfinished). */
@@ -72,6 +73,8 @@ export interface CandidateContext {
   readonly cow?: { readonly lower: string; readonly mounts: OverlayMounts };
   /** Base's tests for the report checks (LoopContext.baseTests). */
   readonly baseTests?: (() => Promise<BaseTests | undefined>) | undefined;
+  /** `[select] stop_others = "on_threshold"`: the run's flag (./others-stop.ts). @default never set */
+  readonly othersStop?: OthersStop | undefined;
 }
 
 /** How a candidate's loop ended: what the final-scoring phase needs to score it again. */
@@ -120,7 +123,8 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
   });
 
   await mkdir(candidateDir(plan.runDir, id), { recursive: true });
-  const tooLate = stopBeforeStart(state, Date.now());
+  const reachedBy = ctx.othersStop?.by;
+  const tooLate = stopBeforeStart(state, Date.now(), reachedBy ? { otherReachedThreshold: { by: reachedBy, keptAt: candidate.ref } } : {});
   if (tooLate) return finish(ctx, candidate, state, tooLate, []);
 
   emit({ type: 'candidate.status', candidate: id, status: 'setup', iteration: state.iteration });
@@ -188,6 +192,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       setupGuard,
       limits: loopLimits(plan),
       baseTests: ctx.baseTests,
+      othersStop: ctx.othersStop,
     };
     // A worktree left by a killed run may hold what the agent wrote after its last commit.
     if (workspace.reused) state = await keepCommitted(loop, await commitWork(loop, state, `iteration ${state.iteration + 1} (interrupted; saved on resume)`));
