@@ -55,9 +55,9 @@ function writeSteps(count: number): string {
 
 const running = (id: string) => `"type":"candidate.status","candidate":"${id}","status":"running"`;
 
-/** c1: once c2 and c3 are in their iteration 1, the whole task at once. */
-function fastScript(repoDir: string): string {
-  return `[[iterations]]\n${waitForEvent(repoDir, [running('c2'), running('c3')])}${writeSteps(3)}`;
+/** c1: once the others are in their iteration 1, the whole task at once. */
+function fastScript(repoDir: string, others: readonly string[]): string {
+  return `[[iterations]]\n${waitForEvent(repoDir, others.map(running))}${writeSteps(3)}`;
 }
 
 /** c2, c3: one step per iteration; iteration 1 ends only after `needle` is in the log. */
@@ -65,15 +65,24 @@ function slowScript(repoDir: string, needle: string): string {
   return `[[iterations]]\n${waitForEvent(repoDir, [needle])}${writeSteps(1)}[[iterations]]\n${writeSteps(2)}[[iterations]]\n${writeSteps(3)}`;
 }
 
-async function runThree(stopOthers: 'on_threshold' | undefined): Promise<{ report: Report; stderr: string; code: number | null }> {
+/** c1 as above, and it also rewrites the frozen test: it reaches the threshold (the checks run on base's test) but cannot win. */
+function cheatingScript(repoDir: string, others: readonly string[]): string {
+  return `${fastScript(repoDir, others)}[[iterations.steps]]\nwrite = "test/add.test.mjs"\ncontent = "// nothing to test\\n"\n`;
+}
+
+async function runRace(
+  stopOthers: 'on_threshold' | undefined,
+  options: { readonly c1Cheats?: boolean; readonly slow?: number } = {},
+): Promise<{ report: Report; stderr: string; code: number | null }> {
   const dir = project.repo.dir;
-  const fast = project.writeOutside('fast.toml', fastScript(dir));
-  const needle = stopOthers ? '"type":"run.stopping_others"' : '"type":"candidate.finished","candidate":"c1"';
+  const others = Array.from({ length: options.slow ?? 2 }, (_, i) => `c${i + 2}`);
+  const fast = project.writeOutside('fast.toml', options.c1Cheats ? cheatingScript(dir, others) : fastScript(dir, others));
+  const needle = stopOthers && !options.c1Cheats ? '"type":"run.stopping_others"' : '"type":"candidate.finished","candidate":"c1"';
   const slow = project.writeOutside('slow.toml', slowScript(dir, needle));
-  const providers = [fast, slow, slow].map((script) => `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(script)}\n`).join('');
+  const providers = [fast, ...others.map(() => slow)].map((script) => `[[parallel.providers]]\nkind = "script"\nscript = ${JSON.stringify(script)}\n`).join('');
   const spec = specToml(
     dir,
-    `[loop]\nmax_iterations = 3\n\n[sandbox]\nmode = "off"\n\n${providers}\n[checks]\n${CHECKS}\n[select]\nmerge = "branch"\n${stopOthers ? `stop_others = "${stopOthers}"\n` : ''}`,
+    `[loop]\nmax_iterations = 3\n\n[sandbox]\nmode = "off"\n\n${providers}\n[checks]\nfrozen = ["test/**"]\n${CHECKS}\n[select]\nmerge = "branch"\n${stopOthers ? `stop_others = "${stopOthers}"\n` : ''}`,
   );
   const result = await runCli(['run', project.writeOutside('spec.toml', spec), '--json'], { cwd: dir, worktreesDir: project.worktreesDir });
   return { report: JSON.parse(result.stdout) as Report, stderr: result.stderr, code: result.code };
@@ -88,7 +97,7 @@ const summary = (report: Report) => report.candidates.map((c) => [c.id, c.status
 describe('[select] stop_others', () => {
   it('"on_threshold": once c1 reaches the threshold the others stop after their current step, their work kept, and the reports say what it saved', async () => {
     project = makeProject();
-    const { report, stderr, code } = await runThree('on_threshold');
+    const { report, stderr, code } = await runRace('on_threshold');
     expect(code, stderr).toBe(0);
     expect(summary(report)).toEqual([
       ['c1', 'done', 'threshold_reached', 1],
@@ -107,7 +116,8 @@ describe('[select] stop_others', () => {
     expect(report.stoppedOthers).toEqual({ candidate: 'c1', score: 30, stopped: ['c2', 'c3'], callsNotMade: 4 });
     expect(stderr).toContain('c1 reached the threshold with 30 points and can win: c2, c3 finish their current step and start no new iteration');
 
-    const words = 'c1 reached the threshold first (30 points, select.stop_others = "on_threshold"): c2 and c3 were stopped after their current step; up to 4 agent calls not made';
+    const words =
+      'c1 reached the threshold first (30 points, select.stop_others = "on_threshold"): c2 and c3 were stopped after their current step; up to 4 agent calls not made';
     const dir = runDir(report);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(`- stopped early: ${words}`);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('up to 4 agent calls not made');
@@ -119,7 +129,7 @@ describe('[select] stop_others', () => {
 
   it('"never" (the default): every candidate runs its loop to its end, as before', async () => {
     project = makeProject();
-    const { report, stderr, code } = await runThree(undefined);
+    const { report, stderr, code } = await runRace(undefined);
     expect(code, stderr).toBe(0);
     expect(summary(report)).toEqual([
       ['c1', 'done', 'threshold_reached', 1],
@@ -129,6 +139,20 @@ describe('[select] stop_others', () => {
     expect(report.stoppedOthers).toBeNull();
     expect(readFileSync(join(runDir(report), 'report.md'), 'utf8')).not.toContain('stopped early');
     expect(readdirSync(join(project.repo.dir, '.bestof', 'runs'))).toHaveLength(1);
+  });
+
+  it('a candidate that reaches the threshold but cannot win (it changed a frozen test) stops no one', async () => {
+    project = makeProject();
+    // One honest rival only: two would race each other to the threshold.
+    const { report, stderr, code } = await runRace('on_threshold', { c1Cheats: true, slow: 1 });
+    expect(code, stderr).toBe(0);
+    expect(summary(report)).toEqual([
+      ['c1', 'done', 'threshold_reached', 1],
+      ['c2', 'done', 'threshold_reached', 3],
+    ]);
+    expect(report.candidates[0]?.tampered).toBe(true);
+    expect(report.stoppedOthers).toBeNull();
+    expect(report.winner).toBe('c2');
   });
 
   it('a bad value names the key, the value and the values it takes, and exits 2', async () => {

@@ -30,7 +30,7 @@ export function othersStopped(state: RunState): OthersStopped | undefined {
 export function othersStoppedWords(s: OthersStopped): string {
   const whom =
     s.stopped.length === 0
-      ? 'no other candidate was still running'
+      ? 'the others ended on their own after the step they were in (their last iteration, or another stop rule)'
       : `${s.stopped.length === 1 ? `${s.stopped[0]} was` : `${s.stopped.slice(0, -1).join(', ')} and ${s.stopped.at(-1)} were`} stopped after their current step`;
   return `${s.candidate} reached the threshold first (${plural(s.score, 'point')}, select.stop_others = "on_threshold"): ${whom}; up to ${plural(s.callsNotMade, 'agent call')} not made`;
 }

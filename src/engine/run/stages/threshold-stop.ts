@@ -42,11 +42,12 @@ export async function stopOthersOnThreshold(ctx: RunContext, flag: OthersStop, c
     return;
   }
   if (ineligibility(c, selectionPolicy(ctx.plan.spec), evidence) !== undefined) return;
-  if (!flag.reach({ candidate: c.id, score: c.score ?? 0 })) return;
   const state = ctx.state();
   const stopping = state.order.filter(
     (id) => id !== c.id && !FINISHED_STATUSES.has(state.candidates[id]?.status ?? '') && state.candidates[id]?.status !== 'cancelled',
   );
+  // The last one to end stops no one: the record says nothing (nor that it was first).
+  if (stopping.length === 0 || !flag.reach({ candidate: c.id, score: c.score ?? 0 })) return;
   ctx.emit({ type: 'run.stopping_others', candidate: c.id, score: c.score ?? 0, stopping });
 }
 
