@@ -11,6 +11,8 @@ import { othersStopped, othersStoppedWords } from '../../src/engine/record/other
 import { foldEvents } from '../../src/engine/record/run-state.js';
 import { renderMarkdownReport } from '../../src/report/report.js';
 import { formatEvent } from '../../src/ui/plain-reporter.js';
+import { createOthersStop } from '../../src/engine/run/stages/threshold-stop.js';
+import type { RunContext } from '../../src/engine/run/run-context.js';
 import { renderRun, type Rendered } from '../ui/render-helpers.js';
 import { candidate, finished, runStarted, stamp } from '../ui/scripted-runs.js';
 
@@ -98,6 +100,17 @@ describe('in the record and the reports', () => {
     expect(event && formatEvent(event)).toBe(
       'c1 reached the threshold with 100 points and can win: c2, c3, c4 finish their current step and start no new iteration (select.stop_others = "on_threshold")',
     );
+  });
+});
+
+describe("the run's flag", () => {
+  const context = (stopOthers: 'on_threshold' | 'never', resume?: RunContext['resume']): Pick<RunContext, 'plan' | 'resume'> =>
+    ({ plan: { spec: { select: { stop_others: stopOthers } } }, resume }) as unknown as Pick<RunContext, 'plan' | 'resume'>;
+
+  it('exists only with "on_threshold", and a resumed run keeps the stop its record says', () => {
+    expect(createOthersStop(context('never'))).toBeUndefined();
+    expect(createOthersStop(context('on_threshold'))?.by).toBeUndefined();
+    expect(createOthersStop(context('on_threshold', foldEvents(events)))?.by).toEqual({ candidate: 'c1', score: 100 });
   });
 });
 
