@@ -48,7 +48,10 @@ describe('the stop rule', () => {
   });
 
   it('a candidate still queued does not start', () => {
-    expect(stopBeforeStart(loopState(), NOW, reached)?.reason).toBe('other_reached_threshold');
+    expect(stopBeforeStart(loopState(), NOW, reached)).toEqual({
+      reason: 'other_reached_threshold',
+      message: 'stopped: c1 reached the threshold (100 points) and select.stop_others = "on_threshold"; it had not started, so it has no work to keep',
+    });
     expect(stopBeforeStart(loopState(), NOW)).toBeUndefined();
   });
 

@@ -91,7 +91,7 @@ export function stopBeforeStart(
   if (state.runDeadline !== undefined && now >= state.runDeadline) {
     return { reason: 'run_duration', message: 'the run reached loop.run_duration before this candidate started' };
   }
-  if (around.otherReachedThreshold) return stoppedByOther(around.otherReachedThreshold.by, 'before it started: nothing of it to keep');
+  if (around.otherReachedThreshold) return stoppedByOther(around.otherReachedThreshold.by, 'it had not started, so it has no work to keep');
   return undefined;
 }
 
