@@ -10,6 +10,7 @@ import { chosenByUser, costIsKnown, type RunState } from '../engine/record/run-s
 import { CHECK_LOGS_DIR, FINAL_CHECKS_DIR, iterationDir } from '../engine/record/run-folder.js';
 import { processEndWords } from '../engine/record/test-report-words.js';
 import { madeBinaryWords, plural } from '../engine/words.js';
+import { othersStopped, othersStoppedWords } from '../engine/record/others-stopped.js';
 import { printable, printableJson, printableLines } from '../printable.js';
 import { formatDuration } from '../spec/duration.js';
 import { finalChecksJson, testsMarkdown } from './check-tests.js';
@@ -53,6 +54,8 @@ export function buildJsonReport(state: RunState): Record<string, unknown> {
     distinguish: distinguishJson(state),
     /** What each selection policy would have picked from the same candidates (tie_break, vote, distinguish). */
     picks: state.picks ?? null,
+    /** `[select] stop_others`: who reached the threshold first, whom that stopped, and up to how many agent calls it saved. */
+    stoppedOthers: othersStopped(state) ?? null,
     warnings: state.warnings,
     candidates: state.order.map((id) => {
       const c = state.candidates[id];
@@ -165,6 +168,8 @@ export function renderMarkdownReport(state: RunState): string {
   lines.push(`- duration: ${formatDuration(state.durationMs)}, cost: ${reportCost(state.costUsd, costIsKnown(state))}`);
   lines.push(...winnerLines(state));
   if (state.merge) lines.push(`- merge (${state.merge.mode}): ${state.merge.ok ? 'done' : 'not done'} — ${state.merge.message}`);
+  const stopped = othersStopped(state);
+  if (stopped) lines.push(`- stopped early: ${othersStoppedWords(stopped)}`);
   lines.push('');
   lines.push('## Ranking', '');
   lines.push('| rank | candidate | score | cost | diff | time | status | note |', '|---|---|---|---|---|---|---|---|');

@@ -161,6 +161,12 @@ function kindsInWords(): string {
 export const MERGE_MODES = ['merge', 'squash', 'ff', 'branch', 'pr', 'none'] as const;
 export const TIE_BREAKS = ['score', 'cost', 'diff_size', 'duration', 'votes', 'iterations'] as const;
 
+/** `[select] stop_others`: whether the other candidates stop once one that can win reaches the threshold (src/engine/loop/others-stop.ts). */
+export const stopOthers = z.enum(['on_threshold', 'never']).default('never').meta({
+  description:
+    '`"on_threshold"`: once a candidate reaches `loop.score_threshold` and could win (no frozen path changed, `min_score` reached, …), the others finish the step they are in and start no new iteration (their work is kept on their branches); `"never"`: every candidate runs its own loop to its end',
+});
+
 /**
  * Settings of one agent. `[provider]` holds the defaults; every `[[parallel.providers]]`
  * entry overrides some of them for the candidates it is given to. The descriptions live

@@ -27,6 +27,7 @@ import {
   providerKindSettings,
   providerOverride,
   size,
+  stopOthers,
   TIE_BREAKS,
   usd,
   voter,
@@ -254,6 +255,7 @@ export const specSchema = z
           description: "`true` lets a candidate that changed a frozen path win; its frozen-path changes are reverted in a commit of bestof's before the merge",
         }),
         distinguish,
+        stop_others: stopOthers,
         allow_autorun: z.boolean().default(true).meta({
           description:
             '`false`: a candidate whose commit adds or changes files that run code in your checkout without being asked (`.envrc`, `.vscode/tasks.json`, git hook managers, CI workflows, `.gitmodules`, `.lfsconfig`) cannot win; either way such a winner is named in the ranking, the report and the merge line',

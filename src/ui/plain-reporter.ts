@@ -86,6 +86,8 @@ function eventWords(event: RunEvent): string | readonly string[] {
     }
     case 'run.warning':
       return `warning: ${event.candidate ? `${event.candidate}: ` : ''}${event.message}`;
+    case 'run.stopping_others':
+      return `${event.candidate} reached the threshold with ${plural(event.score, 'point')} and can win: ${event.stopping.length > 0 ? `${event.stopping.join(', ')} finish their current step and start no new iteration` : 'no other candidate is still running'} (select.stop_others = "on_threshold")`;
     case 'reference.started':
       return `base: running ${event.checks.join(', ')} on base for the tests each must pass (beside the agents)`;
     case 'reference.finished':

@@ -52,6 +52,7 @@ describe('loadSpec', () => {
       tie_break: ['score', 'cost', 'diff_size', 'duration'],
       merge: 'merge',
       allow_tampered: false,
+      stop_others: 'never',
       allow_autorun: true,
     });
     expect(spec.sandbox).toEqual({ mode: 'auto', checks: true, hide: [], check_network: 'own' });

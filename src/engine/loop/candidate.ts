@@ -46,6 +46,7 @@ import { createSetupGuard, type SetupGuard } from '../workspace/setup-guard.js';
 import { prepareWorkspace, redoSetup, type WorkspaceOptions } from '../workspace/workspace.js';
 import { cowLayerDir } from '../workspace/cow-layout.js';
 import type { OverlayMounts } from '../../git/worktrees/cow-worktree.js';
+import type { OthersStop } from './others-stop.js';
 
 export interface CandidateResume {
   /** Iterations recorded in the event log (the last one may be unfinished). */
@@ -73,6 +74,8 @@ export interface CandidateContext {
   readonly cow?: { readonly lower: string; readonly mounts: OverlayMounts };
   /** Base's tests for the report checks (LoopContext.baseTests). */
   readonly baseTests?: (() => Promise<BaseTests | undefined>) | undefined;
+  /** `[select] stop_others = "on_threshold"`: the run's flag (./others-stop.ts). @default never set */
+  readonly othersStop?: OthersStop | undefined;
 }
 
 /** How a candidate's loop ended: what the final-scoring phase needs to score it again. */
@@ -121,7 +124,8 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
   });
 
   await mkdir(candidateDir(plan.runDir, id), { recursive: true });
-  const tooLate = stopBeforeStart(state, Date.now());
+  const reachedBy = ctx.othersStop?.by;
+  const tooLate = stopBeforeStart(state, Date.now(), reachedBy ? { otherReachedThreshold: { by: reachedBy, keptAt: candidate.ref } } : {});
   if (tooLate) return finish(ctx, candidate, state, tooLate, []);
 
   emit({ type: 'candidate.status', candidate: id, status: 'setup', iteration: state.iteration });
@@ -189,6 +193,7 @@ export async function runCandidate(ctx: CandidateContext, candidate: CandidatePl
       setupGuard,
       limits: loopLimits(plan),
       baseTests: ctx.baseTests,
+      othersStop: ctx.othersStop,
     };
     // The description asks the CLI its version, which can take seconds on a loaded machine: it is
     // asked while the loop runs, and recorded before the candidate's end.

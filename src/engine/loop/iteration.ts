@@ -42,7 +42,12 @@ export async function runLoop(ctx: LoopContext, start: LoopState): Promise<{ sta
   let state = start;
   for (;;) {
     state = readChannelAtBoundary(ctx, state);
-    const before = stopBeforeIteration(state, ctx.limits, Date.now(), { aborted: ctx.signal.aborted, budgetBlocked: ctx.budget.blocked(ctx.candidate.id) });
+    const reachedBy = ctx.othersStop?.by;
+    const before = stopBeforeIteration(state, ctx.limits, Date.now(), {
+      aborted: ctx.signal.aborted,
+      budgetBlocked: ctx.budget.blocked(ctx.candidate.id),
+      ...(reachedBy ? { otherReachedThreshold: { by: reachedBy, keptAt: ctx.candidate.ref } } : {}),
+    });
     if (before) return { state, stop: before };
     const step = await runIteration(ctx, state);
     if (step.stop) return { state: step.state, stop: step.stop };

@@ -12,6 +12,7 @@ import type { SecretSet } from '../sandbox/secrets.js';
 import type { SetupGuard } from '../workspace/setup-guard.js';
 import type { LoopLimits } from './stop-rules.js';
 import type { BaseTests } from '../scoring/base-reference.js';
+import type { OthersStop } from './others-stop.js';
 
 export interface LoopContext {
   readonly plan: RunPlan;
@@ -41,4 +42,6 @@ export interface LoopContext {
    * that needs it. Undefined: base's run failed, and the run is stopping. @default none (no report check)
    */
   readonly baseTests?: (() => Promise<BaseTests | undefined>) | undefined;
+  /** `[select] stop_others = "on_threshold"`: the run's flag, read at every iteration boundary (./others-stop.ts). @default never set */
+  readonly othersStop?: OthersStop | undefined;
 }

@@ -11,6 +11,7 @@ import { trippedBreaker, type BreakerLimits } from './breaker.js';
 import { timeLeft, type LoopState } from './loop-state.js';
 import { plural } from '../words.js';
 import type { StopReason } from '../record/run-types.js';
+import type { ThresholdReached } from './others-stop.js';
 
 /** Every StopReason (../record/run-types.ts), with what the less obvious ones mean; the compiler checks the list is whole. */
 export const STOP_REASONS = [
@@ -41,6 +42,8 @@ export const STOP_REASONS = [
   'internal_error',
   /** Its worktree folder was replaced while its agent ran (renamed, a symbolic link put in its place): bestof works in it no more. */
   'worktree_replaced',
+  /** `[select] stop_others = "on_threshold"`: another candidate reached the threshold and can win. */
+  'other_reached_threshold',
 ] as const satisfies readonly StopReason[];
 // A reason missing from the list above fails here.
 const everyReasonListed: Exclude<StopReason, (typeof STOP_REASONS)[number]> extends never ? true : never = true;
@@ -75,13 +78,20 @@ export interface Surroundings {
   readonly aborted: boolean;
   /** The run's BudgetLedger says this candidate may not start new work. */
   readonly budgetBlocked?: 'budget_total' | 'budget_candidate';
+  /** `[select] stop_others`: another candidate reached the threshold and can win (./others-stop.ts); `keptAt` is this one's kept ref. */
+  readonly otherReachedThreshold?: { readonly by: ThresholdReached; readonly keptAt: string };
 }
 
-/** Before the workspace is even set up: the run may already be past its time limit. */
-export function stopBeforeStart(state: Pick<LoopState, 'runDeadline'>, now: number): Stop | undefined {
+/** Before the workspace is even set up: the run may already be past its time limit, or another candidate may have won the race. */
+export function stopBeforeStart(
+  state: Pick<LoopState, 'runDeadline'>,
+  now: number,
+  around: Pick<Surroundings, 'otherReachedThreshold'> = {},
+): Stop | undefined {
   if (state.runDeadline !== undefined && now >= state.runDeadline) {
     return { reason: 'run_duration', message: 'the run reached loop.run_duration before this candidate started' };
   }
+  if (around.otherReachedThreshold) return stoppedByOther(around.otherReachedThreshold.by, 'it had not started, so it has no work to keep');
   return undefined;
 }
 
@@ -113,7 +123,17 @@ export function stopBeforeIteration(state: LoopState, limits: LoopLimits, now: n
     return { reason: limits.maxIterations === 1 ? 'completed' : 'max_iterations' };
   }
   if (limits.phaseCount > 0 && state.phase.index >= limits.phaseCount) return { reason: 'max_iterations' };
+  // Last: a candidate that would have stopped anyway is not one the threshold stopped (nor counted as calls saved).
+  if (around.otherReachedThreshold) return stoppedByOther(around.otherReachedThreshold.by, `its work so far is kept on ${around.otherReachedThreshold.keptAt}`);
   return undefined;
+}
+
+/** The stop of a candidate whose rival reached the threshold first, with what was kept of it. */
+function stoppedByOther(by: ThresholdReached, kept: string): Stop {
+  return {
+    reason: 'other_reached_threshold',
+    message: `stopped: ${by.candidate} reached the threshold (${plural(by.score, 'point')}) and select.stop_others = "on_threshold"; ${kept}`,
+  };
 }
 
 /**
@@ -172,6 +192,7 @@ export const STATUS_OF_REASON: Record<StopReason, FinalStatus> = {
   rate_limited: 'stopped',
   usage_limit: 'stopped',
   stopped_by_user: 'stopped',
+  other_reached_threshold: 'stopped',
   auth_error: 'failed',
   setup_failed: 'failed',
   infrastructure_failed: 'failed',

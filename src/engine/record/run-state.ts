@@ -70,6 +70,7 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
     case 'run.started':
     case 'run.resumed':
     case 'run.warning':
+    case 'run.stopping_others':
     case 'reference.started':
     case 'reference.finished':
     case 'run.finished':
@@ -120,7 +121,7 @@ function reduceEvent(state: RunState, event: RunEvent): RunState {
 /** The state after the run's own events: its start (the header and every candidate queued), a resume, warnings, its end. */
 function reduceRunEvent(
   state: RunState,
-  event: EventOf<'run.started' | 'run.resumed' | 'run.warning' | 'reference.started' | 'reference.finished' | 'run.finished'>,
+  event: EventOf<'run.started' | 'run.resumed' | 'run.warning' | 'run.stopping_others' | 'reference.started' | 'reference.finished' | 'run.finished'>,
 ): RunState {
   switch (event.type) {
     case 'run.started': {
@@ -172,6 +173,9 @@ function reduceRunEvent(
     }
     case 'run.warning':
       return { ...state, warnings: [...state.warnings, event.candidate ? `${event.candidate}: ${event.message}` : event.message] };
+    case 'run.stopping_others':
+      // The first one counts: once it is set, no loop starts a new iteration (a resume keeps it).
+      return state.stoppingOthers ? state : { ...state, stoppingOthers: { candidate: event.candidate, score: event.score, stopping: event.stopping } };
     case 'reference.started':
       return { ...state, reference: { startedAt: event.t, checks: [] } };
     case 'reference.finished':

@@ -106,7 +106,8 @@ export type StopReason =
   | 'stopped_by_user'
   | 'cancelled'
   | 'internal_error'
-  | 'worktree_replaced';
+  | 'worktree_replaced'
+  | 'other_reached_threshold';
 
 interface Stamped {
   /** ISO time of the event. */
@@ -266,6 +267,13 @@ export type RunEvent = Stamped &
         readonly by: 'user';
       }
     | { readonly type: 'run.warning'; readonly message: string; readonly candidate?: string }
+    | {
+        /** `[select] stop_others = "on_threshold"`: `candidate` reached the threshold and can win; those in `stopping` start no new iteration. */
+        readonly type: 'run.stopping_others';
+        readonly candidate: string;
+        readonly score: number;
+        readonly stopping: readonly string[];
+      }
     | { readonly type: 'reference.started'; readonly checks: readonly string[] }
     | {
         readonly type: 'reference.finished';
@@ -397,6 +405,8 @@ export interface RunState extends RunHeader {
   readonly warnings: readonly string[];
   /** Base's run of the checks that read a test report, when the spec has such checks. */
   readonly reference?: ReferenceState;
+  /** run.stopping_others: who reached the threshold first (`[select] stop_others`), and whom that stopped. */
+  readonly stoppingOthers?: { readonly candidate: string; readonly score: number; readonly stopping: readonly string[] };
   /** Everything the run spent: the candidates' agent calls and the voters'. */
   readonly costUsd: number;
   /** false when some candidate's cost is unknown (CandidateState.costKnown): `costUsd` is then a lower bound. */

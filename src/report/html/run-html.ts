@@ -16,6 +16,7 @@ import { failingOutput, failingTestLines } from '../../engine/record/failing-par
 import { costIsKnown, type CandidateState, type IterationState, type RunState } from '../../engine/record/run-state.js';
 import { SHAPES_ONLY, type SecretSet } from '../../engine/sandbox/secrets.js';
 import { madeBinaryWords, plural } from '../../engine/words.js';
+import { othersStopped, othersStoppedWords } from '../../engine/record/others-stopped.js';
 import type { Result } from '../../result.js';
 import type { TieBreak } from '../../spec/schema.js';
 import { formatDuration } from '../../spec/duration.js';
@@ -100,6 +101,8 @@ function verdictHtml(state: RunState, tieBreak: readonly TieBreak[]): string {
   if (chosen && !chosen.ok)
     lines.push(`chosen in the compare view: ${h(chosen.candidate)}, but its merge (${h(chosen.mode)}) was not done — ${h(chosen.message)}`);
   if (state.message && state.status !== 'winner') lines.push(h(state.message));
+  const stoppedEarly = othersStopped(state);
+  if (stoppedEarly) lines.push(`stopped early: ${h(othersStoppedWords(stoppedEarly))}`);
   return `<section id="verdict" class="verdict ${winner ? 'win' : 'none'}" data-rule="${verdict.rule}">
 <div class="who">${who}</div>
 <div class="why">${h(verdict.sentence)}</div>

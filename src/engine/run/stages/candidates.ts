@@ -18,6 +18,7 @@ import type { RunContext } from '../run-context.js';
 import type { RunState } from '../../record/run-state.js';
 import { candidatesToRun } from './prepare.js';
 import { reportChecks } from '../../scoring/base-reference.js';
+import { createOthersStop, stopOthersOnThreshold } from './threshold-stop.js';
 
 export async function runCandidates(ctx: RunContext): Promise<void> {
   const { plan, signal } = ctx;
@@ -31,6 +32,8 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
   const baseTests = reportChecks(plan).length > 0 ? ctx.baseTests : undefined;
   void baseTests?.();
   const cow = await prepareSharedBase(ctx);
+  // `[select] stop_others`: shared by every loop below, read at their iteration boundaries.
+  const othersStop = createOthersStop(ctx);
 
   // No `signal` for queue.add on purpose: p-queue would reject at once on abort while the
   // task is still committing the candidate's work. A task that starts after a cancel returns.
@@ -60,11 +63,13 @@ export async function runCandidates(ctx: RunContext): Promise<void> {
               ...(ctx.runDeadline !== undefined ? { runDeadline: ctx.runDeadline } : {}),
               ...(cow ? { cow } : {}),
               ...(baseTests ? { baseTests } : {}),
+              ...(othersStop ? { othersStop } : {}),
               ...(past ? { resume: { iterations: past.iterations, head: keptHead, channelConsumed: past.messages.length, elapsedMs: past.durationMs } } : {}),
             },
             candidate,
           );
           ctx.ends.record(candidate.id, end);
+          if (othersStop) await stopOthersOnThreshold(ctx, othersStop, candidate);
         } catch (error) {
           if (isDiskFull(error)) {
             ctx.stopRun(`the disk is full (${(error as Error).message})`);

@@ -16,12 +16,22 @@ import { commitExists, refCommits, swapRef, updateRef } from '../../../git/histo
 import { currentBranch } from '../../../git/running/repo.js';
 import type { RunContext } from '../run-context.js';
 import type { CandidateState } from '../../record/run-state.js';
-import { rankCandidates, type CandidateEvidence } from '../../select/select.js';
+import { rankCandidates, type CandidateEvidence, type SelectionPolicy } from '../../select/select.js';
 import { applyDistinguish } from '../../select/distinguish-order.js';
 import type { RankEntry, SelectionPicks } from '../../record/run-types.js';
 import { AUTORUN_PATTERNS, describeAutorun } from '../../select/autorun-files.js';
 import { besideKeptRef } from '../../workspace/candidate-refs.js';
 import { plural } from '../../words.js';
+
+/** The spec's rules of who can win and in what order (also what `[select] stop_others` asks of a candidate, ./threshold-stop.ts). */
+export function selectionPolicy(spec: RunContext['plan']['spec']): SelectionPolicy {
+  return {
+    minScore: spec.select.min_score,
+    tieBreak: spec.select.tie_break,
+    allowTampered: spec.select.allow_tampered,
+    allowAutorun: spec.select.allow_autorun,
+  };
+}
 
 export async function selection(ctx: RunContext): Promise<void> {
   const { spec, maxScore } = ctx.plan;
@@ -31,13 +41,7 @@ export async function selection(ctx: RunContext): Promise<void> {
   const tips = await refTips(ctx.plan.repoRoot, committed);
   const evidence = new Map<string, CandidateEvidence>();
   for (const c of committed) evidence.set(c.id, await gatherEvidence(ctx, c, tips.get(c.id)));
-  const policy = {
-    minScore: spec.select.min_score,
-    tieBreak: spec.select.tie_break,
-    allowTampered: spec.select.allow_tampered,
-    allowAutorun: spec.select.allow_autorun,
-  };
-  const byChecksAndVote = rankCandidates(candidates, policy, evidence);
+  const byChecksAndVote = rankCandidates(candidates, selectionPolicy(spec), evidence);
   const tested = state.distinguish?.result;
   const ranking = applyDistinguish(byChecksAndVote, tested);
   const best = ranking[0];
@@ -121,6 +125,11 @@ async function refTips(repo: string, candidates: readonly CommittedCandidate[]):
 async function gatherEvidence(ctx: RunContext, c: CommittedCandidate, tips: RefTips | undefined): Promise<CandidateEvidence> {
   const untrusted = await verifyRefs(ctx, c, c.commit, tips);
   if (untrusted !== undefined) return { untrusted };
+  return protectedEvidence(ctx, c);
+}
+
+/** What git says the candidate's commit changes that matters to who can win: protected paths, files that run code in the user's checkout. Reads only. */
+export async function protectedEvidence(ctx: Pick<RunContext, 'plan'>, c: { readonly commit: string }): Promise<CandidateEvidence> {
   const { plan } = ctx;
   const [tampered, autorun] = await Promise.all([
     protectedChanges(plan.repoRoot, {
