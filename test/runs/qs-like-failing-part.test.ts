@@ -113,5 +113,8 @@ merge = "branch"
     const prompt = r.git('show', `${report.candidates.find((c) => c.id === 'c2')?.ref}:prompt-2.txt`);
     expect(prompt).toContain('The failing part of its output');
     expect(prompt).toContain('not ok 802 decodes + as a space');
+
+    // A command agent reports no cost: its progress.md says "–", never $0.
+    expect(readFileSync(join(runDir, 'candidates', 'c2', 'progress.md'), 'utf8')).toContain('- cost: – (this agent reports no cost)');
   });
 });

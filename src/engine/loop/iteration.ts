@@ -17,6 +17,7 @@ import { channelFile, readChannel } from './channel.js';
 import { phaseOf, timeLeft, withChannelEntries, withScore, type LoopState } from './loop-state.js';
 import type { PhasePlan } from '../plan/plan.js';
 import { appendProgress } from './progress.js';
+import { reportsCost } from '../../providers/definitions.js';
 import { buildIterationPrompt } from './prompts.js';
 import { runReview, type ReviewResult, type Verdict } from '../select/review.js';
 import { agentSandbox, checkSandbox } from '../sandbox/agent-sandbox.js';
@@ -361,6 +362,7 @@ function reportScore(
     outcome: state.lastOutcome ?? 'success',
     costUsd: at.costUsd,
     totalCostUsd: ctx.budget.spentBy(candidate.id),
+    costKnown: at.costUsd > 0 || reportsCost(candidate.provider),
     ...(at.changed && state.head ? { commit: state.head } : {}),
     ...(at.review.note ? { review: at.review.note } : {}),
     tampered: at.scoring.tampered.map((t) => t.path),

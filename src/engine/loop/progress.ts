@@ -16,6 +16,8 @@ export interface ProgressEntry {
   readonly outcome: Outcome;
   readonly costUsd: number;
   readonly totalCostUsd: number;
+  /** false for an agent that reports no cost (a command agent): "–", never $0. @default true */
+  readonly costKnown?: boolean;
   readonly commit?: string;
   readonly review?: string;
   readonly tampered?: readonly string[];
@@ -29,7 +31,9 @@ export function appendProgress(runDir: string, candidate: string, entry: Progres
     '',
     `- agent: ${entry.outcome}`,
     `- failed checks: ${entry.failedChecks.length > 0 ? entry.failedChecks.join(', ') : 'none'}`,
-    `- cost: $${entry.costUsd.toFixed(4)} (candidate total $${entry.totalCostUsd.toFixed(4)})`,
+    entry.costKnown === false
+      ? '- cost: – (this agent reports no cost)'
+      : `- cost: $${entry.costUsd.toFixed(4)} (candidate total $${entry.totalCostUsd.toFixed(4)})`,
     ...(entry.review ? [`- review: ${entry.review}`] : []),
     ...(entry.tampered && entry.tampered.length > 0 ? [`- changed frozen paths (ignored): ${entry.tampered.join(', ')}`] : []),
     `- commit: ${entry.commit ? entry.commit.slice(0, 10) : 'no changes'}`,
