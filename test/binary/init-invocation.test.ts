@@ -1,9 +1,9 @@
 /**
  * init's closing line names the next commands in the form the user started bestof with: a user
  * who followed the README without installing bestof (`npx --prefix /path/to/bestof bestof init`)
- * is not told to type `bestof validate`, which their shell does not have. Through the real npx.
+ * is not told to type `bestof validate`, which their shell does not have. With the variables npx
+ * sets; through the real npx in test/runs/init-npx.test.ts.
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { bestofInvocation } from '../../src/cli/invocation.js';
 import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
@@ -19,18 +19,12 @@ describe("init's closing line", () => {
     expect(init.stdout).toContain('edit the task and the checks, then: bestof validate && bestof run\n');
   });
 
-  it('through `npx --prefix <bestof> bestof init`: the same form back', () => {
+  it('started by npx --prefix (the variables npx sets): the same form back', async () => {
+    // What `npx --prefix <bestof> bestof init` gives the program it starts (the real npx: test/runs/init-npx.test.ts).
     const r = repo({ 'README.md': '# x\n' });
-    const npx = spawnSync('npx', ['--prefix', PROJECT_ROOT, 'bestof', 'init'], {
-      cwd: r.dir,
-      encoding: 'utf8',
-      // As from a user's shell: none of the npm_* variables of the npm that started the tests.
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_'))), npm_config_offline: 'true' },
-    });
-    expect(npx.status, npx.stderr).toBe(0);
-    expect(npx.stdout).toContain(
-      `then: npx --prefix ${PROJECT_ROOT.replace(/\/$/, '')} bestof validate && npx --prefix ${PROJECT_ROOT.replace(/\/$/, '')} bestof run\n`,
-    );
+    const init = await runCli(['init'], { cwd: r.dir, env: { npm_command: 'exec', npm_config_prefix: PROJECT_ROOT } });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`then: npx --prefix ${PROJECT_ROOT} bestof validate && npx --prefix ${PROJECT_ROOT} bestof run\n`);
   });
 
   it("reads npm's words for npx: the prefix only when it is this bestof, else `npx bestof`", () => {

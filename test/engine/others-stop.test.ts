@@ -1,7 +1,7 @@
 /**
  * `[select] stop_others`: the stop rule (where it sits among the others), the fold of
  * run.stopping_others, the calls it spared as the reports count them, and the dashboard's line of a
- * candidate it stopped. The whole run through the binary is test/binary/stop-others.test.ts.
+ * candidate it stopped. The whole run through the binary is test/runs/stop-others.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialLoopState, type LoopState } from '../../src/engine/loop/loop-state.js';
