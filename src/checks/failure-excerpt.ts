@@ -12,8 +12,8 @@
  * be noise (a bare `Error:` is often a cache that could not be written, or a deprecation).
  */
 
-/** Lines an excerpt holds at most: the marker, a few lines before it, and what follows it (the assertion, the diff). */
-export const EXCERPT_LINES = 16;
+/** Lines an excerpt holds at most: the marker, a few lines before it, and what follows it (the assertion, the diff; node 22 and later write ten lines of YAML before `actual:`). */
+export const EXCERPT_LINES = 24;
 /** Characters an excerpt holds at most (a minified line can be very long). */
 const EXCERPT_CHARS = 2000;
 /** Lines kept above the marker: a test's name is often printed just before its failure (go test -v, vitest's `FAIL file > test`, pytest's `>` line). */
