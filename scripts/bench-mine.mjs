@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * What `bestof bench mine` costs per commit, on real history: pkg/errors (../shared/corpora, Go),
+ * What `bestof bench mine` costs per commit, on real history: pkg/errors (the bundle of docs/corpora.md, Go),
  * against one bare run of the same test command on the same machine, measured in the same run.
  *
  *   node scripts/bench-mine.mjs [--commits 60] [--jobs 2]     (npm run bench:mine builds first)
@@ -24,9 +24,13 @@ const arg = (name, fallback) => {
 };
 const commits = arg('commits', 60);
 const jobs = arg('jobs', 2);
-const bundle = resolve(root, '..', 'shared', 'corpora', 'pkg-errors.bundle');
+// The bundles' folder as the tests find it (test/helpers/corpora.ts; docs/corpora.md makes them).
+const corpora = process.env.BESTOF_CORPORA
+  ? resolve(process.env.BESTOF_CORPORA)
+  : ([resolve(root, '.cache', 'corpora'), resolve(root, '..', 'shared', 'corpora')].find((dir) => existsSync(dir)) ?? resolve(root, '.cache', 'corpora'));
+const bundle = join(corpora, 'pkg-errors.bundle');
 if (!existsSync(bundle)) {
-  console.log(`skipped: ${bundle} is absent (../shared/corpora exists only in the workplace)`);
+  console.log(`skipped: ${bundle} is absent (docs/corpora.md says how to make it)`);
   process.exit(0);
 }
 const COMMAND =
